@@ -1,0 +1,74 @@
+/* Checks a GEMM result against a host reference with a K-scaled error bound
+ * (see shared/design/verification.md). */
+#ifndef GEMMHOST_VERIFY_H
+#define GEMMHOST_VERIFY_H
+
+#include <stdint.h>
+#include "data.h"
+
+typedef enum gh_verify_method {
+    GH_VERIFY_AUTO = 0,   /* full up to full_max_flops, freivalds + sample beyond */
+    GH_VERIFY_FULL,
+    GH_VERIFY_FREIVALDS,
+    GH_VERIFY_SAMPLE,
+    GH_VERIFY_NONE
+} gh_verify_method;
+
+const char *gh_verify_method_name(gh_verify_method m);
+int gh_verify_method_parse(const char *s, gh_verify_method *out); /* 0 on success */
+
+/* One case's inputs, as every backend receives them. */
+typedef struct gh_case_inputs {
+    gh_dtype dtype;
+    int trans_a, trans_b;
+    int64_t m, n, k;
+    double alpha, beta;
+    const gh_matrix *a;   /* M x K, or K x M when trans_a */
+    const gh_matrix *b;   /* K x N, or N x K when trans_b */
+    const gh_matrix *c0;  /* M x N, C before the run (ignored when beta == 0) */
+} gh_case_inputs;
+
+typedef struct gh_verify_options {
+    gh_verify_method method;
+    double full_max_flops;   /* auto: full reference while 2*M*N*K <= this */
+    int freivalds_trials;    /* e.g. 3 */
+    int64_t samples;         /* sampled entries, e.g. 4096 */
+    int threads;             /* for the full reference; 0 = all cores */
+    uint64_t seed;
+} gh_verify_options;
+
+/* The reference, built once per case and shared by every result of it. */
+typedef struct gh_reference gh_reference;
+
+/* Builds what the chosen method needs (for full: C_ref and |A||B|+|beta C0|
+ * in f64). Returns NULL when out of memory. */
+gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_options *opt);
+void gh_reference_free(gh_reference *ref);
+/* The method actually used (auto resolved), e.g. "full" or "freivalds+sample". */
+const char *gh_reference_method(const gh_reference *ref);
+
+typedef struct gh_verify_result {
+    int passed;                 /* 1 pass; 0 fail */
+    int checked;                /* 0 when method none */
+    double max_abs_err;
+    double max_err_over_bound;  /* <= 1 passes; inf for NaN/Inf or unwritten */
+    double rel_fro_err;         /* ||C - Cref||_F / ||Cref||_F over what was checked */
+    int64_t fail_i, fail_j;     /* first failing element, -1 if none */
+    double fail_got, fail_expected;
+    int64_t guard_overwrites;   /* elements outside the matrix that changed */
+    char message[256];          /* one line: why it failed, or "" */
+} gh_verify_result;
+
+/* Checks an output matrix (same shape/ld/guard as in->c0) against ref,
+ * guards included. */
+void gh_verify(const gh_reference *ref, const gh_matrix *c_out, gh_verify_result *out);
+
+/* Largest |x_ij - y_ij| / bound_ij between two outputs of the same case:
+ * over every element when the reference is full, over the sampled entries
+ * otherwise (the same entries for every call). NaN anywhere gives inf. */
+double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y);
+
+/* The bound's gamma_K for a dtype: K u / (1 - K u); 0 for i32 (exact). */
+double gh_gamma(gh_dtype d, int64_t k);
+
+#endif
