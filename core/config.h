@@ -44,7 +44,9 @@ typedef struct gh_split_config {
     size_t n_backends;
     int64_t panel;         /* rows of A/C per chunk, columns of B per panel */
     uint64_t mem_limit;    /* bytes per device; 0 = no limit */
-    char *kernel;          /* kernel each member runs */
+    char *kernel;          /* kernel each member runs; "" (default): each member's
+                              first kernel in its [backend] kernels, else the
+                              plugin's first kernel */
     gh_origin origin;
 } gh_split_config;
 
@@ -76,7 +78,19 @@ typedef struct gh_config {
 /* Parses an INI file (path) or text (when path is NULL, name used in messages),
  * applying --set overrides ("section.key=value", where section is "run",
  * "backend NAME"/NAME or "split NAME") after the file. On error returns -1 and
- * writes one message naming file, line, key and what is allowed into err. */
+ * writes one message naming file, line, key and what is allowed into err.
+ *
+ * --set syntax: SECTION.KEY=VALUE; the key is what follows the last '.' before
+ * the '=', and SECTION is one of
+ *     run                      --set run.sizes=64,128
+ *     NAME (a backend)         --set cpu.tile=16
+ *     backend.NAME             --set backend.cpu.kernels=naive
+ *     split.NAME               --set split.gpus.panel=1024
+ * ("backend NAME" and "split NAME" with a space work too). An override
+ * replaces the key or adds it; [run] is created if the file has none; a
+ * backend or split section must exist in the file. Overridden values carry
+ * the origin { "--set", 0 }, and their errors quote the --set argument.
+ * load_text's name may be NULL ("<text>"). On error *out is left empty. */
 int gh_config_load_file(const char *path, const char *const *overrides, size_t n_overrides,
                         gh_config *out, char *err, size_t err_size);
 int gh_config_load_text(const char *text, const char *name, const char *const *overrides,
@@ -86,6 +100,10 @@ void gh_config_free(gh_config *cfg);
 /* The built-in default: every plugin and device found, every kernel, a few
  * small shapes that include ones that are not multiples of any tile. */
 extern const char gh_default_config_text[];
+
+/* Writes "run.ini:12", or just the file ("--set") when line is 0, into buf;
+ * returns buf. For the planner's messages about raw keys. */
+const char *gh_origin_format(const gh_origin *o, char *buf, size_t size);
 
 /* Helpers shared with the planner. */
 int gh_parse_int64(const char *s, int64_t *out);  /* 0 on success, whole string */

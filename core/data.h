@@ -39,6 +39,10 @@ void gh_matrix_set(gh_matrix *m, int64_t i, int64_t j, double v);
  * [-1, 1); i32 uniform in [-int_range, int_range]. `stream` separates A, B and
  * C drawn from one seed. Never all zeros. Deterministic for (seed, stream). */
 void gh_matrix_fill_random(gh_matrix *m, uint64_t seed, uint64_t stream, int32_t int_range);
+/* Value number `index` of the random sequence keyed by (seed, stream)
+ * (counter-based splitmix64): the fill uses index = i * cols + j, and the
+ * verifier draws its vectors and sample positions from its own streams. */
+uint64_t gh_random_u64(uint64_t seed, uint64_t stream, uint64_t index);
 /* i32 input range such that |sum| over K products plus |beta*C0| cannot overflow. */
 int32_t gh_i32_input_range(int64_t k, double alpha, double beta);
 
@@ -46,6 +50,8 @@ int32_t gh_i32_input_range(int64_t k, double alpha, double beta);
  * a kernel never writes then fails the check. */
 #define GH_I32_POISON ((int32_t)0x7F7F7F7F)
 void gh_matrix_poison(gh_matrix *m);
+/* 1 when element (i, j) still holds the poison bit pattern (never written). */
+int gh_matrix_is_poison(const gh_matrix *m, int64_t i, int64_t j);
 
 /* Checks guards and row padding still hold the pattern. Returns the number of
  * overwritten elements; the first one found goes to *first_index (storage

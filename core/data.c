@@ -1,0 +1,357 @@
+/* Host matrices for one case: seeded inputs, poisoned outputs, guard zones. */
+#include "data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Guards and padding hold a finite, recognisable pattern that differs from the
+ * poison, so "never written" and "written out of bounds" stay distinct. Read
+ * by a kernel as a number it is huge (about 1.5e16 as f32), so reading out of
+ * bounds shows up in the result too. */
+static const uint32_t guard_word32 = 0x5A5A5A5Au;
+static const uint64_t guard_word64 = 0x5A5A5A5A5A5A5A5Aull;
+
+/* Quiet NaNs with a payload of our own, so the verifier can tell an element
+ * that still holds the poison from a NaN the kernel computed. */
+static const uint32_t poison_f32_bits = 0x7FC0DEADu;
+static const uint64_t poison_f64_bits = 0x7FF8DEADDEADDEADull;
+
+size_t gh_dtype_size(gh_dtype d)
+{
+    return d == GH_F64 ? 8 : 4;
+}
+
+const char *gh_dtype_name(gh_dtype d)
+{
+    switch (d) {
+    case GH_F32: return "f32";
+    case GH_F64: return "f64";
+    case GH_I32: return "i32";
+    }
+    return "?";
+}
+
+int gh_dtype_parse(const char *s, gh_dtype *out)
+{
+    static const gh_dtype all[GH_DTYPE_COUNT] = { GH_F32, GH_F64, GH_I32 };
+    if (!s)
+        return -1;
+    for (int i = 0; i < GH_DTYPE_COUNT; i++) {
+        if (strcmp(s, gh_dtype_name(all[i])) == 0) {
+            *out = all[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- element access ---------------------------------------------------- */
+
+void *gh_matrix_data(const gh_matrix *m)
+{
+    return (char *)m->storage + (size_t)m->guard * m->elem_size;
+}
+
+size_t gh_matrix_storage_bytes(const gh_matrix *m)
+{
+    return m->storage_elems * m->elem_size;
+}
+
+static size_t element_index(const gh_matrix *m, int64_t i, int64_t j)
+{
+    return (size_t)(i * m->ld + j);
+}
+
+double gh_matrix_get(const gh_matrix *m, int64_t i, int64_t j)
+{
+    size_t at = element_index(m, i, j);
+    switch (m->dtype) {
+    case GH_F32: return ((const float *)gh_matrix_data(m))[at];
+    case GH_F64: return ((const double *)gh_matrix_data(m))[at];
+    case GH_I32: return ((const int32_t *)gh_matrix_data(m))[at];
+    }
+    return NAN;
+}
+
+/* Rounds to the nearest int32, saturating, so any double (NaN included) is
+ * defined behaviour. */
+static int32_t to_i32(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 2147483647.0)
+        return INT32_MAX;
+    if (v <= -2147483648.0)
+        return INT32_MIN;
+    return (int32_t)lrint(v);
+}
+
+void gh_matrix_set(gh_matrix *m, int64_t i, int64_t j, double v)
+{
+    size_t at = element_index(m, i, j);
+    switch (m->dtype) {
+    case GH_F32: ((float *)gh_matrix_data(m))[at] = (float)v; break;
+    case GH_F64: ((double *)gh_matrix_data(m))[at] = v; break;
+    case GH_I32: ((int32_t *)gh_matrix_data(m))[at] = to_i32(v); break;
+    }
+}
+
+/* ---- patterns ---------------------------------------------------------- */
+
+/* Writes one element's worth of bits (the low elem_size bytes of `bits`). */
+static void put_bits(void *base, size_t elem_size, size_t index, uint64_t bits)
+{
+    if (elem_size == 8) {
+        memcpy((char *)base + index * 8, &bits, 8);
+    } else {
+        uint32_t w = (uint32_t)bits;
+        memcpy((char *)base + index * 4, &w, 4);
+    }
+}
+
+static uint64_t get_bits(const void *base, size_t elem_size, size_t index)
+{
+    if (elem_size == 8) {
+        uint64_t bits;
+        memcpy(&bits, (const char *)base + index * 8, 8);
+        return bits;
+    }
+    uint32_t w;
+    memcpy(&w, (const char *)base + index * 4, 4);
+    return w;
+}
+
+static uint64_t guard_bits(const gh_matrix *m)
+{
+    return m->elem_size == 8 ? guard_word64 : guard_word32;
+}
+
+static uint64_t poison_bits(const gh_matrix *m)
+{
+    switch (m->dtype) {
+    case GH_F32: return poison_f32_bits;
+    case GH_F64: return poison_f64_bits;
+    case GH_I32: return (uint32_t)GH_I32_POISON;
+    }
+    return 0;
+}
+
+int gh_matrix_is_poison(const gh_matrix *m, int64_t i, int64_t j)
+{
+    return get_bits(gh_matrix_data(m), m->elem_size, element_index(m, i, j)) == poison_bits(m);
+}
+
+/* Storage ranges that hold the guard pattern, in order: the guard before,
+ * each row's padding, the guard after. Calls fn(first, count) for each. */
+typedef void (*range_fn)(const gh_matrix *m, size_t first, size_t count, void *ctx);
+
+static void for_each_guard_range(const gh_matrix *m, range_fn fn, void *ctx)
+{
+    size_t guard = (size_t)m->guard, ld = (size_t)m->ld, cols = (size_t)m->cols;
+    size_t rows = (size_t)m->rows;
+    if (guard > 0)
+        fn(m, 0, guard, ctx);
+    if (ld > cols)
+        for (size_t i = 0; i < rows; i++)
+            fn(m, guard + i * ld + cols, ld - cols, ctx);
+    if (guard > 0)
+        fn(m, guard + rows * ld, guard, ctx);
+}
+
+static void write_guard_range(const gh_matrix *m, size_t first, size_t count, void *ctx)
+{
+    (void)ctx;
+    uint64_t bits = guard_bits(m);
+    for (size_t k = 0; k < count; k++)
+        put_bits(m->storage, m->elem_size, first + k, bits);
+}
+
+typedef struct guard_scan {
+    int64_t overwritten;
+    int64_t first;
+} guard_scan;
+
+static void scan_guard_range(const gh_matrix *m, size_t first, size_t count, void *ctx)
+{
+    guard_scan *scan = ctx;
+    uint64_t bits = guard_bits(m);
+    for (size_t k = 0; k < count; k++) {
+        if (get_bits(m->storage, m->elem_size, first + k) != bits) {
+            if (scan->overwritten == 0)
+                scan->first = (int64_t)(first + k);
+            scan->overwritten++;
+        }
+    }
+}
+
+int64_t gh_matrix_check_guards(const gh_matrix *m, int64_t *first_index)
+{
+    guard_scan scan = { 0, -1 };
+    for_each_guard_range(m, scan_guard_range, &scan);
+    if (first_index)
+        *first_index = scan.first;
+    return scan.overwritten;
+}
+
+void gh_matrix_poison(gh_matrix *m)
+{
+    uint64_t bits = poison_bits(m);
+    void *data = gh_matrix_data(m);
+    for (int64_t i = 0; i < m->rows; i++)
+        for (int64_t j = 0; j < m->cols; j++)
+            put_bits(data, m->elem_size, element_index(m, i, j), bits);
+}
+
+/* ---- allocation -------------------------------------------------------- */
+
+int gh_matrix_alloc(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t cols, int64_t ld, int64_t guard)
+{
+    memset(m, 0, sizeof *m);
+    if (rows < 0 || cols < 0 || ld < cols || ld < 1 || guard < 0)
+        return -1;
+    size_t elem_size = gh_dtype_size(dtype);
+    /* Refuse sizes whose byte count would not fit a size_t. */
+    double total = 2.0 * (double)guard + (double)rows * (double)ld;
+    if (total * (double)elem_size >= (double)SIZE_MAX / 2)
+        return -1;
+    size_t elems = (size_t)(2 * guard + rows * ld);
+    void *storage = malloc((elems > 0 ? elems : 1) * elem_size);
+    if (!storage)
+        return -1;
+    m->dtype = dtype;
+    m->rows = rows;
+    m->cols = cols;
+    m->ld = ld;
+    m->guard = guard;
+    m->elem_size = elem_size;
+    m->storage_elems = elems;
+    m->storage = storage;
+    for_each_guard_range(m, write_guard_range, NULL);
+    gh_matrix_poison(m);
+    return 0;
+}
+
+void gh_matrix_free(gh_matrix *m)
+{
+    if (!m)
+        return;
+    free(m->storage);
+    memset(m, 0, sizeof *m);
+}
+
+void gh_matrix_copy(gh_matrix *dst, const gh_matrix *src)
+{
+    /* Same shape means the same storage layout: one copy, guards included. */
+    size_t bytes = gh_matrix_storage_bytes(src);
+    if (gh_matrix_storage_bytes(dst) < bytes)
+        bytes = gh_matrix_storage_bytes(dst);
+    memcpy(dst->storage, src->storage, bytes);
+}
+
+/* ---- seeded fill ------------------------------------------------------- */
+
+/* splitmix64's output function: a strong 64-bit mixer. */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#define GOLDEN_GAMMA 0x9E3779B97F4A7C15ull
+
+/* Element number `index` of the splitmix64 sequence keyed by (seed, stream).
+ * Counter based: a value depends on its row-major position only, so the
+ * same (seed, stream) gives the same matrix whatever the ld or guard. */
+static uint64_t random_at(uint64_t key, uint64_t index)
+{
+    return mix64(key + (index + 1) * GOLDEN_GAMMA);
+}
+
+static uint64_t stream_key(uint64_t seed, uint64_t stream)
+{
+    return mix64(seed ^ mix64(stream * GOLDEN_GAMMA + 0x632BE59BD9B4E019ull));
+}
+
+uint64_t gh_random_u64(uint64_t seed, uint64_t stream, uint64_t index)
+{
+    return random_at(stream_key(seed, stream), index);
+}
+
+/* Uniform in [-1, 1): 24 random bits for f32 (exact as a float), 53 for f64. */
+static double uniform_f32(uint64_t x) { return (double)(x >> 40) * 0x1p-23 - 1.0; }
+static double uniform_f64(uint64_t x) { return (double)(x >> 11) * 0x1p-52 - 1.0; }
+
+/* Uniform integer in [-range, range] by multiply-shift (bias < range / 2^32). */
+static int32_t uniform_i32(uint64_t x, int32_t range)
+{
+    uint64_t span = 2 * (uint64_t)range + 1;
+    return (int32_t)((int64_t)(((x >> 32) * span) >> 32) - range);
+}
+
+static int matrix_is_all_zero(const gh_matrix *m)
+{
+    for (int64_t i = 0; i < m->rows; i++)
+        for (int64_t j = 0; j < m->cols; j++)
+            if (gh_matrix_get(m, i, j) != 0.0)
+                return 0;
+    return 1;
+}
+
+void gh_matrix_fill_random(gh_matrix *m, uint64_t seed, uint64_t stream, int32_t int_range)
+{
+    uint64_t key = stream_key(seed, stream);
+    if (int_range < 1)
+        int_range = 1;
+    void *data = gh_matrix_data(m);
+    for (int64_t i = 0; i < m->rows; i++) {
+        for (int64_t j = 0; j < m->cols; j++) {
+            uint64_t x = random_at(key, (uint64_t)(i * m->cols + j));
+            size_t at = element_index(m, i, j);
+            switch (m->dtype) {
+            case GH_F32: ((float *)data)[at] = (float)uniform_f32(x); break;
+            case GH_F64: ((double *)data)[at] = uniform_f64(x); break;
+            case GH_I32: ((int32_t *)data)[at] = uniform_i32(x, int_range); break;
+            }
+        }
+    }
+    /* Zeros hide wrong indexing; a tiny i32 matrix can draw all zeros. */
+    if (m->rows > 0 && m->cols > 0 && matrix_is_all_zero(m))
+        gh_matrix_set(m, 0, 0, 1.0);
+}
+
+/* Small values find indexing errors just as well, and keep the integer
+ * result far from overflow. */
+#define I32_RANGE_CAP 16
+
+int32_t gh_i32_input_range(int64_t k, double alpha, double beta)
+{
+    /* Stay strictly below the poison value so a correct result never equals it. */
+    const double limit = (double)GH_I32_POISON - 1.0;
+    double a = fabs(alpha) > 1.0 ? fabs(alpha) : 1.0;
+    double b = fabs(beta);
+    double kk = k > 1 ? (double)k : 1.0;
+    for (int32_t r = I32_RANGE_CAP; r > 1; r--) {
+        double sum = kk * (double)r * (double)r;   /* the accumulator alone */
+        if (sum <= limit && a * sum + b * r <= limit)
+            return r;
+    }
+    return 1;
+}
+
+/* ---- hash -------------------------------------------------------------- */
+
+uint64_t gh_matrix_hash(const gh_matrix *m)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    size_t row_bytes = (size_t)m->cols * m->elem_size;
+    for (int64_t i = 0; i < m->rows; i++) {
+        const unsigned char *p = (const unsigned char *)gh_matrix_data(m) + (size_t)(i * m->ld) * m->elem_size;
+        for (size_t b = 0; b < row_bytes; b++) {
+            h ^= p[b];
+            h *= 0x100000001B3ull;
+        }
+    }
+    return h;
+}

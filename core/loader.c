@@ -1,0 +1,242 @@
+/* Plugin discovery and ABI negotiation. A plugin that cannot be used is kept
+ * in the set with the reason, so --list and the run can say why. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "util.h"
+
+static void set_error(gh_loaded_plugin *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(p->error);
+    p->error = gh_vstrdupf(fmt, ap);
+    va_end(ap);
+}
+
+/* "dir/gemmhost-cpu.so" -> "cpu" */
+static char *stem_of(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strncmp(base, GH_PLUGIN_PREFIX, strlen(GH_PLUGIN_PREFIX)) == 0) base += strlen(GH_PLUGIN_PREFIX);
+    char *stem = gh_strdup(base);
+    size_t len = strlen(stem), suffix = strlen(GH_PLUGIN_SUFFIX);
+    if (len > suffix && strcmp(stem + len - suffix, GH_PLUGIN_SUFFIX) == 0) stem[len - suffix] = '\0';
+    return stem;
+}
+
+/* The members every minor-0 table has; a shorter table is unusable. */
+static int api_is_complete(const gh_plugin_api *api)
+{
+    return api->size >= offsetof(gh_plugin_api, get_proc) + sizeof api->get_proc && api->open && api->close &&
+           api->last_error && api->device_count && api->device_info && api->kernel_count && api->kernel_info &&
+           api->buffer_alloc && api->buffer_free && api->upload && api->download && api->gemm &&
+           api->synchronize && api->name;
+}
+
+static int negotiate(gh_loaded_plugin *p)
+{
+    gh_entry_fn entry = NULL;
+    dlerror();
+    *(void **)&entry = dlsym(p->handle, GEMMHOST_ENTRY_NAME);
+    if (!entry) {
+        const char *why = dlerror();
+        set_error(p, "%s: no entry symbol %s (%s)", p->path, GEMMHOST_ENTRY_NAME, why ? why : "symbol is NULL");
+        return -1;
+    }
+    gh_entry_request req = {
+        .size = sizeof req,
+        .host_abi_major = GEMMHOST_ABI_MAJOR,
+        .abi_minor = GEMMHOST_ABI_MINOR,
+    };
+    gh_status s = entry(&req);
+    p->abi_major = req.plugin_abi_major;
+    if (s == GH_VERSION_MISMATCH || (s == GH_OK && req.plugin_abi_major != GEMMHOST_ABI_MAJOR)) {
+        set_error(p, "%s: plugin ABI major %u, host ABI %u.%u: majors must match (rebuild the plugin against this host's plugin.h)",
+                  p->path, req.plugin_abi_major, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
+        return -1;
+    }
+    if (s != GH_OK || !req.api) {
+        set_error(p, "%s: entry %s failed with status %d", p->path, GEMMHOST_ENTRY_NAME, (int)s);
+        return -1;
+    }
+    if (req.abi_minor > GEMMHOST_ABI_MINOR) {
+        set_error(p, "%s: plugin answered ABI minor %u, above the host's %u.%u it was offered",
+                  p->path, req.abi_minor, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
+        return -1;
+    }
+    if (!api_is_complete(req.api)) {
+        set_error(p, "%s: function table is incomplete (size %zu, host needs %zu for ABI %u.0)", p->path,
+                  req.api->size, offsetof(gh_plugin_api, get_proc) + sizeof req.api->get_proc, GEMMHOST_ABI_MAJOR);
+        return -1;
+    }
+    p->abi_minor = req.abi_minor;
+    p->api = req.api;
+    free(p->name);
+    p->name = gh_strdup(req.api->name);
+    return 0;
+}
+
+int gh_plugin_load(const char *path, gh_loaded_plugin *p)
+{
+    memset(p, 0, sizeof *p);
+    p->path = gh_strdup(path);
+    p->name = stem_of(path);
+    p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!p->handle) {
+        const char *why = dlerror();
+        set_error(p, "%s: cannot load: %s", path, why ? why : "unknown dlopen failure");
+        return -1;
+    }
+    if (negotiate(p) != 0) {
+        dlclose(p->handle);
+        p->handle = NULL;
+        p->api = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void gh_plugin_unload(gh_loaded_plugin *p)
+{
+    /* Plugins stay mapped until exit: drivers (CUDA, some ICDs) register
+     * atexit handlers and crash if their library is unmapped first. */
+    free(p->path);
+    free(p->name);
+    free(p->error);
+    free(p->shadowed_by);
+    memset(p, 0, sizeof *p);
+}
+
+static void add_dir(gh_plugin_set *set, const char *dir)
+{
+    if (!dir || !*dir) return;
+    for (size_t i = 0; i < set->n_dirs; i++)
+        if (strcmp(set->dirs[i], dir) == 0) return;
+    set->dirs = gh_xrealloc(set->dirs, (set->n_dirs + 1) * sizeof *set->dirs);
+    set->dirs[set->n_dirs++] = gh_strdup(dir);
+}
+
+static gh_loaded_plugin *find_by_name(gh_plugin_set *set, const char *name)
+{
+    for (size_t i = 0; i < set->n; i++)
+        if (!set->items[i].shadowed_by && strcmp(set->items[i].name, name) == 0) return &set->items[i];
+    return NULL;
+}
+
+static gh_loaded_plugin *add_file(gh_plugin_set *set, const char *path)
+{
+    for (size_t i = 0; i < set->n; i++)
+        if (strcmp(set->items[i].path, path) == 0) return &set->items[i];
+    char *stem = stem_of(path);
+    gh_loaded_plugin *earlier = find_by_name(set, stem);
+    set->items = gh_xrealloc(set->items, (set->n + 1) * sizeof *set->items);
+    gh_loaded_plugin *p = &set->items[set->n++];
+    if (earlier) {
+        /* A plugin of the same name was found first: keep this one only to report it. */
+        memset(p, 0, sizeof *p);
+        p->path = gh_strdup(path);
+        p->name = stem;
+        p->shadowed_by = gh_strdup(earlier->path);
+        set_error(p, "%s: not loaded, shadowed by %s found earlier in the search order", path, earlier->path);
+        return p;
+    }
+    free(stem);
+    gh_plugin_load(path, p);
+    return p;
+}
+
+static int is_plugin_file(const char *name)
+{
+    size_t len = strlen(name), pre = strlen(GH_PLUGIN_PREFIX), suf = strlen(GH_PLUGIN_SUFFIX);
+    return len > pre + suf && strncmp(name, GH_PLUGIN_PREFIX, pre) == 0 && strcmp(name + len - suf, GH_PLUGIN_SUFFIX) == 0;
+}
+
+static int compare_names(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Plugin files of one folder, in name order so runs are reproducible. */
+static void scan_dir(gh_plugin_set *set, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!is_plugin_file(e->d_name)) continue;
+        names = gh_xrealloc(names, (n + 1) * sizeof *names);
+        names[n++] = gh_strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, compare_names);
+    for (size_t i = 0; i < n; i++) {
+        char *path = gh_strdupf("%s/%s", dir, names[i]);
+        add_file(set, path);
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* The folder holding the running binary, from /proc/self/exe. */
+static char *exe_dir(void)
+{
+    char buf[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (len <= 0) return NULL;
+    buf[len] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash) return NULL;
+    *slash = '\0';
+    return gh_strdup(buf);
+}
+
+void gh_plugins_discover(gh_plugin_set *set, const char *const *extra_dirs, size_t n_extra)
+{
+    for (size_t i = 0; i < n_extra; i++) add_dir(set, extra_dirs[i]);
+    const char *env = getenv("GEMMHOST_PLUGIN_PATH");
+    if (env) {
+        char *copy = gh_strdup(env), *save = NULL;
+        for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) add_dir(set, dir);
+        free(copy);
+    }
+    char *bin = exe_dir();
+    if (bin) {
+        char *build = gh_strdupf("%s/plugins", bin);
+        char *installed = gh_strdupf("%s/../%s", bin, "lib/gemmhost");
+        add_dir(set, build);
+        add_dir(set, installed);
+        free(build);
+        free(installed);
+        free(bin);
+    }
+    add_dir(set, GEMMHOST_PLUGIN_INSTALL_DIR);
+    for (size_t i = 0; i < set->n_dirs; i++) scan_dir(set, set->dirs[i]);
+}
+
+gh_loaded_plugin *gh_plugins_find(gh_plugin_set *set, const char *name)
+{
+    if (strchr(name, '/')) return add_file(set, name);
+    return find_by_name(set, name);
+}
+
+void gh_plugins_free(gh_plugin_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) gh_plugin_unload(&set->items[i]);
+    for (size_t i = 0; i < set->n_dirs; i++) free(set->dirs[i]);
+    free(set->items);
+    free(set->dirs);
+    memset(set, 0, sizeof *set);
+}

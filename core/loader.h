@@ -1,0 +1,47 @@
+/* Finding plugin files, loading them and negotiating the ABI. */
+#ifndef GEMMHOST_LOADER_H
+#define GEMMHOST_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemmhost/plugin.h"
+
+/* File names the loader recognises: gemmhost-<name>.so */
+#define GH_PLUGIN_PREFIX "gemmhost-"
+#define GH_PLUGIN_SUFFIX ".so"
+
+typedef struct gh_loaded_plugin {
+    char *path;                 /* the file */
+    char *name;                 /* the API's name when loaded, else the file's stem */
+    void *handle;               /* dlopen handle, NULL when not loaded */
+    const gh_plugin_api *api;   /* NULL when not loaded */
+    uint32_t abi_major;         /* what the plugin reported (0 if it never answered) */
+    uint32_t abi_minor;         /* negotiated */
+    char *error;                /* why it did not load; NULL when loaded */
+    char *shadowed_by;          /* path of an earlier plugin of the same name, if any */
+} gh_loaded_plugin;
+
+typedef struct gh_plugin_set {
+    gh_loaded_plugin *items;
+    size_t n;
+    char **dirs;                /* the folders searched, in order */
+    size_t n_dirs;
+} gh_plugin_set;
+
+/* Loads one file. Never fails hard: on failure p->error says why, naming the
+ * path, the dlerror text or both ABI versions. Returns 0 when loaded. */
+int gh_plugin_load(const char *path, gh_loaded_plugin *p);
+void gh_plugin_unload(gh_loaded_plugin *p);
+
+/* Searches, in order: extra_dirs (the config's plugin_dir), each folder of
+ * GEMMHOST_PLUGIN_PATH, the build tree's plugin folder next to the binary,
+ * and the installed plugin folder. Never the current directory unless one of
+ * those names it. The first plugin of a name wins; later ones are kept in the
+ * set, marked shadowed and not loaded. */
+void gh_plugins_discover(gh_plugin_set *set, const char *const *extra_dirs, size_t n_extra);
+/* A plugin by name ("cpu") or, when `name` contains a '/', by path (loaded
+ * and added to the set if new). NULL when unknown. */
+gh_loaded_plugin *gh_plugins_find(gh_plugin_set *set, const char *name);
+void gh_plugins_free(gh_plugin_set *set);
+
+#endif

@@ -1,0 +1,302 @@
+/* gemmhost: command line, then config -> plan -> run -> report. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "data.h"
+#include "loader.h"
+#include "plan.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+enum { EXIT_PASS = 0, EXIT_VERIFY_FAILED = 1, EXIT_USAGE = 2, EXIT_NOT_RUN = 3 };
+
+typedef struct cli {
+    const char *config_path;
+    const char **overrides;
+    size_t n_overrides;
+    const char *output;
+    int list, dry_run, quiet;
+} cli;
+
+static void usage(FILE *to)
+{
+    fputs("usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
+          "                [--list] [--dry-run] [--quiet] [--version] [--help]\n"
+          "\n"
+          "Runs naive and tiled GEMM kernels of every plugin and device the config names,\n"
+          "verifies each result against a host reference, compares backends and reports\n"
+          "timings on the terminal and in PREFIX.csv and PREFIX.json.\n"
+          "\n"
+          "  --config FILE     the run's INI file (default: a built-in quick run of every plugin)\n"
+          "  --set S.K=V       override key K of section S: run.sizes=64, NAME.tile=16 for\n"
+          "                    [backend NAME], split.NAME.panel=512 for [split NAME]\n"
+          "  --output PREFIX   write PREFIX.csv and PREFIX.json (overrides [run] output)\n"
+          "  --list            show every plugin found, its devices, kernels and options,\n"
+          "                    and why any plugin could not be loaded\n"
+          "  --dry-run         check the config and print the plan without running\n"
+          "  --quiet           no table on the terminal\n"
+          "\n"
+          "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
+          "the build tree's plugins/ folder next to the binary and the installed folder.\n"
+          "\n"
+          "Exit status: 0 all ran and passed; 1 a result failed verification; 2 usage or\n"
+          "config error, nothing ran; 3 a requested backend, device or kernel could not run.\n",
+          to);
+}
+
+static int parse_cli(int argc, char **argv, cli *c, int *exit_now)
+{
+    *exit_now = -1;
+    c->overrides = gh_xcalloc((size_t)argc, sizeof *c->overrides);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            *exit_now = EXIT_PASS;
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("gemmhost %s (plugin ABI %d.%d)\n", GEMMHOST_VERSION, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
+            *exit_now = EXIT_PASS;
+            return 0;
+        } else if (strcmp(a, "--list") == 0) c->list = 1;
+        else if (strcmp(a, "--dry-run") == 0) c->dry_run = 1;
+        else if (strcmp(a, "--quiet") == 0) c->quiet = 1;
+        else if (strcmp(a, "--config") == 0 && has_value) c->config_path = argv[++i];
+        else if (strcmp(a, "--set") == 0 && has_value) c->overrides[c->n_overrides++] = argv[++i];
+        else if (strcmp(a, "--output") == 0 && has_value) c->output = argv[++i];
+        else {
+            int known = !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--output");
+            fprintf(stderr, "gemmhost: %s %s\n", a, known ? "needs a value" : "is not an option");
+            usage(stderr);
+            *exit_now = EXIT_USAGE;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const char *yes_no(int v) { return v ? "yes" : "no"; }
+
+static void list_device(const gh_plugin_api *api, gh_plugin *ctx, int d)
+{
+    const gh_device_info *i = api->device_info(ctx, d);
+    if (!i) return;
+    printf("    device %d: %s\n", d, i->name);
+    printf("      vendor %s, driver %s, %s%s%s\n", i->vendor, i->driver_version, i->api,
+           *i->platform ? ", platform " : "", i->platform);
+    printf("      %s device, %u compute units, %.1f GiB memory, %llu KiB local memory, work-group up to %u, fp64 %s\n",
+           i->is_software ? "software" : "hardware", i->compute_units, (double)i->global_mem_bytes / (1 << 30),
+           (unsigned long long)(i->local_mem_bytes / 1024), i->max_workgroup_size, yes_no(i->has_fp64));
+}
+
+static void list_kernel(const gh_kernel_info *k)
+{
+    printf("    kernel %s: %s\n      dtypes:", k->name, k->description);
+    for (int d = 0; d < GH_DTYPE_COUNT; d++)
+        if (k->dtypes & GH_DTYPE_BIT(d)) printf(" %s", gh_dtype_name((gh_dtype)d));
+    printf("\n");
+    for (size_t p = 0; p < k->n_params; p++) {
+        const gh_param_info *pi = &k->params[p];
+        printf("      param %s = %lld (", pi->name, (long long)pi->default_value);
+        if (pi->n_allowed) {
+            printf("allowed:");
+            for (size_t v = 0; v < pi->n_allowed; v++) printf("%s %lld", v ? "," : "", (long long)pi->allowed[v]);
+        } else {
+            printf("range %lld..%lld", (long long)pi->min_value, (long long)pi->max_value);
+        }
+        printf("): %s\n", pi->description);
+    }
+}
+
+static int list_plugins(gh_plugin_set *set)
+{
+    printf("plugin search path:\n");
+    for (size_t i = 0; i < set->n_dirs; i++)
+        printf("  %s%s\n", set->dirs[i], access(set->dirs[i], R_OK) == 0 ? "" : " (missing)");
+    if (set->n == 0) printf("no plugin files (" GH_PLUGIN_PREFIX "*" GH_PLUGIN_SUFFIX ") found\n");
+    for (size_t i = 0; i < set->n; i++) {
+        gh_loaded_plugin *p = &set->items[i];
+        printf("\nplugin %s: %s\n", p->name, p->path);
+        if (!p->api) {
+            printf("  NOT LOADED: %s\n", p->error);
+            continue;
+        }
+        const gh_plugin_api *api = p->api;
+        printf("  ABI %u.%u (host %d.%d), version %s: %s\n", p->abi_major, p->abi_minor, GEMMHOST_ABI_MAJOR,
+               GEMMHOST_ABI_MINOR, api->version ? api->version : "?", api->description ? api->description : "");
+        for (size_t o = 0; o < api->n_options; o++)
+            printf("  option %s (default \"%s\"): %s\n", api->options[o].name, api->options[o].default_value,
+                   api->options[o].description);
+        gh_plugin *ctx = NULL;
+        if (api->open(NULL, 0, &ctx) != GH_OK) {
+            printf("  cannot open: %s\n", api->last_error(NULL));
+            continue;
+        }
+        int n = api->device_count(ctx);
+        if (n <= 0) printf("  no usable device: %s\n", api->last_error(ctx));
+        for (int d = 0; d < n; d++) list_device(api, ctx, d);
+        for (int k = 0; k < api->kernel_count(ctx); k++) list_kernel(api->kernel_info(ctx, k));
+        api->close(ctx);
+    }
+    return EXIT_PASS;
+}
+
+static void print_plan(const gh_config *cfg, const gh_plan *plan)
+{
+    size_t total = 0;
+    printf("plan: %zu cases (%zu sizes x %zu dtypes x %zu transposes), warmup %d, repeat %d, verify %s\n",
+           plan->n_cases, cfg->run.n_sizes, cfg->run.n_dtypes, cfg->run.n_trans, cfg->run.warmup, cfg->run.repeat,
+           gh_verify_method_name(cfg->run.verify));
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        size_t runs = gh_plan_run_count(plan, inst);
+        total += runs;
+        if (inst->problem) {
+            printf("  backend %s: cannot run: %s\n", inst->name, inst->problem);
+            continue;
+        }
+        printf("  backend %s (plugin %s): %zu runs on %zu device(s):", inst->name, inst->plugin->name, runs,
+               inst->n_devices);
+        for (size_t v = 0; v < inst->n_variants; v++)
+            printf("%s %s%s%s", v ? "," : "", inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
+                   inst->variants[v].label);
+        printf("\n");
+    }
+    printf("total: %zu runs\n", total);
+}
+
+/* The config as it ran: the file's text and the overrides on top. */
+static char *config_as_run(const cli *c)
+{
+    char *text = NULL;
+    if (c->config_path) {
+        FILE *f = fopen(c->config_path, "r");
+        if (f) {
+            size_t cap = 4096, len = 0, got;
+            text = gh_xmalloc(cap);
+            while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+                len += got;
+                if (cap - len < 2) text = gh_xrealloc(text, cap *= 2);
+            }
+            text[len] = '\0';
+            fclose(f);
+        }
+    }
+    if (!text) text = gh_strdup(gh_default_config_text);
+    for (size_t i = 0; i < c->n_overrides; i++) {
+        char *next = gh_strdupf("%s\n; --set %s\n", text, c->overrides[i]);
+        free(text);
+        text = next;
+    }
+    return text;
+}
+
+static void report_plugins(gh_report *report, const gh_plugin_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        const gh_loaded_plugin *p = &set->items[i];
+        gh_report_plugin info = {p->name, p->path, p->api ? p->api->version : "", p->abi_major, p->abi_minor,
+                                 p->api ? NULL : p->error};
+        gh_report_plugin_info(report, &info);
+    }
+}
+
+static void report_devices(gh_report *report, const gh_plan *plan)
+{
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        if (inst->problem) continue;
+        for (size_t d = 0; d < inst->n_devices; d++)
+            gh_report_device(report, inst->name, inst->devices[d],
+                             inst->plugin->api->device_info(inst->ctx, inst->devices[d]));
+    }
+}
+
+static int exit_status(const gh_run_summary *s, int quiet)
+{
+    size_t ran = s->passed + s->failed + s->unsupported + s->errors;
+    if (!quiet)
+        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors\n", s->passed, s->failed,
+               s->unsupported, s->errors);
+    if (s->failed) return EXIT_VERIFY_FAILED;
+    if (s->requested_not_run || ran == 0) {
+        if (ran == 0) fprintf(stderr, "gemmhost: nothing ran (see the notes above and gemmhost --list)\n");
+        return EXIT_NOT_RUN;
+    }
+    return EXIT_PASS;
+}
+
+int main(int argc, char **argv)
+{
+    cli c = {0};
+    int exit_now;
+    if (parse_cli(argc, argv, &c, &exit_now) != 0 || exit_now >= 0) {
+        free(c.overrides);
+        return exit_now;
+    }
+    char err[2048] = "";
+    gh_config cfg;
+    int rc = c.config_path ? gh_config_load_file(c.config_path, c.overrides, c.n_overrides, &cfg, err, sizeof err)
+                           : gh_config_load_text(gh_default_config_text, "<built-in>", c.overrides, c.n_overrides,
+                                                 &cfg, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        free(c.overrides);
+        return EXIT_USAGE;
+    }
+    gh_plugin_set plugins = {0};
+    gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);
+    if (c.list) {
+        int status = list_plugins(&plugins);
+        gh_plugins_free(&plugins);
+        gh_config_free(&cfg);
+        free(c.overrides);
+        return status;
+    }
+    gh_plan plan;
+    if (gh_plan_build(&cfg, &plugins, &plan, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        gh_plan_free(&plan);
+        gh_plugins_free(&plugins);
+        gh_config_free(&cfg);
+        free(c.overrides);
+        return EXIT_USAGE;
+    }
+    int status;
+    if (c.dry_run) {
+        print_plan(&cfg, &plan);
+        status = EXIT_PASS;
+    } else {
+        char *config_text = config_as_run(&c);
+        const char *prefix = c.output ? c.output : cfg.run.output;
+        gh_report *report = gh_report_open(prefix, config_text, c.quiet ? NULL : stdout, err, sizeof err);
+        free(config_text);
+        if (!report) {
+            fprintf(stderr, "gemmhost: %s\n", err);
+            status = EXIT_USAGE;
+        } else {
+            report_plugins(report, &plugins);
+            report_devices(report, &plan);
+            gh_run_summary summary;
+            gh_run_plan(&cfg, &plan, report, !c.quiet && isatty(STDERR_FILENO), &summary);
+            status = exit_status(&summary, c.quiet);
+            if (gh_report_close(report, err, sizeof err) != 0) {
+                fprintf(stderr, "gemmhost: %s\n", err);
+                if (status == EXIT_PASS) status = EXIT_NOT_RUN;
+            } else if (!c.quiet && prefix && *prefix) {
+                printf("results: %s.csv, %s.json\n", prefix, prefix);
+            }
+        }
+    }
+    gh_plan_free(&plan);
+    gh_plugins_free(&plugins);
+    gh_config_free(&cfg);
+    free(c.overrides);
+    return status;
+}

@@ -1,0 +1,45 @@
+/* The run plan: each backend section bound to a loaded plugin, an open
+ * context, the devices it selected and every kernel/parameter combination it
+ * sweeps. Keys that only the plugin can judge are checked here. */
+#ifndef GEMMHOST_PLAN_H
+#define GEMMHOST_PLAN_H
+
+#include <stddef.h>
+#include "config.h"
+#include "loader.h"
+
+typedef struct gh_kernel_variant {
+    int kernel;                  /* index in the plugin */
+    const gh_kernel_info *info;
+    int64_t *params;             /* info->n_params values */
+    char label[128];             /* "tile=16", "" without params */
+} gh_kernel_variant;
+
+typedef struct gh_instance {
+    char *name;                  /* the backend section, or the plugin's name in auto mode */
+    int requested;               /* 1: named in a [backend] section; failures count for exit 3 */
+    gh_loaded_plugin *plugin;    /* NULL when the plugin was not found */
+    gh_plugin *ctx;              /* open context, NULL when it could not be opened */
+    int *devices;                /* selected device indices */
+    size_t n_devices;
+    gh_kernel_variant *variants;
+    size_t n_variants;
+    char *problem;               /* why this instance cannot run at all; NULL when it can */
+} gh_instance;
+
+typedef struct gh_plan {
+    gh_instance *instances;
+    size_t n_instances;
+    size_t n_cases;              /* sizes x dtypes x trans */
+} gh_plan;
+
+/* Returns 0, or -1 for a config error (a key, kernel or value the plugin does
+ * not accept), with err naming file, line and key. Plugins that are missing,
+ * fail to open or have no matching device are not errors here: their
+ * instance gets a problem and the run reports it. */
+int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, char *err, size_t err_size);
+void gh_plan_free(gh_plan *plan);
+/* Runs that the plan will make (cases x devices x variants), for --dry-run. */
+size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst);
+
+#endif

@@ -1,0 +1,13 @@
+/* Names of result statuses, shared by the table, CSV and JSON. */
+#include "result.h"
+
+const char *gh_result_status_name(gh_result_status s)
+{
+    switch (s) {
+    case GH_RESULT_PASS: return "pass";
+    case GH_RESULT_FAIL: return "FAIL";           /* upper case: must catch the eye */
+    case GH_RESULT_UNSUPPORTED: return "unsupported";
+    case GH_RESULT_ERROR: return "ERROR";
+    }
+    return "unknown";
+}

@@ -1,0 +1,335 @@
+/* The measuring loop: upload, warm up, repeat, time, download, verify. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "data.h"
+#include "run.h"
+#include "util.h"
+#include "verify.h"
+
+/* One case's host data, shared by every backend that runs it. */
+typedef struct case_data {
+    int index;
+    gh_case_inputs in;
+    gh_matrix a, b, c0;
+    gh_matrix c_init;            /* what C holds before each run: poison (beta = 0) or C0 */
+    gh_reference *ref;
+} case_data;
+
+static void result_detail(gh_result *r, gh_result_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r->status = status;
+    vsnprintf(r->detail, sizeof r->detail, fmt, ap);
+    va_end(ap);
+}
+
+static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype,
+                        gh_trans trans)
+{
+    memset(cd, 0, sizeof *cd);
+    cd->index = index;
+    const int64_t m = shape.m, n = shape.n, k = shape.k;
+    const int64_t a_rows = trans.a ? k : m, a_cols = trans.a ? m : k;
+    const int64_t b_rows = trans.b ? n : k, b_cols = trans.b ? k : n;
+    if (gh_matrix_alloc(&cd->a, dtype, a_rows, a_cols, a_cols + run->ld_pad, run->guard) ||
+        gh_matrix_alloc(&cd->b, dtype, b_rows, b_cols, b_cols + run->ld_pad, run->guard) ||
+        gh_matrix_alloc(&cd->c0, dtype, m, n, n + run->ld_pad, run->guard) ||
+        gh_matrix_alloc(&cd->c_init, dtype, m, n, n + run->ld_pad, run->guard))
+        return -1;
+    int32_t range = gh_i32_input_range(k, run->alpha, run->beta);
+    /* Streams keep A, B and C0 of one case apart and every case distinct. */
+    gh_matrix_fill_random(&cd->a, run->seed, (uint64_t)index * 3 + 0, range);
+    gh_matrix_fill_random(&cd->b, run->seed, (uint64_t)index * 3 + 1, range);
+    gh_matrix_fill_random(&cd->c0, run->seed, (uint64_t)index * 3 + 2, range);
+    if (run->beta == 0) gh_matrix_poison(&cd->c_init);
+    else gh_matrix_copy(&cd->c_init, &cd->c0);
+    cd->in = (gh_case_inputs){dtype, trans.a, trans.b, m, n, k, run->alpha, run->beta, &cd->a, &cd->b, &cd->c0};
+    gh_verify_options vopt = {
+        .method = run->verify,
+        .full_max_flops = run->full_max_flops,
+        .freivalds_trials = run->freivalds_trials,
+        .samples = run->samples,
+        .threads = 0,
+        .seed = run->seed ^ ((uint64_t)index * 0x9E3779B97F4A7C15ull),
+    };
+    cd->ref = gh_reference_build(&cd->in, &vopt);
+    return cd->ref ? 0 : -1;
+}
+
+static void case_release(case_data *cd)
+{
+    gh_matrix_free(&cd->a);
+    gh_matrix_free(&cd->b);
+    gh_matrix_free(&cd->c0);
+    gh_matrix_free(&cd->c_init);
+    gh_reference_free(cd->ref);
+    memset(cd, 0, sizeof *cd);
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The device buffers of one run, freed together. */
+typedef struct device_buffers {
+    gh_buffer *a, *b, *c;
+} device_buffers;
+
+static void free_buffers(const gh_plugin_api *api, gh_plugin *ctx, device_buffers *buf)
+{
+    if (buf->a) api->buffer_free(ctx, buf->a);
+    if (buf->b) api->buffer_free(ctx, buf->b);
+    if (buf->c) api->buffer_free(ctx, buf->c);
+}
+
+static gh_result_status status_of(gh_status s)
+{
+    return s == GH_UNSUPPORTED ? GH_RESULT_UNSUPPORTED : GH_RESULT_ERROR;
+}
+
+/* Runs warm-up and timed repeats of one kernel variant on one device, fills
+ * timing, verification and determinism into r. `out` receives the first
+ * timed output for the agreement table. */
+static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
+                    case_data *cd, gh_matrix *out, gh_result *r)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    gh_plugin *ctx = inst->ctx;
+    device_buffers buf = {0};
+    gh_status s;
+    const char *what = "allocating A";
+    if ((s = api->buffer_alloc(ctx, device, gh_matrix_storage_bytes(&cd->a), &buf.a)) ||
+        (what = "allocating B", s = api->buffer_alloc(ctx, device, gh_matrix_storage_bytes(&cd->b), &buf.b)) ||
+        (what = "allocating C", s = api->buffer_alloc(ctx, device, gh_matrix_storage_bytes(&cd->c0), &buf.c))) {
+        result_detail(r, status_of(s), "%s: %s", what, api->last_error(ctx));
+        free_buffers(api, ctx, &buf);
+        return;
+    }
+    double t0 = gh_now_ms();
+    if ((s = api->upload(ctx, buf.a, 0, cd->a.storage, gh_matrix_storage_bytes(&cd->a))) ||
+        (s = api->upload(ctx, buf.b, 0, cd->b.storage, gh_matrix_storage_bytes(&cd->b)))) {
+        result_detail(r, status_of(s), "uploading A and B: %s", api->last_error(ctx));
+        free_buffers(api, ctx, &buf);
+        return;
+    }
+    const double upload_ab_ms = gh_now_ms() - t0;
+
+    gh_gemm_args args = {
+        .size = sizeof args,
+        .dtype = cd->in.dtype,
+        .trans_a = cd->in.trans_a,
+        .trans_b = cd->in.trans_b,
+        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
+        .alpha = run->alpha, .beta = run->beta,
+        .lda = cd->a.ld, .ldb = cd->b.ld, .ldc = cd->c0.ld,
+        .a = buf.a, .b = buf.b, .c = buf.c,
+        .a_offset = (uint64_t)cd->a.guard, .b_offset = (uint64_t)cd->b.guard, .c_offset = (uint64_t)cd->c0.guard,
+        .params = v->params,
+        .n_params = v->info->n_params,
+    };
+    const int total = run->warmup + run->repeat;
+    double *kernel_ms = gh_xcalloc((size_t)run->repeat, sizeof *kernel_ms);
+    double *download_ms = gh_xcalloc((size_t)run->repeat, sizeof *download_ms);
+    double upload_c_ms = 0;
+    r->deterministic = 1;
+    r->clock = GH_CLOCK_DEVICE;
+    gh_matrix scratch = {0};
+    if (gh_matrix_alloc(&scratch, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard) != 0) {
+        result_detail(r, GH_RESULT_ERROR, "out of host memory for the output of %lldx%lld",
+                      (long long)cd->c0.rows, (long long)cd->c0.cols);
+        goto done;
+    }
+    for (int rep = 0; rep < total; rep++) {
+        const int timed = rep - run->warmup; /* < 0 while warming up */
+        /* Every run starts from poison (or C0), so an unwritten element shows. */
+        t0 = gh_now_ms();
+        if ((s = api->upload(ctx, buf.c, 0, cd->c_init.storage, gh_matrix_storage_bytes(&cd->c_init)))) {
+            result_detail(r, status_of(s), "uploading C: %s", api->last_error(ctx));
+            goto done;
+        }
+        if (timed == 0) upload_c_ms = gh_now_ms() - t0;
+        gh_gemm_timing timing = {.size = sizeof timing};
+        if ((s = api->gemm(ctx, device, v->kernel, &args, &timing))) {
+            result_detail(r, status_of(s), "%s", api->last_error(ctx));
+            goto done;
+        }
+        gh_matrix *dst = timed == 0 ? out : &scratch;
+        t0 = gh_now_ms();
+        if ((s = api->download(ctx, buf.c, 0, dst->storage, gh_matrix_storage_bytes(dst)))) {
+            result_detail(r, status_of(s), "downloading C: %s", api->last_error(ctx));
+            goto done;
+        }
+        if (timed < 0) continue;
+        download_ms[timed] = gh_now_ms() - t0;
+        kernel_ms[timed] = timing.kernel_ms;
+        if (timing.clock == GH_CLOCK_HOST) r->clock = GH_CLOCK_HOST;
+        if (timed == 0) {
+            r->output_hash = gh_matrix_hash(out);
+            gh_verify(cd->ref, out, &r->verify);
+        } else if (gh_matrix_hash(&scratch) != r->output_hash && r->deterministic) {
+            r->deterministic = 0;
+            result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
+                          "on the same inputs (a missing barrier or a race?)", timed + 1);
+        } else if (gh_matrix_check_guards(&scratch, NULL) != 0 && r->status == GH_RESULT_PASS) {
+            result_detail(r, GH_RESULT_FAIL, "timed run %d wrote outside C (guard zone or row padding)", timed + 1);
+        }
+    }
+    r->repeats = run->repeat;
+    qsort(kernel_ms, (size_t)run->repeat, sizeof *kernel_ms, compare_doubles);
+    qsort(download_ms, (size_t)run->repeat, sizeof *download_ms, compare_doubles);
+    r->kernel_ms_min = kernel_ms[0];
+    r->kernel_ms_max = kernel_ms[run->repeat - 1];
+    r->kernel_ms_median = run->repeat % 2 ? kernel_ms[run->repeat / 2]
+                                          : 0.5 * (kernel_ms[run->repeat / 2 - 1] + kernel_ms[run->repeat / 2]);
+    r->upload_ms = upload_ab_ms + upload_c_ms;
+    r->download_ms = download_ms[run->repeat / 2];
+    r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
+    if (r->verify.checked && !r->verify.passed && r->status == GH_RESULT_PASS)
+        result_detail(r, GH_RESULT_FAIL, "%s", r->verify.message);
+done:
+    gh_matrix_free(&scratch);
+    free(kernel_ms);
+    free(download_ms);
+    free_buffers(api, ctx, &buf);
+}
+
+static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result *r)
+{
+    switch (r->status) {
+    case GH_RESULT_PASS: sum->passed++; break;
+    case GH_RESULT_FAIL: sum->failed++; break;
+    case GH_RESULT_UNSUPPORTED: sum->unsupported++; break;
+    case GH_RESULT_ERROR: sum->errors++; break;
+    }
+    if (inst->requested && (r->status == GH_RESULT_UNSUPPORTED || r->status == GH_RESULT_ERROR))
+        sum->requested_not_run++;
+}
+
+static int integral(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
+
+static void clear_progress(int on)
+{
+    if (on) fputs("\r\033[K", stderr); /* so a table row never lands after the progress text */
+}
+
+static void run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
+                        case_data *cd, gh_compare *cmp, gh_report *report, int progress, gh_run_summary *sum)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    const gh_device_info *info = api->device_info(inst->ctx, device);
+    gh_result r = {
+        .case_index = cd->index,
+        .backend = inst->name,
+        .plugin = api->name,
+        .plugin_path = inst->plugin->path,
+        .device_index = device,
+        .device_name = info ? info->name : "?",
+        .device = info,
+        .kernel = v->info->name,
+        .dtype = cd->in.dtype,
+        .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
+        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
+        .alpha = run->alpha, .beta = run->beta,
+        .status = GH_RESULT_PASS,
+        .verify_method = gh_reference_method(cd->ref),
+    };
+    snprintf(r.params, sizeof r.params, "%s", v->label);
+    gh_matrix out = {0};
+    if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
+        result_detail(&r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,
+                      gh_dtype_name(cd->in.dtype));
+    } else if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
+        result_detail(&r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
+                      run->alpha, run->beta);
+    } else if (gh_matrix_alloc(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard) != 0) {
+        result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
+    } else {
+        measure(run, inst, device, v, cd, &out, &r);
+        if (r.status == GH_RESULT_PASS || r.status == GH_RESULT_FAIL) {
+            char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
+            gh_compare_add(cmp, label, r.output_hash, &out);
+            free(label);
+        }
+    }
+    gh_matrix_free(&out);
+    clear_progress(progress);
+    gh_report_result(report, &r);
+    count(sum, inst, &r);
+}
+
+static void show_progress(int on, size_t done, size_t total, const char *what)
+{
+    if (!on) return;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what);
+    if (done == total) fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+}
+
+void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int progress, gh_run_summary *sum)
+{
+    const gh_run_config *run = &cfg->run;
+    memset(sum, 0, sizeof *sum);
+    size_t total = 0, done = 0;
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        gh_instance *inst = &plan->instances[i];
+        total += gh_plan_run_count(plan, inst);
+        if (inst->problem) {
+            gh_report_note(report, "backend %s could not run: %s", inst->name, inst->problem);
+            if (inst->requested) sum->requested_not_run++;
+        }
+    }
+    int index = 0;
+    for (size_t s = 0; s < run->n_sizes; s++)
+        for (size_t d = 0; d < run->n_dtypes; d++)
+            for (size_t t = 0; t < run->n_trans; t++, index++) {
+                case_data cd;
+                char what[160];
+                snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(run->dtypes[d]),
+                         run->trans[t].a ? "t" : "n", run->trans[t].b ? "t" : "n", (long long)run->sizes[s].m,
+                         (long long)run->sizes[s].n, (long long)run->sizes[s].k);
+                show_progress(progress, done, total, what);
+                if (case_prepare(&cd, run, index, run->sizes[s], run->dtypes[d], run->trans[t]) != 0) {
+                    clear_progress(progress);
+                    gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference",
+                                   index, what + strlen("preparing "));
+                    sum->errors++;
+                    case_release(&cd);
+                    continue;
+                }
+                gh_compare cmp = {0};
+                for (size_t i = 0; i < plan->n_instances; i++) {
+                    gh_instance *inst = &plan->instances[i];
+                    if (inst->problem) continue;
+                    for (size_t dv = 0; dv < inst->n_devices; dv++)
+                        for (size_t v = 0; v < inst->n_variants; v++) {
+                            snprintf(what, sizeof what, "%s/%d/%s %s", inst->name, inst->devices[dv],
+                                     inst->variants[v].info->name, inst->variants[v].label);
+                            show_progress(progress, done, total, what);
+                            run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report, progress, sum);
+                            done++;
+                        }
+                }
+                if (cmp.n_members > 0) {
+                    gh_agreement a = {
+                        .case_index = index, .dtype = cd.in.dtype, .trans_a = cd.in.trans_a,
+                        .trans_b = cd.in.trans_b, .m = cd.in.m, .n = cd.in.n, .k = cd.in.k,
+                    };
+                    gh_compare_finish(&cmp, cd.ref, &a);
+                    clear_progress(progress);
+                    gh_report_agreement(report, &a);
+                    gh_agreement_free(&a);
+                }
+                gh_compare_clear(&cmp);
+                case_release(&cd);
+            }
+    show_progress(progress, total, total, "");
+}

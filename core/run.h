@@ -1,0 +1,21 @@
+/* Executes a plan: for each case, every instance, device and kernel variant
+ * runs on the same inputs; results are verified, compared and reported as
+ * they arrive. */
+#ifndef GEMMHOST_RUN_H
+#define GEMMHOST_RUN_H
+
+#include <stddef.h>
+#include "config.h"
+#include "plan.h"
+#include "report.h"
+
+typedef struct gh_run_summary {
+    size_t passed, failed, unsupported, errors;
+    size_t requested_not_run;    /* unsupported or errored results of requested backends */
+} gh_run_summary;
+
+/* progress: print a progress line on stderr. Returns nothing; the summary
+ * decides the exit status. */
+void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int progress, gh_run_summary *summary);
+
+#endif

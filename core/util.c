@@ -1,0 +1,63 @@
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+static void out_of_memory(size_t size)
+{
+    fprintf(stderr, "gemmhost: out of memory allocating %zu bytes\n", size);
+    exit(4);
+}
+
+void *gh_xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p) out_of_memory(size);
+    return p;
+}
+
+void *gh_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) out_of_memory(n * size);
+    return p;
+}
+
+void *gh_xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q) out_of_memory(size);
+    return q;
+}
+
+char *gh_strdup(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    return memcpy(gh_xmalloc(len), s, len);
+}
+
+char *gh_vstrdupf(const char *fmt, va_list ap)
+{
+    char *out = NULL;
+    if (vasprintf(&out, fmt, ap) < 0) out_of_memory(strlen(fmt));
+    return out;
+}
+
+char *gh_strdupf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *out = gh_vstrdupf(fmt, ap);
+    va_end(ap);
+    return out;
+}
+
+double gh_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}

@@ -1,0 +1,1010 @@
+/* Checks a GEMM result against a host reference with a K-scaled error bound
+ * (see shared/design/verification.md).
+ *
+ * Every bound here is a rigorous worst case, so a correct kernel never fails
+ * whatever its summation order:
+ *   |C_ij - Cref_ij| <= (g_kernel + g_ref) * (|alpha| sum_p |A_ip||B_pj| + |beta||C0_ij|) + eta
+ * g_kernel = gamma_{K+2} in the output precision (K products and sums, the
+ * alpha and beta products, the final add), g_ref = gamma_{K+2} in f64 for the
+ * reference's own rounding (it matters when the kernel is f64 too), eta an
+ * allowance for underflow. i32 is exact: bound 0, any difference fails.
+ *
+ * The reference keeps pointers to the case's input matrices: when a check
+ * fails it recomputes single elements to name the wrong one. The inputs must
+ * stay alive and unchanged until gh_reference_free. */
+#define _POSIX_C_SOURCE 200809L
+#include "verify.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Streams of the verifier's own random draws; far from the small stream
+ * numbers the runner uses for A, B and C. */
+#define STREAM_FREIVALDS 0x4652454956000000ull
+#define STREAM_SAMPLES   0x53414D504C450000ull
+#define DEFAULT_SAMPLES 4096
+#define DEFAULT_TRIALS 3
+
+const char *gh_verify_method_name(gh_verify_method m)
+{
+    switch (m) {
+    case GH_VERIFY_AUTO: return "auto";
+    case GH_VERIFY_FULL: return "full";
+    case GH_VERIFY_FREIVALDS: return "freivalds";
+    case GH_VERIFY_SAMPLE: return "sample";
+    case GH_VERIFY_NONE: return "none";
+    }
+    return "?";
+}
+
+int gh_verify_method_parse(const char *s, gh_verify_method *out)
+{
+    for (int m = GH_VERIFY_AUTO; m <= GH_VERIFY_NONE; m++) {
+        if (s && strcmp(s, gh_verify_method_name((gh_verify_method)m)) == 0) {
+            *out = (gh_verify_method)m;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+double gh_gamma(gh_dtype d, int64_t k)
+{
+    double u = d == GH_F32 ? 0x1p-24 : d == GH_F64 ? 0x1p-53 : 0.0;
+    double ku = (double)k * u;
+    return ku < 1.0 ? ku / (1.0 - ku) : INFINITY;
+}
+
+/* ---- the reference ----------------------------------------------------- */
+
+struct gh_reference {
+    gh_case_inputs in;
+    const char *method;
+    double gamma;            /* per element: kernel plus reference rounding */
+    double eta;              /* per element: underflow allowance */
+
+    /* full: every element and its bound, row-major M x N */
+    double *full_value, *full_bound;
+
+    /* Freivalds: per trial a vector r (N) and the reference's C r and its
+     * absolute-value companion (M). i32 works exactly, modulo 2^64. */
+    int trials;
+    double *fr_r, *fr_y, *fr_abs;
+    uint64_t *fr_r64, *fr_y64;
+
+    /* sampled entries: positions, values, bounds. Built for every method but
+     * full: diff_in_bounds needs them even when they are not checked. */
+    int check_samples;
+    int64_t n_samples;
+    int64_t *s_i, *s_j;
+    double *s_value, *s_bound;
+};
+
+/* Element (r, c) of op(X), where op transposes when `trans`. */
+static double op_get(const gh_matrix *x, int trans, int64_t r, int64_t c)
+{
+    return trans ? gh_matrix_get(x, c, r) : gh_matrix_get(x, r, c);
+}
+
+static double underflow_eta(gh_dtype d, int64_t k)
+{
+    double tiny = d == GH_F32 ? (double)FLT_TRUE_MIN : d == GH_F64 ? DBL_TRUE_MIN : 0.0;
+    return (double)(k + 2) * tiny;
+}
+
+static double element_gamma(gh_dtype d, int64_t k)
+{
+    if (d == GH_I32)
+        return 0.0;
+    return gh_gamma(d, k + 2) + gh_gamma(GH_F64, k + 2);
+}
+
+/* Exact-in-f64 value of one element and its bound, straight from the inputs. */
+static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double *value, double *bound)
+{
+    const gh_case_inputs *in = &ref->in;
+    double sum = 0.0, abs_sum = 0.0;
+    for (int64_t p = 0; p < in->k; p++) {
+        double prod = op_get(in->a, in->trans_a, i, p) * op_get(in->b, in->trans_b, p, j);
+        sum += prod;
+        abs_sum += fabs(prod);
+    }
+    double v = in->alpha * sum, abs_v = fabs(in->alpha) * abs_sum;
+    if (in->beta != 0.0) {
+        double c0 = gh_matrix_get(in->c0, i, j);
+        v += in->beta * c0;
+        abs_v += fabs(in->beta * c0);
+    }
+    *value = v;
+    *bound = ref->gamma * abs_v + ref->eta;
+}
+
+/* ---- full reference: packed, blocked, threaded ------------------------- */
+
+/* A register tile of MR x NR results; K is walked in blocks of KC so the
+ * packed panels stay in cache, and NC columns of B are reused by every row
+ * panel of a thread. */
+#define MR 4
+#define NR 4
+#define KC 256
+#define NC 256
+
+typedef struct packed_operands {
+    int64_t m, n, k, m_panels, n_panels;
+    double *a;   /* op(A) in MR-row panels: a[(ip*k + p)*MR + r] */
+    double *b;   /* op(B) in NR-column panels: b[(jp*k + p)*NR + c] */
+} packed_operands;
+
+static int pack_operands(const gh_case_inputs *in, packed_operands *pk)
+{
+    pk->m = in->m;
+    pk->n = in->n;
+    pk->k = in->k;
+    pk->m_panels = (in->m + MR - 1) / MR;
+    pk->n_panels = (in->n + NR - 1) / NR;
+    pk->a = calloc((size_t)(pk->m_panels * in->k * MR), sizeof(double));
+    pk->b = calloc((size_t)(pk->n_panels * in->k * NR), sizeof(double));
+    if (!pk->a || !pk->b)
+        return -1;
+    for (int64_t i = 0; i < in->m; i++)
+        for (int64_t p = 0; p < in->k; p++)
+            pk->a[((i / MR) * in->k + p) * MR + i % MR] = op_get(in->a, in->trans_a, i, p);
+    for (int64_t p = 0; p < in->k; p++)
+        for (int64_t j = 0; j < in->n; j++)
+            pk->b[((j / NR) * in->k + p) * NR + j % NR] = op_get(in->b, in->trans_b, p, j);
+    return 0;
+}
+
+/* Fixed trip counts let the compiler keep the tile in registers. */
+static void micro_kernel(int64_t kc, const double *a, const double *b,
+                         double acc[MR][NR], double abs_acc[MR][NR])
+{
+    for (int r = 0; r < MR; r++)
+        for (int c = 0; c < NR; c++)
+            acc[r][c] = abs_acc[r][c] = 0.0;
+    for (int64_t p = 0; p < kc; p++, a += MR, b += NR) {
+        for (int r = 0; r < MR; r++) {
+            for (int c = 0; c < NR; c++) {
+                double prod = a[r] * b[c];
+                acc[r][c] += prod;
+                abs_acc[r][c] += fabs(prod);
+            }
+        }
+    }
+}
+
+typedef struct full_job {
+    const packed_operands *pk;
+    int64_t panel_begin, panel_end;   /* MR-row panels of this thread */
+    double *sum, *abs_sum;            /* M x N accumulators */
+} full_job;
+
+static void add_tile(const full_job *job, int64_t ip, int64_t jp,
+                     double acc[MR][NR], double abs_acc[MR][NR])
+{
+    const packed_operands *pk = job->pk;
+    for (int r = 0; r < MR && ip * MR + r < pk->m; r++) {
+        for (int c = 0; c < NR && jp * NR + c < pk->n; c++) {
+            size_t at = (size_t)((ip * MR + r) * pk->n + jp * NR + c);
+            job->sum[at] += acc[r][c];
+            job->abs_sum[at] += abs_acc[r][c];
+        }
+    }
+}
+
+static void *full_job_run(void *arg)
+{
+    const full_job *job = arg;
+    const packed_operands *pk = job->pk;
+    double acc[MR][NR], abs_acc[MR][NR];
+    const int64_t panels_per_nc = NC / NR;
+    for (int64_t pc = 0; pc < pk->k; pc += KC) {
+        int64_t kc = pk->k - pc < KC ? pk->k - pc : KC;
+        for (int64_t jc = 0; jc < pk->n_panels; jc += panels_per_nc) {
+            int64_t jc_end = jc + panels_per_nc < pk->n_panels ? jc + panels_per_nc : pk->n_panels;
+            for (int64_t ip = job->panel_begin; ip < job->panel_end; ip++) {
+                const double *a = pk->a + (ip * pk->k + pc) * MR;
+                for (int64_t jp = jc; jp < jc_end; jp++) {
+                    micro_kernel(kc, a, pk->b + (jp * pk->k + pc) * NR, acc, abs_acc);
+                    add_tile(job, ip, jp, acc, abs_acc);
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static int thread_count(int requested, int64_t panels)
+{
+    long n = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    if (n > 256)
+        n = 256;
+    if (n > panels)
+        n = (int)panels;
+    return n < 1 ? 1 : (int)n;
+}
+
+/* sum = op(A) op(B) and abs_sum = |op(A)||op(B)|, both M x N, zeroed. Each
+ * element is summed in the same order whatever the thread count, so the
+ * reference does not depend on it. */
+static void threaded_products(const packed_operands *pk, int threads, double *sum, double *abs_sum)
+{
+    int n = thread_count(threads, pk->m_panels);
+    full_job jobs[256];
+    pthread_t tids[256];
+    int started[256] = { 0 };
+    for (int t = 0; t < n; t++) {
+        jobs[t] = (full_job){ pk, pk->m_panels * t / n, pk->m_panels * (t + 1) / n, sum, abs_sum };
+        /* Thread 0 is the caller; a thread that cannot start is run inline. */
+        if (t > 0)
+            started[t] = pthread_create(&tids[t], NULL, full_job_run, &jobs[t]) == 0;
+    }
+    full_job_run(&jobs[0]);
+    for (int t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(tids[t], NULL);
+        else
+            full_job_run(&jobs[t]);
+    }
+}
+
+static int build_full(gh_reference *ref, const gh_verify_options *opt)
+{
+    const gh_case_inputs *in = &ref->in;
+    size_t mn = (size_t)(in->m * in->n);
+    ref->full_value = calloc(mn, sizeof(double));
+    ref->full_bound = calloc(mn, sizeof(double));
+    packed_operands pk = { 0 };
+    int rc = -1;
+    if (ref->full_value && ref->full_bound && pack_operands(in, &pk) == 0) {
+        threaded_products(&pk, opt->threads, ref->full_value, ref->full_bound);
+        /* Finish in place: value = alpha*AB + beta*C0, bound from |alpha||A||B| + |beta||C0|. */
+        for (int64_t i = 0; i < in->m; i++) {
+            for (int64_t j = 0; j < in->n; j++) {
+                size_t at = (size_t)(i * in->n + j);
+                double v = in->alpha * ref->full_value[at];
+                double abs_v = fabs(in->alpha) * ref->full_bound[at];
+                if (in->beta != 0.0) {
+                    double c0 = gh_matrix_get(in->c0, i, j);
+                    v += in->beta * c0;
+                    abs_v += fabs(in->beta * c0);
+                }
+                ref->full_value[at] = v;
+                ref->full_bound[at] = ref->gamma * abs_v + ref->eta;
+            }
+        }
+        rc = 0;
+    }
+    free(pk.a);
+    free(pk.b);
+    return rc;
+}
+
+/* ---- Freivalds --------------------------------------------------------- */
+
+/* Row i of a stored matrix as doubles. */
+static void load_row(const gh_matrix *s, int64_t i, double *row)
+{
+    for (int64_t j = 0; j < s->cols; j++)
+        row[j] = gh_matrix_get(s, i, j);
+}
+
+/* For each of `count` vectors t: y_t = op(S) x_t and y_abs_t = |op(S)| x_abs_t
+ * in f64, op(S) = S or S^T. Vectors are stored one after the other. S is read
+ * row by row, each row once for all vectors. */
+static void matvec(const gh_matrix *s, int transposed, int count, const double *x, const double *x_abs,
+                   double *y, double *y_abs, double *row)
+{
+    int64_t x_len = transposed ? s->rows : s->cols, y_len = transposed ? s->cols : s->rows;
+    for (int64_t o = 0; o < count * y_len; o++)
+        y[o] = y_abs[o] = 0.0;
+    for (int64_t i = 0; i < s->rows; i++) {
+        load_row(s, i, row);
+        for (int t = 0; t < count; t++) {
+            const double *xt = x + t * x_len, *xt_abs = x_abs + t * x_len;
+            double *yt = y + t * y_len, *yt_abs = y_abs + t * y_len;
+            for (int64_t j = 0; j < s->cols; j++) {
+                if (transposed) {
+                    yt[j] += row[j] * xt[i];
+                    yt_abs[j] += fabs(row[j]) * xt_abs[i];
+                } else {
+                    yt[i] += row[j] * xt[j];
+                    yt_abs[i] += fabs(row[j]) * xt_abs[j];
+                }
+            }
+        }
+    }
+}
+
+/* The same modulo 2^64: exact for integer matrices. */
+static void matvec_mod64(const gh_matrix *s, int transposed, int count, const uint64_t *x, uint64_t *y,
+                         uint64_t *row)
+{
+    int64_t x_len = transposed ? s->rows : s->cols, y_len = transposed ? s->cols : s->rows;
+    for (int64_t o = 0; o < count * y_len; o++)
+        y[o] = 0;
+    for (int64_t i = 0; i < s->rows; i++) {
+        for (int64_t j = 0; j < s->cols; j++)
+            row[j] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
+        for (int t = 0; t < count; t++) {
+            const uint64_t *xt = x + t * x_len;
+            uint64_t *yt = y + t * y_len;
+            for (int64_t j = 0; j < s->cols; j++) {
+                if (transposed)
+                    yt[j] += row[j] * xt[i];
+                else
+                    yt[i] += row[j] * xt[j];
+            }
+        }
+    }
+}
+
+static int64_t max3(int64_t a, int64_t b, int64_t c)
+{
+    int64_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+/* Every trial at once in f64: y = alpha A (B r) + beta C0 r, with its
+ * absolute-value companion y_abs = |alpha||A|(|B||r|) + |beta||C0||r|. */
+static int freivalds_f64(gh_reference *ref)
+{
+    const gh_case_inputs *in = &ref->in;
+    const int count = ref->trials;
+    int64_t len = max3(in->m, in->n, in->k);
+    double *buf = malloc((size_t)((5 * count + 1) * len) * sizeof(double));
+    if (!buf)
+        return -1;
+    double *r_abs = buf, *u = r_abs + count * len, *u_abs = u + count * len;
+    double *w = u_abs + count * len, *w_abs = w + count * len, *row = w_abs + count * len;
+    for (int64_t j = 0; j < count * in->n; j++)
+        r_abs[j] = fabs(ref->fr_r[j]);
+    matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, row);     /* u = op(B) r */
+    matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, row); /* y = op(A) u */
+    if (in->beta != 0.0)
+        matvec(in->c0, 0, count, ref->fr_r, r_abs, w, w_abs, row);
+    for (int64_t i = 0; i < count * in->m; i++) {
+        ref->fr_y[i] *= in->alpha;
+        ref->fr_abs[i] *= fabs(in->alpha);
+        if (in->beta != 0.0) {
+            ref->fr_y[i] += in->beta * w[i];
+            ref->fr_abs[i] += fabs(in->beta) * w_abs[i];
+        }
+    }
+    free(buf);
+    return 0;
+}
+
+static int freivalds_mod64(gh_reference *ref)
+{
+    const gh_case_inputs *in = &ref->in;
+    const int count = ref->trials;
+    int64_t len = max3(in->m, in->n, in->k);
+    uint64_t *u = malloc((size_t)((2 * count + 1) * len) * sizeof(uint64_t));
+    if (!u)
+        return -1;
+    uint64_t *w = u + count * len, *row = w + count * len;
+    uint64_t alpha = (uint64_t)(int64_t)in->alpha, beta = (uint64_t)(int64_t)in->beta;
+    matvec_mod64(in->b, in->trans_b, count, ref->fr_r64, u, row);
+    matvec_mod64(in->a, in->trans_a, count, u, ref->fr_y64, row);
+    if (in->beta != 0.0)
+        matvec_mod64(in->c0, 0, count, ref->fr_r64, w, row);
+    for (int64_t i = 0; i < count * in->m; i++)
+        ref->fr_y64[i] = alpha * ref->fr_y64[i] + (in->beta != 0.0 ? beta * w[i] : 0);
+    free(u);
+    return 0;
+}
+
+static int build_freivalds(gh_reference *ref, const gh_verify_options *opt)
+{
+    const gh_case_inputs *in = &ref->in;
+    int count = opt->freivalds_trials > 0 ? opt->freivalds_trials : DEFAULT_TRIALS;
+    size_t rn = (size_t)(count * in->n), ym = (size_t)(count * in->m);
+    int exact = in->dtype == GH_I32;
+    ref->trials = count;
+    if (exact) {
+        ref->fr_r64 = malloc(rn * sizeof(uint64_t));
+        ref->fr_y64 = malloc(ym * sizeof(uint64_t));
+        if (!ref->fr_r64 || !ref->fr_y64)
+            return -1;
+    } else {
+        ref->fr_r = malloc(rn * sizeof(double));
+        ref->fr_y = malloc(ym * sizeof(double));
+        ref->fr_abs = malloc(ym * sizeof(double));
+        if (!ref->fr_r || !ref->fr_y || !ref->fr_abs)
+            return -1;
+    }
+    /* Random real r in [-1, 1): a wrong element escapes only when its r_j is
+     * tiny. For i32, random 64-bit r: it escapes only when e * r_j = 0 mod 2^64. */
+    for (int t = 0; t < count; t++) {
+        for (int64_t j = 0; j < in->n; j++) {
+            uint64_t x = gh_random_u64(opt->seed, STREAM_FREIVALDS + (uint64_t)t, (uint64_t)j);
+            size_t at = (size_t)(t * in->n + j);
+            if (exact)
+                ref->fr_r64[at] = x;
+            else
+                ref->fr_r[at] = (double)(x >> 11) * 0x1p-52 - 1.0;
+        }
+    }
+    return exact ? freivalds_mod64(ref) : freivalds_f64(ref);
+}
+
+/* ---- sampled entries --------------------------------------------------- */
+
+/* A uniform index in [0, n) from 32 random bits (n < 2^32). */
+static int64_t pick(uint64_t bits32, int64_t n)
+{
+    return (int64_t)(((bits32 & 0xFFFFFFFFull) * (uint64_t)n) >> 32);
+}
+
+/* Positions: every element when the sample covers the matrix; otherwise the
+ * four corners, then an eighth along the four edges (where tiling bugs
+ * live), then uniform picks. All deterministic from the seed. */
+static void choose_samples(gh_reference *ref, uint64_t seed)
+{
+    int64_t m = ref->in.m, n = ref->in.n, count = ref->n_samples;
+    if (count >= m * n) {
+        for (int64_t s = 0; s < count; s++) {
+            ref->s_i[s] = s / n;
+            ref->s_j[s] = s % n;
+        }
+        return;
+    }
+    const int64_t corner_i[4] = { 0, 0, m - 1, m - 1 }, corner_j[4] = { 0, n - 1, 0, n - 1 };
+    int64_t edges = count / 8;
+    for (int64_t s = 0; s < count; s++) {
+        uint64_t x = gh_random_u64(seed, STREAM_SAMPLES, (uint64_t)s);
+        int64_t ri = pick(x >> 32, m), rj = pick(x, n);
+        if (s < 4) {
+            ref->s_i[s] = corner_i[s];
+            ref->s_j[s] = corner_j[s];
+        } else if (s < 4 + edges) {
+            switch (s % 4) {
+            case 0: ref->s_i[s] = 0; ref->s_j[s] = rj; break;
+            case 1: ref->s_i[s] = m - 1; ref->s_j[s] = rj; break;
+            case 2: ref->s_i[s] = ri; ref->s_j[s] = 0; break;
+            default: ref->s_i[s] = ri; ref->s_j[s] = n - 1; break;
+            }
+        } else {
+            ref->s_i[s] = ri;
+            ref->s_j[s] = rj;
+        }
+    }
+}
+
+static int build_samples(gh_reference *ref, const gh_verify_options *opt)
+{
+    int64_t want = opt->samples > 0 ? opt->samples : DEFAULT_SAMPLES;
+    int64_t all = ref->in.m * ref->in.n;
+    if (want < 4)
+        want = 4;
+    ref->n_samples = want < all ? want : all;
+    size_t count = (size_t)ref->n_samples;
+    ref->s_i = malloc(count * sizeof(int64_t));
+    ref->s_j = malloc(count * sizeof(int64_t));
+    ref->s_value = malloc(count * sizeof(double));
+    ref->s_bound = malloc(count * sizeof(double));
+    if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound)
+        return -1;
+    choose_samples(ref, opt->seed);
+    for (int64_t s = 0; s < ref->n_samples; s++)
+        exact_element(ref, ref->s_i[s], ref->s_j[s], &ref->s_value[s], &ref->s_bound[s]);
+    return 0;
+}
+
+/* ---- build / free ------------------------------------------------------ */
+
+static int inputs_consistent(const gh_case_inputs *in)
+{
+    const gh_matrix *a = in->a, *b = in->b;
+    if (!a || !b || in->m < 1 || in->n < 1 || in->k < 1)
+        return 0;
+    if (a->dtype != in->dtype || b->dtype != in->dtype)
+        return 0;
+    if (a->rows != (in->trans_a ? in->k : in->m) || a->cols != (in->trans_a ? in->m : in->k))
+        return 0;
+    if (b->rows != (in->trans_b ? in->n : in->k) || b->cols != (in->trans_b ? in->k : in->n))
+        return 0;
+    if (in->beta != 0.0 && (!in->c0 || in->c0->rows != in->m || in->c0->cols != in->n ||
+                            in->c0->dtype != in->dtype))
+        return 0;
+    return 1;
+}
+
+static gh_verify_method resolve_method(const gh_case_inputs *in, const gh_verify_options *opt)
+{
+    if (opt->method != GH_VERIFY_AUTO)
+        return opt->method;
+    double flops = 2.0 * (double)in->m * (double)in->n * (double)in->k;
+    return flops <= opt->full_max_flops ? GH_VERIFY_FULL : GH_VERIFY_FREIVALDS;
+}
+
+gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_options *opt)
+{
+    if (!in || !opt || !inputs_consistent(in))
+        return NULL;
+    gh_reference *ref = calloc(1, sizeof *ref);
+    if (!ref)
+        return NULL;
+    ref->in = *in;
+    ref->gamma = element_gamma(in->dtype, in->k);
+    ref->eta = underflow_eta(in->dtype, in->k);
+    gh_verify_method method = resolve_method(in, opt);
+    int rc = 0;
+    switch (method) {
+    case GH_VERIFY_FULL:
+        ref->method = "full";
+        rc = build_full(ref, opt);
+        break;
+    case GH_VERIFY_FREIVALDS:
+        /* auto past the full size: Freivalds plus checked samples */
+        ref->check_samples = opt->method == GH_VERIFY_AUTO;
+        ref->method = ref->check_samples ? "freivalds+sample" : "freivalds";
+        rc = build_freivalds(ref, opt);
+        break;
+    case GH_VERIFY_SAMPLE:
+        ref->method = "sample";
+        ref->check_samples = 1;
+        break;
+    case GH_VERIFY_AUTO:
+    case GH_VERIFY_NONE:
+        ref->method = "none";
+        break;
+    }
+    if (rc == 0 && method != GH_VERIFY_FULL)
+        rc = build_samples(ref, opt);
+    if (rc != 0) {
+        gh_reference_free(ref);
+        return NULL;
+    }
+    return ref;
+}
+
+void gh_reference_free(gh_reference *ref)
+{
+    if (!ref)
+        return;
+    free(ref->full_value);
+    free(ref->full_bound);
+    free(ref->fr_r);
+    free(ref->fr_y);
+    free(ref->fr_abs);
+    free(ref->fr_r64);
+    free(ref->fr_y64);
+    free(ref->s_i);
+    free(ref->s_j);
+    free(ref->s_value);
+    free(ref->s_bound);
+    free(ref);
+}
+
+const char *gh_reference_method(const gh_reference *ref)
+{
+    return ref ? ref->method : "none";
+}
+
+/* ---- checking ---------------------------------------------------------- */
+
+typedef enum failure_kind {
+    FAIL_NONE = 0,
+    FAIL_POISON,      /* still the poison: never written */
+    FAIL_NAN,
+    FAIL_INF,
+    FAIL_VALUE,       /* finite but outside the bound */
+    FAIL_ROW          /* Freivalds: a row is wrong, no single element found */
+} failure_kind;
+
+/* What the checks found, folded into the result at the end. */
+typedef struct check_state {
+    int64_t failed;
+    double max_abs, max_ratio;
+    double diff_sq, ref_sq;
+    int nonfinite;
+    failure_kind kind;             /* of the first failure */
+    int64_t fail_i, fail_j;
+    double got, expected, bound;
+    int trial;                     /* FAIL_ROW */
+} check_state;
+
+static double ratio_of(double err, double bound)
+{
+    if (err != err)
+        return INFINITY;
+    if (bound > 0.0)
+        return err / bound;
+    return err == 0.0 ? 0.0 : INFINITY;
+}
+
+static failure_kind classify(const gh_matrix *c, int64_t i, int64_t j, double got)
+{
+    if (gh_matrix_is_poison(c, i, j))
+        return FAIL_POISON;
+    if (isnan(got))
+        return FAIL_NAN;
+    if (isinf(got))
+        return FAIL_INF;
+    return FAIL_NONE;
+}
+
+static void note_failure(check_state *st, failure_kind kind, int64_t i, int64_t j,
+                         double got, double expected, double bound)
+{
+    if (st->failed++ > 0)
+        return;
+    st->kind = kind;
+    st->fail_i = i;
+    st->fail_j = j;
+    st->got = got;
+    st->expected = expected;
+    st->bound = bound;
+}
+
+/* One element against its expected value; feeds every statistic. */
+static void check_element(check_state *st, const gh_matrix *c, int64_t i, int64_t j,
+                          double expected, double bound)
+{
+    double got = gh_matrix_get(c, i, j);
+    failure_kind kind = classify(c, i, j, got);
+    if (kind != FAIL_NONE) {
+        st->nonfinite = 1;
+        st->max_abs = st->max_ratio = INFINITY;
+        note_failure(st, kind, i, j, got, expected, bound);
+        return;
+    }
+    double err = fabs(got - expected);
+    double ratio = ratio_of(err, bound);
+    if (err > st->max_abs)
+        st->max_abs = err;
+    if (ratio > st->max_ratio)
+        st->max_ratio = ratio;
+    st->diff_sq += err * err;
+    st->ref_sq += expected * expected;
+    if (!(ratio <= 1.0))
+        note_failure(st, FAIL_VALUE, i, j, got, expected, bound);
+}
+
+static void check_full(const gh_reference *ref, const gh_matrix *c, check_state *st)
+{
+    for (int64_t i = 0; i < ref->in.m; i++)
+        for (int64_t j = 0; j < ref->in.n; j++) {
+            size_t at = (size_t)(i * ref->in.n + j);
+            check_element(st, c, i, j, ref->full_value[at], ref->full_bound[at]);
+        }
+}
+
+static void check_samples(const gh_reference *ref, const gh_matrix *c, check_state *st)
+{
+    for (int64_t s = 0; s < ref->n_samples; s++)
+        check_element(st, c, ref->s_i[s], ref->s_j[s], ref->s_value[s], ref->s_bound[s]);
+}
+
+/* Without a full reference, NaN, Inf and poison anywhere still fail; the
+ * first one is named with its exact expected value. */
+static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_state *st)
+{
+    for (int64_t i = 0; i < ref->in.m; i++) {
+        for (int64_t j = 0; j < ref->in.n; j++) {
+            double got = gh_matrix_get(c, i, j);
+            failure_kind kind = classify(c, i, j, got);
+            if (kind == FAIL_NONE)
+                continue;
+            st->nonfinite = 1;
+            st->max_abs = st->max_ratio = INFINITY;
+            if (st->failed == 0) {
+                double expected, bound;
+                exact_element(ref, i, j, &expected, &bound);
+                note_failure(st, kind, i, j, got, expected, bound);
+            } else {
+                st->failed++;
+            }
+        }
+    }
+}
+
+/* Freivalds found row i wrong: recompute that row exactly to name the element. */
+static void localize_row(const gh_reference *ref, const gh_matrix *c, int64_t i, int trial,
+                         double row_ratio, check_state *st)
+{
+    for (int64_t j = 0; j < ref->in.n; j++) {
+        double expected, bound, got = gh_matrix_get(c, i, j);
+        exact_element(ref, i, j, &expected, &bound);
+        double ratio = ratio_of(fabs(got - expected), bound);
+        if (!(ratio <= 1.0)) {
+            if (ratio > st->max_ratio)
+                st->max_ratio = ratio;
+            if (fabs(got - expected) > st->max_abs)
+                st->max_abs = fabs(got - expected);
+            note_failure(st, FAIL_VALUE, i, j, got, expected, bound);
+            return;
+        }
+    }
+    if (row_ratio > st->max_ratio)
+        st->max_ratio = row_ratio;
+    note_failure(st, FAIL_ROW, i, -1, NAN, NAN, NAN);
+    st->trial = trial;
+}
+
+/* Per row and trial: |C r - y| against the bound on that difference. With
+ * samples checked too, only the ratio feeds the statistics: the element
+ * errors come from the samples. */
+static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, check_state *st,
+                                int row_stats)
+{
+    const gh_case_inputs *in = &ref->in;
+    double *row = malloc((size_t)in->n * sizeof(double));
+    if (!row)
+        return;
+    double g_ref = gh_gamma(GH_F64, in->k + in->n + 4);
+    double g_cr = gh_gamma(GH_F64, in->n + 1);
+    double g_diff = gh_gamma(in->dtype, in->k + 2) + 2.0 * g_ref;
+    int64_t first_bad_row = -1;
+    int bad_trial = 0;
+    double bad_ratio = 0.0;
+    for (int64_t i = 0; i < in->m; i++) {
+        load_row(c, i, row);
+        for (int t = 0; t < ref->trials; t++) {
+            const double *r = ref->fr_r + (size_t)(t * in->n);
+            size_t yi = (size_t)(t * in->m + i);
+            double cr = 0.0, cr_abs = 0.0, r_abs = 0.0;
+            for (int64_t j = 0; j < in->n; j++) {
+                cr += row[j] * r[j];
+                cr_abs += fabs(row[j] * r[j]);
+                r_abs += fabs(r[j]);
+            }
+            double err = fabs(cr - ref->fr_y[yi]);
+            double bound = g_diff * ref->fr_abs[yi] + g_cr * cr_abs + ref->eta * r_abs;
+            double ratio = ratio_of(err, bound);
+            if (ratio > st->max_ratio)
+                st->max_ratio = ratio;
+            if (row_stats) {
+                if (err > st->max_abs || err != err)
+                    st->max_abs = err != err ? INFINITY : err;
+                st->diff_sq += err * err;
+                st->ref_sq += ref->fr_y[yi] * ref->fr_y[yi];
+            }
+            if (!(ratio <= 1.0) && first_bad_row < 0) {
+                first_bad_row = i;
+                bad_trial = t;
+                bad_ratio = ratio;
+            }
+        }
+    }
+    free(row);
+    /* When other checks already failed, the row adds nothing to the message. */
+    if (first_bad_row >= 0 && st->failed == 0)
+        localize_row(ref, c, first_bad_row, bad_trial, bad_ratio, st);
+}
+
+/* i32: C r == y exactly, modulo 2^64. */
+static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, check_state *st)
+{
+    const gh_case_inputs *in = &ref->in;
+    uint64_t *row = malloc((size_t)in->n * sizeof(uint64_t));
+    if (!row)
+        return;
+    for (int64_t i = 0; i < in->m; i++) {
+        for (int64_t j = 0; j < in->n; j++)
+            row[j] = (uint64_t)(int64_t)gh_matrix_get(c, i, j);
+        for (int t = 0; t < ref->trials; t++) {
+            const uint64_t *r = ref->fr_r64 + (size_t)(t * in->n);
+            uint64_t cr = 0;
+            for (int64_t j = 0; j < in->n; j++)
+                cr += row[j] * r[j];
+            if (cr == ref->fr_y64[(size_t)(t * in->m + i)])
+                continue;
+            st->max_ratio = INFINITY;
+            if (st->failed == 0)
+                localize_row(ref, c, i, t, INFINITY, st);
+            free(row);
+            return;
+        }
+    }
+    free(row);
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+static const char *value_format(gh_dtype d)
+{
+    return d == GH_F64 ? "%.17g" : d == GH_F32 ? "%.9g" : "%.0f";
+}
+
+static void format_value(char *buf, size_t size, gh_dtype d, double v)
+{
+    snprintf(buf, size, value_format(d), v);
+}
+
+static void describe_failure(const gh_reference *ref, const check_state *st, char *buf, size_t size)
+{
+    char got[40], expected[40];
+    gh_dtype d = ref->in.dtype;
+    format_value(got, sizeof got, d, st->got);
+    format_value(expected, sizeof expected, d, st->expected);
+    long long i = (long long)st->fail_i, j = (long long)st->fail_j;
+    switch (st->kind) {
+    case FAIL_POISON:
+        snprintf(buf, size, "element C[%lld,%lld] never written (still poison), expected %s", i, j, expected);
+        break;
+    case FAIL_NAN:
+        snprintf(buf, size, "C[%lld,%lld] is NaN, expected %s", i, j, expected);
+        break;
+    case FAIL_INF:
+        snprintf(buf, size, "C[%lld,%lld] = %s expected %s", i, j, got, expected);
+        break;
+    case FAIL_VALUE:
+        if (st->bound > 0.0)
+            snprintf(buf, size, "C[%lld,%lld] = %s expected %s (error %.3g is %.3g x the bound)",
+                     i, j, got, expected, fabs(st->got - st->expected),
+                     fabs(st->got - st->expected) / st->bound);
+        else
+            snprintf(buf, size, "C[%lld,%lld] = %s expected %s (must match exactly)", i, j, got, expected);
+        break;
+    case FAIL_ROW:
+        snprintf(buf, size, "row %lld of C fails the Freivalds check (trial %d), no single element found",
+                 i, st->trial + 1);
+        break;
+    case FAIL_NONE:
+        buf[0] = '\0';
+        break;
+    }
+}
+
+static const char *guard_place(const gh_matrix *c, int64_t index, int64_t *row)
+{
+    if (index < c->guard)
+        return "guard before the matrix";
+    int64_t inside = index - c->guard;
+    if (inside >= c->rows * c->ld)
+        return "guard after the matrix";
+    *row = inside / c->ld;
+    return "row padding of row";
+}
+
+static void describe_guards(const gh_matrix *c, int64_t count, int64_t first, char *buf, size_t size)
+{
+    int64_t row = -1;
+    const char *place = guard_place(c, first, &row);
+    if (row >= 0)
+        snprintf(buf, size, "%lld guard element%s overwritten, first at storage index %lld (%s %lld)",
+                 (long long)count, count == 1 ? "" : "s", (long long)first, place, (long long)row);
+    else
+        snprintf(buf, size, "%lld guard element%s overwritten, first at storage index %lld (%s)",
+                 (long long)count, count == 1 ? "" : "s", (long long)first, place);
+}
+
+/* One line: the first wrong element, how many in all, then the guards. */
+static void compose_message(const gh_reference *ref, const gh_matrix *c, const check_state *st,
+                            int64_t guard_first, gh_verify_result *out)
+{
+    char *msg = out->message;
+    size_t size = sizeof out->message, len = 0;
+    msg[0] = '\0';
+    if (st->failed > 0) {
+        describe_failure(ref, st, msg, size);
+        len = strlen(msg);
+        if (st->failed > 1 && st->kind != FAIL_ROW)
+            snprintf(msg + len, size - len, "; %lld checked elements wrong", (long long)st->failed);
+        len = strlen(msg);
+    }
+    if (out->guard_overwrites > 0 && len + 2 < size) {
+        if (len > 0) {
+            memcpy(msg + len, "; ", 3);
+            len += 2;
+        }
+        describe_guards(c, out->guard_overwrites, guard_first, msg + len, size - len);
+    }
+}
+
+/* ---- gh_verify --------------------------------------------------------- */
+
+static void result_init(gh_verify_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->passed = 1;
+    out->fail_i = out->fail_j = -1;
+}
+
+static int output_matches(const gh_reference *ref, const gh_matrix *c, gh_verify_result *out)
+{
+    if (!ref) {
+        snprintf(out->message, sizeof out->message, "no reference to check against");
+        return 0;
+    }
+    if (!c || !c->storage || c->rows != ref->in.m || c->cols != ref->in.n || c->dtype != ref->in.dtype) {
+        snprintf(out->message, sizeof out->message, "output is not the %lldx%lld %s matrix of this case",
+                 (long long)ref->in.m, (long long)ref->in.n, gh_dtype_name(ref->in.dtype));
+        return 0;
+    }
+    return 1;
+}
+
+static double relative_fro(const check_state *st)
+{
+    if (st->nonfinite || st->diff_sq != st->diff_sq)
+        return INFINITY;
+    if (st->ref_sq == 0.0)
+        return st->diff_sq == 0.0 ? 0.0 : INFINITY;
+    return sqrt(st->diff_sq) / sqrt(st->ref_sq);
+}
+
+void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *out)
+{
+    result_init(out);
+    if (!output_matches(ref, c, out)) {
+        out->passed = 0;
+        out->max_err_over_bound = out->max_abs_err = out->rel_fro_err = INFINITY;
+        return;
+    }
+    int64_t guard_first = -1;
+    out->guard_overwrites = gh_matrix_check_guards(c, &guard_first);
+
+    check_state st = { 0 };
+    st.fail_i = st.fail_j = -1;
+    out->checked = strcmp(ref->method, "none") != 0;
+    if (ref->full_value) {
+        check_full(ref, c, &st);
+    } else if (out->checked) {
+        scan_nonfinite(ref, c, &st);
+        if (ref->check_samples)
+            check_samples(ref, c, &st);
+        if (ref->fr_y64)
+            check_freivalds_mod64(ref, c, &st);
+        else if (ref->fr_y)
+            check_freivalds_f64(ref, c, &st, !ref->check_samples);
+    }
+    out->max_abs_err = st.max_abs;
+    out->max_err_over_bound = st.max_ratio;
+    out->rel_fro_err = relative_fro(&st);
+    out->fail_i = st.fail_i;
+    out->fail_j = st.fail_j;
+    out->fail_got = st.failed ? st.got : 0.0;
+    out->fail_expected = st.failed ? st.expected : 0.0;
+    out->passed = st.failed == 0 && out->guard_overwrites == 0;
+    if (!out->passed)
+        compose_message(ref, c, &st, guard_first, out);
+}
+
+/* ---- agreement between two outputs ------------------------------------- */
+
+static int has_nonfinite(const gh_matrix *x)
+{
+    for (int64_t i = 0; i < x->rows; i++)
+        for (int64_t j = 0; j < x->cols; j++)
+            if (!isfinite(gh_matrix_get(x, i, j)))
+                return 1;
+    return 0;
+}
+
+double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y)
+{
+    if (!ref || !x || !y || x->rows != ref->in.m || x->cols != ref->in.n ||
+        y->rows != ref->in.m || y->cols != ref->in.n)
+        return INFINITY;
+    if (has_nonfinite(x) || has_nonfinite(y))
+        return INFINITY;
+    double worst = 0.0;
+    if (ref->full_bound) {
+        for (int64_t i = 0; i < ref->in.m; i++)
+            for (int64_t j = 0; j < ref->in.n; j++) {
+                double err = fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j));
+                double r = ratio_of(err, ref->full_bound[(size_t)(i * ref->in.n + j)]);
+                if (r > worst)
+                    worst = r;
+            }
+        return worst;
+    }
+    for (int64_t s = 0; s < ref->n_samples; s++) {
+        int64_t i = ref->s_i[s], j = ref->s_j[s];
+        double r = ratio_of(fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j)), ref->s_bound[s]);
+        if (r > worst)
+            worst = r;
+    }
+    return worst;
+}

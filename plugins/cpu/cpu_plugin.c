@@ -1,0 +1,369 @@
+/*
+ * The C plugin: the template for a new backend.
+ *
+ * It shows everything a plugin does through include/gemmhost/plugin.h:
+ * negotiate the ABI in the one exported entry, describe its device, options
+ * and kernels as data, own its buffers, run a GEMM and time it, and explain
+ * every failure in last_error(). Its one "device" is the host CPU, and its
+ * "device memory" is plain malloc'd memory.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gemmhost/plugin.h"
+#include "cpu_gemm.h"
+
+/* ---- errors: one message per calling thread, as the ABI asks ---- */
+
+static _Thread_local char last_error_text[512];
+
+static gh_status fail(gh_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error_text, sizeof last_error_text, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static const char *cpu_last_error(gh_plugin *ctx)
+{
+    (void)ctx;
+    return last_error_text;
+}
+
+/* ---- what the plugin offers, as static data ---- */
+
+static const gh_option_info cpu_options[] = {
+    {sizeof(gh_option_info), "threads", "worker threads per GEMM (0 = one per online CPU)", "0"},
+};
+
+static const int64_t tile_values[] = {4, 8, 16, 32, 64};
+static const gh_param_info tiled_params[] = {
+    {sizeof(gh_param_info), "tile", "edge of the square cache block, in elements", 32,
+     tile_values, sizeof tile_values / sizeof tile_values[0], 0, 0},
+};
+
+enum { KERNEL_NAIVE, KERNEL_TILED, KERNEL_COUNT };
+static const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
+    {sizeof(gh_kernel_info), "naive", "one element of C at a time, the serial loop",
+     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32), NULL, 0},
+    {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block",
+     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32), tiled_params, 1},
+};
+
+/* ---- the context: one CPU device ---- */
+
+struct gh_plugin {
+    int threads;
+    char device_name[256];
+    char api[64];
+    gh_device_info info;
+};
+
+struct gh_buffer {
+    uint64_t bytes;
+    unsigned char *data;
+};
+
+/* The CPU's model name, from /proc/cpuinfo where there is one. */
+static void read_cpu_name(char *out, size_t size)
+{
+    snprintf(out, size, "host CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0) continue;
+        const char *colon = strchr(line, ':');
+        if (!colon) break;
+        colon++;
+        while (*colon == ' ' || *colon == '\t') colon++;
+        snprintf(out, size, "%s", colon);
+        out[strcspn(out, "\n")] = '\0';
+        break;
+    }
+    fclose(f);
+}
+
+static gh_status parse_threads(const char *text, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || end == text || v < 0 || v > 1024)
+        return fail(GH_INVALID_ARGUMENT, "option threads: \"%s\" is not a thread count (0..1024)", text);
+    *out = (int)v;
+    return GH_OK;
+}
+
+static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_plugin **out)
+{
+    int threads = 0;
+    for (size_t i = 0; i < n_options; i++) {
+        if (strcmp(options[i].name, "threads") == 0) {
+            gh_status s = parse_threads(options[i].value, &threads);
+            if (s != GH_OK) return s;
+        } else {
+            return fail(GH_INVALID_ARGUMENT, "unknown option \"%s\" (the cpu plugin knows: threads)",
+                        options[i].name);
+        }
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads == 0) threads = online > 0 ? (int)online : 1;
+
+    gh_plugin *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return fail(GH_OUT_OF_MEMORY, "out of host memory opening the cpu plugin");
+    ctx->threads = threads;
+    read_cpu_name(ctx->device_name, sizeof ctx->device_name);
+    snprintf(ctx->api, sizeof ctx->api, "C11 + pthreads (%d threads)", threads);
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    ctx->info = (gh_device_info){
+        .size = sizeof(gh_device_info),
+        .name = ctx->device_name,
+        .vendor = "host",
+        .driver_version = "n/a",
+        .api = ctx->api,
+        .platform = "",
+        .global_mem_bytes = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0,
+        .local_mem_bytes = 0,
+        .compute_units = (uint32_t)threads,
+        .max_workgroup_size = 0,
+        .is_software = 1,
+        .has_fp64 = 1,
+    };
+    *out = ctx;
+    return GH_OK;
+}
+
+static void cpu_close(gh_plugin *ctx) { free(ctx); }
+
+static int cpu_device_count(gh_plugin *ctx) { (void)ctx; return 1; }
+
+static const gh_device_info *cpu_device_info(gh_plugin *ctx, int device)
+{
+    return device == 0 ? &ctx->info : NULL;
+}
+
+static int cpu_kernel_count(gh_plugin *ctx) { (void)ctx; return KERNEL_COUNT; }
+
+static const gh_kernel_info *cpu_kernel_info(gh_plugin *ctx, int kernel)
+{
+    (void)ctx;
+    return kernel >= 0 && kernel < KERNEL_COUNT ? &cpu_kernels[kernel] : NULL;
+}
+
+/* ---- buffers: host memory standing in for device memory ---- */
+
+static gh_status cpu_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+{
+    (void)ctx;
+    if (device != 0) return fail(GH_INVALID_ARGUMENT, "no device %d (the cpu plugin has device 0)", device);
+    gh_buffer *buf = calloc(1, sizeof *buf);
+    if (buf) buf->data = malloc(bytes ? bytes : 1);
+    if (!buf || !buf->data) {
+        free(buf);
+        return fail(GH_OUT_OF_MEMORY, "cannot allocate %llu bytes of host memory", (unsigned long long)bytes);
+    }
+    buf->bytes = bytes;
+    *out = buf;
+    return GH_OK;
+}
+
+static void cpu_buffer_free(gh_plugin *ctx, gh_buffer *buf)
+{
+    (void)ctx;
+    if (buf) free(buf->data);
+    free(buf);
+}
+
+static gh_status check_range(const gh_buffer *buf, uint64_t offset, uint64_t bytes, const char *what)
+{
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return fail(GH_INVALID_ARGUMENT, "%s of %llu bytes at offset %llu overruns a buffer of %llu bytes", what,
+                    (unsigned long long)bytes, (unsigned long long)offset, (unsigned long long)buf->bytes);
+    return GH_OK;
+}
+
+static gh_status cpu_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
+{
+    (void)ctx;
+    gh_status s = check_range(dst, offset, bytes, "upload");
+    if (s == GH_OK) memcpy(dst->data + offset, src, bytes);
+    return s;
+}
+
+static gh_status cpu_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
+{
+    (void)ctx;
+    gh_status s = check_range(src, offset, bytes, "download");
+    if (s == GH_OK) memcpy(dst, src->data + offset, bytes);
+    return s;
+}
+
+/* ---- GEMM: rows of C split across threads ---- */
+
+typedef struct worker {
+    pthread_t thread;
+    cpu_gemm_job job;
+    int kernel;
+    int failed;
+} worker;
+
+static void *run_worker(void *arg)
+{
+    worker *w = arg;
+    int rc = w->kernel == KERNEL_NAIVE ? cpu_gemm_naive(&w->job) : cpu_gemm_tiled(&w->job);
+    w->failed = rc != 0;
+    return NULL;
+}
+
+static size_t dtype_size(gh_dtype d) { return d == GH_F64 ? 8 : 4; }
+
+/* The last element each operand touches must lie inside its buffer. */
+static gh_status check_operand(const char *name, const gh_buffer *buf, uint64_t offset, int64_t rows,
+                               int64_t cols, int64_t ld, size_t elem)
+{
+    if (ld < cols) return fail(GH_INVALID_ARGUMENT, "ld%s = %lld is less than its row length %lld", name,
+                               (long long)ld, (long long)cols);
+    uint64_t last = offset + (uint64_t)(rows - 1) * (uint64_t)ld + (uint64_t)cols;
+    if (last * elem > buf->bytes)
+        return fail(GH_INVALID_ARGUMENT, "matrix %s (%lld x %lld, ld %lld, offset %llu) overruns its buffer of %llu bytes",
+                    name, (long long)rows, (long long)cols, (long long)ld, (unsigned long long)offset,
+                    (unsigned long long)buf->bytes);
+    return GH_OK;
+}
+
+static gh_status check_args(const gh_gemm_args *g, int kernel)
+{
+    if (kernel < 0 || kernel >= KERNEL_COUNT) return fail(GH_INVALID_ARGUMENT, "no kernel %d", kernel);
+    if (g->size < sizeof(gh_gemm_args)) return fail(GH_INVALID_ARGUMENT, "gemm args from an older ABI minor");
+    if (g->dtype != GH_F32 && g->dtype != GH_F64 && g->dtype != GH_I32)
+        return fail(GH_INVALID_ARGUMENT, "unknown dtype %d", (int)g->dtype);
+    if (g->m < 1 || g->n < 1 || g->k < 1)
+        return fail(GH_INVALID_ARGUMENT, "M, N, K must be >= 1 (got %lldx%lldx%lld)", (long long)g->m,
+                    (long long)g->n, (long long)g->k);
+    if (g->n_params != cpu_kernels[kernel].n_params)
+        return fail(GH_INVALID_ARGUMENT, "kernel %s takes %zu parameters, got %zu", cpu_kernels[kernel].name,
+                    cpu_kernels[kernel].n_params, g->n_params);
+    const size_t elem = dtype_size(g->dtype);
+    gh_status s;
+    if ((s = check_operand("A", g->a, g->a_offset, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, g->lda, elem)))
+        return s;
+    if ((s = check_operand("B", g->b, g->b_offset, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, g->ldb, elem)))
+        return s;
+    return check_operand("C", g->c, g->c_offset, g->m, g->n, g->ldc, elem);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *g, gh_gemm_timing *timing)
+{
+    if (device != 0) return fail(GH_INVALID_ARGUMENT, "no device %d (the cpu plugin has device 0)", device);
+    gh_status s = check_args(g, kernel);
+    if (s != GH_OK) return s;
+    int64_t tile = kernel == KERNEL_TILED ? g->params[0] : 1;
+    if (kernel == KERNEL_TILED && (tile < 1 || tile > 4096))
+        return fail(GH_INVALID_ARGUMENT, "tile = %lld is outside 1..4096", (long long)tile);
+
+    const size_t elem = dtype_size(g->dtype);
+    int n_workers = ctx->threads;
+    if (n_workers > g->m) n_workers = (int)g->m; /* no idle threads on thin C */
+    worker *workers = calloc((size_t)n_workers, sizeof *workers);
+    if (!workers) return fail(GH_OUT_OF_MEMORY, "out of host memory for %d workers", n_workers);
+
+    double start = now_ms();
+    int started = 0;
+    for (int w = 0; w < n_workers; w++) {
+        workers[w].kernel = kernel;
+        workers[w].job = (cpu_gemm_job){
+            .args = g,
+            .a = g->a->data + g->a_offset * elem,
+            .b = g->b->data + g->b_offset * elem,
+            .c = g->c->data + g->c_offset * elem,
+            .row_begin = g->m * w / n_workers,
+            .row_end = g->m * (w + 1) / n_workers,
+            .tile = tile,
+        };
+        if (pthread_create(&workers[w].thread, NULL, run_worker, &workers[w]) != 0) break;
+        started++;
+    }
+    int failed = started < n_workers;
+    for (int w = 0; w < started; w++) {
+        pthread_join(workers[w].thread, NULL);
+        failed |= workers[w].failed;
+    }
+    double elapsed = now_ms() - start;
+    free(workers);
+    if (failed) return fail(GH_ERROR, "could not start %d threads or allocate their scratch memory", n_workers);
+
+    if (timing && timing->size >= sizeof(gh_gemm_timing)) {
+        timing->kernel_ms = elapsed;
+        timing->clock = GH_CLOCK_DEVICE; /* the CPU is the device: its clock is the device clock */
+    }
+    return GH_OK;
+}
+
+static gh_status cpu_synchronize(gh_plugin *ctx, int device)
+{
+    (void)ctx;
+    (void)device;
+    return GH_OK; /* every call above is already complete when it returns */
+}
+
+static void *cpu_get_proc(const char *name)
+{
+    (void)name;
+    return NULL; /* no extras */
+}
+
+static const gh_plugin_api cpu_api = {
+    .size = sizeof(gh_plugin_api),
+    .abi_major = GEMMHOST_ABI_MAJOR,
+    .abi_minor = GEMMHOST_ABI_MINOR,
+    .name = "cpu",
+    .description = "plain C on the host CPU, multithreaded: the reference backend and plugin template",
+    .version = "1.0",
+    .options = cpu_options,
+    .n_options = sizeof cpu_options / sizeof cpu_options[0],
+    .open = cpu_open,
+    .close = cpu_close,
+    .last_error = cpu_last_error,
+    .device_count = cpu_device_count,
+    .device_info = cpu_device_info,
+    .kernel_count = cpu_kernel_count,
+    .kernel_info = cpu_kernel_info,
+    .buffer_alloc = cpu_buffer_alloc,
+    .buffer_free = cpu_buffer_free,
+    .upload = cpu_upload,
+    .download = cpu_download,
+    .gemm = cpu_gemm,
+    .synchronize = cpu_synchronize,
+    .get_proc = cpu_get_proc,
+};
+
+/* The one exported symbol: agree on versions, hand over the table. */
+GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)
+{
+    if (!req || req->size < sizeof(gh_entry_request)) return GH_INVALID_ARGUMENT;
+    req->plugin_abi_major = GEMMHOST_ABI_MAJOR;
+    if (req->host_abi_major != GEMMHOST_ABI_MAJOR) {
+        req->api = NULL;
+        return GH_VERSION_MISMATCH;
+    }
+    if (req->abi_minor > GEMMHOST_ABI_MINOR) req->abi_minor = GEMMHOST_ABI_MINOR;
+    req->api = &cpu_api;
+    return GH_OK;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Checks a gemmhost CSV (and its JSON twin): row counts, statuses, coverage.
+
+usage: check_results.py PREFIX [--rows N] [--min-rows N] [--status S]
+                        [--require COLUMN=VALUE]... [--distinct COLUMN=N]...
+Exits 1 with a line per problem; prints what it checked.
+"""
+import argparse, csv, json, sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("prefix")
+    ap.add_argument("--rows", type=int, help="exact number of result rows")
+    ap.add_argument("--min-rows", type=int, default=1)
+    ap.add_argument("--status", help="every row must have this status")
+    ap.add_argument("--require", action="append", default=[], help="some row has COLUMN=VALUE")
+    ap.add_argument("--distinct", action="append", default=[], help="COLUMN has at least N distinct values")
+    a = ap.parse_args()
+    problems = []
+    with open(a.prefix + ".csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(a.prefix + ".json") as f:
+        doc = json.load(f)
+    if len(doc["results"]) != len(rows):
+        problems.append(f"JSON has {len(doc['results'])} results, CSV {len(rows)}")
+    if a.rows is not None and len(rows) != a.rows:
+        problems.append(f"{len(rows)} rows, expected {a.rows}")
+    if len(rows) < a.min_rows:
+        problems.append(f"{len(rows)} rows, expected at least {a.min_rows}")
+    if a.status:
+        for r in rows:
+            if r["status"] != a.status:
+                problems.append(f"{r['backend']}/{r['kernel']} {r['params']} {r['dtype']} {r['trans']} "
+                                f"{r['m']}x{r['n']}x{r['k']}: {r['status']}: {r['detail']}")
+    for req in a.require:
+        col, val = req.split("=", 1)
+        if not any(r.get(col) == val for r in rows):
+            problems.append(f"no row with {col}={val}")
+    for d in a.distinct:
+        col, n = d.split("=", 1)
+        got = len({r.get(col) for r in rows})
+        if got < int(n):
+            problems.append(f"{col} has {got} distinct values, expected at least {n}")
+    for p in problems:
+        print("problem:", p)
+    print(f"checked {len(rows)} rows of {a.prefix}.csv: {'ok' if not problems else 'FAILED'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

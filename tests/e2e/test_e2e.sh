@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# gemmhost end to end: configs from config/, the built-in default, bad input,
+# a run killed half-way. Usage: test_e2e.sh GEMMHOST SOURCE_DIR PYTHON
+set -u
+gemmhost=$1 src=$2 python=$3
+check="$python $src/tests/e2e/check_results.py"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+expect_status() { if [ "$2" = "$3" ]; then ok "$1 (exit $2)"; else bad "$1: exit $2, expected $3"; fi; }
+expect_ok() { local name=$1; shift; if "$@" >"$work/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/    | /' "$work/out"; fi; }
+expect_in() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else bad "$1: expected: $3"; echo "$2" | sed 's/^/    | /'; fi; }
+
+# The built-in default: the C plugin's naive and tiled on small odd shapes.
+out=$("$gemmhost" --output "$work/default" 2>&1)
+expect_status "built-in default config" $? 0
+expect_ok "default results all pass, both C kernels" $check "$work/default" --status pass \
+  --require backend=cpu --require kernel=naive --require kernel=tiled --distinct m=3
+
+# Every dtype and transpose on odd shapes: 7 sizes x 3 dtypes x 4 trans x (naive + 3 tiles).
+"$gemmhost" --quiet --config "$src/config/cpu-odd-shapes.ini" --output "$work/odd"
+expect_status "C plugin on odd shapes" $? 0
+expect_ok "odd shapes: 336 rows, all pass" $check "$work/odd" --rows 336 --status pass --distinct dtype=3 --distinct trans=4
+
+"$gemmhost" --quiet --config "$src/config/cpu-large-verify.ini" --output "$work/large"
+expect_status "Freivalds and sampled entries past full_max" $? 0
+expect_ok "large: verified with freivalds+sample" $check "$work/large" --rows 4 --status pass \
+  --require verify_method=freivalds+sample
+
+# --set overrides and --dry-run, which runs and writes nothing.
+out=$("$gemmhost" --config "$src/config/cpu-odd-shapes.ini" --set run.sizes=8 --set cpu.tile=8 --dry-run --output "$work/dry" 2>&1)
+expect_status "--dry-run" $? 0
+expect_in "--dry-run counts the runs" "$out" "total: 24 runs"
+[ -e "$work/dry.csv" ] && bad "--dry-run wrote results" || ok "--dry-run wrote nothing"
+
+# Bad input: exit 2 and nothing written.
+printf '[run]\nsizes = 64, 0x3x3\noutput = %s/bad\n' "$work" >"$work/bad.ini"
+out=$("$gemmhost" --config "$work/bad.ini" 2>&1)
+expect_status "impossible size" $? 2
+expect_in "impossible size names file and line" "$out" "bad.ini:2"
+[ -e "$work/bad.csv" ] && bad "a config error wrote results" || ok "a config error wrote nothing"
+out=$("$gemmhost" --config "$work/no-such.ini" 2>&1)
+expect_status "missing config file" $? 2
+expect_in "missing config file named" "$out" "no-such.ini"
+out=$("$gemmhost" --frobnicate 2>&1)
+expect_status "unknown option" $? 2
+
+# A run killed half-way leaves every finished result readable on disk.
+printf '[run]\nsizes = 300, 301, 302, 303, 304, 305, 306, 307\ndtype = f64\nrepeat = 3\noutput = %s/killed\n[backend cpu]\nplugin = cpu\nkernels = naive\nthreads = 1\n' "$work" >"$work/long.ini"
+"$gemmhost" --quiet --config "$work/long.ini" &
+pid=$!
+for _ in $(seq 100); do
+  [ -f "$work/killed.csv" ] && [ "$(wc -l <"$work/killed.csv")" -ge 3 ] && break
+  sleep 0.1
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+expect_ok "killed run: finished results readable in CSV and JSON" $check "$work/killed" --min-rows 2 --status pass
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

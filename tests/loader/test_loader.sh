@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Loader and exit-status tests against fake plugins: each broken plugin is
+# reported with its path and reason, and the run's exit status says what
+# happened. Usage: test_loader.sh GEMMHOST FAKE_DIR SOURCE_DIR
+set -u
+gemmhost=$1 fakes=$2 src=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+# expect_in NAME TEXT PATTERN: TEXT contains PATTERN (fixed string)
+expect_in() {
+  if grep -qF -- "$3" <<<"$2"; then ok "$1"; else bad "$1: expected to find: $3"; echo "$2" | sed 's/^/    | /'; fi
+}
+expect_status() {
+  if [ "$2" = "$3" ]; then ok "$1 (exit $2)"; else bad "$1: exit $2, expected $3"; fi
+}
+
+list=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --list 2>&1)
+expect_status "--list succeeds with broken plugins around" $? 0
+expect_in "wrong major named with both versions" "$list" "gemmhost-fake_wrong_major.so: plugin ABI major 2, host ABI 1.0: majors must match"
+expect_in "missing entry symbol named" "$list" "gemmhost-fake_no_entry.so: no entry symbol gemmhost_plugin_entry"
+expect_in "not a shared object: dlerror shown" "$list" "gemmhost-fake_not_elf.so: cannot load:"
+expect_in "minor above the host's refused" "$list" "plugin answered ABI minor 1, above the host's 1.0"
+expect_in "short function table refused" "$list" "function table is incomplete"
+expect_in "failing open explained" "$list" "cannot open: simulated driver failure in open"
+expect_in "no device explained" "$list" "no usable device: no FakeGPU driver installed"
+expect_in "good fake plugin listed with its kernel" "$list" "kernel noop: writes nothing"
+expect_in "the C plugin is found in the build tree" "$list" "plugin cpu:"
+
+config() { # config NAME PLUGIN [EXTRA]
+  printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\noutput = %s/%s\n\n[backend cpu]\nplugin = cpu\n\n[backend other]\nplugin = %s\n%s\n' \
+    "$work" "$1" "$2" "${3:-}" >"$work/$1.ini"
+  echo "$work/$1.ini"
+}
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config nodev fake_no_device)" 2>&1)
+expect_status "requested backend without a device" $? 3
+expect_in "missing device is a note" "$out" "backend other could not run: plugin fake_no_device has no usable device: no FakeGPU driver installed"
+expect_in "the other backend still ran" "$out" "2 passed"
+[ -s "$work/nodev.csv" ] && ok "results of the rest are on disk" || bad "no CSV written"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config openfail fake_failing_open)" 2>&1)
+expect_status "plugin whose open fails" $? 3
+expect_in "open failure explained" "$out" "could not be opened: simulated driver failure in open"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config major fake_wrong_major)" 2>&1)
+expect_status "requested plugin with the wrong major" $? 3
+expect_in "major mismatch in the run's notes" "$out" "majors must match"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config missing no_such_plugin)" 2>&1)
+expect_status "requested plugin that does not exist" $? 3
+expect_in "missing plugin names the file it looked for" "$out" 'no plugin named "no_such_plugin" (file gemmhost-no_such_plugin.so)'
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config wrong fake_good)" 2>&1)
+expect_status "a plugin that computes nothing fails verification" $? 1
+expect_in "the unwritten output is named" "$out" "FAIL"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkey cpu 'tilee = 8')" 2>&1)
+expect_status "unknown backend key" $? 2
+expect_in "unknown key names file, line and key" "$out" "badkey.ini:12: [backend other] tilee: not an option of plugin cpu"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badtile cpu 'tile = 7')" 2>&1)
+expect_status "tile not allowed" $? 2
+expect_in "tile value names what is allowed" "$out" 'tile: "7" is not allowed for kernel tiled (allowed: 4, 8, 16, 32, 64)'
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkernel cpu 'kernels = naive, fancy')" 2>&1)
+expect_status "unknown kernel" $? 2
+expect_in "unknown kernel lists the kernels" "$out" 'has no kernel "fancy" (kernels: naive, tiled)'
+
+# The current directory is never searched by default.
+cp "$fakes/gemmhost-fake_good.so" "$work/"
+out=$(cd "$work" && "$gemmhost" --list 2>&1)
+if grep -qF "fake_good" <<<"$out"; then bad "current directory was searched"; else ok "current directory not searched"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

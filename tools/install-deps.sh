@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what gemmhost builds and tests with, from Debian 12's packages.
+# The CUDA toolkit is not a Debian package here: it is used from
+# /usr/local/cuda when present, and the CUDA plugin is skipped otherwise.
+set -euo pipefail
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends \
+  build-essential cmake pkg-config python3 \
+  libinih-dev \
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
+  libvulkan-dev glslc mesa-vulkan-drivers

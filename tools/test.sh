@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The whole test suite: a normal build, then an address + undefined-behaviour
+# sanitizer build, each running every ctest test. CPU only: OpenCL on PoCL,
+# Vulkan on lavapipe, the C plugin, and the CUDA plugin built and checked to
+# report plainly that there is no CUDA device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+echo "== build and test (RelWithDebInfo)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== build and test with -fsanitize=address,undefined"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGEMMHOST_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"
