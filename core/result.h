@@ -48,7 +48,7 @@ typedef struct gh_result {
 /* Per case: results grouped by equal output hash. */
 typedef struct gh_agreement_group {
     uint64_t hash;
-    const char **members;        /* labels "backend/device/kernel[params]" */
+    const char **members;        /* labels "backend/device/kernel[ params]" */
     size_t n_members;
 } gh_agreement_group;
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Prints a benchmark table from a gemmhost CSV: one row per backend, kernel
+and parameters, one column per size with GFLOP/s and the ratio to the
+cuBLAS result of the same size and dtype from the same run."""
+import csv, sys
+from collections import OrderedDict
+
+
+def shape(r):
+    return f"{r['m']}x{r['n']}x{r['k']}" if not (r['m'] == r['n'] == r['k']) else r['m']
+
+
+def main(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    sizes = list(OrderedDict.fromkeys((r["dtype"], shape(r)) for r in rows))
+    baseline = {}
+    for r in rows:
+        if r["kernel"] == "cublas" and r["status"] == "pass" and r["gflops"]:
+            baseline[(r["dtype"], shape(r))] = float(r["gflops"])
+    table = OrderedDict()
+    for r in rows:
+        key = (r["backend"], r["device_name"][:24], r["kernel"], r["params"])
+        table.setdefault(key, {})[(r["dtype"], shape(r))] = r
+    head = f"{'backend':<10} {'device':<24} {'kernel':<7} {'params':<8}"
+    for dt, s in sizes:
+        head += f" | {dt + ' ' + s:>18}"
+    print(head)
+    print("-" * len(head))
+    for (backend, device, kernel, params), cells in table.items():
+        line = f"{backend:<10} {device:<24} {kernel:<7} {params:<8}"
+        for size in sizes:
+            r = cells.get(size)
+            if r is None:
+                cell = ""
+            elif r["status"] != "pass":
+                cell = r["status"]
+            else:
+                g = float(r["gflops"])
+                base = baseline.get(size)
+                cell = (f"{g:9.0f}" if g >= 100 else f"{g:9.2f}") + (f" ({g / base:4.2f}x)" if base else "        ")
+            line += f" | {cell:>18}"
+        print(line)
+    print("\nGFLOP/s from the median device-timed kernel; (ratio) to cuBLAS at the same size in this run.")
+    print("\nTransfers (host-timed, ms): upload of A, B and C / download of C")
+    seen = set()
+    for r in rows:
+        key = (r["dtype"], shape(r), r["backend"])
+        if key in seen or not r["upload_ms"]:
+            continue
+        seen.add(key)
+        print(f"  {key[0]} {key[1]:>6}: {key[2]:<10} {float(r['upload_ms']):9.2f} / {float(r['download_ms']):8.2f}")
+    fails = [r for r in rows if r["status"] != "pass"]
+    if fails:
+        print(f"\n{len(fails)} results did not pass:")
+        for r in fails:
+            print(f"  {r['backend']} {r['kernel']} {r['params']} {shape(r)}: {r['status']}: {r['detail']}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "bench-gpu.csv")
