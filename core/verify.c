@@ -104,7 +104,7 @@ static double element_gamma(gh_dtype d, int64_t k)
     return gh_gamma(d, k + 2) + gh_gamma(GH_F64, k + 2);
 }
 
-/* Exact-in-f64 value of one element and its bound, straight from the inputs. */
+/* One element computed in f64 (exact for i32) and its bound, straight from the inputs. */
 static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double *value, double *bound)
 {
     const gh_case_inputs *in = &ref->in;
@@ -598,7 +598,8 @@ typedef enum failure_kind {
     FAIL_NAN,
     FAIL_INF,
     FAIL_VALUE,       /* finite but outside the bound */
-    FAIL_ROW          /* Freivalds: a row is wrong, no single element found */
+    FAIL_ROW,         /* Freivalds: a row is wrong, no single element found */
+    FAIL_NO_MEMORY    /* the check itself could not run */
 } failure_kind;
 
 /* What the checks found, folded into the result at the end. */
@@ -607,6 +608,7 @@ typedef struct check_state {
     double max_abs, max_ratio;
     double diff_sq, ref_sq;
     int nonfinite;
+    int scanned;                   /* every NaN/Inf/poison already counted */
     failure_kind kind;             /* of the first failure */
     int64_t fail_i, fail_j;
     double got, expected, bound;
@@ -655,7 +657,8 @@ static void check_element(check_state *st, const gh_matrix *c, int64_t i, int64_
     if (kind != FAIL_NONE) {
         st->nonfinite = 1;
         st->max_abs = st->max_ratio = INFINITY;
-        note_failure(st, kind, i, j, got, expected, bound);
+        if (!st->scanned)
+            note_failure(st, kind, i, j, got, expected, bound);
         return;
     }
     double err = fabs(got - expected);
@@ -706,6 +709,7 @@ static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_st
             }
         }
     }
+    st->scanned = 1;
 }
 
 /* Freivalds found row i wrong: recompute that row exactly to name the element. */
@@ -739,8 +743,11 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
 {
     const gh_case_inputs *in = &ref->in;
     double *row = malloc((size_t)in->n * sizeof(double));
-    if (!row)
+    if (!row) {
+        st->max_ratio = INFINITY;
+        note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
         return;
+    }
     double g_ref = gh_gamma(GH_F64, in->k + in->n + 4);
     double g_cr = gh_gamma(GH_F64, in->n + 1);
     double g_diff = gh_gamma(in->dtype, in->k + 2) + 2.0 * g_ref;
@@ -787,8 +794,11 @@ static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, c
 {
     const gh_case_inputs *in = &ref->in;
     uint64_t *row = malloc((size_t)in->n * sizeof(uint64_t));
-    if (!row)
+    if (!row) {
+        st->max_ratio = INFINITY;
+        note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
         return;
+    }
     for (int64_t i = 0; i < in->m; i++) {
         for (int64_t j = 0; j < in->n; j++)
             row[j] = (uint64_t)(int64_t)gh_matrix_get(c, i, j);
@@ -850,6 +860,9 @@ static void describe_failure(const gh_reference *ref, const check_state *st, cha
         snprintf(buf, size, "row %lld of C fails the Freivalds check (trial %d), no single element found",
                  i, st->trial + 1);
         break;
+    case FAIL_NO_MEMORY:
+        snprintf(buf, size, "out of memory while checking the result");
+        break;
     case FAIL_NONE:
         buf[0] = '\0';
         break;
@@ -889,7 +902,7 @@ static void compose_message(const gh_reference *ref, const gh_matrix *c, const c
     if (st->failed > 0) {
         describe_failure(ref, st, msg, size);
         len = strlen(msg);
-        if (st->failed > 1 && st->kind != FAIL_ROW)
+        if (st->failed > 1 && st->kind != FAIL_ROW && st->kind != FAIL_NO_MEMORY)
             snprintf(msg + len, size - len, "; %lld checked elements wrong", (long long)st->failed);
         len = strlen(msg);
     }

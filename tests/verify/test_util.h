@@ -1,0 +1,125 @@
+/* Tiny helpers shared by the verify tests: counted checks, and a correct GEMM
+ * computed independently of core/verify (a plain triple loop in the case's
+ * own precision) to produce results that must pass. */
+#ifndef GEMMHOST_TEST_UTIL_H
+#define GEMMHOST_TEST_UTIL_H
+
+#include <stdio.h>
+#include <string.h>
+#include "verify.h"
+
+static int tests_passed, tests_failed;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (cond) {                                                            \
+            tests_passed++;                                                    \
+        } else {                                                               \
+            tests_failed++;                                                    \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+        }                                                                      \
+    } while (0)
+
+static inline int tests_finish(void)
+{
+    printf("%d passed, %d failed\n", tests_passed, tests_failed);
+    return tests_failed ? 1 : 0;
+}
+
+/* One case with its matrices: A, B, C0 seeded, C the output under test. */
+typedef struct test_case {
+    gh_matrix a, b, c0, c;
+    gh_case_inputs in;
+} test_case;
+
+/* Allocates and fills a case. ld_pad extra elements per row, `guard` around
+ * each matrix. i32 inputs use the range that cannot overflow. */
+static inline int test_case_make(test_case *tc, gh_dtype d, int ta, int tb, int64_t m, int64_t n, int64_t k,
+                          double alpha, double beta, int64_t ld_pad, int64_t guard, uint64_t seed)
+{
+    memset(tc, 0, sizeof *tc);
+    int64_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+    if (gh_matrix_alloc(&tc->a, d, ar, ac, ac + ld_pad, guard) ||
+        gh_matrix_alloc(&tc->b, d, br, bc, bc + ld_pad, guard) ||
+        gh_matrix_alloc(&tc->c0, d, m, n, n + ld_pad, guard) ||
+        gh_matrix_alloc(&tc->c, d, m, n, n + ld_pad, guard))
+        return -1;
+    int32_t range = gh_i32_input_range(k, alpha, beta);
+    gh_matrix_fill_random(&tc->a, seed, 0, range);
+    gh_matrix_fill_random(&tc->b, seed, 1, range);
+    gh_matrix_fill_random(&tc->c0, seed, 2, range);
+    tc->in = (gh_case_inputs){ d, ta, tb, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0 };
+    return 0;
+}
+
+static inline void test_case_free(test_case *tc)
+{
+    gh_matrix_free(&tc->a);
+    gh_matrix_free(&tc->b);
+    gh_matrix_free(&tc->c0);
+    gh_matrix_free(&tc->c);
+}
+
+/* Element (r, c) of op(X) by plain indexing into the storage. */
+#define OP_INDEX(x, trans, r, c) ((trans) ? (size_t)((c) * (x)->ld + (r)) : (size_t)((r) * (x)->ld + (c)))
+
+/* C = alpha op(A) op(B) + beta C0 in the case's own precision, as a simple
+ * kernel would: C starts as C0 (or poison when beta = 0), then every element
+ * is written once. reverse_k sums K backwards, a different rounding order. */
+static inline void test_case_compute(test_case *tc, int reverse_k)
+{
+    const gh_case_inputs *in = &tc->in;
+    if (in->beta != 0.0)
+        gh_matrix_copy(&tc->c, &tc->c0);
+    else
+        gh_matrix_poison(&tc->c);
+    for (int64_t i = 0; i < in->m; i++) {
+        for (int64_t j = 0; j < in->n; j++) {
+            size_t at = (size_t)(i * tc->c.ld + j);
+            if (in->dtype == GH_F32) {
+                const float *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
+                float *c = gh_matrix_data(&tc->c);
+                float acc = 0.0f;
+                for (int64_t q = 0; q < in->k; q++) {
+                    int64_t p = reverse_k ? in->k - 1 - q : q;
+                    acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
+                }
+                c[at] = (float)in->alpha * acc + (in->beta != 0.0 ? (float)in->beta * c[at] : 0.0f);
+            } else if (in->dtype == GH_F64) {
+                const double *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
+                double *c = gh_matrix_data(&tc->c);
+                double acc = 0.0;
+                for (int64_t q = 0; q < in->k; q++) {
+                    int64_t p = reverse_k ? in->k - 1 - q : q;
+                    acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
+                }
+                c[at] = in->alpha * acc + (in->beta != 0.0 ? in->beta * c[at] : 0.0);
+            } else {
+                const int32_t *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
+                int32_t *c = gh_matrix_data(&tc->c);
+                int32_t acc = 0;
+                for (int64_t p = 0; p < in->k; p++)
+                    acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
+                c[at] = (int32_t)in->alpha * acc + (in->beta != 0.0 ? (int32_t)in->beta * c[at] : 0);
+            }
+        }
+    }
+}
+
+static inline gh_verify_options test_options(gh_verify_method method)
+{
+    gh_verify_options o = { method, 1e6, 3, 256, 2, 42 };
+    return o;
+}
+
+/* Builds the reference, checks tc->c, frees the reference. */
+static inline void test_case_verify(test_case *tc, const gh_verify_options *opt, gh_verify_result *res)
+{
+    gh_reference *ref = gh_reference_build(&tc->in, opt);
+    gh_verify(ref, &tc->c, res);
+    gh_reference_free(ref);
+}
+
+#endif
