@@ -37,7 +37,7 @@ static char *stem_of(const char *path)
 /* The members every minor-0 table has; a shorter table is unusable. */
 static int api_is_complete(const gh_plugin_api *api)
 {
-    return api->size >= offsetof(gh_plugin_api, get_proc) + sizeof api->get_proc && api->open && api->close &&
+    return api->size >= GH_PLUGIN_API_MINOR0_SIZE && api->open && api->close &&
            api->last_error && api->device_count && api->device_info && api->kernel_count && api->kernel_info &&
            api->buffer_alloc && api->buffer_free && api->upload && api->download && api->gemm &&
            api->synchronize && api->name;
@@ -76,7 +76,7 @@ static int negotiate(gh_loaded_plugin *p)
     }
     if (!api_is_complete(req.api)) {
         set_error(p, "%s: function table is incomplete (size %zu, host needs %zu for ABI %u.0)", p->path,
-                  req.api->size, offsetof(gh_plugin_api, get_proc) + sizeof req.api->get_proc, GEMMHOST_ABI_MAJOR);
+                  req.api->size, (size_t)GH_PLUGIN_API_MINOR0_SIZE, GEMMHOST_ABI_MAJOR);
         return -1;
     }
     p->abi_minor = req.abi_minor;

@@ -21,14 +21,15 @@ expect_status() {
 
 list=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --list 2>&1)
 expect_status "--list succeeds with broken plugins around" $? 0
-expect_in "wrong major named with both versions" "$list" "gemmhost-fake_wrong_major.so: plugin ABI major 2, host ABI 1.0: majors must match"
+expect_in "wrong major named with both versions" "$list" "gemmhost-fake_wrong_major.so: plugin ABI major 2, host ABI 1.1: majors must match"
 expect_in "missing entry symbol named" "$list" "gemmhost-fake_no_entry.so: no entry symbol gemmhost_plugin_entry"
 expect_in "not a shared object: dlerror shown" "$list" "gemmhost-fake_not_elf.so: cannot load:"
-expect_in "minor above the host's refused" "$list" "plugin answered ABI minor 1, above the host's 1.0"
+expect_in "minor above the host's refused" "$list" "plugin answered ABI minor 2, above the host's 1.1"
 expect_in "short function table refused" "$list" "function table is incomplete"
 expect_in "failing open explained" "$list" "cannot open: simulated driver failure in open"
 expect_in "no device explained" "$list" "no usable device: no FakeGPU driver installed"
-expect_in "good fake plugin listed with its kernel" "$list" "kernel noop: writes nothing"
+expect_in "good fake plugin listed with its kernel" "$list" "kernel loop: a plain triple loop"
+expect_in "an older minor loads and shows both versions" "$list" "ABI 1.0 (host 1.1)"
 expect_in "the C plugin is found in the build tree" "$list" "plugin cpu:"
 
 config() { # config NAME PLUGIN [EXTRA]
@@ -55,9 +56,29 @@ out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config missing no_such
 expect_status "requested plugin that does not exist" $? 3
 expect_in "missing plugin names the file it looked for" "$out" 'no plugin named "no_such_plugin" (file gemmhost-no_such_plugin.so)'
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config wrong fake_good)" 2>&1)
-expect_status "a plugin that computes nothing fails verification" $? 1
-expect_in "the unwritten output is named" "$out" "FAIL"
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config good fake_good)" --set run.dtype=i32 2>&1)
+expect_status "a correct plugin passes beside the C plugin" $? 0
+expect_in "exact (i32) outputs agree bit for bit" "$out" "1 group, identical outputs"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config old fake_old_minor)" 2>&1)
+expect_status "a minor-0 plugin runs with the minor-0 calls" $? 0
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config noop fake_noop)" 2>&1)
+expect_status "a plugin that writes nothing fails verification" $? 1
+expect_in "the unwritten element is named" "$out" "never written (still poison)"
+expect_in "the agreement table splits" "$out" "2 groups"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config racy fake_racy)" --set run.repeat=3 2>&1)
+expect_status "a plugin whose repeats differ fails" $? 1
+expect_in "nondeterminism is named" "$out" "nondeterministic"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config guard fake_guard_writer)" --set run.ld_pad=2 2>&1)
+expect_status "a plugin that writes past C fails" $? 1
+expect_in "the overwrite is named" "$out" "guard element"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config third fake_fail_third)" --set run.sizes=8,9 --set run.repeat=2 2>&1)
+expect_status "a plugin failing mid-run: reported, the rest goes on" $? 3
+expect_in "the failure is reported with the plugin's words" "$out" "simulated device lost on the third gemm"
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkey cpu 'tilee = 8')" 2>&1)
 expect_status "unknown backend key" $? 2

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define GEMMHOST_ABI_MAJOR 1
-#define GEMMHOST_ABI_MINOR 0
+#define GEMMHOST_ABI_MINOR 1
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -132,6 +132,7 @@ typedef struct gh_option_value {
 
 typedef struct gh_plugin gh_plugin; /* a plugin context, opaque to the host */
 typedef struct gh_buffer gh_buffer; /* device memory, opaque to the host */
+typedef struct gh_stream gh_stream; /* an in-order queue of work on one device (minor 1) */
 
 typedef struct gh_gemm_args {
     size_t size;                  /* sizeof(gh_gemm_args) as the host knows it */
@@ -201,7 +202,42 @@ typedef struct gh_plugin_api {
 
     /* Optional extras by name; NULL when unknown. */
     void *(*get_proc)(const char *name);
+
+    /* ---- Added in ABI minor 1: streams and pinned host memory, so that one
+     * product split over devices overlaps its transfers with computation.
+     * The host reads these only when the negotiated minor is >= 1 and `size`
+     * covers them; each may still be NULL: not offered, and the host falls
+     * back to the blocking calls above.
+     *
+     * Work queued on one stream runs in order; work on different streams of
+     * one device may overlap. Async calls return once the work is queued;
+     * host memory they read or write must stay valid, and the `*_ms`
+     * pointers they were given must stay valid, until stream_synchronize
+     * returns, which then writes each `*_ms` (elapsed time by the device's
+     * clock; NULL pointers are allowed). A failure of queued work is reported
+     * by stream_synchronize. */
+    gh_status (*stream_create)(gh_plugin *ctx, int device, gh_stream **out);
+    void (*stream_destroy)(gh_plugin *ctx, gh_stream *stream);
+    /* Copies `rows` rows of `width` bytes; row r of the source starts at
+     * src + r * src_pitch, of the buffer at offset + r * pitch (bytes). */
+    gh_status (*upload_2d_async)(gh_plugin *ctx, gh_stream *stream, gh_buffer *dst, uint64_t offset, uint64_t pitch,
+                                 const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows,
+                                 double *elapsed_ms);
+    gh_status (*download_2d_async)(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset,
+                                   uint64_t pitch, void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows,
+                                   double *elapsed_ms);
+    /* As gemm() on the stream's device; timing is written at synchronize. */
+    gh_status (*gemm_async)(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
+                            gh_gemm_timing *timing);
+    gh_status (*stream_synchronize)(gh_plugin *ctx, gh_stream *stream);
+    /* Host memory the device copies fastest from and to (page-locked where
+     * the API has it). Freed with host_free before close. */
+    gh_status (*host_alloc)(gh_plugin *ctx, uint64_t bytes, void **out);
+    void (*host_free)(gh_plugin *ctx, void *ptr);
 } gh_plugin_api;
+
+/* The size of a minor-0 function table: the host needs at least this much. */
+#define GH_PLUGIN_API_MINOR0_SIZE (offsetof(gh_plugin_api, get_proc) + sizeof(void *(*)(const char *)))
 
 /* The entry call's in/out record. */
 typedef struct gh_entry_request {
