@@ -1,0 +1,27 @@
+/* naive: one work-item per element of C, the inner product over K in a loop.
+ *
+ * Work-item (j, i) = (get_global_id(0), get_global_id(1)) computes C[i][j].
+ * Dimension 0 walks columns, so neighbouring work-items read neighbouring
+ * elements of B (when B is not transposed) and write neighbouring elements of
+ * C, while all of them read the same element of A. The grid is rounded up to
+ * whole work-groups; work-items past the edge of C have nothing to do.
+ */
+__kernel void gemm_naive(GEMM_ARGS)
+{
+    const int j = (int)get_global_id(0);
+    const int i = (int)get_global_id(1);
+    if (i >= M || j >= N) return;
+
+    /* Row i of op(A) and column j of op(B): where each starts, and the
+     * distance between consecutive elements along K. */
+    __global const DTYPE *a = A + a_offset + (trans_a ? (long)i : (long)i * lda);
+    __global const DTYPE *b = B + b_offset + (trans_b ? (long)j * ldb : (long)j);
+    const long a_step = trans_a ? lda : 1;
+    const long b_step = trans_b ? 1 : ldb;
+
+    DTYPE acc = 0;
+    for (int p = 0; p < K; p++, a += a_step, b += b_step)
+        acc += *a * *b;
+
+    store_c(C + c_offset + (long)i * ldc + j, acc, alpha, beta);
+}

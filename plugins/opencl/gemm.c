@@ -1,0 +1,232 @@
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "gemm.h"
+#include "last_error.h"
+#include "programs.h"
+
+static const size_t dtype_size[GH_DTYPE_COUNT] = {[GH_F32] = 4, [GH_F64] = 8, [GH_I32] = 4};
+
+/* One matrix of the request, for the checks every matrix shares. */
+typedef struct matrix_view {
+    const char *name;           /* "A", "B", "C" */
+    const gh_buffer *buf;
+    uint64_t offset;            /* elements */
+    int64_t rows, cols, ld;     /* as stored: rows of ld elements, cols used */
+} matrix_view;
+
+static gh_status check_matrix(const matrix_view *m, int device, size_t elem)
+{
+    if (!m->buf) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: buffer %s is NULL", m->name);
+    if (m->buf->device != device)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: buffer %s belongs to device %d, not %d", m->name,
+                        m->buf->device, device);
+    if (m->ld < m->cols)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: ld%c = %lld is less than the %lld columns %s is stored with",
+                        m->name[0] + 'a' - 'A', (long long)m->ld, (long long)m->cols, m->name);
+    /* The kernels index with 32-bit ints within a matrix: cheaper on GPUs. */
+    if (m->ld > INT_MAX)
+        return ocl_fail(GH_UNSUPPORTED, "gemm: ld%c = %lld is over this plugin's limit of %d",
+                        m->name[0] + 'a' - 'A', (long long)m->ld, INT_MAX);
+    uint64_t elements = m->buf->bytes / elem;
+    uint64_t extent = (uint64_t)(m->rows - 1) * (uint64_t)m->ld + (uint64_t)m->cols; /* < 2^62 */
+    if (m->offset > elements || extent > elements - m->offset)
+        return ocl_fail(GH_INVALID_ARGUMENT,
+                        "gemm: %s (%lld x %lld stored, ld %lld, offset %llu) runs past its buffer of %llu elements",
+                        m->name, (long long)m->rows, (long long)m->cols, (long long)m->ld,
+                        (unsigned long long)m->offset, (unsigned long long)elements);
+    return GH_OK;
+}
+
+static int is_int32(double x)
+{
+    return x == floor(x) && x >= INT32_MIN && x <= INT32_MAX;
+}
+
+static gh_status check_args(const gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
+                            int64_t *edge)
+{
+    if (!ctx || !args) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: NULL context or arguments");
+    if (device < 0 || device >= ctx->device_count)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: no device %d (this context has %d)", device, ctx->device_count);
+    if (kernel < 0 || kernel >= OCL_KERNEL_COUNT)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: no kernel %d (this plugin has %d)", kernel, OCL_KERNEL_COUNT);
+    if (!GH_HAS_MEMBER(args, gh_gemm_args, n_params))
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: arguments of %zu bytes are older than ABI 1.0", args->size);
+    if ((unsigned)args->dtype >= GH_DTYPE_COUNT)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: unknown dtype %d", (int)args->dtype);
+    if ((args->trans_a != 0 && args->trans_a != 1) || (args->trans_b != 0 && args->trans_b != 1))
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: trans_a and trans_b must be 0 or 1");
+    if (args->m < 1 || args->n < 1 || args->k < 1)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: M, N and K must be at least 1 (got %lld x %lld x %lld)",
+                        (long long)args->m, (long long)args->n, (long long)args->k);
+    if (args->m > INT_MAX || args->n > INT_MAX || args->k > INT_MAX)
+        return ocl_fail(GH_UNSUPPORTED, "gemm: %lld x %lld x %lld has a dimension over this plugin's limit of %d",
+                        (long long)args->m, (long long)args->n, (long long)args->k, INT_MAX);
+    if (args->dtype == GH_I32 && (!is_int32(args->alpha) || !is_int32(args->beta)))
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: i32 needs integral alpha and beta (got %g and %g)",
+                        args->alpha, args->beta);
+
+    const size_t elem = dtype_size[args->dtype];
+    const matrix_view views[3] = {
+        {"A", args->a, args->a_offset, args->trans_a ? args->k : args->m, args->trans_a ? args->m : args->k,
+         args->lda},
+        {"B", args->b, args->b_offset, args->trans_b ? args->n : args->k, args->trans_b ? args->k : args->n,
+         args->ldb},
+        {"C", args->c, args->c_offset, args->m, args->n, args->ldc},
+    };
+    for (int i = 0; i < 3; i++) {
+        gh_status status = check_matrix(&views[i], device, elem);
+        if (status != GH_OK) return status;
+    }
+
+    const ocl_kernel_def *def = &ocl_kernels[kernel];
+    const gh_param_info *param = &def->info.params[0];
+    if (args->n_params > def->info.n_params)
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %zu parameters given, kernel %s takes %zu", args->n_params,
+                        def->info.name, def->info.n_params);
+    if (args->n_params > 0 && !args->params) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: params is NULL");
+    *edge = args->n_params > 0 ? args->params[0] : param->default_value;
+    if (ocl_kernel_variant(def, *edge) < 0) {
+        char allowed[64] = "";
+        for (size_t i = 0, used = 0; i < param->n_allowed && used < sizeof allowed; i++)
+            used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s%lld", i ? ", " : "",
+                                     (long long)param->allowed[i]);
+        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %s=%lld is not allowed for kernel %s (allowed: %s)",
+                        param->name, (long long)*edge, def->info.name, allowed);
+    }
+    return GH_OK;
+}
+
+/* What the device says it cannot do, before anything is built. */
+static gh_status check_device_limits(const ocl_device *dev, const ocl_kernel_def *def, gh_dtype dtype,
+                                     int64_t edge)
+{
+    const char *pname = def->info.params[0].name;
+    if (dtype == GH_F64 && !dev->info.has_fp64)
+        return ocl_fail(GH_UNSUPPORTED, "device '%s' has no cl_khr_fp64", dev->name);
+    uint64_t items = (uint64_t)(edge * edge);
+    if (dev->info.max_workgroup_size && items > dev->info.max_workgroup_size)
+        return ocl_fail(GH_UNSUPPORTED,
+                        "%s=%lld needs %llu work-items per work-group, over CL_DEVICE_MAX_WORK_GROUP_SIZE (%u) of '%s'",
+                        pname, (long long)edge, (unsigned long long)items, dev->info.max_workgroup_size, dev->name);
+    for (int dim = 0; dim < 2; dim++)
+        if (dev->max_work_item_sizes[dim] && (uint64_t)edge > dev->max_work_item_sizes[dim])
+            return ocl_fail(GH_UNSUPPORTED, "%s=%lld is over CL_DEVICE_MAX_WORK_ITEM_SIZES[%d] (%zu) of '%s'",
+                            pname, (long long)edge, dim, dev->max_work_item_sizes[dim], dev->name);
+    if (def->build_define) {
+        /* The tiled kernel's two tiles, each padded by one column (see tiled.cl). */
+        uint64_t local_bytes = 2 * (uint64_t)edge * (uint64_t)(edge + 1) * dtype_size[dtype];
+        if (local_bytes > dev->info.local_mem_bytes)
+            return ocl_fail(GH_UNSUPPORTED,
+                            "%s=%lld needs %llu bytes of local memory, over CL_DEVICE_LOCAL_MEM_SIZE (%llu) of '%s'",
+                            pname, (long long)edge, (unsigned long long)local_bytes,
+                            (unsigned long long)dev->info.local_mem_bytes, dev->name);
+    }
+    return GH_OK;
+}
+
+/* What the built kernel can do can be less than the device's maximum (e.g.
+ * when it needs many registers). */
+static gh_status check_kernel_limits(const ocl_device *dev, cl_kernel k, const ocl_kernel_def *def, int64_t edge)
+{
+    size_t kernel_wg = 0;
+    cl_int err = clGetKernelWorkGroupInfo(k, dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg, &kernel_wg, NULL);
+    if (err != CL_SUCCESS)
+        return ocl_fail_cl(err, "clGetKernelWorkGroupInfo", "work-group size of kernel %s", def->info.name);
+    if ((uint64_t)(edge * edge) > kernel_wg)
+        return ocl_fail(GH_UNSUPPORTED,
+                        "%s=%lld needs %lld work-items per work-group, over CL_KERNEL_WORK_GROUP_SIZE (%zu) "
+                        "of kernel %s on '%s'",
+                        def->info.params[0].name, (long long)edge, (long long)(edge * edge), kernel_wg,
+                        def->info.name, dev->name);
+    return GH_OK;
+}
+
+/* Arguments in the order of the kernels' signature (common.cl). */
+static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
+{
+    const cl_int m = (cl_int)args->m, n = (cl_int)args->n, kk = (cl_int)args->k;
+    const cl_int lda = (cl_int)args->lda, ldb = (cl_int)args->ldb, ldc = (cl_int)args->ldc;
+    const cl_int trans_a = args->trans_a, trans_b = args->trans_b;
+    const cl_ulong a_off = args->a_offset, b_off = args->b_offset, c_off = args->c_offset;
+    /* alpha and beta in the element type, as the kernel computes. */
+    union { cl_float f; cl_double d; cl_int i; } alpha, beta;
+    size_t scalar_size = dtype_size[args->dtype];
+    switch (args->dtype) {
+    case GH_F32: alpha.f = (cl_float)args->alpha; beta.f = (cl_float)args->beta; break;
+    case GH_F64: alpha.d = args->alpha; beta.d = args->beta; break;
+    case GH_I32: alpha.i = (cl_int)args->alpha; beta.i = (cl_int)args->beta; break;
+    }
+    const struct { size_t size; const void *value; } list[] = {
+        {sizeof m, &m}, {sizeof n, &n}, {sizeof kk, &kk},
+        {scalar_size, &alpha}, {scalar_size, &beta},
+        {sizeof(cl_mem), &args->a->mem}, {sizeof a_off, &a_off}, {sizeof lda, &lda}, {sizeof trans_a, &trans_a},
+        {sizeof(cl_mem), &args->b->mem}, {sizeof b_off, &b_off}, {sizeof ldb, &ldb}, {sizeof trans_b, &trans_b},
+        {sizeof(cl_mem), &args->c->mem}, {sizeof c_off, &c_off}, {sizeof ldc, &ldc},
+    };
+    for (cl_uint i = 0; i < sizeof list / sizeof list[0]; i++) {
+        cl_int err = clSetKernelArg(k, i, list[i].size, list[i].value);
+        if (err != CL_SUCCESS) return ocl_fail_cl(err, "clSetKernelArg", "kernel argument %u", (unsigned)i);
+    }
+    return GH_OK;
+}
+
+/* Launches, waits, and returns the kernel's time in ms by the device clock. */
+static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def, const gh_gemm_args *args,
+                        int64_t edge, double *kernel_ms)
+{
+    /* Dimension 0 walks columns of C: consecutive work-items touch
+     * consecutive addresses of B and C. */
+    const size_t local[2] = {(size_t)edge, (size_t)edge};
+    const size_t global[2] = {(size_t)((args->n + edge - 1) / edge * edge),
+                              (size_t)((args->m + edge - 1) / edge * edge)};
+    cl_event event;
+    cl_int err = clEnqueueNDRangeKernel(dev->queue, k, 2, NULL, global, local, 0, NULL, &event);
+    if (err != CL_SUCCESS)
+        return ocl_fail_cl(err, "clEnqueueNDRangeKernel", "launching kernel %s on '%s'", def->info.name, dev->name);
+    err = clWaitForEvents(1, &event);
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        /* The real reason is the event's (negative) execution status. */
+        cl_int exec = 0;
+        if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL) == CL_SUCCESS &&
+            exec < 0)
+            err = exec;
+    }
+    if (err != CL_SUCCESS) {
+        clReleaseEvent(event);
+        return ocl_fail_cl(err, "clWaitForEvents", "kernel %s on '%s' failed", def->info.name, dev->name);
+    }
+    cl_ulong start = 0, end = 0;
+    err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (err == CL_SUCCESS) err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    clReleaseEvent(event);
+    if (err != CL_SUCCESS)
+        return ocl_fail_cl(err, "clGetEventProfilingInfo", "timing kernel %s on '%s'", def->info.name, dev->name);
+    *kernel_ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
+    return GH_OK;
+}
+
+gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+{
+    int64_t edge = 0;
+    gh_status status = check_args(ctx, device, kernel, args, &edge);
+    if (status != GH_OK) return status;
+    ocl_device *dev = &ctx->devices[device];
+    const ocl_kernel_def *def = &ocl_kernels[kernel];
+    status = check_device_limits(dev, def, args->dtype, edge);
+    if (status != GH_OK) return status;
+
+    cl_kernel k;
+    status = ocl_program_get(ctx, dev, kernel, args->dtype, edge, &k);
+    if (status == GH_OK) status = check_kernel_limits(dev, k, def, edge);
+    if (status == GH_OK) status = set_kernel_args(k, args);
+    double kernel_ms = 0;
+    if (status == GH_OK) status = launch(dev, k, def, args, edge, &kernel_ms);
+    if (status != GH_OK) return status;
+
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = kernel_ms;
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
+    return GH_OK;
+}

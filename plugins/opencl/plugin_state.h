@@ -1,0 +1,45 @@
+/* What a context (gh_plugin) holds: its devices, each with its own OpenCL
+ * context, queue, program cache and buffers. Nothing is shared between
+ * devices, so calls for different devices may run on different threads. */
+#ifndef GH_OPENCL_PLUGIN_STATE_H
+#define GH_OPENCL_PLUGIN_STATE_H
+
+#include <CL/cl.h>
+#include <gemmhost/plugin.h>
+#include "kernels.h"
+
+typedef struct ocl_program_slot {
+    cl_program program;
+    cl_kernel kernel;
+} ocl_program_slot;
+
+typedef struct ocl_device {
+    cl_platform_id platform;
+    cl_device_id id;
+    gh_device_info info;          /* what device_info() returns */
+    char *name, *vendor, *driver_version, *api, *platform_name; /* info's strings */
+    cl_ulong max_alloc_bytes;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    size_t max_work_item_sizes[3];
+
+    /* Created on first use, so that listing devices changes nothing. */
+    cl_context context;
+    cl_command_queue queue;       /* in order, with profiling */
+    ocl_program_slot programs[OCL_KERNEL_COUNT][GH_DTYPE_COUNT][OCL_MAX_VARIANTS];
+    struct gh_buffer *buffers;    /* live buffers, so close() can free them */
+} ocl_device;
+
+struct gh_buffer {
+    int device;
+    cl_mem mem;
+    uint64_t bytes;
+    struct gh_buffer *prev, *next; /* in its device's list */
+};
+
+struct gh_plugin {
+    ocl_device *devices;
+    int device_count;
+    char *kernel_dir;             /* NULL: use the embedded sources */
+    char no_device_reason[1024];  /* why device_count is 0 */
+};
+
+#endif

@@ -1,0 +1,114 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "api_checks.h"
+#include "bench.h"
+
+#define REPEATS 5
+#define SAMPLES 64
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* A few entries of C against an f64 reference, with the K-scaled bound. */
+static int spot_check(const float *a, const float *b, const float *c, int64_t n)
+{
+    uint64_t state = 12345;
+    for (int s = 0; s < SAMPLES; s++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        int64_t i = (int64_t)((state >> 33) % (uint64_t)n), j = (int64_t)((state >> 13) % (uint64_t)n);
+        double sum = 0, abs_sum = 0;
+        for (int64_t p = 0; p < n; p++) {
+            sum += (double)a[i * n + p] * b[p * n + j];
+            abs_sum += fabs((double)a[i * n + p] * b[p * n + j]);
+        }
+        double u = 0x1.0p-24, bound = (double)(n + 2) * u / (1 - (double)(n + 2) * u) * abs_sum;
+        if (!(fabs(c[i * n + j] - sum) <= bound)) return 0;
+    }
+    return 1;
+}
+
+static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int64_t n)
+{
+    size_t count = (size_t)(n * n), bytes = count * sizeof(float);
+    float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    gh_buffer *da = NULL, *db = NULL, *dc = NULL;
+    if (!a || !b || !c) {
+        printf("  %lld: out of host memory\n", (long long)n);
+        goto done;
+    }
+    uint64_t state = 7;
+    for (size_t x = 0; x < count; x++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        a[x] = (float)((double)(state >> 11) * 0x1.0p-52 - 1.0);
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        b[x] = (float)((double)(state >> 11) * 0x1.0p-52 - 1.0);
+    }
+    gh_status st = api->buffer_alloc(ctx, device, bytes, &da);
+    if (st == GH_OK) st = api->buffer_alloc(ctx, device, bytes, &db);
+    if (st == GH_OK) st = api->buffer_alloc(ctx, device, bytes, &dc);
+    if (st == GH_OK) st = api->upload(ctx, da, 0, a, bytes);
+    if (st == GH_OK) st = api->upload(ctx, db, 0, b, bytes);
+    if (st != GH_OK) {
+        printf("  %lld: setup failed: %s\n", (long long)n, api->last_error(ctx));
+        goto done;
+    }
+    static const struct { const char *kernel; int64_t param; } configs[] = {
+        {"naive", 16}, {"tiled", 8}, {"tiled", 16}, {"tiled", 32}};
+    double naive_gflops = 0;
+    for (size_t cfg = 0; cfg < sizeof configs / sizeof configs[0]; cfg++) {
+        int kernel = find_kernel(api, ctx, configs[cfg].kernel);
+        gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = n, .n = n, .k = n, .alpha = 1, .beta = 0,
+                             .lda = n, .ldb = n, .ldc = n, .a = da, .b = db, .c = dc,
+                             .params = &configs[cfg].param, .n_params = 1};
+        double ms[REPEATS + 1];
+        for (int r = 0; r <= REPEATS && st == GH_OK; r++) { /* run 0 warms up (and builds) */
+            gh_gemm_timing timing = {.size = sizeof timing};
+            st = api->gemm(ctx, device, kernel, &args, &timing);
+            ms[r] = timing.kernel_ms;
+        }
+        if (st != GH_OK) {
+            printf("  %5lld  %-6s %2lld  %s\n", (long long)n, configs[cfg].kernel, (long long)configs[cfg].param,
+                   api->last_error(ctx));
+            st = GH_OK;
+            continue;
+        }
+        qsort(ms + 1, REPEATS, sizeof ms[0], compare_doubles);
+        double median = ms[1 + REPEATS / 2];
+        double gflops = 2.0 * (double)n * (double)n * (double)n / (median * 1e6);
+        if (cfg == 0) naive_gflops = gflops;
+        int ok = api->download(ctx, dc, 0, c, bytes) == GH_OK && spot_check(a, b, c, n);
+        printf("  %5lld  %-6s %2lld  %10.3f ms  %9.1f GFLOP/s  %5.2fx naive  %s\n", (long long)n,
+               configs[cfg].kernel, (long long)configs[cfg].param, median, gflops,
+               naive_gflops > 0 ? gflops / naive_gflops : 0.0, ok ? "ok" : "WRONG");
+        fflush(stdout);
+    }
+done:
+    if (da) api->buffer_free(ctx, da);
+    if (db) api->buffer_free(ctx, db);
+    if (dc) api->buffer_free(ctx, dc);
+    free(a);
+    free(b);
+    free(c);
+}
+
+int bench_run(const gh_plugin_api *api, gh_plugin *ctx, const int64_t *sizes, int n_sizes)
+{
+    static const int64_t hardware_sizes[] = {1024, 2048, 4096}, software_sizes[] = {256, 512};
+    for (int d = 0; d < api->device_count(ctx); d++) {
+        const gh_device_info *info = api->device_info(ctx, d);
+        printf("device %d: %s (%s, %s)\n", d, info->name, info->platform, info->api);
+        printf("      n  kernel  p      median      throughput     vs naive    check\n");
+        const int64_t *list = sizes;
+        int count = n_sizes;
+        if (count == 0) {
+            list = info->is_software ? software_sizes : hardware_sizes;
+            count = info->is_software ? 2 : 3;
+        }
+        for (int s = 0; s < count; s++) bench_size(api, ctx, d, list[s]);
+    }
+    return 0;
+}

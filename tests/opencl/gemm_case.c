@@ -1,0 +1,264 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gemm_case.h"
+
+/* Elements after each matrix, to catch writes (and reads) past its end. */
+#define GUARD 9
+
+static const size_t dtype_bytes[GH_DTYPE_COUNT] = {4, 8, 4};
+
+const char *dtype_name(gh_dtype d)
+{
+    static const char *const names[GH_DTYPE_COUNT] = {"f32", "f64", "i32"};
+    return (unsigned)d < GH_DTYPE_COUNT ? names[d] : "?";
+}
+
+/* A matrix inside its buffer: rows x cols stored with stride ld after
+ * `offset` elements, then GUARD elements. */
+typedef struct layout {
+    int64_t rows, cols, ld;
+    uint64_t offset, count;
+} layout;
+
+static layout make_layout(int64_t rows, int64_t cols, const gemm_case *c)
+{
+    layout l = {rows, cols, cols + c->pad, c->offset, 0};
+    l.count = l.offset + (uint64_t)(rows * l.ld) + GUARD;
+    return l;
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    /* xorshift64*: plenty for test data, same everywhere. */
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 0x2545F4914F6CDD1DULL;
+}
+
+static double get(const void *raw, gh_dtype d, uint64_t i)
+{
+    switch (d) {
+    case GH_F32: return ((const float *)raw)[i];
+    case GH_F64: return ((const double *)raw)[i];
+    default: return ((const int32_t *)raw)[i];
+    }
+}
+
+static void set(void *raw, gh_dtype d, uint64_t i, double v)
+{
+    switch (d) {
+    case GH_F32: ((float *)raw)[i] = (float)v; break;
+    case GH_F64: ((double *)raw)[i] = v; break;
+    default: ((int32_t *)raw)[i] = (int32_t)v; break;
+    }
+}
+
+/* Inputs: floats in [-1, 1), integers in [-8, 8] so no i32 sum overflows. */
+static double random_value(gh_dtype d, uint64_t *state)
+{
+    uint64_t r = next_random(state);
+    if (d == GH_I32) return (double)(int)(r % 17) - 8;
+    return (double)(r >> 11) * 0x1.0p-52 - 1.0;
+}
+
+/* What the buffers hold outside the matrices: NaN for floats (a kernel that
+ * reads it poisons its result; one that writes it is caught by the bit
+ * pattern check), a large value for i32. */
+static void fill_poison(void *raw, gh_dtype d, uint64_t count)
+{
+    static const uint32_t f32_poison = 0x7fc0beefu;
+    static const uint64_t f64_poison = 0x7ff8deadbeef0000ull;
+    static const int32_t i32_poison = 0x5eadbeef;
+    for (uint64_t i = 0; i < count; i++) {
+        if (d == GH_F32) memcpy((char *)raw + 4 * i, &f32_poison, 4);
+        else if (d == GH_F64) memcpy((char *)raw + 8 * i, &f64_poison, 8);
+        else memcpy((char *)raw + 4 * i, &i32_poison, 4);
+    }
+}
+
+static void fill_matrix(void *raw, gh_dtype d, const layout *l, uint64_t *state)
+{
+    fill_poison(raw, d, l->count);
+    for (int64_t r = 0; r < l->rows; r++)
+        for (int64_t col = 0; col < l->cols; col++)
+            set(raw, d, l->offset + (uint64_t)(r * l->ld + col), random_value(d, state));
+}
+
+void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size)
+{
+    const gh_kernel_info *k = api->kernel_info(ctx, c->kernel);
+    snprintf(text, size, "%s %s=%lld %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu",
+             k ? k->name : "?", k && k->n_params ? k->params[0].name : "param", (long long)c->param,
+             dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n', (long long)c->m,
+             (long long)c->n, (long long)c->k, c->alpha, c->beta, (long long)c->pad,
+             (unsigned long long)c->offset);
+}
+
+/* gamma_n = n u / (1 - n u), the worst-case relative error of n roundings. */
+static double gamma_n(double n, gh_dtype d)
+{
+    double u = d == GH_F32 ? 0x1.0p-24 : 0x1.0p-53;
+    return n * u / (1.0 - n * u);
+}
+
+typedef struct run_buffers {
+    gh_buffer *a, *b, *c;
+} run_buffers;
+
+static void free_buffers(const gh_plugin_api *api, gh_plugin *ctx, run_buffers *bufs)
+{
+    if (bufs->a) api->buffer_free(ctx, bufs->a);
+    if (bufs->b) api->buffer_free(ctx, bufs->b);
+    if (bufs->c) api->buffer_free(ctx, bufs->c);
+}
+
+/* Compares C after the run with the reference; 0 when all is well. */
+static int check_result(const gemm_case *c, const layout *la, const layout *lb, const layout *lc,
+                        const void *a, const void *b, const void *c0, const void *c1, char *why, size_t why_size)
+{
+    const gh_dtype d = c->dtype;
+    const size_t eb = dtype_bytes[d];
+    /* Around C: every element outside the matrix keeps its bits. */
+    for (uint64_t x = 0; x < lc->count; x++) {
+        int inside = x >= lc->offset && (int64_t)(x - lc->offset) / lc->ld < lc->rows &&
+                     (int64_t)(x - lc->offset) % lc->ld < lc->cols;
+        if (!inside && memcmp((const char *)c0 + x * eb, (const char *)c1 + x * eb, eb) != 0) {
+            snprintf(why, why_size, "element %llu of C's buffer, outside C, was overwritten",
+                     (unsigned long long)x);
+            return -1;
+        }
+    }
+    /* The reference in long double (at least f64's precision plus some), so
+     * that its own error does not eat into the f64 kernel's bound. */
+    const double bound_scale = gamma_n((double)c->k + 2, d); /* K products + alpha + beta */
+    for (int64_t i = 0; i < c->m; i++)
+        for (int64_t j = 0; j < c->n; j++) {
+            long double sum = 0, abs_sum = 0;
+            for (int64_t p = 0; p < c->k; p++) {
+                uint64_t ia = la->offset + (uint64_t)(c->trans_a ? p * la->ld + i : i * la->ld + p);
+                uint64_t ib = lb->offset + (uint64_t)(c->trans_b ? j * lb->ld + p : p * lb->ld + j);
+                long double prod = (long double)get(a, d, ia) * get(b, d, ib);
+                sum += prod;
+                abs_sum += fabsl(prod);
+            }
+            uint64_t ic = lc->offset + (uint64_t)(i * lc->ld + j);
+            long double expected = (long double)c->alpha * sum;
+            long double abs_bound = fabsl((long double)c->alpha) * abs_sum;
+            if (c->beta != 0) {
+                expected += (long double)c->beta * get(c0, d, ic);
+                abs_bound += fabsl((long double)c->beta * get(c0, d, ic));
+            }
+            double got = get(c1, d, ic);
+            int ok;
+            double bound = 0;
+            if (d == GH_I32) {
+                ok = (long double)got == expected;
+            } else {
+                bound = (double)(bound_scale * abs_bound);
+                ok = fabsl((long double)got - expected) <= bound; /* false for NaN */
+            }
+            if (!ok) {
+                snprintf(why, why_size, "C[%lld][%lld] = %.9g, expected %.9g (error %.3g, bound %.3g)",
+                         (long long)i, (long long)j, got, (double)expected,
+                         (double)fabsl((long double)got - expected), bound);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c,
+                          char *why, size_t why_size)
+{
+    const gh_dtype d = c->dtype;
+    const size_t eb = dtype_bytes[d];
+    const layout la = c->trans_a ? make_layout(c->k, c->m, c) : make_layout(c->m, c->k, c);
+    const layout lb = c->trans_b ? make_layout(c->n, c->k, c) : make_layout(c->k, c->n, c);
+    const layout lc = make_layout(c->m, c->n, c);
+    void *a = malloc(la.count * eb), *b = malloc(lb.count * eb);
+    void *c0 = malloc(lc.count * eb), *c1 = malloc(lc.count * eb);
+    run_buffers bufs = {NULL, NULL, NULL};
+    case_result result = CASE_FAIL;
+    if (!a || !b || !c0 || !c1) {
+        snprintf(why, why_size, "out of host memory");
+        goto done;
+    }
+    uint64_t state = c->seed * 0x9E3779B97F4A7C15ULL + 1;
+    fill_matrix(a, d, &la, &state);
+    fill_matrix(b, d, &lb, &state);
+    if (c->beta != 0) fill_matrix(c0, d, &lc, &state);
+    else fill_poison(c0, d, lc.count); /* must not be read */
+
+    gh_status st = api->buffer_alloc(ctx, device, la.count * eb, &bufs.a);
+    if (st == GH_OK) st = api->buffer_alloc(ctx, device, lb.count * eb, &bufs.b);
+    if (st == GH_OK) st = api->buffer_alloc(ctx, device, lc.count * eb, &bufs.c);
+    if (st == GH_OK) st = api->upload(ctx, bufs.a, 0, a, la.count * eb);
+    if (st == GH_OK) st = api->upload(ctx, bufs.b, 0, b, lb.count * eb);
+    if (st == GH_OK) st = api->upload(ctx, bufs.c, 0, c0, lc.count * eb);
+    if (st != GH_OK) {
+        snprintf(why, why_size, "setup failed (status %d): %s", (int)st, api->last_error(ctx));
+        goto done;
+    }
+
+    gh_gemm_args args = {
+        .size = sizeof args, .dtype = d, .trans_a = c->trans_a, .trans_b = c->trans_b,
+        .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta,
+        .lda = la.ld, .ldb = lb.ld, .ldc = lc.ld,
+        .a = bufs.a, .b = bufs.b, .c = bufs.c,
+        .a_offset = la.offset, .b_offset = lb.offset, .c_offset = lc.offset,
+        .params = &c->param, .n_params = 1,
+    };
+    gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1, .clock = GH_CLOCK_HOST};
+    st = api->gemm(ctx, device, c->kernel, &args, &timing);
+    if (st == GH_UNSUPPORTED) {
+        snprintf(why, why_size, "%s", api->last_error(ctx));
+        result = CASE_SKIP;
+        goto done;
+    }
+    if (st != GH_OK) {
+        snprintf(why, why_size, "gemm failed (status %d): %s", (int)st, api->last_error(ctx));
+        goto done;
+    }
+    if (timing.clock != GH_CLOCK_DEVICE || !(timing.kernel_ms >= 0)) {
+        snprintf(why, why_size, "timing not filled: clock %d, %g ms", (int)timing.clock, timing.kernel_ms);
+        goto done;
+    }
+    st = api->download(ctx, bufs.c, 0, c1, lc.count * eb);
+    if (st != GH_OK) {
+        snprintf(why, why_size, "download failed (status %d): %s", (int)st, api->last_error(ctx));
+        goto done;
+    }
+    if (check_result(c, &la, &lb, &lc, a, b, c0, c1, why, why_size) != 0) goto done;
+    if (c->repeat) {
+        /* Same inputs again: a missing barrier shows up as a different C. */
+        void *c2 = malloc(lc.count * eb);
+        if (!c2) {
+            snprintf(why, why_size, "out of host memory");
+            goto done;
+        }
+        st = api->upload(ctx, bufs.c, 0, c0, lc.count * eb);
+        if (st == GH_OK) st = api->gemm(ctx, device, c->kernel, &args, &timing);
+        if (st == GH_OK) st = api->download(ctx, bufs.c, 0, c2, lc.count * eb);
+        int same = st == GH_OK && memcmp(c1, c2, lc.count * eb) == 0;
+        free(c2);
+        if (st != GH_OK) {
+            snprintf(why, why_size, "second run failed (status %d): %s", (int)st, api->last_error(ctx));
+            goto done;
+        }
+        if (!same) {
+            snprintf(why, why_size, "a second run on the same inputs gave a different C (nondeterminism)");
+            goto done;
+        }
+    }
+    result = CASE_PASS;
+done:
+    free_buffers(api, ctx, &bufs);
+    free(a);
+    free(b);
+    free(c0);
+    free(c1);
+    return result;
+}

@@ -1,0 +1,35 @@
+/* One GEMM run through the plugin and checked against a host reference. */
+#ifndef GH_TEST_GEMM_CASE_H
+#define GH_TEST_GEMM_CASE_H
+
+#include <stddef.h>
+#include <gemmhost/plugin.h>
+
+typedef struct gemm_case {
+    int kernel;            /* index in the plugin */
+    int64_t param;         /* the kernel's one parameter (wg or tile) */
+    gh_dtype dtype;
+    int trans_a, trans_b;
+    int64_t m, n, k;
+    double alpha, beta;    /* beta == 0: C starts as NaN (a sentinel for i32) */
+    int64_t pad;           /* every ld is the stored width + pad */
+    uint64_t offset;       /* elements before each matrix in its buffer */
+    uint64_t seed;
+    int repeat;            /* run a second time; C must come out bit for bit the same */
+} gemm_case;
+
+typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } case_result;
+
+/* Runs the case on the device and checks every element of C against an
+ * extended-precision reference with the K-scaled bound of verification.md
+ * (exact for i32), and every element around C for stray writes. On a fail or
+ * skip, `why` says what happened. */
+case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c,
+                          char *why, size_t why_size);
+
+/* "tiled tile=16 f32 nt 37x53x29 alpha=1.5 beta=-0.75 pad=3 offset=7" */
+void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size);
+
+const char *dtype_name(gh_dtype d);
+
+#endif

@@ -1,0 +1,156 @@
+/* The OpenCL plugin, loaded through its ABI as the host would load it, on
+ * every OpenCL device found: API behaviour, then both kernels over every
+ * dtype, transpose and a set of edge shapes, each result checked on the host.
+ *
+ *   test_opencl_plugin [-v]            the tests; exit 77 when no device
+ *   test_opencl_plugin --bench [N...]  timings instead (see bench.h)
+ *
+ * GEMMHOST_TEST_OPENCL_PLATFORM=<text> keeps only the platforms whose name
+ * contains the text (the plugin's `platform` option). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "api_checks.h"
+#include "bench.h"
+#include "gemm_case.h"
+#include "plugin_handle.h"
+#include "tally.h"
+
+#define SKIP_EXIT_CODE 77
+
+typedef struct shape { int64_t m, n, k; } shape;
+
+/* Shapes every kernel meets: one element, one row, one column, primes. */
+static const shape base_shapes[] = {{1, 1, 1}, {1, 19, 1}, {23, 1, 17}, {37, 53, 29}};
+/* Work-group (and tile) edges to straddle. */
+static const int64_t edges[] = {4, 8, 16, 32};
+
+/* Just below and above the edge, and K smaller than it. */
+static int edge_shapes(int64_t t, shape *out)
+{
+    out[0] = (shape){t - 1, t + 1, t + 1};
+    out[1] = (shape){t + 1, t - 1, t - 1};
+    out[2] = (shape){2 * t + 1, t, 3};
+    return 3;
+}
+
+typedef struct sweep {
+    const gh_plugin_api *api;
+    gh_plugin *ctx;
+    int device;
+    tally *t;
+    unsigned counter; /* varies pads, offsets and seeds from case to case */
+} sweep;
+
+/* Runs one shape with every alpha/beta variant (one of them beta = 0 on a
+ * NaN-filled C). */
+static void run_shape(sweep *s, int kernel, int64_t param, gh_dtype dtype, int trans, shape sh)
+{
+    static const double float_ab[2][2] = {{1.5, -0.75}, {-1.25, 0}};
+    static const double int_ab[2][2] = {{3, -2}, {-2, 0}};
+    static const int64_t pads[] = {0, 1, 5};
+    static const uint64_t offsets[] = {0, 7, 3, 13};
+    for (int v = 0; v < 2; v++) {
+        unsigned n = s->counter++;
+        const double *ab = dtype == GH_I32 ? int_ab[v] : float_ab[v];
+        gemm_case c = {.kernel = kernel, .param = param, .dtype = dtype, .trans_a = trans >> 1,
+                       .trans_b = trans & 1, .m = sh.m, .n = sh.n, .k = sh.k, .alpha = ab[0], .beta = ab[1],
+                       .pad = pads[n % 3], .offset = offsets[n % 4], .seed = n, .repeat = n % 10 == 0};
+        char what[256], why[1024] = "";
+        gemm_case_describe(s->api, s->ctx, &c, what, sizeof what);
+        case_result r = gemm_case_run(s->api, s->ctx, s->device, &c, why, sizeof why);
+        tally_record(s->t, r, what, why);
+    }
+}
+
+static void run_sweep(sweep *s)
+{
+    int naive = find_kernel(s->api, s->ctx, "naive"), tiled = find_kernel(s->api, s->ctx, "tiled");
+    shape extra[3];
+    for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
+        for (int trans = 0; trans < 4; trans++) {
+            /* naive, default work-group: every shape. */
+            for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
+                run_shape(s, naive, 16, (gh_dtype)dtype, trans, base_shapes[i]);
+            for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+                for (int i = 0, n = edge_shapes(edges[e], extra); i < n; i++)
+                    run_shape(s, naive, 16, (gh_dtype)dtype, trans, extra[i]);
+            /* tiled, every tile: the common shapes and those around its edge. */
+            for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+                for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
+                    run_shape(s, tiled, edges[e], (gh_dtype)dtype, trans, base_shapes[i]);
+                for (int i = 0, n = edge_shapes(edges[e], extra); i < n; i++)
+                    run_shape(s, tiled, edges[e], (gh_dtype)dtype, trans, extra[i]);
+            }
+        }
+    /* naive's other work-group edges, on f32 (each one is another PoCL compile). */
+    for (int64_t wg = 8; wg <= 32; wg *= 4)
+        for (int trans = 0; trans < 4; trans++) {
+            run_shape(s, naive, wg, GH_F32, trans, (shape){37, 53, 29});
+            run_shape(s, naive, wg, GH_F32, trans, (shape){wg + 1, wg - 1, 5});
+        }
+}
+
+int main(int argc, char **argv)
+{
+    tally t = {0};
+    int bench = 0, n_sizes = 0;
+    int64_t sizes[16];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-v") == 0) t.verbose = 1;
+        else if (strcmp(argv[i], "--bench") == 0) bench = 1;
+        else if (bench && n_sizes < 16 && atoll(argv[i]) > 0) sizes[n_sizes++] = atoll(argv[i]);
+        else {
+            fprintf(stderr, "usage: %s [-v] | --bench [N ...]\n", argv[0]);
+            return 2;
+        }
+    }
+
+    plugin_handle h = {0};
+    if (plugin_load(&h, GEMMHOST_OPENCL_PLUGIN) != 0) return 1;
+    const gh_plugin_api *api = h.api;
+    if (!bench) {
+        api_checks_entry(h.entry, &t);
+        api_checks_open(api, &t);
+    }
+
+    const char *platform = getenv("GEMMHOST_TEST_OPENCL_PLATFORM");
+    if (platform && !*platform) platform = NULL;
+    gh_option_value filter = {"platform", platform};
+    gh_plugin *ctx = NULL;
+    gh_status st = api->open(&filter, platform ? 1 : 0, &ctx);
+    if (st != GH_OK) {
+        printf("FAIL open: %s\n", api->last_error(NULL));
+        return 1;
+    }
+    int n_devices = api->device_count(ctx);
+    if (n_devices == 0) {
+        printf("SKIP: no OpenCL device: %s\n", api->last_error(ctx));
+        api->close(ctx);
+        printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
+        return t.failed ? 1 : SKIP_EXIT_CODE;
+    }
+    if (bench) {
+        int rc = bench_run(api, ctx, sizes, n_sizes);
+        api->close(ctx);
+        plugin_unload(&h);
+        return rc;
+    }
+
+    for (int d = 0; d < n_devices; d++) {
+        const gh_device_info *info = api->device_info(ctx, d);
+        printf("device %d: %s (%s; %s; fp64 %s)\n", d, info->name, info->platform, info->api,
+               info->has_fp64 ? "yes" : "no");
+        fflush(stdout);
+        api_checks_device(api, ctx, d, platform, &t);
+        sweep s = {api, ctx, d, &t, 0};
+        run_sweep(&s);
+    }
+    if (n_devices > 1) api_checks_threads(api, ctx, &t);
+    api->close(ctx);
+    plugin_unload(&h);
+
+    tally_print_skips();
+    printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
+    return t.failed ? 1 : 0;
+}
