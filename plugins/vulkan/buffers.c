@@ -1,0 +1,232 @@
+/* Device buffers, and upload/download through a host-visible staging buffer.
+ *
+ * Matrices live in device-local memory where the device has it; the host
+ * reaches them only through the staging buffer, copied in chunks so a large
+ * matrix does not need a staging buffer as large as itself. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vkp.h"
+
+#define VKP_STAGING_MAX ((VkDeviceSize)64 << 20)
+
+/* A buffer and its own memory, of the first type with `required` flags
+ * (preferring `preferred`). */
+static gh_status create_buffer(vkp_device *d, VkDeviceSize size, VkBufferUsageFlags usage,
+                               VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                               VkBuffer *buffer, VkDeviceMemory *memory, const char *what)
+{
+    VkBufferCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = size,
+        .usage = usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    VKP_TRY(d->fn.vkCreateBuffer(d->dev, &info, NULL, buffer), what);
+    VkMemoryRequirements req;
+    d->fn.vkGetBufferMemoryRequirements(d->dev, *buffer, &req);
+    int type = vkp_memory_type(d, req.memoryTypeBits, required, preferred);
+    if (type < 0) {
+        d->fn.vkDestroyBuffer(d->dev, *buffer, NULL);
+        *buffer = VK_NULL_HANDLE;
+        return vkp_fail(GH_ERROR, "%s: device %s offers no memory type with flags 0x%x for this buffer",
+                        what, d->name, (unsigned)required);
+    }
+    VkMemoryAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = (uint32_t)type,
+    };
+    VkResult r = d->fn.vkAllocateMemory(d->dev, &alloc, NULL, memory);
+    if (r == VK_SUCCESS)
+        r = d->fn.vkBindBufferMemory(d->dev, *buffer, *memory, 0);
+    if (r != VK_SUCCESS) {
+        gh_status st = vkp_vk_fail(r, "vkAllocateMemory/vkBindBufferMemory", what);
+        if (*memory)
+            d->fn.vkFreeMemory(d->dev, *memory, NULL);
+        d->fn.vkDestroyBuffer(d->dev, *buffer, NULL);
+        *buffer = VK_NULL_HANDLE;
+        *memory = VK_NULL_HANDLE;
+        return st;
+    }
+    return GH_OK;
+}
+
+static void staging_release(vkp_device *d)
+{
+    vkp_staging *s = &d->staging;
+    if (s->map)
+        d->fn.vkUnmapMemory(d->dev, s->memory);
+    if (s->buffer)
+        d->fn.vkDestroyBuffer(d->dev, s->buffer, NULL);
+    if (s->memory)
+        d->fn.vkFreeMemory(d->dev, s->memory, NULL);
+    *s = (vkp_staging){0};
+}
+
+/* A mapped staging buffer of at least min(bytes, VKP_STAGING_MAX). */
+static gh_status staging_ready(vkp_device *d, uint64_t bytes)
+{
+    VkDeviceSize want = bytes < VKP_STAGING_MAX ? bytes : VKP_STAGING_MAX;
+    if (d->staging.buffer && d->staging.size >= want)
+        return GH_OK;
+    staging_release(d);
+    vkp_staging *s = &d->staging;
+    /* Coherent, so no flush or invalidate; cached makes downloads fast. */
+    gh_status st = create_buffer(d, want, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                 VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &s->buffer, &s->memory,
+                                 "staging buffer");
+    if (st != GH_OK)
+        return st;
+    VkResult r = d->fn.vkMapMemory(d->dev, s->memory, 0, VK_WHOLE_SIZE, 0, &s->map);
+    if (r != VK_SUCCESS) {
+        s->map = NULL;
+        staging_release(d);
+        return vkp_vk_fail(r, "vkMapMemory", "staging buffer");
+    }
+    s->size = want;
+    return GH_OK;
+}
+
+gh_status vkp_buffer_alloc(struct gh_plugin *ctx, int device, uint64_t bytes, struct gh_buffer **out)
+{
+    if (!out)
+        return vkp_fail(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    *out = NULL;
+    if (!ctx || device < 0 || device >= ctx->device_count)
+        return vkp_fail(GH_INVALID_ARGUMENT, "buffer_alloc: no device %d (there are %d)", device,
+                        ctx ? ctx->device_count : 0);
+    vkp_device *d = &ctx->devices[device];
+    gh_status st = vkp_device_ready(d);
+    if (st != GH_OK)
+        return st;
+
+    struct gh_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf)
+        return vkp_fail(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory");
+    /* Vulkan has no empty buffers; round up to whole 32-bit words. */
+    VkDeviceSize size = bytes < 4 ? 4 : (bytes + 3) & ~(VkDeviceSize)3;
+    char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 64];
+    snprintf(what, sizeof what, "buffer of %llu bytes on %s", (unsigned long long)bytes, d->name);
+    st = create_buffer(d, size,
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                       0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &buf->buffer, &buf->memory, what);
+    if (st != GH_OK) {
+        free(buf);
+        return st;
+    }
+    buf->device = d;
+    buf->bytes = bytes;
+    buf->next = d->buffers;
+    if (d->buffers)
+        d->buffers->prev = buf;
+    d->buffers = buf;
+    *out = buf;
+    return GH_OK;
+}
+
+static void buffer_destroy(vkp_device *d, struct gh_buffer *buf)
+{
+    d->fn.vkDestroyBuffer(d->dev, buf->buffer, NULL);
+    d->fn.vkFreeMemory(d->dev, buf->memory, NULL);
+    free(buf);
+}
+
+void vkp_buffer_free(struct gh_plugin *ctx, struct gh_buffer *buf)
+{
+    (void)ctx;
+    if (!buf)
+        return;
+    vkp_device *d = buf->device;
+    /* The host may free a buffer right after a gemm that used it: every
+     * call waits for its own work, so nothing is still running on it. */
+    if (buf->prev)
+        buf->prev->next = buf->next;
+    else
+        d->buffers = buf->next;
+    if (buf->next)
+        buf->next->prev = buf->prev;
+    buffer_destroy(d, buf);
+}
+
+void vkp_buffers_release(vkp_device *d)
+{
+    while (d->buffers) {
+        struct gh_buffer *next = d->buffers->next;
+        buffer_destroy(d, d->buffers);
+        d->buffers = next;
+    }
+    staging_release(d);
+}
+
+static gh_status check_range(struct gh_plugin *ctx, const struct gh_buffer *buf, uint64_t offset,
+                             const void *host, uint64_t bytes, const char *call)
+{
+    if (!ctx || !buf)
+        return vkp_fail(GH_INVALID_ARGUMENT, "%s: %s is NULL", call, ctx ? "buffer" : "context");
+    if (!host && bytes > 0)
+        return vkp_fail(GH_INVALID_ARGUMENT, "%s: host pointer is NULL", call);
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return vkp_fail(GH_INVALID_ARGUMENT,
+                        "%s: %llu bytes at offset %llu do not fit in a buffer of %llu bytes", call,
+                        (unsigned long long)bytes, (unsigned long long)offset,
+                        (unsigned long long)buf->bytes);
+    return GH_OK;
+}
+
+gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offset, const void *src,
+                     uint64_t bytes)
+{
+    gh_status st = check_range(ctx, dst, offset, src, bytes, "upload");
+    if (st != GH_OK || bytes == 0)
+        return st;
+    vkp_device *d = dst->device;
+    if ((st = staging_ready(d, bytes)) != GH_OK)
+        return st;
+    for (uint64_t done = 0; done < bytes;) {
+        VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
+        /* Host writes before vkQueueSubmit are visible to the device. */
+        memcpy(d->staging.map, (const unsigned char *)src + done, chunk);
+        if ((st = vkp_commands_begin(d)) != GH_OK)
+            return st;
+        /* Earlier kernels may still read or write the destination. */
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+        VkBufferCopy copy = {.srcOffset = 0, .dstOffset = offset + done, .size = chunk};
+        d->fn.vkCmdCopyBuffer(d->cmd, d->staging.buffer, dst->buffer, 1, &copy);
+        if ((st = vkp_commands_submit(d, "upload")) != GH_OK)
+            return st;
+        done += chunk;
+    }
+    return GH_OK;
+}
+
+gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t offset, void *dst,
+                       uint64_t bytes)
+{
+    gh_status st = check_range(ctx, src, offset, dst, bytes, "download");
+    if (st != GH_OK || bytes == 0)
+        return st;
+    vkp_device *d = src->device;
+    if ((st = staging_ready(d, bytes)) != GH_OK)
+        return st;
+    for (uint64_t done = 0; done < bytes;) {
+        VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
+        if ((st = vkp_commands_begin(d)) != GH_OK)
+            return st;
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        VkBufferCopy copy = {.srcOffset = offset + done, .dstOffset = 0, .size = chunk};
+        d->fn.vkCmdCopyBuffer(d->cmd, src->buffer, d->staging.buffer, 1, &copy);
+        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        if ((st = vkp_commands_submit(d, "download")) != GH_OK)
+            return st;
+        memcpy((unsigned char *)dst + done, d->staging.map, chunk);
+        done += chunk;
+    }
+    return GH_OK;
+}

@@ -1,0 +1,309 @@
+/* Physical devices and what they report; the logical device behind each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vkp.h"
+
+static const char *vendor_name(uint32_t id, char *buf, size_t size)
+{
+    switch (id) {
+    case 0x10DE: return "NVIDIA";
+    case 0x1002: return "AMD";
+    case 0x8086: return "Intel";
+    case 0x13B5: return "ARM";
+    case 0x5143: return "Qualcomm";
+    case 0x1010: return "Imagination";
+    case 0x106B: return "Apple";
+    case 0x10005: return "Mesa"; /* VK_VENDOR_ID_MESA: lavapipe and friends */
+    default:
+        snprintf(buf, size, "vendor 0x%04x", id);
+        return buf;
+    }
+}
+
+/* driverVersion is vendor-defined; decode the encodings we know. */
+static void decode_driver_version(const VkPhysicalDeviceProperties *p, char *buf, size_t size)
+{
+    uint32_t v = p->driverVersion;
+    if (p->vendorID == 0x10DE) /* NVIDIA: 10.8.8.6 bits */
+        snprintf(buf, size, "%u.%u.%u.%u", v >> 22, (v >> 14) & 0xff, (v >> 6) & 0xff, v & 0x3f);
+    else
+        snprintf(buf, size, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
+                 VK_API_VERSION_PATCH(v));
+}
+
+static int has_device_extension(struct gh_plugin *ctx, VkPhysicalDevice phys, const char *name)
+{
+    uint32_t n = 0;
+    if (ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return 0;
+    VkExtensionProperties *props = calloc(n, sizeof *props);
+    int found = 0;
+    if (props && ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(props[i].extensionName, name) == 0;
+    free(props);
+    return found;
+}
+
+/* A queue family with compute; prefer one with timestamps, then one without
+ * graphics (a dedicated compute queue). Returns 0 when there is none. */
+static int pick_queue_family(struct gh_plugin *ctx, VkPhysicalDevice phys, uint32_t *family,
+                             uint32_t *timestamp_bits)
+{
+    uint32_t n = 0;
+    ctx->vk.vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, NULL);
+    VkQueueFamilyProperties *q = calloc(n ? n : 1, sizeof *q);
+    if (!q)
+        return 0;
+    ctx->vk.vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, q);
+    int best = -1, best_score = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[i].queueCount == 0)
+            continue;
+        int score = (q[i].timestampValidBits > 0) * 2 + !(q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT);
+        if (score > best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    if (best >= 0) {
+        *family = (uint32_t)best;
+        *timestamp_bits = q[best].timestampValidBits;
+    }
+    free(q);
+    return best >= 0;
+}
+
+/* Fills d->info and the strings it points to. */
+static void describe(struct gh_plugin *ctx, vkp_device *d)
+{
+    VkPhysicalDeviceFeatures features;
+    ctx->vk.vkGetPhysicalDeviceProperties(d->phys, &d->props);
+    ctx->vk.vkGetPhysicalDeviceFeatures(d->phys, &features);
+    ctx->vk.vkGetPhysicalDeviceMemoryProperties(d->phys, &d->mem);
+    d->has_fp64 = features.shaderFloat64 == VK_TRUE;
+
+    /* The driver's own version string (Vulkan 1.2) and NVIDIA's SM count. */
+    VkPhysicalDeviceDriverProperties driver = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    int have_driver = 0, have_sm = 0;
+    if (ctx->vk.vkGetPhysicalDeviceProperties2 && d->props.apiVersion >= VK_API_VERSION_1_1) {
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+        if (d->props.apiVersion >= VK_API_VERSION_1_2 && ctx->instance_version >= VK_API_VERSION_1_2) {
+            driver.pNext = p2.pNext;
+            p2.pNext = &driver;
+            have_driver = 1;
+        }
+        if (has_device_extension(ctx, d->phys, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+            sm.pNext = p2.pNext;
+            p2.pNext = &sm;
+            have_sm = 1;
+        }
+        ctx->vk.vkGetPhysicalDeviceProperties2(d->phys, &p2);
+    }
+
+    char vendor_buf[32];
+    snprintf(d->name, sizeof d->name, "%s", d->props.deviceName);
+    snprintf(d->vendor, sizeof d->vendor, "%s",
+             vendor_name(d->props.vendorID, vendor_buf, sizeof vendor_buf));
+    if (have_driver && driver.driverInfo[0])
+        snprintf(d->driver, sizeof d->driver, "%s %s", driver.driverName, driver.driverInfo);
+    else
+        decode_driver_version(&d->props, d->driver, sizeof d->driver);
+    snprintf(d->api, sizeof d->api, "Vulkan %u.%u.%u", VK_API_VERSION_MAJOR(d->props.apiVersion),
+             VK_API_VERSION_MINOR(d->props.apiVersion), VK_API_VERSION_PATCH(d->props.apiVersion));
+
+    uint64_t device_local = 0;
+    for (uint32_t i = 0; i < d->mem.memoryHeapCount; i++)
+        if ((d->mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+            d->mem.memoryHeaps[i].size > device_local)
+            device_local = d->mem.memoryHeaps[i].size;
+
+    int is_cpu = d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    uint32_t units = 0;
+    if (have_sm)
+        units = sm.shaderSMCount;
+    else if (is_cpu) /* lavapipe runs on every online CPU */
+        units = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+
+    d->info = (gh_device_info){
+        .size = sizeof(gh_device_info),
+        .name = d->name,
+        .vendor = d->vendor,
+        .driver_version = d->driver,
+        .api = d->api,
+        .platform = "",
+        .global_mem_bytes = device_local,
+        .local_mem_bytes = d->props.limits.maxComputeSharedMemorySize,
+        .compute_units = units,
+        .max_workgroup_size = d->props.limits.maxComputeWorkGroupInvocations,
+        .is_software = is_cpu,
+        .has_fp64 = d->has_fp64,
+    };
+}
+
+gh_status vkp_devices_open(struct gh_plugin *ctx)
+{
+    uint32_t n = 0;
+    VkResult r = ctx->vk.vkEnumeratePhysicalDevices(ctx->instance, &n, NULL);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        snprintf(ctx->note, sizeof ctx->note, "vkEnumeratePhysicalDevices failed: %s", vkp_result_name(r));
+        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+    }
+    if (n == 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "the Vulkan loader found no devices (no driver installed? see VK_DRIVER_FILES)");
+        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+    }
+    VkPhysicalDevice *phys = calloc(n, sizeof *phys);
+    ctx->devices = calloc(n, sizeof *ctx->devices);
+    if (!phys || !ctx->devices) {
+        free(phys);
+        return vkp_fail(GH_OUT_OF_MEMORY, "out of host memory listing %u Vulkan devices", n);
+    }
+    r = ctx->vk.vkEnumeratePhysicalDevices(ctx->instance, &n, phys);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        free(phys);
+        snprintf(ctx->note, sizeof ctx->note, "vkEnumeratePhysicalDevices failed: %s", vkp_result_name(r));
+        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+    }
+
+    int skipped = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        vkp_device *d = &ctx->devices[ctx->device_count];
+        d->ctx = ctx;
+        d->phys = phys[i];
+        if (!pick_queue_family(ctx, d->phys, &d->queue_family, &d->timestamp_bits)) {
+            skipped++; /* a device without compute queues cannot run a GEMM */
+            continue;
+        }
+        describe(ctx, d);
+        d->index = ctx->device_count++;
+    }
+    free(phys);
+    if (ctx->device_count == 0) {
+        snprintf(ctx->note, sizeof ctx->note, "none of the %d Vulkan devices has a compute queue", skipped);
+        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+    }
+    return GH_OK;
+}
+
+static void device_teardown(vkp_device *d)
+{
+    if (!d->dev)
+        return;
+    d->fn.vkDeviceWaitIdle(d->dev);
+    vkp_buffers_release(d);
+    vkp_pipelines_release(d);
+    if (d->timestamps)
+        d->fn.vkDestroyQueryPool(d->dev, d->timestamps, NULL);
+    if (d->fence)
+        d->fn.vkDestroyFence(d->dev, d->fence, NULL);
+    if (d->pool) /* frees the command buffer with it */
+        d->fn.vkDestroyCommandPool(d->dev, d->pool, NULL);
+    d->fn.vkDestroyDevice(d->dev, NULL);
+    d->dev = VK_NULL_HANDLE;
+    d->timestamps = VK_NULL_HANDLE;
+    d->fence = VK_NULL_HANDLE;
+    d->pool = VK_NULL_HANDLE;
+    d->cmd = VK_NULL_HANDLE;
+    d->ready = 0;
+}
+
+void vkp_devices_close(struct gh_plugin *ctx)
+{
+    for (int i = 0; i < ctx->device_count; i++)
+        device_teardown(&ctx->devices[i]);
+    free(ctx->devices);
+    ctx->devices = NULL;
+    ctx->device_count = 0;
+}
+
+static gh_status create_device(vkp_device *d)
+{
+    struct gh_plugin *ctx = d->ctx;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = d->queue_family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    /* f64 shaders need the feature switched on, not just present. */
+    VkPhysicalDeviceFeatures features = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
+    VkDeviceCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &queue,
+        .pEnabledFeatures = &features,
+    };
+    VKP_TRY(ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev), d->name);
+    gh_status st = vkp_load_device_functions(ctx, d->dev, &d->fn);
+    if (st != GH_OK) {
+        /* Without the table there is no vkDestroyDevice to call; look it up alone. */
+        PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)ctx->vk.vkGetDeviceProcAddr(d->dev, "vkDestroyDevice");
+        if (destroy)
+            destroy(d->dev, NULL);
+        d->dev = VK_NULL_HANDLE;
+        return st;
+    }
+    d->fn.vkGetDeviceQueue(d->dev, d->queue_family, 0, &d->queue);
+
+    VkCommandPoolCreateInfo pool = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = d->queue_family,
+    };
+    VKP_TRY(d->fn.vkCreateCommandPool(d->dev, &pool, NULL, &d->pool), d->name);
+    VkCommandBufferAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = d->pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    VKP_TRY(d->fn.vkAllocateCommandBuffers(d->dev, &alloc, &d->cmd), d->name);
+    VkFenceCreateInfo fence = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VKP_TRY(d->fn.vkCreateFence(d->dev, &fence, NULL, &d->fence), d->name);
+    if (d->timestamp_bits > 0) {
+        VkQueryPoolCreateInfo query = {
+            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+            .queryType = VK_QUERY_TYPE_TIMESTAMP,
+            .queryCount = 2,
+        };
+        VKP_TRY(d->fn.vkCreateQueryPool(d->dev, &query, NULL, &d->timestamps), d->name);
+    }
+    return vkp_pipelines_init(d);
+}
+
+gh_status vkp_device_ready(vkp_device *d)
+{
+    if (d->ready)
+        return GH_OK;
+    gh_status st = create_device(d);
+    if (st != GH_OK) {
+        device_teardown(d); /* partial state; the next call tries again */
+        return st;
+    }
+    d->ready = 1;
+    return GH_OK;
+}
+
+int vkp_memory_type(const vkp_device *d, uint32_t type_bits, VkMemoryPropertyFlags required,
+                    VkMemoryPropertyFlags preferred)
+{
+    int fallback = -1;
+    for (uint32_t i = 0; i < d->mem.memoryTypeCount; i++) {
+        VkMemoryPropertyFlags flags = d->mem.memoryTypes[i].propertyFlags;
+        if (!(type_bits & (1u << i)) || (flags & required) != required)
+            continue;
+        if ((flags & preferred) == preferred)
+            return (int)i;
+        if (fallback < 0)
+            fallback = (int)i;
+    }
+    return fallback;
+}

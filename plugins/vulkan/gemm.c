@@ -1,0 +1,228 @@
+/* One GEMM: check the arguments, bind the matrices, dispatch, time. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "vkp.h"
+
+/* The part of a buffer one matrix is bound as: the shaders index with 32-bit
+ * element offsets from the start of this range. */
+typedef struct window {
+    VkDeviceSize base;   /* byte offset of the range in the buffer, aligned */
+    VkDeviceSize range;  /* bytes */
+    uint32_t offset;     /* element offset of the matrix inside the range */
+} window;
+
+/* A matrix stored as `rows` rows of `cols` elements, `ld` apart, starting at
+ * element `offset` of buf. */
+static gh_status bind_window(const vkp_device *d, char name, const struct gh_buffer *buf,
+                             uint64_t offset, uint64_t rows, uint64_t cols, uint64_t ld,
+                             uint32_t esize, window *w)
+{
+    if (!buf)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: buffer %c is NULL", name);
+    if (buf->device != d)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: buffer %c belongs to device %d, not %d (%s)", name,
+                        buf->device->index, d->index, d->name);
+    /* Sizes were checked to fit 32 bits, so this cannot overflow. */
+    uint64_t span = (rows - 1) * ld + cols;
+    uint64_t have = buf->bytes / esize;
+    if (offset > have || span > have - offset)
+        return vkp_fail(GH_INVALID_ARGUMENT,
+                        "gemm: %c (%llu rows of %llu, ld %llu) at element offset %llu needs %llu "
+                        "elements, its buffer holds %llu",
+                        name, (unsigned long long)rows, (unsigned long long)cols, (unsigned long long)ld,
+                        (unsigned long long)offset, (unsigned long long)(offset + span),
+                        (unsigned long long)have);
+    const VkPhysicalDeviceLimits *lim = &d->props.limits;
+    uint64_t start = offset * esize;
+    uint64_t align = lim->minStorageBufferOffsetAlignment ? lim->minStorageBufferOffsetAlignment : 1;
+    w->base = start - start % align;
+    uint64_t needed = start + span * esize - w->base;
+    if (needed > lim->maxStorageBufferRange)
+        return vkp_fail(GH_UNSUPPORTED,
+                        "gemm: %c spans %llu bytes, over the device's maxStorageBufferRange = %u (%s)",
+                        name, (unsigned long long)needed, lim->maxStorageBufferRange, d->name);
+    /* Bind on to the end of the buffer (as far as the limit allows), not
+     * just the matrix: a kernel that writes past the matrix then hits the
+     * host's guard zone, where it is seen, instead of being silently
+     * dropped by a robust driver. */
+    uint64_t to_end = buf->bytes - w->base;
+    w->range = to_end < lim->maxStorageBufferRange ? to_end : lim->maxStorageBufferRange;
+    w->offset = (uint32_t)((start - w->base) / esize);
+    return GH_OK;
+}
+
+static gh_status check_args(const gh_gemm_args *a)
+{
+    if (!a)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: args is NULL");
+    if (!GH_HAS_MEMBER(a, gh_gemm_args, n_params))
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: args.size %zu is smaller than gh_gemm_args of ABI 1.0",
+                        a->size);
+    if (a->dtype != GH_F32 && a->dtype != GH_F64 && a->dtype != GH_I32)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: unknown dtype %d", (int)a->dtype);
+    if ((a->trans_a != 0 && a->trans_a != 1) || (a->trans_b != 0 && a->trans_b != 1))
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: trans_a and trans_b must be 0 or 1");
+    if (a->m < 1 || a->n < 1 || a->k < 1)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: m, n, k must be >= 1 (got %lld, %lld, %lld)",
+                        (long long)a->m, (long long)a->n, (long long)a->k);
+    int64_t a_cols = a->trans_a ? a->m : a->k;
+    int64_t b_cols = a->trans_b ? a->k : a->n;
+    if (a->lda < a_cols || a->ldb < b_cols || a->ldc < a->n)
+        return vkp_fail(GH_INVALID_ARGUMENT,
+                        "gemm: leading dimensions too small: lda %lld (needs >= %lld), ldb %lld "
+                        "(>= %lld), ldc %lld (>= %lld)",
+                        (long long)a->lda, (long long)a_cols, (long long)a->ldb, (long long)b_cols,
+                        (long long)a->ldc, (long long)a->n);
+    const int64_t limit = UINT32_MAX;
+    if (a->m > limit || a->n > limit || a->k > limit || a->lda > limit || a->ldb > limit || a->ldc > limit)
+        return vkp_fail(GH_UNSUPPORTED, "gemm: sizes and leading dimensions must fit 32 bits here");
+    if (a->dtype == GH_I32) {
+        for (int i = 0; i < 2; i++) {
+            double v = i ? a->beta : a->alpha;
+            if (!(v >= INT32_MIN && v <= INT32_MAX) || v != floor(v))
+                return vkp_fail(GH_INVALID_ARGUMENT, "gemm: i32 needs an integral %s, got %g",
+                                i ? "beta" : "alpha", v);
+        }
+    }
+    return GH_OK;
+}
+
+/* The push constants of kernels/vulkan/gemm_common.glsl: twelve uints, then
+ * alpha and beta in the element type. */
+static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3])
+{
+    uint32_t u[VKP_PUSH_UINTS] = {
+        (uint32_t)a->m,   (uint32_t)a->n,   (uint32_t)a->k,
+        (uint32_t)a->lda, (uint32_t)a->ldb, (uint32_t)a->ldc,
+        w[0].offset,      w[1].offset,      w[2].offset,
+        (uint32_t)a->trans_a, (uint32_t)a->trans_b, 0,
+    };
+    memcpy(push, u, sizeof u);
+    unsigned char *scalars = push + sizeof u;
+    if (a->dtype == GH_F64) {
+        double s[2] = {a->alpha, a->beta};
+        memcpy(scalars, s, sizeof s);
+    } else if (a->dtype == GH_F32) {
+        float s[2] = {(float)a->alpha, (float)a->beta};
+        memcpy(scalars, s, sizeof s);
+    } else {
+        int32_t s[2] = {(int32_t)a->alpha, (int32_t)a->beta};
+        memcpy(scalars, s, sizeof s);
+    }
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
+                   gh_gemm_timing *timing)
+{
+    if (!ctx || device < 0 || device >= ctx->device_count)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: no device %d (there are %d)", device,
+                        ctx ? ctx->device_count : 0);
+    if (kernel < 0 || kernel >= VKP_KERNEL_COUNT)
+        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: no kernel %d (there are %d)", kernel, VKP_KERNEL_COUNT);
+    gh_status st = check_args(args);
+    if (st != GH_OK)
+        return st;
+    int side_index = 0;
+    if ((st = vkp_side_index(kernel, args, &side_index)) != GH_OK)
+        return st;
+    vkp_device *d = &ctx->devices[device];
+    uint32_t side = (uint32_t)vkp_sides[side_index];
+    if ((st = vkp_check_limits(d, kernel, args->dtype, side)) != GH_OK)
+        return st;
+
+    uint32_t esize = vkp_dtype_size(args->dtype);
+    uint64_t m = (uint64_t)args->m, n = (uint64_t)args->n, k = (uint64_t)args->k;
+    window w[3];
+    if ((st = bind_window(d, 'A', args->a, args->a_offset, args->trans_a ? k : m, args->trans_a ? m : k,
+                          (uint64_t)args->lda, esize, &w[0])) != GH_OK ||
+        (st = bind_window(d, 'B', args->b, args->b_offset, args->trans_b ? n : k, args->trans_b ? k : n,
+                          (uint64_t)args->ldb, esize, &w[1])) != GH_OK ||
+        (st = bind_window(d, 'C', args->c, args->c_offset, m, n, (uint64_t)args->ldc, esize, &w[2])) != GH_OK)
+        return st;
+
+    const uint32_t *max_groups = d->props.limits.maxComputeWorkGroupCount;
+    uint64_t groups_x = (n + side - 1) / side, groups_y = (m + side - 1) / side;
+    if (groups_x > max_groups[0] || groups_y > max_groups[1])
+        return vkp_fail(GH_UNSUPPORTED,
+                        "gemm: %llu x %llu workgroups, over the device's maxComputeWorkGroupCount = "
+                        "%u x %u (%s)",
+                        (unsigned long long)groups_x, (unsigned long long)groups_y, max_groups[0],
+                        max_groups[1], d->name);
+
+    if ((st = vkp_device_ready(d)) != GH_OK)
+        return st;
+    VkPipeline pipeline;
+    if ((st = vkp_pipeline(d, kernel, args->dtype, side_index, &pipeline)) != GH_OK)
+        return st;
+
+    const struct gh_buffer *bufs[3] = {args->a, args->b, args->c};
+    VkDescriptorBufferInfo infos[3];
+    VkWriteDescriptorSet writes[3];
+    for (int i = 0; i < 3; i++) {
+        infos[i] = (VkDescriptorBufferInfo){.buffer = bufs[i]->buffer, .offset = w[i].base, .range = w[i].range};
+        writes[i] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = d->set,
+            .dstBinding = (uint32_t)i,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .pBufferInfo = &infos[i],
+        };
+    }
+    d->fn.vkUpdateDescriptorSets(d->dev, 3, writes, 0, NULL);
+
+    unsigned char push[VKP_PUSH_BYTES];
+    fill_push(push, args, w);
+    uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * esize;
+
+    if ((st = vkp_commands_begin(d)) != GH_OK)
+        return st;
+    /* Uploads and earlier kernels must land before this one reads. */
+    vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if (d->timestamps)
+        d->fn.vkCmdResetQueryPool(d->cmd, d->timestamps, 0, 2);
+    d->fn.vkCmdBindPipeline(d->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    d->fn.vkCmdBindDescriptorSets(d->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d->layout, 0, 1, &d->set, 0, NULL);
+    d->fn.vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+    if (d->timestamps)
+        d->fn.vkCmdWriteTimestamp(d->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, d->timestamps, 0);
+    d->fn.vkCmdDispatch(d->cmd, (uint32_t)groups_x, (uint32_t)groups_y, 1);
+    if (d->timestamps)
+        d->fn.vkCmdWriteTimestamp(d->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, d->timestamps, 1);
+
+    double host_start = now_ms();
+    if ((st = vkp_commands_submit(d, "gemm")) != GH_OK)
+        return st;
+    double host_ms = now_ms() - host_start;
+
+    double kernel_ms = host_ms;
+    gh_clock clock = GH_CLOCK_HOST;
+    if (d->timestamps) {
+        uint64_t ticks[2];
+        VKP_TRY(d->fn.vkGetQueryPoolResults(d->dev, d->timestamps, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
+                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                "gemm timestamps");
+        uint64_t mask = d->timestamp_bits >= 64 ? UINT64_MAX : (1ull << d->timestamp_bits) - 1;
+        uint64_t elapsed = (ticks[1] - ticks[0]) & mask; /* wraps within the valid bits */
+        kernel_ms = (double)elapsed * d->props.limits.timestampPeriod / 1e6;
+        clock = GH_CLOCK_DEVICE;
+    }
+    if (timing) {
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms))
+            timing->kernel_ms = kernel_ms;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock))
+            timing->clock = clock;
+    }
+    return GH_OK;
+}
