@@ -24,6 +24,19 @@ expect_ok "default results all pass, both C kernels" $check "$work/default" --st
 expect_status "C plugin on odd shapes" $? 0
 expect_ok "odd shapes: 336 rows, all pass" $check "$work/odd" --rows 336 --status pass --distinct dtype=3 --distinct trans=4
 
+# Every CPU-reachable backend on the same cases: C, OpenCL (PoCL), Vulkan (lavapipe).
+# 8 sizes x 3 dtypes x 4 transposes x 3 backends x (naive + 2 tiles).
+"$gemmhost" --quiet --config "$src/config/agreement.ini" --output "$work/agree"
+expect_status "C, OpenCL and Vulkan side by side" $? 0
+expect_ok "agreement: 864 rows, all pass, all three backends" $check "$work/agree" --rows 864 --status pass \
+  --require backend=cpu --require backend=opencl --require backend=vulkan
+expect_ok "agreement: i32 outputs of every backend identical" $python -c "
+import json, sys
+doc = json.load(open('$work/agree.json'))
+split = [a for a in doc['agreement'] if a['dtype'] == 'i32' and len(a['groups']) != 1]
+print(len(split), 'i32 cases whose backends disagree')
+sys.exit(1 if split or not doc['agreement'] else 0)"
+
 "$gemmhost" --quiet --config "$src/config/cpu-large-verify.ini" --output "$work/large"
 expect_status "Freivalds and sampled entries past full_max" $? 0
 expect_ok "large: verified with freivalds+sample" $check "$work/large" --rows 4 --status pass \
