@@ -698,9 +698,9 @@ static gh_origin origin_of(const loader *ld, const entry *e)
 /* Scalar keys refuse a comma: "alpha = 1,5" is a list, not a number. */
 static int get_single(loader *ld, const section *s, const entry *e, const char **out)
 {
+    *out = e->value;
     if (strchr(e->value, ','))
         return fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
-    *out = e->value;
     return 0;
 }
 
@@ -916,7 +916,7 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
 
 static int set_int(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
 {
-    int64_t v;
+    int64_t v = 0;
     if (get_int(ld, s, e, key->lo, key->hi, &v) != 0)
         return -1;
     *MEMBER(run, key, int) = (int)v;
@@ -1177,7 +1177,7 @@ static int check_split_members(loader *ld, const gh_config *cfg)
         for (size_t j = 0; j < sp->n_backends; j++) {
             if (find_section(ld, SEC_BACKEND, sp->backends[j]))
                 continue;
-            const char *names[64];
+            const char *names[64] = { NULL };
             size_t n = 0;
             for (size_t b = 0; b < cfg->n_backends && n < 64; b++)
                 names[n++] = cfg->backends[b].name;
