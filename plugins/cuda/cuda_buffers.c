@@ -1,0 +1,127 @@
+/* Device buffers; see cuda_buffers.h. */
+#include "cuda_buffers.h"
+
+#include <stdlib.h>
+
+#include "cuda_device.h"
+#include "cuda_errors.h"
+
+static void list_add(gh_plugin *ctx, gh_buffer *b)
+{
+    pthread_mutex_lock(&ctx->buffers_lock);
+    b->prev = NULL;
+    b->next = ctx->buffers;
+    if (ctx->buffers)
+        ctx->buffers->prev = b;
+    ctx->buffers = b;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+}
+
+static void list_remove(gh_plugin *ctx, gh_buffer *b)
+{
+    pthread_mutex_lock(&ctx->buffers_lock);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        ctx->buffers = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+}
+
+gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+{
+    if (!out)
+        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    *out = NULL;
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, device, &dev);
+    if (st)
+        return st;
+    if (bytes == 0)
+        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
+    gh_buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for a buffer record");
+    st = gh_cu_check(ctx, ctx->cu->cuMemAlloc(&b->ptr, (size_t)bytes), "cuMemAlloc(%llu bytes) on device %d",
+                     (unsigned long long)bytes, dev->index);
+    if (st) {
+        free(b);
+        return st;
+    }
+    b->device = device;
+    b->bytes = bytes;
+    list_add(ctx, b);
+    *out = b;
+    return GH_OK;
+}
+
+/* Frees the device memory; b must already be off the list. */
+static void release(gh_plugin *ctx, gh_buffer *b)
+{
+    gh_cuda_device *dev = NULL;
+    if (gh_cuda_device_enter(ctx, b->device, &dev) == GH_OK)
+        gh_cu_check(ctx, ctx->cu->cuMemFree(b->ptr), "cuMemFree on device %d", dev->index);
+    free(b);
+}
+
+void gh_cuda_buffer_free(gh_plugin *ctx, gh_buffer *buf)
+{
+    if (!ctx || !buf)
+        return;
+    list_remove(ctx, buf);
+    release(ctx, buf);
+}
+
+void gh_cuda_buffers_free_all(gh_plugin *ctx)
+{
+    while (ctx->buffers) {
+        gh_buffer *b = ctx->buffers;
+        list_remove(ctx, b);
+        release(ctx, b);
+    }
+}
+
+/* Checks [offset, offset + bytes) lies inside the buffer. */
+static gh_status check_range(gh_plugin *ctx, const char *what, const gh_buffer *b, uint64_t offset, uint64_t bytes,
+                             const void *host)
+{
+    if (!b)
+        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: buffer is NULL", what);
+    if (!host && bytes)
+        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: host pointer is NULL", what);
+    if (offset > b->bytes || bytes > b->bytes - offset)
+        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT,
+                            "%s: bytes [%llu, %llu + %llu) are outside the buffer of %llu bytes", what,
+                            (unsigned long long)offset, (unsigned long long)offset, (unsigned long long)bytes,
+                            (unsigned long long)b->bytes);
+    return GH_OK;
+}
+
+/* Copies go through the device's stream, then wait for it: blocking for the
+ * host, and ordered with the kernels queued on that stream. */
+gh_status gh_cuda_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
+{
+    gh_status st = check_range(ctx, "upload", dst, offset, bytes, src);
+    gh_cuda_device *dev = NULL;
+    if (st || (st = gh_cuda_device_enter(ctx, dst->device, &dev)) || bytes == 0)
+        return st;
+    if ((st = gh_cu_check(ctx, ctx->cu->cuMemcpyHtoDAsync(dst->ptr + offset, src, (size_t)bytes, dev->stream),
+                          "cuMemcpyHtoDAsync(%llu bytes) to device %d", (unsigned long long)bytes, dev->index)))
+        return st;
+    return gh_cu_check(ctx, ctx->cu->cuStreamSynchronize(dev->stream), "cuStreamSynchronize after upload to device %d",
+                       dev->index);
+}
+
+gh_status gh_cuda_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
+{
+    gh_status st = check_range(ctx, "download", src, offset, bytes, dst);
+    gh_cuda_device *dev = NULL;
+    if (st || (st = gh_cuda_device_enter(ctx, src->device, &dev)) || bytes == 0)
+        return st;
+    if ((st = gh_cu_check(ctx, ctx->cu->cuMemcpyDtoHAsync(dst, src->ptr + offset, (size_t)bytes, dev->stream),
+                          "cuMemcpyDtoHAsync(%llu bytes) from device %d", (unsigned long long)bytes, dev->index)))
+        return st;
+    return gh_cu_check(ctx, ctx->cu->cuStreamSynchronize(dev->stream),
+                       "cuStreamSynchronize after download from device %d", dev->index);
+}

@@ -1,0 +1,100 @@
+/* cuBLAS GEMM for row-major matrices; see cuda_cublas.h. */
+#include "cuda_cublas.h"
+
+#include <limits.h>
+
+#include "cuda_device.h"
+#include "cuda_errors.h"
+
+/* One handle per device, made on first use with the device's primary
+ * context current, so cuBLAS (built on the runtime API) works in the same
+ * context as our buffers. */
+static gh_status get_handle(gh_plugin *ctx, gh_cuda_device *dev, const gh_cublas_api *cb)
+{
+    if (dev->cublas)
+        return GH_OK;
+    cublasHandle_t h = NULL;
+    gh_status st = gh_cublas_check(ctx, cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
+    if (st)
+        return st;
+    /* Default math: fp32 stays fp32 (no TF32 tensor cores), so cuBLAS is
+     * checked against the same bound and compared like for like. */
+    cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
+    if ((st = gh_cublas_check(ctx, cb->cublasSetStream(h, (cudaStream_t)dev->stream), "cublasSetStream")) ||
+        (st = gh_cublas_check(ctx, cb->cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST),
+                              "cublasSetPointerMode(CUBLAS_POINTER_MODE_HOST)")) ||
+        (st = gh_cublas_check(ctx, cb->cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
+                              "cublasSetMathMode(CUBLAS_DEFAULT_MATH)")) ||
+        (st = gh_cublas_check(ctx, cb->cublasGetMathMode(h, &mode), "cublasGetMathMode"))) {
+        cb->cublasDestroy(h);
+        return st;
+    }
+    if (mode != CUBLAS_DEFAULT_MATH) {
+        cb->cublasDestroy(h);
+        return gh_cuda_fail(ctx, GH_ERROR, "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH)",
+                            (int)mode);
+    }
+    dev->cublas = h;
+    return GH_OK;
+}
+
+gh_status gh_cuda_cublas_gemm(gh_plugin *ctx, gh_cuda_device *dev, const gh_gemm_args *a, double *ms)
+{
+    if (a->dtype != GH_F32 && a->dtype != GH_F64)
+        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM");
+    const char *why = NULL;
+    const gh_cublas_api *cb = gh_cuda_cublas(&why);
+    if (!cb)
+        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "%s", why);
+    if (a->lda > INT_MAX || a->ldb > INT_MAX || a->ldc > INT_MAX)
+        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "cuBLAS takes 32-bit leading dimensions (lda %lld, ldb %lld, ldc %lld)",
+                            (long long)a->lda, (long long)a->ldb, (long long)a->ldc);
+    gh_status st = get_handle(ctx, dev, cb);
+    if (st)
+        return st;
+
+    /* cuBLAS is column-major, and a row-major matrix read as column-major is
+     * its transpose. So C^T = op(B)^T op(A)^T: pass B first and A second,
+     * with N and M swapped and each operand's transpose flag and leading
+     * dimension as given. The result lands in C as row-major M x N. */
+    size_t es = a->dtype == GH_F64 ? 8 : 4;
+    CUdeviceptr A = a->a->ptr + a->a_offset * es;
+    CUdeviceptr B = a->b->ptr + a->b_offset * es;
+    CUdeviceptr C = a->c->ptr + a->c_offset * es;
+    cublasOperation_t op_b = a->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasOperation_t op_a = a->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+    int m = (int)a->n, n = (int)a->m, k = (int)a->k;
+    int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
+
+    if ((st = gh_cuda_timer_start(ctx, dev)))
+        return st;
+    if (a->dtype == GH_F32) {
+        float alpha = (float)a->alpha, beta = (float)a->beta;
+        st = gh_cublas_check(ctx,
+                             cb->cublasSgemm(dev->cublas, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
+                                             (const float *)A, lda, &beta, (float *)C, ldc),
+                             "cublasSgemm on device %d", dev->index);
+    } else {
+        double alpha = a->alpha, beta = a->beta;
+        st = gh_cublas_check(ctx,
+                             cb->cublasDgemm(dev->cublas, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
+                                             (const double *)A, lda, &beta, (double *)C, ldc),
+                             "cublasDgemm on device %d", dev->index);
+    }
+    if (st) {
+        /* Drain the stream so the next call starts clean; report the first error. */
+        ctx->cu->cuStreamSynchronize(dev->stream);
+        return st;
+    }
+    return gh_cuda_timer_stop(ctx, dev, a->dtype == GH_F32 ? "cublasSgemm" : "cublasDgemm", ms);
+}
+
+void gh_cuda_cublas_release(gh_plugin *ctx, gh_cuda_device *dev)
+{
+    if (!dev->cublas)
+        return;
+    const gh_cublas_api *cb = gh_cuda_cublas(NULL);
+    if (cb)
+        gh_cublas_check(ctx, cb->cublasDestroy(dev->cublas), "cublasDestroy on device %d", dev->index);
+    dev->cublas = NULL;
+}

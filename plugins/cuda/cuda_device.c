@@ -1,0 +1,230 @@
+/* Device discovery and per-device state; see cuda_device.h. */
+#include "cuda_device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_cublas.h"
+#include "cuda_errors.h"
+#include "cuda_modules.h"
+
+/* The kernel module's version ("580.159.04"): what users know the driver by,
+ * while cuDriverGetVersion only says which CUDA it supports. "" if unknown. */
+static void read_kernel_module_version(char *out, size_t out_size)
+{
+    out[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f)
+        return;
+    char line[512];
+    if (fgets(line, sizeof line, f)) {
+        /* "NVRM version: NVIDIA UNIX [Open Kernel Module for] x86_64  580.159.04  Release ...":
+         * the first word after "Module" that starts with a digit and has a dot. */
+        const char *p = strstr(line, "Module");
+        while (p && *p) {
+            size_t len = strcspn(p, " \t\n");
+            if (len > 0 && len < out_size && p[0] >= '0' && p[0] <= '9' && memchr(p, '.', len)) {
+                memcpy(out, p, len);
+                out[len] = '\0';
+                break;
+            }
+            p += len;
+            p += strspn(p, " \t\n");
+        }
+    }
+    fclose(f);
+}
+
+static gh_status get_attribute(gh_plugin *ctx, gh_cuda_device *d, CUdevice_attribute attr,
+                               const char *attr_name, int *value)
+{
+    return gh_cu_check(ctx, ctx->cu->cuDeviceGetAttribute(value, attr, d->handle),
+                       "cuDeviceGetAttribute(%s) for device %d", attr_name, d->index);
+}
+#define GH_ATTR(ctx, d, attr, out) get_attribute((ctx), (d), attr, #attr, (out))
+
+/* Releases whatever open_device got as far as creating. */
+static void close_device(gh_plugin *ctx, gh_cuda_device *d)
+{
+    const gh_cu_api *cu = ctx->cu;
+    if (!d->context)
+        return;
+    /* Cleanup can only report, not stop: keep going and leave the reason. */
+    gh_cu_check(ctx, cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", d->index);
+    gh_cuda_cublas_release(ctx, d);
+    gh_cuda_modules_release(ctx, d);
+    if (d->stop)
+        gh_cu_check(ctx, cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
+    if (d->start)
+        gh_cu_check(ctx, cu->cuEventDestroy(d->start), "cuEventDestroy on device %d", d->index);
+    if (d->stream)
+        gh_cu_check(ctx, cu->cuStreamDestroy(d->stream), "cuStreamDestroy on device %d", d->index);
+    gh_cu_check(ctx, cu->cuCtxSetCurrent(NULL), "cuCtxSetCurrent(NULL)");
+    gh_cu_check(ctx, cu->cuDevicePrimaryCtxRelease(d->handle), "cuDevicePrimaryCtxRelease for device %d",
+                d->index);
+    d->context = NULL;
+}
+
+static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh_cuda_device *d)
+{
+    const gh_cu_api *cu = ctx->cu;
+    gh_status st;
+    memset(d, 0, sizeof *d);
+    d->index = ordinal;
+
+    if ((st = gh_cu_check(ctx, cu->cuDeviceGet(&d->handle, ordinal), "cuDeviceGet(%d)", ordinal)))
+        return st;
+    if ((st = gh_cu_check(ctx, cu->cuDeviceGetName(d->name, (int)sizeof d->name, d->handle),
+                          "cuDeviceGetName for device %d", ordinal)))
+        return st;
+    size_t total_mem = 0;
+    if ((st = gh_cu_check(ctx, cu->cuDeviceTotalMem(&total_mem, d->handle), "cuDeviceTotalMem for device %d",
+                          ordinal)))
+        return st;
+    int sm_count = 0;
+    if ((st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->cc_major)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &d->cc_minor)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &sm_count)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &d->max_threads_per_block)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &d->max_shared_per_block)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                      &d->max_shared_per_block_optin)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &d->max_grid_x)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &d->max_grid_y)))
+        return st;
+
+    /* The primary context is the one the CUDA runtime (and so cuBLAS) uses,
+     * which lets our kernels and cuBLAS share buffers and the stream. */
+    if ((st = gh_cu_check(ctx, cu->cuDevicePrimaryCtxRetain(&d->context, d->handle),
+                          "cuDevicePrimaryCtxRetain for device %d", ordinal)))
+        return st;
+    if ((st = gh_cu_check(ctx, cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", ordinal)) ||
+        (st = gh_cu_check(ctx, cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT),
+                          "cuStreamCreate on device %d", ordinal)) ||
+        (st = gh_cu_check(ctx, cu->cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
+                          ordinal)) ||
+        (st = gh_cu_check(ctx, cu->cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
+                          ordinal))) {
+        close_device(ctx, d);
+        return st;
+    }
+
+    char module_version[64];
+    read_kernel_module_version(module_version, sizeof module_version);
+    int cuda_major = driver_version / 1000, cuda_minor = driver_version % 1000 / 10;
+    if (module_version[0])
+        snprintf(d->driver_version, sizeof d->driver_version, "%s (CUDA %d.%d)", module_version, cuda_major,
+                 cuda_minor);
+    else
+        snprintf(d->driver_version, sizeof d->driver_version, "CUDA %d.%d", cuda_major, cuda_minor);
+    snprintf(d->api, sizeof d->api, "CUDA %d.%d driver API, sm_%d%d, NVRTC", cuda_major, cuda_minor,
+             d->cc_major, d->cc_minor);
+
+    d->info = (gh_device_info){
+        .size = sizeof(gh_device_info),
+        .name = d->name,
+        .vendor = "NVIDIA",
+        .driver_version = d->driver_version,
+        .api = d->api,
+        .platform = "",
+        .global_mem_bytes = total_mem,
+        .local_mem_bytes = (uint64_t)d->max_shared_per_block,
+        .compute_units = (uint32_t)sm_count,
+        .max_workgroup_size = (uint32_t)d->max_threads_per_block,
+        .is_software = 0,
+        .has_fp64 = 1,
+    };
+    return GH_OK;
+}
+
+gh_status gh_cuda_devices_open(gh_plugin *ctx)
+{
+    const char *why = NULL;
+    ctx->cu = gh_cuda_driver(&why);
+    if (!ctx->cu) {
+        snprintf(ctx->no_device, sizeof ctx->no_device, "%s", why);
+        return GH_OK;
+    }
+    const gh_cu_api *cu = ctx->cu;
+    int driver_version = 0, count = 0;
+    if (gh_cu_check(ctx, cu->cuDriverGetVersion(&driver_version), "cuDriverGetVersion") ||
+        gh_cu_check(ctx, cu->cuDeviceGetCount(&count), "cuDeviceGetCount")) {
+        snprintf(ctx->no_device, sizeof ctx->no_device, "CUDA driver found but %s", gh_cuda_last_error(ctx));
+        return GH_OK;
+    }
+    if (count <= 0) {
+        snprintf(ctx->no_device, sizeof ctx->no_device,
+                 "CUDA driver found but no CUDA device (cuDeviceGetCount: 0)");
+        return GH_OK;
+    }
+    ctx->devices = calloc((size_t)count, sizeof *ctx->devices);
+    if (!ctx->devices)
+        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for %d CUDA devices", count);
+
+    for (int i = 0; i < count; ++i) {
+        gh_cuda_device *d = &ctx->devices[ctx->n_devices];
+        if (open_device(ctx, i, driver_version, d) == GH_OK) {
+            ctx->n_devices++;
+            continue;
+        }
+        /* Keep the others usable; say which one is missing and why. */
+        size_t used = strlen(ctx->no_device);
+        snprintf(ctx->no_device + used, sizeof ctx->no_device - used, "%sCUDA device %d left out: %s",
+                 used ? "; " : "", i, gh_cuda_last_error(ctx));
+    }
+    /* The primary contexts stay current on no thread: each call sets its own. */
+    cu->cuCtxSetCurrent(NULL);
+    return GH_OK;
+}
+
+void gh_cuda_devices_close(gh_plugin *ctx)
+{
+    for (int i = 0; i < ctx->n_devices; ++i)
+        close_device(ctx, &ctx->devices[i]);
+    free(ctx->devices);
+    ctx->devices = NULL;
+    ctx->n_devices = 0;
+}
+
+gh_status gh_cuda_device_enter(gh_plugin *ctx, int device, gh_cuda_device **out)
+{
+    if (!ctx)
+        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "no context (NULL)");
+    if (ctx->n_devices == 0)
+        return gh_cuda_fail(ctx, GH_NO_DEVICE, "%s", ctx->no_device);
+    if (device < 0 || device >= ctx->n_devices)
+        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "device %d does not exist: this context has %d CUDA device%s",
+                            device, ctx->n_devices, ctx->n_devices == 1 ? "" : "s");
+    gh_cuda_device *d = &ctx->devices[device];
+    gh_status st = gh_cu_check(ctx, ctx->cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d",
+                               d->index);
+    if (st == GH_OK)
+        *out = d;
+    return st;
+}
+
+gh_status gh_cuda_timer_start(gh_plugin *ctx, gh_cuda_device *dev)
+{
+    return gh_cu_check(ctx, ctx->cu->cuEventRecord(dev->start, dev->stream), "cuEventRecord on device %d",
+                       dev->index);
+}
+
+gh_status gh_cuda_timer_stop(gh_plugin *ctx, gh_cuda_device *dev, const char *what, double *ms)
+{
+    const gh_cu_api *cu = ctx->cu;
+    gh_status st;
+    if ((st = gh_cu_check(ctx, cu->cuEventRecord(dev->stop, dev->stream), "cuEventRecord on device %d",
+                          dev->index)))
+        return st;
+    /* Errors of the work itself (a bad address, say) surface here. */
+    if ((st = gh_cu_check(ctx, cu->cuEventSynchronize(dev->stop), "%s on device %d (waiting for it to finish)",
+                          what, dev->index)))
+        return st;
+    float elapsed = 0.0f;
+    if ((st = gh_cu_check(ctx, cu->cuEventElapsedTime(&elapsed, dev->start, dev->stop),
+                          "cuEventElapsedTime on device %d", dev->index)))
+        return st;
+    *ms = elapsed;
+    return GH_OK;
+}

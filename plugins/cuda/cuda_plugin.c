@@ -1,0 +1,213 @@
+/*
+ * The plugin's entry and function table: open/close, options, device and
+ * kernel queries. The work itself is in cuda_device.c, cuda_buffers.c and
+ * cuda_gemm.c.
+ */
+#include "cuda_plugin.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_buffers.h"
+#include "cuda_device.h"
+#include "cuda_errors.h"
+#include "cuda_gemm.h"
+#include "cuda_modules.h"
+#include "gemmhost_cuda_extras.h"
+
+#define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
+
+static const gh_option_info options[] = {{
+    .size = sizeof(gh_option_info),
+    .name = "kernel_dir",
+    .description = "folder with naive.cu, tiled.cu and gemm_common.cuh to compile instead of the copies built into "
+                   "the plugin; default $" KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), else built in",
+    .default_value = "",
+}};
+
+static atomic_uint_fast64_t next_context_id = 1;
+
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+/* The kernel folder: the option, else $GEMMHOST_KERNEL_DIR, which may name
+ * the whole kernels/ tree (shared with other plugins) or its cuda/ folder.
+ * NULL in *out means the embedded sources. */
+static gh_status choose_kernel_dir(const char *option, char **out)
+{
+    *out = NULL;
+    const char *dir = option && option[0] ? option : NULL;
+    const char *origin = "kernel_dir";
+    char sub[4096];
+    if (!dir) {
+        const char *env = getenv(KERNEL_DIR_ENV);
+        if (!env || !env[0])
+            return GH_OK;
+        snprintf(sub, sizeof sub, "%s/cuda", env);
+        dir = gh_cuda_kernel_dir_complete(sub) ? sub : env;
+        origin = "$" KERNEL_DIR_ENV " (or its cuda/ folder)";
+    }
+    gh_status st = gh_cuda_check_kernel_dir(dir, origin);
+    if (st)
+        return st;
+    *out = copy_string(dir);
+    return *out ? GH_OK : gh_cuda_fail(NULL, GH_OUT_OF_MEMORY, "out of host memory");
+}
+
+static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
+{
+    if (!out)
+        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "open: out is NULL");
+    *out = NULL;
+    if (n_opts && !opts)
+        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "open: %zu options but no array", n_opts);
+    const char *kernel_dir = NULL;
+    for (size_t i = 0; i < n_opts; ++i) {
+        if (!opts[i].name || !opts[i].value)
+            return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "open: option %zu has no name or value", i);
+        if (strcmp(opts[i].name, "kernel_dir") == 0)
+            kernel_dir = opts[i].value;
+        else
+            return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "unknown option '%s' for the cuda plugin (it has: kernel_dir)",
+                                opts[i].name);
+    }
+
+    gh_plugin *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return gh_cuda_fail(NULL, GH_OUT_OF_MEMORY, "out of host memory for a context");
+    gh_status st = choose_kernel_dir(kernel_dir, &ctx->kernel_dir);
+    if (st) {
+        free(ctx);
+        return st;
+    }
+    ctx->id = atomic_fetch_add(&next_context_id, 1);
+    pthread_mutex_init(&ctx->buffers_lock, NULL);
+    if ((st = gh_cuda_devices_open(ctx))) {
+        gh_cuda_devices_close(ctx);
+        pthread_mutex_destroy(&ctx->buffers_lock);
+        free(ctx->kernel_dir);
+        free(ctx);
+        /* Re-tag the reason: this context never reached the host. */
+        return gh_cuda_fail(NULL, st, "%s", gh_cuda_last_error(NULL));
+    }
+    *out = ctx;
+    return GH_OK;
+}
+
+static void plugin_close(gh_plugin *ctx)
+{
+    if (!ctx)
+        return;
+    gh_cuda_buffers_free_all(ctx);
+    gh_cuda_devices_close(ctx);
+    pthread_mutex_destroy(&ctx->buffers_lock);
+    free(ctx->kernel_dir);
+    gh_cuda_forget_errors(ctx);
+    free(ctx);
+}
+
+static const char *plugin_last_error(gh_plugin *ctx)
+{
+    return gh_cuda_last_error(ctx);
+}
+
+static int plugin_device_count(gh_plugin *ctx)
+{
+    if (!ctx)
+        return 0;
+    /* plugin.h: with no device, last_error() says why. */
+    if (ctx->n_devices == 0)
+        gh_cuda_fail(ctx, GH_NO_DEVICE, "%s", ctx->no_device);
+    return ctx->n_devices;
+}
+
+static const gh_device_info *plugin_device_info(gh_plugin *ctx, int device)
+{
+    if (!ctx || device < 0 || device >= ctx->n_devices) {
+        gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "device_info: device %d does not exist", device);
+        return NULL;
+    }
+    return &ctx->devices[device].info;
+}
+
+static int plugin_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return GH_CUDA_KERNEL_COUNT;
+}
+
+static const gh_kernel_info *plugin_kernel_info(gh_plugin *ctx, int kernel)
+{
+    if (kernel < 0 || kernel >= GH_CUDA_KERNEL_COUNT) {
+        gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "kernel_info: kernel %d does not exist", kernel);
+        return NULL;
+    }
+    return &gh_cuda_kernel_infos[kernel];
+}
+
+static gh_status plugin_synchronize(gh_plugin *ctx, int device)
+{
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, device, &dev);
+    if (st)
+        return st;
+    return gh_cu_check(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize on device %d", dev->index);
+}
+
+static void *plugin_get_proc(const char *name)
+{
+    if (name && strcmp(name, GEMMHOST_CUDA_COMPILE_ALL) == 0) {
+        gemmhost_cuda_compile_all_fn fn = gh_cuda_compile_all;
+        return (void *)fn;
+    }
+    return NULL;
+}
+
+static const gh_plugin_api api = {
+    .size = sizeof(gh_plugin_api),
+    .abi_major = GEMMHOST_ABI_MAJOR,
+    .abi_minor = GEMMHOST_ABI_MINOR,
+    .name = "cuda",
+    .description = "NVIDIA GPUs through the CUDA driver API: kernels compiled at run time by NVRTC, and cuBLAS",
+    .version = GEMMHOST_VERSION,
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
+    .open = plugin_open,
+    .close = plugin_close,
+    .last_error = plugin_last_error,
+    .device_count = plugin_device_count,
+    .device_info = plugin_device_info,
+    .kernel_count = plugin_kernel_count,
+    .kernel_info = plugin_kernel_info,
+    .buffer_alloc = gh_cuda_buffer_alloc,
+    .buffer_free = gh_cuda_buffer_free,
+    .upload = gh_cuda_upload,
+    .download = gh_cuda_download,
+    .gemm = gh_cuda_gemm,
+    .synchronize = plugin_synchronize,
+    .get_proc = plugin_get_proc,
+};
+
+GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)
+{
+    if (!req || !GH_HAS_MEMBER(req, gh_entry_request, plugin_abi_major))
+        return GH_INVALID_ARGUMENT;
+    req->plugin_abi_major = GEMMHOST_ABI_MAJOR;
+    if (!GH_HAS_MEMBER(req, gh_entry_request, api))
+        return GH_INVALID_ARGUMENT;
+    req->api = NULL;
+    if (req->host_abi_major != GEMMHOST_ABI_MAJOR)
+        return GH_VERSION_MISMATCH;
+    if (req->abi_minor > GEMMHOST_ABI_MINOR)
+        req->abi_minor = GEMMHOST_ABI_MINOR;
+    req->api = &api;
+    return GH_OK;
+}

@@ -1,0 +1,435 @@
+/*
+ * Test of the CUDA plugin through the plugin ABI, as the host sees it:
+ *   gemmhost-cuda-test <path to gemmhost-cuda.so> <kernels/cuda folder>
+ *
+ * Everywhere: it loads and negotiates, its options and errors behave, and
+ * NVRTC compiles every kernel variant (no device needed). With no driver or
+ * device, it checks the plugin says so plainly. With a device, it runs every
+ * kernel on odd shapes against a host reference and prints the speed.
+ *
+ * GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 fails when there is no device (for the
+ * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing runs;
+ * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
+ * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuda_test.h"
+#include "gemmhost_cuda_extras.h"
+
+static int passed, failed, skipped, verbose;
+
+static void report(const char *tag, int print, const char *fmt, va_list ap)
+{
+    if (!print)
+        return;
+    printf("%s ", tag);
+    vprintf(fmt, ap);
+    printf("\n");
+    fflush(stdout);
+}
+
+void test_pass(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    passed++;
+    report("PASS", verbose, fmt, ap);
+    va_end(ap);
+}
+
+void test_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    failed++;
+    report("FAIL", 1, fmt, ap);
+    va_end(ap);
+}
+
+void test_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    skipped++;
+    report("SKIP", 1, fmt, ap);
+    va_end(ap);
+}
+
+void test_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report("NOTE", 1, fmt, ap);
+    va_end(ap);
+}
+
+int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
+{
+    for (int i = 0; i < api->kernel_count(ctx); ++i) {
+        const gh_kernel_info *k = api->kernel_info(ctx, i);
+        if (k && strcmp(k->name, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static int contains(const char *s, const char *part)
+{
+    return s && strstr(s, part) != NULL;
+}
+
+/* ---- loading and negotiating ---- */
+
+static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
+{
+    *lib_out = NULL;
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        test_fail("dlopen(%s) without a CUDA driver in the way: %s", path, dlerror());
+        return NULL;
+    }
+    test_pass("dlopen(%s)", path);
+    *lib_out = lib;
+
+    gh_entry_fn entry = (gh_entry_fn)dlsym(lib, GEMMHOST_ENTRY_NAME);
+    CHECK(entry != NULL, "the plugin exports %s", GEMMHOST_ENTRY_NAME);
+    if (!entry)
+        return NULL;
+    /* Everything else stays hidden. */
+    const char *internal[] = {"gh_cuda_fail", "gh_cuda_driver", "gh_cuda_gemm", "gh_cuda_kernel_sources"};
+    for (size_t i = 0; i < sizeof internal / sizeof internal[0]; ++i)
+        CHECK(dlsym(lib, internal[i]) == NULL, "internal symbol %s is hidden", internal[i]);
+
+    gh_entry_request bad = {sizeof bad, GEMMHOST_ABI_MAJOR + 1, GEMMHOST_ABI_MINOR, 0, (const gh_plugin_api *)&bad};
+    gh_status st = entry(&bad);
+    CHECK(st == GH_VERSION_MISMATCH && bad.plugin_abi_major == GEMMHOST_ABI_MAJOR && bad.api == NULL,
+          "a host of ABI major %d is refused with GH_VERSION_MISMATCH and the plugin's major (got status %d, major %u)",
+          GEMMHOST_ABI_MAJOR + 1, (int)st, bad.plugin_abi_major);
+
+    gh_entry_request req = {sizeof req, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR + 7, 0, NULL};
+    st = entry(&req);
+    CHECK(st == GH_OK && req.api && req.abi_minor == GEMMHOST_ABI_MINOR && req.plugin_abi_major == GEMMHOST_ABI_MAJOR,
+          "a newer host minor negotiates down to %d (got status %d, minor %u)", GEMMHOST_ABI_MINOR, (int)st,
+          req.abi_minor);
+    const gh_plugin_api *api = req.api;
+    if (st != GH_OK || !api)
+        return NULL;
+
+    CHECK(api->size >= sizeof(gh_plugin_api) && api->abi_major == GEMMHOST_ABI_MAJOR, "api table size %zu, major %u",
+          api->size, api->abi_major);
+    CHECK(api->name && strcmp(api->name, "cuda") == 0, "plugin name is \"cuda\" (got %s)", api->name ? api->name : "NULL");
+    CHECK(api->description && api->description[0] && api->version && api->version[0], "description and version");
+    CHECK(api->open && api->close && api->last_error && api->device_count && api->device_info && api->kernel_count &&
+              api->kernel_info && api->buffer_alloc && api->buffer_free && api->upload && api->download && api->gemm &&
+              api->synchronize && api->get_proc,
+          "every function of the table is set");
+    CHECK(api->n_options == 1 && api->options[0].size >= sizeof(gh_option_info) &&
+              strcmp(api->options[0].name, "kernel_dir") == 0 && api->options[0].description[0],
+          "one option, kernel_dir, described");
+    CHECK(api->get_proc("no_such_extra") == NULL, "get_proc of an unknown name is NULL");
+    CHECK(api->get_proc(GEMMHOST_CUDA_COMPILE_ALL) != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE_ALL);
+    return api;
+}
+
+/* ---- options ---- */
+
+static void test_open_options(const gh_plugin_api *api, const char *kernel_src_dir)
+{
+    gh_plugin *ctx = (gh_plugin *)&ctx; /* must be reset to NULL on failure */
+    gh_option_value unknown = {"platform", "x"};
+    gh_status st = api->open(&unknown, 1, &ctx);
+    CHECK(st == GH_INVALID_ARGUMENT && ctx == NULL && contains(api->last_error(NULL), "platform"),
+          "an unknown option is refused by name (status %d: %s)", (int)st, api->last_error(NULL));
+
+    gh_option_value missing = {"kernel_dir", "/nonexistent/gemmhost-kernels"};
+    st = api->open(&missing, 1, &ctx);
+    CHECK(st == GH_INVALID_ARGUMENT && ctx == NULL && contains(api->last_error(NULL), "/nonexistent/gemmhost-kernels"),
+          "a kernel_dir without the sources is refused, naming it (status %d: %s)", (int)st, api->last_error(NULL));
+
+    gh_option_value good = {"kernel_dir", kernel_src_dir};
+    st = api->open(&good, 1, &ctx);
+    CHECK(st == GH_OK && ctx, "open with kernel_dir=%s (status %d: %s)", kernel_src_dir, (int)st,
+          st == GH_OK ? "" : api->last_error(NULL));
+    if (st == GH_OK)
+        api->close(ctx);
+}
+
+/* ---- last_error is per thread ---- */
+
+typedef struct thread_probe {
+    const gh_plugin_api *api;
+    char seen[512];
+} thread_probe;
+
+static void *fail_in_thread(void *arg)
+{
+    thread_probe *t = arg;
+    gh_plugin *ctx = NULL;
+    gh_option_value bad = {"thread_only_option", "1"};
+    t->api->open(&bad, 1, &ctx);
+    snprintf(t->seen, sizeof t->seen, "%s", t->api->last_error(NULL));
+    return NULL;
+}
+
+static void test_thread_errors(const gh_plugin_api *api)
+{
+    gh_plugin *ctx = NULL;
+    gh_option_value bad = {"main_thread_option", "1"};
+    api->open(&bad, 1, &ctx);
+    thread_probe probe = {api, ""};
+    pthread_t t;
+    if (pthread_create(&t, NULL, fail_in_thread, &probe) != 0) {
+        test_skip("no thread for the per-thread last_error check");
+        return;
+    }
+    pthread_join(t, NULL);
+    CHECK(contains(probe.seen, "thread_only_option") && contains(api->last_error(NULL), "main_thread_option"),
+          "last_error is per thread (thread saw \"%s\", main sees \"%s\")", probe.seen, api->last_error(NULL));
+}
+
+/* ---- kernels ---- */
+
+static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
+{
+    CHECK(api->kernel_count(ctx) == 3, "three kernels (got %d)", api->kernel_count(ctx));
+    const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32);
+    const struct { const char *name; unsigned dtypes; size_t n_params; } want[] = {
+        {"naive", all, 0}, {"tiled", all, 1}, {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), 0}};
+    for (size_t i = 0; i < 3; ++i) {
+        int k = find_kernel(api, ctx, want[i].name);
+        const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
+        CHECK(info && info->size >= sizeof(gh_kernel_info) && info->dtypes == want[i].dtypes &&
+                  info->n_params == want[i].n_params && info->description && info->description[0],
+              "kernel %s: dtypes 0x%x, %zu params", want[i].name, want[i].dtypes, want[i].n_params);
+    }
+    int tiled = find_kernel(api, ctx, "tiled");
+    const gh_kernel_info *info = tiled >= 0 ? api->kernel_info(ctx, tiled) : NULL;
+    if (info && info->n_params == 1) {
+        const gh_param_info *p = &info->params[0];
+        int ok = p->size >= sizeof(gh_param_info) && strcmp(p->name, "tile") == 0 && p->default_value == 16 &&
+                 p->n_allowed == 4;
+        for (size_t i = 0; ok && i < 4; ++i)
+            ok = p->allowed[i] == (int64_t)(4 << i);
+        CHECK(ok, "tiled's parameter: tile, default 16, allowed 4, 8, 16, 32");
+    }
+    CHECK(api->kernel_info(ctx, 3) == NULL && api->kernel_info(ctx, -1) == NULL, "kernel_info out of range is NULL");
+}
+
+/* ---- NVRTC, without a device ---- */
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
+        free(text);
+        text = NULL;
+    }
+    if (text)
+        text[size] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* Copies the real sources into dir, with tiled.cu broken when asked. */
+static int make_kernel_dir(const char *src_dir, const char *dir, int break_tiled)
+{
+    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu"};
+    for (size_t i = 0; i < 3; ++i) {
+        char from[2048], to[2048];
+        snprintf(from, sizeof from, "%s/%s", src_dir, files[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+        char *text = read_file(from);
+        if (!text)
+            return -1;
+        int rc;
+        if (break_tiled && strcmp(files[i], "tiled.cu") == 0) {
+            size_t n = strlen(text) + 64;
+            char *broken = malloc(n);
+            snprintf(broken, n, "%s\nthis_is_not_cuda gemmhost_planted_error;\n", text);
+            rc = write_file(to, broken);
+            free(broken);
+        } else {
+            rc = write_file(to, text);
+        }
+        free(text);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static void remove_kernel_dir(const char *dir)
+{
+    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu"};
+    for (size_t i = 0; i < 3; ++i) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *kernel_src_dir)
+{
+    gemmhost_cuda_compile_all_fn compile_all = (gemmhost_cuda_compile_all_fn)api->get_proc(GEMMHOST_CUDA_COMPILE_ALL);
+    if (!compile_all)
+        return;
+    gh_status st = compile_all(ctx, 9, 0);
+    if (st == GH_UNSUPPORTED && contains(api->last_error(ctx), "NVRTC not found")) {
+        test_skip("NVRTC compile of every kernel: %s", api->last_error(ctx));
+        return;
+    }
+    CHECK(st == GH_OK, "NVRTC compiles naive and tiled (tiles 4..32) x f32/f64/i32 for sm_90 from the embedded sources%s%s",
+          st ? ": " : "", st ? api->last_error(ctx) : "");
+
+    /* kernel_dir: a broken tiled.cu fails with NVRTC's log. */
+    char tmpl[] = "/tmp/gemmhost-cuda-test-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/cuda", root ? root : "");
+    if (!root || mkdir(dir, 0700) != 0 || make_kernel_dir(kernel_src_dir, dir, 1) != 0) {
+        test_fail("could not set up a kernel_dir under /tmp from %s", kernel_src_dir);
+        return;
+    }
+    gh_plugin *broken = NULL;
+    gh_option_value opt = {"kernel_dir", dir};
+    st = api->open(&opt, 1, &broken);
+    if (st == GH_OK) {
+        st = compile_all(broken, 9, 0);
+        const char *e = api->last_error(broken);
+        CHECK(st == GH_ERROR && contains(e, "tiled.cu") && contains(e, "gemmhost_planted_error") && contains(e, dir),
+              "a broken tiled.cu in kernel_dir fails with NVRTC's log (status %d: %.300s)", (int)st, e);
+        api->close(broken);
+    } else {
+        test_fail("open with kernel_dir=%s: %s", dir, api->last_error(NULL));
+    }
+
+    /* $GEMMHOST_KERNEL_DIR naming the kernels/ tree: its cuda/ folder is used. */
+    setenv("GEMMHOST_KERNEL_DIR", root, 1);
+    st = api->open(NULL, 0, &broken);
+    if (st == GH_OK) {
+        st = compile_all(broken, 9, 0);
+        CHECK(st == GH_ERROR && contains(api->last_error(broken), dir),
+              "$GEMMHOST_KERNEL_DIR=%s selects its cuda/ folder (status %d)", root, (int)st);
+        api->close(broken);
+    } else {
+        test_fail("open with $GEMMHOST_KERNEL_DIR=%s: %s", root, api->last_error(NULL));
+    }
+    unsetenv("GEMMHOST_KERNEL_DIR");
+    remove_kernel_dir(dir);
+    rmdir(root);
+}
+
+/* ---- no driver or no device ---- */
+
+static void test_no_device(const gh_plugin_api *api, gh_plugin *ctx)
+{
+    const char *why = api->last_error(ctx);
+    CHECK(contains(why, "no CUDA driver") || contains(why, "CUDA driver found but"),
+          "with no device, last_error says why: \"%s\"", why);
+    printf("no CUDA device here: %s\n", why);
+    CHECK(api->device_info(ctx, 0) == NULL, "device_info(0) is NULL");
+
+    gh_buffer *buf = (gh_buffer *)&buf;
+    gh_status st = api->buffer_alloc(ctx, 0, 1024, &buf);
+    CHECK(st == GH_NO_DEVICE && buf == NULL && contains(api->last_error(ctx), "CUDA"),
+          "buffer_alloc with no device: GH_NO_DEVICE and the reason (status %d: %s)", (int)st, api->last_error(ctx));
+
+    int64_t tile = 16;
+    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = 1, .n = 1, .k = 1, .alpha = 1, .lda = 1,
+                         .ldb = 1, .ldc = 1, .params = &tile, .n_params = 1};
+    gh_gemm_timing timing = {.size = sizeof timing};
+    st = api->gemm(ctx, 0, find_kernel(api, ctx, "tiled"), &args, &timing);
+    CHECK(st == GH_NO_DEVICE, "gemm with no device: GH_NO_DEVICE (status %d: %s)", (int)st, api->last_error(ctx));
+    st = api->synchronize(ctx, 0);
+    CHECK(st == GH_NO_DEVICE, "synchronize with no device: GH_NO_DEVICE (status %d)", (int)st);
+    api->buffer_free(ctx, NULL); /* harmless */
+}
+
+static void print_device(const gh_device_info *d, int index)
+{
+    printf("device %d: %s, vendor %s, driver %s, api %s, %.1f GiB, %u SMs, %u threads/block, %llu bytes shared/block\n",
+           index, d->name, d->vendor, d->driver_version, d->api, (double)d->global_mem_bytes / (1 << 30),
+           d->compute_units, d->max_workgroup_size, (unsigned long long)d->local_mem_bytes);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <gemmhost-cuda.so> <kernels/cuda folder>\n", argv[0]);
+        return 2;
+    }
+    verbose = getenv("GEMMHOST_TEST_VERBOSE") && atoi(getenv("GEMMHOST_TEST_VERBOSE"));
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    void *lib = NULL;
+    const gh_plugin_api *api = load_plugin(argv[1], &lib);
+    if (api) {
+        test_open_options(api, argv[2]);
+        test_thread_errors(api);
+
+        gh_plugin *ctx = NULL;
+        gh_status st = api->open(NULL, 0, &ctx);
+        CHECK(st == GH_OK && ctx, "open with no options succeeds, device or not (status %d: %s)", (int)st,
+              st == GH_OK ? "" : api->last_error(NULL));
+        if (st == GH_OK && ctx) {
+            test_kernel_infos(api, ctx);
+            test_nvrtc(api, ctx, argv[2]);
+            int n = api->device_count(ctx);
+            CHECK(n >= 0, "device_count %d", n);
+            if (n == 0) {
+                test_no_device(api, ctx);
+                const char *require = getenv("GEMMHOST_CUDA_TEST_REQUIRE_DEVICE");
+                if (require && atoi(require))
+                    test_fail("GEMMHOST_CUDA_TEST_REQUIRE_DEVICE is set but there is no device: %s",
+                              api->last_error(ctx));
+                else
+                    test_skip("GEMM on a CUDA device: none here");
+            }
+            for (int d = 0; d < n; ++d) {
+                const gh_device_info *info = api->device_info(ctx, d);
+                CHECK(info && info->size >= sizeof(gh_device_info) && info->name[0] &&
+                          strcmp(info->vendor, "NVIDIA") == 0 && info->global_mem_bytes > 0 && info->compute_units > 0 &&
+                          info->max_workgroup_size >= 256 && info->local_mem_bytes >= 16384 && info->has_fp64 == 1 &&
+                          info->is_software == 0 && info->driver_version[0] && info->api[0] && info->platform,
+                      "device_info(%d) is complete", d);
+                if (!info)
+                    continue;
+                print_device(info, d);
+                run_device_error_tests(api, ctx, d);
+                run_gemm_tests(api, ctx, d);
+                const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
+                if (!(no_perf && atoi(no_perf)))
+                    run_perf(api, ctx, d);
+            }
+            api->close(ctx);
+        }
+    }
+    if (lib)
+        dlclose(lib);
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    return failed ? 1 : 0;
+}

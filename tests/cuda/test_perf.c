@@ -1,0 +1,92 @@
+/* Speed of every kernel on square f32 GEMMs, for the record: GFLOP/s from
+ * the plugin's device-timed median of 3 runs after a warm-up, and the ratio
+ * to cuBLAS. Notes flag what would point at a slow kernel or wrong timing. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuda_test.h"
+#include "host_reference.h"
+
+typedef struct perf_variant {
+    const char *kernel;
+    int64_t tile;
+} perf_variant;
+
+static const perf_variant perf_variants[] = {{"naive", 0}, {"tiled", 8}, {"tiled", 16}, {"tiled", 32}, {"cublas", 0}};
+#define N_PERF (sizeof perf_variants / sizeof perf_variants[0])
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Median kernel time of 3 runs after one warm-up, or a negative value. */
+static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, const perf_variant *v, int64_t n,
+                          gh_buffer *a, gh_buffer *b, gh_buffer *c)
+{
+    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = n, .n = n, .k = n, .alpha = 1.0, .beta = 0.0,
+                         .lda = n, .ldb = n, .ldc = n, .a = a, .b = b, .c = c,
+                         .params = v->tile ? &v->tile : NULL, .n_params = v->tile ? 1 : 0};
+    int kernel = find_kernel(api, ctx, v->kernel);
+    double ms[3];
+    for (int r = -1; r < 3; ++r) {
+        gh_gemm_timing timing = {.size = sizeof timing};
+        gh_status st = api->gemm(ctx, device, kernel, &args, &timing);
+        if (st != GH_OK) {
+            test_fail("perf %s tile=%lld %lld^3: status %d: %s", v->kernel, (long long)v->tile, (long long)n, (int)st,
+                      api->last_error(ctx));
+            return -1.0;
+        }
+        if (r >= 0)
+            ms[r] = timing.kernel_ms;
+    }
+    qsort(ms, 3, sizeof ms[0], compare_doubles);
+    return ms[1];
+}
+
+void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
+{
+    static const int64_t sizes[] = {2048, 4096};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        int64_t n = sizes[s];
+        size_t bytes = (size_t)(n * n) * sizeof(float);
+        float *host = malloc(bytes);
+        gh_buffer *a = NULL, *b = NULL, *c = NULL;
+        if (!host || api->buffer_alloc(ctx, device, bytes, &a) || api->buffer_alloc(ctx, device, bytes, &b) ||
+            api->buffer_alloc(ctx, device, bytes, &c)) {
+            test_fail("perf %lld^3: buffers: %s", (long long)n, api->last_error(ctx));
+            goto next;
+        }
+        /* Random data, never zeros: zeros run faster and hide nothing. */
+        uint64_t state = 7;
+        for (int64_t i = 0; i < n * n; ++i)
+            host[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
+        if (api->upload(ctx, a, 0, host, bytes) || api->upload(ctx, b, 0, host, bytes)) {
+            test_fail("perf %lld^3: upload: %s", (long long)n, api->last_error(ctx));
+            goto next;
+        }
+        double gflops[N_PERF];
+        for (size_t v = 0; v < N_PERF; ++v) {
+            double ms = time_kernel(api, ctx, device, &perf_variants[v], n, a, b, c);
+            gflops[v] = ms > 0.0 ? 2.0 * (double)n * (double)n * (double)n / (ms * 1e6) : 0.0;
+        }
+        double cublas = gflops[N_PERF - 1];
+        for (size_t v = 0; v < N_PERF; ++v)
+            printf("perf device %d f32 nn %lld^3: %-6s %-8s %10.1f GFLOP/s  %6.1f%% of cuBLAS\n", device, (long long)n,
+                   perf_variants[v].kernel,
+                   perf_variants[v].tile == 8 ? "tile=8" : perf_variants[v].tile == 16 ? "tile=16"
+                                                         : perf_variants[v].tile == 32 ? "tile=32" : "",
+                   gflops[v], cublas > 0.0 ? 100.0 * gflops[v] / cublas : 0.0);
+        if (gflops[2] <= gflops[0])
+            test_note("tiled tile=16 (%.0f GFLOP/s) is not faster than naive (%.0f GFLOP/s) at %lld^3", gflops[2],
+                      gflops[0], (long long)n);
+        if (n == 4096 && cublas < 30000.0)
+            test_note("cuBLAS f32 at 4096^3 ran at %.0f GFLOP/s; an H100 does about 50000: check the timing", cublas);
+    next:
+        api->buffer_free(ctx, a);
+        api->buffer_free(ctx, b);
+        api->buffer_free(ctx, c);
+        free(host);
+    }
+}
