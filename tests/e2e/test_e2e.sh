@@ -60,6 +60,22 @@ expect_in "missing config file named" "$out" "no-such.ini"
 out=$("$gemmhost" --frobnicate 2>&1)
 expect_status "unknown option" $? 2
 
+# A config that asks for CUDA on a machine without a CUDA device: the host
+# says why and carries on with the other backends, exit 3.
+if "$gemmhost" --list 2>&1 | grep -q '^plugin cuda:'; then
+  if "$gemmhost" --list 2>&1 | sed -n '/^plugin cuda:/,/^plugin /p' | grep -q 'no usable device'; then
+    printf '[run]\nsizes = 16\nrepeat = 1\noutput = %s/nocuda\n[backend cpu]\nplugin = cpu\n[backend cuda]\nplugin = cuda\n' "$work" >"$work/nocuda.ini"
+    out=$("$gemmhost" --config "$work/nocuda.ini" 2>&1)
+    expect_status "CUDA requested without a CUDA device" $? 3
+    expect_in "the missing CUDA driver or device is said plainly" "$out" "backend cuda could not run: plugin cuda has no usable device"
+    expect_ok "the C plugin's results are still there" $check "$work/nocuda" --status pass --require backend=cpu
+  else
+    echo "skip: this machine has a CUDA device; the no-CUDA check runs only without one"
+  fi
+else
+  echo "skip: the CUDA plugin was not built here (no CUDA toolkit), so the no-CUDA check cannot run"
+fi
+
 # A run killed half-way leaves every finished result readable on disk.
 printf '[run]\nsizes = 300, 301, 302, 303, 304, 305, 306, 307\ndtype = f64\nrepeat = 3\noutput = %s/killed\n[backend cpu]\nplugin = cpu\nkernels = naive\nthreads = 1\n' "$work" >"$work/long.ini"
 "$gemmhost" --quiet --config "$work/long.ini" &
