@@ -210,8 +210,9 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
     case GH_RESULT_UNSUPPORTED: sum->unsupported++; break;
     case GH_RESULT_ERROR: sum->errors++; break;
     }
-    if (inst->requested && (r->status == GH_RESULT_UNSUPPORTED || r->status == GH_RESULT_ERROR))
-        sum->requested_not_run++;
+    /* An unsupported case is a declared limit, shown but not a failure; a
+     * kernel that never ran at all is counted once the cases are done. */
+    if (inst->requested && r->status == GH_RESULT_ERROR) sum->requested_not_run++;
 }
 
 static int integral(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
@@ -221,8 +222,9 @@ static void clear_progress(int on)
     if (on) fputs("\r\033[K", stderr); /* so a table row never lands after the progress text */
 }
 
-static void run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
-                        case_data *cd, gh_compare *cmp, gh_report *report, int progress, gh_run_summary *sum)
+static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device,
+                                    const gh_kernel_variant *v, case_data *cd, gh_compare *cmp, gh_report *report,
+                                    int progress, gh_run_summary *sum)
 {
     const gh_plugin_api *api = inst->plugin->api;
     const gh_device_info *info = api->device_info(inst->ctx, device);
@@ -264,6 +266,25 @@ static void run_variant(const gh_run_config *run, gh_instance *inst, int device,
     clear_progress(progress);
     gh_report_result(report, &r);
     count(sum, inst, &r);
+    return r.status;
+}
+
+/* A requested kernel variant that ran no case at all (every one unsupported)
+ * is a kernel that could not run: say so, and count it for exit status 3. */
+static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_run_summary *sum)
+{
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        gh_instance *inst = &plan->instances[i];
+        if (inst->problem || !inst->requested) continue;
+        for (size_t d = 0; d < inst->n_devices; d++)
+            for (size_t v = 0; v < inst->n_variants; v++) {
+                if (ran[i][d * inst->n_variants + v]) continue;
+                gh_report_note(report, "backend %s: kernel %s%s%s never ran on device %d: every case was unsupported",
+                               inst->name, inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
+                               inst->variants[v].label, inst->devices[d]);
+                sum->requested_not_run++;
+            }
+    }
 }
 
 static void show_progress(int on, size_t done, size_t total, const char *what)
@@ -287,6 +308,10 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
             if (inst->requested) sum->requested_not_run++;
         }
     }
+    /* ran[i][d * n_variants + v]: cases that instance i's variant v ran on device d */
+    size_t **ran = gh_xcalloc(plan->n_instances ? plan->n_instances : 1, sizeof *ran);
+    for (size_t i = 0; i < plan->n_instances; i++)
+        ran[i] = gh_xcalloc(plan->instances[i].n_devices * plan->instances[i].n_variants + 1, sizeof **ran);
     int index = 0;
     for (size_t s = 0; s < run->n_sizes; s++)
         for (size_t d = 0; d < run->n_dtypes; d++)
@@ -314,7 +339,9 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                             snprintf(what, sizeof what, "%s/%d/%s %s", inst->name, inst->devices[dv],
                                      inst->variants[v].info->name, inst->variants[v].label);
                             show_progress(progress, done, total, what);
-                            run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report, progress, sum);
+                            if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report,
+                                            progress, sum) != GH_RESULT_UNSUPPORTED)
+                                ran[i][dv * inst->n_variants + v]++;
                             done++;
                         }
                 }
@@ -332,4 +359,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                 case_release(&cd);
             }
     show_progress(progress, total, total, "");
+    report_never_ran(plan, ran, report, sum);
+    for (size_t i = 0; i < plan->n_instances; i++) free(ran[i]);
+    free(ran);
 }

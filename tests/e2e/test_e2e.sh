@@ -3,6 +3,7 @@
 # a run killed half-way. Usage: test_e2e.sh GEMMHOST SOURCE_DIR PYTHON
 set -u
 gemmhost=$1 src=$2 python=$3
+command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
 check="$python $src/tests/e2e/check_results.py"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

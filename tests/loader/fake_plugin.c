@@ -19,6 +19,7 @@
 #define FAKE_RACY 9          /* every other run differs in the last bit */
 #define FAKE_GUARD_WRITER 10 /* also writes one element past the end of row 0 */
 #define FAKE_FAIL_THIRD 11   /* the third gemm call fails */
+#define FAKE_F32_ONLY 12     /* correct, but its kernel has f32 only */
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx) { (void)ctx; return error_text; }
@@ -48,7 +49,8 @@ static int fake_device_count(gh_plugin *ctx)
 }
 static const gh_device_info fake_info = {sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
 static const gh_device_info *fake_device_info(gh_plugin *ctx, int d) { (void)ctx; return d == 0 ? &fake_info : NULL; }
-static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, NULL, 0};
+static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop",
+                                          FAKE_MODE == FAKE_F32_ONLY ? GH_DTYPE_BIT(GH_F32) : 7u, NULL, 0};
 static int fake_kernel_count(gh_plugin *ctx) { (void)ctx; return 1; }
 static const gh_kernel_info *fake_kernel_info(gh_plugin *ctx, int k) { (void)ctx; return k == 0 ? &fake_kernel : NULL; }
 

@@ -97,5 +97,13 @@ cp "$fakes/gemmhost-fake_good.so" "$work/"
 out=$(cd "$work" && "$gemmhost" --list 2>&1)
 if grep -qF "fake_good" <<<"$out"; then bad "current directory was searched"; else ok "current directory not searched"; fi
 
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config mixed fake_f32_only)" --set run.dtype=f32,i32 2>&1)
+expect_status "a kernel without i32 still runs its f32 cases" $? 0
+expect_in "its i32 cases are shown unsupported with the reason" "$out" "kernel loop of plugin fake_f32_only has no i32"
+
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config never fake_f32_only)" --set run.dtype=i32 2>&1)
+expect_status "a requested kernel that can run no case" $? 3
+expect_in "the kernel that never ran is named" "$out" "backend other: kernel loop never ran on device 0: every case was unsupported"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
