@@ -1,9 +1,12 @@
 /* Host matrices for one case: seeded inputs, poisoned outputs, guard zones. */
+#define _POSIX_C_SOURCE 200809L
 #include "data.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Guards and padding hold a finite, recognisable pattern that differs from the
  * poison, so "never written" and "written out of bounds" stay distinct. Read
@@ -94,6 +97,62 @@ void gh_matrix_set(gh_matrix *m, int64_t i, int64_t j, double v)
     case GH_F32: ((float *)gh_matrix_data(m))[at] = (float)v; break;
     case GH_F64: ((double *)gh_matrix_data(m))[at] = v; break;
     case GH_I32: ((int32_t *)gh_matrix_data(m))[at] = to_i32(v); break;
+    }
+}
+
+/* ---- row-parallel loops ------------------------------------------------ */
+
+/* Below this many elements one thread is quicker than starting more. */
+#define PARALLEL_MIN_ELEMS (1 << 20)
+#define PARALLEL_MAX_THREADS 64
+
+typedef void (*rows_fn)(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ctx);
+
+typedef struct rows_job {
+    pthread_t thread;
+    rows_fn fn;
+    gh_matrix *m;
+    int64_t row_begin, row_end;
+    void *ctx;
+} rows_job;
+
+static void *rows_job_run(void *arg)
+{
+    rows_job *job = arg;
+    job->fn(job->m, job->row_begin, job->row_end, job->ctx);
+    return NULL;
+}
+
+/* Calls fn over disjoint row ranges covering the matrix, on several threads
+ * when it is large. Each element is written by exactly one call, so the
+ * result does not depend on the thread count. */
+static void for_rows_parallel(gh_matrix *m, rows_fn fn, void *ctx)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t n = (double)m->rows * (double)m->cols < PARALLEL_MIN_ELEMS || cpus < 2 ? 1 : cpus;
+    if (n > PARALLEL_MAX_THREADS)
+        n = PARALLEL_MAX_THREADS;
+    if (n > m->rows)
+        n = m->rows;
+    if (n <= 1) {
+        fn(m, 0, m->rows, ctx);
+        return;
+    }
+    rows_job jobs[PARALLEL_MAX_THREADS];
+    int started[PARALLEL_MAX_THREADS] = { 0 };
+    for (int64_t t = 0; t < n; t++) {
+        jobs[t] = (rows_job){ .fn = fn, .m = m, .row_begin = m->rows * t / n,
+                              .row_end = m->rows * (t + 1) / n, .ctx = ctx };
+        /* Job 0 runs on the caller; a thread that cannot start runs inline. */
+        if (t > 0)
+            started[t] = pthread_create(&jobs[t].thread, NULL, rows_job_run, &jobs[t]) == 0;
+    }
+    rows_job_run(&jobs[0]);
+    for (int64_t t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(jobs[t].thread, NULL);
+        else
+            rows_job_run(&jobs[t]);
     }
 }
 
@@ -194,19 +253,46 @@ int64_t gh_matrix_check_guards(const gh_matrix *m, int64_t *first_index)
     return scan.overwritten;
 }
 
-void gh_matrix_poison(gh_matrix *m)
+static void poison_rows(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ctx)
 {
+    (void)ctx;
     uint64_t bits = poison_bits(m);
     void *data = gh_matrix_data(m);
-    for (int64_t i = 0; i < m->rows; i++)
+    for (int64_t i = row_begin; i < row_end; i++)
         for (int64_t j = 0; j < m->cols; j++)
             put_bits(data, m->elem_size, element_index(m, i, j), bits);
 }
 
+void gh_matrix_poison(gh_matrix *m)
+{
+    for_rows_parallel(m, poison_rows, NULL);
+}
+
 /* ---- allocation -------------------------------------------------------- */
+
+static void *malloc_bytes(void *user, size_t bytes)
+{
+    (void)user;
+    return malloc(bytes);
+}
+
+static void free_bytes(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
 
 int gh_matrix_alloc(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t cols, int64_t ld, int64_t guard)
 {
+    return gh_matrix_alloc_with(m, dtype, rows, cols, ld, guard, NULL);
+}
+
+int gh_matrix_alloc_with(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t cols, int64_t ld, int64_t guard,
+                         const gh_host_allocator *alloc)
+{
+    static const gh_host_allocator plain = { malloc_bytes, free_bytes, NULL };
+    if (!alloc || !alloc->alloc || !alloc->free)
+        alloc = &plain;
     memset(m, 0, sizeof *m);
     if (rows < 0 || cols < 0 || ld < cols || ld < 1 || guard < 0)
         return -1;
@@ -216,9 +302,11 @@ int gh_matrix_alloc(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t cols, in
     if (total * (double)elem_size >= (double)SIZE_MAX / 2)
         return -1;
     size_t elems = (size_t)(2 * guard + rows * ld);
-    void *storage = malloc((elems > 0 ? elems : 1) * elem_size);
+    void *storage = alloc->alloc(alloc->user, (elems > 0 ? elems : 1) * elem_size);
     if (!storage)
         return -1;
+    if (alloc != &plain)
+        m->allocator = *alloc;
     m->dtype = dtype;
     m->rows = rows;
     m->cols = cols;
@@ -236,7 +324,10 @@ void gh_matrix_free(gh_matrix *m)
 {
     if (!m)
         return;
-    free(m->storage);
+    if (m->storage && m->allocator.free)
+        m->allocator.free(m->allocator.user, m->storage);
+    else
+        free(m->storage);
     memset(m, 0, sizeof *m);
 }
 
@@ -299,13 +390,18 @@ static int matrix_is_all_zero(const gh_matrix *m)
     return 1;
 }
 
-void gh_matrix_fill_random(gh_matrix *m, uint64_t seed, uint64_t stream, int32_t int_range)
+typedef struct fill_params {
+    uint64_t key;
+    int32_t int_range;
+} fill_params;
+
+static void fill_rows(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ctx)
 {
-    uint64_t key = stream_key(seed, stream);
-    if (int_range < 1)
-        int_range = 1;
+    const fill_params *fp = ctx;
+    const uint64_t key = fp->key;
+    const int32_t int_range = fp->int_range;
     void *data = gh_matrix_data(m);
-    for (int64_t i = 0; i < m->rows; i++) {
+    for (int64_t i = row_begin; i < row_end; i++) {
         for (int64_t j = 0; j < m->cols; j++) {
             uint64_t x = random_at(key, (uint64_t)(i * m->cols + j));
             size_t at = element_index(m, i, j);
@@ -316,6 +412,12 @@ void gh_matrix_fill_random(gh_matrix *m, uint64_t seed, uint64_t stream, int32_t
             }
         }
     }
+}
+
+void gh_matrix_fill_random(gh_matrix *m, uint64_t seed, uint64_t stream, int32_t int_range)
+{
+    fill_params fp = { stream_key(seed, stream), int_range < 1 ? 1 : int_range };
+    for_rows_parallel(m, fill_rows, &fp);
     /* Zeros hide wrong indexing; a tiny i32 matrix can draw all zeros. */
     if (m->rows > 0 && m->cols > 0 && matrix_is_all_zero(m))
         gh_matrix_set(m, 0, 0, 1.0);
@@ -341,6 +443,20 @@ int32_t gh_i32_input_range(int64_t k, double alpha, double beta)
 }
 
 /* ---- hash -------------------------------------------------------------- */
+
+int gh_matrix_same_values(const gh_matrix *x, const gh_matrix *y)
+{
+    if (x->dtype != y->dtype || x->rows != y->rows || x->cols != y->cols)
+        return 0;
+    size_t row_bytes = (size_t)x->cols * x->elem_size;
+    for (int64_t i = 0; i < x->rows; i++) {
+        const char *px = (const char *)gh_matrix_data(x) + (size_t)(i * x->ld) * x->elem_size;
+        const char *py = (const char *)gh_matrix_data(y) + (size_t)(i * y->ld) * y->elem_size;
+        if (memcmp(px, py, row_bytes) != 0)
+            return 0;
+    }
+    return 1;
+}
 
 uint64_t gh_matrix_hash(const gh_matrix *m)
 {

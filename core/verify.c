@@ -11,7 +11,10 @@
  *
  * The reference keeps pointers to the case's input matrices: when a check
  * fails it recomputes single elements to name the wrong one. The inputs must
- * stay alive and unchanged until gh_reference_free. */
+ * stay alive and unchanged until gh_reference_free.
+ *
+ * Large loops run on several threads, each over its own span of outputs, so
+ * every number is summed in the same order whatever the thread count. */
 #define _POSIX_C_SOURCE 200809L
 #include "verify.h"
 
@@ -65,6 +68,7 @@ double gh_gamma(gh_dtype d, int64_t k)
 struct gh_reference {
     gh_case_inputs in;
     const char *method;
+    int threads;             /* opt->threads: 0 = every core */
     double gamma;            /* per element: kernel plus reference rounding */
     double eta;              /* per element: underflow allowance */
 
@@ -255,6 +259,55 @@ static void threaded_products(const packed_operands *pk, int threads, double *su
     }
 }
 
+/* ---- spans: one loop cut across threads --------------------------------- */
+
+/* Below this many element visits one thread is quicker than starting more. */
+#define SPAN_MIN_WORK (1 << 22)
+
+typedef void (*span_fn)(void *ctx, int64_t begin, int64_t end, int part);
+
+typedef struct span_job {
+    pthread_t thread;
+    span_fn fn;
+    void *ctx;
+    int64_t begin, end;
+    int part;
+} span_job;
+
+static void *span_job_run(void *arg)
+{
+    span_job *job = arg;
+    job->fn(job->ctx, job->begin, job->end, job->part);
+    return NULL;
+}
+
+/* Parts to cut n items into, each item costing about `work` element visits. */
+static int span_parts(int requested, int64_t n, double work)
+{
+    return (double)n * work < SPAN_MIN_WORK ? 1 : thread_count(requested, n);
+}
+
+/* Calls fn on `parts` consecutive spans of [0, n), part 0 on the caller; a
+ * thread that cannot start runs inline. Each span writes only its own
+ * outputs (or its own part's slot). */
+static void run_spans(int64_t n, int parts, span_fn fn, void *ctx)
+{
+    span_job jobs[256];
+    int started[256] = { 0 };
+    for (int p = 0; p < parts; p++) {
+        jobs[p] = (span_job){ .fn = fn, .ctx = ctx, .begin = n * p / parts, .end = n * (p + 1) / parts, .part = p };
+        if (p > 0)
+            started[p] = pthread_create(&jobs[p].thread, NULL, span_job_run, &jobs[p]) == 0;
+    }
+    span_job_run(&jobs[0]);
+    for (int p = 1; p < parts; p++) {
+        if (started[p])
+            pthread_join(jobs[p].thread, NULL);
+        else
+            span_job_run(&jobs[p]);
+    }
+}
+
 static int build_full(gh_reference *ref, const gh_verify_options *opt)
 {
     const gh_case_inputs *in = &ref->in;
@@ -289,61 +342,120 @@ static int build_full(gh_reference *ref, const gh_verify_options *opt)
 
 /* ---- Freivalds --------------------------------------------------------- */
 
-/* Row i of a stored matrix as doubles. */
+/* Columns [j0, j1) of row i of a stored matrix as doubles. */
+static void load_row_part(const gh_matrix *s, int64_t i, int64_t j0, int64_t j1, double *row)
+{
+    for (int64_t j = j0; j < j1; j++)
+        row[j - j0] = gh_matrix_get(s, i, j);
+}
+
 static void load_row(const gh_matrix *s, int64_t i, double *row)
 {
-    for (int64_t j = 0; j < s->cols; j++)
-        row[j] = gh_matrix_get(s, i, j);
+    load_row_part(s, i, 0, s->cols, row);
 }
 
 /* For each of `count` vectors t: y_t = op(S) x_t and y_abs_t = |op(S)| x_abs_t
- * in f64, op(S) = S or S^T. Vectors are stored one after the other. S is read
- * row by row, each row once for all vectors. */
-static void matvec(const gh_matrix *s, int transposed, int count, const double *x, const double *x_abs,
-                   double *y, double *y_abs, double *row)
+ * in f64, op(S) = S or S^T; or, for integers, y_t = op(S) x_t modulo 2^64
+ * (x64, y64). Vectors are stored one after the other. A part computes a span
+ * of y: rows of S, or columns of S when transposed, reading each of its rows
+ * once for all vectors; every y element adds its terms in row order, as one
+ * thread would. */
+typedef struct matvec_job {
+    const gh_matrix *s;
+    int transposed, count;
+    const double *x, *x_abs;
+    double *y, *y_abs;
+    const uint64_t *x64;
+    uint64_t *y64;
+    double *rows;                /* per part: row_len doubles (or uint64s) */
+    int64_t row_len;
+} matvec_job;
+
+static void matvec_span(void *ctx, int64_t begin, int64_t end, int part)
 {
-    int64_t x_len = transposed ? s->rows : s->cols, y_len = transposed ? s->cols : s->rows;
-    for (int64_t o = 0; o < count * y_len; o++)
-        y[o] = y_abs[o] = 0.0;
-    for (int64_t i = 0; i < s->rows; i++) {
-        load_row(s, i, row);
-        for (int t = 0; t < count; t++) {
-            const double *xt = x + t * x_len, *xt_abs = x_abs + t * x_len;
-            double *yt = y + t * y_len, *yt_abs = y_abs + t * y_len;
-            for (int64_t j = 0; j < s->cols; j++) {
-                if (transposed) {
-                    yt[j] += row[j] * xt[i];
-                    yt_abs[j] += fabs(row[j]) * xt_abs[i];
+    const matvec_job *job = ctx;
+    const gh_matrix *s = job->s;
+    const int tr = job->transposed;
+    const int64_t x_len = tr ? s->rows : s->cols, y_len = tr ? s->cols : s->rows;
+    const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
+    double *row = job->rows + (size_t)part * (size_t)job->row_len;
+    for (int t = 0; t < job->count; t++)
+        for (int64_t o = begin; o < end; o++)
+            job->y[t * y_len + o] = job->y_abs[t * y_len + o] = 0.0;
+    for (int64_t i = i0; i < i1; i++) {
+        load_row_part(s, i, j0, j1, row);
+        for (int t = 0; t < job->count; t++) {
+            const double *xt = job->x + t * x_len, *xt_abs = job->x_abs + t * x_len;
+            double *yt = job->y + t * y_len, *yt_abs = job->y_abs + t * y_len;
+            for (int64_t j = j0; j < j1; j++) {
+                if (tr) {
+                    yt[j] += row[j - j0] * xt[i];
+                    yt_abs[j] += fabs(row[j - j0]) * xt_abs[i];
                 } else {
-                    yt[i] += row[j] * xt[j];
-                    yt_abs[i] += fabs(row[j]) * xt_abs[j];
+                    yt[i] += row[j - j0] * xt[j];
+                    yt_abs[i] += fabs(row[j - j0]) * xt_abs[j];
                 }
             }
         }
     }
 }
 
-/* The same modulo 2^64: exact for integer matrices. */
-static void matvec_mod64(const gh_matrix *s, int transposed, int count, const uint64_t *x, uint64_t *y,
-                         uint64_t *row)
+static void matvec_mod64_span(void *ctx, int64_t begin, int64_t end, int part)
 {
-    int64_t x_len = transposed ? s->rows : s->cols, y_len = transposed ? s->cols : s->rows;
-    for (int64_t o = 0; o < count * y_len; o++)
-        y[o] = 0;
-    for (int64_t i = 0; i < s->rows; i++) {
-        for (int64_t j = 0; j < s->cols; j++)
-            row[j] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
-        for (int t = 0; t < count; t++) {
-            const uint64_t *xt = x + t * x_len;
-            uint64_t *yt = y + t * y_len;
-            for (int64_t j = 0; j < s->cols; j++) {
-                if (transposed)
-                    yt[j] += row[j] * xt[i];
+    const matvec_job *job = ctx;
+    const gh_matrix *s = job->s;
+    const int tr = job->transposed;
+    const int64_t x_len = tr ? s->rows : s->cols, y_len = tr ? s->cols : s->rows;
+    const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
+    uint64_t *row = (uint64_t *)job->rows + (size_t)part * (size_t)job->row_len;
+    for (int t = 0; t < job->count; t++)
+        for (int64_t o = begin; o < end; o++)
+            job->y64[t * y_len + o] = 0;
+    for (int64_t i = i0; i < i1; i++) {
+        for (int64_t j = j0; j < j1; j++)
+            row[j - j0] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
+        for (int t = 0; t < job->count; t++) {
+            const uint64_t *xt = job->x64 + t * x_len;
+            uint64_t *yt = job->y64 + t * y_len;
+            for (int64_t j = j0; j < j1; j++) {
+                if (tr)
+                    yt[j] += row[j - j0] * xt[i];
                 else
-                    yt[i] += row[j] * xt[j];
+                    yt[i] += row[j - j0] * xt[j];
             }
         }
     }
+}
+
+/* Runs a matvec job over threads; -1 when out of memory for the row buffers. */
+static int matvec_run(matvec_job *job, int threads, span_fn fn)
+{
+    const gh_matrix *s = job->s;
+    const int64_t y_len = job->transposed ? s->cols : s->rows;
+    const int parts = span_parts(threads, y_len, (double)(job->transposed ? s->rows : s->cols) * job->count);
+    /* A part's row is its span of columns when transposed, a whole row otherwise. */
+    job->row_len = job->transposed ? y_len / parts + 1 : s->cols;
+    job->rows = malloc((size_t)parts * (size_t)job->row_len * sizeof(double));
+    if (!job->rows)
+        return -1;
+    run_spans(y_len, parts, fn, job);
+    free(job->rows);
+    return 0;
+}
+
+static int matvec(const gh_matrix *s, int transposed, int count, const double *x, const double *x_abs,
+                  double *y, double *y_abs, int threads)
+{
+    matvec_job job = { .s = s, .transposed = transposed, .count = count, .x = x, .x_abs = x_abs, .y = y,
+                       .y_abs = y_abs };
+    return matvec_run(&job, threads, matvec_span);
+}
+
+/* The same modulo 2^64: exact for integer matrices. */
+static int matvec_mod64(const gh_matrix *s, int transposed, int count, const uint64_t *x, uint64_t *y, int threads)
+{
+    matvec_job job = { .s = s, .transposed = transposed, .count = count, .x64 = x, .y64 = y };
+    return matvec_run(&job, threads, matvec_mod64_span);
 }
 
 static int64_t max3(int64_t a, int64_t b, int64_t c)
@@ -359,17 +471,19 @@ static int freivalds_f64(gh_reference *ref)
     const gh_case_inputs *in = &ref->in;
     const int count = ref->trials;
     int64_t len = max3(in->m, in->n, in->k);
-    double *buf = malloc((size_t)((5 * count + 1) * len) * sizeof(double));
+    double *buf = malloc((size_t)(5 * count * len) * sizeof(double));
     if (!buf)
         return -1;
     double *r_abs = buf, *u = r_abs + count * len, *u_abs = u + count * len;
-    double *w = u_abs + count * len, *w_abs = w + count * len, *row = w_abs + count * len;
+    double *w = u_abs + count * len, *w_abs = w + count * len;
     for (int64_t j = 0; j < count * in->n; j++)
         r_abs[j] = fabs(ref->fr_r[j]);
-    matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, row);     /* u = op(B) r */
-    matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, row); /* y = op(A) u */
-    if (in->beta != 0.0)
-        matvec(in->c0, 0, count, ref->fr_r, r_abs, w, w_abs, row);
+    if (matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, ref->threads) != 0 ||     /* u = op(B) r */
+        matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, ref->threads) != 0 || /* y = op(A) u */
+        (in->beta != 0.0 && matvec(in->c0, 0, count, ref->fr_r, r_abs, w, w_abs, ref->threads) != 0)) {
+        free(buf);
+        return -1;
+    }
     for (int64_t i = 0; i < count * in->m; i++) {
         ref->fr_y[i] *= in->alpha;
         ref->fr_abs[i] *= fabs(in->alpha);
@@ -387,15 +501,17 @@ static int freivalds_mod64(gh_reference *ref)
     const gh_case_inputs *in = &ref->in;
     const int count = ref->trials;
     int64_t len = max3(in->m, in->n, in->k);
-    uint64_t *u = malloc((size_t)((2 * count + 1) * len) * sizeof(uint64_t));
+    uint64_t *u = malloc((size_t)(2 * count * len) * sizeof(uint64_t));
     if (!u)
         return -1;
-    uint64_t *w = u + count * len, *row = w + count * len;
+    uint64_t *w = u + count * len;
     uint64_t alpha = (uint64_t)(int64_t)in->alpha, beta = (uint64_t)(int64_t)in->beta;
-    matvec_mod64(in->b, in->trans_b, count, ref->fr_r64, u, row);
-    matvec_mod64(in->a, in->trans_a, count, u, ref->fr_y64, row);
-    if (in->beta != 0.0)
-        matvec_mod64(in->c0, 0, count, ref->fr_r64, w, row);
+    if (matvec_mod64(in->b, in->trans_b, count, ref->fr_r64, u, ref->threads) != 0 ||
+        matvec_mod64(in->a, in->trans_a, count, u, ref->fr_y64, ref->threads) != 0 ||
+        (in->beta != 0.0 && matvec_mod64(in->c0, 0, count, ref->fr_r64, w, ref->threads) != 0)) {
+        free(u);
+        return -1;
+    }
     for (int64_t i = 0; i < count * in->m; i++)
         ref->fr_y64[i] = alpha * ref->fr_y64[i] + (in->beta != 0.0 ? beta * w[i] : 0);
     free(u);
@@ -479,6 +595,14 @@ static void choose_samples(gh_reference *ref, uint64_t seed)
     }
 }
 
+static void sample_span(void *ctx, int64_t begin, int64_t end, int part)
+{
+    gh_reference *ref = ctx;
+    (void)part;
+    for (int64_t s = begin; s < end; s++)
+        exact_element(ref, ref->s_i[s], ref->s_j[s], &ref->s_value[s], &ref->s_bound[s]);
+}
+
 static int build_samples(gh_reference *ref, const gh_verify_options *opt)
 {
     int64_t want = opt->samples > 0 ? opt->samples : DEFAULT_SAMPLES;
@@ -494,8 +618,7 @@ static int build_samples(gh_reference *ref, const gh_verify_options *opt)
     if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound)
         return -1;
     choose_samples(ref, opt->seed);
-    for (int64_t s = 0; s < ref->n_samples; s++)
-        exact_element(ref, ref->s_i[s], ref->s_j[s], &ref->s_value[s], &ref->s_bound[s]);
+    run_spans(ref->n_samples, span_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k), sample_span, ref);
     return 0;
 }
 
@@ -534,6 +657,7 @@ gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_optio
     if (!ref)
         return NULL;
     ref->in = *in;
+    ref->threads = opt->threads;
     ref->gamma = element_gamma(in->dtype, in->k);
     ref->eta = underflow_eta(in->dtype, in->k);
     gh_verify_method method = resolve_method(in, opt);
@@ -688,28 +812,68 @@ static void check_samples(const gh_reference *ref, const gh_matrix *c, check_sta
         check_element(st, c, ref->s_i[s], ref->s_j[s], ref->s_value[s], ref->s_bound[s]);
 }
 
+/* One part's view of the elements that are NaN, Inf or poison. */
+typedef struct nonfinite_part {
+    int64_t count;
+    int64_t i, j;                /* the first one in the part's rows */
+    failure_kind kind;
+    double got;
+} nonfinite_part;
+
+typedef struct nonfinite_scan {
+    const gh_matrix *c;
+    nonfinite_part parts[256];
+} nonfinite_scan;
+
+static void nonfinite_span(void *ctx, int64_t begin, int64_t end, int part)
+{
+    nonfinite_scan *scan = ctx;
+    nonfinite_part *np = &scan->parts[part];
+    for (int64_t i = begin; i < end; i++) {
+        for (int64_t j = 0; j < scan->c->cols; j++) {
+            double got = gh_matrix_get(scan->c, i, j);
+            failure_kind kind = classify(scan->c, i, j, got);
+            if (kind == FAIL_NONE || np->count++ > 0)
+                continue;
+            np->i = i;
+            np->j = j;
+            np->kind = kind;
+            np->got = got;
+        }
+    }
+}
+
 /* Without a full reference, NaN, Inf and poison anywhere still fail; the
  * first one is named with its exact expected value. */
 static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_state *st)
 {
-    for (int64_t i = 0; i < ref->in.m; i++) {
-        for (int64_t j = 0; j < ref->in.n; j++) {
-            double got = gh_matrix_get(c, i, j);
-            failure_kind kind = classify(c, i, j, got);
-            if (kind == FAIL_NONE)
-                continue;
-            st->nonfinite = 1;
-            st->max_abs = st->max_ratio = INFINITY;
-            if (st->failed == 0) {
-                double expected, bound;
-                exact_element(ref, i, j, &expected, &bound);
-                note_failure(st, kind, i, j, got, expected, bound);
-            } else {
-                st->failed++;
-            }
+    nonfinite_scan *scan = calloc(1, sizeof *scan);
+    if (!scan) {
+        st->max_ratio = INFINITY;
+        note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
+        return;
+    }
+    scan->c = c;
+    int parts = span_parts(ref->threads, ref->in.m, (double)ref->in.n);
+    run_spans(ref->in.m, parts, nonfinite_span, scan);
+    /* Parts in row order: the first one found is the first in the matrix. */
+    for (int p = 0; p < parts; p++) {
+        const nonfinite_part *np = &scan->parts[p];
+        if (np->count == 0)
+            continue;
+        st->nonfinite = 1;
+        st->max_abs = st->max_ratio = INFINITY;
+        int64_t rest = np->count;
+        if (st->failed == 0) {
+            double expected, bound;
+            exact_element(ref, np->i, np->j, &expected, &bound);
+            note_failure(st, np->kind, np->i, np->j, np->got, expected, bound);
+            rest--;
         }
+        st->failed += rest;
     }
     st->scanned = 1;
+    free(scan);
 }
 
 /* Freivalds found row i wrong: recompute that row exactly to name the element. */
@@ -735,27 +899,60 @@ static void localize_row(const gh_reference *ref, const gh_matrix *c, int64_t i,
     st->trial = trial;
 }
 
-/* Per row and trial: |C r - y| against the bound on that difference. With
- * samples checked too, only the ratio feeds the statistics: the element
- * errors come from the samples. */
-static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, check_state *st,
-                                int row_stats)
+/* One part's findings over its rows of C. */
+typedef struct freivalds_part {
+    double max_ratio, max_abs;
+    int64_t bad_row;             /* its first failing row, -1 if none */
+    int bad_trial;
+    double bad_ratio;
+} freivalds_part;
+
+typedef struct freivalds_scan {
+    const gh_reference *ref;
+    const gh_matrix *c;
+    double g_diff, g_cr;
+    double *err_sq;              /* per (row, trial): err^2, for the row statistics; NULL without */
+    void *rows;                  /* per part: one row of C (doubles or uint64s) */
+    freivalds_part parts[256];
+} freivalds_scan;
+
+static freivalds_scan *freivalds_scan_new(const gh_reference *ref, const gh_matrix *c, int parts, int row_stats)
 {
-    const gh_case_inputs *in = &ref->in;
-    double *row = malloc((size_t)in->n * sizeof(double));
-    if (!row) {
-        st->max_ratio = INFINITY;
-        note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
-        return;
+    freivalds_scan *scan = calloc(1, sizeof *scan);
+    if (!scan)
+        return NULL;
+    scan->ref = ref;
+    scan->c = c;
+    scan->rows = malloc((size_t)parts * (size_t)ref->in.n * sizeof(double));
+    if (row_stats)
+        scan->err_sq = malloc((size_t)ref->in.m * (size_t)ref->trials * sizeof(double));
+    if (!scan->rows || (row_stats && !scan->err_sq)) {
+        free(scan->rows);
+        free(scan->err_sq);
+        free(scan);
+        return NULL;
     }
-    double g_ref = gh_gamma(GH_F64, in->k + in->n + 4);
-    double g_cr = gh_gamma(GH_F64, in->n + 1);
-    double g_diff = gh_gamma(in->dtype, in->k + 2) + 2.0 * g_ref;
-    int64_t first_bad_row = -1;
-    int bad_trial = 0;
-    double bad_ratio = 0.0;
-    for (int64_t i = 0; i < in->m; i++) {
-        load_row(c, i, row);
+    for (int p = 0; p < parts; p++)
+        scan->parts[p].bad_row = -1;
+    return scan;
+}
+
+static void freivalds_scan_free(freivalds_scan *scan)
+{
+    free(scan->rows);
+    free(scan->err_sq);
+    free(scan);
+}
+
+static void freivalds_f64_span(void *ctx, int64_t begin, int64_t end, int part)
+{
+    freivalds_scan *scan = ctx;
+    const gh_reference *ref = scan->ref;
+    const gh_case_inputs *in = &ref->in;
+    freivalds_part *fp = &scan->parts[part];
+    double *row = (double *)scan->rows + (size_t)part * (size_t)in->n;
+    for (int64_t i = begin; i < end; i++) {
+        load_row(scan->c, i, row);
         for (int t = 0; t < ref->trials; t++) {
             const double *r = ref->fr_r + (size_t)(t * in->n);
             size_t yi = (size_t)(t * in->m + i);
@@ -766,42 +963,76 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
                 r_abs += fabs(r[j]);
             }
             double err = fabs(cr - ref->fr_y[yi]);
-            double bound = g_diff * ref->fr_abs[yi] + g_cr * cr_abs + ref->eta * r_abs;
+            double bound = scan->g_diff * ref->fr_abs[yi] + scan->g_cr * cr_abs + ref->eta * r_abs;
             double ratio = ratio_of(err, bound);
-            if (ratio > st->max_ratio)
-                st->max_ratio = ratio;
-            if (row_stats) {
-                if (err > st->max_abs || err != err)
-                    st->max_abs = err != err ? INFINITY : err;
-                st->diff_sq += err * err;
-                st->ref_sq += ref->fr_y[yi] * ref->fr_y[yi];
+            if (ratio > fp->max_ratio)
+                fp->max_ratio = ratio;
+            if (scan->err_sq) {
+                if (err > fp->max_abs || err != err)
+                    fp->max_abs = err != err ? INFINITY : err;
+                scan->err_sq[(size_t)(i * ref->trials + t)] = err * err;
             }
-            if (!(ratio <= 1.0) && first_bad_row < 0) {
-                first_bad_row = i;
-                bad_trial = t;
-                bad_ratio = ratio;
+            if (!(ratio <= 1.0) && fp->bad_row < 0) {
+                fp->bad_row = i;
+                fp->bad_trial = t;
+                fp->bad_ratio = ratio;
             }
         }
     }
-    free(row);
-    /* When other checks already failed, the row adds nothing to the message. */
-    if (first_bad_row >= 0 && st->failed == 0)
-        localize_row(ref, c, first_bad_row, bad_trial, bad_ratio, st);
 }
 
-/* i32: C r == y exactly, modulo 2^64. */
-static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, check_state *st)
+/* Per row and trial: |C r - y| against the bound on that difference. With
+ * samples checked too, only the ratio feeds the statistics: the element
+ * errors come from the samples. */
+static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, check_state *st,
+                                int row_stats)
 {
     const gh_case_inputs *in = &ref->in;
-    uint64_t *row = malloc((size_t)in->n * sizeof(uint64_t));
-    if (!row) {
+    const int parts = span_parts(ref->threads, in->m, (double)in->n * ref->trials);
+    freivalds_scan *scan = freivalds_scan_new(ref, c, parts, row_stats);
+    if (!scan) {
         st->max_ratio = INFINITY;
         note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
         return;
     }
-    for (int64_t i = 0; i < in->m; i++) {
+    double g_ref = gh_gamma(GH_F64, in->k + in->n + 4);
+    scan->g_cr = gh_gamma(GH_F64, in->n + 1);
+    scan->g_diff = gh_gamma(in->dtype, in->k + 2) + 2.0 * g_ref;
+    run_spans(in->m, parts, freivalds_f64_span, scan);
+    const freivalds_part *bad = NULL;
+    for (int p = 0; p < parts; p++) {
+        const freivalds_part *fp = &scan->parts[p];
+        if (fp->max_ratio > st->max_ratio)
+            st->max_ratio = fp->max_ratio;
+        if (row_stats && fp->max_abs > st->max_abs)
+            st->max_abs = fp->max_abs;
+        if (!bad && fp->bad_row >= 0)
+            bad = fp;
+    }
+    /* The sums in row and trial order, as one thread would add them. */
+    for (int64_t i = 0; row_stats && i < in->m; i++) {
+        for (int t = 0; t < ref->trials; t++) {
+            size_t yi = (size_t)(t * in->m + i);
+            st->diff_sq += scan->err_sq[(size_t)(i * ref->trials + t)];
+            st->ref_sq += ref->fr_y[yi] * ref->fr_y[yi];
+        }
+    }
+    /* When other checks already failed, the row adds nothing to the message. */
+    if (bad && st->failed == 0)
+        localize_row(ref, c, bad->bad_row, bad->bad_trial, bad->bad_ratio, st);
+    freivalds_scan_free(scan);
+}
+
+static void freivalds_mod64_span(void *ctx, int64_t begin, int64_t end, int part)
+{
+    freivalds_scan *scan = ctx;
+    const gh_reference *ref = scan->ref;
+    const gh_case_inputs *in = &ref->in;
+    freivalds_part *fp = &scan->parts[part];
+    uint64_t *row = (uint64_t *)scan->rows + (size_t)part * (size_t)in->n;
+    for (int64_t i = begin; i < end && fp->bad_row < 0; i++) {
         for (int64_t j = 0; j < in->n; j++)
-            row[j] = (uint64_t)(int64_t)gh_matrix_get(c, i, j);
+            row[j] = (uint64_t)(int64_t)gh_matrix_get(scan->c, i, j);
         for (int t = 0; t < ref->trials; t++) {
             const uint64_t *r = ref->fr_r64 + (size_t)(t * in->n);
             uint64_t cr = 0;
@@ -809,14 +1040,35 @@ static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, c
                 cr += row[j] * r[j];
             if (cr == ref->fr_y64[(size_t)(t * in->m + i)])
                 continue;
-            st->max_ratio = INFINITY;
-            if (st->failed == 0)
-                localize_row(ref, c, i, t, INFINITY, st);
-            free(row);
-            return;
+            fp->bad_row = i;
+            fp->bad_trial = t;
+            break;
         }
     }
-    free(row);
+}
+
+/* i32: C r == y exactly, modulo 2^64. */
+static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, check_state *st)
+{
+    const gh_case_inputs *in = &ref->in;
+    const int parts = span_parts(ref->threads, in->m, (double)in->n * ref->trials);
+    freivalds_scan *scan = freivalds_scan_new(ref, c, parts, 0);
+    if (!scan) {
+        st->max_ratio = INFINITY;
+        note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
+        return;
+    }
+    run_spans(in->m, parts, freivalds_mod64_span, scan);
+    for (int p = 0; p < parts; p++) {
+        const freivalds_part *fp = &scan->parts[p];
+        if (fp->bad_row < 0)
+            continue;
+        st->max_ratio = INFINITY;
+        if (st->failed == 0)
+            localize_row(ref, c, fp->bad_row, fp->bad_trial, INFINITY, st);
+        break;
+    }
+    freivalds_scan_free(scan);
 }
 
 /* ---- messages ---------------------------------------------------------- */
@@ -986,12 +1238,30 @@ void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *ou
 
 /* ---- agreement between two outputs ------------------------------------- */
 
-static int has_nonfinite(const gh_matrix *x)
+typedef struct finite_scan {
+    const gh_matrix *x;
+    int found[256];              /* per part */
+} finite_scan;
+
+static void finite_span(void *ctx, int64_t begin, int64_t end, int part)
 {
-    for (int64_t i = 0; i < x->rows; i++)
-        for (int64_t j = 0; j < x->cols; j++)
-            if (!isfinite(gh_matrix_get(x, i, j)))
-                return 1;
+    finite_scan *scan = ctx;
+    for (int64_t i = begin; i < end && !scan->found[part]; i++)
+        for (int64_t j = 0; j < scan->x->cols; j++)
+            if (!isfinite(gh_matrix_get(scan->x, i, j))) {
+                scan->found[part] = 1;
+                break;
+            }
+}
+
+static int has_nonfinite(const gh_matrix *x, int threads)
+{
+    finite_scan scan = { .x = x };
+    int parts = span_parts(threads, x->rows, (double)x->cols);
+    run_spans(x->rows, parts, finite_span, &scan);
+    for (int p = 0; p < parts; p++)
+        if (scan.found[p])
+            return 1;
     return 0;
 }
 
@@ -1000,7 +1270,7 @@ double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, 
     if (!ref || !x || !y || x->rows != ref->in.m || x->cols != ref->in.n ||
         y->rows != ref->in.m || y->cols != ref->in.n)
         return INFINITY;
-    if (has_nonfinite(x) || has_nonfinite(y))
+    if (has_nonfinite(x, ref->threads) || has_nonfinite(y, ref->threads))
         return INFINITY;
     double worst = 0.0;
     if (ref->full_bound) {

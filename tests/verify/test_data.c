@@ -1,6 +1,7 @@
 /* core/data: seeded fill, poison, guard zones, hash. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "test_util.h"
 
 static const gh_dtype all_dtypes[] = { GH_F32, GH_F64, GH_I32 };
@@ -225,6 +226,78 @@ static void test_copy(void)
     gh_matrix_free(&b);
 }
 
+/* The fill of a matrix large enough to be filled by several threads: every
+ * element is still the value its row-major index draws. */
+static void test_large_fill_is_keyed_by_index(void)
+{
+    const int64_t rows = 1031, cols = 1100; /* over a million elements: the threaded path */
+    gh_matrix m;
+    CHECK(gh_matrix_alloc(&m, GH_F64, rows, cols, cols + 5, 3) == 0, "alloc");
+    gh_matrix_fill_random(&m, 42, 7, 16);
+    int wrong = 0;
+    for (int64_t i = 0; i < rows; i += 37)
+        for (int64_t j = 0; j < cols; j += 13) {
+            uint64_t x = gh_random_u64(42, 7, (uint64_t)(i * cols + j));
+            wrong += gh_matrix_get(&m, i, j) != (double)(x >> 11) * 0x1p-52 - 1.0;
+        }
+    CHECK(wrong == 0, "%d elements differ from their index's draw", wrong);
+    CHECK(gh_matrix_check_guards(&m, NULL) == 0, "guards and padding untouched");
+    gh_matrix poisoned;
+    CHECK(gh_matrix_alloc(&poisoned, GH_F32, rows, cols, cols, 0) == 0, "alloc");
+    CHECK(gh_matrix_is_poison(&poisoned, 0, 0) && gh_matrix_is_poison(&poisoned, rows - 1, cols - 1),
+          "every row poisoned, the last one too");
+    gh_matrix_free(&poisoned);
+    gh_matrix_free(&m);
+}
+
+typedef struct counting_allocator {
+    int allocs, frees;
+    size_t bytes;
+} counting_allocator;
+
+static void *count_alloc(void *user, size_t bytes)
+{
+    counting_allocator *c = user;
+    c->allocs++;
+    c->bytes = bytes;
+    return malloc(bytes);
+}
+
+static void count_free(void *user, void *ptr)
+{
+    counting_allocator *c = user;
+    c->frees++;
+    free(ptr);
+}
+
+static void test_alloc_with_allocator(void)
+{
+    counting_allocator counts = { 0, 0, 0 };
+    gh_host_allocator alloc = { count_alloc, count_free, &counts };
+    gh_matrix m;
+    CHECK(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, &alloc) == 0, "alloc with");
+    CHECK(counts.allocs == 1 && counts.bytes == gh_matrix_storage_bytes(&m), "storage from the allocator");
+    CHECK(gh_matrix_check_guards(&m, NULL) == 0 && gh_matrix_is_poison(&m, 4, 6), "guards and poison as usual");
+    gh_matrix_free(&m);
+    CHECK(counts.frees == 1 && m.storage == NULL, "given back to the allocator");
+    CHECK(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, NULL) == 0 && counts.allocs == 1, "NULL: malloc");
+    gh_matrix_free(&m);
+}
+
+static void test_same_values(void)
+{
+    gh_matrix x, y;
+    gh_matrix_alloc(&x, GH_F32, 4, 6, 8, 2);
+    gh_matrix_alloc(&y, GH_F32, 4, 6, 7, 5); /* other ld and guard: only the matrix area counts */
+    gh_matrix_fill_random(&x, 1, 0, 16);
+    gh_matrix_fill_random(&y, 1, 0, 16);
+    CHECK(gh_matrix_same_values(&x, &y), "same draws, other layout");
+    gh_matrix_set(&y, 3, 5, gh_matrix_get(&y, 3, 5) + 1);
+    CHECK(!gh_matrix_same_values(&x, &y), "one element differs");
+    gh_matrix_free(&x);
+    gh_matrix_free(&y);
+}
+
 int main(void)
 {
     test_dtype_names();
@@ -239,5 +312,8 @@ int main(void)
     test_guard_overwrites_caught();
     test_hash_covers_matrix_area_only();
     test_copy();
+    test_large_fill_is_keyed_by_index();
+    test_alloc_with_allocator();
+    test_same_values();
     return tests_finish();
 }
