@@ -5,8 +5,18 @@
  * elements of B (when B is not transposed) and write neighbouring elements of
  * C, while all of them read the same element of A. The grid is rounded up to
  * whole work-groups; work-items past the edge of C have nothing to do.
+ *
+ * Build with -DWG=<edge>: the work-group is WG x WG, and declaring it lets
+ * the compiler budget registers for that many work-items (without it, the
+ * NVIDIA driver reported CL_KERNEL_WORK_GROUP_SIZE 256 on an H100, too few
+ * for 32 x 32).
  */
-__kernel void gemm_naive(GEMM_ARGS)
+#ifndef WG
+#error "build with -DWG=<work-group edge>"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG, WG, 1)))
+void gemm_naive(GEMM_ARGS)
 {
     const int j = (int)get_global_id(0);
     const int i = (int)get_global_id(1);

@@ -2,8 +2,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <CL/cl_ext.h>
 #include "devices.h"
 #include "last_error.h"
+
+#ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
+#define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
+#endif
 
 /* A string query of a platform or device, in a new allocation ("?" when the
  * query fails: a description is not worth failing open() over). */
@@ -48,17 +53,23 @@ static int contains_ignoring_case(const char *haystack, const char *needle)
     return n == 0;
 }
 
+/* Whether the device's extension string names `extension` (whole words only). */
+static int has_extension(const char *extensions, const char *extension)
+{
+    size_t n = strlen(extension);
+    for (const char *s = extensions; s && (s = strstr(s, extension)); s += n)
+        if ((s == extensions || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0')) return 1;
+    return 0;
+}
+
 /* A device offers f64 when it reports a double-precision configuration or,
  * for drivers that leave that query empty, the cl_khr_fp64 extension. */
-static int device_has_fp64(cl_device_id id)
+static int device_has_fp64(cl_device_id id, const char *extensions)
 {
     cl_device_fp_config fp64 = 0;
     if (clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) == CL_SUCCESS && fp64)
         return 1;
-    char *extensions = query_string(device_query, id, CL_DEVICE_EXTENSIONS);
-    int has = extensions && strstr(extensions, "cl_khr_fp64") != NULL;
-    free(extensions);
-    return has;
+    return has_extension(extensions, "cl_khr_fp64");
 }
 
 static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_device_id id,
@@ -90,6 +101,14 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
     clGetDeviceInfo(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof dev->max_alloc_bytes, &dev->max_alloc_bytes, NULL);
     clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dev->max_work_item_sizes,
                     dev->max_work_item_sizes, NULL);
+    char *extensions = query_string(device_query, id, CL_DEVICE_EXTENSIONS);
+    if (!extensions) return ocl_fail(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
+    /* NVIDIA's: build options for ptxas (register limit, verbose), and the
+     * register file a work-group shares. */
+    dev->nv_compiler_options = has_extension(extensions, "cl_nv_compiler_options");
+    if (has_extension(extensions, "cl_nv_device_attribute_query"))
+        clGetDeviceInfo(id, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof dev->nv_registers_per_block,
+                        &dev->nv_registers_per_block, NULL);
 
     dev->info = (gh_device_info){
         .size = sizeof(gh_device_info),
@@ -105,8 +124,9 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
         /* A CPU device (PoCL, Intel's CPU runtime) is software running on
          * the host, whatever the driver calls itself. */
         .is_software = (type & CL_DEVICE_TYPE_CPU) ? 1 : 0,
-        .has_fp64 = device_has_fp64(id),
+        .has_fp64 = device_has_fp64(id, extensions),
     };
+    free(extensions);
     return GH_OK;
 }
 

@@ -147,8 +147,8 @@ static const gh_plugin_api api = {
     .abi_major = GEMMHOST_ABI_MAJOR,
     .abi_minor = GEMMHOST_ABI_MINOR,
     .name = "opencl",
-    .description = "OpenCL through the ICD loader: every platform and device, naive and tiled kernels "
-                   "built at run time",
+    .description = "OpenCL through the ICD loader: every platform and device, naive, tiled and blocked "
+                   "kernels built at run time",
     .version = PLUGIN_VERSION,
     .options = options,
     .n_options = OPTION_COUNT,

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include "gemm.h"
 #include "last_error.h"
 #include "programs.h"
@@ -45,7 +46,7 @@ static int is_int32(double x)
 }
 
 static gh_status check_args(const gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
-                            int64_t *edge)
+                            ocl_variant *variant)
 {
     if (!ctx || !args) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: NULL context or arguments");
     if (device < 0 || device >= ctx->device_count)
@@ -82,66 +83,67 @@ static gh_status check_args(const gh_plugin *ctx, int device, int kernel, const 
     }
 
     const ocl_kernel_def *def = &ocl_kernels[kernel];
-    const gh_param_info *param = &def->info.params[0];
     if (args->n_params > def->info.n_params)
         return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %zu parameters given, kernel %s takes %zu", args->n_params,
                         def->info.name, def->info.n_params);
     if (args->n_params > 0 && !args->params) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: params is NULL");
-    *edge = args->n_params > 0 ? args->params[0] : param->default_value;
-    if (ocl_kernel_variant(def, *edge) < 0) {
-        char allowed[64] = "";
-        for (size_t i = 0, used = 0; i < param->n_allowed && used < sizeof allowed; i++)
-            used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s%lld", i ? ", " : "",
-                                     (long long)param->allowed[i]);
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %s=%lld is not allowed for kernel %s (allowed: %s)",
-                        param->name, (long long)*edge, def->info.name, allowed);
-    }
-    return GH_OK;
+    return ocl_variant_resolve(kernel, args->params, args->n_params, args->dtype,
+                               ctx->devices[device].info.local_mem_bytes, variant);
 }
 
 /* What the device says it cannot do, before anything is built. */
 static gh_status check_device_limits(const ocl_device *dev, const ocl_kernel_def *def, gh_dtype dtype,
-                                     int64_t edge)
+                                     const ocl_variant *v)
 {
-    const char *pname = def->info.params[0].name;
     if (dtype == GH_F64 && !dev->info.has_fp64)
         return ocl_fail(GH_UNSUPPORTED, "device '%s' has no cl_khr_fp64", dev->name);
-    uint64_t items = (uint64_t)(edge * edge);
+    const uint64_t items = (uint64_t)v->local[0] * v->local[1];
     if (dev->info.max_workgroup_size && items > dev->info.max_workgroup_size)
         return ocl_fail(GH_UNSUPPORTED,
-                        "%s=%lld needs %llu work-items per work-group, over CL_DEVICE_MAX_WORK_GROUP_SIZE (%u) of '%s'",
-                        pname, (long long)edge, (unsigned long long)items, dev->info.max_workgroup_size, dev->name);
+                        "%s %s needs %llu work-items per work-group, over CL_DEVICE_MAX_WORK_GROUP_SIZE (%u) of '%s'",
+                        def->info.name, v->text, (unsigned long long)items, dev->info.max_workgroup_size, dev->name);
     for (int dim = 0; dim < 2; dim++)
-        if (dev->max_work_item_sizes[dim] && (uint64_t)edge > dev->max_work_item_sizes[dim])
-            return ocl_fail(GH_UNSUPPORTED, "%s=%lld is over CL_DEVICE_MAX_WORK_ITEM_SIZES[%d] (%zu) of '%s'",
-                            pname, (long long)edge, dim, dev->max_work_item_sizes[dim], dev->name);
-    if (def->build_define) {
-        /* The tiled kernel's two tiles, each padded by one column (see tiled.cl). */
-        uint64_t local_bytes = 2 * (uint64_t)edge * (uint64_t)(edge + 1) * dtype_size[dtype];
-        if (local_bytes > dev->info.local_mem_bytes)
+        if (dev->max_work_item_sizes[dim] && v->local[dim] > dev->max_work_item_sizes[dim])
             return ocl_fail(GH_UNSUPPORTED,
-                            "%s=%lld needs %llu bytes of local memory, over CL_DEVICE_LOCAL_MEM_SIZE (%llu) of '%s'",
-                            pname, (long long)edge, (unsigned long long)local_bytes,
-                            (unsigned long long)dev->info.local_mem_bytes, dev->name);
-    }
+                            "%s %s needs %zu work-items along dimension %d, over CL_DEVICE_MAX_WORK_ITEM_SIZES[%d] "
+                            "(%zu) of '%s'",
+                            def->info.name, v->text, v->local[dim], dim, dim, dev->max_work_item_sizes[dim],
+                            dev->name);
+    if (v->local_bytes > dev->info.local_mem_bytes)
+        return ocl_fail(GH_UNSUPPORTED,
+                        "%s %s needs %llu bytes of local memory, over CL_DEVICE_LOCAL_MEM_SIZE (%llu) of '%s'",
+                        def->info.name, v->text, (unsigned long long)v->local_bytes,
+                        (unsigned long long)dev->info.local_mem_bytes, dev->name);
     return GH_OK;
 }
 
 /* What the built kernel can do can be less than the device's maximum (e.g.
- * when it needs many registers). */
-static gh_status check_kernel_limits(const ocl_device *dev, cl_kernel k, const ocl_kernel_def *def, int64_t edge)
+ * when it needs many registers). The refusal says what the driver knows of
+ * the kernel: the work-group size it was declared for (all of ours declare
+ * one) and, on NVIDIA, what ptxas reported. */
+static gh_status check_kernel_limits(const ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
+                                     const ocl_variant *v, const ocl_program_slot *slot)
 {
     size_t kernel_wg = 0;
     cl_int err = clGetKernelWorkGroupInfo(k, dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg, &kernel_wg, NULL);
     if (err != CL_SUCCESS)
         return ocl_fail_cl(err, "clGetKernelWorkGroupInfo", "work-group size of kernel %s", def->info.name);
-    if ((uint64_t)(edge * edge) > kernel_wg)
-        return ocl_fail(GH_UNSUPPORTED,
-                        "%s=%lld needs %lld work-items per work-group, over CL_KERNEL_WORK_GROUP_SIZE (%zu) "
-                        "of kernel %s on '%s'",
-                        def->info.params[0].name, (long long)edge, (long long)(edge * edge), kernel_wg,
-                        def->info.name, dev->name);
-    return GH_OK;
+    const uint64_t items = (uint64_t)v->local[0] * v->local[1];
+    if (items <= kernel_wg) return GH_OK;
+
+    char known[400] = "";
+    size_t declared[3] = {0, 0, 0};
+    if (clGetKernelWorkGroupInfo(k, dev->id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof declared, declared, NULL) ==
+        CL_SUCCESS)
+        snprintf(known, sizeof known, "; declared for %zux%zux%zu", declared[0], declared[1], declared[2]);
+    if (slot && slot->compiler_info[0]) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "; ptxas: %s", slot->compiler_info);
+    }
+    return ocl_fail(GH_UNSUPPORTED,
+                    "%s %s needs %llu work-items per work-group, over CL_KERNEL_WORK_GROUP_SIZE (%zu) "
+                    "of kernel %s on '%s'%s",
+                    def->info.name, v->text, (unsigned long long)items, kernel_wg, def->info.name, dev->name, known);
 }
 
 /* Arguments in the order of the kernels' signature (common.cl). */
@@ -175,15 +177,14 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
 
 /* Launches, waits, and returns the kernel's time in ms by the device clock. */
 static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def, const gh_gemm_args *args,
-                        int64_t edge, double *kernel_ms)
+                        const ocl_variant *v, double *kernel_ms)
 {
     /* Dimension 0 walks columns of C: consecutive work-items touch
-     * consecutive addresses of B and C. */
-    const size_t local[2] = {(size_t)edge, (size_t)edge};
-    const size_t global[2] = {(size_t)((args->n + edge - 1) / edge * edge),
-                              (size_t)((args->m + edge - 1) / edge * edge)};
+     * consecutive addresses of B and C. One work-group per block of C. */
+    const size_t global[2] = {(size_t)((args->n + v->block - 1) / v->block) * v->local[0],
+                              (size_t)((args->m + v->block - 1) / v->block) * v->local[1]};
     cl_event event;
-    cl_int err = clEnqueueNDRangeKernel(dev->queue, k, 2, NULL, global, local, 0, NULL, &event);
+    cl_int err = clEnqueueNDRangeKernel(dev->queue, k, 2, NULL, global, v->local, 0, NULL, &event);
     if (err != CL_SUCCESS)
         return ocl_fail_cl(err, "clEnqueueNDRangeKernel", "launching kernel %s on '%s'", def->info.name, dev->name);
     err = clWaitForEvents(1, &event);
@@ -210,20 +211,21 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
 
 gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
-    int64_t edge = 0;
-    gh_status status = check_args(ctx, device, kernel, args, &edge);
+    ocl_variant variant;
+    gh_status status = check_args(ctx, device, kernel, args, &variant);
     if (status != GH_OK) return status;
     ocl_device *dev = &ctx->devices[device];
     const ocl_kernel_def *def = &ocl_kernels[kernel];
-    status = check_device_limits(dev, def, args->dtype, edge);
+    status = check_device_limits(dev, def, args->dtype, &variant);
     if (status != GH_OK) return status;
 
     cl_kernel k;
-    status = ocl_program_get(ctx, dev, kernel, args->dtype, edge, &k);
-    if (status == GH_OK) status = check_kernel_limits(dev, k, def, edge);
+    const ocl_program_slot *slot = NULL;
+    status = ocl_program_get(ctx, dev, kernel, args->dtype, &variant, &k, &slot);
+    if (status == GH_OK) status = check_kernel_limits(dev, k, def, &variant, slot);
     if (status == GH_OK) status = set_kernel_args(k, args);
     double kernel_ms = 0;
-    if (status == GH_OK) status = launch(dev, k, def, args, edge, &kernel_ms);
+    if (status == GH_OK) status = launch(dev, k, def, args, &variant, &kernel_ms);
     if (status != GH_OK) return status;
 
     if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = kernel_ms;

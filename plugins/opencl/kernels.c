@@ -1,15 +1,21 @@
+#include <stdio.h>
 #include "kernels.h"
+#include "last_error.h"
 
 static const int64_t naive_wg_allowed[] = {8, 16, 32};
 static const int64_t tiled_tile_allowed[] = {4, 8, 16, 32};
+static const int64_t blocked_tile_allowed[] = {32, 64, 128};
+static const int64_t blocked_work_allowed[] = {2, 4, 8};
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static const gh_param_info naive_params[] = {{
     .size = sizeof(gh_param_info),
     .name = "wg",
-    .description = "work-group edge: wg x wg work-items, one per element of C",
+    .description = "work-group edge: wg x wg work-items, one per element of C (built in with -DWG)",
     .default_value = 16,
     .allowed = naive_wg_allowed,
-    .n_allowed = sizeof naive_wg_allowed / sizeof naive_wg_allowed[0],
+    .n_allowed = COUNT(naive_wg_allowed),
 }};
 
 static const gh_param_info tiled_params[] = {{
@@ -19,8 +25,29 @@ static const gh_param_info tiled_params[] = {{
                    "of tile x tile in local memory (built in with -DTILE)",
     .default_value = 16,
     .allowed = tiled_tile_allowed,
-    .n_allowed = sizeof tiled_tile_allowed / sizeof tiled_tile_allowed[0],
+    .n_allowed = COUNT(tiled_tile_allowed),
 }};
+
+static const gh_param_info blocked_params[] = {
+    {
+        .size = sizeof(gh_param_info),
+        .name = "tile",
+        .description = "edge of the block of C a work-group computes from tiles of tile x 16 of A and B "
+                       "in local memory (x 8 where local memory is short; built in with -DTILE)",
+        .default_value = 128,
+        .allowed = blocked_tile_allowed,
+        .n_allowed = COUNT(blocked_tile_allowed),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "work",
+        .description = "edge of the micro-tile of C each work-item keeps in registers: "
+                       "(tile/work)^2 work-items per work-group (built in with -DWORK)",
+        .default_value = 8,
+        .allowed = blocked_work_allowed,
+        .n_allowed = COUNT(blocked_work_allowed),
+    },
+};
 
 #define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
 
@@ -32,11 +59,11 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
             .description = "one work-item per element of C, the inner product over K in a loop",
             .dtypes = ALL_DTYPES,
             .params = naive_params,
-            .n_params = 1,
+            .n_params = COUNT(naive_params),
         },
         .file = "naive.cl",
         .function = "gemm_naive",
-        .build_define = NULL,
+        .defines = {"WG"},
     },
     [OCL_KERNEL_TILED] = {
         .info = {
@@ -46,18 +73,105 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                            "one element of C per work-item",
             .dtypes = ALL_DTYPES,
             .params = tiled_params,
-            .n_params = 1,
+            .n_params = COUNT(tiled_params),
         },
         .file = "tiled.cl",
         .function = "gemm_tiled",
-        .build_define = "TILE",
+        .defines = {"TILE"},
+    },
+    [OCL_KERNEL_BLOCKED] = {
+        .info = {
+            .size = sizeof(gh_kernel_info),
+            .name = "blocked",
+            .description = "2D register blocking: a work-group computes a tile x tile block of C "
+                           "from tiles of A and B in local memory, each work-item a work x work "
+                           "micro-tile in registers",
+            .dtypes = ALL_DTYPES,
+            .params = blocked_params,
+            .n_params = COUNT(blocked_params),
+        },
+        .file = "blocked.cl",
+        .function = "gemm_blocked",
+        .defines = {"TILE", "WORK"},
     },
 };
 
-int ocl_kernel_variant(const ocl_kernel_def *def, int64_t value)
+static const size_t dtype_bytes[GH_DTYPE_COUNT] = {[GH_F32] = 4, [GH_F64] = 8, [GH_I32] = 4};
+
+/* blocked.cl's local memory: two tiles of DEPTH rows of TILE elements, each
+ * row padded by 16 bytes (PAD there). */
+static uint64_t blocked_local_bytes(int64_t tile, int depth, gh_dtype dtype)
 {
-    const gh_param_info *p = &def->info.params[0];
+    const uint64_t elem = dtype_bytes[dtype], pad = 16 / elem;
+    return 2 * (uint64_t)depth * ((uint64_t)tile + pad) * elem;
+}
+
+static int allowed_index(const gh_param_info *p, int64_t value)
+{
     for (size_t i = 0; i < p->n_allowed; i++)
         if (p->allowed[i] == value) return (int)i;
     return -1;
+}
+
+gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
+                              uint64_t local_mem_bytes, ocl_variant *out)
+{
+    const ocl_kernel_def *def = &ocl_kernels[kernel];
+    *out = (ocl_variant){0};
+    size_t used = 0;
+    int slot = 0;
+    for (size_t i = 0; i < def->info.n_params; i++) {
+        const gh_param_info *p = &def->info.params[i];
+        const int64_t value = i < n_params ? params[i] : p->default_value;
+        const int index = allowed_index(p, value);
+        if (index < 0) {
+            char allowed[64] = "";
+            for (size_t a = 0, len = 0; a < p->n_allowed && len < sizeof allowed; a++)
+                len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s%lld", a ? ", " : "",
+                                        (long long)p->allowed[a]);
+            return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %s=%lld is not allowed for kernel %s (allowed: %s)",
+                            p->name, (long long)value, def->info.name, allowed);
+        }
+        out->values[i] = value;
+        slot = slot * (int)p->n_allowed + index;
+        if (used < sizeof out->text)
+            used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s=%lld", i ? " " : "",
+                                     p->name, (long long)value);
+    }
+    out->slot = slot;
+
+    switch (kernel) {
+    case OCL_KERNEL_NAIVE:
+        out->local[0] = out->local[1] = (size_t)out->values[0];
+        out->block = out->values[0];
+        break;
+    case OCL_KERNEL_TILED:
+        out->local[0] = out->local[1] = (size_t)out->values[0];
+        out->block = out->values[0];
+        /* Two tiles of tile x (tile + 1): one column of padding (see tiled.cl). */
+        out->local_bytes = 2 * (uint64_t)out->values[0] * (uint64_t)(out->values[0] + 1) * dtype_bytes[dtype];
+        break;
+    case OCL_KERNEL_BLOCKED: {
+        const int64_t tile = out->values[0], work = out->values[1];
+        out->local[0] = out->local[1] = (size_t)(tile / work);
+        out->block = tile;
+        /* 16 along K, unless the device's local memory only holds 8. */
+        out->depth = 16;
+        if (local_mem_bytes && blocked_local_bytes(tile, 16, dtype) > local_mem_bytes) out->depth = 8;
+        out->local_bytes = blocked_local_bytes(tile, out->depth, dtype);
+        break;
+    }
+    }
+    return GH_OK;
+}
+
+void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)
+{
+    const ocl_kernel_def *def = &ocl_kernels[kernel];
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < def->info.n_params && used < size; i++)
+        if (def->defines[i])
+            used += (size_t)snprintf(text + used, size - used, " -D%s=%lld", def->defines[i], (long long)v->values[i]);
+    if (v->depth && used < size) snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
 }

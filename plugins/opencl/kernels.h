@@ -1,28 +1,50 @@
 /* The kernels this plugin offers, as the host sees them (gh_kernel_info) and
- * as the plugin builds them (source file, function, build-time parameter). */
+ * as the plugin builds and launches them (source file, function, build-time
+ * parameters, work-group shape, local memory). */
 #ifndef GH_OPENCL_KERNELS_H
 #define GH_OPENCL_KERNELS_H
 
+#include <stddef.h>
 #include <gemmhost/plugin.h>
 
-enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_COUNT };
+enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_COUNT };
 
-/* Most values any parameter allows: the program cache has one slot each. */
-#define OCL_MAX_VARIANTS 4
+/* Most parameters any kernel takes. */
+#define OCL_MAX_PARAMS 2
+/* Most combinations of allowed values any kernel has (blocked: 3 tiles x 3
+ * works): the program cache has one slot each. */
+#define OCL_MAX_VARIANTS 9
 
-/* Both kernels run edge x edge work-groups over a grid that covers C; their
- * one parameter is that edge. */
 typedef struct ocl_kernel_def {
     gh_kernel_info info;
     const char *file;          /* source in kernels/opencl/, after common.cl */
     const char *function;      /* the __kernel's name */
-    const char *build_define;  /* the edge becomes -D<this>=<edge>; NULL when
-                                  the program does not depend on it */
+    const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
 } ocl_kernel_def;
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
 
-/* Where `value` sits in the kernel's allowed list, or -1. */
-int ocl_kernel_variant(const ocl_kernel_def *def, int64_t value);
+/* One variant of a kernel for one dtype and device: its parameter values and
+ * what follows from them. */
+typedef struct ocl_variant {
+    int64_t values[OCL_MAX_PARAMS]; /* every parameter, defaults filled in */
+    int slot;                       /* index in the program cache, < OCL_MAX_VARIANTS */
+    size_t local[2];                /* work-group: dimension 0 along N, 1 along M */
+    int64_t block;                  /* edge of the block of C one work-group computes */
+    int depth;                      /* blocked: the K step (-DDEPTH); 0 for the others */
+    uint64_t local_bytes;           /* local memory the kernel declares */
+    char text[64];                  /* "tile=128 work=8", for messages */
+} ocl_variant;
+
+/* Checks params (n_params of them, the rest taking their defaults) against
+ * the kernel's allowed values and fills *out. local_mem_bytes (0: unknown) is
+ * the device's, from which blocked picks its K step: 16, or 8 where 16 does
+ * not fit. GH_INVALID_ARGUMENT, with the allowed values named, for a value
+ * not allowed. */
+gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
+                              uint64_t local_mem_bytes, ocl_variant *out);
+
+/* The -D options of the variant (after -DDTYPE), e.g. " -DTILE=128 -DWORK=8 -DDEPTH=16". */
+void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size);
 
 #endif

@@ -11,6 +11,7 @@
 typedef struct ocl_program_slot {
     cl_program program;
     cl_kernel kernel;
+    char compiler_info[256];      /* NVIDIA: ptxas's registers and spills; else "" */
 } ocl_program_slot;
 
 typedef struct ocl_device {
@@ -20,6 +21,8 @@ typedef struct ocl_device {
     char *name, *vendor, *driver_version, *api, *platform_name; /* info's strings */
     cl_ulong max_alloc_bytes;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_work_item_sizes[3];
+    int nv_compiler_options;      /* cl_nv_compiler_options: -cl-nv-* build options */
+    cl_uint nv_registers_per_block; /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
 
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;

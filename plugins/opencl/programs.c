@@ -1,5 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "build_log.h"
 #include "devices.h"
 #include "last_error.h"
 #include "programs.h"
@@ -8,82 +10,160 @@
 /* Every kernel file is compiled after this one, which holds what they share. */
 #define COMMON_SOURCE "common.cl"
 
+/* The most registers a ptxas register limit can say (sm_30 and later). */
+#define NV_MAX_REGISTERS 255
+
 static const char *const dtype_c_type[GH_DTYPE_COUNT] = {
     [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int"};
 static const char *const dtype_names[GH_DTYPE_COUNT] = {
     [GH_F32] = "f32", [GH_F64] = "f64", [GH_I32] = "i32"};
 
-/* Appends the compiler's log to the error text already set. */
-static void append_build_log(cl_program program, cl_device_id device)
+/* The text the compiler gets: each file after a #line directive naming it,
+ * and where each file's lines sit in the whole (for ocl_log_translate). */
+typedef struct program_text {
+    char *text;
+    ocl_source_piece pieces[2];
+} program_text;
+
+static unsigned long count_lines(const char *text, size_t len)
 {
-    size_t size = 0;
-    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS || size == 0) {
-        ocl_error_append("\n(the compiler left no log)");
-        return;
-    }
-    char *log = malloc(size + 1);
-    if (!log) return;
-    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
-        log[size] = '\0';
-        ocl_error_append("\n--- compiler log ---\n");
-        ocl_error_append(log);
-    }
-    free(log);
+    unsigned long lines = 0;
+    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+    return lines + (len > 0 && text[len - 1] != '\n'); /* a last line without '\n' */
 }
 
-/* clBuildProgram with the kernel's sources and -D options; *program is set
- * (for the caller to release) even when building fails. */
-static gh_status build(const gh_plugin *ctx, ocl_device *dev, const ocl_kernel_def *def, gh_dtype dtype,
-                       int64_t edge, cl_program *program)
+static gh_status assemble(const gh_plugin *ctx, const char *const files[2], program_text *out)
 {
-    char *common = NULL, *body = NULL;
-    size_t common_len = 0, body_len = 0;
-    gh_status status = ocl_source_load(ctx->kernel_dir, COMMON_SOURCE, &common, &common_len);
-    if (status == GH_OK) status = ocl_source_load(ctx->kernel_dir, def->file, &body, &body_len);
-    if (status != GH_OK) {
-        free(common);
-        return status;
+    char *texts[2] = {NULL, NULL};
+    size_t lengths[2] = {0, 0}, total = 1;
+    gh_status status = GH_OK;
+    for (int i = 0; i < 2 && status == GH_OK; i++) {
+        status = ocl_source_load(ctx->kernel_dir, files[i], &texts[i], &lengths[i]);
+        total += lengths[i] + strlen(files[i]) + 16; /* #line 1 "<file>"\n, a '\n' to end the file */
     }
+    if (status == GH_OK && !(out->text = malloc(total)))
+        status = ocl_fail(GH_OUT_OF_MEMORY, "out of host memory for kernel source");
+    if (status == GH_OK) {
+        char *o = out->text;
+        unsigned long line = 1;
+        for (int i = 0; i < 2; i++) {
+            o += sprintf(o, "#line 1 \"%s\"\n", files[i]);
+            line++;
+            memcpy(o, texts[i], lengths[i]);
+            o += lengths[i];
+            if (lengths[i] > 0 && texts[i][lengths[i] - 1] != '\n') *o++ = '\n';
+            out->pieces[i] = (ocl_source_piece){files[i], line, count_lines(texts[i], lengths[i])};
+            line += out->pieces[i].lines;
+        }
+        *o = '\0';
+    }
+    free(texts[0]);
+    free(texts[1]);
+    return status;
+}
 
-    /* #line makes the compiler's messages name the file and line a person edits. */
-    char common_line[64], body_line[64];
-    snprintf(common_line, sizeof common_line, "#line 1 \"%s\"\n", COMMON_SOURCE);
-    snprintf(body_line, sizeof body_line, "\n#line 1 \"%s\"\n", def->file);
-    const char *texts[] = {common_line, common, body_line, body};
+/* The compiler's log, its positions translated (NULL when there is none). */
+static char *build_log(cl_program program, cl_device_id device, const program_text *src, int *translated)
+{
+    size_t size = 0;
+    *translated = 0;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return NULL;
+    char *log = malloc(size + 1);
+    if (!log) return NULL;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    log[size] = '\0';
+    char *translated_log = ocl_log_translate(log, src->pieces, 2, translated);
+    if (!translated_log) return log;
+    free(log);
+    return translated_log;
+}
+
+/* "-DDTYPE=float -DTILE=16", plus NVIDIA's ptxas options where the device
+ * takes them: verbose (registers and spills into the log), and a register
+ * limit low enough for the variant's work-group to fit the register file
+ * (a 32 x 32 group: 64 registers each of 65536). */
+static void build_options(const ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v, int nv,
+                          char *options, size_t size)
+{
+    int used = snprintf(options, size, "-DDTYPE=%s%s", dtype_c_type[dtype], dtype == GH_F64 ? " -DGH_FP64=1" : "");
+    ocl_variant_defines(kernel, v, options + used, size - (size_t)used);
+    if (nv && dev->nv_compiler_options) {
+        used = (int)strlen(options);
+        used += snprintf(options + used, size - (size_t)used, " -cl-nv-verbose");
+        const uint64_t items = (uint64_t)v->local[0] * v->local[1];
+        if (dev->nv_registers_per_block && items && dev->nv_registers_per_block / items < NV_MAX_REGISTERS)
+            snprintf(options + used, size - (size_t)used, " -cl-nv-maxrregcount=%llu",
+                     (unsigned long long)(dev->nv_registers_per_block / items));
+    }
+}
+
+static int build_log_wanted(void)
+{
+    const char *env = getenv("GEMMHOST_OPENCL_BUILD_LOG");
+    return env && *env && strcmp(env, "0") != 0;
+}
+
+/* clBuildProgram with the kernel's sources and options; *program is set
+ * (for the caller to release) even when building fails. */
+static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v,
+                       cl_program *program, char *compiler_info, size_t info_size)
+{
+    const ocl_kernel_def *def = &ocl_kernels[kernel];
+    const char *const files[2] = {COMMON_SOURCE, def->file};
+    program_text src = {0};
+    gh_status status = assemble(ctx, files, &src);
+    if (status != GH_OK) return status;
 
     char options[256];
-    int used = snprintf(options, sizeof options, "-DDTYPE=%s%s", dtype_c_type[dtype],
-                        dtype == GH_F64 ? " -DGH_FP64=1" : "");
-    if (def->build_define)
-        snprintf(options + used, sizeof options - (size_t)used, " -D%s=%lld", def->build_define, (long long)edge);
+    build_options(dev, kernel, dtype, v, 1, options, sizeof options);
 
     cl_int err;
-    *program = clCreateProgramWithSource(dev->context, 4, texts, NULL, &err);
-    free(common);
-    free(body);
+    const char *text = src.text;
+    *program = clCreateProgramWithSource(dev->context, 1, &text, NULL, &err);
     if (err != CL_SUCCESS) {
         *program = NULL;
+        free(src.text);
         return ocl_fail_cl(err, "clCreateProgramWithSource", "kernel %s (%s)", def->info.name, options);
     }
     err = clBuildProgram(*program, 1, &dev->id, options, NULL, NULL);
+    if (err == CL_INVALID_BUILD_OPTIONS && dev->nv_compiler_options) {
+        /* A driver that takes the extension's options in another spelling:
+         * build without them rather than not at all. */
+        build_options(dev, kernel, dtype, v, 0, options, sizeof options);
+        err = clBuildProgram(*program, 1, &dev->id, options, NULL, NULL);
+    }
+    int translated = 0;
+    char *log = build_log(*program, dev->id, &src, &translated);
+    free(src.text);
     if (err != CL_SUCCESS) {
         status = ocl_fail_cl(err, "clBuildProgram", "building kernel %s (%s, %s) for '%s' failed",
                              def->info.name, dtype_names[dtype], options, dev->name);
-        append_build_log(*program, dev->id);
-        return status;
+        ocl_error_append(translated ? "\n--- compiler log (its line numbers of the whole program given as "
+                                      "file:line) ---\n"
+                                    : "\n--- compiler log ---\n");
+        ocl_error_append(log ? log : "(the compiler left no log)");
+    } else {
+        if (log) ocl_log_ptxas_summary(log, compiler_info, info_size);
+        if (build_log_wanted())
+            fprintf(stderr, "gemmhost-opencl: built %s %s (%s) for '%s'\n%s%s", def->info.name, dtype_names[dtype],
+                    options, dev->name, log ? log : "", log && *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
     }
-    return GH_OK;
+    free(log);
+    return status;
 }
 
 gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype,
-                          int64_t edge, cl_kernel *out)
+                          const ocl_variant *v, cl_kernel *out, const ocl_program_slot **slot_out)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
-    int variant = def->build_define ? ocl_kernel_variant(def, edge) : 0;
-    if (variant < 0)
-        return ocl_fail(GH_INVALID_ARGUMENT, "%s=%lld is not an allowed value of kernel %s",
-                        def->info.params[0].name, (long long)edge, def->info.name);
-    ocl_program_slot *slot = &dev->programs[kernel][dtype][variant];
+    if (v->slot < 0 || v->slot >= OCL_MAX_VARIANTS)
+        return ocl_fail(GH_INVALID_ARGUMENT, "kernel %s: no program slot %d", def->info.name, v->slot);
+    ocl_program_slot *slot = &dev->programs[kernel][dtype][v->slot];
+    if (slot_out) *slot_out = slot;
     if (slot->kernel) {
         *out = slot->kernel;
         return GH_OK;
@@ -92,7 +172,7 @@ gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_
     gh_status status = ocl_device_ready(dev);
     if (status != GH_OK) return status;
     cl_program program = NULL;
-    status = build(ctx, dev, def, dtype, edge, &program);
+    status = build(ctx, dev, kernel, dtype, v, &program, slot->compiler_info, sizeof slot->compiler_info);
     if (status != GH_OK) {
         if (program) clReleaseProgram(program);
         return status; /* not cached: a fixed kernel directory gets a new try */
@@ -119,5 +199,6 @@ void ocl_programs_release(ocl_device *dev)
                 if (slot->program) clReleaseProgram(slot->program);
                 slot->kernel = NULL;
                 slot->program = NULL;
+                slot->compiler_info[0] = '\0';
             }
 }

@@ -129,6 +129,28 @@ static void check_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device,
     st = small_gemm(api, ctx, device, tiled, NULL, 0, 25);
     expect(t, st == GH_OK, "no parameters: the kernel's defaults", api->last_error(ctx));
 
+    /* blocked: two parameters, each checked; a group over the device's limit
+     * is refused before launch, naming the limit. */
+    int blocked = find_kernel(api, ctx, "blocked");
+    const int64_t work3[2] = {64, 3}, tile16_work4[2] = {16, 4}, huge[2] = {128, 2};
+    st = small_gemm(api, ctx, device, blocked, work3, 2, 25);
+    err = api->last_error(ctx);
+    expect(t, st == GH_INVALID_ARGUMENT && strstr(err, "work=3") && strstr(err, "blocked"),
+           "blocked work=3 is refused as not allowed", err);
+    st = small_gemm(api, ctx, device, blocked, tile16_work4, 2, 25);
+    err = api->last_error(ctx);
+    expect(t, st == GH_INVALID_ARGUMENT && strstr(err, "tile=16"), "blocked tile=16 is refused as not allowed", err);
+    st = small_gemm(api, ctx, device, blocked, NULL, 0, 25);
+    expect(t, st == GH_OK, "blocked with no parameters: its defaults", api->last_error(ctx));
+    const gh_device_info *info = api->device_info(ctx, device);
+    if (info && info->max_workgroup_size < 64 * 64) {
+        st = small_gemm(api, ctx, device, blocked, huge, 2, 25);
+        err = api->last_error(ctx);
+        expect(t, st == GH_UNSUPPORTED && strstr(err, "tile=128 work=2") && strstr(err, "4096") &&
+                      strstr(err, "CL_DEVICE_MAX_WORK_GROUP_SIZE"),
+               "blocked tile=128 work=2 (4096 work-items) is refused before launch, naming the limit", err);
+    }
+
     gh_buffer *buf = NULL;
     char bytes[16] = {0};
     st = api->buffer_alloc(ctx, device, 16, &buf);
@@ -211,9 +233,11 @@ static void check_kernel_dir(const gh_plugin_api *api, const char *platform, int
     if (copy_file(common_from, common_to) == 0 &&
         write_file(tiled_to, "__kernel void gemm_tiled(GEMM_ARGS)\n{\n    this is not OpenCL C;\n}\n") == 0) {
         st = gemm_with_kernel_dir(api, platform, dir, device, err, sizeof err);
+        /* Line 3 of tiled.cl, whether the compiler honours #line (PoCL) or
+         * counts lines of the whole program (NVIDIA: the plugin translates). */
         expect(t, st == GH_ERROR && strstr(err, "CL_BUILD_PROGRAM_FAILURE") && strstr(err, "compiler log") &&
-                      strstr(err, "tiled.cl"),
-               "a kernel that does not compile: GH_ERROR with the compiler's log naming tiled.cl", err);
+                      strstr(err, "tiled.cl:3:"),
+               "a kernel that does not compile: GH_ERROR with the compiler's log naming tiled.cl:3", err);
     } else {
         expect(t, 0, "writing a broken kernel", dir);
     }
@@ -274,10 +298,12 @@ typedef struct device_worker {
 static void *worker_thread(void *arg)
 {
     device_worker *w = arg;
-    int tiled = find_kernel(w->api, w->ctx, "tiled"), naive = find_kernel(w->api, w->ctx, "naive");
-    for (int i = 0; i < 8; i++) {
-        gemm_case c = {.kernel = i % 2 ? tiled : naive, .param = 16, .dtype = GH_F32, .trans_a = i % 3 == 0,
-                       .trans_b = i % 4 == 1, .m = 61 + i, .n = 47, .k = 33 + 5 * i, .alpha = 1.5, .beta = -0.75,
+    const int kernels[3] = {find_kernel(w->api, w->ctx, "naive"), find_kernel(w->api, w->ctx, "tiled"),
+                            find_kernel(w->api, w->ctx, "blocked")};
+    for (int i = 0; i < 9; i++) {
+        /* naive wg=16, tiled tile=16, blocked at its defaults */
+        gemm_case c = {.kernel = kernels[i % 3], .params = {16}, .n_params = i % 3 < 2,
+                       .dtype = GH_F32, .trans_a = i % 3 == 0, .trans_b = i % 4 == 1, .m = 61 + i, .n = 47, .k = 33 + 5 * i, .alpha = 1.5, .beta = -0.75,
                        .pad = 2, .offset = 3, .seed = 1000u + (uint64_t)i};
         if (gemm_case_run(w->api, w->ctx, w->device, &c, w->why, sizeof w->why) == CASE_FAIL) w->failures++;
     }

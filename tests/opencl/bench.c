@@ -31,7 +31,13 @@ static int spot_check(const float *a, const float *b, const float *c, int64_t n)
     return 1;
 }
 
-static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int64_t n)
+typedef struct bench_config {
+    const char *kernel;
+    size_t n_params;
+    int64_t params[2];
+} bench_config;
+
+static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int is_software, int64_t n)
 {
     size_t count = (size_t)(n * n), bytes = count * sizeof(float);
     float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
@@ -56,14 +62,30 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         printf("  %lld: setup failed: %s\n", (long long)n, api->last_error(ctx));
         goto done;
     }
-    static const struct { const char *kernel; int64_t param; } configs[] = {
-        {"naive", 16}, {"tiled", 8}, {"tiled", 16}, {"tiled", 32}};
+    /* Hardware: every blocked tile x work (those over the device's limits
+     * print why); software: a few, each is a compile. */
+    static const bench_config hardware[] = {
+        {"naive", 1, {16}}, {"tiled", 1, {8}}, {"tiled", 1, {16}}, {"tiled", 1, {32}},
+        {"blocked", 2, {32, 2}}, {"blocked", 2, {32, 4}}, {"blocked", 2, {32, 8}},
+        {"blocked", 2, {64, 2}}, {"blocked", 2, {64, 4}}, {"blocked", 2, {64, 8}},
+        {"blocked", 2, {128, 2}}, {"blocked", 2, {128, 4}}, {"blocked", 2, {128, 8}}};
+    static const bench_config software[] = {
+        {"naive", 1, {16}}, {"tiled", 1, {16}}, {"blocked", 2, {64, 4}}, {"blocked", 2, {128, 8}}};
+    const bench_config *configs = is_software ? software : hardware;
+    const size_t n_configs = is_software ? sizeof software / sizeof software[0] : sizeof hardware / sizeof hardware[0];
     double naive_gflops = 0;
-    for (size_t cfg = 0; cfg < sizeof configs / sizeof configs[0]; cfg++) {
-        int kernel = find_kernel(api, ctx, configs[cfg].kernel);
+    for (size_t cfg = 0; cfg < n_configs; cfg++) {
+        const bench_config *bc = &configs[cfg];
+        int kernel = find_kernel(api, ctx, bc->kernel);
+        char label[32];
+        if (bc->n_params == 2)
+            snprintf(label, sizeof label, "%-7s %3lldx%lld", bc->kernel, (long long)bc->params[0],
+                     (long long)bc->params[1]);
+        else
+            snprintf(label, sizeof label, "%-7s %3lld", bc->kernel, (long long)bc->params[0]);
         gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = n, .n = n, .k = n, .alpha = 1, .beta = 0,
                              .lda = n, .ldb = n, .ldc = n, .a = da, .b = db, .c = dc,
-                             .params = &configs[cfg].param, .n_params = 1};
+                             .params = bc->params, .n_params = bc->n_params};
         double ms[REPEATS + 1];
         for (int r = 0; r <= REPEATS && st == GH_OK; r++) { /* run 0 warms up (and builds) */
             gh_gemm_timing timing = {.size = sizeof timing};
@@ -71,8 +93,7 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
             ms[r] = timing.kernel_ms;
         }
         if (st != GH_OK) {
-            printf("  %5lld  %-6s %2lld  %s\n", (long long)n, configs[cfg].kernel, (long long)configs[cfg].param,
-                   api->last_error(ctx));
+            printf("  %5lld  %-13s  %s\n", (long long)n, label, api->last_error(ctx));
             st = GH_OK;
             continue;
         }
@@ -81,8 +102,7 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         double gflops = 2.0 * (double)n * (double)n * (double)n / (median * 1e6);
         if (cfg == 0) naive_gflops = gflops;
         int ok = api->download(ctx, dc, 0, c, bytes) == GH_OK && spot_check(a, b, c, n);
-        printf("  %5lld  %-6s %2lld  %10.3f ms  %9.1f GFLOP/s  %5.2fx naive  %s\n", (long long)n,
-               configs[cfg].kernel, (long long)configs[cfg].param, median, gflops,
+        printf("  %5lld  %-13s  %10.3f ms  %9.1f GFLOP/s  %5.2fx naive  %s\n", (long long)n, label, median, gflops,
                naive_gflops > 0 ? gflops / naive_gflops : 0.0, ok ? "ok" : "WRONG");
         fflush(stdout);
     }
@@ -101,14 +121,14 @@ int bench_run(const gh_plugin_api *api, gh_plugin *ctx, const int64_t *sizes, in
     for (int d = 0; d < api->device_count(ctx); d++) {
         const gh_device_info *info = api->device_info(ctx, d);
         printf("device %d: %s (%s, %s)\n", d, info->name, info->platform, info->api);
-        printf("      n  kernel  p      median      throughput     vs naive    check\n");
+        printf("      n  kernel  params       median      throughput     vs naive    check\n");
         const int64_t *list = sizes;
         int count = n_sizes;
         if (count == 0) {
             list = info->is_software ? software_sizes : hardware_sizes;
             count = info->is_software ? 2 : 3;
         }
-        for (int s = 0; s < count; s++) bench_size(api, ctx, d, list[s]);
+        for (int s = 0; s < count; s++) bench_size(api, ctx, d, info->is_software, list[s]);
     }
     return 0;
 }

@@ -90,9 +90,12 @@ static void fill_matrix(void *raw, gh_dtype d, const layout *l, uint64_t *state)
 void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size)
 {
     const gh_kernel_info *k = api->kernel_info(ctx, c->kernel);
-    snprintf(text, size, "%s %s=%lld %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu",
-             k ? k->name : "?", k && k->n_params ? k->params[0].name : "param", (long long)c->param,
-             dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n', (long long)c->m,
+    char params[96] = "";
+    for (size_t i = 0, used = 0; i < c->n_params && i < 2 && used < sizeof params; i++)
+        used += (size_t)snprintf(params + used, sizeof params - used, " %s=%lld",
+                                 k && i < k->n_params ? k->params[i].name : "param", (long long)c->params[i]);
+    snprintf(text, size, "%s%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu",
+             k ? k->name : "?", params, dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n', (long long)c->m,
              (long long)c->n, (long long)c->k, c->alpha, c->beta, (long long)c->pad,
              (unsigned long long)c->offset);
 }
@@ -209,7 +212,7 @@ case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, 
         .lda = la.ld, .ldb = lb.ld, .ldc = lc.ld,
         .a = bufs.a, .b = bufs.b, .c = bufs.c,
         .a_offset = la.offset, .b_offset = lb.offset, .c_offset = lc.offset,
-        .params = &c->param, .n_params = 1,
+        .params = c->params, .n_params = c->n_params,
     };
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1, .clock = GH_CLOCK_HOST};
     st = api->gemm(ctx, device, c->kernel, &args, &timing);

@@ -7,7 +7,8 @@
 
 typedef struct gemm_case {
     int kernel;            /* index in the plugin */
-    int64_t param;         /* the kernel's one parameter (wg or tile) */
+    int64_t params[2];     /* the kernel's parameters in its order (wg; tile; tile, work) */
+    size_t n_params;       /* how many of them are given; the rest take their defaults */
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;
@@ -27,7 +28,7 @@ typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } case_result;
 case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c,
                           char *why, size_t why_size);
 
-/* "tiled tile=16 f32 nt 37x53x29 alpha=1.5 beta=-0.75 pad=3 offset=7" */
+/* "blocked tile=64 work=4 f32 nt 37x53x29 alpha=1.5 beta=-0.75 pad=3 offset=7" */
 void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size);
 
 const char *dtype_name(gh_dtype d);

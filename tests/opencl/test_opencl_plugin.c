@@ -1,17 +1,22 @@
 /* The OpenCL plugin, loaded through its ABI as the host would load it, on
- * every OpenCL device found: API behaviour, then both kernels over every
+ * every OpenCL device found: API behaviour, then every kernel over every
  * dtype, transpose and a set of edge shapes, each result checked on the host.
+ * blocked runs every tile x work on hardware devices and a few on software
+ * ones (PoCL compiles each variant, and that is most of the test's time).
  *
  *   test_opencl_plugin [-v]            the tests; exit 77 when no device
  *   test_opencl_plugin --bench [N...]  timings instead (see bench.h)
  *
  * GEMMHOST_TEST_OPENCL_PLATFORM=<text> keeps only the platforms whose name
- * contains the text (the plugin's `platform` option). */
+ * contains the text (the plugin's `platform` option).
+ * GEMMHOST_TEST_OPENCL_FULL=1 runs on software devices what hardware ones
+ * run: every blocked variant (minutes on PoCL, nearly all of it compiling). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "api_checks.h"
 #include "bench.h"
+#include "build_log_checks.h"
 #include "gemm_case.h"
 #include "plugin_handle.h"
 #include "tally.h"
@@ -34,17 +39,43 @@ static int edge_shapes(int64_t t, shape *out)
     return 3;
 }
 
+/* blocked's shapes for a tile t (K steps of 16): around the tile's edge with
+ * K around the step, K below the step, and several blocks and steps. */
+static int blocked_shapes(int64_t t, shape *out)
+{
+    out[0] = (shape){t - 1, t + 1, 17};
+    out[1] = (shape){t + 1, t - 1, 16};
+    out[2] = (shape){2 * t + 1, t, 3};
+    out[3] = (shape){t, 2 * t + 3, 15};
+    out[4] = (shape){t + 3, t + 5, 49};
+    return 5;
+}
+
+/* blocked's tile x work on software devices, where each is a slow compile
+ * (seconds on PoCL): both vector widths, with 1, 2 and 4 vectors per row of
+ * a micro-tile (128/2, 128/8 f32 and f64), more work-items than a tile has
+ * elements (128/2: 4096 of them), more than a tile's row (128/8) and fewer
+ * (32/8: 16 work-items for rows of 32, so the loads step along rows). */
+static const struct { int64_t tile, work; unsigned dtypes; } blocked_software[] = {
+    {128, 2, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)},
+    {128, 8, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)},
+    {32, 8, GH_DTYPE_BIT(GH_F32)},
+};
+static const int64_t blocked_tiles[] = {32, 64, 128}, blocked_works[] = {2, 4, 8};
+
 typedef struct sweep {
     const gh_plugin_api *api;
     gh_plugin *ctx;
     int device;
+    int is_software;  /* a few blocked variants rather than all */
     tally *t;
     unsigned counter; /* varies pads, offsets and seeds from case to case */
 } sweep;
 
 /* Runs one shape with every alpha/beta variant (one of them beta = 0 on a
- * NaN-filled C). */
-static void run_shape(sweep *s, int kernel, int64_t param, gh_dtype dtype, int trans, shape sh)
+ * NaN-filled C); n_params of params, the rest at their defaults. */
+static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
+                             int trans, shape sh)
 {
     static const double float_ab[2][2] = {{1.5, -0.75}, {-1.25, 0}};
     static const double int_ab[2][2] = {{3, -2}, {-2, 0}};
@@ -53,8 +84,9 @@ static void run_shape(sweep *s, int kernel, int64_t param, gh_dtype dtype, int t
     for (int v = 0; v < 2; v++) {
         unsigned n = s->counter++;
         const double *ab = dtype == GH_I32 ? int_ab[v] : float_ab[v];
-        gemm_case c = {.kernel = kernel, .param = param, .dtype = dtype, .trans_a = trans >> 1,
-                       .trans_b = trans & 1, .m = sh.m, .n = sh.n, .k = sh.k, .alpha = ab[0], .beta = ab[1],
+        gemm_case c = {.kernel = kernel, .params = {n_params > 0 ? params[0] : 0, n_params > 1 ? params[1] : 0},
+                       .n_params = n_params, .dtype = dtype, .trans_a = trans >> 1, .trans_b = trans & 1,
+                       .m = sh.m, .n = sh.n, .k = sh.k, .alpha = ab[0], .beta = ab[1],
                        .pad = pads[n % 3], .offset = offsets[n % 4], .seed = n, .repeat = n % 10 == 0};
         char what[256], why[1024] = "";
         gemm_case_describe(s->api, s->ctx, &c, what, sizeof what);
@@ -63,9 +95,29 @@ static void run_shape(sweep *s, int kernel, int64_t param, gh_dtype dtype, int t
     }
 }
 
+static void run_shape(sweep *s, int kernel, int64_t param, gh_dtype dtype, int trans, shape sh)
+{
+    run_shape_params(s, kernel, &param, 1, dtype, trans, sh);
+}
+
+/* blocked at tile x work: the dtypes of the mask, every transpose and shape. */
+static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsigned dtypes)
+{
+    const int64_t params[2] = {tile, work};
+    shape extra[5];
+    const int n = blocked_shapes(tile, extra);
+    for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
+        for (int trans = 0; trans < 4 && (dtypes & GH_DTYPE_BIT(dtype)); trans++) {
+            for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
+                run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, base_shapes[i]);
+            for (int i = 0; i < n; i++) run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, extra[i]);
+        }
+}
+
 static void run_sweep(sweep *s)
 {
     int naive = find_kernel(s->api, s->ctx, "naive"), tiled = find_kernel(s->api, s->ctx, "tiled");
+    int blocked = find_kernel(s->api, s->ctx, "blocked");
     shape extra[3];
     for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
         for (int trans = 0; trans < 4; trans++) {
@@ -89,6 +141,21 @@ static void run_sweep(sweep *s)
             run_shape(s, naive, wg, GH_F32, trans, (shape){37, 53, 29});
             run_shape(s, naive, wg, GH_F32, trans, (shape){wg + 1, wg - 1, 5});
         }
+
+    if (s->is_software) {
+        for (size_t c = 0; c < sizeof blocked_software / sizeof blocked_software[0]; c++)
+            run_blocked(s, blocked, blocked_software[c].tile, blocked_software[c].work, blocked_software[c].dtypes);
+        /* No parameters given: the defaults (128/8, built above). */
+        run_shape_params(s, blocked, NULL, 0, GH_F32, 1, (shape){129, 131, 33});
+    } else {
+        for (size_t t = 0; t < sizeof blocked_tiles / sizeof blocked_tiles[0]; t++)
+            for (size_t w = 0; w < sizeof blocked_works / sizeof blocked_works[0]; w++)
+                run_blocked(s, blocked, blocked_tiles[t], blocked_works[w], ~0u);
+        /* Several blocks each way and many K steps, at the defaults. */
+        for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
+            for (int trans = 0; trans < 4; trans++)
+                run_shape_params(s, blocked, NULL, 0, (gh_dtype)dtype, trans, (shape){300, 301, 257});
+    }
 }
 
 int main(int argc, char **argv)
@@ -112,6 +179,7 @@ int main(int argc, char **argv)
     if (!bench) {
         api_checks_entry(h.entry, &t);
         api_checks_open(api, &t);
+        build_log_checks(&t);
     }
 
     const char *platform = getenv("GEMMHOST_TEST_OPENCL_PLATFORM");
@@ -143,7 +211,8 @@ int main(int argc, char **argv)
                info->has_fp64 ? "yes" : "no");
         fflush(stdout);
         api_checks_device(api, ctx, d, platform, &t);
-        sweep s = {api, ctx, d, &t, 0};
+        const char *full = getenv("GEMMHOST_TEST_OPENCL_FULL");
+        sweep s = {api, ctx, d, info->is_software && !(full && *full && strcmp(full, "0") != 0), &t, 0};
         run_sweep(&s);
     }
     if (n_devices > 1) api_checks_threads(api, ctx, &t);
