@@ -132,13 +132,13 @@ gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_
     gh_status st = check_args(args);
     if (st != GH_OK)
         return st;
-    int side_index = 0;
-    if ((st = vkp_side_index(kernel, args, &side_index)) != GH_OK)
+    vkp_variant v;
+    if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK)
         return st;
     vkp_device *d = &ctx->devices[device];
-    uint32_t side = (uint32_t)vkp_sides[side_index];
-    if ((st = vkp_check_limits(d, kernel, args->dtype, side)) != GH_OK)
+    if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK)
         return st;
+    uint32_t side = v.side; /* every kernel's workgroup computes a side x side block of C */
 
     uint32_t esize = vkp_dtype_size(args->dtype);
     uint64_t m = (uint64_t)args->m, n = (uint64_t)args->n, k = (uint64_t)args->k;
@@ -162,7 +162,7 @@ gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_
     if ((st = vkp_device_ready(d)) != GH_OK)
         return st;
     VkPipeline pipeline;
-    if ((st = vkp_pipeline(d, kernel, args->dtype, side_index, &pipeline)) != GH_OK)
+    if ((st = vkp_pipeline(d, kernel, args->dtype, &v, &pipeline)) != GH_OK)
         return st;
 
     const struct gh_buffer *bufs[3] = {args->a, args->b, args->c};

@@ -1,8 +1,10 @@
 /* SPIR-V modules, the pipeline layout, and one pipeline per
- * (kernel, dtype, side), created on first use and kept until close.
+ * (kernel, dtype, parameter values), created on first use and kept until
+ * close.
  *
- * One SPIR-V module per (kernel, dtype) serves every tile size: the
- * workgroup size and the tile are specialization constants. */
+ * One SPIR-V module per (kernel, dtype) serves every parameter value: the
+ * workgroup size, the tile (and blocked's work and depth) are
+ * specialization constants. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +161,7 @@ void vkp_pipelines_release(vkp_device *d)
 {
     for (int k = 0; k < VKP_KERNEL_COUNT; k++)
         for (int t = 0; t < GH_DTYPE_COUNT; t++) {
-            for (int s = 0; s < VKP_SIDE_COUNT; s++) {
+            for (int s = 0; s < VKP_VARIANT_MAX; s++) {
                 if (d->pipelines[k][t][s])
                     d->fn.vkDestroyPipeline(d->dev, d->pipelines[k][t][s], NULL);
                 d->pipelines[k][t][s] = VK_NULL_HANDLE;
@@ -187,36 +189,63 @@ static uint64_t tiled_shared_bytes(uint32_t tile, gh_dtype dtype)
     return 2ull * tile * (tile + 1) * vkp_dtype_size(dtype);
 }
 
-gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, uint32_t side)
+/* Shared memory the blocked shader declares: two tiles of depth rows of
+ * tile + 4 elements (kernels/vulkan/blocked.comp). */
+static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
+{
+    return 2ull * depth * (tile + 4) * vkp_dtype_size(dtype);
+}
+
+/* The k step of blocked: 16, or 8 where 16 would not fit. */
+enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
+
+gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v)
 {
     const VkPhysicalDeviceLimits *lim = &d->props.limits;
     const char *kname = vkp_kernels[kernel].name;
-    const char *pname = vkp_kernels[kernel].params[0].name;
     if (dtype == GH_F64 && !d->has_fp64)
         return vkp_fail(GH_UNSUPPORTED, "device %s has no shaderFloat64", d->name);
-    if ((uint64_t)side * side > lim->maxComputeWorkGroupInvocations)
+    if (v->invocations > lim->maxComputeWorkGroupInvocations)
         return vkp_fail(GH_UNSUPPORTED,
-                        "%s %s = %u needs %u invocations per workgroup, over the device's "
+                        "%s %s needs %u invocations per workgroup, over the device's "
                         "maxComputeWorkGroupInvocations = %u (%s)",
-                        kname, pname, side, side * side, lim->maxComputeWorkGroupInvocations, d->name);
-    for (int axis = 0; axis < 2; axis++)
-        if (side > lim->maxComputeWorkGroupSize[axis])
+                        kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
+    if (kernel == VKP_KERNEL_BLOCKED) {
+        /* A one-dimensional workgroup of (tile / work)^2 invocations. */
+        if (v->invocations > lim->maxComputeWorkGroupSize[0])
             return vkp_fail(GH_UNSUPPORTED,
-                            "%s %s = %u is over the device's maxComputeWorkGroupSize[%d] = %u (%s)",
-                            kname, pname, side, axis, lim->maxComputeWorkGroupSize[axis], d->name);
-    if (kernel == VKP_KERNEL_TILED && tiled_shared_bytes(side, dtype) > lim->maxComputeSharedMemorySize)
+                            "%s %s needs a workgroup of %u invocations, over the device's "
+                            "maxComputeWorkGroupSize[0] = %u (%s)",
+                            kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        v->depth = BLOCKED_DEPTH;
+        if (blocked_shared_bytes(v->side, v->depth, dtype) > lim->maxComputeSharedMemorySize)
+            v->depth = BLOCKED_DEPTH_MIN;
+        uint64_t bytes = blocked_shared_bytes(v->side, v->depth, dtype);
+        if (bytes > lim->maxComputeSharedMemorySize)
+            return vkp_fail(GH_UNSUPPORTED,
+                            "%s %s (%s) needs %llu bytes of shared memory (at depth %u), over the device's "
+                            "maxComputeSharedMemorySize = %u (%s)",
+                            kname, v->label, vkp_dtype_name(dtype), (unsigned long long)bytes, v->depth,
+                            lim->maxComputeSharedMemorySize, d->name);
+        return GH_OK;
+    }
+    for (int axis = 0; axis < 2; axis++)
+        if (v->side > lim->maxComputeWorkGroupSize[axis])
+            return vkp_fail(GH_UNSUPPORTED, "%s %s is over the device's maxComputeWorkGroupSize[%d] = %u (%s)",
+                            kname, v->label, axis, lim->maxComputeWorkGroupSize[axis], d->name);
+    if (kernel == VKP_KERNEL_TILED && tiled_shared_bytes(v->side, dtype) > lim->maxComputeSharedMemorySize)
         return vkp_fail(GH_UNSUPPORTED,
-                        "%s %s = %u (%s) needs %llu bytes of shared memory, over the device's "
+                        "%s %s (%s) needs %llu bytes of shared memory, over the device's "
                         "maxComputeSharedMemorySize = %u (%s)",
-                        kname, pname, side, vkp_dtype_name(dtype),
-                        (unsigned long long)tiled_shared_bytes(side, dtype),
+                        kname, v->label, vkp_dtype_name(dtype),
+                        (unsigned long long)tiled_shared_bytes(v->side, dtype),
                         lim->maxComputeSharedMemorySize, d->name);
     return GH_OK;
 }
 
-gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, int side_index, VkPipeline *out)
+gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkPipeline *out)
 {
-    VkPipeline *slot = &d->pipelines[kernel][dtype][side_index];
+    VkPipeline *slot = &d->pipelines[kernel][dtype][v->slot];
     if (*slot) {
         *out = *slot;
         return GH_OK;
@@ -226,17 +255,25 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, int side_index
     if (st != GH_OK)
         return st;
 
-    /* constant_id 0, 1: local_size_x, local_size_y; 2: TILE (tiled only; an
-     * id the module does not use is ignored). */
-    uint32_t side = (uint32_t)vkp_sides[side_index];
-    uint32_t values[3] = {side, side, side};
-    VkSpecializationMapEntry entries[3];
-    for (uint32_t i = 0; i < 3; i++)
+    /* naive, tiled: constant_id 0, 1 = local_size_x, local_size_y; 2 = TILE
+     * (an id the module does not use is ignored). blocked: 0 = local_size_x
+     * (the invocations), 1 = TILE, 2 = WORK, 3 = DEPTH. */
+    uint32_t values[4] = {v->side, v->side, v->side, 0};
+    uint32_t n_values = 3;
+    if (kernel == VKP_KERNEL_BLOCKED) {
+        values[0] = v->invocations;
+        values[1] = v->side;
+        values[2] = v->work;
+        values[3] = v->depth;
+        n_values = 4;
+    }
+    VkSpecializationMapEntry entries[4];
+    for (uint32_t i = 0; i < n_values; i++)
         entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
     VkSpecializationInfo spec = {
-        .mapEntryCount = 3,
+        .mapEntryCount = n_values,
         .pMapEntries = entries,
-        .dataSize = sizeof values,
+        .dataSize = n_values * sizeof values[0],
         .pData = values,
     };
     VkComputePipelineCreateInfo info = {
@@ -253,9 +290,9 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, int side_index
     VkResult r = d->fn.vkCreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &info, NULL, slot);
     if (r != VK_SUCCESS) {
         *slot = VK_NULL_HANDLE;
-        char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 64];
-        snprintf(what, sizeof what, "%s %s %s = %u on %s", vkp_kernels[kernel].name, vkp_dtype_name(dtype),
-                 vkp_kernels[kernel].params[0].name, side, d->name);
+        char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 96];
+        snprintf(what, sizeof what, "%s %s %s on %s", vkp_kernels[kernel].name, vkp_dtype_name(dtype), v->label,
+                 d->name);
         return vkp_vk_fail(r, "vkCreateComputePipelines", what);
     }
     *out = *slot;

@@ -10,7 +10,7 @@
  *   commands.c  one-shot command buffers: record, submit, wait
  *   buffers.c   device buffers, the staging buffer, upload and download
  *   kernels.c   the kernels and their parameters, as the host sees them
- *   pipelines.c SPIR-V modules, pipeline layout, pipelines per tile size
+ *   pipelines.c SPIR-V modules, pipeline layout, pipelines per parameter values
  *   gemm.c      argument checks, dispatch, timing
  */
 #ifndef GEMMHOST_VKP_H
@@ -42,14 +42,27 @@ typedef struct vkp_device_fns {
 
 /* ---- kernels.c ---- */
 
-enum { VKP_KERNEL_NAIVE = 0, VKP_KERNEL_TILED = 1, VKP_KERNEL_COUNT = 2 };
-/* Both kernels take one square size (naive's wg, tiled's tile) from this set. */
-#define VKP_SIDE_COUNT 4
-extern const int64_t vkp_sides[VKP_SIDE_COUNT];
+enum { VKP_KERNEL_NAIVE = 0, VKP_KERNEL_TILED = 1, VKP_KERNEL_BLOCKED = 2, VKP_KERNEL_COUNT = 3 };
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
-/* Index into vkp_sides of the kernel's square size in args (its default
- * when args has no params); GH_INVALID_ARGUMENT for any other value. */
-gh_status vkp_side_index(int kernel, const gh_gemm_args *args, int *index);
+/* Pipelines are cached per (kernel, dtype, combination of parameter values);
+ * no kernel has more combinations than this (blocked: 3 tiles x 3 works). */
+#define VKP_VARIANT_MAX 9
+
+/* A kernel's parameter values, as one launch uses them. */
+typedef struct vkp_variant {
+    int slot;              /* the pipeline's cache index, < VKP_VARIANT_MAX */
+    uint32_t side;         /* side of the block of C one workgroup computes:
+                            * naive's wg, tiled's and blocked's tile */
+    uint32_t work;         /* blocked: side of each invocation's micro-tile; else 1 */
+    uint32_t depth;        /* blocked: the k step, chosen by vkp_check_limits; else 0 */
+    uint32_t invocations;  /* per workgroup */
+    char label[48];        /* "tile = 128, work = 8", for messages */
+} vkp_variant;
+
+/* The kernel's parameter values in args (defaults for those args leaves
+ * out); GH_INVALID_ARGUMENT, naming the parameter and its allowed values,
+ * for a value not allowed or too many values. */
+gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v);
 const char *vkp_dtype_name(gh_dtype dtype);
 uint32_t vkp_dtype_size(gh_dtype dtype);
 
@@ -94,7 +107,7 @@ typedef struct vkp_device {
     VkDescriptorPool desc_pool;
     VkDescriptorSet set;
     VkShaderModule modules[VKP_KERNEL_COUNT][GH_DTYPE_COUNT];
-    VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_SIDE_COUNT];
+    VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_VARIANT_MAX];
     vkp_staging staging;
     struct gh_buffer *buffers;    /* live buffers, freed at close */
 } vkp_device;
@@ -187,11 +200,14 @@ void vkp_buffers_release(vkp_device *d);
 /* Descriptor set layout, pipeline layout and descriptor set of a device. */
 gh_status vkp_pipelines_init(vkp_device *d);
 void vkp_pipelines_release(vkp_device *d);
-/* GH_UNSUPPORTED, naming the limit, when the kernel at that square size
- * does not fit the device. */
-gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, uint32_t side);
-/* The pipeline for (kernel, dtype, side), created and cached on first use. */
-gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, int side_index, VkPipeline *out);
+/* GH_UNSUPPORTED, naming the limit and the value, when the kernel with
+ * those parameters does not fit the device (workgroup invocations and size,
+ * shared memory, fp64). Sets v->depth for blocked: 16, or 8 where 16 needs
+ * more shared memory than the device has. */
+gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v);
+/* The pipeline for (kernel, dtype, v), created and cached on first use;
+ * v must have passed vkp_check_limits. */
+gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkPipeline *out);
 
 /* ---- gemm.c ---- */
 

@@ -2,15 +2,17 @@
  * The Vulkan plugin, tested through the plugin ABI alone (no host code):
  *   test_vulkan PLUGIN.so [--quick]
  *
- * Both kernels x f32/f64/i32 x nn/nt/tn/tt x odd shapes (1x1x1, 1xNx1,
- * Mx1xK, 37x53x29, sizes around each tile) x every tile, with alpha/beta
- * other than 1/0, beta = 0 on NaN-poisoned C, leading dimensions wider than
- * the matrix and odd element offsets, each checked against an f64 reference
+ * Every kernel (naive, tiled, blocked) x f32/f64/i32 x nn/nt/tn/tt x odd
+ * shapes (1x1x1, 1xNx1, Mx1xK, 37x53x29, k < 16, sizes around each tile) x
+ * every value of its parameters (blocked: every tile x work; those over the
+ * device's limits must be refused, naming the limit), with alpha/beta other
+ * than 1/0, beta = 0 on NaN-poisoned C, leading dimensions wider than the
+ * matrix and odd element offsets, each checked against an f64 reference
  * (i32 exactly) and for writes outside C. Then the error paths.
  *
  * Exit 0 when all passed, 1 on a failure, 77 (skipped) without a Vulkan
  * device. f64 on a device without shaderFloat64 counts as skipped.
- * --quick runs one tile size and two transposes (for valgrind).
+ * --quick runs each kernel at its defaults and two transposes (for valgrind).
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -53,18 +55,38 @@ static void verdict(int ok, const char *fmt, ...)
 
 typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } outcome;
 
+#define MAX_PARAMS 2
+
 typedef struct gemm_case {
     int device, kernel;
-    int64_t side;                 /* the kernel's one parameter */
+    int64_t params[MAX_PARAMS];   /* the kernel's parameters, in its order */
+    size_t n_params;
     problem p;
 } gemm_case;
+
+/* "tile=64 work=4" */
+static void describe_params(const gemm_case *c, char *buf, size_t size)
+{
+    const gh_kernel_info *k = api->kernel_info(ctx, c->kernel);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->n_params && i < k->n_params; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s=%lld", i ? " " : "", k->params[i].name,
+                         (long long)c->params[i]);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+}
 
 static void describe(const gemm_case *c, char *buf, size_t size)
 {
     const gh_kernel_info *k = api->kernel_info(ctx, c->kernel);
     const problem *p = &c->p;
-    snprintf(buf, size, "device %d %s %s=%lld %s %c%c %lldx%lldx%lld alpha=%g beta=%g ld=%lld/%lld/%lld off=%llu/%llu/%llu",
-             c->device, k->name, k->params[0].name, (long long)c->side, dtype_name(p->dtype), p->ta ? 't' : 'n',
+    char params[64];
+    describe_params(c, params, sizeof params);
+    snprintf(buf, size, "device %d %s %s %s %c%c %lldx%lldx%lld alpha=%g beta=%g ld=%lld/%lld/%lld off=%llu/%llu/%llu",
+             c->device, k->name, params, dtype_name(p->dtype), p->ta ? 't' : 'n',
              p->tb ? 't' : 'n', (long long)p->m, (long long)p->n, (long long)p->k, p->alpha, p->beta,
              (long long)p->lda, (long long)p->ldb, (long long)p->ldc, (unsigned long long)p->a_off,
              (unsigned long long)p->b_off, (unsigned long long)p->c_off);
@@ -133,8 +155,8 @@ static outcome run_case(const gemm_case *c, char *why, size_t why_size, void **r
         .lda = p->lda, .ldb = p->ldb, .ldc = p->ldc,
         .a = da, .b = db, .c = dc,
         .a_offset = p->a_off, .b_offset = p->b_off, .c_offset = p->c_off,
-        .params = &c->side,
-        .n_params = 1,
+        .params = c->params,
+        .n_params = c->n_params,
     };
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1, .clock = (gh_clock)-1};
     st = api->gemm(ctx, c->device, c->kernel, &args, &timing);
@@ -233,24 +255,133 @@ static int shapes_for(int64_t t, int64_t shapes[][3])
         {t + 1, t - 1, t},         /* around the tile */
         {t - 1, t + 1, t + 1},
         {2 * t + 1, t, 3 * t - 1},
+        {t + 5, 2 * t - 3, 7},     /* K below blocked's k step, several tiles of C */
     };
     int n = (int)(sizeof list / sizeof list[0]);
     memcpy(shapes, list, sizeof list);
     return n;
 }
 
+/* The limit a kernel with these parameters is over on this device, by the
+ * plugin's rules (the shaders in kernels/vulkan declare the shared memory),
+ * with the value that is over it written to `value`; NULL when it fits. */
+static const char *over_limit(int device, const gemm_case *c, gh_dtype dtype, char *value, size_t size)
+{
+    const gh_device_info *info = api->device_info(ctx, device);
+    const char *name = api->kernel_info(ctx, c->kernel)->name;
+    uint64_t es = elem_size(dtype), side = (uint64_t)c->params[0];
+    uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : 1;
+    uint64_t invocations = (side / work) * (side / work);
+    if (invocations > info->max_workgroup_size) {
+        snprintf(value, size, "%llu invocations", (unsigned long long)invocations);
+        return "maxComputeWorkGroupInvocations";
+    }
+    uint64_t shared = 0;
+    if (strcmp(name, "tiled") == 0)
+        shared = 2 * side * (side + 1) * es;
+    else if (strcmp(name, "blocked") == 0)
+        shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
+    if (shared > info->local_mem_bytes) {
+        snprintf(value, size, "%llu bytes", (unsigned long long)shared);
+        return "maxComputeSharedMemorySize";
+    }
+    return NULL;
+}
+
+/* A kernel over the device's limits is refused before it runs, as
+ * unsupported, naming the limit and the value over it. */
+static void expect_refused(const gemm_case *c, const char *limit, const char *value)
+{
+    if (c->p.dtype == GH_F64 && !api->device_info(ctx, c->device)->has_fp64) {
+        n_skipped++; /* refused for want of shaderFloat64 first */
+        return;
+    }
+    char name[256];
+    describe(c, name, sizeof name);
+    gh_buffer *buf = NULL;
+    if (api->buffer_alloc(ctx, c->device, 64, &buf) != GH_OK) {
+        verdict(0, "%s: buffer_alloc: %s", name, api->last_error(ctx));
+        return;
+    }
+    gh_gemm_args args = {
+        .size = sizeof args, .dtype = c->p.dtype, .m = 1, .n = 1, .k = 1, .alpha = 1, .beta = 0,
+        .lda = 1, .ldb = 1, .ldc = 1, .a = buf, .b = buf, .c = buf,
+        .params = c->params, .n_params = c->n_params,
+    };
+    gh_gemm_timing timing = {.size = sizeof timing};
+    gh_status st = api->gemm(ctx, c->device, c->kernel, &args, &timing);
+    const char *e = api->last_error(ctx);
+    verdict(st == GH_UNSUPPORTED && e && strstr(e, limit) && strstr(e, value),
+            "%s is over %s (%s): status %d (wanted %d), error '%s'", name, limit, value, (int)st,
+            (int)GH_UNSUPPORTED, e ? e : "(null)");
+    api->buffer_free(ctx, buf);
+}
+
+/* Every combination of the kernel's parameter values, in turn: combo 0 ..
+ * count - 1. Returns 0 past the last. */
+static int kernel_combo(int kernel, size_t combo, gemm_case *c)
+{
+    const gh_kernel_info *k = api->kernel_info(ctx, kernel);
+    c->kernel = kernel;
+    c->n_params = k->n_params < MAX_PARAMS ? k->n_params : MAX_PARAMS;
+    for (size_t i = 0; i < c->n_params; i++) {
+        const gh_param_info *param = &k->params[i];
+        if (param->n_allowed == 0) { /* a range: its default only */
+            c->params[i] = param->default_value;
+            continue;
+        }
+        c->params[i] = param->allowed[combo % param->n_allowed];
+        combo /= param->n_allowed;
+    }
+    return combo == 0;
+}
+
+static int is_default(int kernel, const gemm_case *c)
+{
+    const gh_kernel_info *k = api->kernel_info(ctx, kernel);
+    for (size_t i = 0; i < c->n_params; i++)
+        if (c->params[i] != k->params[i].default_value)
+            return 0;
+    return 1;
+}
+
+/* On a software device (lavapipe), where compiling the larger blocked
+ * pipelines takes seconds each, blocked runs f32 at every tile x work but
+ * f64 and i32 only at these: the scalar path (work 2), one 4-vector per
+ * row (work 4) and two at the default (work 8, where f64 has to take the
+ * smaller k step on lavapipe's 32 KiB of shared memory). Hardware devices
+ * run every dtype at every combination. */
+static int every_dtype(int device, int kernel, const gemm_case *c)
+{
+    static const int64_t lavapipe_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
+    if (!api->device_info(ctx, device)->is_software || strcmp(api->kernel_info(ctx, kernel)->name, "blocked") != 0)
+        return 1;
+    for (size_t i = 0; i < sizeof lavapipe_blocked / sizeof lavapipe_blocked[0]; i++)
+        if (c->params[0] == lavapipe_blocked[i][0] && c->params[1] == lavapipe_blocked[i][1])
+            return 1;
+    return 0;
+}
+
 static void sweep(int device, int quick)
 {
     static const gh_dtype dtypes[] = {GH_F32, GH_F64, GH_I32};
     for (int kernel = 0; kernel < api->kernel_count(ctx); kernel++) {
-        const gh_param_info *param = &api->kernel_info(ctx, kernel)->params[0];
-        for (size_t v = 0; v < param->n_allowed; v++) {
-            int64_t side = param->allowed[v];
-            if (quick && side != param->default_value)
+        gemm_case proto = {.device = device};
+        for (size_t combo = 0; kernel_combo(kernel, combo, &proto); combo++) {
+            if (quick && !is_default(kernel, &proto))
                 continue;
             int64_t shapes[16][3];
-            int n_shapes = shapes_for(side, shapes);
-            for (int d = 0; d < 3; d++)
+            int n_shapes = shapes_for(proto.params[0], shapes);
+            int n_dtypes = every_dtype(device, kernel, &proto) ? 3 : 1;
+            for (int d = 0; d < n_dtypes; d++) {
+                char value[64];
+                const char *limit = over_limit(device, &proto, dtypes[d], value, sizeof value);
+                if (limit) {
+                    gemm_case c = proto;
+                    c.p.dtype = dtypes[d];
+                    expect_refused(&c, limit, value);
+                    continue;
+                }
                 for (int t = 0; t < 4; t++) {
                     if (quick && (t == 1 || t == 2))
                         continue;
@@ -258,11 +389,12 @@ static void sweep(int device, int quick)
                         for (size_t sc = 0; sc < sizeof scenarios / sizeof scenarios[0]; sc++) {
                             if (sc == 2 && s != 3) /* the third scenario on the primes only */
                                 continue;
-                            gemm_case c = {.device = device, .kernel = kernel, .side = side};
+                            gemm_case c = proto;
                             make_problem(&c.p, dtypes[d], t >> 1, t & 1, shapes[s], &scenarios[sc]);
                             count_case(&c, NULL);
                         }
                 }
+            }
         }
     }
 }
@@ -270,18 +402,27 @@ static void sweep(int device, int quick)
 /* Two runs of the same case give the same bits (a missing barrier would not). */
 static void determinism(int device)
 {
-    for (int kernel = 0; kernel < api->kernel_count(ctx); kernel++) {
-        gemm_case c = {.device = device, .kernel = kernel, .side = 16};
+    static const struct { const char *kernel; int64_t params[MAX_PARAMS]; size_t n_params; } runs[] = {
+        {"naive", {16}, 1}, {"tiled", {16}, 1}, {"blocked", {32, 4}, 2}, {"blocked", {128, 8}, 2},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        int kernel = 0;
+        while (kernel < api->kernel_count(ctx) && strcmp(api->kernel_info(ctx, kernel)->name, runs[r].kernel) != 0)
+            kernel++;
+        gemm_case c = {.device = device, .kernel = kernel, .n_params = runs[r].n_params};
+        memcpy(c.params, runs[r].params, sizeof c.params);
         int64_t shape[3] = {100, 90, 130};
         make_problem(&c.p, GH_F32, 0, 1, shape, &scenarios[0]);
         void *first = NULL, *second = NULL;
         char why[512];
-        outcome o1 = run_case(&c, why, sizeof why, &first);
+        outcome o1 = kernel < api->kernel_count(ctx) ? run_case(&c, why, sizeof why, &first) : CASE_FAIL;
+        if (kernel == api->kernel_count(ctx))
+            snprintf(why, sizeof why, "no such kernel");
         outcome o2 = o1 == CASE_PASS ? run_case(&c, why, sizeof why, &second) : o1;
         size_t bytes = (c.p.c_off + (size_t)c.p.m * c.p.ldc + GUARD) * 4;
         verdict(o1 == CASE_PASS && o2 == CASE_PASS && memcmp(first, second, bytes) == 0,
-                "determinism: %s f32 100x90x130 twice: %s", api->kernel_info(ctx, kernel)->name,
-                o2 != CASE_PASS ? why : "results differ");
+                "determinism: %s %lld/%lld f32 100x90x130 twice: %s", runs[r].kernel, (long long)runs[r].params[0],
+                (long long)runs[r].params[1], o2 != CASE_PASS ? why : "results differ");
         free(first);
         free(second);
     }
@@ -334,13 +475,21 @@ static void test_info(int device)
                 i->platform && i->max_workgroup_size > 0 && i->local_mem_bytes > 0 && (i->is_software == 0 || i->is_software == 1),
             "device_info(%d) incomplete", device);
     verdict(api->device_info(ctx, api->device_count(ctx)) == NULL, "device_info past the end is not NULL");
-    verdict(api->kernel_count(ctx) == 2 && strcmp(api->kernel_info(ctx, 0)->name, "naive") == 0 &&
-                strcmp(api->kernel_info(ctx, 1)->name, "tiled") == 0 && api->kernel_info(ctx, 2) == NULL,
-            "kernels are not naive, tiled");
+    verdict(api->kernel_count(ctx) == 3 && strcmp(api->kernel_info(ctx, 0)->name, "naive") == 0 &&
+                strcmp(api->kernel_info(ctx, 1)->name, "tiled") == 0 &&
+                strcmp(api->kernel_info(ctx, 2)->name, "blocked") == 0 && api->kernel_info(ctx, 3) == NULL,
+            "kernels are not naive, tiled, blocked");
     const gh_kernel_info *t = api->kernel_info(ctx, 1);
     verdict(t->n_params == 1 && strcmp(t->params[0].name, "tile") == 0 && t->params[0].default_value == 16 &&
                 t->params[0].n_allowed == 4,
             "tiled's parameter is not tile {4, 8, 16, 32} default 16");
+    const gh_kernel_info *b = api->kernel_info(ctx, 2);
+    verdict(b && b->n_params == 2 && strcmp(b->params[0].name, "tile") == 0 && b->params[0].n_allowed == 3 &&
+                b->params[0].allowed[0] == 32 && b->params[0].allowed[2] == 128 && b->params[0].default_value == 128 &&
+                strcmp(b->params[1].name, "work") == 0 && b->params[1].n_allowed == 3 && b->params[1].allowed[0] == 2 &&
+                b->params[1].allowed[2] == 8 && b->params[1].default_value == 8 &&
+                b->dtypes == (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)),
+            "blocked's parameters are not tile {32, 64, 128} default 128, work {2, 4, 8} default 8");
 }
 
 static void test_errors(int device)
@@ -385,6 +534,56 @@ static void test_errors(int device)
     args = base;
     args.m = 0;
     expect_error(api->gemm(ctx, device, 0, &args, &timing), GH_INVALID_ARGUMENT, ">= 1", "m = 0");
+    int64_t two[2] = {8, 8};
+    args = base;
+    args.params = two;
+    args.n_params = 2;
+    expect_error(api->gemm(ctx, device, 0, &args, &timing), GH_INVALID_ARGUMENT, "takes 1 parameter",
+                 "naive with two parameters");
+
+    /* blocked: two parameters, each defaulted when left out; values outside
+     * the allowed sets refused by name. */
+    int64_t blocked[3] = {64, 4, 1};
+    args = base;
+    args.params = blocked;
+    args.n_params = 2;
+    verdict(api->gemm(ctx, device, 2, &args, &timing) == GH_OK, "blocked tile 64 work 4 on 4x4x4 failed: %s",
+            api->last_error(ctx));
+    args.n_params = 1;
+    verdict(api->gemm(ctx, device, 2, &args, &timing) == GH_OK, "blocked tile 64, work left out, failed: %s",
+            api->last_error(ctx));
+    args.n_params = 0;
+    args.params = NULL;
+    verdict(api->gemm(ctx, device, 2, &args, &timing) == GH_OK, "blocked at its defaults failed: %s",
+            api->last_error(ctx));
+    args.params = blocked;
+    args.n_params = 3;
+    expect_error(api->gemm(ctx, device, 2, &args, &timing), GH_INVALID_ARGUMENT, "takes 2 parameters",
+                 "blocked with three parameters");
+    args.n_params = 2;
+    blocked[1] = 3;
+    expect_error(api->gemm(ctx, device, 2, &args, &timing), GH_INVALID_ARGUMENT, "work = 3 is not one of 2, 4, 8",
+                 "blocked work = 3");
+    blocked[0] = 16;
+    blocked[1] = 4;
+    expect_error(api->gemm(ctx, device, 2, &args, &timing), GH_INVALID_ARGUMENT, "tile = 16 is not one of 32, 64, 128",
+                 "blocked tile = 16");
+    args.params = NULL;
+    expect_error(api->gemm(ctx, device, 2, &args, &timing), GH_INVALID_ARGUMENT, "params is NULL",
+                 "blocked with NULL params");
+    /* 128 / 2: 64 x 64 = 4096 invocations, over every device's limit that
+     * the tests meet (Vulkan guarantees only 128). */
+    const gh_device_info *info = api->device_info(ctx, device);
+    if (info->max_workgroup_size < 4096) {
+        blocked[0] = 128;
+        blocked[1] = 2;
+        args.params = blocked;
+        expect_error(api->gemm(ctx, device, 2, &args, &timing), GH_UNSUPPORTED, "4096 invocations",
+                     "blocked tile 128 work 2: the invocations named");
+        expect_error(api->gemm(ctx, device, 2, &args, &timing), GH_UNSUPPORTED, "maxComputeWorkGroupInvocations",
+                     "blocked tile 128 work 2: the limit named");
+    }
+
     expect_error(api->gemm(ctx, device, 7, &base, &timing), GH_INVALID_ARGUMENT, "kernel 7", "kernel 7");
     expect_error(api->gemm(ctx, 99, 0, &base, &timing), GH_INVALID_ARGUMENT, "device 99", "device 99");
     expect_error(api->upload(ctx, a, 200, data, 100), GH_INVALID_ARGUMENT, "do not fit", "upload past the end");
@@ -424,10 +623,12 @@ static void test_thread_errors(void)
 static void small_sweep(int device)
 {
     static const int64_t shapes[][3] = {{1, 1, 1}, {9, 7, 8}, {37, 53, 29}, {17, 33, 5}};
-    for (int kernel = 0; kernel < 2; kernel++)
+    for (int kernel = 0; kernel < 3; kernel++)
         for (int t = 0; t < 4; t++)
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-                gemm_case c = {.device = device, .kernel = kernel, .side = 8};
+                /* blocked: 32 / 4, 64 invocations */
+                gemm_case c = {.device = device, .kernel = kernel, .params = {kernel == 2 ? 32 : 8, 4},
+                               .n_params = kernel == 2 ? 2 : 1};
                 make_problem(&c.p, GH_F32, t >> 1, t & 1, shapes[s], &scenarios[s % 2]);
                 count_case(&c, NULL);
             }
@@ -477,7 +678,7 @@ static void test_kernel_dir(int device)
         ctx = saved;
     } else {
         char why[512];
-        gemm_case c = {.device = device, .kernel = 0, .side = 8};
+        gemm_case c = {.device = device, .kernel = 0, .params = {8}, .n_params = 1};
         int64_t shape[3] = {5, 6, 7};
         make_problem(&c.p, GH_F32, 0, 0, shape, &scenarios[0]);
         outcome o = run_case(&c, why, sizeof why, NULL);
@@ -486,6 +687,12 @@ static void test_kernel_dir(int device)
         c.kernel = 1;
         o = run_case(&c, why, sizeof why, NULL);
         verdict(o == CASE_PASS, "tiled with kernel_dir lacking tiled_f32.spv: %s", why);
+        c.kernel = 2;
+        c.params[0] = 32;
+        c.params[1] = 4;
+        c.n_params = 2;
+        o = run_case(&c, why, sizeof why, NULL);
+        verdict(o == CASE_PASS, "blocked with kernel_dir lacking blocked_f32.spv: %s", why);
         api->close(ctx);
         ctx = saved;
     }
