@@ -6,12 +6,13 @@
 #include "cuda_device.h"
 #include "cuda_errors.h"
 
-/* One handle per device, made on first use with the device's primary
- * context current, so cuBLAS (built on the runtime API) works in the same
- * context as our buffers. */
-static gh_status get_handle(gh_plugin *ctx, gh_cuda_device *dev, const gh_cublas_api *cb)
+/* One handle per stream (the device's own, and each gh_stream's), made on
+ * first use with the device's primary context current, so cuBLAS (built on
+ * the runtime API) works in the same context as our buffers. */
+static gh_status get_handle(gh_plugin *ctx, gh_cuda_device *dev, const gh_cublas_api *cb, cublasHandle_t *slot,
+                            CUstream stream)
 {
-    if (dev->cublas)
+    if (*slot)
         return GH_OK;
     cublasHandle_t h = NULL;
     gh_status st = gh_cublas_check(ctx, cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
@@ -20,7 +21,7 @@ static gh_status get_handle(gh_plugin *ctx, gh_cuda_device *dev, const gh_cublas
     /* Default math: fp32 stays fp32 (no TF32 tensor cores), so cuBLAS is
      * checked against the same bound and compared like for like. */
     cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
-    if ((st = gh_cublas_check(ctx, cb->cublasSetStream(h, (cudaStream_t)dev->stream), "cublasSetStream")) ||
+    if ((st = gh_cublas_check(ctx, cb->cublasSetStream(h, (cudaStream_t)stream), "cublasSetStream")) ||
         (st = gh_cublas_check(ctx, cb->cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST),
                               "cublasSetPointerMode(CUBLAS_POINTER_MODE_HOST)")) ||
         (st = gh_cublas_check(ctx, cb->cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
@@ -34,11 +35,12 @@ static gh_status get_handle(gh_plugin *ctx, gh_cuda_device *dev, const gh_cublas
         return gh_cuda_fail(ctx, GH_ERROR, "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH)",
                             (int)mode);
     }
-    dev->cublas = h;
+    *slot = h;
     return GH_OK;
 }
 
-gh_status gh_cuda_cublas_gemm(gh_plugin *ctx, gh_cuda_device *dev, const gh_gemm_args *a, double *ms)
+gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream,
+                                 const gh_gemm_args *a, CUevent start, CUevent stop)
 {
     if (a->dtype != GH_F32 && a->dtype != GH_F64)
         return gh_cuda_fail(ctx, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM");
@@ -49,7 +51,7 @@ gh_status gh_cuda_cublas_gemm(gh_plugin *ctx, gh_cuda_device *dev, const gh_gemm
     if (a->lda > INT_MAX || a->ldb > INT_MAX || a->ldc > INT_MAX)
         return gh_cuda_fail(ctx, GH_UNSUPPORTED, "cuBLAS takes 32-bit leading dimensions (lda %lld, ldb %lld, ldc %lld)",
                             (long long)a->lda, (long long)a->ldb, (long long)a->ldc);
-    gh_status st = get_handle(ctx, dev, cb);
+    gh_status st = get_handle(ctx, dev, cb, handle, stream);
     if (st)
         return st;
 
@@ -66,35 +68,37 @@ gh_status gh_cuda_cublas_gemm(gh_plugin *ctx, gh_cuda_device *dev, const gh_gemm
     int m = (int)a->n, n = (int)a->m, k = (int)a->k;
     int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
 
-    if ((st = gh_cuda_timer_start(ctx, dev)))
+    if ((st = gh_cuda_record(ctx, dev, start, stream)))
         return st;
     if (a->dtype == GH_F32) {
         float alpha = (float)a->alpha, beta = (float)a->beta;
         st = gh_cublas_check(ctx,
-                             cb->cublasSgemm(dev->cublas, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
+                             cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
                                              (const float *)A, lda, &beta, (float *)C, ldc),
                              "cublasSgemm on device %d", dev->index);
     } else {
         double alpha = a->alpha, beta = a->beta;
         st = gh_cublas_check(ctx,
-                             cb->cublasDgemm(dev->cublas, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
+                             cb->cublasDgemm(*handle, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
                                              (const double *)A, lda, &beta, (double *)C, ldc),
                              "cublasDgemm on device %d", dev->index);
     }
-    if (st) {
-        /* Drain the stream so the next call starts clean; report the first error. */
-        ctx->cu->cuStreamSynchronize(dev->stream);
+    if (st)
         return st;
-    }
-    return gh_cuda_timer_stop(ctx, dev, a->dtype == GH_F32 ? "cublasSgemm" : "cublasDgemm", ms);
+    return gh_cuda_record(ctx, dev, stop, stream);
+}
+
+void gh_cuda_cublas_destroy(gh_plugin *ctx, const gh_cuda_device *dev, cublasHandle_t *handle)
+{
+    if (!*handle)
+        return;
+    const gh_cublas_api *cb = gh_cuda_cublas(NULL);
+    if (cb)
+        gh_cublas_check(ctx, cb->cublasDestroy(*handle), "cublasDestroy on device %d", dev->index);
+    *handle = NULL;
 }
 
 void gh_cuda_cublas_release(gh_plugin *ctx, gh_cuda_device *dev)
 {
-    if (!dev->cublas)
-        return;
-    const gh_cublas_api *cb = gh_cuda_cublas(NULL);
-    if (cb)
-        gh_cublas_check(ctx, cb->cublasDestroy(dev->cublas), "cublasDestroy on device %d", dev->index);
-    dev->cublas = NULL;
+    gh_cuda_cublas_destroy(ctx, dev, &dev->cublas);
 }

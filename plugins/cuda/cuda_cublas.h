@@ -1,14 +1,20 @@
-/* The cublas kernel: cuBLAS SGEMM/DGEMM on the device's primary context and stream. */
+/* The cublas kernel: cuBLAS SGEMM/DGEMM on a device's primary context. */
 #ifndef GH_CUDA_CUBLAS_H
 #define GH_CUDA_CUBLAS_H
 
 #include "cuda_plugin.h"
 
-/* Runs args (already checked by gemm()) on dev, current on this thread, and
- * times it with events; *ms is the kernel time. */
-gh_status gh_cuda_cublas_gemm(gh_plugin *ctx, gh_cuda_device *dev, const gh_gemm_args *args, double *ms);
+/* Queues args (already checked by gemm()) on dev, current on this thread,
+ * through the handle *handle, which is bound to `stream` (created on it when
+ * NULL; each stream has its own, so that no two streams share a cuBLAS
+ * workspace). Events start and stop, when not NULL, go around the call. */
+gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream,
+                                 const gh_gemm_args *args, CUevent start, CUevent stop);
 
-/* Destroys dev's cuBLAS handle, if it has one (its context current). */
+/* Destroys *handle if set (dev's context current) and clears it. */
+void gh_cuda_cublas_destroy(gh_plugin *ctx, const gh_cuda_device *dev, cublasHandle_t *handle);
+
+/* Destroys dev's own handle, if it has one (its context current). */
 void gh_cuda_cublas_release(gh_plugin *ctx, gh_cuda_device *dev);
 
 #endif

@@ -91,7 +91,8 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                       &d->max_shared_per_block_optin)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &d->max_grid_x)) ||
-        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &d->max_grid_y)))
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &d->max_grid_y)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_PITCH, &d->max_pitch)))
         return st;
 
     /* The primary context is the one the CUDA runtime (and so cuBLAS) uses,
@@ -204,26 +205,24 @@ gh_status gh_cuda_device_enter(gh_plugin *ctx, int device, gh_cuda_device **out)
     return st;
 }
 
-gh_status gh_cuda_timer_start(gh_plugin *ctx, gh_cuda_device *dev)
+gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, CUstream stream)
 {
-    return gh_cu_check(ctx, ctx->cu->cuEventRecord(dev->start, dev->stream), "cuEventRecord on device %d",
-                       dev->index);
+    if (!ev)
+        return GH_OK;
+    return gh_cu_check(ctx, ctx->cu->cuEventRecord(ev, stream), "cuEventRecord on device %d", dev->index);
 }
 
-gh_status gh_cuda_timer_stop(gh_plugin *ctx, gh_cuda_device *dev, const char *what, double *ms)
+gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop,
+                               const char *what, double *ms)
 {
     const gh_cu_api *cu = ctx->cu;
     gh_status st;
-    if ((st = gh_cu_check(ctx, cu->cuEventRecord(dev->stop, dev->stream), "cuEventRecord on device %d",
+    if ((st = gh_cu_check(ctx, cu->cuEventSynchronize(stop), "%s on device %d (waiting for it to finish)", what,
                           dev->index)))
         return st;
-    /* Errors of the work itself (a bad address, say) surface here. */
-    if ((st = gh_cu_check(ctx, cu->cuEventSynchronize(dev->stop), "%s on device %d (waiting for it to finish)",
-                          what, dev->index)))
-        return st;
     float elapsed = 0.0f;
-    if ((st = gh_cu_check(ctx, cu->cuEventElapsedTime(&elapsed, dev->start, dev->stop),
-                          "cuEventElapsedTime on device %d", dev->index)))
+    if ((st = gh_cu_check(ctx, cu->cuEventElapsedTime(&elapsed, start, stop), "cuEventElapsedTime on device %d",
+                          dev->index)))
         return st;
     *ms = elapsed;
     return GH_OK;

@@ -14,9 +14,13 @@ void gh_cuda_devices_close(gh_plugin *ctx);
  * thread (calls for different devices may come from different threads). */
 gh_status gh_cuda_device_enter(gh_plugin *ctx, int device, gh_cuda_device **out);
 
-/* CUDA events on the device's stream around the work queued in between;
- * stop waits for that work and reports its errors under `what`. */
-gh_status gh_cuda_timer_start(gh_plugin *ctx, gh_cuda_device *dev);
-gh_status gh_cuda_timer_stop(gh_plugin *ctx, gh_cuda_device *dev, const char *what, double *ms);
+/* Records ev on stream (skipped when ev is NULL). */
+gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, CUstream stream);
+
+/* Waits for the event stop, recorded after work that start was recorded
+ * before, and gives the time between them. Errors of that work (a bad
+ * address, say) surface here, reported under `what`. */
+gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop,
+                               const char *what, double *ms);
 
 #endif

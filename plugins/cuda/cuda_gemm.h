@@ -1,4 +1,4 @@
-/* The kernels this plugin offers, and gemm(): argument checks and dispatch. */
+/* The kernels this plugin offers, their variants, and gemm(): argument checks and dispatch. */
 #ifndef GH_CUDA_GEMM_H
 #define GH_CUDA_GEMM_H
 
@@ -6,6 +6,26 @@
 
 extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
 
+/* How many variants a source kernel is built in (naive 1, tiled one per tile,
+ * blocked one per tile and work), and the parameters of variant `index`. */
+int gh_cuda_variant_count(int kernel);
+gh_cuda_variant gh_cuda_variant_at(int kernel, int index);
+
+/* Everything about a GEMM request that the host side can check: the kernel,
+ * the arguments, the parameters (their variant into *variant), and that A, B
+ * and C lie inside their buffers, all on `device`. */
+gh_status gh_cuda_gemm_check(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
+                             gh_cuda_variant *variant);
+
+/* Queues a checked GEMM on `stream` of dev (current on this thread), between
+ * the events start and stop when they are not NULL. cuBLAS runs on *cublas,
+ * which is created on that stream when NULL. A request over one of the
+ * device's limits returns GH_UNSUPPORTED, naming it, with nothing queued. */
+gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
+                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas,
+                               CUevent start, CUevent stop);
+
+/* gemm(): the blocking call, on the device's own stream. */
 gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing);
 
 #endif

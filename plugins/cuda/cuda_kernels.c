@@ -1,4 +1,4 @@
-/* Launches kernels/cuda/naive.cu and tiled.cu; see cuda_kernels.h. */
+/* Launches kernels/cuda/naive.cu, tiled.cu and blocked.cu; see cuda_kernels.h. */
 #include "cuda_kernels.h"
 
 #include <stdio.h>
@@ -33,61 +33,86 @@ static scalar to_scalar(gh_dtype dtype, double v)
     return s;
 }
 
-static int tile_index_of(int64_t tile)
+static size_t elem_size(gh_dtype dtype)
 {
-    for (int i = 0; i < GH_CUDA_TILE_COUNT; ++i)
-        if (gh_cuda_tiles[i] == tile)
-            return i;
-    return -1;
+    return dtype == GH_F64 ? 8 : 4;
 }
 
-gh_status gh_cuda_kernel_gemm(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a, int64_t tile,
-                              double *ms)
+/* blocked.cu: DEPTH is 16, or 8 for 8-byte types so that its two buffers of
+ * two DEPTH x (TILE + 16 bytes) tiles stay within 48 KB of static shared
+ * memory at tile 128. */
+int gh_cuda_blocked_depth(gh_dtype dtype)
 {
-    size_t es = a->dtype == GH_F64 ? 8 : 4;
-    int tile_index = 0;
-    unsigned block_x = NAIVE_BLOCK_X, block_y = NAIVE_BLOCK_Y;
-    const char *name = kernel == GH_CUDA_TILED ? "gemm_tiled" : "gemm_naive";
+    return elem_size(dtype) == 8 ? 8 : 16;
+}
 
+long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
+{
+    long long es = (long long)elem_size(dtype);
+    return 2LL * 2LL * gh_cuda_blocked_depth(dtype) * (tile + 16 / es) * es;
+}
+
+/* The variant's name in messages, e.g. "gemm_tiled (f32, tile 16)". */
+static void describe(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
+{
+    if (kernel == GH_CUDA_BLOCKED)
+        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", dtype_names[dtype], (long long)v->tile,
+                 (long long)v->work);
+    else if (kernel == GH_CUDA_TILED)
+        snprintf(out, size, "gemm_tiled (%s, tile %lld)", dtype_names[dtype], (long long)v->tile);
+    else
+        snprintf(out, size, "gemm_naive (%s)", dtype_names[dtype]);
+}
+
+gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
+                                 const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
+{
+    size_t es = elem_size(a->dtype);
+    char variant[96];
+    describe(variant, sizeof variant, kernel, a->dtype, v);
+
+    /* Block shape and edge of C per block; the device's limits are checked
+     * before compiling or launching. */
+    unsigned block_x = NAIVE_BLOCK_X, block_y = NAIVE_BLOCK_Y;
+    long long threads = 0, shared = 0, cover_x = NAIVE_BLOCK_X, cover_y = NAIVE_BLOCK_Y;
     if (kernel == GH_CUDA_TILED) {
-        tile_index = tile_index_of(tile);
-        if (tile_index < 0)
-            return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "tile %lld is not one of 4, 8, 16, 32", (long long)tile);
-        /* The device's limits, checked before compiling or launching. */
-        long long threads = (long long)tile * tile;
-        long long shared = 2LL * tile * (tile + 1) * (long long)es; /* as[] and bs[] in tiled.cu */
-        if (threads > dev->max_threads_per_block)
-            return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                                "tile %lld needs %lld threads per block; %s allows %d "
-                                "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
-                                (long long)tile, threads, dev->name, dev->max_threads_per_block);
-        if (shared > dev->max_shared_per_block)
-            return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                                "tile %lld with %s needs %lld bytes of shared memory per block; %s allows %d "
-                                "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                                (long long)tile, dtype_names[a->dtype], shared, dev->name,
-                                dev->max_shared_per_block);
-        block_x = block_y = (unsigned)tile;
+        threads = v->tile * v->tile;
+        shared = 2LL * v->tile * (v->tile + 1) * (long long)es; /* as[] and bs[] in tiled.cu */
+        block_x = block_y = (unsigned)v->tile;
+        cover_x = cover_y = v->tile;
+    } else if (kernel == GH_CUDA_BLOCKED) {
+        long long side = v->tile / v->work;
+        threads = side * side;
+        shared = gh_cuda_blocked_shared_bytes(a->dtype, v->tile);
+        cover_x = cover_y = v->tile;
+    }
+    if (threads > dev->max_threads_per_block)
+        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
+                            "%s needs %lld threads per block; %s allows %d "
+                            "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                            variant, threads, dev->name, dev->max_threads_per_block);
+    if (shared > dev->max_shared_per_block)
+        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
+                            "%s needs %lld bytes of shared memory per block; %s allows %d "
+                            "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                            variant, shared, dev->name, dev->max_shared_per_block);
+    if (kernel == GH_CUDA_BLOCKED) { /* one dimension: threadIdx.x is the thread's number */
+        block_x = (unsigned)threads;
+        block_y = 1;
     }
 
-    long long grid_x = (a->n + block_x - 1) / block_x;
-    long long grid_y = (a->m + block_y - 1) / block_y;
+    long long grid_x = (a->n + cover_x - 1) / cover_x;
+    long long grid_y = (a->m + cover_y - 1) / cover_y;
     if (grid_x > dev->max_grid_x || grid_y > dev->max_grid_y)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                            "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d",
-                            name, (long long)a->m, (long long)a->n, grid_x, grid_y, dev->name, dev->max_grid_x,
+        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d",
+                            variant, (long long)a->m, (long long)a->n, grid_x, grid_y, dev->name, dev->max_grid_x,
                             dev->max_grid_y);
 
     gh_cuda_module *mod = NULL;
-    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, tile_index, &mod);
+    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
     if (st)
         return st;
     /* What the compiled kernel can take (its registers can lower it). */
-    char variant[96];
-    if (kernel == GH_CUDA_TILED)
-        snprintf(variant, sizeof variant, "%s (%s, tile %lld)", name, dtype_names[a->dtype], (long long)tile);
-    else
-        snprintf(variant, sizeof variant, "%s (%s)", name, dtype_names[a->dtype]);
     if ((int)(block_x * block_y) > mod->max_threads)
         return gh_cuda_fail(ctx, GH_UNSUPPORTED,
                             "%s needs %u threads per block; compiled, it runs at most %d on %s "
@@ -109,16 +134,14 @@ gh_status gh_cuda_kernel_gemm(gh_plugin *ctx, gh_cuda_device *dev, int kernel, c
     long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
     void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
 
-    if ((st = gh_cuda_timer_start(ctx, dev)))
+    if ((st = gh_cuda_record(ctx, dev, start, stream)))
         return st;
-    st = gh_cu_check(ctx,
-                     ctx->cu->cuLaunchKernel(mod->function, (unsigned)grid_x, (unsigned)grid_y, 1, block_x, block_y, 1,
-                                             0, dev->stream, params, NULL),
-                     "cuLaunchKernel(%s, grid %lld x %lld, block %u x %u) on device %d", variant, grid_x,
-                     grid_y, block_x, block_y, dev->index);
-    if (st) {
-        ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle */
+    if ((st = gh_cu_check(ctx,
+                          ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)grid_x,
+                                                  (unsigned)grid_y, 1, block_x, block_y, 1, 0, stream, params, NULL),
+                          "cuLaunchKernel(%s, %s, grid %lld x %lld, block %u x %u) on device %d", variant,
+                          trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), grid_x, grid_y, block_x,
+                          block_y, dev->index)))
         return st;
-    }
-    return gh_cuda_timer_stop(ctx, dev, variant, ms);
+    return gh_cuda_record(ctx, dev, stop, stream);
 }

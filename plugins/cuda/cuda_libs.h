@@ -31,7 +31,8 @@
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
     X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync)        \
-    X(cuMemcpyDtoHAsync) X(cuModuleLoadData) X(cuModuleUnload)                   \
+    X(cuMemcpyDtoHAsync) X(cuMemcpy2DAsync) X(cuMemHostAlloc) X(cuMemFreeHost)   \
+    X(cuModuleLoadData) X(cuModuleUnload)                                        \
     X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuLaunchKernel)
 
 #define GH_NVRTC_FUNCTIONS(X)                                                     \

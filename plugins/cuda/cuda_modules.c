@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cuda_errors.h"
+#include "cuda_gemm.h"
+#include "cuda_kernels.h"
 
 /* The table cmake/Embed.cmake generates from kernels/cuda (NULL-terminated;
  * each file's bytes are followed by a NUL). */
@@ -18,8 +20,13 @@ struct gh_embedded_file {
 };
 extern const struct gh_embedded_file gh_cuda_kernel_sources[];
 
-static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu"};
-static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS] = {"gemm_naive", "gemm_tiled"};
+static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu"};
+/* The functions of each kernel's module, by trans_a * 2 + trans_b. */
+static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][4] = {
+    {"gemm_naive", "gemm_naive", "gemm_naive", "gemm_naive"},
+    {"gemm_tiled", "gemm_tiled", "gemm_tiled", "gemm_tiled"},
+    {"gemm_blocked_nn", "gemm_blocked_nt", "gemm_blocked_tn", "gemm_blocked_tt"},
+};
 static const char *const dtype_types[GH_DTYPE_COUNT] = {"float", "double", "int"};
 
 #define GH_MAX_SOURCES 16
@@ -103,8 +110,8 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, int64_t tile, int cc_major,
-                          int cc_minor, void **cubin, size_t *cubin_size)
+gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
+                          int cc_major, int cc_minor, void **cubin, size_t *cubin_size)
 {
     const char *why = NULL;
     const gh_nvrtc_api *nv = gh_cuda_nvrtc(&why);
@@ -134,17 +141,25 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, int6
     }
 
     /* A real architecture (sm_XY, not compute_XY) makes NVRTC emit a CUBIN
-     * for this device, so the driver loads it without a PTX JIT step. */
-    char arch[48], dtype_def[48], tile_def[48];
+     * for this device, so the driver loads it without a PTX JIT step. The
+     * parameters go in as defines; blocked.cu's DEPTH is the plugin's
+     * choice, so its shared memory is known before compiling. */
+    char arch[48], dtype_def[48], tile_def[48], work_def[48], depth_def[48];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
     snprintf(dtype_def, sizeof dtype_def, "-DDTYPE=%s", dtype_types[dtype]);
-    snprintf(tile_def, sizeof tile_def, "-DTILE=%lld", (long long)tile);
-    const char *options[] = {arch, dtype_def, tile_def};
-    int n_options = kernel == GH_CUDA_TILED ? 3 : 2;
-    char variant[256];
-    snprintf(variant, sizeof variant, "%s %s%s%s for sm_%d%d (sources: %s)", kernel_files[kernel], dtype_def,
-             kernel == GH_CUDA_TILED ? " " : "", kernel == GH_CUDA_TILED ? tile_def : "", cc_major, cc_minor,
-             ctx->kernel_dir ? ctx->kernel_dir : "built in");
+    snprintf(tile_def, sizeof tile_def, "-DTILE=%lld", (long long)v->tile);
+    snprintf(work_def, sizeof work_def, "-DWORK=%lld", (long long)v->work);
+    snprintf(depth_def, sizeof depth_def, "-DDEPTH=%d", gh_cuda_blocked_depth(dtype));
+    const char *options[] = {arch, dtype_def, tile_def, work_def, depth_def};
+    int n_options = kernel == GH_CUDA_BLOCKED ? 5 : kernel == GH_CUDA_TILED ? 3 : 2;
+    char defines[160] = "";
+    for (int i = 1; i < n_options; ++i) {
+        size_t used = strlen(defines);
+        snprintf(defines + used, sizeof defines - used, "%s%s", i > 1 ? " " : "", options[i]);
+    }
+    char variant[320];
+    snprintf(variant, sizeof variant, "%s %s for sm_%d%d (sources: %s)", kernel_files[kernel], defines, cc_major,
+             cc_minor, ctx->kernel_dir ? ctx->kernel_dir : "built in");
 
     nvrtcProgram prog = NULL;
     st = gh_nvrtc_check(ctx,
@@ -188,19 +203,19 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, int6
     return st;
 }
 
-gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, int tile_index,
+gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, int variant_index,
                              gh_cuda_module **out)
 {
-    gh_cuda_module *m = &dev->modules[kernel][dtype][tile_index];
+    gh_cuda_module *m = &dev->modules[kernel][dtype][variant_index];
     if (m->module) {
         *out = m;
         return GH_OK;
     }
     const gh_cu_api *cu = ctx->cu;
-    int64_t tile = kernel == GH_CUDA_TILED ? gh_cuda_tiles[tile_index] : 0;
+    gh_cuda_variant v = gh_cuda_variant_at(kernel, variant_index);
     void *cubin = NULL;
     size_t cubin_size = 0;
-    gh_status st = gh_cuda_compile(ctx, kernel, dtype, tile, dev->cc_major, dev->cc_minor, &cubin, &cubin_size);
+    gh_status st = gh_cuda_compile(ctx, kernel, dtype, &v, dev->cc_major, dev->cc_minor, &cubin, &cubin_size);
     if (st)
         return st;
 
@@ -210,21 +225,28 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
     free(cubin);
     if (st)
         return st;
-    CUfunction function = NULL;
-    int max_threads = 0, static_shared = 0;
-    if ((st = gh_cu_check(ctx, cu->cuModuleGetFunction(&function, module, kernel_functions[kernel]),
-                          "cuModuleGetFunction(%s)", kernel_functions[kernel])) ||
-        (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
-                          "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)", kernel_functions[kernel])) ||
-        (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
-                          "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", kernel_functions[kernel]))) {
+    gh_cuda_module loaded = {module, {NULL, NULL, NULL, NULL}, 0, 0};
+    for (int t = 0; t < 4 && st == GH_OK; ++t) {
+        const char *name = kernel_functions[kernel][t];
+        CUfunction function = NULL;
+        int max_threads = 0, static_shared = 0;
+        if ((st = gh_cu_check(ctx, cu->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction(%s)", name)) ||
+            (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+                              "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)", name)) ||
+            (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+                              "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", name)))
+            break;
+        loaded.function[t] = function;
+        if (t == 0 || max_threads < loaded.max_threads)
+            loaded.max_threads = max_threads;
+        if (static_shared > loaded.static_shared)
+            loaded.static_shared = static_shared;
+    }
+    if (st) {
         cu->cuModuleUnload(module);
         return st;
     }
-    m->module = module;
-    m->function = function;
-    m->max_threads = max_threads;
-    m->static_shared = static_shared;
+    *m = loaded;
     *out = m;
     return GH_OK;
 }
@@ -233,7 +255,7 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
 {
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
-            for (int t = 0; t < GH_CUDA_TILE_COUNT; ++t) {
+            for (int t = 0; t < GH_CUDA_VARIANT_MAX; ++t) {
                 gh_cuda_module *m = &dev->modules[k][d][t];
                 if (m->module)
                     gh_cu_check(ctx, ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
@@ -247,11 +269,15 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
         return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "no context (NULL)");
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
-            for (int t = 0; t < (k == GH_CUDA_TILED ? GH_CUDA_TILE_COUNT : 1); ++t) {
+            for (int i = 0; i < gh_cuda_variant_count(k); ++i) {
+                gh_cuda_variant v = gh_cuda_variant_at(k, i);
+                /* blocked at tile 128, work 2 needs 4096 threads: no CUDA
+                 * device runs it, and gemm() refuses it before compiling. */
+                if (k == GH_CUDA_BLOCKED && (v.tile / v.work) * (v.tile / v.work) > 1024)
+                    continue;
                 void *cubin = NULL;
                 size_t size = 0;
-                gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, k == GH_CUDA_TILED ? gh_cuda_tiles[t] : 0,
-                                               cc_major, cc_minor, &cubin, &size);
+                gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, &v, cc_major, cc_minor, &cubin, &size);
                 free(cubin);
                 if (st)
                     return st;

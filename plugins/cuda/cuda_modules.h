@@ -1,7 +1,8 @@
 /*
- * The naive and tiled kernels: their CUDA C sources (embedded at build time,
- * or read from kernel_dir), compiled with NVRTC for the device's own
- * architecture, loaded as modules and cached per (device, kernel, dtype, tile).
+ * The naive, tiled and blocked kernels: their CUDA C sources (embedded at
+ * build time, or read from kernel_dir), compiled with NVRTC for the device's
+ * own architecture, loaded as modules and cached per (device, kernel, dtype,
+ * variant).
  */
 #ifndef GH_CUDA_MODULES_H
 #define GH_CUDA_MODULES_H
@@ -10,10 +11,11 @@
 
 #include "cuda_plugin.h"
 
-/* The loaded kernel for (kernel, dtype, tile) on dev, which must be current;
- * compiled and loaded on first use. kernel is GH_CUDA_NAIVE or GH_CUDA_TILED;
- * tile_index indexes gh_cuda_tiles (0 for naive). */
-gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, int tile_index,
+/* The loaded kernel for (kernel, dtype, variant) on dev, which must be
+ * current; compiled and loaded on first use. kernel is a source kernel
+ * (GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED); variant_index is
+ * gh_cuda_variant.index (0 for naive). */
+gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, int variant_index,
                              gh_cuda_module **out);
 
 /* Unloads every module of dev (its context current). */
@@ -21,11 +23,12 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev);
 
 /* Compiles one kernel for sm_<cc_major><cc_minor> into a CUBIN (malloc'd,
  * the caller frees). A compile failure returns GH_ERROR with NVRTC's log. */
-gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, int64_t tile, int cc_major,
-                          int cc_minor, void **cubin, size_t *cubin_size);
+gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, const gh_cuda_variant *variant,
+                          int cc_major, int cc_minor, void **cubin, size_t *cubin_size);
 
 /* The get_proc extra GEMMHOST_CUDA_COMPILE_ALL: every kernel, dtype and
- * tile, compiled for the given architecture with no device needed. */
+ * variant that fits CUDA's 1024 threads per block, compiled for the given
+ * architecture with no device needed. */
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor);
 
 /* Checks that dir holds every kernel source file. GH_OK, or

@@ -1,7 +1,7 @@
 /*
  * The plugin's entry and function table: open/close, options, device and
- * kernel queries. The work itself is in cuda_device.c, cuda_buffers.c and
- * cuda_gemm.c.
+ * kernel queries. The work itself is in cuda_device.c, cuda_buffers.c,
+ * cuda_gemm.c and, for ABI minor 1 (streams, host memory), cuda_streams.c.
  */
 #include "cuda_plugin.h"
 
@@ -15,6 +15,7 @@
 #include "cuda_errors.h"
 #include "cuda_gemm.h"
 #include "cuda_modules.h"
+#include "cuda_streams.h"
 #include "gemmhost_cuda_extras.h"
 
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
@@ -22,7 +23,7 @@
 static const gh_option_info options[] = {{
     .size = sizeof(gh_option_info),
     .name = "kernel_dir",
-    .description = "folder with naive.cu, tiled.cu and gemm_common.cuh to compile instead of the copies built into "
+    .description = "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies built into "
                    "the plugin; default $" KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), else built in",
     .default_value = "",
 }};
@@ -90,9 +91,11 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     }
     ctx->id = atomic_fetch_add(&next_context_id, 1);
     pthread_mutex_init(&ctx->buffers_lock, NULL);
+    pthread_mutex_init(&ctx->streams_lock, NULL);
     if ((st = gh_cuda_devices_open(ctx))) {
         gh_cuda_devices_close(ctx);
         pthread_mutex_destroy(&ctx->buffers_lock);
+        pthread_mutex_destroy(&ctx->streams_lock);
         free(ctx->kernel_dir);
         free(ctx);
         /* Re-tag the reason: this context never reached the host. */
@@ -106,9 +109,14 @@ static void plugin_close(gh_plugin *ctx)
 {
     if (!ctx)
         return;
+    /* Streams first: destroying one waits for its copies and GEMMs, which
+     * use the buffers and host memory freed next. */
+    gh_cuda_streams_free_all(ctx);
     gh_cuda_buffers_free_all(ctx);
+    gh_cuda_host_free_all(ctx);
     gh_cuda_devices_close(ctx);
     pthread_mutex_destroy(&ctx->buffers_lock);
+    pthread_mutex_destroy(&ctx->streams_lock);
     free(ctx->kernel_dir);
     gh_cuda_forget_errors(ctx);
     free(ctx);
@@ -194,6 +202,14 @@ static const gh_plugin_api api = {
     .gemm = gh_cuda_gemm,
     .synchronize = plugin_synchronize,
     .get_proc = plugin_get_proc,
+    .stream_create = gh_cuda_stream_create,
+    .stream_destroy = gh_cuda_stream_destroy,
+    .upload_2d_async = gh_cuda_upload_2d_async,
+    .download_2d_async = gh_cuda_download_2d_async,
+    .gemm_async = gh_cuda_gemm_async,
+    .stream_synchronize = gh_cuda_stream_synchronize,
+    .host_alloc = gh_cuda_host_alloc,
+    .host_free = gh_cuda_host_free,
 };
 
 GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)

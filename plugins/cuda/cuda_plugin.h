@@ -9,19 +9,35 @@
 #include "cuda_libs.h"
 
 /* Kernel indices, in the order kernel_info() lists them. */
-enum { GH_CUDA_NAIVE = 0, GH_CUDA_TILED = 1, GH_CUDA_CUBLAS = 2, GH_CUDA_KERNEL_COUNT = 3 };
-#define GH_CUDA_SOURCE_KERNELS 2 /* naive and tiled are compiled from kernels/cuda */
+enum { GH_CUDA_NAIVE = 0, GH_CUDA_TILED = 1, GH_CUDA_BLOCKED = 2, GH_CUDA_CUBLAS = 3, GH_CUDA_KERNEL_COUNT = 4 };
+#define GH_CUDA_SOURCE_KERNELS 3 /* naive, tiled and blocked are compiled from kernels/cuda */
 
-/* The tiles tiled.cu is built for; index into a device's module cache. */
+/* The parameter values the source kernels are built for. A kernel's
+ * variants (one per combination of its parameters) index a device's module
+ * cache: tiled by its tile's index, blocked by
+ * tile index * GH_CUDA_BLOCKED_WORK_COUNT + work index. */
 #define GH_CUDA_TILE_COUNT 4
 extern const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT];
+#define GH_CUDA_BLOCKED_TILE_COUNT 3
+extern const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT];
+#define GH_CUDA_BLOCKED_WORK_COUNT 3
+extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
+#define GH_CUDA_VARIANT_MAX (GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT)
 
-/* A compiled kernel, loaded on one device. */
+/* One compiled variant of a source kernel. */
+typedef struct gh_cuda_variant {
+    int64_t tile;                 /* tiled and blocked; 0 for naive */
+    int64_t work;                 /* blocked; 0 otherwise */
+    int index;                    /* into gh_cuda_device.modules[kernel][dtype] */
+} gh_cuda_variant;
+
+/* A compiled kernel, loaded on one device. blocked.cu has one function per
+ * transpose pair; naive and tiled one for all four. */
 typedef struct gh_cuda_module {
     CUmodule module;              /* NULL until first used */
-    CUfunction function;
-    int max_threads;              /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
-    int static_shared;            /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
+    CUfunction function[4];       /* by trans_a * 2 + trans_b */
+    int max_threads;              /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, least of them */
+    int static_shared;            /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, most of them */
 } gh_cuda_module;
 
 /* One device of a context. Calls about one device come from one thread at a
@@ -37,13 +53,14 @@ typedef struct gh_cuda_device {
     int max_shared_per_block;     /* the static __shared__ limit, which these kernels use */
     int max_shared_per_block_optin; /* needs dynamic shared memory; reported only */
     int max_grid_x, max_grid_y;
+    int max_pitch;                /* the largest pitch cuMemcpy2D takes */
     char name[256];
     char driver_version[96];
     char api[128];
     gh_device_info info;          /* points into the strings above */
-    /* Per (kernel, dtype, tile); naive uses tile index 0. */
-    gh_cuda_module modules[GH_CUDA_SOURCE_KERNELS][GH_DTYPE_COUNT][GH_CUDA_TILE_COUNT];
-    cublasHandle_t cublas;        /* NULL until the first cuBLAS GEMM */
+    /* Per (kernel, dtype, variant); naive has variant 0 only. */
+    gh_cuda_module modules[GH_CUDA_SOURCE_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
+    cublasHandle_t cublas;        /* on `stream`; NULL until the first blocking cuBLAS GEMM */
 } gh_cuda_device;
 
 struct gh_buffer {
@@ -52,6 +69,37 @@ struct gh_buffer {
     uint64_t bytes;
     struct gh_buffer *prev, *next;
 };
+
+/* A timed operation queued on a stream, waiting for stream_synchronize to
+ * write its time. Its events stay with the slot for reuse. */
+typedef struct gh_cuda_pending {
+    CUevent start, stop;          /* created on first use of the slot */
+    int timed;                    /* 0: nothing ran (an empty copy): writes 0 */
+    double *ms;                   /* the caller's elapsed_ms, or NULL */
+    gh_gemm_timing *timing;       /* the caller's GEMM timing, or NULL */
+} gh_cuda_pending;
+
+/* A CUstream on one device's primary context (ABI minor 1). Used by the one
+ * thread that works on its device at a time. */
+struct gh_stream {
+    gh_plugin *ctx;               /* the context that made it */
+    int device;                   /* index into ctx->devices */
+    CUstream stream;              /* non-blocking */
+    cublasHandle_t cublas;        /* this stream's own; NULL until its first cuBLAS GEMM */
+    gh_cuda_pending *pending;     /* n_pending in use, cap_pending allocated (grows) */
+    size_t n_pending, cap_pending;
+    unsigned long long queued;    /* operations queued since the last synchronize */
+    char last_op[160];            /* the last of them, for error messages */
+    struct gh_stream *prev, *next;
+};
+
+/* Page-locked host memory from host_alloc, and the context it came from. */
+typedef struct gh_cuda_host_block {
+    void *ptr;
+    uint64_t bytes;
+    int device;                   /* whose primary context was current */
+    struct gh_cuda_host_block *next;
+} gh_cuda_host_block;
 
 struct gh_plugin {
     uint64_t id;                  /* tags this context's errors; never reused */
@@ -62,6 +110,9 @@ struct gh_plugin {
     char no_device[1024];         /* why devices are missing; "" when none are */
     pthread_mutex_t buffers_lock; /* threads of different devices share the list */
     struct gh_buffer *buffers;
+    pthread_mutex_t streams_lock; /* guards streams and host_blocks likewise */
+    struct gh_stream *streams;
+    gh_cuda_host_block *host_blocks;
 };
 
 #endif

@@ -30,7 +30,12 @@ void test_note(const char *fmt, ...) TEST_PRINTF(1, 2); /* information, not a re
 void run_gemm_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* Error paths on a real device: bad arguments, limits, unsupported dtypes. */
 void run_device_error_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
-/* Speed at 2048 and 4096 (f32): printed, not judged, except as notes. */
+/* Streams on one device: 2D copies with pitches and offsets, gemm_async on
+ * two streams, copy and compute overlapping, timings, error paths. */
+void run_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
+/* Every device from its own thread at once, each with its own stream. */
+void run_multi_device_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int n_devices);
+/* Speed at 1024, 2048 and 4096 (f32): printed, not judged, except as notes. */
 void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device);
 
 /* Finds a kernel's index by name, -1 if absent. */

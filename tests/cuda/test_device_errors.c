@@ -91,6 +91,26 @@ void run_device_error_tests(const gh_plugin_api *api, gh_plugin *ctx, int device
     args.size = offsetof(gh_gemm_args, params);
     expect_gemm(api, ctx, device, "naive", &args, GH_INVALID_ARGUMENT, "size", "args->size too small");
 
+    /* blocked: values outside the lists, and a combination over the
+     * device's threads per block, refused before anything runs. */
+    int64_t blocked_params[2] = {128, 8};
+    args = good;
+    args.params = blocked_params;
+    args.n_params = 2;
+    blocked_params[0] = 16;
+    expect_gemm(api, ctx, device, "blocked", &args, GH_INVALID_ARGUMENT, "tile 16", "tile 16");
+    blocked_params[0] = 64;
+    blocked_params[1] = 3;
+    expect_gemm(api, ctx, device, "blocked", &args, GH_INVALID_ARGUMENT, "work 3", "work 3");
+    args.n_params = 1;
+    expect_gemm(api, ctx, device, "blocked", &args, GH_INVALID_ARGUMENT, "parameter", "one parameter of two");
+    args.n_params = 2;
+    blocked_params[0] = 128;
+    blocked_params[1] = 2;
+    expect_gemm(api, ctx, device, "blocked", &args, GH_UNSUPPORTED, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK",
+                "tile 128 work 2 (4096 threads)");
+    expect_gemm(api, ctx, device, "blocked", &args, GH_UNSUPPORTED, "4096 threads", "tile 128 work 2 (4096 threads)");
+
     /* The device still works after all that. */
     gh_gemm_timing timing = {.size = sizeof timing};
     st = api->gemm(ctx, device, find_kernel(api, ctx, "tiled"), &good, &timing);

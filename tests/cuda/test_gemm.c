@@ -1,5 +1,6 @@
 /*
- * GEMM on a CUDA device: every kernel (naive, tiled at each tile, cuBLAS) x
+ * GEMM on a CUDA device: every kernel (naive, tiled at each tile, blocked at
+ * each tile and work the device runs, cuBLAS) x
  * dtype x transpose x odd shape x layout x (alpha, beta), each checked
  * against the long double host reference with the K-scaled bound, with C's
  * padding and guard zones checked for stray writes.
@@ -14,11 +15,34 @@
 
 typedef struct variant {
     const char *kernel;
-    int64_t tile; /* 0: the kernel has no parameter */
+    int64_t params[2]; /* tile (0: no parameter), then work for blocked (0: none) */
 } variant;
 
-static const variant variants[] = {{"naive", 0}, {"tiled", 4}, {"tiled", 8}, {"tiled", 16}, {"tiled", 32}, {"cublas", 0}};
+/* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
+ * checks it is refused. */
+static const variant variants[] = {
+    {"naive", {0, 0}},      {"tiled", {4, 0}},      {"tiled", {8, 0}},      {"tiled", {16, 0}},
+    {"tiled", {32, 0}},     {"blocked", {32, 2}},   {"blocked", {32, 4}},   {"blocked", {32, 8}},
+    {"blocked", {64, 2}},   {"blocked", {64, 4}},   {"blocked", {64, 8}},   {"blocked", {128, 4}},
+    {"blocked", {128, 8}},  {"cublas", {0, 0}},
+};
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
+
+static size_t n_params_of(const variant *v)
+{
+    return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
+}
+
+/* "tiled tile=16", "blocked tile=128 work=8", "naive". */
+static void variant_name(const variant *v, char *out, size_t size)
+{
+    if (v->params[1])
+        snprintf(out, size, "%s tile=%lld work=%lld", v->kernel, (long long)v->params[0], (long long)v->params[1]);
+    else if (v->params[0])
+        snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
+    else
+        snprintf(out, size, "%s", v->kernel);
+}
 
 /* Where each matrix sits in its buffer: extra elements per row, elements
  * before it, and guard elements after it. */
@@ -35,10 +59,12 @@ static const layout layouts[] = {
 };
 
 /* op(A) m x k, op(B) k x n: M, N, K. Odd sizes, one-row and one-column
- * products, K below every tile, and tile +- 1 for every tile. */
+ * products, K below every tile, tile +- 1 for every tile (blocked's 64 and
+ * 128 too, with K around its steps of 8 and 16), several blocks each way. */
 static const int64_t shapes[][3] = {
-    {1, 1, 1},   {1, 67, 1},  {71, 1, 45}, {37, 53, 29}, {3, 5, 3},   {5, 3, 5},   {7, 9, 7},
-    {9, 7, 9},   {15, 17, 15}, {17, 15, 17}, {31, 33, 31}, {33, 31, 33}, {1000, 1000, 1000},
+    {1, 1, 1},   {1, 67, 1},   {71, 1, 45},   {37, 53, 29},  {3, 5, 3},     {5, 3, 5},     {7, 9, 7},
+    {9, 7, 9},   {15, 17, 15}, {17, 15, 17},  {31, 33, 31},  {33, 31, 33},  {63, 65, 7},   {65, 63, 9},
+    {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000},
 };
 
 static const char *const dtype_names[] = {"f32", "f64", "i32"};
@@ -183,13 +209,13 @@ static check_result check_c(const logical_problem *lp, const placed *c, const vo
 
 /* Fills in the args of one GEMM. */
 static gh_gemm_args make_args(gh_dtype d, int ta, int tb, const logical_problem *lp, double alpha, double beta,
-                              const placed *a, const placed *b, const placed *c, const int64_t *tile)
+                              const placed *a, const placed *b, const placed *c, const variant *v)
 {
     gh_gemm_args args = {
         .size = sizeof args, .dtype = d, .trans_a = ta, .trans_b = tb, .m = lp->m, .n = lp->n, .k = lp->k,
         .alpha = alpha, .beta = beta, .lda = a->ld, .ldb = b->ld, .ldc = c->ld, .a = a->buf, .b = b->buf,
         .c = c->buf, .a_offset = a->offset, .b_offset = b->offset, .c_offset = c->offset,
-        .params = *tile ? tile : NULL, .n_params = *tile ? 1 : 0,
+        .params = n_params_of(v) ? v->params : NULL, .n_params = n_params_of(v),
     };
     return args;
 }
@@ -234,11 +260,9 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
     for (size_t v = 0; v < N_VARIANTS; ++v) {
         if (d == GH_I32 && strcmp(variants[v].kernel, "cublas") == 0)
             continue; /* unsupported, checked once in run_device_error_tests */
-        char name[200];
-        if (variants[v].tile)
-            snprintf(name, sizeof name, "%s tile=%lld %s", variants[v].kernel, (long long)variants[v].tile, what);
-        else
-            snprintf(name, sizeof name, "%s %s", variants[v].kernel, what);
+        char vname[64], name[240];
+        variant_name(&variants[v], vname, sizeof vname);
+        snprintf(name, sizeof name, "%s %s", vname, what);
         int kernel = find_kernel(api, ctx, variants[v].kernel);
         ++*checks;
         if (upload_placed(api, ctx, device, &c, d)) {
@@ -246,7 +270,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
             test_fail("%s: upload C: %s", name, api->last_error(ctx));
             continue;
         }
-        gh_gemm_args args = make_args(d, ta, tb, lp, alpha, beta, &a, &b, &c, &variants[v].tile);
+        gh_gemm_args args = make_args(d, ta, tb, lp, alpha, beta, &a, &b, &c, &variants[v]);
         gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
         gh_status st = api->gemm(ctx, device, kernel, &args, &timing);
         if (st != GH_OK) {
@@ -310,10 +334,10 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
         test_fail("TF32 probe: buffers: %s", api->last_error(ctx));
         goto done;
     }
-    const variant probes[] = {{"cublas", 0}, {"naive", 0}, {"tiled", 16}};
-    for (size_t v = 0; v < 3; ++v) {
+    const variant probes[] = {{"cublas", {0, 0}}, {"naive", {0, 0}}, {"tiled", {16, 0}}, {"blocked", {128, 8}}};
+    for (size_t v = 0; v < 4; ++v) {
         gh_status st = upload_placed(api, ctx, device, &c, GH_F32) ? GH_ERROR : GH_OK;
-        gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.0, 0.0, &a, &b, &c, &probes[v].tile);
+        gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.0, 0.0, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
         if (st == GH_OK)
             st = api->gemm(ctx, device, find_kernel(api, ctx, probes[v].kernel), &args, &timing);
@@ -345,7 +369,8 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
         test_fail("repeatability: out of host memory");
         return;
     }
-    const variant probes[] = {{"naive", 0}, {"tiled", 4}, {"tiled", 32}, {"cublas", 0}};
+    const variant probes[] = {{"naive", {0, 0}},       {"tiled", {4, 0}},       {"tiled", {32, 0}},
+                              {"blocked", {32, 2}},    {"blocked", {128, 8}},   {"cublas", {0, 0}}};
     placed a = {0}, b = {0}, c = {0};
     float *first = NULL, *second = NULL;
     if (place(&a, GH_F32, 37, 29, 0, 0, 0) || place(&b, GH_F32, 29, 53, 0, 0, 0) || place(&c, GH_F32, 37, 53, 0, 0, 0) ||
@@ -364,16 +389,18 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
         test_fail("repeatability: buffers: %s", api->last_error(ctx));
         goto done;
     }
-    for (size_t v = 0; v < 4; ++v) {
-        gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.5, -0.75, &a, &b, &c, &probes[v].tile);
+    for (size_t v = 0; v < sizeof probes / sizeof probes[0]; ++v) {
+        gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.5, -0.75, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
         int kernel = find_kernel(api, ctx, probes[v].kernel);
         int ok = upload_placed(api, ctx, device, &c, GH_F32) == 0 && api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
                  api->download(ctx, c.buf, 0, first, c.elems * 4) == GH_OK &&
                  upload_placed(api, ctx, device, &c, GH_F32) == 0 && api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
                  api->download(ctx, c.buf, 0, second, c.elems * 4) == GH_OK;
-        CHECK(ok && memcmp(first, second, c.elems * 4) == 0, "%s tile=%lld: two runs agree bit for bit%s%s",
-              probes[v].kernel, (long long)probes[v].tile, ok ? "" : ": ", ok ? "" : api->last_error(ctx));
+        char vname[64];
+        variant_name(&probes[v], vname, sizeof vname);
+        CHECK(ok && memcmp(first, second, c.elems * 4) == 0, "%s: two runs agree bit for bit%s%s", vname,
+              ok ? "" : ": ", ok ? "" : api->last_error(ctx));
     }
 done:
     free(first);

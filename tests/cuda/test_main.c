@@ -2,13 +2,16 @@
  * Test of the CUDA plugin through the plugin ABI, as the host sees it:
  *   gemmhost-cuda-test <path to gemmhost-cuda.so> <kernels/cuda folder>
  *
- * Everywhere: it loads and negotiates, its options and errors behave, and
- * NVRTC compiles every kernel variant (no device needed). With no driver or
- * device, it checks the plugin says so plainly. With a device, it runs every
- * kernel on odd shapes against a host reference and prints the speed.
+ * Everywhere: it loads and negotiates, its options and errors behave, the
+ * ABI minor 1 members (streams, host memory) are all there and refuse bad
+ * arguments cleanly, and NVRTC compiles every kernel variant (no device
+ * needed). With no driver or device, it checks the plugin says so plainly.
+ * With a device, it runs every kernel on odd shapes against a host
+ * reference, checks the streams (test_streams.c) and prints the speed.
  *
  * GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 fails when there is no device (for the
- * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing runs;
+ * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing runs (the
+ * speed table, and the check that copies and GEMMs on two streams overlap);
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
  * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too.
  */
@@ -131,6 +134,11 @@ static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
               api->kernel_info && api->buffer_alloc && api->buffer_free && api->upload && api->download && api->gemm &&
               api->synchronize && api->get_proc,
           "every function of the table is set");
+    /* ABI minor 1: streams, 2D copies, asynchronous GEMM, host memory. */
+    CHECK(GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->stream_create && api->stream_destroy &&
+              api->upload_2d_async && api->download_2d_async && api->gemm_async && api->stream_synchronize &&
+              api->host_alloc && api->host_free,
+          "the ABI minor 1 members (streams, 2D copies, gemm_async, host memory) are all set");
     CHECK(api->n_options == 1 && api->options[0].size >= sizeof(gh_option_info) &&
               strcmp(api->options[0].name, "kernel_dir") == 0 && api->options[0].description[0],
           "one option, kernel_dir, described");
@@ -199,11 +207,11 @@ static void test_thread_errors(const gh_plugin_api *api)
 
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 3, "three kernels (got %d)", api->kernel_count(ctx));
+    CHECK(api->kernel_count(ctx) == 4, "four kernels (got %d)", api->kernel_count(ctx));
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32);
     const struct { const char *name; unsigned dtypes; size_t n_params; } want[] = {
-        {"naive", all, 0}, {"tiled", all, 1}, {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), 0}};
-    for (size_t i = 0; i < 3; ++i) {
+        {"naive", all, 0}, {"tiled", all, 1}, {"blocked", all, 2}, {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), 0}};
+    for (size_t i = 0; i < 4; ++i) {
         int k = find_kernel(api, ctx, want[i].name);
         const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
         CHECK(info && info->size >= sizeof(gh_kernel_info) && info->dtypes == want[i].dtypes &&
@@ -220,7 +228,18 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
             ok = p->allowed[i] == (int64_t)(4 << i);
         CHECK(ok, "tiled's parameter: tile, default 16, allowed 4, 8, 16, 32");
     }
-    CHECK(api->kernel_info(ctx, 3) == NULL && api->kernel_info(ctx, -1) == NULL, "kernel_info out of range is NULL");
+    int blocked = find_kernel(api, ctx, "blocked");
+    info = blocked >= 0 ? api->kernel_info(ctx, blocked) : NULL;
+    if (info && info->n_params == 2) {
+        const gh_param_info *t = &info->params[0], *w = &info->params[1];
+        int ok = t->size >= sizeof(gh_param_info) && strcmp(t->name, "tile") == 0 && t->default_value == 128 &&
+                 t->n_allowed == 3 && w->size >= sizeof(gh_param_info) && strcmp(w->name, "work") == 0 &&
+                 w->default_value == 8 && w->n_allowed == 3 && t->description[0] && w->description[0];
+        for (size_t i = 0; ok && i < 3; ++i)
+            ok = t->allowed[i] == (int64_t)(32 << i) && w->allowed[i] == (int64_t)(2 << i);
+        CHECK(ok, "blocked's parameters: tile (default 128; 32, 64, 128) and work (default 8; 2, 4, 8)");
+    }
+    CHECK(api->kernel_info(ctx, 4) == NULL && api->kernel_info(ctx, -1) == NULL, "kernel_info out of range is NULL");
 }
 
 /* ---- NVRTC, without a device ---- */
@@ -256,8 +275,8 @@ static char *read_file(const char *path)
 /* Copies the real sources into dir, with tiled.cu broken when asked. */
 static int make_kernel_dir(const char *src_dir, const char *dir, int break_tiled)
 {
-    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu"};
-    for (size_t i = 0; i < 3; ++i) {
+    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu"};
+    for (size_t i = 0; i < 4; ++i) {
         char from[2048], to[2048];
         snprintf(from, sizeof from, "%s/%s", src_dir, files[i]);
         snprintf(to, sizeof to, "%s/%s", dir, files[i]);
@@ -283,8 +302,8 @@ static int make_kernel_dir(const char *src_dir, const char *dir, int break_tiled
 
 static void remove_kernel_dir(const char *dir)
 {
-    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu"};
-    for (size_t i = 0; i < 3; ++i) {
+    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu"};
+    for (size_t i = 0; i < 4; ++i) {
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         unlink(path);
@@ -302,7 +321,9 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
         test_skip("NVRTC compile of every kernel: %s", api->last_error(ctx));
         return;
     }
-    CHECK(st == GH_OK, "NVRTC compiles naive and tiled (tiles 4..32) x f32/f64/i32 for sm_90 from the embedded sources%s%s",
+    CHECK(st == GH_OK,
+          "NVRTC compiles naive, tiled (tiles 4..32) and blocked (tiles 32..128 x works 2..8) x f32/f64/i32 for sm_90 "
+          "from the embedded sources%s%s",
           st ? ": " : "", st ? api->last_error(ctx) : "");
 
     /* kernel_dir: a broken tiled.cu fails with NVRTC's log. */
@@ -367,6 +388,59 @@ static void test_no_device(const gh_plugin_api *api, gh_plugin *ctx)
     st = api->synchronize(ctx, 0);
     CHECK(st == GH_NO_DEVICE, "synchronize with no device: GH_NO_DEVICE (status %d)", (int)st);
     api->buffer_free(ctx, NULL); /* harmless */
+
+    /* ABI minor 1 with no device: refused with the reason, nothing made. */
+    gh_stream *stream = (gh_stream *)&stream;
+    st = api->stream_create(ctx, 0, &stream);
+    CHECK(st == GH_NO_DEVICE && stream == NULL && contains(api->last_error(ctx), "CUDA"),
+          "stream_create with no device: GH_NO_DEVICE and the reason (status %d: %s)", (int)st, api->last_error(ctx));
+    void *host = (void *)&host;
+    st = api->host_alloc(ctx, 4096, &host);
+    CHECK(st == GH_NO_DEVICE && host == NULL && contains(api->last_error(ctx), "CUDA"),
+          "host_alloc with no device: GH_NO_DEVICE and the reason (status %d: %s)", (int)st, api->last_error(ctx));
+}
+
+/* ---- ABI minor 1 arguments, device or not ---- */
+
+/* NULL streams and pointers are refused with GH_INVALID_ARGUMENT and a
+ * reason, and the frees take NULL; nothing here needs a device. */
+static void test_stream_args(const gh_plugin_api *api, gh_plugin *ctx)
+{
+    char host[64];
+    memset(host, 0, sizeof host);
+    double ms = -1.0;
+    gh_status st = api->upload_2d_async(ctx, NULL, NULL, 0, 16, host, 16, 16, 2, &ms);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
+          "upload_2d_async on a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    st = api->download_2d_async(ctx, NULL, NULL, 0, 16, host, 16, 16, 2, &ms);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
+          "download_2d_async on a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = 1, .n = 1, .k = 1, .alpha = 1, .lda = 1,
+                         .ldb = 1, .ldc = 1};
+    gh_gemm_timing timing = {.size = sizeof timing};
+    st = api->gemm_async(ctx, NULL, find_kernel(api, ctx, "naive"), &args, &timing);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
+          "gemm_async on a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    st = api->stream_synchronize(ctx, NULL);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
+          "stream_synchronize of a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    st = api->stream_synchronize(NULL, NULL);
+    CHECK(st == GH_INVALID_ARGUMENT, "stream_synchronize with no context is refused (status %d)", (int)st);
+    st = api->stream_create(ctx, 0, NULL);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "out is NULL"),
+          "stream_create with out NULL is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    st = api->host_alloc(ctx, 64, NULL);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "out is NULL"),
+          "host_alloc with out NULL is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    gh_stream *stream = (gh_stream *)&stream;
+    st = api->stream_create(ctx, -1, &stream);
+    CHECK(st != GH_OK && stream == NULL, "stream_create on device -1 is refused (status %d: %s)", (int)st,
+          api->last_error(ctx));
+    api->stream_destroy(ctx, NULL); /* harmless */
+    api->stream_destroy(NULL, NULL);
+    api->host_free(ctx, NULL);
+    api->host_free(NULL, NULL);
+    test_pass("stream_destroy and host_free take NULL");
 }
 
 static void print_device(const gh_device_info *d, int index)
@@ -397,6 +471,7 @@ int main(int argc, char **argv)
               st == GH_OK ? "" : api->last_error(NULL));
         if (st == GH_OK && ctx) {
             test_kernel_infos(api, ctx);
+            test_stream_args(api, ctx);
             test_nvrtc(api, ctx, argv[2]);
             int n = api->device_count(ctx);
             CHECK(n >= 0, "device_count %d", n);
@@ -421,10 +496,13 @@ int main(int argc, char **argv)
                 print_device(info, d);
                 run_device_error_tests(api, ctx, d);
                 run_gemm_tests(api, ctx, d);
+                run_stream_tests(api, ctx, d);
                 const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
                 if (!(no_perf && atoi(no_perf)))
                     run_perf(api, ctx, d);
             }
+            if (n >= 2)
+                run_multi_device_stream_tests(api, ctx, n);
             api->close(ctx);
         }
     }
