@@ -147,6 +147,47 @@ static int list_plugins(gh_plugin_set *set)
     return EXIT_PASS;
 }
 
+/* A split: its members, then what each device would hold for every size and
+ * dtype (the transposes do not change it). Returns its run count. */
+static size_t print_split(const gh_config *cfg, const gh_plan *plan, const gh_split_plan *sp)
+{
+    size_t runs = gh_plan_split_run_count(plan, sp);
+    if (sp->problem) {
+        printf("  split %s: cannot run: %s\n", sp->name, sp->problem);
+        return 0;
+    }
+    char limit[64];
+    if (sp->config->mem_limit) gh_split_format_bytes(sp->config->mem_limit, limit, sizeof limit);
+    else snprintf(limit, sizeof limit, "none (90%% of each device's memory)");
+    printf("  split %s: %zu runs over %zu member device(s), panel %lld, mem_limit %s\n", sp->name, runs,
+           sp->n_members, (long long)sp->config->panel, limit);
+    for (size_t m = 0; m < sp->n_members; m++) {
+        const gh_split_member *mb = &sp->members[m];
+        printf("    member %s/%d (plugin %s): kernel %s%s%s, %s%s\n", mb->backend, mb->device, mb->api->name,
+               mb->kernel_info->name, *mb->params_label ? " " : "", mb->params_label,
+               gh_split_member_has_streams(mb) ? "streams (transfers overlap)" : "blocking calls",
+               gh_split_member_has_host_alloc(mb) ? ", pinned host memory" : "");
+    }
+    for (size_t s = 0; s < cfg->run.n_sizes; s++)
+        for (size_t d = 0; d < cfg->run.n_dtypes; d++) {
+            const gh_shape *sh = &cfg->run.sizes[s];
+            gh_split_shape shape = {cfg->run.dtypes[d], sh->m, sh->n, sh->k};
+            printf("    %lldx%lldx%lld %s:\n", (long long)sh->m, (long long)sh->n, (long long)sh->k,
+                   gh_dtype_name(cfg->run.dtypes[d]));
+            for (size_t m = 0; m < sp->n_members; m++) {
+                const gh_split_member *mb = &sp->members[m];
+                gh_split_layout lay;
+                char text[512];
+                uint64_t lim = gh_split_member_limit(mb, sp->config->mem_limit);
+                if (gh_split_plan_layout(&shape, sp->config->panel, lim, gh_split_member_has_streams(mb) ? 2 : 1, &lay,
+                                         text, sizeof text) == 0)
+                    gh_split_layout_describe(&lay, text, sizeof text);
+                printf("      %s/%d: %s\n", mb->backend, mb->device, text);
+            }
+        }
+    return runs;
+}
+
 static void print_plan(const gh_config *cfg, const gh_plan *plan)
 {
     size_t total = 0;
@@ -168,6 +209,7 @@ static void print_plan(const gh_config *cfg, const gh_plan *plan)
                    inst->variants[v].label);
         printf("\n");
     }
+    for (size_t i = 0; i < plan->n_splits; i++) total += print_split(cfg, plan, &plan->splits[i]);
     printf("total: %zu runs\n", total);
 }
 

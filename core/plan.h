@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "config.h"
 #include "loader.h"
+#include "split.h"
 
 typedef struct gh_kernel_variant {
     int kernel;                  /* index in the plugin */
@@ -27,9 +28,26 @@ typedef struct gh_instance {
     char *problem;               /* why this instance cannot run at all; NULL when it can */
 } gh_instance;
 
+/* A [split NAME]: one device of a backend instance per member, each with
+ * the kernel it runs. Every [backend] section also runs on its own; the
+ * split is one more result per case. */
+typedef struct gh_split_plan {
+    char *name;                  /* the section name, reported as the backend */
+    const gh_split_config *config; /* panel and mem_limit */
+    gh_split_member *members;    /* strings and params owned here (or by the instances) */
+    size_t n_members;
+    char *device_name;           /* "split: cpu/0 + opencl/0" */
+    char *kernel;                /* the members' kernel, "naive+tiled" when they differ */
+    char *params;                /* the members' params when they agree, else "" */
+    int alike;                   /* same plugin, device model, kernel and params: outputs must repeat bit for bit */
+    char *problem;               /* why it cannot run at all; NULL when it can */
+} gh_split_plan;
+
 typedef struct gh_plan {
     gh_instance *instances;
     size_t n_instances;
+    gh_split_plan *splits;
+    size_t n_splits;
     size_t n_cases;              /* sizes x dtypes x trans */
 } gh_plan;
 
@@ -41,5 +59,6 @@ int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, c
 void gh_plan_free(gh_plan *plan);
 /* Runs that the plan will make (cases x devices x variants), for --dry-run. */
 size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst);
+size_t gh_plan_split_run_count(const gh_plan *plan, const gh_split_plan *sp);
 
 #endif

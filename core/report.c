@@ -484,6 +484,53 @@ static void agreement_fields(fieldset *fs, const gh_agreement *a)
     fs_num(fs, "max_diff_in_bounds", a->max_diff_in_bounds);
 }
 
+static void split_member_fields(fieldset *fs, const gh_report_split_member *m)
+{
+    fs->n = 0;
+    fs_str(fs, "backend", m->backend);
+    fs_str(fs, "plugin", m->plugin);
+    fs_int(fs, "device_index", m->device_index);
+    fs_str(fs, "device_name", m->device_name);
+    fs_str(fs, "kernel", m->kernel);
+    fs_str(fs, "params", m->params);
+    fs_bool(fs, "streams", m->streams);
+    fs_str(fs, "layout", m->layout);
+    fs_int(fs, "device_bytes", (int64_t)m->device_bytes);
+    fs_int(fs, "chunks", m->chunks);
+    fs_int(fs, "gemms", m->gemms);
+    fs_num(fs, "compute_ms", m->compute_ms);
+    fs_num(fs, "upload_ms", m->upload_ms);
+    fs_num(fs, "download_ms", m->download_ms);
+    fs_num(fs, "wait_ms", m->wait_ms);
+    fs_int(fs, "bytes_up", (int64_t)m->bytes_up);
+    fs_int(fs, "bytes_down", (int64_t)m->bytes_down);
+    if (m->error && m->error[0]) fs_str(fs, "error", m->error);
+    else fs_null(fs, "error");
+}
+
+static char *render_split_json(const gh_result *res, double wall_ms, const gh_report_split_member *members, size_t n)
+{
+    fieldset fs;
+    fs.n = 0;
+    fs_int(&fs, "case_index", res->case_index);
+    fs_str(&fs, "backend", res->backend);
+    fs_str(&fs, "status", gh_result_status_name(res->status));
+    fs_num(&fs, "wall_ms", wall_ms);
+    sbuf b = {0};
+    sb_putc(&b, '{');
+    render_json_members(&b, &fs);
+    sb_puts(&b, ",\"members\":[");
+    for (size_t i = 0; i < n; i++) {
+        split_member_fields(&fs, &members[i]);
+        if (i) sb_putc(&b, ',');
+        sb_putc(&b, '{');
+        render_json_members(&b, &fs);
+        sb_putc(&b, '}');
+    }
+    sb_puts(&b, "]}");
+    return sb_take(&b);
+}
+
 static char *render_agreement_json(const gh_agreement *a)
 {
     fieldset fs;
@@ -514,7 +561,7 @@ struct gh_report {
     FILE *csv;                   /* NULL: no files */
     char *csv_path, *json_path, *json_tmp_path;
     char *head_json;             /* the members before the lists: version and config */
-    strlist plugins, devices, device_keys, results, agreement, notes;
+    strlist plugins, devices, device_keys, results, agreement, splits, notes;
     int failed;
     char error[512];             /* the first write failure */
 };
@@ -544,7 +591,7 @@ static int write_json_doc(const gh_report *r, FILE *f)
     fprintf(f, "{\n%s", r->head_json);
     if (write_json_list(f, "plugins", &r->plugins, 0) || write_json_list(f, "devices", &r->devices, 0) ||
         write_json_list(f, "results", &r->results, 0) || write_json_list(f, "agreement", &r->agreement, 0) ||
-        write_json_list(f, "notes", &r->notes, 1))
+        write_json_list(f, "splits", &r->splits, 0) || write_json_list(f, "notes", &r->notes, 1))
         return -1;
     fputs("}\n", f);
     return ferror(f) ? -1 : 0;
@@ -614,6 +661,7 @@ static void report_free(gh_report *r)
     sl_free(&r->device_keys);
     sl_free(&r->results);
     sl_free(&r->agreement);
+    sl_free(&r->splits);
     sl_free(&r->notes);
     free(r);
 }
@@ -795,6 +843,21 @@ static void table_row(gh_report *r, const gh_result *res)
     fflush(r->table);
 }
 
+/* One line per member under its split's row; a failure on a line of its own. */
+static void table_split_members(gh_report *r, const gh_report_split_member *members, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const gh_report_split_member *m = &members[i];
+        fprintf(r->table, "    %s/%d %s%s%s: %" PRId64 " chunks, %" PRId64 " GEMMs, compute %.3f ms, upload %.3f ms, "
+                "download %.3f ms, wait %.3f ms; %s, %s\n",
+                m->backend, m->device_index, m->kernel, m->params && *m->params ? " " : "", m->params ? m->params : "",
+                m->chunks, m->gemms, m->compute_ms, m->upload_ms, m->download_ms, m->wait_ms,
+                m->streams ? "streams" : "blocking calls", m->layout ? m->layout : "-");
+        if (m->error && m->error[0]) print_indented(r->table, "      failed: ", "      ", m->error);
+    }
+    fflush(r->table);
+}
+
 static void table_agreement(gh_report *r, const gh_agreement *a)
 {
     char trans[3];
@@ -854,6 +917,14 @@ void gh_report_result(gh_report *r, const gh_result *res)
     result_fields(&fs, res);
     if (r->csv) write_csv(r, render_csv_row(&fs));
     if (r->json_path) add_fragment(r, &r->results, render_json_object(&fs));
+}
+
+void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms,
+                             const gh_report_split_member *members, size_t n)
+{
+    if (!r || !res || (!members && n)) return;
+    if (r->table) table_split_members(r, members, n);
+    if (r->json_path) add_fragment(r, &r->splits, render_split_json(res, wall_ms, members, n));
 }
 
 void gh_report_agreement(gh_report *r, const gh_agreement *a)

@@ -27,6 +27,28 @@ void gh_report_plugin_info(gh_report *r, const gh_report_plugin *p);
 void gh_report_device(gh_report *r, const char *backend, int device_index, const gh_device_info *info);
 void gh_report_result(gh_report *r, const gh_result *res);
 void gh_report_agreement(gh_report *r, const gh_agreement *a);
+/* One member of a split result: what it ran and how its time went. */
+typedef struct gh_report_split_member {
+    const char *backend;         /* its [backend] section */
+    const char *plugin;
+    int device_index;
+    const char *device_name;
+    const char *kernel;
+    const char *params;          /* "tile=16", or "" */
+    int streams;                 /* 1: transfers overlapped through ABI minor-1 streams */
+    const char *layout;          /* what the device held, e.g. "B resident, ..." */
+    uint64_t device_bytes;       /* device memory it allocated */
+    int64_t chunks, gemms;       /* row chunks taken, GEMM calls */
+    double compute_ms, upload_ms, download_ms, wait_ms;
+    uint64_t bytes_up, bytes_down;
+    const char *error;           /* why it failed; NULL or "" when it did not */
+} gh_report_split_member;
+
+/* The members of the split result just reported (call right after
+ * gh_report_result): a line each under its table row, and an entry in the
+ * JSON "splits" list with the product's wall time. */
+void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms,
+                             const gh_report_split_member *members, size_t n);
 /* A line in the JSON "notes" list and on the terminal (e.g. a backend that could not run). */
 void gh_report_note(gh_report *r, const char *fmt, ...);
 /* Flushes and closes; returns 0, or -1 if a write failed (err says which file). */

@@ -15,6 +15,7 @@
 /* One case's host data, shared by every backend that runs it. */
 typedef struct case_data {
     int index;
+    const gh_host_allocator *alloc; /* pinned host memory of a split member, or NULL (malloc) */
     gh_case_inputs in;
     gh_matrix a, b, c0;
     gh_matrix c_init;            /* what C holds before each run: poison (beta = 0) or C0 */
@@ -31,17 +32,18 @@ static void result_detail(gh_result *r, gh_result_status status, const char *fmt
 }
 
 static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype,
-                        gh_trans trans)
+                        gh_trans trans, const gh_host_allocator *alloc)
 {
     memset(cd, 0, sizeof *cd);
     cd->index = index;
+    cd->alloc = alloc;
     const int64_t m = shape.m, n = shape.n, k = shape.k;
     const int64_t a_rows = trans.a ? k : m, a_cols = trans.a ? m : k;
     const int64_t b_rows = trans.b ? n : k, b_cols = trans.b ? k : n;
-    if (gh_matrix_alloc(&cd->a, dtype, a_rows, a_cols, a_cols + run->ld_pad, run->guard) ||
-        gh_matrix_alloc(&cd->b, dtype, b_rows, b_cols, b_cols + run->ld_pad, run->guard) ||
-        gh_matrix_alloc(&cd->c0, dtype, m, n, n + run->ld_pad, run->guard) ||
-        gh_matrix_alloc(&cd->c_init, dtype, m, n, n + run->ld_pad, run->guard))
+    if (gh_matrix_alloc_with(&cd->a, dtype, a_rows, a_cols, a_cols + run->ld_pad, run->guard, alloc) ||
+        gh_matrix_alloc_with(&cd->b, dtype, b_rows, b_cols, b_cols + run->ld_pad, run->guard, alloc) ||
+        gh_matrix_alloc_with(&cd->c0, dtype, m, n, n + run->ld_pad, run->guard, alloc) ||
+        gh_matrix_alloc_with(&cd->c_init, dtype, m, n, n + run->ld_pad, run->guard, alloc))
         return -1;
     int32_t range = gh_i32_input_range(k, run->alpha, run->beta);
     /* Streams keep A, B and C0 of one case apart and every case distinct. */
@@ -175,7 +177,7 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
         if (timed == 0) {
             r->output_hash = gh_matrix_hash(out);
             gh_verify(cd->ref, out, &r->verify);
-        } else if (gh_matrix_hash(&scratch) != r->output_hash && r->deterministic) {
+        } else if (r->deterministic && !gh_matrix_same_values(&scratch, out)) {
             r->deterministic = 0;
             result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
                           "on the same inputs (a missing barrier or a race?)", timed + 1);
@@ -287,6 +289,210 @@ static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_
     }
 }
 
+/* ---- splits: one product over several devices, reported like a backend ---- */
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The timed run whose wall time is the median: its member stats are reported. */
+static int median_run(const double *wall, int n)
+{
+    double *sorted = gh_xcalloc((size_t)n, sizeof *sorted);
+    memcpy(sorted, wall, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
+    double mid = sorted[(n - 1) / 2];
+    free(sorted);
+    for (int i = 0; i < n; i++)
+        if (wall[i] == mid) return i;
+    return 0;
+}
+
+/* A later timed run's output: members alike must repeat the first run bit
+ * for bit; members that differ may not (which device takes which chunk
+ * changes between runs), so such an output is verified on its own. */
+static void check_repeat(const gh_split_plan *sp, const case_data *cd, const gh_matrix *first, const gh_matrix *got,
+                         int timed, gh_result *r)
+{
+    if (r->status != GH_RESULT_PASS) return;
+    if (!gh_matrix_same_values(got, first)) {
+        r->deterministic = 0;
+        if (sp->alike) {
+            result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
+                          "on the same inputs and alike members", timed + 1);
+            return;
+        }
+        gh_verify_result v;
+        gh_verify(cd->ref, got, &v);
+        if (v.checked && !v.passed) {
+            result_detail(r, GH_RESULT_FAIL, "timed run %d: %s", timed + 1, v.message);
+            return;
+        }
+    }
+    if (gh_matrix_check_guards(got, NULL) != 0)
+        result_detail(r, GH_RESULT_FAIL, "timed run %d wrote outside C (guard zone or row padding)", timed + 1);
+}
+
+static void sum_transfers(const gh_split_member_stats *st, size_t n, gh_result *r)
+{
+    r->upload_ms = r->download_ms = 0;
+    for (size_t i = 0; i < n; i++) {
+        r->upload_ms += st[i].upload_ms;
+        r->download_ms += st[i].download_ms;
+    }
+}
+
+/* Warm-up and timed runs of the whole product. The time of a run is its wall
+ * time, first upload to last download; `shown` gets the member stats of the
+ * median run, or of the run that failed. */
+static void measure_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd, gh_matrix *out,
+                          gh_result *r, gh_split_member_stats *shown, double *shown_wall)
+{
+    const size_t n = sp->n_members;
+    const int total = run->warmup + run->repeat;
+    double *wall = gh_xcalloc((size_t)run->repeat, sizeof *wall);
+    gh_split_member_stats *stats = gh_xcalloc((size_t)run->repeat * n, sizeof *stats);
+    gh_matrix scratch = {0};
+    if (total > 1 && gh_matrix_alloc_with(&scratch, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
+                                          cd->alloc) != 0) {
+        result_detail(r, GH_RESULT_ERROR, "out of host memory for a second output of %lldx%lld",
+                      (long long)cd->c0.rows, (long long)cd->c0.cols);
+        goto done;
+    }
+    r->deterministic = 1;
+    r->clock = GH_CLOCK_HOST;
+    for (int rep = 0; rep < total; rep++) {
+        const int timed = rep - run->warmup; /* < 0 while warming up */
+        gh_matrix *dst = timed == 0 ? out : &scratch;
+        gh_matrix_poison(dst); /* an element no member writes then fails */
+        gh_split_problem p = {
+            .dtype = cd->in.dtype, .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
+            .m = cd->in.m, .n = cd->in.n, .k = cd->in.k, .alpha = run->alpha, .beta = run->beta,
+            .a = &cd->a, .b = &cd->b, .c0 = &cd->c0, .c = dst,
+        };
+        gh_split_outcome o = {.members = shown};
+        if (gh_split_run(sp->members, n, sp->config->panel, sp->config->mem_limit, &p, &o) != GH_OK) {
+            result_detail(r, status_of(o.status), "%s", o.error);
+            *shown_wall = o.wall_ms;
+            goto done;
+        }
+        if (timed < 0) continue;
+        wall[timed] = o.wall_ms;
+        memcpy(stats + (size_t)timed * n, shown, n * sizeof *stats);
+        if (timed == 0) {
+            r->output_hash = gh_matrix_hash(out);
+            gh_verify(cd->ref, out, &r->verify);
+        } else {
+            check_repeat(sp, cd, out, &scratch, timed, r);
+        }
+    }
+    int mid = median_run(wall, run->repeat);
+    memcpy(shown, stats + (size_t)mid * n, n * sizeof *stats);
+    *shown_wall = wall[mid];
+    sum_transfers(shown, n, r);
+    r->repeats = run->repeat;
+    r->kernel_ms_median = median_of(wall, run->repeat); /* sorts wall */
+    r->kernel_ms_min = wall[0];
+    r->kernel_ms_max = wall[run->repeat - 1];
+    r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
+    if (r->verify.checked && !r->verify.passed && r->status == GH_RESULT_PASS)
+        result_detail(r, GH_RESULT_FAIL, "%s", r->verify.message);
+done:
+    gh_matrix_free(&scratch);
+    free(stats);
+    free(wall);
+}
+
+static void report_split(gh_report *report, const gh_split_plan *sp, const gh_result *r,
+                         const gh_split_member_stats *st, double wall_ms)
+{
+    gh_report_split_member *rows = gh_xcalloc(sp->n_members, sizeof *rows);
+    char (*layouts)[160] = gh_xcalloc(sp->n_members, sizeof *layouts);
+    for (size_t i = 0; i < sp->n_members; i++) {
+        const gh_split_member *mb = &sp->members[i];
+        const gh_device_info *info = mb->api->device_info(mb->ctx, mb->device);
+        if (st[i].layout.n_chunks > 0) gh_split_layout_describe(&st[i].layout, layouts[i], sizeof layouts[i]);
+        else snprintf(layouts[i], sizeof layouts[i], "not planned");
+        rows[i] = (gh_report_split_member){
+            .backend = mb->backend, .plugin = mb->api->name, .device_index = mb->device,
+            .device_name = info ? info->name : "?", .kernel = mb->kernel_info->name, .params = mb->params_label,
+            .streams = st[i].streams, .layout = layouts[i], .device_bytes = st[i].layout.device_bytes,
+            .chunks = st[i].chunks, .gemms = st[i].gemms, .compute_ms = st[i].compute_ms,
+            .upload_ms = st[i].upload_ms, .download_ms = st[i].download_ms, .wait_ms = st[i].wait_ms,
+            .bytes_up = st[i].bytes_up, .bytes_down = st[i].bytes_down, .error = st[i].error,
+        };
+    }
+    gh_report_split_members(report, r, wall_ms, rows, sp->n_members);
+    free(layouts);
+    free(rows);
+}
+
+static void count_split(gh_run_summary *sum, const gh_result *r)
+{
+    gh_instance requested = {.requested = 1}; /* a [split] is always named in the config */
+    count(sum, &requested, r);
+}
+
+static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd,
+                                  gh_compare *cmp, gh_report *report, int progress, gh_run_summary *sum)
+{
+    gh_result r = {
+        .case_index = cd->index,
+        .backend = sp->name,
+        .plugin = "split",
+        .plugin_path = "",
+        .device_index = -1,
+        .device_name = sp->device_name,
+        .device = NULL,
+        .kernel = sp->kernel,
+        .dtype = cd->in.dtype,
+        .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
+        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
+        .alpha = run->alpha, .beta = run->beta,
+        .status = GH_RESULT_PASS,
+        .verify_method = gh_reference_method(cd->ref),
+    };
+    snprintf(r.params, sizeof r.params, "%s", sp->params);
+    gh_split_member_stats *st = gh_xcalloc(sp->n_members, sizeof *st);
+    double wall_ms = 0;
+    gh_matrix out = {0};
+    if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
+        result_detail(&r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
+                      run->alpha, run->beta);
+    } else if (gh_matrix_alloc_with(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
+                                    cd->alloc) != 0) {
+        result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
+    } else {
+        measure_split(run, sp, cd, &out, &r, st, &wall_ms);
+        if (r.status == GH_RESULT_PASS || r.status == GH_RESULT_FAIL) {
+            char *label = gh_strdupf("%s/split/%s%s%s", sp->name, sp->kernel, *sp->params ? " " : "", sp->params);
+            gh_compare_add(cmp, label, r.output_hash, &out);
+            free(label);
+        }
+    }
+    gh_matrix_free(&out);
+    clear_progress(progress);
+    gh_report_result(report, &r);
+    report_split(report, sp, &r, st, wall_ms);
+    count_split(sum, &r);
+    free(st);
+    return r.status;
+}
+
+/* Case inputs in pinned memory when a split member's plugin offers it: the
+ * split's transfers run fastest from there (and the other backends' too). */
+static const gh_host_allocator *case_allocator(const gh_plan *plan, gh_host_allocator *storage)
+{
+    for (size_t s = 0; s < plan->n_splits; s++) {
+        const gh_split_plan *sp = &plan->splits[s];
+        for (size_t i = 0; !sp->problem && i < sp->n_members; i++)
+            if (gh_split_host_allocator(&sp->members[i], storage) == 0) return storage;
+    }
+    return NULL;
+}
+
 static void show_progress(int on, size_t done, size_t total, const char *what)
 {
     if (!on) return;
@@ -308,6 +514,17 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
             if (inst->requested) sum->requested_not_run++;
         }
     }
+    for (size_t i = 0; i < plan->n_splits; i++) {
+        const gh_split_plan *sp = &plan->splits[i];
+        total += gh_plan_split_run_count(plan, sp);
+        if (sp->problem) {
+            gh_report_note(report, "split %s could not run: %s", sp->name, sp->problem);
+            sum->requested_not_run++;
+        }
+    }
+    gh_host_allocator pinned;
+    const gh_host_allocator *alloc = case_allocator(plan, &pinned);
+    size_t *split_ran = gh_xcalloc(plan->n_splits + 1, sizeof *split_ran);
     /* ran[i][d * n_variants + v]: cases that instance i's variant v ran on device d */
     size_t **ran = gh_xcalloc(plan->n_instances ? plan->n_instances : 1, sizeof *ran);
     for (size_t i = 0; i < plan->n_instances; i++)
@@ -322,7 +539,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                          run->trans[t].a ? "t" : "n", run->trans[t].b ? "t" : "n", (long long)run->sizes[s].m,
                          (long long)run->sizes[s].n, (long long)run->sizes[s].k);
                 show_progress(progress, done, total, what);
-                if (case_prepare(&cd, run, index, run->sizes[s], run->dtypes[d], run->trans[t]) != 0) {
+                if (case_prepare(&cd, run, index, run->sizes[s], run->dtypes[d], run->trans[t], alloc) != 0) {
                     clear_progress(progress);
                     gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference",
                                    index, what + strlen("preparing "));
@@ -345,6 +562,14 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                             done++;
                         }
                 }
+                for (size_t i = 0; i < plan->n_splits; i++) {
+                    const gh_split_plan *sp = &plan->splits[i];
+                    if (sp->problem) continue;
+                    snprintf(what, sizeof what, "split %s", sp->name);
+                    show_progress(progress, done, total, what);
+                    if (run_split(run, sp, &cd, &cmp, report, progress, sum) != GH_RESULT_UNSUPPORTED) split_ran[i]++;
+                    done++;
+                }
                 if (cmp.n_members > 0) {
                     gh_agreement a = {
                         .case_index = index, .dtype = cd.in.dtype, .trans_a = cd.in.trans_a,
@@ -360,6 +585,12 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
             }
     show_progress(progress, total, total, "");
     report_never_ran(plan, ran, report, sum);
+    for (size_t i = 0; i < plan->n_splits; i++) {
+        if (plan->splits[i].problem || split_ran[i]) continue;
+        gh_report_note(report, "split %s never ran: every case was unsupported", plan->splits[i].name);
+        sum->requested_not_run++;
+    }
+    free(split_ran);
     for (size_t i = 0; i < plan->n_instances; i++) free(ran[i]);
     free(ran);
 }

@@ -42,7 +42,7 @@ def main(out_dir):
         check(len(doc["results"]) == i, "%s holds %d results" % (path, i))
 
     doc = load_json(os.path.join(out_dir, "basic.json"))
-    check(set(doc) == {"gemmhost", "config", "plugins", "devices", "results", "agreement", "notes"},
+    check(set(doc) == {"gemmhost", "config", "plugins", "devices", "results", "agreement", "splits", "notes"},
           "top-level keys: %s" % sorted(doc))
     check(doc["config"].startswith("[run]\nsizes = 64\t") and "caf\u00e9" in doc["config"]
           and "\ufffd" in doc["config"], "config text round-trips")
