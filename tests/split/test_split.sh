@@ -5,6 +5,7 @@
 # Usage: test_split.sh GEMMHOST SOURCE_DIR PYTHON FAKES_DIR
 set -u
 gemmhost=$1 src=$2 python=$3 fakes=$4
+command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
 check="$python $src/tests/e2e/check_results.py"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gemmhost/plugin.h"
@@ -362,6 +363,13 @@ static int every_dtype(int device, int kernel, const gemm_case *c)
     return 0;
 }
 
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void sweep(int device, int quick)
 {
     static const gh_dtype dtypes[] = {GH_F32, GH_F64, GH_I32};
@@ -370,6 +378,9 @@ static void sweep(int device, int quick)
         for (size_t combo = 0; kernel_combo(kernel, combo, &proto); combo++) {
             if (quick && !is_default(kernel, &proto))
                 continue;
+            /* Progress, so that a slow device shows where its time goes. */
+            double started = seconds_now();
+            int checked_before = n_passed + n_failed;
             int64_t shapes[16][3];
             int n_shapes = shapes_for(proto.params[0], shapes);
             int n_dtypes = every_dtype(device, kernel, &proto) ? 3 : 1;
@@ -395,6 +406,10 @@ static void sweep(int device, int quick)
                         }
                 }
             }
+            char name[128];
+            describe_params(&proto, name, sizeof name);
+            printf("device %d: %s %s: %d checks in %.1f s\n", device, api->kernel_info(ctx, kernel)->name, name,
+                   n_passed + n_failed - checked_before, seconds_now() - started);
         }
     }
 }
