@@ -22,11 +22,16 @@
 #define VEC4 vec4   // the 4-vector of DTYPE: vec4, dvec4 or ivec4 (CMakeLists.txt)
 #endif
 
-// All four set at pipeline creation (plugins/vulkan/pipelines.c), so one
-// SPIR-V module serves every combination; the defaults are the plugin's.
+// WORK sizes the register arrays, so it is fixed when glslc compiles (one
+// module per value, -DWORK=2u, 4u or 8u): with WORK a specialization
+// constant, NVIDIA's driver kept those arrays in local memory and ran 15x
+// slower on an H100. The rest are set at pipeline creation
+// (plugins/vulkan/pipelines.c); the defaults are the plugin's.
+#ifndef WORK
+#error "build with -DWORK=<2u, 4u or 8u>"
+#endif
 layout(local_size_x = 256, local_size_x_id = 0) in;    // (TILE / WORK)^2
 layout(constant_id = 1) const uint TILE = 128u;        // 32, 64, 128
-layout(constant_id = 2) const uint WORK = 8u;          // 2, 4, 8
 layout(constant_id = 3) const uint DEPTH = 16u;        // 8 or 16
 
 const uint NT = TILE / WORK;                           // invocations along a side

@@ -17,8 +17,9 @@ static const gh_option_info options[] = {{
     .size = sizeof(gh_option_info),
     .name = "kernel_dir",
     .description = "folder (or its vulkan/ subfolder) of <kernel>_<dtype>.spv files, glslc output "
-                   "such as tiled_f32.spv, used instead of the SPIR-V built into the plugin; kernels "
-                   "not found there stay built in. Default: $" KERNEL_DIR_ENV ", else none",
+                   "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u), "
+                   "used instead of the SPIR-V built into the plugin; kernels not found there stay "
+                   "built in. Default: $" KERNEL_DIR_ENV ", else none",
     .default_value = "",
 }};
 #define N_OPTIONS (sizeof options / sizeof options[0])

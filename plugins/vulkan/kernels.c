@@ -134,6 +134,10 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)values[1] : 1;
     v->depth = 0;
     v->invocations = (v->side / v->work) * (v->side / v->work);
+    v->module = 0;
+    if (kernel == VKP_KERNEL_BLOCKED) /* blocked_w<work>: its index in blocked_works */
+        while (v->module < (int)COUNT(blocked_works) - 1 && blocked_works[v->module] != values[1])
+            v->module++;
     return GH_OK;
 }
 

@@ -3,8 +3,9 @@
  * close.
  *
  * One SPIR-V module per (kernel, dtype) serves every parameter value: the
- * workgroup size, the tile (and blocked's work and depth) are
- * specialization constants. */
+ * workgroup size, the tile (and blocked's depth) are specialization
+ * constants. Blocked's work is not: it sizes the register arrays, so each
+ * value has its own module (blocked_w8_f32.spv), compiled by glslc. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,14 +79,18 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
     return GH_OK;
 }
 
-static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, VkShaderModule *out)
+static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkShaderModule *out)
 {
-    if (d->modules[kernel][dtype]) {
-        *out = d->modules[kernel][dtype];
+    VkShaderModule *slot = &d->modules[kernel][dtype][v->module];
+    if (*slot) {
+        *out = *slot;
         return GH_OK;
     }
     char file[64];
-    snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, vkp_dtype_name(dtype));
+    if (kernel == VKP_KERNEL_BLOCKED)
+        snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, vkp_dtype_name(dtype));
+    else
+        snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, vkp_dtype_name(dtype));
     uint32_t *words = NULL;
     size_t size = 0;
     gh_status st = load_spirv(d, file, &words, &size);
@@ -96,13 +101,13 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, VkShad
         .codeSize = size,
         .pCode = words,
     };
-    VkResult r = d->fn.vkCreateShaderModule(d->dev, &info, NULL, &d->modules[kernel][dtype]);
+    VkResult r = d->fn.vkCreateShaderModule(d->dev, &info, NULL, slot);
     free(words);
     if (r != VK_SUCCESS) {
-        d->modules[kernel][dtype] = VK_NULL_HANDLE;
+        *slot = VK_NULL_HANDLE;
         return vkp_vk_fail(r, "vkCreateShaderModule", file);
     }
-    *out = d->modules[kernel][dtype];
+    *out = *slot;
     return GH_OK;
 }
 
@@ -166,9 +171,11 @@ void vkp_pipelines_release(vkp_device *d)
                     d->fn.vkDestroyPipeline(d->dev, d->pipelines[k][t][s], NULL);
                 d->pipelines[k][t][s] = VK_NULL_HANDLE;
             }
-            if (d->modules[k][t])
-                d->fn.vkDestroyShaderModule(d->dev, d->modules[k][t], NULL);
-            d->modules[k][t] = VK_NULL_HANDLE;
+            for (int m = 0; m < VKP_MODULE_MAX; m++) {
+                if (d->modules[k][t][m])
+                    d->fn.vkDestroyShaderModule(d->dev, d->modules[k][t][m], NULL);
+                d->modules[k][t][m] = VK_NULL_HANDLE;
+            }
         }
     if (d->desc_pool) /* frees the set with it */
         d->fn.vkDestroyDescriptorPool(d->dev, d->desc_pool, NULL);
@@ -251,25 +258,25 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         return GH_OK;
     }
     VkShaderModule module = VK_NULL_HANDLE;
-    gh_status st = shader_module(d, kernel, dtype, &module);
+    gh_status st = shader_module(d, kernel, dtype, v, &module);
     if (st != GH_OK)
         return st;
 
     /* naive, tiled: constant_id 0, 1 = local_size_x, local_size_y; 2 = TILE
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
-     * (the invocations), 1 = TILE, 2 = WORK, 3 = DEPTH. */
-    uint32_t values[4] = {v->side, v->side, v->side, 0};
+     * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module). */
+    uint32_t ids[3] = {0, 1, 2};
+    uint32_t values[3] = {v->side, v->side, v->side};
     uint32_t n_values = 3;
     if (kernel == VKP_KERNEL_BLOCKED) {
         values[0] = v->invocations;
         values[1] = v->side;
-        values[2] = v->work;
-        values[3] = v->depth;
-        n_values = 4;
+        ids[2] = 3;
+        values[2] = v->depth;
     }
-    VkSpecializationMapEntry entries[4];
+    VkSpecializationMapEntry entries[3];
     for (uint32_t i = 0; i < n_values; i++)
-        entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
+        entries[i] = (VkSpecializationMapEntry){.constantID = ids[i], .offset = i * 4, .size = 4};
     VkSpecializationInfo spec = {
         .mapEntryCount = n_values,
         .pMapEntries = entries,

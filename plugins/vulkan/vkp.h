@@ -47,6 +47,9 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (blocked: 3 tiles x 3 works). */
 #define VKP_VARIANT_MAX 9
+/* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
+ * value (2, 4, 8), which sizes its register arrays. */
+#define VKP_MODULE_MAX 3
 
 /* A kernel's parameter values, as one launch uses them. */
 typedef struct vkp_variant {
@@ -56,6 +59,7 @@ typedef struct vkp_variant {
     uint32_t work;         /* blocked: side of each invocation's micro-tile; else 1 */
     uint32_t depth;        /* blocked: the k step, chosen by vkp_check_limits; else 0 */
     uint32_t invocations;  /* per workgroup */
+    int module;            /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX */
     char label[48];        /* "tile = 128, work = 8", for messages */
 } vkp_variant;
 
@@ -106,7 +110,7 @@ typedef struct vkp_device {
     VkPipelineLayout layout;
     VkDescriptorPool desc_pool;
     VkDescriptorSet set;
-    VkShaderModule modules[VKP_KERNEL_COUNT][GH_DTYPE_COUNT];
+    VkShaderModule modules[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_MODULE_MAX];
     VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_VARIANT_MAX];
     vkp_staging staging;
     struct gh_buffer *buffers;    /* live buffers, freed at close */

@@ -675,16 +675,20 @@ static void test_two_contexts(int device)
 /* kernel_dir: a file there replaces the embedded SPIR-V; others fall back. */
 static void test_kernel_dir(int device)
 {
-    char dir[] = "/tmp/gemmhost-vulkan-test-XXXXXX", path[128];
+    char dir[] = "/tmp/gemmhost-vulkan-test-XXXXXX", path[2][128];
     if (!mkdtemp(dir)) {
         verdict(0, "mkdtemp failed");
         return;
     }
-    snprintf(path, sizeof path, "%s/naive_f32.spv", dir);
-    FILE *f = fopen(path, "wb");
-    if (f) {
-        fputs("this is not SPIR-V, on purpose", f);
-        fclose(f);
+    /* Broken on purpose: naive's f32 module, and blocked's for work = 4. */
+    snprintf(path[0], sizeof path[0], "%s/naive_f32.spv", dir);
+    snprintf(path[1], sizeof path[1], "%s/blocked_w4_f32.spv", dir);
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(path[i], "wb");
+        if (f) {
+            fputs("this is not SPIR-V, on purpose", f);
+            fclose(f);
+        }
     }
     gh_option_value opt = {"kernel_dir", dir};
     gh_plugin *saved = ctx;
@@ -707,11 +711,17 @@ static void test_kernel_dir(int device)
         c.params[1] = 4;
         c.n_params = 2;
         o = run_case(&c, why, sizeof why, NULL);
-        verdict(o == CASE_PASS, "blocked with kernel_dir lacking blocked_f32.spv: %s", why);
+        verdict(o == CASE_FAIL && strstr(why, "blocked_w4_f32.spv") && strstr(why, "not SPIR-V"),
+                "a broken blocked_w4_f32.spv in kernel_dir was not refused for work = 4: %s",
+                o == CASE_FAIL ? why : "it ran");
+        c.params[1] = 2;
+        o = run_case(&c, why, sizeof why, NULL);
+        verdict(o == CASE_PASS, "blocked work = 2 with kernel_dir lacking blocked_w2_f32.spv: %s", why);
         api->close(ctx);
         ctx = saved;
     }
-    unlink(path);
+    unlink(path[0]);
+    unlink(path[1]);
     rmdir(dir);
 }
 
