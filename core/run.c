@@ -271,7 +271,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
     return r.status;
 }
 
-/* A requested kernel variant that ran no case at all (every one unsupported)
+/* A requested kernel variant that ran no case at all (each unsupported, or skipped)
  * is a kernel that could not run: say so, and count it for exit status 3. */
 static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_run_summary *sum)
 {
@@ -281,7 +281,7 @@ static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_
         for (size_t d = 0; d < inst->n_devices; d++)
             for (size_t v = 0; v < inst->n_variants; v++) {
                 if (ran[i][d * inst->n_variants + v]) continue;
-                gh_report_note(report, "backend %s: kernel %s%s%s never ran on device %d: every case was unsupported",
+                gh_report_note(report, "backend %s: kernel %s%s%s never ran on device %d: no case ran (each was unsupported or skipped above)",
                                inst->name, inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
                                inst->variants[v].label, inst->devices[d]);
                 sum->requested_not_run++;
@@ -587,7 +587,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
     report_never_ran(plan, ran, report, sum);
     for (size_t i = 0; i < plan->n_splits; i++) {
         if (plan->splits[i].problem || split_ran[i]) continue;
-        gh_report_note(report, "split %s never ran: every case was unsupported", plan->splits[i].name);
+        gh_report_note(report, "split %s never ran: no case ran (each was unsupported or skipped above)", plan->splits[i].name);
         sum->requested_not_run++;
     }
     free(split_ran);

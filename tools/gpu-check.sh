@@ -24,12 +24,12 @@ step() { # step NAME SECONDS COMMAND...
 }
 nvidia-smi -L
 step list 30 "$build/gemmhost" --list
-step cuda 130 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" \
+step cuda 100 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
 step opencl 120 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
-step vulkan 90 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
+step vulkan 120 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
 (cd "$logs" && step cross-vendor 60 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor")
-step bench 150 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
+step bench 180 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
 step ctest 60 ctest --test-dir "$build" --output-on-failure -j 8 -E '^(cuda|opencl|vulkan)_plugin$'
