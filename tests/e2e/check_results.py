@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks a gemmhost CSV (and its JSON twin): row counts, statuses, coverage.
 
-usage: check_results.py PREFIX [--rows N] [--min-rows N] [--status S]
-                        [--require COLUMN=VALUE]... [--distinct COLUMN=N]...
+usage: check_results.py PREFIX [--rows N] [--min-rows N] [--status S] [--or-unsupported]
+                        [--software-only] [--require COLUMN=VALUE]... [--distinct COLUMN=N]...
 Exits 1 with a line per problem; prints what it checked.
 """
 import argparse, csv, json, sys
@@ -14,6 +14,11 @@ def main():
     ap.add_argument("--rows", type=int, help="exact number of result rows")
     ap.add_argument("--min-rows", type=int, default=1)
     ap.add_argument("--status", help="every row must have this status")
+    ap.add_argument("--or-unsupported", action="store_true",
+                    help="with --status: a row may instead be unsupported, with its reason given")
+    ap.add_argument("--software-only", action="store_true",
+                    help="--rows applies only when every device of the run is a software device (the CI "
+                         "machine's set); elsewhere, e.g. beside a GPU, it is a minimum")
     ap.add_argument("--require", action="append", default=[], help="some row has COLUMN=VALUE")
     ap.add_argument("--distinct", action="append", default=[], help="COLUMN has at least N distinct values")
     a = ap.parse_args()
@@ -24,13 +29,17 @@ def main():
         doc = json.load(f)
     if len(doc["results"]) != len(rows):
         problems.append(f"JSON has {len(doc['results'])} results, CSV {len(rows)}")
-    if a.rows is not None and len(rows) != a.rows:
+    exact = a.rows is not None and (not a.software_only or all(d["is_software"] for d in doc["devices"]))
+    if exact and len(rows) != a.rows:
         problems.append(f"{len(rows)} rows, expected {a.rows}")
+    elif a.rows is not None and len(rows) < a.rows:
+        problems.append(f"{len(rows)} rows, expected at least {a.rows} (more devices than software ones)")
     if len(rows) < a.min_rows:
         problems.append(f"{len(rows)} rows, expected at least {a.min_rows}")
     if a.status:
         for r in rows:
-            if r["status"] != a.status:
+            declared = a.or_unsupported and r["status"] == "unsupported" and r["detail"]
+            if r["status"] != a.status and not declared:
                 problems.append(f"{r['backend']}/{r['kernel']} {r['params']} {r['dtype']} {r['trans']} "
                                 f"{r['m']}x{r['n']}x{r['k']}: {r['status']}: {r['detail']}")
     for req in a.require:
