@@ -14,5 +14,5 @@ function(gemmhost_add_plugin name)
     LIBRARY_OUTPUT_DIRECTORY "${GEMMHOST_PLUGIN_BUILD_DIR}")
   # A plugin must not leave symbols to be resolved from the host.
   target_link_options(${target} PRIVATE -Wl,--no-undefined)
-  install(TARGETS ${target} LIBRARY DESTINATION "${GEMMHOST_PLUGIN_INSTALL_DIR}")
+  install(TARGETS ${target} LIBRARY DESTINATION "${GEMMHOST_PLUGIN_INSTALL_SUBDIR}")
 endfunction()
