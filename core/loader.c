@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crash.h"
 #include "loader.h"
 #include "util.h"
 
@@ -91,6 +92,7 @@ int gh_plugin_load(const char *path, gh_loaded_plugin *p)
     memset(p, 0, sizeof *p);
     p->path = gh_strdup(path);
     p->name = stem_of(path);
+    gh_crash_doing("loading plugin %s", path);
     p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!p->handle) {
         const char *why = dlerror();
@@ -215,7 +217,7 @@ void gh_plugins_discover(gh_plugin_set *set, const char *const *extra_dirs, size
     char *bin = exe_dir();
     if (bin) {
         char *build = gh_strdupf("%s/plugins", bin);
-        char *installed = gh_strdupf("%s/../%s", bin, "lib/gemmhost");
+        char *installed = gh_strdupf("%s/../%s", bin, GEMMHOST_PLUGIN_INSTALL_SUBDIR);
         add_dir(set, build);
         add_dir(set, installed);
         free(build);

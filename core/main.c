@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crash.h"
 #include "config.h"
 #include "data.h"
 #include "loader.h"
@@ -134,6 +135,7 @@ static int list_plugins(gh_plugin_set *set)
             printf("  option %s (default \"%s\"): %s\n", api->options[o].name, api->options[o].default_value,
                    api->options[o].description);
         gh_plugin *ctx = NULL;
+        gh_crash_doing("listing plugin %s (%s)", p->name, p->path);
         if (api->open(NULL, 0, &ctx) != GH_OK) {
             printf("  cannot open: %s\n", api->last_error(NULL));
             continue;
@@ -276,6 +278,7 @@ static int exit_status(const gh_run_summary *s, int quiet)
 
 int main(int argc, char **argv)
 {
+    gh_crash_install();
     cli c = {0};
     int exit_now;
     if (parse_cli(argc, argv, &c, &exit_now) != 0 || exit_now >= 0) {
@@ -323,6 +326,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "gemmhost: %s\n", err);
             status = EXIT_USAGE;
         } else {
+            if (prefix && *prefix) {
+                char where[1024];
+                snprintf(where, sizeof where, "%s.csv and %s.json", prefix, prefix);
+                gh_crash_results(where);
+            }
             report_plugins(report, &plugins);
             report_devices(report, &plan);
             gh_run_summary summary;

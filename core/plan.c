@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crash.h"
 #include "plan.h"
 #include "util.h"
 
@@ -253,6 +254,7 @@ static int open_context(gh_instance *inst, const gh_backend_config *bc, char *er
     for (size_t i = 0; bc && i < bc->n_keys; i++)
         if (find_option(api, bc->keys[i].name))
             opts[n_opts++] = (gh_option_value){bc->keys[i].name, bc->keys[i].values[0]};
+    gh_crash_doing("opening plugin %s (%s) for backend %s", api->name, inst->plugin->path, inst->name);
     gh_status s = api->open(opts, n_opts, &inst->ctx);
     free(opts);
     if (s == GH_OK) return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash.h"
 #include "compare.h"
 #include "data.h"
 #include "run.h"
@@ -247,6 +248,10 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         .verify_method = gh_reference_method(cd->ref),
     };
     snprintf(r.params, sizeof r.params, "%s", v->label);
+    gh_crash_doing("running backend %s (plugin %s, %s), device %d, kernel %s%s%s, case %d (%s %c%c %lldx%lldx%lld)",
+                   inst->name, api->name, inst->plugin->path, device, v->info->name, *v->label ? " " : "", v->label,
+                   cd->index, gh_dtype_name(cd->in.dtype), cd->in.trans_a ? 't' : 'n', cd->in.trans_b ? 't' : 'n',
+                   (long long)cd->in.m, (long long)cd->in.n, (long long)cd->in.k);
     gh_matrix out = {0};
     if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
         result_detail(&r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash.h"
 #include "util.h"
 
 /* The blocking path packs sub-matrices here: large enough that a copy takes
@@ -739,6 +740,10 @@ static void worker_teardown(worker *w)
 static void *worker_main(void *arg)
 {
     worker *w = arg;
+    gh_crash_doing("running split member %s/%d (plugin %s), kernel %s%s%s, on a %lldx%lldx%lld product",
+                   w->mb->backend, w->mb->device, w->mb->api->name, w->mb->kernel_info->name,
+                   *w->mb->params_label ? " " : "", w->mb->params_label, (long long)w->p->m, (long long)w->p->n,
+                   (long long)w->p->k);
     gh_status s = worker_setup(w);
     arrive(w->sh, 1); /* a member that could not set up still arrives: nobody waits forever */
     if (s == GH_OK) {

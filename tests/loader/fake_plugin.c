@@ -2,6 +2,7 @@
  * FAKE_MODE, so the loader and the run loop are tested against each way a
  * real plugin can go wrong. Its device is host memory and its kernel a plain
  * loop, correct unless the mode says otherwise. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #define FAKE_GUARD_WRITER 10 /* also writes one element past the end of row 0 */
 #define FAKE_FAIL_THIRD 11   /* the third gemm call fails */
 #define FAKE_F32_ONLY 12     /* correct, but its kernel has f32 only */
+#define FAKE_CRASH_THIRD 13  /* the third gemm call crashes (SIGSEGV) */
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx) { (void)ctx; return error_text; }
@@ -108,6 +110,8 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
         snprintf(error_text, sizeof error_text, "simulated device lost on the third gemm");
         return GH_ERROR;
     }
+    if (FAKE_MODE == FAKE_CRASH_THIRD && ctx->gemm_calls == 3)
+        raise(SIGSEGV); /* what a driver's bad pointer does */
     int perturb = FAKE_MODE == FAKE_RACY && ctx->gemm_calls % 2 == 0;
     if (FAKE_MODE != FAKE_NOOP)
         for (int64_t i = 0; i < g->m; i++)

@@ -80,6 +80,23 @@ out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config third fake_fail
 expect_status "a plugin failing mid-run: reported, the rest goes on" $? 3
 expect_in "the failure is reported with the plugin's words" "$out" "simulated device lost on the third gemm"
 
+# A plugin that crashes: the host names what it was running and where the
+# results so far are, then dies of the same signal. (Sanitizer builds keep
+# their own report, which says more.)
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config crash fake_crash_third)" --set run.sizes=8,9 --set run.repeat=2 2>&1)
+status=$?
+if grep -q "AddressSanitizer" <<<"$out"; then
+  [ "$status" != 0 ] && ok "a plugin crashing mid-run: the sanitizer reports it (exit $status)" ||
+    bad "a plugin crashing mid-run exited 0"
+else
+  expect_status "a plugin crashing mid-run: the host dies of its signal" "$status" 139
+  expect_in "the crash names the backend, plugin, kernel and case" "$out" \
+    "fatal signal SIGSEGV while running backend other (plugin fake_crash_third, $fakes/gemmhost-fake_crash_third.so), device 0, kernel"
+  expect_in "the crash says where the results so far are" "$out" "results finished before it are kept in $work/crash.csv"
+fi
+[ "$(grep -c '^0,' "$work/crash.csv" 2>/dev/null)" -ge 2 ] && ok "results before the crash are on disk" ||
+  bad "results before the crash are not in $work/crash.csv"
+
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkey cpu 'tilee = 8')" 2>&1)
 expect_status "unknown backend key" $? 2
 expect_in "unknown key names file, line and key" "$out" "badkey.ini:12: [backend other] tilee: not an option of plugin cpu"
