@@ -22,13 +22,15 @@ def main(path):
     for r in rows:
         key = (r["backend"], r["device_name"][:24], r["kernel"], r["params"])
         table.setdefault(key, {})[(r["dtype"], shape(r))] = r
-    head = f"{'backend':<10} {'device':<24} {'kernel':<7} {'params':<8}"
+    wb = max([len("backend")] + [len(k[0]) for k in table])
+    wp = max([len("params")] + [len(k[3]) for k in table])
+    head = f"{'backend':<{wb}} {'device':<24} {'kernel':<7} {'params':<{wp}}"
     for dt, s in sizes:
         head += f" | {dt + ' ' + s:>18}"
     print(head)
     print("-" * len(head))
     for (backend, device, kernel, params), cells in table.items():
-        line = f"{backend:<10} {device:<24} {kernel:<7} {params:<8}"
+        line = f"{backend:<{wb}} {device:<24} {kernel:<7} {params:<{wp}}"
         for size in sizes:
             r = cells.get(size)
             if r is None:
@@ -49,7 +51,7 @@ def main(path):
         if key in seen or not r["upload_ms"]:
             continue
         seen.add(key)
-        print(f"  {key[0]} {key[1]:>6}: {key[2]:<10} {float(r['upload_ms']):9.2f} / {float(r['download_ms']):8.2f}")
+        print(f"  {key[0]} {key[1]:>6}: {key[2]:<{wb}} {float(r['upload_ms']):9.2f} / {float(r['download_ms']):8.2f}")
     fails = [r for r in rows if r["status"] != "pass"]
     if fails:
         print(f"\n{len(fails)} results did not pass:")
