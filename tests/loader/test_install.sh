@@ -5,6 +5,7 @@
 # Usage: test_install.sh CMAKE BUILD_DIR
 set -u
 cmake=$1 build=$2
+command -v "$cmake" >/dev/null || cmake=cmake  # the configured one may not exist on another machine
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
