@@ -3,10 +3,10 @@
 #include "data.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "parallel.h"
 
 /* Guards and padding hold a finite, recognisable pattern that differs from the
  * poison, so "never written" and "written out of bounds" stay distinct. Read
@@ -104,23 +104,20 @@ void gh_matrix_set(gh_matrix *m, int64_t i, int64_t j, double v)
 
 /* Below this many elements one thread is quicker than starting more. */
 #define PARALLEL_MIN_ELEMS (1 << 20)
-#define PARALLEL_MAX_THREADS 64
 
 typedef void (*rows_fn)(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ctx);
 
-typedef struct rows_job {
-    pthread_t thread;
+typedef struct rows_loop {
     rows_fn fn;
     gh_matrix *m;
-    int64_t row_begin, row_end;
     void *ctx;
-} rows_job;
+} rows_loop;
 
-static void *rows_job_run(void *arg)
+static void rows_span(void *ctx, int64_t begin, int64_t end, int part)
 {
-    rows_job *job = arg;
-    job->fn(job->m, job->row_begin, job->row_end, job->ctx);
-    return NULL;
+    (void)part;
+    rows_loop *loop = ctx;
+    loop->fn(loop->m, begin, end, loop->ctx);
 }
 
 /* Calls fn over disjoint row ranges covering the matrix, on several threads
@@ -128,32 +125,9 @@ static void *rows_job_run(void *arg)
  * result does not depend on the thread count. */
 static void for_rows_parallel(gh_matrix *m, rows_fn fn, void *ctx)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int64_t n = (double)m->rows * (double)m->cols < PARALLEL_MIN_ELEMS || cpus < 2 ? 1 : cpus;
-    if (n > PARALLEL_MAX_THREADS)
-        n = PARALLEL_MAX_THREADS;
-    if (n > m->rows)
-        n = m->rows;
-    if (n <= 1) {
-        fn(m, 0, m->rows, ctx);
-        return;
-    }
-    rows_job jobs[PARALLEL_MAX_THREADS];
-    int started[PARALLEL_MAX_THREADS] = { 0 };
-    for (int64_t t = 0; t < n; t++) {
-        jobs[t] = (rows_job){ .fn = fn, .m = m, .row_begin = m->rows * t / n,
-                              .row_end = m->rows * (t + 1) / n, .ctx = ctx };
-        /* Job 0 runs on the caller; a thread that cannot start runs inline. */
-        if (t > 0)
-            started[t] = pthread_create(&jobs[t].thread, NULL, rows_job_run, &jobs[t]) == 0;
-    }
-    rows_job_run(&jobs[0]);
-    for (int64_t t = 1; t < n; t++) {
-        if (started[t])
-            pthread_join(jobs[t].thread, NULL);
-        else
-            rows_job_run(&jobs[t]);
-    }
+    int threads = (double)m->rows * (double)m->cols < PARALLEL_MIN_ELEMS ? 1 : gh_parallel_threads(0);
+    rows_loop loop = {fn, m, ctx};
+    gh_parallel_spans(m->rows, threads, rows_span, &loop);
 }
 
 /* ---- patterns ---------------------------------------------------------- */

@@ -20,11 +20,11 @@
 
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "parallel.h"
 
 /* Streams of the verifier's own random draws; far from the small stream
  * numbers the runner uses for A, B and C. */
@@ -184,7 +184,6 @@ static void micro_kernel(int64_t kc, const double *a, const double *b,
 
 typedef struct full_job {
     const packed_operands *pk;
-    int64_t panel_begin, panel_end;   /* MR-row panels of this thread */
     double *sum, *abs_sum;            /* M x N accumulators */
 } full_job;
 
@@ -201,9 +200,11 @@ static void add_tile(const full_job *job, int64_t ip, int64_t jp,
     }
 }
 
-static void *full_job_run(void *arg)
+/* The MR-row panels [panel_begin, panel_end) of the products. */
+static void full_span(void *ctx, int64_t panel_begin, int64_t panel_end, int part)
 {
-    const full_job *job = arg;
+    (void)part;
+    const full_job *job = ctx;
     const packed_operands *pk = job->pk;
     double acc[MR][NR], abs_acc[MR][NR];
     const int64_t panels_per_nc = NC / NR;
@@ -211,7 +212,7 @@ static void *full_job_run(void *arg)
         int64_t kc = pk->k - pc < KC ? pk->k - pc : KC;
         for (int64_t jc = 0; jc < pk->n_panels; jc += panels_per_nc) {
             int64_t jc_end = jc + panels_per_nc < pk->n_panels ? jc + panels_per_nc : pk->n_panels;
-            for (int64_t ip = job->panel_begin; ip < job->panel_end; ip++) {
+            for (int64_t ip = panel_begin; ip < panel_end; ip++) {
                 const double *a = pk->a + (ip * pk->k + pc) * MR;
                 for (int64_t jp = jc; jp < jc_end; jp++) {
                     micro_kernel(kc, a, pk->b + (jp * pk->k + pc) * NR, acc, abs_acc);
@@ -220,19 +221,6 @@ static void *full_job_run(void *arg)
             }
         }
     }
-    return NULL;
-}
-
-static int thread_count(int requested, int64_t panels)
-{
-    long n = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1)
-        n = 1;
-    if (n > 256)
-        n = 256;
-    if (n > panels)
-        n = (int)panels;
-    return n < 1 ? 1 : (int)n;
 }
 
 /* sum = op(A) op(B) and abs_sum = |op(A)||op(B)|, both M x N, zeroed. Each
@@ -240,23 +228,8 @@ static int thread_count(int requested, int64_t panels)
  * reference does not depend on it. */
 static void threaded_products(const packed_operands *pk, int threads, double *sum, double *abs_sum)
 {
-    int n = thread_count(threads, pk->m_panels);
-    full_job jobs[256];
-    pthread_t tids[256];
-    int started[256] = { 0 };
-    for (int t = 0; t < n; t++) {
-        jobs[t] = (full_job){ pk, pk->m_panels * t / n, pk->m_panels * (t + 1) / n, sum, abs_sum };
-        /* Thread 0 is the caller; a thread that cannot start is run inline. */
-        if (t > 0)
-            started[t] = pthread_create(&tids[t], NULL, full_job_run, &jobs[t]) == 0;
-    }
-    full_job_run(&jobs[0]);
-    for (int t = 1; t < n; t++) {
-        if (started[t])
-            pthread_join(tids[t], NULL);
-        else
-            full_job_run(&jobs[t]);
-    }
+    full_job job = {pk, sum, abs_sum};
+    gh_parallel_spans(pk->m_panels, gh_parallel_threads(threads), full_span, &job);
 }
 
 /* ---- spans: one loop cut across threads --------------------------------- */
@@ -264,48 +237,12 @@ static void threaded_products(const packed_operands *pk, int threads, double *su
 /* Below this many element visits one thread is quicker than starting more. */
 #define SPAN_MIN_WORK (1 << 22)
 
-typedef void (*span_fn)(void *ctx, int64_t begin, int64_t end, int part);
-
-typedef struct span_job {
-    pthread_t thread;
-    span_fn fn;
-    void *ctx;
-    int64_t begin, end;
-    int part;
-} span_job;
-
-static void *span_job_run(void *arg)
-{
-    span_job *job = arg;
-    job->fn(job->ctx, job->begin, job->end, job->part);
-    return NULL;
-}
-
-/* Parts to cut n items into, each item costing about `work` element visits. */
+/* Parts to cut n items into, each item costing about `work` element visits:
+ * never more than n, so that every part's slot is written. */
 static int span_parts(int requested, int64_t n, double work)
 {
-    return (double)n * work < SPAN_MIN_WORK ? 1 : thread_count(requested, n);
-}
-
-/* Calls fn on `parts` consecutive spans of [0, n), part 0 on the caller; a
- * thread that cannot start runs inline. Each span writes only its own
- * outputs (or its own part's slot). */
-static void run_spans(int64_t n, int parts, span_fn fn, void *ctx)
-{
-    span_job jobs[256];
-    int started[256] = { 0 };
-    for (int p = 0; p < parts; p++) {
-        jobs[p] = (span_job){ .fn = fn, .ctx = ctx, .begin = n * p / parts, .end = n * (p + 1) / parts, .part = p };
-        if (p > 0)
-            started[p] = pthread_create(&jobs[p].thread, NULL, span_job_run, &jobs[p]) == 0;
-    }
-    span_job_run(&jobs[0]);
-    for (int p = 1; p < parts; p++) {
-        if (started[p])
-            pthread_join(jobs[p].thread, NULL);
-        else
-            span_job_run(&jobs[p]);
-    }
+    int threads = gh_parallel_threads(requested);
+    return (double)n * work < SPAN_MIN_WORK || n < 2 ? 1 : threads > n ? (int)n : threads;
 }
 
 static int build_full(gh_reference *ref, const gh_verify_options *opt)
@@ -428,7 +365,7 @@ static void matvec_mod64_span(void *ctx, int64_t begin, int64_t end, int part)
 }
 
 /* Runs a matvec job over threads; -1 when out of memory for the row buffers. */
-static int matvec_run(matvec_job *job, int threads, span_fn fn)
+static int matvec_run(matvec_job *job, int threads, gh_span_fn fn)
 {
     const gh_matrix *s = job->s;
     const int64_t y_len = job->transposed ? s->cols : s->rows;
@@ -438,7 +375,7 @@ static int matvec_run(matvec_job *job, int threads, span_fn fn)
     job->rows = malloc((size_t)parts * (size_t)job->row_len * sizeof(double));
     if (!job->rows)
         return -1;
-    run_spans(y_len, parts, fn, job);
+    gh_parallel_spans(y_len, parts, fn, job);
     free(job->rows);
     return 0;
 }
@@ -618,7 +555,7 @@ static int build_samples(gh_reference *ref, const gh_verify_options *opt)
     if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound)
         return -1;
     choose_samples(ref, opt->seed);
-    run_spans(ref->n_samples, span_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k), sample_span, ref);
+    gh_parallel_spans(ref->n_samples, span_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k), sample_span, ref);
     return 0;
 }
 
@@ -822,7 +759,7 @@ typedef struct nonfinite_part {
 
 typedef struct nonfinite_scan {
     const gh_matrix *c;
-    nonfinite_part parts[256];
+    nonfinite_part parts[GH_PARALLEL_MAX];
 } nonfinite_scan;
 
 static void nonfinite_span(void *ctx, int64_t begin, int64_t end, int part)
@@ -855,7 +792,7 @@ static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_st
     }
     scan->c = c;
     int parts = span_parts(ref->threads, ref->in.m, (double)ref->in.n);
-    run_spans(ref->in.m, parts, nonfinite_span, scan);
+    gh_parallel_spans(ref->in.m, parts, nonfinite_span, scan);
     /* Parts in row order: the first one found is the first in the matrix. */
     for (int p = 0; p < parts; p++) {
         const nonfinite_part *np = &scan->parts[p];
@@ -913,7 +850,7 @@ typedef struct freivalds_scan {
     double g_diff, g_cr;
     double *err_sq;              /* per (row, trial): err^2, for the row statistics; NULL without */
     void *rows;                  /* per part: one row of C (doubles or uint64s) */
-    freivalds_part parts[256];
+    freivalds_part parts[GH_PARALLEL_MAX];
 } freivalds_scan;
 
 static freivalds_scan *freivalds_scan_new(const gh_reference *ref, const gh_matrix *c, int parts, int row_stats)
@@ -998,7 +935,7 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
     double g_ref = gh_gamma(GH_F64, in->k + in->n + 4);
     scan->g_cr = gh_gamma(GH_F64, in->n + 1);
     scan->g_diff = gh_gamma(in->dtype, in->k + 2) + 2.0 * g_ref;
-    run_spans(in->m, parts, freivalds_f64_span, scan);
+    gh_parallel_spans(in->m, parts, freivalds_f64_span, scan);
     const freivalds_part *bad = NULL;
     for (int p = 0; p < parts; p++) {
         const freivalds_part *fp = &scan->parts[p];
@@ -1058,7 +995,7 @@ static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, c
         note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
         return;
     }
-    run_spans(in->m, parts, freivalds_mod64_span, scan);
+    gh_parallel_spans(in->m, parts, freivalds_mod64_span, scan);
     for (int p = 0; p < parts; p++) {
         const freivalds_part *fp = &scan->parts[p];
         if (fp->bad_row < 0)
@@ -1258,7 +1195,7 @@ static int has_nonfinite(const gh_matrix *x, int threads)
 {
     finite_scan scan = { .x = x };
     int parts = span_parts(threads, x->rows, (double)x->cols);
-    run_spans(x->rows, parts, finite_span, &scan);
+    gh_parallel_spans(x->rows, parts, finite_span, &scan);
     for (int p = 0; p < parts; p++)
         if (scan.found[p])
             return 1;
