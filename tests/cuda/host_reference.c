@@ -140,3 +140,29 @@ double gemm_error_bound(gh_dtype dtype, int64_t k, double alpha, double beta, do
     double scale = fabs(alpha) * mag + (beta != 0.0 ? fabs(beta) * fabs(c0) : 0.0);
     return (gamma_n(n, u) + gamma_n(n, 0x1.0p-63)) * scale;
 }
+
+const char *const dtype_names[GH_DTYPE_COUNT] = {"f32", "f64", "i32"};
+
+size_t elem_size(gh_dtype d)
+{
+    return d == GH_F64 ? 8 : 4;
+}
+
+void put(gh_dtype d, void *base, size_t i, double v)
+{
+    if (d == GH_F32)
+        ((float *)base)[i] = (float)v;
+    else if (d == GH_F64)
+        ((double *)base)[i] = v;
+    else
+        ((int32_t *)base)[i] = (int32_t)v;
+}
+
+double get(gh_dtype d, const void *base, size_t i)
+{
+    if (d == GH_F32)
+        return ((const float *)base)[i];
+    if (d == GH_F64)
+        return ((const double *)base)[i];
+    return ((const int32_t *)base)[i];
+}

@@ -36,6 +36,13 @@ int host_products(logical_problem *p);
  * for alpha*acc and + beta*C, plus the long double reference's own error. */
 double gemm_error_bound(gh_dtype dtype, int64_t k, double alpha, double beta, double mag, double c0);
 
+/* Elements in device-layout host memory: their size, and one read or written
+ * as a double (exact for every dtype's test values). */
+extern const char *const dtype_names[GH_DTYPE_COUNT]; /* "f32", "f64", "i32" */
+size_t elem_size(gh_dtype d);
+void put(gh_dtype d, void *base, size_t i, double v);
+double get(gh_dtype d, const void *base, size_t i);
+
 /* splitmix64: the seeded generator behind the inputs. */
 uint64_t test_rand_next(uint64_t *state);
 

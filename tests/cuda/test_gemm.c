@@ -67,32 +67,8 @@ static const int64_t shapes[][3] = {
     {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000},
 };
 
-static const char *const dtype_names[] = {"f32", "f64", "i32"};
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"};
 
-static size_t elem_size(gh_dtype d)
-{
-    return d == GH_F64 ? 8 : 4;
-}
-
-static void put(gh_dtype d, void *base, size_t i, double v)
-{
-    if (d == GH_F32)
-        ((float *)base)[i] = (float)v;
-    else if (d == GH_F64)
-        ((double *)base)[i] = v;
-    else
-        ((int32_t *)base)[i] = (int32_t)v;
-}
-
-static double get(gh_dtype d, const void *base, size_t i)
-{
-    if (d == GH_F32)
-        return ((const float *)base)[i];
-    if (d == GH_F64)
-        return ((const double *)base)[i];
-    return ((const int32_t *)base)[i];
-}
 
 /* Bit patterns: NaN in the padding of A and B (read by mistake, it spoils
  * the result), a NaN with a payload around C (compared bit for bit after the

@@ -220,31 +220,7 @@ done:
 
 /* ---- GEMMs queued on streams ---- */
 
-static const char *const dtype_names[] = {"f32", "f64", "i32"};
 
-static size_t elem_size(gh_dtype d)
-{
-    return d == GH_F64 ? 8 : 4;
-}
-
-static void put(gh_dtype d, void *base, size_t i, double v)
-{
-    if (d == GH_F32)
-        ((float *)base)[i] = (float)v;
-    else if (d == GH_F64)
-        ((double *)base)[i] = v;
-    else
-        ((int32_t *)base)[i] = (int32_t)v;
-}
-
-static double get(gh_dtype d, const void *base, size_t i)
-{
-    if (d == GH_F32)
-        return ((const float *)base)[i];
-    if (d == GH_F64)
-        return ((const double *)base)[i];
-    return ((const int32_t *)base)[i];
-}
 
 /* One GEMM with everything it needs: tight host matrices (pinned), device
  * matrices with padded rows at an offset, filled by 2D copies. */
