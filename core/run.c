@@ -225,21 +225,12 @@ static void clear_progress(int on)
     if (on) fputs("\r\033[K", stderr); /* so a table row never lands after the progress text */
 }
 
-static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device,
-                                    const gh_kernel_variant *v, case_data *cd, gh_compare *cmp, gh_report *report,
-                                    int progress, gh_run_summary *sum)
+/* A result for this case, passing until shown otherwise; the caller names
+ * who produced it (backend, plugin, device, kernel). */
+static gh_result case_result(const gh_run_config *run, const case_data *cd)
 {
-    const gh_plugin_api *api = inst->plugin->api;
-    const gh_device_info *info = api->device_info(inst->ctx, device);
-    gh_result r = {
+    return (gh_result){
         .case_index = cd->index,
-        .backend = inst->name,
-        .plugin = api->name,
-        .plugin_path = inst->plugin->path,
-        .device_index = device,
-        .device_name = info ? info->name : "?",
-        .device = info,
-        .kernel = v->info->name,
         .dtype = cd->in.dtype,
         .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
         .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
@@ -247,6 +238,22 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         .status = GH_RESULT_PASS,
         .verify_method = gh_reference_method(cd->ref),
     };
+}
+
+static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device,
+                                    const gh_kernel_variant *v, case_data *cd, gh_compare *cmp, gh_report *report,
+                                    int progress, gh_run_summary *sum)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    const gh_device_info *info = api->device_info(inst->ctx, device);
+    gh_result r = case_result(run, cd);
+    r.backend = inst->name;
+    r.plugin = api->name;
+    r.plugin_path = inst->plugin->path;
+    r.device_index = device;
+    r.device_name = info ? info->name : "?";
+    r.device = info;
+    r.kernel = v->info->name;
     snprintf(r.params, sizeof r.params, "%s", v->label);
     gh_crash_doing("running backend %s (plugin %s, %s), device %d, kernel %s%s%s, case %d (%s %c%c %lldx%lldx%lld)",
                    inst->name, api->name, inst->plugin->path, device, v->info->name, *v->label ? " " : "", v->label,
@@ -443,22 +450,13 @@ static void count_split(gh_run_summary *sum, const gh_result *r)
 static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd,
                                   gh_compare *cmp, gh_report *report, int progress, gh_run_summary *sum)
 {
-    gh_result r = {
-        .case_index = cd->index,
-        .backend = sp->name,
-        .plugin = "split",
-        .plugin_path = "",
-        .device_index = -1,
-        .device_name = sp->device_name,
-        .device = NULL,
-        .kernel = sp->kernel,
-        .dtype = cd->in.dtype,
-        .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
-        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
-        .alpha = run->alpha, .beta = run->beta,
-        .status = GH_RESULT_PASS,
-        .verify_method = gh_reference_method(cd->ref),
-    };
+    gh_result r = case_result(run, cd);
+    r.backend = sp->name;
+    r.plugin = "split";
+    r.plugin_path = "";
+    r.device_index = -1;
+    r.device_name = sp->device_name;
+    r.kernel = sp->kernel;
     snprintf(r.params, sizeof r.params, "%s", sp->params);
     gh_split_member_stats *st = gh_xcalloc(sp->n_members, sizeof *st);
     double wall_ms = 0;
