@@ -5,14 +5,7 @@ set -u
 gemmhost=$1 src=$2 python=$3
 command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
 check="$python $src/tests/e2e/check_results.py"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
-expect_status() { if [ "$2" = "$3" ]; then ok "$1 (exit $2)"; else bad "$1: exit $2, expected $3"; fi; }
-expect_ok() { local name=$1; shift; if "$@" >"$work/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/    | /' "$work/out"; fi; }
-expect_in() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else bad "$1: expected: $3"; echo "$2" | sed 's/^/    | /'; fi; }
+. "$src/tests/expect.sh"
 
 # The built-in default: the C plugin's naive and tiled on small odd shapes.
 out=$("$gemmhost" --output "$work/default" 2>&1)
@@ -91,5 +84,4 @@ kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 expect_ok "killed run: finished results readable in CSV and JSON" $check "$work/killed" --min-rows 2 --status pass
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -7,14 +7,7 @@ set -u
 gemmhost=$1 src=$2 python=$3 fakes=$4
 command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
 check="$python $src/tests/e2e/check_results.py"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
-expect_status() { if [ "$2" = "$3" ]; then ok "$1 (exit $2)"; else bad "$1: exit $2, expected $3"; fi; }
-expect_ok() { local name=$1; shift; if "$@" >"$work/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/    | /' "$work/out"; fi; }
-expect_in() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else bad "$1: expected: $3"; echo "$2" | sed 's/^/    | /'; fi; }
+. "$src/tests/expect.sh"
 config=$src/config/split-cpu-pocl-lavapipe.ini
 
 # The config's members are software devices (PoCL, lavapipe). A machine
@@ -100,5 +93,4 @@ errors = [m['error'] for m in s['members'] if m['error']]
 print(s['status'], errors)
 sys.exit(0 if s['status'] == 'ERROR' and any('third gemm' in e for e in errors) else 1)"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
