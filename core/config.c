@@ -32,6 +32,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
+#include "loader.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -274,6 +276,7 @@ typedef struct section {
 
 typedef struct loader {
     const char *file;       /* for messages; owned by the gh_config */
+    char *dir;              /* the config file's folder, for relative paths; NULL for text */
     char *text;             /* the whole input, split into lines in place */
     size_t pos, len;
     int line;               /* the line last handed to inih */
@@ -695,6 +698,18 @@ static gh_origin origin_of(const loader *ld, const entry *e)
     return o;
 }
 
+/* A relative path written in a config file is relative to that file's
+ * folder, wherever gemmhost runs; from --set or built-in text, to the working
+ * directory. Replaces *path in place. */
+static void resolve_in_config_dir(const loader *ld, const entry *e, char **path)
+{
+    if (!ld->dir || e->set_text || (*path)[0] == '/' || strcmp(ld->dir, ".") == 0)
+        return;
+    char *joined = gh_strdupf("%s/%s", ld->dir, *path);
+    free(*path);
+    *path = joined;
+}
+
 /* Scalar keys refuse a comma: "alpha = 1,5" is a list, not a number. */
 static int get_single(loader *ld, const section *s, const entry *e, const char **out)
 {
@@ -957,7 +972,11 @@ static int set_plugin_dirs(loader *ld, const section *s, const entry *e, const r
     free_strings(run->plugin_dirs, run->n_plugin_dirs);
     run->plugin_dirs = NULL;
     run->n_plugin_dirs = 0;
-    return get_list(ld, s, e, &run->plugin_dirs, &run->n_plugin_dirs);
+    if (get_list(ld, s, e, &run->plugin_dirs, &run->n_plugin_dirs) != 0)
+        return -1;
+    for (size_t i = 0; i < run->n_plugin_dirs; i++)
+        resolve_in_config_dir(ld, e, &run->plugin_dirs[i]);
+    return 0;
 }
 
 #define RUN_OFF(member) offsetof(gh_run_config, member)
@@ -1088,8 +1107,13 @@ static int add_raw_key(loader *ld, const section *s, const entry *e, gh_backend_
 
 static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_config *b)
 {
-    if (strcmp(e->key, "plugin") == 0)
-        return get_nonempty(ld, s, e, "a plugin name such as cpu, or a path to its .so", &b->plugin);
+    if (strcmp(e->key, "plugin") == 0) {
+        if (get_nonempty(ld, s, e, "a plugin name such as cpu, or a path to its .so", &b->plugin) != 0)
+            return -1;
+        if (gh_plugin_names_file(b->plugin))
+            resolve_in_config_dir(ld, e, &b->plugin);
+        return 0;
+    }
     if (strcmp(e->key, "devices") == 0)
         return get_devices(ld, s, e, &b->devices);
     if (strcmp(e->key, "kernels") == 0)
@@ -1222,12 +1246,15 @@ static void set_error(char *err, size_t err_size, const char *fmt, ...)
 }
 
 /* text: len bytes plus a terminating NUL, ours to cut into lines. */
-static int load(char *text, size_t len, const char *name, const char *const *overrides, size_t n_overrides,
-                gh_config *out, char *err, size_t err_size)
+static int load(char *text, size_t len, const char *name, int from_file, const char *const *overrides,
+                size_t n_overrides, gh_config *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     out->path = xstrdup(name);
     loader ld = { .file = out->path, .text = text, .len = len, .current = -1, .err = err, .err_size = err_size };
+    const char *slash = strrchr(name, '/');
+    if (from_file)
+        ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : xstrdup(".");
     int rc = -1;
     if (memchr(text, '\0', len))
         fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
@@ -1235,6 +1262,7 @@ static int load(char *text, size_t len, const char *name, const char *const *ove
              check_config(&ld, out) == 0)
         rc = 0;
     free_sections(&ld);
+    free(ld.dir);
     if (rc != 0)
         gh_config_free(out);
     return rc;
@@ -1283,7 +1311,7 @@ int gh_config_load_file(const char *path, const char *const *overrides, size_t n
     }
     if (read_file(path, &text, &len, err, err_size) != 0)
         return -1;
-    int rc = load(text, len, path, overrides, n_overrides, out, err, err_size);
+    int rc = load(text, len, path, 1, overrides, n_overrides, out, err, err_size);
     free(text);
     return rc;
 }
@@ -1292,7 +1320,7 @@ int gh_config_load_text(const char *text, const char *name, const char *const *o
                         gh_config *out, char *err, size_t err_size)
 {
     char *copy = xstrdup(text ? text : "");
-    int rc = load(copy, strlen(copy), name ? name : "<text>", overrides, n_overrides, out, err, err_size);
+    int rc = load(copy, strlen(copy), name ? name : "<text>", 0, overrides, n_overrides, out, err, err_size);
     free(copy);
     return rc;
 }

@@ -87,6 +87,12 @@ static int negotiate(gh_loaded_plugin *p)
     return 0;
 }
 
+int gh_plugin_names_file(const char *name)
+{
+    size_t len = strlen(name), suffix = strlen(GH_PLUGIN_SUFFIX);
+    return strchr(name, '/') || (len > suffix && strcmp(name + len - suffix, GH_PLUGIN_SUFFIX) == 0);
+}
+
 int gh_plugin_load(const char *path, gh_loaded_plugin *p)
 {
     memset(p, 0, sizeof *p);
@@ -119,41 +125,98 @@ void gh_plugin_unload(gh_loaded_plugin *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The real path of an existing file or folder, else a copy of `path`: the
+ * same folder or plugin spelled two ways ("bin/../lib", a symlink) must be
+ * seen as one. */
+static char *real_or_same(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real) return gh_strdup(path);
+    char *out = gh_strdup(real);
+    free(real);
+    return out;
+}
+
 static void add_dir(gh_plugin_set *set, const char *dir)
 {
     if (!dir || !*dir) return;
+    char *real = real_or_same(dir);
     for (size_t i = 0; i < set->n_dirs; i++)
-        if (strcmp(set->dirs[i], dir) == 0) return;
+        if (strcmp(set->dirs[i], real) == 0) {
+            free(real);
+            return;
+        }
     set->dirs = gh_xrealloc(set->dirs, (set->n_dirs + 1) * sizeof *set->dirs);
-    set->dirs[set->n_dirs++] = gh_strdup(dir);
+    set->dirs[set->n_dirs++] = real;
 }
 
+/* The first loaded-or-failed plugin of a name found in the search path;
+ * plugins named by path and shadowed ones never answer for a name. */
 static gh_loaded_plugin *find_by_name(gh_plugin_set *set, const char *name)
 {
-    for (size_t i = 0; i < set->n; i++)
-        if (!set->items[i].shadowed_by && strcmp(set->items[i].name, name) == 0) return &set->items[i];
+    for (size_t i = 0; i < set->n; i++) {
+        gh_loaded_plugin *p = set->items[i];
+        if (!p->shadowed_by && !p->by_path && strcmp(p->name, name) == 0) return p;
+    }
     return NULL;
 }
 
-static gh_loaded_plugin *add_file(gh_plugin_set *set, const char *path)
+static gh_loaded_plugin *find_by_path(gh_plugin_set *set, const char *real)
 {
     for (size_t i = 0; i < set->n; i++)
-        if (strcmp(set->items[i].path, path) == 0) return &set->items[i];
-    char *stem = stem_of(path);
-    gh_loaded_plugin *earlier = find_by_name(set, stem);
+        if (strcmp(set->items[i]->path, real) == 0) return set->items[i];
+    return NULL;
+}
+
+/* Records are allocated one by one so that a pointer handed out (to a plan's
+ * instance) stays valid while the set grows. */
+static gh_loaded_plugin *new_record(gh_plugin_set *set)
+{
     set->items = gh_xrealloc(set->items, (set->n + 1) * sizeof *set->items);
-    gh_loaded_plugin *p = &set->items[set->n++];
+    gh_loaded_plugin *p = gh_xcalloc(1, sizeof *p);
+    set->items[set->n++] = p;
+    return p;
+}
+
+/* A plugin file met while scanning the search path. */
+static void add_found_file(gh_plugin_set *set, const char *path)
+{
+    char *real = real_or_same(path);
+    if (find_by_path(set, real)) {
+        free(real);
+        return;
+    }
+    char *stem = stem_of(real);
+    gh_loaded_plugin *earlier = find_by_name(set, stem);
+    gh_loaded_plugin *p = new_record(set);
     if (earlier) {
         /* A plugin of the same name was found first: keep this one only to report it. */
-        memset(p, 0, sizeof *p);
-        p->path = gh_strdup(path);
+        p->path = real;
         p->name = stem;
         p->shadowed_by = gh_strdup(earlier->path);
-        set_error(p, "%s: not loaded, shadowed by %s found earlier in the search order", path, earlier->path);
-        return p;
+        set_error(p, "%s: not loaded, shadowed by %s found earlier in the search order", real, earlier->path);
+        return;
     }
     free(stem);
-    gh_plugin_load(path, p);
+    gh_plugin_load(real, p);
+    free(real);
+}
+
+/* A plugin file the config names by path: the user asked for that file, so
+ * it is loaded whatever the search path holds. */
+static gh_loaded_plugin *add_named_file(gh_plugin_set *set, const char *path)
+{
+    char *real = real_or_same(path);
+    gh_loaded_plugin *p = find_by_path(set, real);
+    if (p && !p->shadowed_by) {
+        free(real);
+        return p;
+    }
+    if (p) gh_plugin_unload(p); /* found in the search path behind another of its name: load it now */
+    else p = new_record(set);
+    gh_plugin_load(real, p);
+    p->by_path = 1;
+    free(real);
     return p;
 }
 
@@ -185,7 +248,7 @@ static void scan_dir(gh_plugin_set *set, const char *dir)
     qsort(names, n, sizeof *names, compare_names);
     for (size_t i = 0; i < n; i++) {
         char *path = gh_strdupf("%s/%s", dir, names[i]);
-        add_file(set, path);
+        add_found_file(set, path);
         free(path);
         free(names[i]);
     }
@@ -230,13 +293,16 @@ void gh_plugins_discover(gh_plugin_set *set, const char *const *extra_dirs, size
 
 gh_loaded_plugin *gh_plugins_find(gh_plugin_set *set, const char *name)
 {
-    if (strchr(name, '/')) return add_file(set, name);
+    if (gh_plugin_names_file(name)) return add_named_file(set, name);
     return find_by_name(set, name);
 }
 
 void gh_plugins_free(gh_plugin_set *set)
 {
-    for (size_t i = 0; i < set->n; i++) gh_plugin_unload(&set->items[i]);
+    for (size_t i = 0; i < set->n; i++) {
+        gh_plugin_unload(set->items[i]);
+        free(set->items[i]);
+    }
     for (size_t i = 0; i < set->n_dirs; i++) free(set->dirs[i]);
     free(set->items);
     free(set->dirs);

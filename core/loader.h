@@ -19,10 +19,11 @@ typedef struct gh_loaded_plugin {
     uint32_t abi_minor;         /* negotiated */
     char *error;                /* why it did not load; NULL when loaded */
     char *shadowed_by;          /* path of an earlier plugin of the same name, if any */
+    int by_path;                /* named by its path in the config, not found by name */
 } gh_loaded_plugin;
 
 typedef struct gh_plugin_set {
-    gh_loaded_plugin *items;
+    gh_loaded_plugin **items;   /* each allocated alone: pointers stay valid as the set grows */
     size_t n;
     char **dirs;                /* the folders searched, in order */
     size_t n_dirs;
@@ -33,14 +34,20 @@ typedef struct gh_plugin_set {
 int gh_plugin_load(const char *path, gh_loaded_plugin *p);
 void gh_plugin_unload(gh_loaded_plugin *p);
 
+/* Whether a config's `plugin = VALUE` names a file (it has a '/' or ends in
+ * .so) rather than a plugin name. */
+int gh_plugin_names_file(const char *name);
+
 /* Searches, in order: extra_dirs (the config's plugin_dir), each folder of
  * GEMMHOST_PLUGIN_PATH, the build tree's plugin folder next to the binary,
  * and the installed plugin folder. Never the current directory unless one of
  * those names it. The first plugin of a name wins; later ones are kept in the
  * set, marked shadowed and not loaded. */
 void gh_plugins_discover(gh_plugin_set *set, const char *const *extra_dirs, size_t n_extra);
-/* A plugin by name ("cpu") or, when `name` contains a '/', by path (loaded
- * and added to the set if new). NULL when unknown. */
+/* A plugin by name ("cpu") or, when `name` names a file, by path: loaded and
+ * added to the set if new, even when a plugin of its name is in the search
+ * path. Folders and files are compared by their real paths. NULL when a name
+ * is unknown. The pointer stays valid until gh_plugins_free. */
 gh_loaded_plugin *gh_plugins_find(gh_plugin_set *set, const char *name);
 void gh_plugins_free(gh_plugin_set *set);
 

@@ -122,7 +122,7 @@ static int list_plugins(gh_plugin_set *set)
         printf("  %s%s\n", set->dirs[i], access(set->dirs[i], R_OK) == 0 ? "" : " (missing)");
     if (set->n == 0) printf("no plugin files (" GH_PLUGIN_PREFIX "*" GH_PLUGIN_SUFFIX ") found\n");
     for (size_t i = 0; i < set->n; i++) {
-        gh_loaded_plugin *p = &set->items[i];
+        gh_loaded_plugin *p = set->items[i];
         printf("\nplugin %s: %s\n", p->name, p->path);
         if (!p->api) {
             printf("  NOT LOADED: %s\n", p->error);
@@ -244,7 +244,7 @@ static char *config_as_run(const cli *c)
 static void report_plugins(gh_report *report, const gh_plugin_set *set)
 {
     for (size_t i = 0; i < set->n; i++) {
-        const gh_loaded_plugin *p = &set->items[i];
+        const gh_loaded_plugin *p = set->items[i];
         gh_report_plugin info = {p->name, p->path, p->api ? p->api->version : "", p->abi_major, p->abi_minor,
                                  p->api ? NULL : p->error};
         gh_report_plugin_info(report, &info);

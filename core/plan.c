@@ -473,7 +473,7 @@ int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, c
     if (cfg->auto_backends) {
         /* Every loaded plugin, every device, every kernel at its defaults. */
         for (size_t i = 0; i < plugins->n; i++) {
-            gh_loaded_plugin *p = &plugins->items[i];
+            gh_loaded_plugin *p = plugins->items[i];
             if (!p->api) continue;
             plan->instances = gh_xrealloc(plan->instances, (plan->n_instances + 1) * sizeof *plan->instances);
             gh_instance *inst = &plan->instances[plan->n_instances++];

@@ -154,7 +154,7 @@ static void test_good_file(void)
     CHECK(r->freivalds_trials == 5 && r->samples == 100 && r->ld_pad == 3 && r->guard == 0);
     CHECK(strcmp(r->output, "out/run1") == 0);
     CHECK(r->n_plugin_dirs == 2 && strcmp(r->plugin_dirs[0], "/opt/gemmhost/plugins") == 0 &&
-          strcmp(r->plugin_dirs[1], "../build/plugins") == 0);
+          strcmp(r->plugin_dirs[1], CONFIG_TEST_FILES "/../build/plugins") == 0); /* relative to the file */
 
     CHECK(cfg.n_backends == 2 && cfg.auto_backends == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *big = backend(&cfg, "cpu-big");

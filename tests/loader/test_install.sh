@@ -2,9 +2,12 @@
 # The install target: `cmake --install --prefix P` puts the binary, the
 # plugins and the ABI header under P, and the installed binary, run from
 # elsewhere, finds its plugins there (not in the build tree).
-# Usage: test_install.sh CMAKE BUILD_DIR
+# Then the same for a prefix configured at build time (the installed binary's
+# own folder and the configured one are then the same folder, spelled two
+# ways) and for the default prefix installed into a scratch root (DESTDIR).
+# Usage: test_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -u
-cmake=$1 build=$2
+cmake=$1 build=$2 src=$3
 command -v "$cmake" >/dev/null || cmake=cmake  # the configured one may not exist on another machine
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -28,7 +31,7 @@ esac
   bad "no include/gemmhost/plugin.h"
 
 out=$(cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --list 2>&1)
-if grep -qF "plugin cpu: $work/prefix/bin/../" <<<"$out"; then
+if grep -qF "plugin cpu: $work/prefix/" <<<"$out"; then
   ok "the installed binary loads the installed cpu plugin"
 else
   bad "the installed binary did not load its own cpu plugin"; echo "$out" | sed 's/^/    | /'
@@ -40,6 +43,49 @@ if { [ "$status" = 0 ] || [ "$status" = 3 ]; } && grep -q "^[0-9]*,cpu,cpu," "$w
   ok "the installed binary runs the default config with the C plugin (exit $status)"
 else
   bad "the installed binary's default run: exit $status, no cpu rows in $work/run.csv"
+fi
+
+# installed_runs NAME BIN: the installed binary lists its plugins (none
+# shadowing itself) and runs the C plugin, from a folder of its own.
+installed_runs() {
+  local name=$1 bin=$2 out status
+  out=$(cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --list 2>&1)
+  status=$?
+  local selves
+  selves=$(sed -n 's/^  NOT LOADED: \(.*\): not loaded, shadowed by \(.*\) found earlier.*/\1 \2/p' <<<"$out" | awk '$1 == $2')
+  if [ "$status" = 0 ] && grep -q "^plugin cpu: " <<<"$out" && [ -z "$selves" ]; then
+    ok "$name: --list loads the C plugin, none shadowed by itself"
+  else
+    bad "$name: --list exit $status"; echo "$out" | sed 's/^/    | /'
+  fi
+  (cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --quiet --set run.sizes=9 --output "$work/$name" >/dev/null 2>&1)
+  status=$?
+  if { [ "$status" = 0 ] || [ "$status" = 3 ]; } && grep -q "^[0-9]*,cpu,cpu," "$work/$name.csv" 2>/dev/null; then
+    ok "$name: the default run has cpu rows (exit $status)"
+  else
+    bad "$name: the default run: exit $status, no cpu rows"
+  fi
+}
+
+# A prefix configured at build time: a small build of the host and the C plugin.
+if "$cmake" -S "$src" -B "$work/b" -DCMAKE_INSTALL_PREFIX="$work/P" -DGEMMHOST_PLUGINS=cpu -DBUILD_TESTING=OFF \
+     -DGEMMHOST_SANITIZE=OFF >"$work/configure.log" 2>&1 &&
+   "$cmake" --build "$work/b" >"$work/build.log" 2>&1 && "$cmake" --install "$work/b" >"$work/install2.log" 2>&1; then
+  ok "configured prefix: build and install"
+  installed_runs configured "$work/P/bin/gemmhost"
+  # The build-tree binary of that build finds its plugins too.
+  installed_runs configured-build "$work/b/gemmhost"
+else
+  bad "configured prefix: build and install"; tail -n 20 "$work"/*.log | sed 's/^/    | /'
+fi
+
+# The default prefix, staged into a scratch root as a packager does.
+if DESTDIR="$work/root" "$cmake" --install "$work/b" --prefix /usr/local >"$work/destdir.log" 2>&1 &&
+   [ -x "$work/root/usr/local/bin/gemmhost" ]; then
+  ok "DESTDIR install of the default prefix"
+  installed_runs destdir "$work/root/usr/local/bin/gemmhost"
+else
+  bad "DESTDIR install of the default prefix"; sed 's/^/    | /' "$work/destdir.log"
 fi
 
 echo "$passed passed, $failed failed"

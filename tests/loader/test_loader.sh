@@ -3,7 +3,7 @@
 # reported with its path and reason, and the run's exit status says what
 # happened. Usage: test_loader.sh GEMMHOST FAKE_DIR SOURCE_DIR
 set -u
-gemmhost=$1 fakes=$2 src=$3
+gemmhost=$(realpath "$1") fakes=$(realpath "$2") src=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
@@ -121,6 +121,65 @@ expect_in "its i32 cases are shown unsupported with the reason" "$out" "kernel l
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config never fake_f32_only)" --set run.dtype=i32 2>&1)
 expect_status "a requested kernel that can run no case" $? 3
 expect_in "the kernel that never ran is named" "$out" "backend other: kernel loop never ran on device 0: no case ran"
+
+# ---- plugin lookup: the same plugin reached twice, and plugins named by path
+plugins=$(dirname "$gemmhost")/plugins
+cpu_so=$plugins/gemmhost-cpu.so
+mkdir -p "$work/copy" "$work/cfgdir"
+cp "$cpu_so" "$work/copy/"
+
+# no_self_shadow NAME OUTPUT: no plugin is reported shadowed by its own file
+no_self_shadow() {
+  local selves
+  selves=$(sed -n 's/^  NOT LOADED: \(.*\): not loaded, shadowed by \(.*\) found earlier.*/\1 \2/p' <<<"$2" |
+    awk '$1 == $2')
+  if [ -n "$selves" ]; then bad "$1: a plugin shadows itself: $selves"; else ok "$1: no plugin shadows itself"; fi
+}
+
+out=$(GEMMHOST_PLUGIN_PATH="$plugins:$plugins/../plugins" "$gemmhost" --list 2>&1)
+expect_status "the build tree's folder, spelled twice in GEMMHOST_PLUGIN_PATH: --list" $? 0
+no_self_shadow "the same folder twice" "$out"
+[ "$(grep -c '^plugin cpu:' <<<"$out")" = 1 ] && ok "the same folder twice: cpu listed once" ||
+  bad "the same folder twice: cpu listed $(grep -c '^plugin cpu:' <<<"$out") times"
+
+out=$(cd "$(dirname "$gemmhost")" && GEMMHOST_PLUGIN_PATH=plugins ./"$(basename "$gemmhost")" --list 2>&1)
+expect_status "GEMMHOST_PLUGIN_PATH relative to the working directory: --list" $? 0
+no_self_shadow "a relative GEMMHOST_PLUGIN_PATH" "$out"
+
+out=$(GEMMHOST_PLUGIN_PATH="$work/copy" "$gemmhost" --list 2>&1)
+expect_status "a folder holding a copy of the cpu plugin: --list" $? 0
+expect_in "the copy found first is loaded" "$out" "plugin cpu: $work/copy/gemmhost-cpu.so"
+expect_in "the build tree's cpu plugin is shadowed by the copy" "$out" "gemmhost-cpu.so: not loaded, shadowed by $work/copy/gemmhost-cpu.so"
+
+printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\nplugin_dir = copy\noutput = %s/pdir\n[backend cpu]\n' "$work" >"$work/pdir.ini"
+out=$("$gemmhost" --config "$work/pdir.ini" 2>&1)
+expect_status "plugin_dir (relative to the config file) holding a copy of a plugin" $? 0
+grep -q "^[0-9]*,cpu,cpu," "$work/pdir.csv" 2>/dev/null && ok "plugin_dir: the cpu backend ran" || bad "plugin_dir: no cpu rows"
+
+# A backend by name, then one by path to the same file and to a copy: each
+# loads (the user asked for that file), none is refused as shadowed.
+printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\noutput = %s/bypath\n[backend b1]\nplugin = cpu\n[backend b2]\nplugin = %s\n[backend b3]\nplugin = ../copy/gemmhost-cpu.so\n' \
+  "$work" "$cpu_so" >"$work/cfgdir/bypath.ini"
+out=$("$gemmhost" --config "$work/cfgdir/bypath.ini" --dry-run 2>&1)
+expect_status "plugins by name and by path: --dry-run" $? 0
+expect_in "by path: the same file as a name is planned" "$out" "backend b2 (plugin cpu)"
+expect_in "by path, relative to the config file: a copy is planned" "$out" "backend b3 (plugin cpu)"
+out=$("$gemmhost" --config "$work/cfgdir/bypath.ini" 2>&1)
+expect_status "plugins by name and by path: run" $? 0
+[ "$(grep -c '^[0-9]*,b[123],cpu,' "$work/bypath.csv" 2>/dev/null)" = 6 ] && ok "by path: 3 backends x 2 kernels ran" ||
+  { bad "by path: expected 6 rows"; sed 's/^/    | /' "$work/bypath.csv"; }
+
+# A plugin named by path after discovery is the one a crash names.
+printf '[run]\nsizes = 8, 9\nrepeat = 2\nwarmup = 0\noutput = %s/crash2\n[backend cpu]\nplugin = cpu\n[backend other]\nplugin = %s\n' \
+  "$work" "$fakes/gemmhost-fake_crash_third.so" >"$work/crash2.ini"
+out=$("$gemmhost" --config "$work/crash2.ini" 2>&1)
+status=$?
+if grep -q "AddressSanitizer" <<<"$out"; then
+  grep -q "heap-use-after-free" <<<"$out" && bad "crash by path: use after free" || ok "crash by path: the sanitizer reports the plugin's fault (exit $status)"
+else
+  expect_status "crash in a plugin named by path" "$status" 139
+  expect_in "the crash names the plugin named by path" "$out" "(plugin fake_crash_third, $fakes/gemmhost-fake_crash_third.so)"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
