@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "crash.h"
 #include "config.h"
 #include "data.h"
@@ -13,74 +14,6 @@
 #include "report.h"
 #include "run.h"
 #include "util.h"
-
-enum { EXIT_PASS = 0, EXIT_VERIFY_FAILED = 1, EXIT_USAGE = 2, EXIT_NOT_RUN = 3 };
-
-typedef struct cli {
-    const char *config_path;
-    const char **overrides;
-    size_t n_overrides;
-    const char *output;
-    int list, dry_run, quiet;
-} cli;
-
-static void usage(FILE *to)
-{
-    fputs("usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
-          "                [--list] [--dry-run] [--quiet] [--version] [--help]\n"
-          "\n"
-          "Runs naive and tiled GEMM kernels of every plugin and device the config names,\n"
-          "verifies each result against a host reference, compares backends and reports\n"
-          "timings on the terminal and in PREFIX.csv and PREFIX.json.\n"
-          "\n"
-          "  --config FILE     the run's INI file (default: a built-in quick run of every plugin)\n"
-          "  --set S.K=V       override key K of section S: run.sizes=64, NAME.tile=16 for\n"
-          "                    [backend NAME], split.NAME.panel=512 for [split NAME]\n"
-          "  --output PREFIX   write PREFIX.csv and PREFIX.json (overrides [run] output)\n"
-          "  --list            show every plugin found, its devices, kernels and options,\n"
-          "                    and why any plugin could not be loaded\n"
-          "  --dry-run         check the config and print the plan without running\n"
-          "  --quiet           no table on the terminal\n"
-          "\n"
-          "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
-          "the build tree's plugins/ folder next to the binary and the installed folder.\n"
-          "\n"
-          "Exit status: 0 all ran and passed; 1 a result failed verification; 2 usage or\n"
-          "config error, nothing ran; 3 a requested backend, device or kernel could not run.\n",
-          to);
-}
-
-static int parse_cli(int argc, char **argv, cli *c, int *exit_now)
-{
-    *exit_now = -1;
-    c->overrides = gh_xcalloc((size_t)argc, sizeof *c->overrides);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            *exit_now = EXIT_PASS;
-            return 0;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("gemmhost %s (plugin ABI %d.%d)\n", GEMMHOST_VERSION, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
-            *exit_now = EXIT_PASS;
-            return 0;
-        } else if (strcmp(a, "--list") == 0) c->list = 1;
-        else if (strcmp(a, "--dry-run") == 0) c->dry_run = 1;
-        else if (strcmp(a, "--quiet") == 0) c->quiet = 1;
-        else if (strcmp(a, "--config") == 0 && has_value) c->config_path = argv[++i];
-        else if (strcmp(a, "--set") == 0 && has_value) c->overrides[c->n_overrides++] = argv[++i];
-        else if (strcmp(a, "--output") == 0 && has_value) c->output = argv[++i];
-        else {
-            int known = !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--output");
-            fprintf(stderr, "gemmhost: %s %s\n", a, known ? "needs a value" : "is not an option");
-            usage(stderr);
-            *exit_now = EXIT_USAGE;
-            return -1;
-        }
-    }
-    return 0;
-}
 
 static const char *yes_no(int v) { return v ? "yes" : "no"; }
 
@@ -216,7 +149,7 @@ static void print_plan(const gh_config *cfg, const gh_plan *plan)
 }
 
 /* The config as it ran: the file's text and the overrides on top. */
-static char *config_as_run(const cli *c)
+static char *config_as_run(const gh_cli *c)
 {
     char *text = NULL;
     if (c->config_path) {
@@ -264,10 +197,10 @@ static void report_devices(gh_report *report, const gh_plan *plan)
 
 static int exit_status(const gh_run_summary *s, int quiet)
 {
-    size_t ran = s->passed + s->failed + s->unsupported + s->errors;
+    size_t ran = s->passed + s->failed + s->unsupported + s->errors + s->unchecked;
     if (!quiet)
-        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors\n", s->passed, s->failed,
-               s->unsupported, s->errors);
+        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked\n", s->passed,
+               s->failed, s->unsupported, s->errors, s->unchecked);
     if (s->failed) return EXIT_VERIFY_FAILED;
     if (s->requested_not_run || ran == 0) {
         if (ran == 0) fprintf(stderr, "gemmhost: nothing ran (see the notes above and gemmhost --list)\n");
@@ -279,11 +212,16 @@ static int exit_status(const gh_run_summary *s, int quiet)
 int main(int argc, char **argv)
 {
     gh_crash_install();
-    cli c = {0};
-    int exit_now;
-    if (parse_cli(argc, argv, &c, &exit_now) != 0 || exit_now >= 0) {
-        free(c.overrides);
+    gh_cli c;
+    int exit_now, version;
+    if (gh_cli_parse(argc, argv, &c, &exit_now, &version) != 0) {
+        gh_cli_free(&c);
         return exit_now;
+    }
+    if (version) {
+        printf("gemmhost %s (plugin ABI %d.%d)\n", GEMMHOST_VERSION, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
+        gh_cli_free(&c);
+        return EXIT_PASS;
     }
     char err[2048] = "";
     gh_config cfg;
@@ -292,7 +230,7 @@ int main(int argc, char **argv)
                                                  &cfg, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
-        free(c.overrides);
+        gh_cli_free(&c);
         return EXIT_USAGE;
     }
     gh_plugin_set plugins = {0};
@@ -301,7 +239,7 @@ int main(int argc, char **argv)
         int status = list_plugins(&plugins);
         gh_plugins_free(&plugins);
         gh_config_free(&cfg);
-        free(c.overrides);
+        gh_cli_free(&c);
         return status;
     }
     gh_plan plan;
@@ -310,7 +248,7 @@ int main(int argc, char **argv)
         gh_plan_free(&plan);
         gh_plugins_free(&plugins);
         gh_config_free(&cfg);
-        free(c.overrides);
+        gh_cli_free(&c);
         return EXIT_USAGE;
     }
     int status;
@@ -347,6 +285,6 @@ int main(int argc, char **argv)
     gh_plan_free(&plan);
     gh_plugins_free(&plugins);
     gh_config_free(&cfg);
-    free(c.overrides);
+    gh_cli_free(&c);
     return status;
 }

@@ -376,7 +376,7 @@ static void verify_fields(fieldset *fs, const gh_result *res)
     int checked = v->checked != 0;
     int failed_at = checked && v->fail_i >= 0;
     /* An output exists only when the kernel ran to the end. */
-    int ran = res->status == GH_RESULT_PASS || res->status == GH_RESULT_FAIL;
+    int ran = gh_result_status_ran(res->status);
 
     fs_str(fs, "verify_method", res->verify_method);
     fs_bool(fs, "verify_checked", checked);

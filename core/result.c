@@ -8,6 +8,12 @@ const char *gh_result_status_name(gh_result_status s)
     case GH_RESULT_FAIL: return "FAIL";           /* upper case: must catch the eye */
     case GH_RESULT_UNSUPPORTED: return "unsupported";
     case GH_RESULT_ERROR: return "ERROR";
+    case GH_RESULT_UNCHECKED: return "unchecked";  /* never "pass": nothing compared the values */
     }
     return "unknown";
+}
+
+int gh_result_status_ran(gh_result_status s)
+{
+    return s == GH_RESULT_PASS || s == GH_RESULT_FAIL || s == GH_RESULT_UNCHECKED;
 }

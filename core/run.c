@@ -32,6 +32,16 @@ static void result_detail(gh_result *r, gh_result_status status, const char *fmt
     va_end(ap);
 }
 
+/* After every run is checked: a wrong value fails; with verify = none a
+ * result that broke no other rule is unchecked, never a pass. */
+static void settle_verdict(gh_result *r)
+{
+    if (r->status != GH_RESULT_PASS) return;
+    if (r->verify.checked && !r->verify.passed) result_detail(r, GH_RESULT_FAIL, "%s", r->verify.message);
+    else if (!r->verify.checked) r->status = GH_RESULT_UNCHECKED;
+}
+
+
 static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype,
                         gh_trans trans, const gh_host_allocator *alloc)
 {
@@ -196,8 +206,7 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
     r->upload_ms = upload_ab_ms + upload_c_ms;
     r->download_ms = download_ms[run->repeat / 2];
     r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
-    if (r->verify.checked && !r->verify.passed && r->status == GH_RESULT_PASS)
-        result_detail(r, GH_RESULT_FAIL, "%s", r->verify.message);
+    settle_verdict(r);
 done:
     gh_matrix_free(&scratch);
     free(kernel_ms);
@@ -212,6 +221,7 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
     case GH_RESULT_FAIL: sum->failed++; break;
     case GH_RESULT_UNSUPPORTED: sum->unsupported++; break;
     case GH_RESULT_ERROR: sum->errors++; break;
+    case GH_RESULT_UNCHECKED: sum->unchecked++; break;
     }
     /* An unsupported case is a declared limit, shown but not a failure; a
      * kernel that never ran at all is counted once the cases are done. */
@@ -270,7 +280,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
         measure(run, inst, device, v, cd, &out, &r);
-        if (r.status == GH_RESULT_PASS || r.status == GH_RESULT_FAIL) {
+        if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
             gh_compare_add(cmp, label, r.output_hash, &out);
             free(label);
@@ -409,8 +419,7 @@ static void measure_split(const gh_run_config *run, const gh_split_plan *sp, cas
     r->kernel_ms_min = wall[0];
     r->kernel_ms_max = wall[run->repeat - 1];
     r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
-    if (r->verify.checked && !r->verify.passed && r->status == GH_RESULT_PASS)
-        result_detail(r, GH_RESULT_FAIL, "%s", r->verify.message);
+    settle_verdict(r);
 done:
     gh_matrix_free(&scratch);
     free(stats);
@@ -469,7 +478,7 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
         measure_split(run, sp, cd, &out, &r, st, &wall_ms);
-        if (r.status == GH_RESULT_PASS || r.status == GH_RESULT_FAIL) {
+        if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/split/%s%s%s", sp->name, sp->kernel, *sp->params ? " " : "", sp->params);
             gh_compare_add(cmp, label, r.output_hash, &out);
             free(label);

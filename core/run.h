@@ -10,7 +10,7 @@
 #include "report.h"
 
 typedef struct gh_run_summary {
-    size_t passed, failed, unsupported, errors;
+    size_t passed, failed, unsupported, errors, unchecked;
     size_t requested_not_run;    /* unsupported or errored results of requested backends */
 } gh_run_summary;
 

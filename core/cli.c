@@ -1,0 +1,180 @@
+/* Command-line parsing; see cli.h. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void usage(FILE *to)
+{
+    fputs("usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
+          "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
+          "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
+          "                [--overwrite] [--junit FILE] [--full-agreement] [--quiet]\n"
+          "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
+          "\n"
+          "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
+          "and device the config names, verifies each result against a host reference,\n"
+          "compares backends and reports timings on the terminal and in PREFIX.csv and\n"
+          "PREFIX.json. Every option also takes the --name=VALUE form.\n"
+          "\n"
+          "  --config FILE     the run's INI file (default: a built-in quick run of every plugin)\n"
+          "  --set S.K=V       override key K of section S: run.sizes=64, NAME.tile=16 for\n"
+          "                    [backend NAME], split.NAME.panel=512 for [split NAME]\n"
+          "  --output PREFIX   write PREFIX.csv and PREFIX.json (overrides [run] output);\n"
+          "                    a PREFIX ending in / is a folder: PREFIX/gemmhost-results.*\n"
+          "  --overwrite       replace the results of an earlier run at PREFIX\n"
+          "  --backend LIST    run only these [backend]/[split] sections (plugin names\n"
+          "                    without sections)\n"
+          "  --kernel LIST     run only these kernels\n"
+          "  --device LIST     run only these devices: indices, all, hardware, software,\n"
+          "                    or parts of a device's name\n"
+          "  --size LIST       sizes instead of [run] sizes (N or MxNxK)\n"
+          "  --dtype LIST      dtypes instead of [run] dtype (f32, f64, i32)\n"
+          "  --trans LIST      transposes instead of [run] trans (nn, nt, tn, tt)\n"
+          "  --junit FILE      also write the results as JUnit XML, for CI systems\n"
+          "  --full-agreement  print every agreement group's members, not one line per case\n"
+          "  --list            show every plugin found, its devices, kernels and options,\n"
+          "                    and why any plugin could not be loaded\n"
+          "  --json, --summary with --list: as JSON, or one line per plugin and device\n"
+          "  --dry-run         check the config and print the plan without running; exits\n"
+          "                    as the run would for what it can tell in advance (2, 3)\n"
+          "  --quiet           no table on the terminal (notes and failures still shown)\n"
+          "  --version         the version, its git commit, and the plugins found\n"
+          "\n"
+          "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
+          "the build tree's plugins/ folder next to the binary and the installed folder.\n"
+          "\n"
+          "Exit status: 0 all ran and passed; 1 a result failed verification; 2 usage or\n"
+          "config error, nothing ran; 3 a requested backend, device or kernel could not run.\n",
+          to);
+}
+
+typedef enum opt_kind { OPT_FLAG, OPT_VALUE } opt_kind;
+
+typedef struct option {
+    const char *name;
+    opt_kind kind;
+    const char *run_key;         /* --size and friends: the [run] key they override */
+} option;
+
+static const option options[] = {
+    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},   {"--list", OPT_FLAG, NULL},
+    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},     {"--overwrite", OPT_FLAG, NULL},
+    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},   {"--full-agreement", OPT_FLAG, NULL},
+    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},      {"--output", OPT_VALUE, NULL},
+    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL},  {"--kernel", OPT_VALUE, NULL},
+    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"},  {"--dtype", OPT_VALUE, "dtype"},
+    {"--trans", OPT_VALUE, "trans"},
+};
+
+static const option *find_option(const char *arg, size_t name_len)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strlen(options[i].name) == name_len && strncmp(options[i].name, arg, name_len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fputs("gemmhost: ", stderr);
+    fprintf(stderr, fmt, what);
+    fputs(" (see gemmhost --help)\n", stderr);
+    return -1;
+}
+
+/* Stores one option's value. Returns -1 on a usage error (printed). */
+static int take(gh_cli *c, const option *o, const char *value, int *help, int *version)
+{
+    const char *n = o->name;
+    if (o->run_key) {
+        if (!*value) return usage_error("%s needs a non-empty list", n);
+        char *text = gh_strdupf("run.%s=%s", o->run_key, value);
+        c->owned = gh_xrealloc(c->owned, (c->n_owned + 1) * sizeof *c->owned);
+        c->owned[c->n_owned++] = text;
+        c->overrides[c->n_overrides++] = text;
+    } else if (!strcmp(n, "--help")) *help = 1;
+    else if (!strcmp(n, "--version")) *version = 1;
+    else if (!strcmp(n, "--list")) c->list = 1;
+    else if (!strcmp(n, "--dry-run")) c->dry_run = 1;
+    else if (!strcmp(n, "--quiet")) c->quiet = 1;
+    else if (!strcmp(n, "--overwrite")) c->overwrite = 1;
+    else if (!strcmp(n, "--json")) c->json = 1;
+    else if (!strcmp(n, "--summary")) c->summary = 1;
+    else if (!strcmp(n, "--full-agreement")) c->full_agreement = 1;
+    else if (!strcmp(n, "--config")) c->config_path = value;
+    else if (!strcmp(n, "--set")) c->overrides[c->n_overrides++] = value;
+    else if (!strcmp(n, "--output")) c->output = value;
+    else if (!strcmp(n, "--junit")) c->junit = value;
+    else if (!strcmp(n, "--backend")) c->filters.backends = value;
+    else if (!strcmp(n, "--kernel")) c->filters.kernels = value;
+    else if (!strcmp(n, "--device")) c->filters.devices = value;
+    if (o->kind == OPT_VALUE && !*value && strcmp(n, "--output") != 0)
+        return usage_error("%s needs a value", n);
+    return 0;
+}
+
+/* Combinations that would silently drop an option. */
+static int check_combinations(const gh_cli *c)
+{
+    if (c->list && c->dry_run) return usage_error("%s: give one of --list and --dry-run", "--list --dry-run");
+    if (c->json && c->summary) return usage_error("%s: give one of them", "--json --summary");
+    if ((c->json || c->summary) && !c->list)
+        return usage_error("%s only goes with --list", c->json ? "--json" : "--summary");
+    return 0;
+}
+
+int gh_cli_parse(int argc, char **argv, gh_cli *c, int *exit_status, int *wants_version)
+{
+    memset(c, 0, sizeof *c);
+    *wants_version = 0;
+    c->overrides = gh_xcalloc((size_t)argc + 1, sizeof *c->overrides);
+    int help = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        const option *o = find_option(a, eq ? (size_t)(eq - a) : strlen(a));
+        if (!o && !strcmp(a, "-h")) o = find_option("--help", 6);
+        if (!o) {
+            *exit_status = EXIT_USAGE;
+            return usage_error("%s is not an option", a);
+        }
+        const char *value = NULL;
+        if (o->kind == OPT_VALUE) {
+            if (eq) value = eq + 1;
+            else if (i + 1 < argc) value = argv[++i];
+            else {
+                *exit_status = EXIT_USAGE;
+                return usage_error("%s needs a value", o->name);
+            }
+        } else if (eq) {
+            *exit_status = EXIT_USAGE;
+            return usage_error("%s takes no value", o->name);
+        }
+        if (take(c, o, value, &help, wants_version) != 0) {
+            *exit_status = EXIT_USAGE;
+            return -1;
+        }
+    }
+    if (help) {
+        usage(stdout);
+        *exit_status = EXIT_PASS;
+        return -1;
+    }
+    if (check_combinations(c) != 0) {
+        *exit_status = EXIT_USAGE;
+        return -1;
+    }
+    return 0;
+}
+
+void gh_cli_free(gh_cli *c)
+{
+    for (size_t i = 0; i < c->n_owned; i++) free(c->owned[i]);
+    free(c->owned);
+    free(c->overrides);
+    memset(c, 0, sizeof *c);
+}
