@@ -9,6 +9,8 @@
 #include "crash.h"
 #include "config.h"
 #include "data.h"
+#include "dry_run.h"
+#include "host_memory.h"
 #include "loader.h"
 #include "plan.h"
 #include "report.h"
@@ -82,72 +84,6 @@ static int list_plugins(gh_plugin_set *set)
     return EXIT_PASS;
 }
 
-/* A split: its members, then what each device would hold for every size and
- * dtype (the transposes do not change it). Returns its run count. */
-static size_t print_split(const gh_config *cfg, const gh_plan *plan, const gh_split_plan *sp)
-{
-    size_t runs = gh_plan_split_run_count(plan, sp);
-    if (sp->problem) {
-        printf("  split %s: cannot run: %s\n", sp->name, sp->problem);
-        return 0;
-    }
-    char limit[64];
-    if (sp->config->mem_limit) gh_split_format_bytes(sp->config->mem_limit, limit, sizeof limit);
-    else snprintf(limit, sizeof limit, "none (90%% of each device's memory)");
-    printf("  split %s: %zu runs over %zu member device(s), panel %lld, mem_limit %s\n", sp->name, runs,
-           sp->n_members, (long long)sp->config->panel, limit);
-    for (size_t m = 0; m < sp->n_members; m++) {
-        const gh_split_member *mb = &sp->members[m];
-        printf("    member %s/%d (plugin %s): kernel %s%s%s, %s%s\n", mb->backend, mb->device, mb->api->name,
-               mb->kernel_info->name, *mb->params_label ? " " : "", mb->params_label,
-               gh_split_member_has_streams(mb) ? "streams (transfers overlap)" : "blocking calls",
-               gh_split_member_has_host_alloc(mb) ? ", pinned host memory" : "");
-    }
-    for (size_t s = 0; s < cfg->run.n_sizes; s++)
-        for (size_t d = 0; d < cfg->run.n_dtypes; d++) {
-            const gh_shape *sh = &cfg->run.sizes[s];
-            gh_split_shape shape = {cfg->run.dtypes[d], sh->m, sh->n, sh->k};
-            printf("    %lldx%lldx%lld %s:\n", (long long)sh->m, (long long)sh->n, (long long)sh->k,
-                   gh_dtype_name(cfg->run.dtypes[d]));
-            for (size_t m = 0; m < sp->n_members; m++) {
-                const gh_split_member *mb = &sp->members[m];
-                gh_split_layout lay;
-                char text[512];
-                uint64_t lim = gh_split_member_limit(mb, sp->config->mem_limit);
-                if (gh_split_plan_layout(&shape, sp->config->panel, lim, gh_split_member_has_streams(mb) ? 2 : 1, &lay,
-                                         text, sizeof text) == 0)
-                    gh_split_layout_describe(&lay, text, sizeof text);
-                printf("      %s/%d: %s\n", mb->backend, mb->device, text);
-            }
-        }
-    return runs;
-}
-
-static void print_plan(const gh_config *cfg, const gh_plan *plan)
-{
-    size_t total = 0;
-    printf("plan: %zu cases (%zu sizes x %zu dtypes x %zu transposes), warmup %d, repeat %d, verify %s\n",
-           plan->n_cases, cfg->run.n_sizes, cfg->run.n_dtypes, cfg->run.n_trans, cfg->run.warmup, cfg->run.repeat,
-           gh_verify_method_name(cfg->run.verify));
-    for (size_t i = 0; i < plan->n_instances; i++) {
-        const gh_instance *inst = &plan->instances[i];
-        size_t runs = gh_plan_run_count(plan, inst);
-        total += runs;
-        if (inst->problem) {
-            printf("  backend %s: cannot run: %s\n", inst->name, inst->problem);
-            continue;
-        }
-        printf("  backend %s (plugin %s): %zu runs on %zu device(s):", inst->name, inst->plugin->name, runs,
-               inst->n_devices);
-        for (size_t v = 0; v < inst->n_variants; v++)
-            printf("%s %s%s%s", v ? "," : "", inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
-                   inst->variants[v].label);
-        printf("\n");
-    }
-    for (size_t i = 0; i < plan->n_splits; i++) total += print_split(cfg, plan, &plan->splits[i]);
-    printf("total: %zu runs\n", total);
-}
-
 /* The config as it ran: the file's text and the overrides on top. */
 static char *config_as_run(const gh_cli *c)
 {
@@ -188,7 +124,7 @@ static void report_devices(gh_report *report, const gh_plan *plan)
 {
     for (size_t i = 0; i < plan->n_instances; i++) {
         const gh_instance *inst = &plan->instances[i];
-        if (inst->problem) continue;
+        if (inst->problem) continue; /* filtered-out instances too: a split may use their devices */
         for (size_t d = 0; d < inst->n_devices; d++)
             gh_report_device(report, inst->name, inst->devices[d],
                              inst->plugin->api->device_info(inst->ctx, inst->devices[d]));
@@ -243,7 +179,8 @@ int main(int argc, char **argv)
         return status;
     }
     gh_plan plan;
-    if (gh_plan_build(&cfg, &plugins, &plan, err, sizeof err) != 0) {
+    gh_plan_filters filters = {c.filters.backends, c.filters.kernels, c.filters.devices};
+    if (gh_plan_build(&cfg, &plugins, &filters, &plan, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
         gh_plan_free(&plan);
         gh_plugins_free(&plugins);
@@ -253,8 +190,10 @@ int main(int argc, char **argv)
     }
     int status;
     if (c.dry_run) {
-        print_plan(&cfg, &plan);
-        status = EXIT_PASS;
+        status = gh_dry_run(&cfg, &plan);
+    } else if (gh_check_host_memory(&cfg, &plan, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        status = EXIT_USAGE;
     } else {
         char *config_text = config_as_run(&c);
         const char *prefix = c.output ? c.output : cfg.run.output;

@@ -201,12 +201,76 @@ static int select_kernels(const gh_backend_config *bc, const gh_plugin_api *api,
     return 0;
 }
 
-static int name_matches(const char *haystack, const char *needle)
+/* One item of a device list: all, hardware, software, an index, or part of
+ * the device's name (any case). */
+static int device_item_matches(const char *item, int d, const gh_device_info *info)
 {
-    return strcasestr(haystack, needle) != NULL;
+    if (strcmp(item, "all") == 0) return 1;
+    if (strcmp(item, "hardware") == 0) return !info->is_software;
+    if (strcmp(item, "software") == 0) return info->is_software;
+    int64_t index;
+    if (gh_parse_int64(item, &index) == 0) return index == d;
+    return strcasestr(info->name, item) != NULL;
 }
 
-/* devices = all | hardware | software | 0,2 | name substring */
+/* The items of a comma list, each trimmed; empty items dropped. */
+static char **list_items(const char *list, size_t *n)
+{
+    char **items = NULL;
+    *n = 0;
+    char *copy = gh_strdup(list), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*t)) t++;
+        for (char *end = t + strlen(t); end > t && isspace((unsigned char)end[-1]);) *--end = '\0';
+        if (!*t) continue;
+        items = gh_xrealloc(items, (*n + 1) * sizeof *items);
+        items[(*n)++] = gh_strdup(t);
+    }
+    free(copy);
+    return items;
+}
+
+static void free_items(char **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+}
+
+/* A comma list of items ("0,2", "hardware", "H100, lavapipe"): any item. */
+static int device_in_list(const char *list, int d, const gh_device_info *info)
+{
+    size_t n;
+    char **items = list_items(list, &n);
+    int take = 0;
+    for (size_t i = 0; i < n && !take; i++) take = device_item_matches(items[i], d, info);
+    free_items(items, n);
+    return take;
+}
+
+/* Whether `name` is an item of a comma list. */
+static int in_list(const char *list, const char *name)
+{
+    size_t n;
+    char **items = list_items(list, &n);
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++) found = strcmp(items[i], name) == 0;
+    free_items(items, n);
+    return found;
+}
+
+/* "0: NVIDIA H100; 1: llvmpipe" for messages. */
+static char *device_names(const gh_plugin_api *api, gh_plugin *ctx)
+{
+    char *names = gh_strdup("");
+    for (int d = 0; d < api->device_count(ctx); d++) {
+        char *next = gh_strdupf("%s%s%d: %s", names, d ? "; " : "", d, api->device_info(ctx, d)->name);
+        free(names);
+        names = next;
+    }
+    return names;
+}
+
+/* devices = all | hardware | software | 0,2 | name substring, or a list of them */
 static void select_devices(gh_instance *inst, const char *spec)
 {
     const gh_plugin_api *api = inst->plugin->api;
@@ -216,31 +280,10 @@ static void select_devices(gh_instance *inst, const char *spec)
         set_problem(inst, "plugin %s has no usable device: %s", api->name, api->last_error(inst->ctx));
         return;
     }
-    int is_index_list = spec[0] != '\0';
-    for (const char *c = spec; *c; c++)
-        if (!isdigit((unsigned char)*c) && *c != ',' && *c != ' ') is_index_list = 0;
-    for (int d = 0; d < count; d++) {
-        const gh_device_info *info = api->device_info(inst->ctx, d);
-        int take;
-        if (strcmp(spec, "all") == 0) take = 1;
-        else if (strcmp(spec, "hardware") == 0) take = !info->is_software;
-        else if (strcmp(spec, "software") == 0) take = info->is_software;
-        else if (is_index_list) {
-            take = 0;
-            char *copy = gh_strdup(spec), *save = NULL;
-            for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-                if (atoi(t) == d) take = 1;
-            free(copy);
-        } else take = name_matches(info->name, spec);
-        if (take) inst->devices[inst->n_devices++] = d;
-    }
+    for (int d = 0; d < count; d++)
+        if (device_in_list(spec, d, api->device_info(inst->ctx, d))) inst->devices[inst->n_devices++] = d;
     if (inst->n_devices == 0) {
-        char *names = gh_strdup("");
-        for (int d = 0; d < count; d++) {
-            char *next = gh_strdupf("%s%s%d: %s", names, d ? "; " : "", d, api->device_info(inst->ctx, d)->name);
-            free(names);
-            names = next;
-        }
+        char *names = device_names(api, inst->ctx);
         set_problem(inst, "devices = %s matches none of plugin %s's devices (%s)", spec, api->name, names);
         free(names);
     }
@@ -456,49 +499,186 @@ static int build_split(gh_split_plan *sp, const gh_split_config *sc, gh_plan *pl
     return 0;
 }
 
-static int build_splits(const gh_config *cfg, gh_plan *plan, char *err, size_t size)
+static void free_split(gh_split_plan *sp);
+
+static char *append_unique(char *list, const char *item)
+{
+    if (in_list(list, item)) return list;
+    char *next = gh_strdupf("%s%s%s", list, *list ? ", " : "", item);
+    free(list);
+    return next;
+}
+
+static int backend_exists(const gh_config *cfg, const gh_plan *plan, const char *name)
+{
+    for (size_t i = 0; i < plan->n_instances; i++)
+        if (strcmp(plan->instances[i].name, name) == 0) return 1;
+    for (size_t i = 0; i < cfg->n_splits; i++)
+        if (strcmp(cfg->splits[i].name, name) == 0) return 1;
+    return 0;
+}
+
+static char *backend_choices(const gh_config *cfg, const gh_plan *plan)
+{
+    char *out = gh_strdup("");
+    for (size_t i = 0; i < plan->n_instances; i++) out = append_unique(out, plan->instances[i].name);
+    for (size_t i = 0; i < cfg->n_splits; i++) out = append_unique(out, cfg->splits[i].name);
+    return out;
+}
+
+/* Every kernel of the plugins the plan opened, "" when none. */
+static char *kernel_choices(const gh_plan *plan)
+{
+    char *out = gh_strdup("");
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        for (int k = 0; inst->ctx && k < inst->plugin->api->kernel_count(inst->ctx); k++)
+            out = append_unique(out, inst->plugin->api->kernel_info(inst->ctx, k)->name);
+    }
+    return out;
+}
+
+/* Each item of --backend and --kernel must name something, or the run would
+ * quietly do less than asked: -1 and err naming the item and what there is. */
+static int check_filter_names(const gh_config *cfg, const gh_plan *plan, const gh_plan_filters *f, char *err,
+                              size_t size)
+{
+    int rc = 0;
+    size_t n;
+    char **items = f->backends ? list_items(f->backends, &n) : NULL;
+    for (size_t i = 0; items && i < n && rc == 0; i++) {
+        if (backend_exists(cfg, plan, items[i])) continue;
+        char *there = backend_choices(cfg, plan);
+        snprintf(err, size, "--backend %s: no %s named \"%s\" (there are: %s)", f->backends,
+                 cfg->auto_backends ? "loaded plugin" : "[backend] or [split] section", items[i],
+                 *there ? there : "none");
+        free(there);
+        rc = -1;
+    }
+    if (items) free_items(items, n);
+    char *kernels = kernel_choices(plan);
+    items = f->kernels && rc == 0 ? list_items(f->kernels, &n) : NULL;
+    for (size_t i = 0; items && i < n && rc == 0; i++) {
+        if (in_list(kernels, items[i])) continue;
+        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)",
+                 f->kernels, items[i], *kernels ? kernels : "none");
+        rc = -1;
+    }
+    if (items) free_items(items, n);
+    free(kernels);
+    return rc;
+}
+
+/* --device narrows an instance's devices (and so a split's members); --backend
+ * decides whether it runs on its own (a split may still use it). */
+static void filter_devices(gh_instance *inst, const gh_plan_filters *f)
+{
+    inst->runs_alone = !f->backends || in_list(f->backends, inst->name);
+    if (f->backends && inst->runs_alone) inst->requested = 1; /* named on the command line: asked for */
+    if (f->devices && inst->problem) inst->runs_alone = 0;    /* it has no device to match */
+    if (inst->problem || !f->devices) return;
+    size_t kept = 0;
+    const gh_plugin_api *api = inst->plugin->api;
+    for (size_t d = 0; d < inst->n_devices; d++)
+        if (device_in_list(f->devices, inst->devices[d], api->device_info(inst->ctx, inst->devices[d])))
+            inst->devices[kept++] = inst->devices[d];
+    inst->n_devices = kept;
+    if (kept == 0) inst->runs_alone = 0;
+}
+
+/* --kernel narrows the variants an instance runs on its own; done after the
+ * splits are built, so a split's members run what the config says. */
+static void filter_kernels(gh_instance *inst, const gh_plan_filters *f)
+{
+    if (!f->kernels) return;
+    size_t kept = 0;
+    for (size_t v = 0; v < inst->n_variants; v++) {
+        if (in_list(f->kernels, inst->variants[v].info->name)) inst->variants[kept++] = inst->variants[v];
+        else free(inst->variants[v].params);
+    }
+    inst->n_variants = kept;
+    if (kept == 0 && !inst->problem) inst->runs_alone = 0;
+}
+
+/* A split runs when --backend names it (or there is no --backend) and each
+ * of its members' kernels passes --kernel. */
+static int split_wanted(const gh_split_plan *sp, const gh_plan_filters *f)
+{
+    if (f->backends && !in_list(f->backends, sp->name)) return 0;
+    for (size_t m = 0; f->kernels && m < sp->n_members; m++)
+        if (!in_list(f->kernels, sp->members[m].kernel_info->name)) return 0;
+    return 1;
+}
+
+static int something_runs(const gh_plan *plan)
+{
+    for (size_t i = 0; i < plan->n_instances; i++)
+        if (plan->instances[i].runs_alone) return 1;
+    for (size_t i = 0; i < plan->n_splits; i++)
+        if (!plan->splits[i].problem) return 1;
+    return 0;
+}
+
+static int build_splits(const gh_config *cfg, const gh_plan_filters *f, gh_plan *plan, char *err, size_t size)
 {
     plan->splits = gh_xcalloc(cfg->n_splits ? cfg->n_splits : 1, sizeof *plan->splits);
     for (size_t i = 0; i < cfg->n_splits; i++) {
-        plan->n_splits++;
-        if (build_split(&plan->splits[i], &cfg->splits[i], plan, err, size) != 0) return -1;
+        gh_split_plan *sp = &plan->splits[plan->n_splits++];
+        if (build_split(sp, &cfg->splits[i], plan, err, size) != 0) return -1;
+        if (split_wanted(sp, f)) continue;
+        free_split(sp);
+        plan->n_splits--;
     }
     return 0;
 }
 
-int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, char *err, size_t err_size)
+static gh_instance *new_instance(gh_plan *plan, const char *name)
 {
+    plan->instances = gh_xrealloc(plan->instances, (plan->n_instances + 1) * sizeof *plan->instances);
+    gh_instance *inst = &plan->instances[plan->n_instances++];
+    memset(inst, 0, sizeof *inst);
+    inst->name = gh_strdup(name);
+    inst->runs_alone = 1;
+    return inst;
+}
+
+int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_filters *filters, gh_plan *plan,
+                  char *err, size_t err_size)
+{
+    static const gh_plan_filters none = {0};
+    const gh_plan_filters *f = filters ? filters : &none;
     memset(plan, 0, sizeof *plan);
     plan->n_cases = cfg->run.n_sizes * cfg->run.n_dtypes * cfg->run.n_trans;
-    if (cfg->auto_backends) {
-        /* Every loaded plugin, every device, every kernel at its defaults. */
-        for (size_t i = 0; i < plugins->n; i++) {
-            gh_loaded_plugin *p = plugins->items[i];
-            if (!p->api) continue;
-            plan->instances = gh_xrealloc(plan->instances, (plan->n_instances + 1) * sizeof *plan->instances);
-            gh_instance *inst = &plan->instances[plan->n_instances++];
-            memset(inst, 0, sizeof *inst);
-            inst->name = gh_strdup(p->name);
-            inst->plugin = p;
-            if (build_instance(inst, NULL, plugins, err, err_size) != 0) return -1;
-        }
-        return 0;
+    /* Without [backend] sections: every loaded plugin, every device, every
+     * kernel at its defaults. */
+    for (size_t i = 0; cfg->auto_backends && i < plugins->n; i++) {
+        gh_loaded_plugin *p = plugins->items[i];
+        if (!p->api) continue;
+        gh_instance *inst = new_instance(plan, p->name);
+        inst->plugin = p;
+        if (build_instance(inst, NULL, plugins, err, err_size) != 0) return -1;
     }
-    for (size_t b = 0; b < cfg->n_backends; b++) {
-        const gh_backend_config *bc = &cfg->backends[b];
-        plan->instances = gh_xrealloc(plan->instances, (plan->n_instances + 1) * sizeof *plan->instances);
-        gh_instance *inst = &plan->instances[plan->n_instances++];
-        memset(inst, 0, sizeof *inst);
-        inst->name = gh_strdup(bc->name);
+    for (size_t b = 0; !cfg->auto_backends && b < cfg->n_backends; b++) {
+        gh_instance *inst = new_instance(plan, cfg->backends[b].name);
         inst->requested = 1;
-        if (build_instance(inst, bc, plugins, err, err_size) != 0) return -1;
+        if (build_instance(inst, &cfg->backends[b], plugins, err, err_size) != 0) return -1;
     }
-    return build_splits(cfg, plan, err, err_size);
+    if (check_filter_names(cfg, plan, f, err, err_size) != 0) return -1;
+    for (size_t i = 0; i < plan->n_instances; i++) filter_devices(&plan->instances[i], f);
+    if (build_splits(cfg, f, plan, err, err_size) != 0) return -1;
+    for (size_t i = 0; i < plan->n_instances; i++) filter_kernels(&plan->instances[i], f);
+    if ((f->backends || f->kernels || f->devices) && !something_runs(plan)) {
+        snprintf(err, err_size, "the filters%s%s%s%s%s%s leave nothing to run (see gemmhost --list)",
+                 f->backends ? " --backend " : "", f->backends ? f->backends : "", f->kernels ? " --kernel " : "",
+                 f->kernels ? f->kernels : "", f->devices ? " --device " : "", f->devices ? f->devices : "");
+        return -1;
+    }
+    return 0;
 }
 
 size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst)
 {
-    if (inst->problem) return 0;
+    if (inst->problem || !inst->runs_alone) return 0;
     return plan->n_cases * inst->n_devices * inst->n_variants;
 }
 

@@ -26,6 +26,7 @@ typedef struct gh_instance {
     gh_kernel_variant *variants;
     size_t n_variants;
     char *problem;               /* why this instance cannot run at all; NULL when it can */
+    int runs_alone;              /* 0: filtered out on the command line, kept only as a split's member */
 } gh_instance;
 
 /* A [split NAME]: one device of a backend instance per member, each with
@@ -51,11 +52,21 @@ typedef struct gh_plan {
     size_t n_cases;              /* sizes x dtypes x trans */
 } gh_plan;
 
+/* What the command line keeps (--backend, --kernel, --device): comma lists,
+ * NULL for no filter. Backends are [backend] or [split] section names (plugin
+ * names without sections); devices are indices, all, hardware, software or
+ * parts of a device's name, as in a section's `devices`. */
+typedef struct gh_plan_filters {
+    const char *backends, *kernels, *devices;
+} gh_plan_filters;
+
 /* Returns 0, or -1 for a config error (a key, kernel or value the plugin does
- * not accept), with err naming file, line and key. Plugins that are missing,
+ * not accept), with err naming file, line and key, or a filter that matches
+ * nothing, with err naming the option and what there is. Plugins that are missing,
  * fail to open or have no matching device are not errors here: their
  * instance gets a problem and the run reports it. */
-int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, char *err, size_t err_size);
+int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_filters *filters, gh_plan *plan,
+                  char *err, size_t err_size);
 void gh_plan_free(gh_plan *plan);
 /* Runs that the plan will make (cases x devices x variants), for --dry-run. */
 size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst);

@@ -299,7 +299,7 @@ static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_
 {
     for (size_t i = 0; i < plan->n_instances; i++) {
         gh_instance *inst = &plan->instances[i];
-        if (inst->problem || !inst->requested) continue;
+        if (inst->problem || !inst->requested || !inst->runs_alone) continue;
         for (size_t d = 0; d < inst->n_devices; d++)
             for (size_t v = 0; v < inst->n_variants; v++) {
                 if (ran[i][d * inst->n_variants + v]) continue;
@@ -521,7 +521,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
     for (size_t i = 0; i < plan->n_instances; i++) {
         gh_instance *inst = &plan->instances[i];
         total += gh_plan_run_count(plan, inst);
-        if (inst->problem) {
+        if (inst->problem && inst->runs_alone) {
             gh_report_note(report, "backend %s could not run: %s", inst->name, inst->problem);
             if (inst->requested) sum->requested_not_run++;
         }
@@ -562,7 +562,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                 gh_compare cmp = {0};
                 for (size_t i = 0; i < plan->n_instances; i++) {
                     gh_instance *inst = &plan->instances[i];
-                    if (inst->problem) continue;
+                    if (inst->problem || !inst->runs_alone) continue;
                     for (size_t dv = 0; dv < inst->n_devices; dv++)
                         for (size_t v = 0; v < inst->n_variants; v++) {
                             snprintf(what, sizeof what, "%s/%d/%s %s", inst->name, inst->devices[dv],

@@ -1,0 +1,100 @@
+/* --dry-run; see dry_run.h. */
+#include "dry_run.h"
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "data.h"
+#include "host_memory.h"
+#include "split.h"
+
+/* A split: its members, then what each device would hold for every size and
+ * dtype (the transposes do not change it). Returns its run count; sets
+ * *impossible when a member's memory cannot hold the smallest layout. */
+static size_t print_split(const gh_config *cfg, const gh_plan *plan, const gh_split_plan *sp, int *impossible)
+{
+    size_t runs = gh_plan_split_run_count(plan, sp);
+    if (sp->problem) {
+        printf("  split %s: cannot run: %s\n", sp->name, sp->problem);
+        return 0;
+    }
+    char limit[64];
+    if (sp->config->mem_limit) gh_split_format_bytes(sp->config->mem_limit, limit, sizeof limit);
+    else snprintf(limit, sizeof limit, "none (90%% of each device's memory)");
+    printf("  split %s: %zu runs over %zu member device(s), panel %lld, mem_limit %s\n", sp->name, runs,
+           sp->n_members, (long long)sp->config->panel, limit);
+    for (size_t m = 0; m < sp->n_members; m++) {
+        const gh_split_member *mb = &sp->members[m];
+        printf("    member %s/%d (plugin %s): kernel %s%s%s, %s%s\n", mb->backend, mb->device, mb->api->name,
+               mb->kernel_info->name, *mb->params_label ? " " : "", mb->params_label,
+               gh_split_member_has_streams(mb) ? "streams (transfers overlap)" : "blocking calls",
+               gh_split_member_has_host_alloc(mb) ? ", pinned host memory" : "");
+    }
+    for (size_t s = 0; s < cfg->run.n_sizes; s++)
+        for (size_t d = 0; d < cfg->run.n_dtypes; d++) {
+            const gh_shape *sh = &cfg->run.sizes[s];
+            gh_split_shape shape = {cfg->run.dtypes[d], sh->m, sh->n, sh->k};
+            printf("    %lldx%lldx%lld %s:\n", (long long)sh->m, (long long)sh->n, (long long)sh->k,
+                   gh_dtype_name(cfg->run.dtypes[d]));
+            for (size_t m = 0; m < sp->n_members; m++) {
+                const gh_split_member *mb = &sp->members[m];
+                gh_split_layout lay;
+                char text[512];
+                uint64_t lim = gh_split_member_limit(mb, sp->config->mem_limit);
+                if (gh_split_plan_layout(&shape, sp->config->panel, lim, gh_split_member_has_streams(mb) ? 2 : 1, &lay,
+                                         text, sizeof text) == 0)
+                    gh_split_layout_describe(&lay, text, sizeof text);
+                else
+                    *impossible = 1;
+                printf("      %s/%d: %s\n", mb->backend, mb->device, text);
+            }
+        }
+    return runs;
+}
+
+int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
+{
+    size_t total = 0;
+    int cannot_run = 0, impossible = 0;
+    printf("plan: %zu cases (%zu sizes x %zu dtypes x %zu transposes), warmup %d, repeat %d, verify %s\n",
+           plan->n_cases, cfg->run.n_sizes, cfg->run.n_dtypes, cfg->run.n_trans, cfg->run.warmup, cfg->run.repeat,
+           gh_verify_method_name(cfg->run.verify));
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        size_t runs = gh_plan_run_count(plan, inst);
+        total += runs;
+        if (!inst->runs_alone) continue;
+        if (inst->problem) {
+            printf("  backend %s: cannot run: %s\n", inst->name, inst->problem);
+            cannot_run |= inst->requested;
+            continue;
+        }
+        printf("  backend %s (plugin %s): %zu runs on %zu device(s):", inst->name, inst->plugin->name, runs,
+               inst->n_devices);
+        for (size_t v = 0; v < inst->n_variants; v++)
+            printf("%s %s%s%s", v ? "," : "", inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
+                   inst->variants[v].label);
+        printf("\n");
+    }
+    for (size_t i = 0; i < plan->n_splits; i++) {
+        total += print_split(cfg, plan, &plan->splits[i], &impossible);
+        cannot_run |= plan->splits[i].problem != NULL;
+    }
+    printf("total: %zu runs\n", total);
+    char err[1024];
+    if (gh_check_host_memory(cfg, plan, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        impossible = 1;
+    }
+    if (impossible) {
+        fprintf(stderr, "gemmhost: the plan cannot run as configured (see above)\n");
+        return EXIT_USAGE;
+    }
+    if (cannot_run || total == 0) {
+        fprintf(stderr, "gemmhost: %s\n", cannot_run ? "some requested backends or splits cannot run (see above)"
+                                                      : "nothing would run (see above and gemmhost --list)");
+        return EXIT_NOT_RUN;
+    }
+    return EXIT_PASS;
+}
+

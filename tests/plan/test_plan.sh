@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Command-line filters and --dry-run as a CI check, on the C plugin alone.
+# Usage: test_plan.sh GEMMHOST SOURCE_DIR PYTHON
+set -u
+gemmhost=$1 src=$2 python=$3
+command -v "$python" >/dev/null || python=python3
+. "$src/tests/expect.sh"
+
+# rows PREFIX: "backend kernel params dtype trans m" per result line of PREFIX.csv
+rows() {
+  "$python" -c "
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r['backend'], r['kernel'], r['params'] or '-', r['dtype'], r['trans'], r['m'], r['status'])" "$1.csv"
+}
+
+cat >"$work/two.ini" <<INI
+[run]
+sizes = 9
+repeat = 1
+warmup = 0
+
+[backend small]
+plugin = cpu
+kernels = naive
+
+[backend big]
+plugin = cpu
+kernels = tiled
+tile = 8, 16
+
+[backend single]
+plugin = cpu
+threads = 1
+kernels = tiled
+
+[split both]
+backends = small, single
+panel = 4
+INI
+
+# --opt=value forms and the run lists from the command line
+"$gemmhost" --quiet --config="$work/two.ini" --output="$work/all" --size=7x5x3 --dtype=f64,i32 --trans=tn
+expect_status "--opt=value forms" $? 0
+got=$(rows "$work/all")
+expect_in "--size replaced the sizes" "$got" "small naive - f64 tn 7 pass"
+expect_in "--dtype replaced the dtypes" "$got" "big tiled tile=16 i32 tn 7 pass"
+[ "$(wc -l <<<"$got")" = 10 ] && ok "every backend and the split ran: 2 x 5 rows" || bad "expected 10 rows, got: $got"
+
+"$gemmhost" --quiet --config "$work/two.ini" --output "$work/big" --backend big
+expect_status "--backend big" $? 0
+got=$(rows "$work/big")
+[ "$(cut -d' ' -f1 <<<"$got" | sort -u)" = big ] && ok "--backend: only backend big ran" || bad "--backend big ran: $got"
+
+"$gemmhost" --quiet --config "$work/two.ini" --output "$work/split" --backend both
+expect_status "--backend naming a split" $? 0
+got=$(rows "$work/split")
+[ "$(cut -d' ' -f1 <<<"$got" | sort -u)" = both ] && ok "--backend: only the split ran (its members not alone)" ||
+  bad "--backend both ran: $got"
+
+"$gemmhost" --quiet --config "$work/two.ini" --output "$work/naive" --kernel naive
+expect_status "--kernel naive" $? 0
+got=$(rows "$work/naive")
+[ "$(cut -d' ' -f2 <<<"$got" | sort -u)" = naive ] && ok "--kernel: only naive ran" || bad "--kernel naive ran: $got"
+
+"$gemmhost" --quiet --output "$work/default" --backend cpu --kernel tiled --size 9 --dtype i32 --trans tn
+expect_status "filters on the built-in default" $? 0
+got=$(rows "$work/default")
+[ "$got" = "cpu tiled tile=32 i32 tn 9 pass" ] && ok "built-in default filtered to one row" || bad "built-in default filtered: $got"
+
+"$gemmhost" --quiet --config "$work/two.ini" --output "$work/dev" --backend big --device "0, AMD"
+expect_status "--device by index and name part" $? 0
+
+out=$("$gemmhost" --config "$work/two.ini" --backend nosuch 2>&1)
+expect_status "--backend naming nothing" $? 2
+expect_in "--backend: what there is" "$out" 'no [backend] or [split] section named "nosuch" (there are: small, big, single, both)'
+out=$("$gemmhost" --config "$work/two.ini" --kernel fancy 2>&1)
+expect_status "--kernel naming nothing" $? 2
+expect_in "--kernel: the kernels there are" "$out" 'no kernel named "fancy" in the selected plugins (there are: naive, tiled)'
+out=$("$gemmhost" --config "$work/two.ini" --device "no such device" 2>&1)
+expect_status "--device matching nothing" $? 2
+expect_in "--device: nothing left to run" "$out" "leave nothing to run"
+out=$("$gemmhost" --size 2>&1)
+expect_status "an option without its value" $? 2
+expect_in "the option is named" "$out" "--size needs a value"
+out=$("$gemmhost" --list --dry-run 2>&1)
+expect_status "--list with --dry-run" $? 2
+
+# --dry-run exits as the run would, for what it can tell in advance.
+"$gemmhost" --config "$work/two.ini" --dry-run >"$work/plan.txt" 2>&1
+expect_status "--dry-run of a good plan" $? 0
+expect_in "--dry-run estimates host memory" "$(cat "$work/plan.txt")" "host memory for 9x9x9 f32: about"
+printf '[run]\nsizes = 8\n[backend gone]\nplugin = no_such_plugin\n[backend cpu]\n' >"$work/gone.ini"
+out=$("$gemmhost" --config "$work/gone.ini" --dry-run 2>&1)
+expect_status "--dry-run: a requested plugin missing" $? 3
+expect_in "--dry-run says what cannot run" "$out" 'backend gone: cannot run: no plugin named "no_such_plugin"'
+out=$("$gemmhost" --config "$work/two.ini" --set split.both.mem_limit=1K --size 64 --dry-run 2>&1)
+expect_status "--dry-run: a split mem_limit too small" $? 2
+expect_in "--dry-run names the fitting panel" "$out" "is too small for one panel"
+out=$("$gemmhost" --config "$work/two.ini" --size 300000 --dry-run 2>&1)
+expect_status "--dry-run: a case larger than host memory" $? 2
+expect_in "--dry-run: bytes needed and available" "$out" "needs about"
+expect_in "--dry-run: bytes available" "$out" "available ("
+out=$("$gemmhost" --config "$work/two.ini" --size 300000 --output "$work/huge" 2>&1)
+expect_status "a run larger than host memory is refused up front" $? 2
+expect_in "the refusal names the case" "$out" "case 300000x300000x300000 f32 needs about"
+[ ! -e "$work/huge.csv" ] && ok "nothing was allocated or written" || bad "a refused run wrote $work/huge.csv"
+
+# verify = none: unchecked, never pass
+"$gemmhost" --quiet --config "$work/two.ini" --backend small --set run.verify=none --output "$work/none"
+expect_status "verify = none runs" $? 0
+[ "$(rows "$work/none" | cut -d' ' -f7 | sort -u)" = unchecked ] && ok "verify = none rows are unchecked" ||
+  bad "verify = none rows: $(rows "$work/none")"
+
+finish
