@@ -211,7 +211,9 @@ int main(int argc, char **argv)
             report_plugins(report, &plugins);
             report_devices(report, &plan);
             gh_run_summary summary;
-            gh_run_plan(&cfg, &plan, report, !c.quiet && isatty(STDERR_FILENO), &summary);
+            gh_progress_mode progress = c.quiet ? GH_PROGRESS_OFF
+                                        : isatty(STDERR_FILENO) ? GH_PROGRESS_TERMINAL : GH_PROGRESS_LOG;
+            gh_run_plan(&cfg, &plan, report, progress, &summary);
             status = exit_status(&summary, c.quiet);
             if (gh_report_close(report, err, sizeof err) != 0) {
                 fprintf(stderr, "gemmhost: %s\n", err);

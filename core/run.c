@@ -10,6 +10,8 @@
 #include "compare.h"
 #include "data.h"
 #include "run.h"
+
+#include "progress.h"
 #include "util.h"
 #include "verify.h"
 
@@ -113,7 +115,7 @@ static gh_result_status status_of(gh_status s)
  * timing, verification and determinism into r. `out` receives the first
  * timed output for the agreement table. */
 static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
-                    case_data *cd, gh_matrix *out, gh_result *r)
+                    case_data *cd, gh_matrix *out, gh_result *r, gh_progress *progress)
 {
     const gh_plugin_api *api = inst->plugin->api;
     gh_plugin *ctx = inst->ctx;
@@ -163,6 +165,7 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
     }
     for (int rep = 0; rep < total; rep++) {
         const int timed = rep - run->warmup; /* < 0 while warming up */
+        gh_progress_repeat(progress, rep, total);
         /* Every run starts from poison (or C0), so an unwritten element shows. */
         t0 = gh_now_ms();
         if ((s = api->upload(ctx, buf.c, 0, cd->c_init.storage, gh_matrix_storage_bytes(&cd->c_init)))) {
@@ -230,11 +233,6 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
 
 static int integral(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
 
-static void clear_progress(int on)
-{
-    if (on) fputs("\r\033[K", stderr); /* so a table row never lands after the progress text */
-}
-
 /* A result for this case, passing until shown otherwise; the caller names
  * who produced it (backend, plugin, device, kernel). */
 static gh_result case_result(const gh_run_config *run, const case_data *cd)
@@ -252,7 +250,7 @@ static gh_result case_result(const gh_run_config *run, const case_data *cd)
 
 static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device,
                                     const gh_kernel_variant *v, case_data *cd, gh_compare *cmp, gh_report *report,
-                                    int progress, gh_run_summary *sum)
+                                    gh_progress *progress, gh_run_summary *sum)
 {
     const gh_plugin_api *api = inst->plugin->api;
     const gh_device_info *info = api->device_info(inst->ctx, device);
@@ -279,7 +277,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
     } else if (gh_matrix_alloc(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard) != 0) {
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
-        measure(run, inst, device, v, cd, &out, &r);
+        measure(run, inst, device, v, cd, &out, &r, progress);
         if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
             gh_compare_add(cmp, label, r.output_hash, &out);
@@ -287,7 +285,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         }
     }
     gh_matrix_free(&out);
-    clear_progress(progress);
+    gh_progress_clear(progress);
     gh_report_result(report, &r);
     count(sum, inst, &r);
     return r.status;
@@ -370,7 +368,7 @@ static void sum_transfers(const gh_split_member_stats *st, size_t n, gh_result *
  * time, first upload to last download; `shown` gets the member stats of the
  * median run, or of the run that failed. */
 static void measure_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd, gh_matrix *out,
-                          gh_result *r, gh_split_member_stats *shown, double *shown_wall)
+                          gh_result *r, gh_split_member_stats *shown, double *shown_wall, gh_progress *progress)
 {
     const size_t n = sp->n_members;
     const int total = run->warmup + run->repeat;
@@ -387,6 +385,7 @@ static void measure_split(const gh_run_config *run, const gh_split_plan *sp, cas
     r->clock = GH_CLOCK_HOST;
     for (int rep = 0; rep < total; rep++) {
         const int timed = rep - run->warmup; /* < 0 while warming up */
+        gh_progress_repeat(progress, rep, total);
         gh_matrix *dst = timed == 0 ? out : &scratch;
         gh_matrix_poison(dst); /* an element no member writes then fails */
         gh_split_problem p = {
@@ -457,7 +456,7 @@ static void count_split(gh_run_summary *sum, const gh_result *r)
 }
 
 static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd,
-                                  gh_compare *cmp, gh_report *report, int progress, gh_run_summary *sum)
+                                  gh_compare *cmp, gh_report *report, gh_progress *progress, gh_run_summary *sum)
 {
     gh_result r = case_result(run, cd);
     r.backend = sp->name;
@@ -477,7 +476,7 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
                                     cd->alloc) != 0) {
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
-        measure_split(run, sp, cd, &out, &r, st, &wall_ms);
+        measure_split(run, sp, cd, &out, &r, st, &wall_ms, progress);
         if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/split/%s%s%s", sp->name, sp->kernel, *sp->params ? " " : "", sp->params);
             gh_compare_add(cmp, label, r.output_hash, &out);
@@ -485,7 +484,7 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
         }
     }
     gh_matrix_free(&out);
-    clear_progress(progress);
+    gh_progress_clear(progress);
     gh_report_result(report, &r);
     report_split(report, sp, &r, st, wall_ms);
     count_split(sum, &r);
@@ -505,15 +504,8 @@ static const gh_host_allocator *case_allocator(const gh_plan *plan, gh_host_allo
     return NULL;
 }
 
-static void show_progress(int on, size_t done, size_t total, const char *what)
-{
-    if (!on) return;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what);
-    if (done == total) fprintf(stderr, "\r\033[K");
-    fflush(stderr);
-}
-
-void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int progress, gh_run_summary *sum)
+void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_progress_mode progress_mode,
+                 gh_run_summary *sum)
 {
     const gh_run_config *run = &cfg->run;
     memset(sum, 0, sizeof *sum);
@@ -534,6 +526,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
             sum->requested_not_run++;
         }
     }
+    gh_progress *progress = gh_progress_start(progress_mode, total, 5.0);
     gh_host_allocator pinned;
     const gh_host_allocator *alloc = case_allocator(plan, &pinned);
     size_t *split_ran = gh_xcalloc(plan->n_splits + 1, sizeof *split_ran);
@@ -550,9 +543,9 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                 snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(run->dtypes[d]),
                          run->trans[t].a ? "t" : "n", run->trans[t].b ? "t" : "n", (long long)run->sizes[s].m,
                          (long long)run->sizes[s].n, (long long)run->sizes[s].k);
-                show_progress(progress, done, total, what);
+                gh_progress_run(progress, done, what);
                 if (case_prepare(&cd, run, index, run->sizes[s], run->dtypes[d], run->trans[t], alloc) != 0) {
-                    clear_progress(progress);
+                    gh_progress_clear(progress);
                     gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference",
                                    index, what + strlen("preparing "));
                     sum->errors++;
@@ -565,9 +558,10 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                     if (inst->problem || !inst->runs_alone) continue;
                     for (size_t dv = 0; dv < inst->n_devices; dv++)
                         for (size_t v = 0; v < inst->n_variants; v++) {
-                            snprintf(what, sizeof what, "%s/%d/%s %s", inst->name, inst->devices[dv],
-                                     inst->variants[v].info->name, inst->variants[v].label);
-                            show_progress(progress, done, total, what);
+                            snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[dv],
+                                     inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
+                                     inst->variants[v].label);
+                            gh_progress_run(progress, done, what);
                             if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report,
                                             progress, sum) != GH_RESULT_UNSUPPORTED)
                                 ran[i][dv * inst->n_variants + v]++;
@@ -578,7 +572,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                     const gh_split_plan *sp = &plan->splits[i];
                     if (sp->problem) continue;
                     snprintf(what, sizeof what, "split %s", sp->name);
-                    show_progress(progress, done, total, what);
+                    gh_progress_run(progress, done, what);
                     if (run_split(run, sp, &cd, &cmp, report, progress, sum) != GH_RESULT_UNSUPPORTED) split_ran[i]++;
                     done++;
                 }
@@ -588,14 +582,14 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int pro
                         .trans_b = cd.in.trans_b, .m = cd.in.m, .n = cd.in.n, .k = cd.in.k,
                     };
                     gh_compare_finish(&cmp, cd.ref, &a);
-                    clear_progress(progress);
+                    gh_progress_clear(progress);
                     gh_report_agreement(report, &a);
                     gh_agreement_free(&a);
                 }
                 gh_compare_clear(&cmp);
                 case_release(&cd);
             }
-    show_progress(progress, total, total, "");
+    gh_progress_finish(progress);
     report_never_ran(plan, ran, report, sum);
     for (size_t i = 0; i < plan->n_splits; i++) {
         if (plan->splits[i].problem || split_ran[i]) continue;

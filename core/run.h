@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "config.h"
 #include "plan.h"
+#include "progress.h"
 #include "report.h"
 
 typedef struct gh_run_summary {
@@ -14,8 +15,9 @@ typedef struct gh_run_summary {
     size_t requested_not_run;    /* unsupported or errored results of requested backends */
 } gh_run_summary;
 
-/* progress: print a progress line on stderr. Returns nothing; the summary
+/* Progress goes to stderr in the given mode. Returns nothing; the summary
  * decides the exit status. */
-void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, int progress, gh_run_summary *summary);
+void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_progress_mode progress,
+                 gh_run_summary *summary);
 
 #endif

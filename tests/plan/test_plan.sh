@@ -112,4 +112,17 @@ expect_status "verify = none runs" $? 0
 [ "$(rows "$work/none" | cut -d' ' -f7 | sort -u)" = unchecked ] && ok "verify = none rows are unchecked" ||
   bad "verify = none rows: $(rows "$work/none")"
 
+# Progress on a log (stderr not a terminal): plain lines with runs done and
+# repetitions inside a run; none with --quiet.
+GEMMHOST_PROGRESS_INTERVAL=0 "$gemmhost" --config "$work/two.ini" --backend small --set run.repeat=20 \
+  --output "$work/progress" >/dev/null 2>"$work/progress.log"
+expect_status "a run with progress on a log" $? 0
+log=$(cat "$work/progress.log")
+expect_in "progress names the run" "$log" "gemmhost: progress 0/1 runs (0%): small/0/naive"
+expect_in "progress inside a long run" "$log" "small/0/naive (repetition 20 of 20)"
+expect_in "progress estimates the time left" "$log" "left: small/0/naive"
+GEMMHOST_PROGRESS_INTERVAL=0 "$gemmhost" --quiet --config "$work/two.ini" --backend small --output "$work/quiet" \
+  2>"$work/quiet.log" >/dev/null
+grep -q "progress" "$work/quiet.log" && bad "--quiet printed progress" || ok "--quiet prints no progress"
+
 finish
