@@ -979,23 +979,25 @@ static int set_plugin_dirs(loader *ld, const section *s, const entry *e, const r
     return 0;
 }
 
+/* The defaults are the built-in default config's values (gh_default_config_text
+ * spells them out), so an empty config runs what no config runs. */
 #define RUN_OFF(member) offsetof(gh_run_config, member)
 static const run_key run_keys[] = {
     { "sizes", "64, 100x75x50, 37x53x29, 1x1x1, 129x31x65", set_sizes, 0, 0, 0 },
-    { "dtype", "f32", set_dtypes, 0, 0, 0 },
-    { "trans", "nn", set_trans, 0, 0, 0 },
+    { "dtype", "f32, f64, i32", set_dtypes, 0, 0, 0 },
+    { "trans", "nn, tt", set_trans, 0, 0, 0 },
     { "alpha", "1", set_double, RUN_OFF(alpha), INT64_MIN, 0 },
     { "beta", "0", set_double, RUN_OFF(beta), INT64_MIN, 0 },
     { "warmup", "1", set_int, RUN_OFF(warmup), 0, MAX_COUNT },
-    { "repeat", "5", set_int, RUN_OFF(repeat), 1, MAX_COUNT },
+    { "repeat", "3", set_int, RUN_OFF(repeat), 1, MAX_COUNT },
     { "seed", "1", set_seed, 0, 0, 0 },
     { "verify", "auto", set_verify, 0, 0, 0 },
     { "full_max", "268435456", set_double, RUN_OFF(full_max_flops), 0, 0 },   /* 2 * 512^3 */
     { "freivalds_trials", "3", set_int, RUN_OFF(freivalds_trials), 1, 1000 },
     { "samples", "4096", set_int64, RUN_OFF(samples), 1, 1000000000 },
-    { "ld_pad", "0", set_int64, RUN_OFF(ld_pad), 0, MAX_PAD },
+    { "ld_pad", "3", set_int64, RUN_OFF(ld_pad), 0, MAX_PAD },
     { "guard", "64", set_int64, RUN_OFF(guard), 0, MAX_PAD },
-    { "output", "results", set_output, 0, 0, 0 },
+    { "output", "gemmhost-results", set_output, 0, 0, 0 },
     { "plugin_dir", NULL, set_plugin_dirs, 0, 0, 0 },
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])

@@ -30,6 +30,8 @@ static void set_problem(gh_instance *inst, const char *fmt, ...)
     va_end(ap);
 }
 
+static char *append_unique(char *list, const char *item);
+
 static const gh_option_info *find_option(const gh_plugin_api *api, const char *name)
 {
     for (size_t i = 0; i < api->n_options; i++)
@@ -91,6 +93,17 @@ static int param_value_allowed(const gh_param_info *p, int64_t v)
     return 0;
 }
 
+/* The first kernel of the plugin with a parameter of that name, or NULL. */
+static const gh_kernel_info *kernel_with_param(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
+{
+    for (int k = 0; k < api->kernel_count(ctx); k++) {
+        const gh_kernel_info *info = api->kernel_info(ctx, k);
+        for (size_t p = 0; p < info->n_params; p++)
+            if (strcmp(info->params[p].name, name) == 0) return info;
+    }
+    return NULL;
+}
+
 /* Every raw key must be a plugin option or a parameter of a selected kernel,
  * and parameter values must be allowed. Options take one value. */
 static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_plugin *ctx,
@@ -122,6 +135,17 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
                     }
                 }
             }
+        }
+        const gh_kernel_info *unselected = kernel_with_param(api, ctx, key->name);
+        if (!used && unselected) {
+            char *selected = gh_strdup("");
+            for (size_t k = 0; k < n_kernels; k++) selected = append_unique(selected, api->kernel_info(ctx, kernels[k])->name);
+            config_error(err, size, &key->origin, bc->name,
+                         "%s: a parameter of kernel %s, which this backend does not run (kernels = %s): add %s to "
+                         "kernels, or remove %s",
+                         key->name, unselected->name, selected, unselected->name, key->name);
+            free(selected);
+            return -1;
         }
         if (!used) {
             char *options = list_options(api), *params = list_kernels(ctx, api, 1);
@@ -289,6 +313,21 @@ static void select_devices(gh_instance *inst, const char *spec)
     }
 }
 
+/* Where the option a plugin refused was written: the key its message names
+ * (or the only option given), else the section. */
+static const gh_origin *refused_option_origin(const gh_backend_config *bc, const gh_plugin_api *api, const char *why)
+{
+    const gh_origin *only = NULL;
+    size_t n_options = 0;
+    for (size_t i = 0; i < bc->n_keys; i++) {
+        if (!find_option(api, bc->keys[i].name)) continue;
+        n_options++;
+        only = &bc->keys[i].origin;
+        if (strstr(why, bc->keys[i].name)) return &bc->keys[i].origin;
+    }
+    return n_options == 1 ? only : &bc->origin;
+}
+
 static int open_context(gh_instance *inst, const gh_backend_config *bc, char *err, size_t size)
 {
     const gh_plugin_api *api = inst->plugin->api;
@@ -302,9 +341,11 @@ static int open_context(gh_instance *inst, const gh_backend_config *bc, char *er
     free(opts);
     if (s == GH_OK) return 0;
     inst->ctx = NULL;
-    if (s == GH_INVALID_ARGUMENT && bc)
-        return config_error(err, size, &bc->origin, bc->name, "plugin %s refused its options: %s", api->name,
-                            api->last_error(NULL));
+    if (s == GH_INVALID_ARGUMENT && bc) {
+        const char *why = api->last_error(NULL);
+        return config_error(err, size, refused_option_origin(bc, api, why), bc->name, "plugin %s refused its options: %s",
+                            api->name, why);
+    }
     set_problem(inst, "plugin %s could not be opened: %s", api->name, api->last_error(NULL));
     return 0;
 }
@@ -323,8 +364,11 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
                 dirs = next;
             }
             set_problem(inst, "no plugin named \"%s\" (file " GH_PLUGIN_PREFIX "%s" GH_PLUGIN_SUFFIX
-                              ") in the search path: %s",
-                        want, want, dirs);
+                              ") in the search path: %s%s",
+                        want, want, dirs,
+                        strcmp(want, bc->name) == 0 ? "; a [backend] section without `plugin =` uses its own name "
+                                                      "as the plugin name"
+                                                    : "");
             free(dirs);
             return 0;
         }

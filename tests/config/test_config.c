@@ -83,15 +83,15 @@ static void check_defaults(const gh_config *cfg)
     const gh_run_config *r = &cfg->run;
     CHECK(r->n_sizes == 5 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
           shape_is(&r->sizes[4], 129, 31, 65));
-    CHECK(r->n_dtypes == 1 && r->dtypes[0] == GH_F32);
-    CHECK(r->n_trans == 1 && r->trans[0].a == 0 && r->trans[0].b == 0);
+    CHECK(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
+    CHECK(r->n_trans == 2 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 1);
     CHECK(r->alpha == 1.0 && r->beta == 0.0);
-    CHECK(r->warmup == 1 && r->repeat == 5 && r->seed == 1);
+    CHECK(r->warmup == 1 && r->repeat == 3 && r->seed == 1);
     CHECK(r->verify == GH_VERIFY_AUTO);
     CHECK(r->full_max_flops == 2.0 * 512 * 512 * 512);
     CHECK(r->freivalds_trials == 3 && r->samples == 4096);
-    CHECK(r->ld_pad == 0 && r->guard == 64);
-    CHECK(r->output && strcmp(r->output, "results") == 0);
+    CHECK(r->ld_pad == 3 && r->guard == 64);
+    CHECK(r->output && strcmp(r->output, "gemmhost-results") == 0);
     CHECK(r->n_plugin_dirs == 0 && r->plugin_dirs == NULL);
     CHECK(cfg->n_backends == 0 && cfg->n_splits == 0 && cfg->auto_backends == 1);
 }
@@ -131,6 +131,7 @@ static void test_builtin_default(void)
     CHECK(r->ld_pad == 3 && r->guard == 64 && r->verify == GH_VERIFY_AUTO && r->beta == 0.0);
     CHECK(strcmp(r->output, "gemmhost-results") == 0);
     CHECK(strcmp(cfg.path, "<built-in>") == 0);
+    check_defaults(&cfg); /* an empty config runs what no config runs */
     gh_config_free(&cfg);
 }
 

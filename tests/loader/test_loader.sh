@@ -158,7 +158,7 @@ grep -q "^[0-9]*,cpu,cpu," "$work/pdir.csv" 2>/dev/null && ok "plugin_dir: the c
 
 # A backend by name, then one by path to the same file and to a copy: each
 # loads (the user asked for that file), none is refused as shadowed.
-printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\noutput = %s/bypath\n[backend b1]\nplugin = cpu\n[backend b2]\nplugin = %s\n[backend b3]\nplugin = ../copy/gemmhost-cpu.so\n' \
+printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nrepeat = 1\nwarmup = 0\noutput = %s/bypath\n[backend b1]\nplugin = cpu\n[backend b2]\nplugin = %s\n[backend b3]\nplugin = ../copy/gemmhost-cpu.so\n' \
   "$work" "$cpu_so" >"$work/cfgdir/bypath.ini"
 out=$("$gemmhost" --config "$work/cfgdir/bypath.ini" --dry-run 2>&1)
 expect_status "plugins by name and by path: --dry-run" $? 0

@@ -17,6 +17,8 @@ for r in csv.DictReader(open(sys.argv[1])):
 cat >"$work/two.ini" <<INI
 [run]
 sizes = 9
+dtype = f32
+trans = nn
 repeat = 1
 warmup = 0
 
@@ -111,6 +113,20 @@ expect_in "the refusal names the case" "$out" "case 300000x300000x300000 f32 nee
 expect_status "verify = none runs" $? 0
 [ "$(rows "$work/none" | cut -d' ' -f7 | sort -u)" = unchecked ] && ok "verify = none rows are unchecked" ||
   bad "verify = none rows: $(rows "$work/none")"
+
+# Messages a newcomer meets: each names the right line and does not contradict itself.
+printf '[run]\nsizes = 8\n[backend cpu]\nkernels = naive\ntile = 16\n' >"$work/unselected.ini"
+out=$("$gemmhost" --config "$work/unselected.ini" --dry-run 2>&1)
+expect_status "a parameter of a kernel the backend does not run" $? 2
+expect_in "it names the kernel and the fix" "$out" "unselected.ini:5: [backend cpu] tile: a parameter of kernel tiled, which this backend does not run (kernels = naive)"
+printf '[run]\nsizes = 8\n[backend cpu]\n\nthreads = -1\n' >"$work/threads.ini"
+out=$("$gemmhost" --config "$work/threads.ini" --dry-run 2>&1)
+expect_status "an option the plugin refuses" $? 2
+expect_in "the refusal is reported at the key's line" "$out" "threads.ini:5: [backend cpu] plugin cpu refused its options"
+printf '[run]\nsizes = 8\n[backend mycpu]\n' >"$work/noplugin.ini"
+out=$("$gemmhost" --config "$work/noplugin.ini" --dry-run 2>&1)
+expect_status "a section named like no plugin, without plugin =" $? 3
+expect_in "it says the plugin defaults to the section name" "$out" "without \`plugin =\` uses its own name as the plugin name"
 
 # Progress on a log (stderr not a terminal): plain lines with runs done and
 # repetitions inside a run; none with --quiet.

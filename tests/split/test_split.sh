@@ -79,7 +79,7 @@ expect_ok "too small: the split is ERROR, the others pass" $check "$work/small" 
 # A member that fails mid-run (its third gemm call): two fakes with a call
 # counter each; each runs its one standalone call, then 40 chunks between them
 # make one of them fail. Reported with the plugin's words, exit 3, no hang.
-printf '[run]\nsizes = 320x16x16\ndtype = f64\nwarmup = 0\nrepeat = 1\nverify = full\nplugin_dir = %s\noutput = %s/fails\n[backend third]\nplugin = fake_fail_third\n[backend third2]\nplugin = fake_fail_third\n[split pair]\nbackends = third, third2\npanel = 8\nmem_limit = 1M\n' \
+printf '[run]\nsizes = 320x16x16\ndtype = f64\ntrans = nn\nwarmup = 0\nrepeat = 1\nverify = full\nplugin_dir = %s\noutput = %s/fails\n[backend third]\nplugin = fake_fail_third\n[backend third2]\nplugin = fake_fail_third\n[split pair]\nbackends = third, third2\npanel = 8\nmem_limit = 1M\n' \
   "$fakes" "$work" >"$work/fails.ini"
 out=$(timeout 60 "$gemmhost" --config "$work/fails.ini" 2>&1)
 expect_status "a split member failing mid-run" $? 3
