@@ -8,7 +8,7 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends \
-  build-essential cmake pkg-config python3 \
+  build-essential cmake pkg-config python3 python3-matplotlib \
   libinih-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libvulkan-dev glslc mesa-vulkan-drivers

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# tools/plot.py end to end: gemmhost runs config/plot-demo.ini (C plugin, f32 and i32, two
+# transposes), plot.py draws it; the pictures are checked as files (PNG header and size, SVG
+# as XML with its legend and labels), then the options and bad input.
+# Usage: test_plot.sh GEMMHOST SOURCE_DIR PYTHON...  (the first PYTHON with matplotlib is used)
+set -u
+gemmhost=$1 src=$2
+shift 2
+plot=$src/tools/plot.py
+. "$src/tests/expect.sh"
+
+python=
+for p in "$@" python3; do
+  if command -v "$p" >/dev/null && "$p" -c "import matplotlib" 2>/dev/null; then python=$p; break; fi
+done
+if [ -z "$python" ]; then
+  # install-deps.sh installs python3-matplotlib, so in CI its absence is a failure.
+  why="no python with matplotlib among: $* python3 (Debian: apt-get install python3-matplotlib)"
+  [ -n "${CI:-}" ] && { echo "FAIL: $why"; exit 1; }
+  echo "skip: $why"
+  exit 77
+fi
+echo "python with matplotlib: $python"
+
+[ "$(head -1 "$plot")" = "#!/usr/bin/env python3" ] && ok "plot.py's shebang is env python3" \
+  || bad "plot.py's shebang: $(head -1 "$plot")"
+[ -x "$plot" ] && ok "plot.py is executable" || bad "plot.py is not executable"
+
+"$gemmhost" --quiet --config "$src/config/plot-demo.ini" --output "$work/demo"
+expect_status "gemmhost on config/plot-demo.ini" $? 0
+
+# check_png FILE: a PNG whose IHDR gives a plausible picture size.
+check_png() {
+  "$python" - "$1" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read(24)
+if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+    sys.exit(f"{sys.argv[1]}: not a PNG (header {data[:16]!r})")
+w, h = struct.unpack(">II", data[16:24])
+print(f"{sys.argv[1]}: {w} x {h} pixels")
+sys.exit(0 if 400 <= w <= 8000 and 200 <= h <= 30000 else f"implausible size {w} x {h}")
+PY
+}
+# check_svg FILE TEXT...: parses as XML and its text holds each TEXT.
+check_svg() {
+  "$python" - "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+text = "\n".join(t.strip() for t in root.itertext() if t.strip())
+missing = [w for w in sys.argv[2:] if w not in text]
+for w in missing:
+    print(f"{sys.argv[1]}: no text {w!r}")
+sys.exit(1 if missing or not root.tag.endswith("svg") else 0)
+PY
+}
+
+out=$("$python" "$plot" "$work/demo.json" 2>&1)
+expect_status "plot.py on the demo run" $? 0
+for f in demo-gflops.png demo-gflops.svg demo-agreement.png demo-agreement.svg; do
+  [ -s "$work/$f" ] && ok "$f written, not empty" || bad "$f missing or empty"
+  expect_in "$f named on the output" "$out" "wrote $work/$f"
+done
+expect_ok "gflops PNG: PNG header, plausible size" check_png "$work/demo-gflops.png"
+expect_ok "agreement PNG: PNG header, plausible size" check_png "$work/demo-agreement.png"
+expect_ok "gflops SVG: XML with panels, legend, transposes, axis" check_svg "$work/demo-gflops.svg" \
+  "f32" "i32" "cpu naive" "cpu tiled tile=8" "cpu tiled tile=32" "trans nn" "trans tn" "cube root of M*N*K"
+expect_ok "agreement SVG: XML with columns, cases and diff/bound" check_svg "$work/demo-agreement.svg" \
+  "cpu/0/naive" "cpu/0/tiled tile=8" "cpu/0/tiled tile=32" "f32 nn 24" "i32 tn 256" "diff/bound"
+
+# --out, PREFIX without .json, --trans, --baseline.
+out=$("$python" "$plot" "$work/demo" --out "$work/pics/new" --trans nn --baseline naive 2>&1)
+expect_status "plot.py PREFIX --out --trans nn --baseline naive" $? 0
+[ "$(ls "$work/pics/new" | wc -l)" = 4 ] && ok "--out: the four pictures in a new folder" \
+  || bad "--out: $(ls "$work/pics/new")"
+expect_ok "--trans nn --baseline naive: one transpose in the title, naive a baseline" \
+  check_svg "$work/pics/new/demo-gflops.svg" "f32 (trans nn)" "cpu naive (baseline)" "cpu tiled tile=8"
+# dashed_lines FILE N: N dashed lines inside the panels (clipped to them; the legend's are not).
+dashed_lines() {
+  "$python" - "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+paths = ET.parse(sys.argv[1]).getroot().iter("{http://www.w3.org/2000/svg}path")
+n = sum(1 for p in paths if "stroke-dasharray" in p.get("style", "") and p.get("clip-path"))
+print(n, "dashed lines in the panels")
+sys.exit(0 if n == int(sys.argv[2]) else 1)
+PY
+}
+expect_ok "--baseline naive: dashed in both panels" dashed_lines "$work/pics/new/demo-gflops.svg" 2
+expect_ok "no baseline: no dashed line" dashed_lines "$work/demo-gflops.svg" 0
+if grep -q "trans tn" "$work/pics/new/demo-gflops.svg"; then bad "--trans nn still shows tn"; else ok "--trans nn: no tn"; fi
+if grep -q " tn " "$work/pics/new/demo-agreement.svg"; then bad "--trans nn: tn cases in the agreement picture"
+else ok "--trans nn: agreement rows only nn"; fi
+
+# No passing result: said, the agreement picture still drawn, exit 0.
+"$python" -c "
+import json, sys
+doc = json.load(open('$work/demo.json'))
+for r in doc['results']:
+    r['status'] = 'FAIL'
+json.dump(doc, open('$work/failed.json', 'w'))"
+out=$("$python" "$plot" "$work/failed.json" 2>&1)
+expect_status "no passing result" $? 0
+expect_in "no passing result: said" "$out" "no passing timed results"
+expect_in "no passing result: the others counted" "$out" "left out of the GFLOP/s plot: 60 results (60 FAIL)"
+[ -s "$work/failed-agreement.png" ] && [ ! -e "$work/failed-gflops.png" ] \
+  && ok "no passing result: agreement drawn, GFLOP/s not" || bad "no passing result: $(ls "$work" | grep failed-)"
+
+# Bad input: exit 2, the file and the problem named.
+out=$("$python" "$plot" "$work/no-such.json" 2>&1)
+expect_status "missing JSON" $? 2
+expect_in "missing JSON named" "$out" "$work/no-such.json: no such file"
+echo '{"rows": []}' >"$work/other.json"
+out=$("$python" "$plot" "$work/other.json" 2>&1)
+expect_status "JSON not from gemmhost" $? 2
+expect_in "JSON not from gemmhost: said, file named" "$out" "$work/other.json: not a gemmhost results file"
+printf '{"gemmhost": {"version": "0.1.0"}, "results": [' >"$work/cut.json"
+out=$("$python" "$plot" "$work/cut.json" 2>&1)
+expect_status "truncated JSON" $? 2
+expect_in "truncated JSON: said, file named" "$out" "$work/cut.json: not JSON"
+echo '{"gemmhost": {"version": "0.1.0"}, "results": [{"backend": "cpu"}], "agreement": []}' >"$work/thin.json"
+out=$("$python" "$plot" "$work/thin.json" 2>&1)
+expect_status "result without its fields" $? 2
+expect_in "result without its fields: which" "$out" "$work/thin.json: results[0] lacks case_index"
+out=$("$python" "$plot" "$work/demo.json" --trans nx 2>&1)
+expect_status "bad --trans" $? 2
+expect_in "bad --trans named" "$out" "--trans nx"
+# A valid file with nothing in it: nothing to draw, exit 1.
+echo '{"gemmhost": {"version": "0.1.0"}, "results": [], "agreement": []}' >"$work/empty.json"
+out=$("$python" "$plot" "$work/empty.json" 2>&1)
+expect_status "empty run" $? 1
+expect_in "empty run: nothing to draw" "$out" "nothing to draw from $work/empty.json"
+
+finish
