@@ -24,7 +24,8 @@ step() { # step NAME SECONDS COMMAND...
 }
 nvidia-smi -L
 step list 30 "$build/gemmhost" --list
-step cuda 100 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" \
+# --full: also NVRTC compiles of every kernel variant (a plain run, as ctest's, skips them).
+step cuda 100 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --full \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
 step opencl 120 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
 step vulkan 120 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"

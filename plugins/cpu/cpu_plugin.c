@@ -15,7 +15,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 
 #include "gemmhost/plugin.h"
 #include "cpu_gemm.h"
+#include "cpu_pool.h"
 
 /* ---- errors: one message per calling thread, as the ABI asks ---- */
 
@@ -69,6 +69,7 @@ static const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
 
 struct gh_plugin {
     int threads;
+    cpu_pool *pool;     /* the GEMM's threads, started at the first GEMM */
     char device_name[256];
     char api[64];
     gh_device_info info;
@@ -126,7 +127,11 @@ static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_p
     if (threads == 0) threads = online > 0 ? (int)online : 1;
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) return fail(GH_OUT_OF_MEMORY, "out of host memory opening the cpu plugin");
+    if (ctx) ctx->pool = cpu_pool_create(threads);
+    if (!ctx || !ctx->pool) {
+        free(ctx);
+        return fail(GH_OUT_OF_MEMORY, "out of host memory opening the cpu plugin");
+    }
     ctx->threads = threads;
     read_cpu_name(ctx->device_name, sizeof ctx->device_name);
     snprintf(ctx->api, sizeof ctx->api, "C11 + pthreads (%d threads)", threads);
@@ -149,7 +154,11 @@ static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_p
     return GH_OK;
 }
 
-static void cpu_close(gh_plugin *ctx) { free(ctx); }
+static void cpu_close(gh_plugin *ctx)
+{
+    if (ctx) cpu_pool_destroy(ctx->pool);
+    free(ctx);
+}
 
 static int cpu_device_count(gh_plugin *ctx) { (void)ctx; return 1; }
 
@@ -214,21 +223,17 @@ static gh_status cpu_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, v
     return s;
 }
 
-/* ---- GEMM: rows of C split across threads ---- */
+/* ---- GEMM: rows of C split across the context's pool of threads ---- */
 
-typedef struct worker {
-    pthread_t thread;
-    cpu_gemm_job job;
+typedef struct gemm_parts {
+    const cpu_gemm_job *jobs;   /* one per part */
     int kernel;
-    int failed;
-} worker;
+} gemm_parts;
 
-static void *run_worker(void *arg)
+static int run_part(void *arg, int part)
 {
-    worker *w = arg;
-    int rc = w->kernel == KERNEL_NAIVE ? cpu_gemm_naive(&w->job) : cpu_gemm_tiled(&w->job);
-    w->failed = rc != 0;
-    return NULL;
+    const gemm_parts *g = arg;
+    return g->kernel == KERNEL_NAIVE ? cpu_gemm_naive(&g->jobs[part]) : cpu_gemm_tiled(&g->jobs[part]);
 }
 
 static size_t dtype_size(gh_dtype d) { return d == GH_F64 ? 8 : 4; }
@@ -287,14 +292,10 @@ static gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_
     const size_t elem = dtype_size(g->dtype);
     int n_workers = ctx->threads;
     if (n_workers > g->m) n_workers = (int)g->m; /* no idle threads on thin C */
-    worker *workers = calloc((size_t)n_workers, sizeof *workers);
-    if (!workers) return fail(GH_OUT_OF_MEMORY, "out of host memory for %d workers", n_workers);
-
-    double start = now_ms();
-    int started = 0;
+    cpu_gemm_job *jobs = calloc((size_t)n_workers, sizeof *jobs);
+    if (!jobs) return fail(GH_OUT_OF_MEMORY, "out of host memory for %d workers", n_workers);
     for (int w = 0; w < n_workers; w++) {
-        workers[w].kernel = kernel;
-        workers[w].job = (cpu_gemm_job){
+        jobs[w] = (cpu_gemm_job){
             .args = g,
             .a = g->a->data + g->a_offset * elem,
             .b = g->b->data + g->b_offset * elem,
@@ -303,17 +304,15 @@ static gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_
             .row_end = g->m * (w + 1) / n_workers,
             .tile = tile,
         };
-        if (pthread_create(&workers[w].thread, NULL, run_worker, &workers[w]) != 0) break;
-        started++;
     }
-    int failed = started < n_workers;
-    for (int w = 0; w < started; w++) {
-        pthread_join(workers[w].thread, NULL);
-        failed |= workers[w].failed;
-    }
-    double elapsed = now_ms() - start;
-    free(workers);
-    if (failed) return fail(GH_ERROR, "could not start %d threads or allocate their scratch memory", n_workers);
+    /* The time covers handing the rows out, the multiply and its end, not
+     * the threads' start (once per context, at its first GEMM). */
+    gemm_parts parts = {jobs, kernel};
+    double elapsed = 0;
+    int rc = cpu_pool_run(ctx->pool, n_workers, run_part, &parts, &elapsed);
+    free(jobs);
+    if (rc > 0) return fail(GH_ERROR, "could not start %d threads: %s", ctx->threads - 1, strerror(rc));
+    if (rc < 0) return fail(GH_ERROR, "a worker thread could not allocate its scratch memory");
 
     if (timing && timing->size >= sizeof(gh_gemm_timing)) {
         timing->kernel_ms = elapsed;

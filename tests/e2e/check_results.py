@@ -2,10 +2,13 @@
 """Checks a gemmhost CSV (and its JSON twin): row counts, statuses, coverage.
 
 usage: check_results.py PREFIX [--rows N] [--min-rows N] [--status S] [--or-unsupported]
-                        [--software-only] [--require COLUMN=VALUE]... [--distinct COLUMN=N]...
+                        [--software-only] [--killed] [--require COLUMN=VALUE]... [--distinct COLUMN=N]...
 Exits 1 with a line per problem; prints what it checked.
 """
 import argparse, csv, json, sys
+
+# Columns written alike to both files, compared row by row.
+SAME_IN_BOTH = ["case_index", "backend", "kernel", "params", "dtype", "trans", "m", "n", "k", "status", "output_hash"]
 
 
 def main():
@@ -19,6 +22,10 @@ def main():
     ap.add_argument("--software-only", action="store_true",
                     help="--rows applies only when every device of the run is a software device (the CI "
                          "machine's set); elsewhere, e.g. beside a GPU, it is a minimum")
+    ap.add_argument("--killed", action="store_true",
+                    help="the run was killed: the JSON may lack the CSV's last row (gemmhost writes a result "
+                         "to the CSV, then the JSON, and the kill may fall between); the rows both have must "
+                         "match, and --min-rows applies to each")
     ap.add_argument("--require", action="append", default=[], help="some row has COLUMN=VALUE")
     ap.add_argument("--distinct", action="append", default=[], help="COLUMN has at least N distinct values")
     a = ap.parse_args()
@@ -27,8 +34,16 @@ def main():
         rows = list(csv.DictReader(f))
     with open(a.prefix + ".json") as f:
         doc = json.load(f)
-    if len(doc["results"]) != len(rows):
-        problems.append(f"JSON has {len(doc['results'])} results, CSV {len(rows)}")
+    results = doc["results"]
+    lag = len(rows) - len(results)
+    if lag != 0 and not (a.killed and lag == 1):
+        problems.append(f"JSON has {len(results)} results, CSV {len(rows)}")
+    for i, (row, res) in enumerate(zip(rows, results)):
+        differ = [k for k in SAME_IN_BOTH if row[k] != ("" if res[k] is None else str(res[k]))]
+        if differ:
+            problems.append(f"result {i}: CSV and JSON differ in {', '.join(differ)}")
+    if a.killed and len(results) < a.min_rows:
+        problems.append(f"JSON has {len(results)} results, expected at least {a.min_rows}")
     exact = a.rows is not None and (not a.software_only or all(d["is_software"] for d in doc["devices"]))
     if exact and len(rows) != a.rows:
         problems.append(f"{len(rows)} rows, expected {a.rows}")
