@@ -281,6 +281,56 @@ char *gh_render_csv_row(const gh_fieldset *fs)
 /* ------------------------------------------------------------------------ */
 /* What goes into each record. */
 
+/* ------------------------------------------------------------------------ */
+/* XML and labels. */
+
+void gh_xml_str(gh_sbuf *b, const char *s)
+{
+    if (!s) return;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = gh_utf8_seq_len(p);
+        if (n == 0) { gh_sb_puts(b, "\xef\xbf\xbd"); p++; continue; }
+        if (n > 1) { gh_sb_putn(b, (const char *)p, n); p += n; continue; }
+        switch (*p) {
+        case '&': gh_sb_puts(b, "&amp;"); break;
+        case '<': gh_sb_puts(b, "&lt;"); break;
+        case '>': gh_sb_puts(b, "&gt;"); break;
+        case '"': gh_sb_puts(b, "&quot;"); break;
+        case '\'': gh_sb_puts(b, "&apos;"); break;
+        case '\n': gh_sb_puts(b, "&#10;"); break;
+        case '\t': gh_sb_puts(b, "&#9;"); break;
+        case '\r': break;
+        default:
+            if (*p < 0x20 || *p == 0x7f) gh_sb_puts(b, "\xef\xbf\xbd");
+            else gh_sb_putc(b, (char)*p);
+        }
+        p++;
+    }
+}
+
+void gh_device_label(char *out, size_t size, int index, const char *name)
+{
+    static const char *const noise[] = {"(R)", "(r)", "(TM)", "(tm)"};
+    gh_sbuf b = {0};
+    if (!name || !*name) name = "?";
+    if (index >= 0) gh_sb_printf(&b, "%d:", index);
+    size_t start = b.len;
+    for (const char *p = name; *p;) {
+        if (strncmp(p, " @ ", 3) == 0) break;   /* clock speed suffix */
+        size_t skip = 0;
+        for (size_t i = 0; i < sizeof noise / sizeof noise[0] && !skip; i++)
+            if (strncmp(p, noise[i], strlen(noise[i])) == 0) skip = strlen(noise[i]);
+        if (skip) { p += skip; continue; }
+        if (*p == ' ' && (b.len == start || b.s[b.len - 1] == ' ')) { p++; continue; }
+        gh_sb_putc(&b, *p++);
+    }
+    while (b.len > start && b.s[b.len - 1] == ' ') b.len--;
+    char *s = gh_sb_take(&b);
+    snprintf(out, size, "%s", s ? s : name);
+    free(s);
+}
+
 void gh_trans_name(char out[3], int trans_a, int trans_b)
 {
     out[0] = trans_a ? 't' : 'n';
@@ -382,6 +432,11 @@ void gh_fields_device(gh_fieldset *fs, const char *backend, int index, const gh_
     fs->n = 0;
     gh_fs_str(fs, "backend", backend);
     gh_fs_int(fs, "device_index", index);
+    gh_fields_device_info(fs, d);
+}
+
+void gh_fields_device_info(gh_fieldset *fs, const gh_device_info *d)
+{
     gh_fs_str(fs, "name", DEV_STR(d, name));
     gh_fs_str(fs, "vendor", DEV_STR(d, vendor));
     gh_fs_str(fs, "driver_version", DEV_STR(d, driver_version));

@@ -84,12 +84,24 @@ char *gh_render_json_object(const gh_fieldset *fs);
 char *gh_render_csv_header(const gh_fieldset *fs);
 char *gh_render_csv_row(const gh_fieldset *fs);
 
+/* XML character data or attribute value: markup characters as entities,
+ * line breaks as &#10; (kept in attributes), other control characters and
+ * invalid UTF-8 (not allowed in XML 1.0) as U+FFFD. NULL is empty. */
+void gh_xml_str(gh_sbuf *b, const char *s);
+
+/* A device as people read it: "0:Intel Core i7-8700 CPU" for index 0 of
+ * "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz" (decoration and clock dropped,
+ * nothing that tells models apart); index < 0 gives the name alone. */
+void gh_device_label(char *out, size_t size, int index, const char *name);
+
 /* "nn", "nt", "tn", "tt" */
 void gh_trans_name(char out[3], int trans_a, int trans_b);
 
 /* The records: each resets fs and fills it. */
 void gh_fields_result(gh_fieldset *fs, const gh_result *res);   /* every member, in CSV column order */
 void gh_fields_device(gh_fieldset *fs, const char *backend, int index, const gh_device_info *d);
+/* Appends every member of a device's info that its size covers (no reset). */
+void gh_fields_device_info(gh_fieldset *fs, const gh_device_info *d);
 void gh_fields_plugin(gh_fieldset *fs, const gh_report_plugin *p);
 /* Nested records, rendered whole as JSON objects (NULL when out of memory). */
 char *gh_render_split_json(const gh_result *res, double wall_ms, const gh_report_split_member *members, size_t n);

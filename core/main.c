@@ -9,78 +9,12 @@
 #include "crash.h"
 #include "config.h"
 #include "data.h"
+#include "list.h"
 #include "loader.h"
 #include "plan.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
-
-static const char *yes_no(int v) { return v ? "yes" : "no"; }
-
-static void list_device(const gh_plugin_api *api, gh_plugin *ctx, int d)
-{
-    const gh_device_info *i = api->device_info(ctx, d);
-    if (!i) return;
-    printf("    device %d: %s\n", d, i->name);
-    printf("      vendor %s, driver %s, %s%s%s\n", i->vendor, i->driver_version, i->api,
-           *i->platform ? ", platform " : "", i->platform);
-    printf("      %s device, %u compute units, %.1f GiB memory, %llu KiB local memory, work-group up to %u, fp64 %s\n",
-           i->is_software ? "software" : "hardware", i->compute_units, (double)i->global_mem_bytes / (1 << 30),
-           (unsigned long long)(i->local_mem_bytes / 1024), i->max_workgroup_size, yes_no(i->has_fp64));
-}
-
-static void list_kernel(const gh_kernel_info *k)
-{
-    printf("    kernel %s: %s\n      dtypes:", k->name, k->description);
-    for (int d = 0; d < GH_DTYPE_COUNT; d++)
-        if (k->dtypes & GH_DTYPE_BIT(d)) printf(" %s", gh_dtype_name((gh_dtype)d));
-    printf("\n");
-    for (size_t p = 0; p < k->n_params; p++) {
-        const gh_param_info *pi = &k->params[p];
-        printf("      param %s = %lld (", pi->name, (long long)pi->default_value);
-        if (pi->n_allowed) {
-            printf("allowed:");
-            for (size_t v = 0; v < pi->n_allowed; v++) printf("%s %lld", v ? "," : "", (long long)pi->allowed[v]);
-        } else {
-            printf("range %lld..%lld", (long long)pi->min_value, (long long)pi->max_value);
-        }
-        printf("): %s\n", pi->description);
-    }
-}
-
-static int list_plugins(gh_plugin_set *set)
-{
-    printf("plugin search path:\n");
-    for (size_t i = 0; i < set->n_dirs; i++)
-        printf("  %s%s\n", set->dirs[i], access(set->dirs[i], R_OK) == 0 ? "" : " (missing)");
-    if (set->n == 0) printf("no plugin files (" GH_PLUGIN_PREFIX "*" GH_PLUGIN_SUFFIX ") found\n");
-    for (size_t i = 0; i < set->n; i++) {
-        gh_loaded_plugin *p = set->items[i];
-        printf("\nplugin %s: %s\n", p->name, p->path);
-        if (!p->api) {
-            printf("  NOT LOADED: %s\n", p->error);
-            continue;
-        }
-        const gh_plugin_api *api = p->api;
-        printf("  ABI %u.%u (host %d.%d), version %s: %s\n", p->abi_major, p->abi_minor, GEMMHOST_ABI_MAJOR,
-               GEMMHOST_ABI_MINOR, api->version ? api->version : "?", api->description ? api->description : "");
-        for (size_t o = 0; o < api->n_options; o++)
-            printf("  option %s (default \"%s\"): %s\n", api->options[o].name, api->options[o].default_value,
-                   api->options[o].description);
-        gh_plugin *ctx = NULL;
-        gh_crash_doing("listing plugin %s (%s)", p->name, p->path);
-        if (api->open(NULL, 0, &ctx) != GH_OK) {
-            printf("  cannot open: %s\n", api->last_error(NULL));
-            continue;
-        }
-        int n = api->device_count(ctx);
-        if (n <= 0) printf("  no usable device: %s\n", api->last_error(ctx));
-        for (int d = 0; d < n; d++) list_device(api, ctx, d);
-        for (int k = 0; k < api->kernel_count(ctx); k++) list_kernel(api->kernel_info(ctx, k));
-        api->close(ctx);
-    }
-    return EXIT_PASS;
-}
 
 /* A split: its members, then what each device would hold for every size and
  * dtype (the transposes do not change it). Returns its run count. */
@@ -236,7 +170,7 @@ int main(int argc, char **argv)
     gh_plugin_set plugins = {0};
     gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);
     if (c.list) {
-        int status = list_plugins(&plugins);
+        int status = gh_list_plugins(&plugins, c.json ? GH_LIST_JSON : c.summary ? GH_LIST_SUMMARY : GH_LIST_TEXT);
         gh_plugins_free(&plugins);
         gh_config_free(&cfg);
         gh_cli_free(&c);
