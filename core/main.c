@@ -129,6 +129,26 @@ static void report_devices(gh_report *report, const gh_plan *plan)
     }
 }
 
+/* Every row the table will show, so its columns fit them all. */
+static void expect_rows(gh_report *report, const gh_plan *plan)
+{
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        if (inst->problem) continue;
+        for (size_t d = 0; d < inst->n_devices; d++) {
+            const gh_device_info *info = inst->plugin->api->device_info(inst->ctx, inst->devices[d]);
+            char device[512];
+            snprintf(device, sizeof device, "%d:%s", inst->devices[d], info && info->name ? info->name : "?");
+            for (size_t v = 0; v < inst->n_variants; v++)
+                gh_report_expect(report, inst->name, device, inst->variants[v].info->name, inst->variants[v].label);
+        }
+    }
+    for (size_t i = 0; i < plan->n_splits; i++) {
+        const gh_split_plan *sp = &plan->splits[i];
+        if (!sp->problem) gh_report_expect(report, sp->name, sp->device_name, sp->kernel, sp->params);
+    }
+}
+
 static int exit_status(const gh_run_summary *s, int quiet)
 {
     size_t ran = s->passed + s->failed + s->unsupported + s->errors + s->unchecked;
@@ -191,28 +211,29 @@ int main(int argc, char **argv)
         status = EXIT_PASS;
     } else {
         char *config_text = config_as_run(&c);
-        const char *prefix = c.output ? c.output : cfg.run.output;
-        gh_report *report = gh_report_open(prefix, config_text, c.quiet ? NULL : stdout, err, sizeof err);
+        gh_report_options ro = {
+            .prefix = c.output ? c.output : cfg.run.output, .junit_path = c.junit,
+            .overwrite = c.overwrite, .replace_default = !c.config_path && !c.output,
+            .config_text = config_text, .argc = argc, .argv = argv,
+            .table = stdout, .messages = stderr, .quiet = c.quiet, .full_agreement = c.full_agreement,
+        };
+        gh_report *report = gh_report_open(&ro, err, sizeof err);
         free(config_text);
         if (!report) {
             fprintf(stderr, "gemmhost: %s\n", err);
             status = EXIT_USAGE;
         } else {
-            if (prefix && *prefix) {
-                char where[1024];
-                snprintf(where, sizeof where, "%s.csv and %s.json", prefix, prefix);
-                gh_crash_results(where);
-            }
+            if (gh_report_files(report)) gh_crash_results(gh_report_files(report));
             report_plugins(report, &plugins);
             report_devices(report, &plan);
+            expect_rows(report, &plan);
             gh_run_summary summary;
             gh_run_plan(&cfg, &plan, report, !c.quiet && isatty(STDERR_FILENO), &summary);
+            gh_report_summary(report);
             status = exit_status(&summary, c.quiet);
             if (gh_report_close(report, err, sizeof err) != 0) {
                 fprintf(stderr, "gemmhost: %s\n", err);
                 if (status == EXIT_PASS) status = EXIT_NOT_RUN;
-            } else if (!c.quiet && prefix && *prefix) {
-                printf("results: %s.csv, %s.json\n", prefix, prefix);
             }
         }
     }

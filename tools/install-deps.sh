@@ -7,8 +7,9 @@ sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
+# libxml2-utils: xmllint, which checks the JUnit XML against its schema in the tests.
 $sudo apt-get install -y -q --no-install-recommends \
-  build-essential cmake pkg-config python3 \
+  build-essential cmake pkg-config python3 libxml2-utils \
   libinih-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libvulkan-dev glslc mesa-vulkan-drivers
