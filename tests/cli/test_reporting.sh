@@ -171,7 +171,7 @@ sys.exit(1 if bad else 0)"
 dtype = f64' '[backend cpu]
 plugin = cpu
 kernels = naive
-threads = 1')" &
+threads = 1')" --junit "$work/killed.xml" &
 pid=$!
 # Wait for the first result line (header + 1) or the end of the process.
 until [ "$(wc -l <"$work/killed.csv" 2>/dev/null || echo 0)" -ge 2 ] || ! kill -0 $pid 2>/dev/null; do sleep 0.02; done
@@ -181,6 +181,10 @@ if kill -9 $pid 2>/dev/null; then
 import json, sys
 d = json.load(open('$work/killed.json'))
 sys.exit(0 if d['complete'] is False and d['time']['end'] is None and len(d['results']) >= 1 else 1)"
+  expect_ok "a killed run's JUnit file is whole and says incomplete" "$python" -c "
+import sys, xml.etree.ElementTree as ET
+props = {p.get('name'): p.get('value') for p in ET.parse('$work/killed.xml').getroot().iter('property')}
+sys.exit(0 if props['complete'] == 'false' else 1)"
 else
   bad "the run ended before it could be killed (8 cases of about 500^3 f64 on one thread)"
 fi

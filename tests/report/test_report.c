@@ -310,7 +310,8 @@ static void check_files_complete(const char *prefix, long n_results, const char 
 
 static void test_csv_and_json(void)
 {
-    const char *prefix = path_in_out("basic");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("basic"));
     char err[512] = "";
     gh_device_info dev = sample_device();
     /* Control characters, quotes, UTF-8 and one invalid byte in the config. */
@@ -339,6 +340,12 @@ static void test_csv_and_json(void)
         check_files_complete(prefix, i + 1, when);
         snprintf(snap, sizeof snap, "snapshot_%d.json", i + 1);
         CHECK(copy_file(path_in_out("basic.json"), path_in_out(snap)) == 0, "copy %s", snap);
+        char *xml = read_file(path_in_out("basic.xml"));
+        int cases = 0;
+        for (const char *p = xml; p && (p = strstr(p, "<testcase ")); p++) cases++;
+        CHECK(cases == i + 1 && strstr(xml, "</testsuites>\n"), "%s: the JUnit file holds %d testcases, want %d",
+              when, cases, i + 1);
+        free(xml);
     }
     const char *labels[] = {"cpu/0/naive", "cpu/0/tiled[tile=16]"};
     gh_agreement_group groups[2] = {{0x1234, &labels[0], 1}, {0x5678, &labels[1], 1}};
@@ -406,7 +413,8 @@ static void test_csv_and_json(void)
 /* A run killed after 3 results, without close: the files already hold them. */
 static void test_killed_run(void)
 {
-    const char *prefix = path_in_out("killed");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("killed"));
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -444,7 +452,8 @@ static void test_bad_prefix(void)
 /* The JSON cannot be replaced (a directory took its name): close says so. */
 static void test_write_failure(void)
 {
-    const char *prefix = path_in_out("broken");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("broken"));
     char err[512] = "";
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
     CHECK(r != NULL, "open: %s", err);
@@ -468,7 +477,8 @@ static void test_short_device_info(void)
     gh_device_info dev = sample_device();
     dev.size = offsetof(gh_device_info, api);   /* has name, vendor, driver_version only */
     char err[256];
-    const char *prefix = path_in_out("short");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("short"));
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
     CHECK(r != NULL, "open: %s", err);
     if (!r) return;
@@ -506,8 +516,8 @@ static void write_text(const char *path, const char *text)
 /* --output FOLDER/: created with its parents, files named gemmhost-results.*. */
 static void test_output_folder(void)
 {
-    char err[512] = "";
-    const char *folder = path_in_out("folder/a/b/");
+    char err[512] = "", folder[1024];
+    snprintf(folder, sizeof folder, "%s", path_in_out("folder/a/b/"));
     gh_report_options o = file_options(folder, "", NULL);
     gh_report *r = gh_report_open(&o, err, sizeof err);
     CHECK(r != NULL, "open %s: %s", folder, err);
@@ -538,11 +548,12 @@ static void test_output_folder(void)
  * nothing is created or changed by a refused open. */
 static void test_overwrite(void)
 {
-    char err[512] = "";
-    const char *prefix = path_in_out("earlier");
+    char err[512] = "", prefix[1024], junit[1024];   /* path_in_out's buffers are reused */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("earlier"));
+    snprintf(junit, sizeof junit, "%s", path_in_out("earlier.xml"));
     write_text(path_in_out("earlier.csv"), "earlier run\n");
     remove(path_in_out("earlier.json"));
-    gh_report_options o = file_options(prefix, "", path_in_out("earlier.xml"));
+    gh_report_options o = file_options(prefix, "", junit);
     o.overwrite = 0;
     remove(path_in_out("earlier.xml"));
     gh_report *r = gh_report_open(&o, err, sizeof err);
