@@ -174,7 +174,9 @@ kernels = naive
 threads = 1')" --junit "$work/killed.xml" &
 pid=$!
 # Wait for the first result line (header + 1) or the end of the process.
-until [ "$(wc -l <"$work/killed.csv" 2>/dev/null || echo 0)" -ge 2 ] || ! kill -0 $pid 2>/dev/null; do sleep 0.02; done
+until { [ -f "$work/killed.csv" ] && [ "$(wc -l <"$work/killed.csv")" -ge 2 ]; } || ! kill -0 $pid 2>/dev/null; do
+  sleep 0.02   # a poll interval, not a wait for time to pass
+done
 if kill -9 $pid 2>/dev/null; then
   wait $pid 2>/dev/null
   expect_ok "a killed run's JSON says incomplete, with its finished results" "$python" -c "
