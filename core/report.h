@@ -1,6 +1,7 @@
-/* Results as they arrive: a table on stdout, CSV and JSON on disk. Every
- * file is complete and readable after each result, so a run killed after N
- * results leaves N results on disk. */
+/* Results as they arrive: a table on the terminal (table.h), CSV and JSON on
+ * disk, and JUnit XML when asked. Every file is complete and readable after
+ * each result, so a run killed after N results leaves N results on disk, and
+ * its JSON says "complete": false. */
 #ifndef GEMMHOST_REPORT_H
 #define GEMMHOST_REPORT_H
 
@@ -10,21 +11,61 @@
 
 typedef struct gh_report gh_report;
 
+/* The built-in default's prefix, and the name files get in an output
+ * folder: FOLDER/gemmhost-results.csv and .json. */
+#define GH_REPORT_DEFAULT_NAME "gemmhost-results"
+
+typedef struct gh_report_options {
+    /* Where results go: PREFIX.csv and PREFIX.json; a value ending in '/' or
+     * naming an existing folder means FOLDER/gemmhost-results.* (the folder
+     * is created, with its parents, when missing); "" or NULL: no files. */
+    const char *prefix;
+    const char *junit_path;      /* JUnit XML; NULL: none */
+    /* Files of an earlier run are not replaced: open fails, naming the file,
+     * unless overwrite; or, with replace_default (the built-in default run:
+     * no --config, no --output) and the prefix GH_REPORT_DEFAULT_NAME, the
+     * default's own files are replaced with a notice. */
+    int overwrite, replace_default;
+    const char *config_text;     /* the config as run (file text plus overrides), stored in the JSON */
+    int argc;                    /* the command line, stored in the JSON */
+    char *const *argv;
+    FILE *table;                 /* the table and summary (stdout); NULL: none */
+    FILE *messages;              /* with quiet: failures, errors and notes; NULL: stderr */
+    int quiet;                   /* no table and no summary */
+    int full_agreement;          /* every agreement group's members on the terminal */
+} gh_report_options;
+
+/* The files a run with these options writes, NULL where none. */
+typedef struct gh_report_paths {
+    char *csv, *json, *junit;
+    char *folder;                /* the output folder, when the output names one */
+    int replaces;                /* replace_default applies: an earlier run's files will be replaced */
+} gh_report_paths;
+
+/* Resolves o's prefix and JUnit path and checks that none of the files holds
+ * an earlier run's results (see overwrite). Creates nothing. Returns 0, or
+ * -1 with err naming the file (p is then empty). */
+int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char *err, size_t err_size);
+void gh_report_paths_free(gh_report_paths *p);
+
 typedef struct gh_report_plugin {
     const char *name, *path, *version;
     uint32_t abi_major, abi_minor;
     const char *error;           /* NULL when loaded */
 } gh_report_plugin;
 
-/* prefix: files prefix.csv and prefix.json ("" or NULL: no files).
- * config_text: the config as run (file text plus --set lines), stored in JSON.
- * table: where the table goes (stdout), NULL for --quiet. Returns NULL and
- * writes err when a file cannot be created. */
-gh_report *gh_report_open(const char *prefix, const char *config_text, FILE *table,
-                          char *err, size_t err_size);
+/* Returns NULL and writes err when a file exists (see overwrite) or cannot
+ * be created. */
+gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size);
+/* "PREFIX.csv and PREFIX.json", for a crash message; NULL without files. */
+const char *gh_report_files(const gh_report *r);
 void gh_report_plugin_info(gh_report *r, const gh_report_plugin *p);
 /* Appends a device description (stored in JSON once per backend/device). */
 void gh_report_device(gh_report *r, const char *backend, int device_index, const gh_device_info *info);
+/* A row the table will show, before the run: its text columns are sized to
+ * the widest (see table.h). device_label: "0:Intel Core i7" or a split's device name. */
+void gh_report_expect(gh_report *r, const char *backend, const char *device_label, const char *kernel,
+                      const char *params);
 void gh_report_result(gh_report *r, const gh_result *res);
 void gh_report_agreement(gh_report *r, const gh_agreement *a);
 /* One member of a split result: what it ran and how its time went. */
@@ -49,9 +90,14 @@ typedef struct gh_report_split_member {
  * JSON "splits" list with the product's wall time. */
 void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms,
                              const gh_report_split_member *members, size_t n);
-/* A line in the JSON "notes" list and on the terminal (e.g. a backend that could not run). */
-void gh_report_note(gh_report *r, const char *fmt, ...);
-/* Flushes and closes; returns 0, or -1 if a write failed (err says which file). */
+/* A line in the JSON "notes" list and on the terminal (e.g. a backend that
+ * could not run); with quiet on stderr, never hidden. */
+void gh_report_note(gh_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The end of the table: counts and best GFLOP/s per backend, device, kernel
+ * and params, then every failure and error again with its reason. */
+void gh_report_summary(gh_report *r);
+/* Marks the files complete, flushes and closes; says where the results are
+ * (not with quiet). Returns 0, or -1 if a write failed (err says which file). */
 int gh_report_close(gh_report *r, char *err, size_t err_size);
 
 #endif

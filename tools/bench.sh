@@ -14,7 +14,7 @@ if [ ! -x "$build/gemmhost" ]; then
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j "$(nproc)" || exit 2
 fi
 prefix="$build/$(basename "$config" .ini)"
-"$build/gemmhost" --config "$config" --output "$prefix" "$@"
+"$build/gemmhost" --config "$config" --output "$prefix" --overwrite "$@"   # a rerun replaces the last results
 status=$?
 python3 "$here/tools/bench_table.py" "$prefix.csv"
 exit $status

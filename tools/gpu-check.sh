@@ -29,7 +29,7 @@ step cuda 100 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhos
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
 step opencl 120 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
 step vulkan 120 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
-(cd "$logs" && step cross-vendor 60 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor")
+(cd "$logs" && step cross-vendor 60 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor" --overwrite)
 step bench 180 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).

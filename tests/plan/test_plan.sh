@@ -128,6 +128,12 @@ out=$("$gemmhost" --config "$work/noplugin.ini" --dry-run 2>&1)
 expect_status "a section named like no plugin, without plugin =" $? 3
 expect_in "it says the plugin defaults to the section name" "$out" "without \`plugin =\` uses its own name as the plugin name"
 
+out=$("$gemmhost" --version 2>&1)
+expect_status "--version" $? 0
+grep -qE "^gemmhost [0-9.]+, git commit ([0-9a-f]{12}(-dirty)?|unknown), [A-Za-z]+ build, plugin ABI [0-9]+\.[0-9]+$" <<<"$out" &&
+  ok "--version names the commit and build type" || bad "--version: $out"
+expect_in "--version lists the plugins found" "$out" "  plugin cpu "
+
 # Progress on a log (stderr not a terminal): plain lines with runs done and
 # repetitions inside a run; none with --quiet.
 GEMMHOST_PROGRESS_INTERVAL=0 "$gemmhost" --config "$work/two.ini" --backend small --set run.repeat=20 \

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Reads what test_report left on disk with Python's own JSON and CSV readers:
-strict JSON (no NaN/Infinity), RFC 4180 CSV, and the same fields in both."""
+"""Reads what test_report left on disk with Python's own JSON, CSV and XML
+readers: strict JSON (no NaN/Infinity), RFC 4180 CSV, the same fields in
+both, the run's metadata, and the JUnit XML's counts and reasons."""
 import csv
 import glob
 import json
 import os
+import re
 import sys
+import xml.etree.ElementTree as ET
 
 failures = []
 passes = 0
@@ -42,8 +45,20 @@ def main(out_dir):
         check(len(doc["results"]) == i, "%s holds %d results" % (path, i))
 
     doc = load_json(os.path.join(out_dir, "basic.json"))
-    check(set(doc) == {"gemmhost", "config", "plugins", "devices", "results", "agreement", "splits", "notes"},
+    check(set(doc) == {"complete", "gemmhost", "host", "command_line", "time", "config", "plugins", "devices",
+                       "results", "agreement", "splits", "notes"},
           "top-level keys: %s" % sorted(doc))
+    check(doc["complete"] is True, "a closed run is complete")
+    check(doc["command_line"] == ["gemmhost", "--config", "my run.ini", "--junit", 'r"esults.xml'],
+          "command line as a list: %s" % doc["command_line"])
+    iso = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+    check(all(iso.match(doc["time"][k] or "") for k in ("start", "end", "updated")), "ISO 8601 UTC times: %s" % doc["time"])
+    check(doc["time"]["start"] <= doc["time"]["end"], "start before end")
+    check(isinstance(doc["host"], str) and doc["host"], "host name")
+    g = doc["gemmhost"]
+    check(g["version"] and g["build_type"] and re.match(r"^([0-9a-f]{7,40}(-dirty)?|unknown)$", g["git_commit"]),
+          "version, commit and build type: %s" % g)
+    check(doc["plugins"][0]["version"] == "0.1", "plugin versions kept")
     check(doc["config"].startswith("[run]\nsizes = 64\t") and "caf\u00e9" in doc["config"]
           and "\ufffd" in doc["config"], "config text round-trips")
     check(doc["plugins"][1]["loaded"] is False and "ABI" in doc["plugins"][1]["error"], "failed plugin kept")
@@ -71,13 +86,48 @@ def main(out_dir):
 
     killed = load_json(os.path.join(out_dir, "killed.json"))
     check(len(killed["results"]) == 3 and killed["notes"] == ["about to die"], "killed run's JSON")
+    check(killed["complete"] is False and killed["time"]["end"] is None, "a killed run is incomplete, without an end")
+
+    check_junit(os.path.join(out_dir, "basic.xml"), tests=3, failures=1, errors=0, skipped=1, complete="true")
+    suite = check_junit(os.path.join(out_dir, "killed.xml"), tests=3, failures=3, errors=0, skipped=0,
+                        complete="false")
+    check("about to die" in (suite.findtext("system-out") or ""), "killed run's note in system-out")
+
+
+def check_junit(path, complete, **counts):
+    root = ET.parse(path).getroot()
+    suite = root.find("testsuite")
+    for element in (root, suite):
+        got = {k: int(element.get(k)) for k in counts}
+        check(got == counts, "%s <%s> counts %s, want %s" % (path, element.tag, got, counts))
+    props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    check(props.get("complete") == complete, "%s complete=%s" % (path, props.get("complete")))
+    cases = suite.findall("testcase")
+    check(len(cases) == counts["tests"], "%s: %d testcases" % (path, len(cases)))
+    fail = [c for c in cases if c.find("failure") is not None]
+    if fail:
+        f = fail[0]
+        check(f.get("classname") == "cpu.naive on 0:Intel Core i7-8700 Very Long Name CPU"
+              and f.get("name") == "f32 nt 100x75x50", "failure's testcase: %s %s" % (f.get("classname"), f.get("name")))
+        check(f.find("failure").get("message") == 'bad value, got "x"'
+              and f.find("failure").text == 'bad value, got "x"\nat (1, 2)', "failure's message and whole reason")
+        check(abs(float(f.get("time")) - 0.00025) < 1e-9, "time: the median kernel seconds")
+    skipped = [c for c in cases if c.find("skipped") is not None]
+    if skipped:
+        check(skipped[0].find("skipped").get("message") == "f64 needs cl_khr_fp64"
+              and skipped[0].get("classname") == "gpus.tiled on split(gpu0,gpu1)", "unsupported is skipped, with why")
+    passed = [c for c in cases if len(c) == 0]
+    if passed:
+        check(passed[0].get("classname") == "cpu.tiled[tile=16] on 0:Intel Core i7-8700 Very Long Name CPU",
+              "classname backend.kernel[params] on device: %s" % passed[0].get("classname"))
+    return suite
     check(len(load_csv(os.path.join(out_dir, "killed.csv"))) == 4, "killed run's CSV")
 
 
 if __name__ == "__main__":
     try:
         main(sys.argv[1])
-    except (OSError, ValueError, KeyError, IndexError) as e:
+    except (OSError, ValueError, KeyError, IndexError, TypeError, ET.ParseError) as e:
         failures.append(repr(e))
         print("FAILED:", repr(e), file=sys.stderr)
     print("%d passed, %d failed" % (passes, len(failures)))

@@ -1,6 +1,8 @@
-/* Tests of core/report: the table, the CSV (RFC 4180) and the JSON (always a
- * complete document on disk). Usage: test_report OUTPUT_DIR. Leaves basic.*,
- * snapshot_N.json and killed.* in OUTPUT_DIR for check_report.py. */
+/* Tests of core/report's files: the CSV (RFC 4180), the JSON (always a
+ * complete document on disk, "complete" only after close), JUnit XML, the
+ * output paths and the refusal to replace an earlier run's files. Usage:
+ * test_report OUTPUT_DIR. Leaves basic.*, snapshot_N.json and killed.* in
+ * OUTPUT_DIR for check_report.py and xmllint. (The terminal: test_table.c.) */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -12,20 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "report.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                            \
-    do {                                                            \
-        if (cond) passed++;                                         \
-        else {                                                      \
-            failed++;                                               \
-            fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                           \
-            fputc('\n', stderr);                                    \
-        }                                                           \
-    } while (0)
 
 static const char *out_dir;
 
@@ -36,21 +26,6 @@ static char *path_in_out(const char *name)
     char *p = buf[next++ % 8];
     snprintf(p, sizeof buf[0], "%s/%s", out_dir, name);
     return p;
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, len = 0;
-    char *s = malloc(cap);
-    for (size_t n; s && (n = fread(s + len, 1, cap - len - 1, f)) > 0;) {
-        len += n;
-        if (cap - len < 2) { cap *= 2; s = realloc(s, cap); }
-    }
-    fclose(f);
-    if (s) s[len] = '\0';
-    return s;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -280,98 +255,28 @@ static long json_count(const json_counts *top, const char *key)
 /* ------------------------------------------------------------------------ */
 /* Fixtures. */
 
-static const char *tricky_detail = "bad value, got \"x\"\nat (1, 2)";
+/* A report as a run opens it: files at prefix (replacing any left by an
+ * earlier test run), the table on `table` when not NULL. */
+/* Where quiet reports say their failures: not the test's own output. */
+static FILE *sink;
 
-static gh_device_info sample_device(void)
+/* The command line stored in the JSON of basic.* and killed.*. */
+static char *const sample_argv[] = {"gemmhost", "--config", "my run.ini", "--junit", "r\"esults.xml", NULL};
+
+/* The options of a run writing files at prefix (replacing those of an
+ * earlier test run), JUnit XML at junit (or none), no table. */
+static gh_report_options file_options(const char *prefix, const char *config, const char *junit)
 {
-    gh_device_info d;
-    memset(&d, 0, sizeof d);
-    d.size = sizeof d;
-    d.name = "Intel(R) Core(TM) i7-8700 Very Long Name CPU @ 3.20GHz";
-    d.vendor = "GenuineIntel, \"Inc\"";
-    d.driver_version = "1.2.3";
-    d.api = "C (4 threads)";
-    d.platform = "";
-    d.global_mem_bytes = 16ull << 30;
-    d.compute_units = 4;
-    d.is_software = 1;
-    d.has_fp64 = 1;
-    return d;
+    gh_report_options o = {.prefix = prefix, .config_text = config, .junit_path = junit, .overwrite = 1,
+                           .argc = 5, .argv = sample_argv, .messages = sink};
+    return o;
 }
 
-static gh_result pass_result(const gh_device_info *dev, int case_index)
+static gh_report *open_report(const char *prefix, const char *config, FILE *table, char *err, size_t err_size)
 {
-    gh_result r;
-    memset(&r, 0, sizeof r);
-    r.case_index = case_index;
-    r.backend = "cpu";
-    r.plugin = "cpu";
-    r.plugin_path = "/usr/lib/gemmhost/gemmhost-cpu.so";
-    r.device_index = 0;
-    r.device_name = dev->name;
-    r.device = dev;
-    r.kernel = "tiled";
-    snprintf(r.params, sizeof r.params, "tile=16");
-    r.dtype = GH_F32;
-    r.trans_b = 1;
-    r.m = 100; r.n = 75; r.k = 50;
-    r.alpha = 1; r.beta = 0.5;
-    r.status = GH_RESULT_PASS;
-    r.verify_method = "full";
-    r.verify.passed = 1;
-    r.verify.checked = 1;
-    r.verify.max_abs_err = 1.5e-7;
-    r.verify.max_err_over_bound = 0.01;
-    r.verify.rel_fro_err = 2e-8;
-    r.verify.fail_i = r.verify.fail_j = -1;
-    r.deterministic = 1;
-    r.output_hash = 0x00ab00cd00ef0012ull;
-    r.repeats = 5;
-    r.kernel_ms_median = 0.25; r.kernel_ms_min = 0.2; r.kernel_ms_max = 0.5;
-    r.clock = GH_CLOCK_DEVICE;
-    r.upload_ms = 0.1; r.download_ms = 0.05;
-    r.gflops = 2.0 * 100 * 75 * 50 / 0.25e-3 / 1e9;
-    return r;
-}
-
-/* A wrong result: NaN and Inf in the numbers, a detail that needs quoting. */
-static gh_result fail_result(const gh_device_info *dev)
-{
-    gh_result r = pass_result(dev, 1);
-    r.kernel = "naive";
-    r.params[0] = '\0';
-    r.status = GH_RESULT_FAIL;
-    snprintf(r.detail, sizeof r.detail, "%s", tricky_detail);
-    r.verify.passed = 0;
-    r.verify.max_abs_err = NAN;
-    r.verify.max_err_over_bound = INFINITY;
-    r.verify.rel_fro_err = -INFINITY;
-    r.verify.fail_i = 1; r.verify.fail_j = 2;
-    r.verify.fail_got = NAN; r.verify.fail_expected = 0.125;
-    r.verify.guard_overwrites = 3;
-    r.deterministic = 0;
-    r.gflops = NAN;
-    return r;
-}
-
-/* Declined before running: no verify, no timing, no device (a split group). */
-static gh_result unsupported_result(void)
-{
-    gh_result r;
-    memset(&r, 0, sizeof r);
-    r.case_index = 2;
-    r.backend = "gpus";
-    r.plugin = "opencl";
-    r.device_index = -1;
-    r.device_name = "split(gpu0,gpu1)";
-    r.kernel = "tiled";
-    r.dtype = GH_F64;
-    r.m = r.n = r.k = 16384;
-    r.status = GH_RESULT_UNSUPPORTED;
-    snprintf(r.detail, sizeof r.detail, "f64 needs cl_khr_fp64");
-    r.verify_method = "none";
-    r.verify.fail_i = r.verify.fail_j = -1;
-    return r;
+    gh_report_options o = file_options(prefix, config, NULL);
+    o.table = table;
+    return gh_report_open(&o, err, err_size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -405,15 +310,20 @@ static void check_files_complete(const char *prefix, long n_results, const char 
 
 static void test_csv_and_json(void)
 {
-    const char *prefix = path_in_out("basic");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("basic"));
     char err[512] = "";
     gh_device_info dev = sample_device();
     /* Control characters, quotes, UTF-8 and one invalid byte in the config. */
     const char *config = "[run]\nsizes = 64\t; \"x\" \\ \x01 caf\xc3\xa9 \xff\n";
-    gh_report *r = gh_report_open(prefix, config, NULL, err, sizeof err);
+    gh_report_options o = file_options(prefix, config, path_in_out("basic.xml"));
+    gh_report *r = gh_report_open(&o, err, sizeof err);
     CHECK(r != NULL, "open: %s", err);
     if (!r) return;
     check_files_complete(prefix, 0, "after open");
+    char *json = read_file(path_in_out("basic.json"));
+    CHECK(json && strstr(json, "\"complete\": false,"), "open run: complete is false");
+    free(json);
 
     gh_report_plugin_info(r, &(gh_report_plugin){"cpu", "/usr/lib/gemmhost/gemmhost-cpu.so", "0.1", 1, 0, NULL});
     gh_report_plugin_info(r, &(gh_report_plugin){"vulkan", "/x/gemmhost-vulkan.so", NULL, 2, 0,
@@ -430,6 +340,12 @@ static void test_csv_and_json(void)
         check_files_complete(prefix, i + 1, when);
         snprintf(snap, sizeof snap, "snapshot_%d.json", i + 1);
         CHECK(copy_file(path_in_out("basic.json"), path_in_out(snap)) == 0, "copy %s", snap);
+        char *xml = read_file(path_in_out("basic.xml"));
+        int cases = 0;
+        for (const char *p = xml; p && (p = strstr(p, "<testcase ")); p++) cases++;
+        CHECK(cases == i + 1 && strstr(xml, "</testsuites>\n"), "%s: the JUnit file holds %d testcases, want %d",
+              when, cases, i + 1);
+        free(xml);
     }
     const char *labels[] = {"cpu/0/naive", "cpu/0/tiled[tile=16]"};
     gh_agreement_group groups[2] = {{0x1234, &labels[0], 1}, {0x5678, &labels[1], 1}};
@@ -475,9 +391,10 @@ static void test_csv_and_json(void)
     csv_free(&csv);
     free(csv_text);
 
-    char *json = read_file(path_in_out("basic.json"));
+    json = read_file(path_in_out("basic.json"));
     json_counts top;
     CHECK(json_check(json, &top) == 0, "final basic.json is valid JSON");
+    CHECK(json && strstr(json, "\"complete\": true,"), "closed run: complete is true");
     CHECK(json_count(&top, "plugins") == 2, "plugins %ld", json_count(&top, "plugins"));
     CHECK(json_count(&top, "devices") == 2, "devices %ld (one per backend/device)", json_count(&top, "devices"));
     CHECK(json_count(&top, "agreement") == 1, "agreement %ld", json_count(&top, "agreement"));
@@ -496,13 +413,15 @@ static void test_csv_and_json(void)
 /* A run killed after 3 results, without close: the files already hold them. */
 static void test_killed_run(void)
 {
-    const char *prefix = path_in_out("killed");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("killed"));
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         char err[256];
         gh_device_info dev = sample_device();
-        gh_report *r = gh_report_open(prefix, "[run]\n", NULL, err, sizeof err);
+        gh_report_options o = file_options(prefix, "[run]\n", path_in_out("killed.xml"));
+        gh_report *r = gh_report_open(&o, err, sizeof err);
         if (!r) _exit(2);
         gh_result res = fail_result(&dev);
         for (int i = 0; i < 3; i++) gh_report_result(r, &res);
@@ -523,7 +442,7 @@ static void test_bad_prefix(void)
 {
     char err[512] = "";
     const char *prefix = "/nonexistent-gemmhost-dir/sub/results";
-    gh_report *r = gh_report_open(prefix, "", NULL, err, sizeof err);
+    gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
     CHECK(r == NULL, "open in a missing directory fails");
     CHECK(strstr(err, prefix) != NULL, "error names the path: '%s'", err);
     CHECK(strstr(err, strerror(ENOENT)) != NULL, "error says why: '%s'", err);
@@ -533,9 +452,10 @@ static void test_bad_prefix(void)
 /* The JSON cannot be replaced (a directory took its name): close says so. */
 static void test_write_failure(void)
 {
-    const char *prefix = path_in_out("broken");
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("broken"));
     char err[512] = "";
-    gh_report *r = gh_report_open(prefix, "", NULL, err, sizeof err);
+    gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
     CHECK(r != NULL, "open: %s", err);
     if (!r) return;
     const char *json_path = path_in_out("broken.json");
@@ -550,57 +470,6 @@ static void test_write_failure(void)
     remove(path_in_out("broken.csv"));
 }
 
-static int count_lines_starting(const char *text, const char *start)
-{
-    int n = 0;
-    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
-        if (strncmp(p, start, strlen(start)) == 0) n++;
-    return n;
-}
-
-static void test_table(void)
-{
-    FILE *t = tmpfile();
-    CHECK(t != NULL, "tmpfile");
-    if (!t) return;
-    char err[256];
-    gh_report *r = gh_report_open(NULL, NULL, t, err, sizeof err);   /* no files */
-    CHECK(r != NULL, "open without files");
-    gh_device_info dev = sample_device();
-    gh_result results[3] = {pass_result(&dev, 0), fail_result(&dev), unsupported_result()};
-    gh_report_note(r, "first line\nsecond line");
-    for (int i = 0; i < 3; i++) gh_report_result(r, &results[i]);
-    const char *labels[] = {"cpu/0/naive", "cpu/0/tiled[tile=16]", "ocl/1/tiled[tile=8]"};
-    gh_agreement_group groups[2] = {{0x1234, &labels[0], 2}, {0x5678, &labels[2], 1}};
-    gh_agreement a = {1, GH_F32, 0, 0, 100, 75, 50, groups, 2, 0.25};
-    gh_report_agreement(r, &a);
-    CHECK(gh_report_close(r, err, sizeof err) == 0, "close without files");
-
-    rewind(t);
-    char text[8192];
-    size_t n = fread(text, 1, sizeof text - 1, t);
-    text[n] = '\0';
-    fclose(t);
-
-    CHECK(count_lines_starting(text, "backend ") == 1, "one header:\n%s", text);
-    CHECK(strstr(text, "note: first line\n      second line\n") != NULL, "note lines:\n%s", text);
-    CHECK(count_lines_starting(text, "cpu ") == 2 && count_lines_starting(text, "gpus ") == 1, "three rows:\n%s",
-          text);
-    CHECK(strstr(text, "\n    bad value, got \"x\"\n    at (1, 2)\n") != NULL, "FAIL detail indented:\n%s", text);
-    CHECK(strstr(text, "\n    f64 needs cl_khr_fp64\n") != NULL, "unsupported detail:\n%s", text);
-    CHECK(strstr(text, "0:Intel Core i7-8~") != NULL, "device shortened:\n%s", text);
-    CHECK(strstr(text, "100x75x50") && strstr(text, "16384x16384x16384 "), "shapes:\n%s", text);
-    CHECK(strstr(text, "2 groups, max diff 0.25") != NULL, "agreement summary:\n%s", text);
-    CHECK(strstr(text, "cpu/0/naive, cpu/0/tiled[tile=16]\n") != NULL, "group members:\n%s", text);
-    CHECK(count_lines_starting(text, "  group ") == 2, "two group lines:\n%s", text);
-
-    /* Every row has the header's width up to its last column. */
-    const char *hdr = strstr(text, "backend ");
-    const char *row = strstr(text, "\ncpu ");
-    CHECK(hdr && row && strchr(row + 1, '\n') - (row + 1) == strchr(hdr, '\n') - hdr,
-          "row width matches header:\n%s", text);
-}
-
 /* Device info from a plugin built against an older, shorter struct: members
  * past its size are not read. */
 static void test_short_device_info(void)
@@ -608,8 +477,9 @@ static void test_short_device_info(void)
     gh_device_info dev = sample_device();
     dev.size = offsetof(gh_device_info, api);   /* has name, vendor, driver_version only */
     char err[256];
-    const char *prefix = path_in_out("short");
-    gh_report *r = gh_report_open(prefix, "", NULL, err, sizeof err);
+    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("short"));
+    gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
     CHECK(r != NULL, "open: %s", err);
     if (!r) return;
     gh_result res = pass_result(&dev, 0);
@@ -630,6 +500,129 @@ static void test_short_device_info(void)
     free(json);
 }
 
+/* Whether a file exists. */
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
+}
+
+/* --output FOLDER/: created with its parents, files named gemmhost-results.*. */
+static void test_output_folder(void)
+{
+    char err[512] = "", folder[1024];
+    snprintf(folder, sizeof folder, "%s", path_in_out("folder/a/b/"));
+    gh_report_options o = file_options(folder, "", NULL);
+    gh_report *r = gh_report_open(&o, err, sizeof err);
+    CHECK(r != NULL, "open %s: %s", folder, err);
+    const char *files = gh_report_files(r);
+    CHECK(files && strstr(files, "folder/a/b/gemmhost-results.csv and ") && strstr(files, "b/gemmhost-results.json"),
+          "files in the folder: %s", files ? files : "(none)");
+    CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
+    CHECK(exists(path_in_out("folder/a/b/gemmhost-results.csv")) && exists(path_in_out("folder/a/b/gemmhost-results.json")),
+          "both files in the created folder");
+
+    /* The folder named without its '/': the same files, now an earlier run's. */
+    o.prefix = path_in_out("folder/a/b");
+    gh_report_paths p;
+    CHECK(gh_report_paths_resolve(&o, &p, err, sizeof err) == 0 && p.csv &&
+              strcmp(p.csv, path_in_out("folder/a/b/gemmhost-results.csv")) == 0,
+          "an existing folder without '/': %s", p.csv ? p.csv : err);
+    gh_report_paths_free(&p);
+
+    /* A file where the folder would go. */
+    write_text(path_in_out("folder/file"), "x");
+    o.prefix = path_in_out("folder/file/sub/");
+    r = gh_report_open(&o, err, sizeof err);
+    CHECK(r == NULL && strstr(err, "folder/file"), "a file in the folder's way is named: %s", err);
+    gh_report_close(r, err, sizeof err);
+}
+
+/* An earlier run's files are refused, named, with --overwrite as the way out;
+ * nothing is created or changed by a refused open. */
+static void test_overwrite(void)
+{
+    char err[512] = "", prefix[1024], junit[1024];   /* path_in_out's buffers are reused */
+    snprintf(prefix, sizeof prefix, "%s", path_in_out("earlier"));
+    snprintf(junit, sizeof junit, "%s", path_in_out("earlier.xml"));
+    write_text(path_in_out("earlier.csv"), "earlier run\n");
+    remove(path_in_out("earlier.json"));
+    gh_report_options o = file_options(prefix, "", junit);
+    o.overwrite = 0;
+    remove(path_in_out("earlier.xml"));
+    gh_report *r = gh_report_open(&o, err, sizeof err);
+    CHECK(r == NULL, "an earlier run's CSV is refused");
+    CHECK(strstr(err, "earlier.csv exists") && strstr(err, "--overwrite"), "the refusal names file and option: %s", err);
+    char *text = read_file(path_in_out("earlier.csv"));
+    CHECK(text && strcmp(text, "earlier run\n") == 0, "the earlier CSV is unchanged");
+    free(text);
+    CHECK(!exists(path_in_out("earlier.json")) && !exists(path_in_out("earlier.xml")), "nothing created");
+
+    /* The built-in default's notice applies only to its own prefix. */
+    o.replace_default = 1;
+    CHECK(gh_report_open(&o, err, sizeof err) == NULL, "replace_default does not cover another prefix");
+
+    o.overwrite = 1;
+    r = gh_report_open(&o, err, sizeof err);
+    CHECK(r != NULL, "--overwrite replaces it: %s", err);
+    CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
+    text = read_file(path_in_out("earlier.csv"));
+    CHECK(text && strncmp(text, "case_index,", 11) == 0, "the CSV was replaced");
+    free(text);
+
+    /* The JUnit file alone is an earlier run's too. */
+    remove(path_in_out("earlier.csv"));
+    remove(path_in_out("earlier.json"));
+    o.overwrite = 0;
+    o.replace_default = 0;
+    CHECK(gh_report_open(&o, err, sizeof err) == NULL && strstr(err, "earlier.xml exists") && strstr(err, "--junit"),
+          "an earlier JUnit file is refused: %s", err);
+    CHECK(!exists(path_in_out("earlier.csv")), "refused before creating the CSV");
+}
+
+/* The built-in default run replaces its own files, saying so; an empty
+ * output writes nothing, saying so. */
+static void test_default_and_empty(void)
+{
+    char err[512] = "", cwd[1024];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    mkdir(path_in_out("cwd"), 0755);
+    CHECK(chdir(path_in_out("cwd")) == 0, "chdir");
+    for (int run = 0; run < 2; run++) {
+        FILE *t = tmpfile();
+        gh_report_options o = file_options(GH_REPORT_DEFAULT_NAME, "", NULL);
+        o.overwrite = 0;
+        o.replace_default = 1;
+        o.table = t;
+        if (run == 0) remove(GH_REPORT_DEFAULT_NAME ".csv"), remove(GH_REPORT_DEFAULT_NAME ".json");
+        gh_report *r = gh_report_open(&o, err, sizeof err);
+        CHECK(r != NULL, "default run %d opens: %s", run, err);
+        gh_report_close(r, err, sizeof err);
+        char *text = read_stream(t);
+        int said = text && strstr(text, "replacing the earlier run's gemmhost-results.csv and gemmhost-results.json");
+        CHECK(said == (run == 1), "run %d: replacing %s:\n%s", run, run ? "said" : "not said", text);
+        free(text);
+        fclose(t);
+    }
+    FILE *t = tmpfile();
+    gh_report_options o = file_options("", "", NULL);
+    o.table = t;
+    gh_report *r = gh_report_open(&o, err, sizeof err);
+    CHECK(r != NULL && gh_report_files(r) == NULL, "empty output: no files");
+    gh_report_close(r, err, sizeof err);
+    char *text = read_stream(t);
+    CHECK(text && count_lines_starting(text, "output is empty: no result files are written") == 1, "said once:\n%s", text);
+    free(text);
+    fclose(t);
+    CHECK(chdir(cwd) == 0, "chdir back");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -641,12 +634,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot create %s: %s\n", out_dir, strerror(errno));
         return 2;
     }
+    sink = fopen("/dev/null", "w");
     test_csv_and_json();
     test_killed_run();
     test_bad_prefix();
     test_write_failure();
-    test_table();
     test_short_device_info();
+    test_output_folder();
+    test_overwrite();
+    test_default_and_empty();
+    fclose(sink);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

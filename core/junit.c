@@ -1,0 +1,200 @@
+/* JUnit XML; see junit.h. The testcases are kept rendered, and the document
+ * is put together again for every write. */
+#include "junit.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode.h"
+#include "replace_file.h"
+
+struct gh_junit {
+    char *path, *timestamp, *hostname, *version, *commit;
+    gh_strlist cases;            /* rendered <testcase> elements */
+    gh_sbuf notes;               /* system-out text */
+    size_t failures, errors, skipped;
+    double seconds;
+    int complete;
+};
+
+static char *dup_or_empty(const char *s)
+{
+    gh_sbuf b = {0};
+    gh_sb_puts(&b, s ? s : "");
+    return gh_sb_take(&b);
+}
+
+void gh_junit_free(gh_junit *j)
+{
+    if (!j) return;
+    free(j->path);
+    free(j->timestamp);
+    free(j->hostname);
+    free(j->version);
+    free(j->commit);
+    gh_sl_free(&j->cases);
+    free(gh_sb_take(&j->notes));
+    free(j);
+}
+
+/* name="value" with the value escaped. */
+static void attr(gh_sbuf *b, const char *name, const char *value)
+{
+    gh_sb_printf(b, " %s=\"", name);
+    gh_xml_str(b, value);
+    gh_sb_putc(b, '"');
+}
+
+static void counts(gh_sbuf *b, const gh_junit *j)
+{
+    gh_sb_printf(b, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"", j->cases.n,
+                 j->failures, j->errors, j->skipped, j->seconds);
+}
+
+static void property(gh_sbuf *b, const char *name, const char *value)
+{
+    gh_sb_puts(b, "      <property");
+    attr(b, "name", name);
+    attr(b, "value", value);
+    gh_sb_puts(b, "/>\n");
+}
+
+static int write_doc(const gh_junit *j, char *err, size_t err_size)
+{
+    gh_sbuf b = {0};
+    gh_sb_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gemmhost\"");
+    counts(&b, j);
+    gh_sb_puts(&b, ">\n  <testsuite name=\"gemmhost\"");
+    counts(&b, j);
+    attr(&b, "timestamp", j->timestamp);
+    attr(&b, "hostname", j->hostname);
+    gh_sb_puts(&b, ">\n    <properties>\n");
+    property(&b, "gemmhost.version", j->version);
+    property(&b, "gemmhost.git_commit", j->commit);
+    property(&b, "complete", j->complete ? "true" : "false");   /* false: the run was killed */
+    gh_sb_puts(&b, "    </properties>\n");
+    for (size_t i = 0; i < j->cases.n; i++) gh_sb_puts(&b, j->cases.items[i]);
+    gh_sb_puts(&b, "    <system-out>");
+    if (j->notes.s) gh_sb_puts(&b, j->notes.s);
+    gh_sb_puts(&b, "</system-out>\n  </testsuite>\n</testsuites>\n");
+    char *text = gh_sb_take(&b);
+    if (!text) {
+        snprintf(err, err_size, "cannot write %s: out of memory", j->path);
+        return -1;
+    }
+    int rc = gh_replace_file(j->path, text, strlen(text), err, err_size);
+    free(text);
+    return rc;
+}
+
+gh_junit *gh_junit_open(const gh_junit_info *info, char *err, size_t err_size)
+{
+    gh_junit *j = calloc(1, sizeof *j);
+    if (j) {
+        j->path = dup_or_empty(info->path);
+        j->timestamp = dup_or_empty(info->timestamp);
+        j->hostname = dup_or_empty(info->hostname);
+        j->version = dup_or_empty(info->version);
+        j->commit = dup_or_empty(info->commit);
+    }
+    if (!j || !j->path || !j->timestamp || !j->hostname || !j->version || !j->commit) {
+        snprintf(err, err_size, "cannot open %s: out of memory", info->path);
+        gh_junit_free(j);
+        return NULL;
+    }
+    if (write_doc(j, err, err_size) != 0) {
+        gh_junit_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* <failure message="first line of why" type="FAIL">all of why</failure> */
+static void outcome(gh_sbuf *b, const char *element, const char *type, const char *why)
+{
+    size_t first = strcspn(why, "\n");
+    char *message = malloc(first + 1);
+    if (message) {
+        memcpy(message, why, first);
+        message[first] = '\0';
+    }
+    gh_sb_printf(b, "      <%s", element);
+    attr(b, "message", message ? message : why);
+    attr(b, "type", type);
+    if (strcmp(element, "skipped") == 0) gh_sb_puts(b, "/>\n");
+    else {
+        gh_sb_putc(b, '>');
+        gh_xml_str(b, why);
+        gh_sb_printf(b, "</%s>\n", element);
+    }
+    free(message);
+}
+
+static char *render_case(const gh_result *res, double seconds)
+{
+    char device[512], trans[3];
+    gh_device_label(device, sizeof device, res->device_index, res->device_name);
+    gh_trans_name(trans, res->trans_a, res->trans_b);
+    gh_sbuf cls = {0}, name = {0}, b = {0};
+    gh_sb_printf(&cls, "%s.%s%s%s%s on %s", res->backend, res->kernel, res->params[0] ? "[" : "", res->params,
+                 res->params[0] ? "]" : "", device);
+    gh_sb_printf(&name, "%s %s %" PRId64 "x%" PRId64 "x%" PRId64, gh_dtype_name(res->dtype), trans, res->m, res->n,
+                 res->k);
+    char *c = gh_sb_take(&cls), *n = gh_sb_take(&name);
+    gh_sb_puts(&b, "    <testcase");
+    attr(&b, "classname", c);
+    attr(&b, "name", n);
+    gh_sb_printf(&b, " time=\"%.6f\"", seconds);
+    free(c);
+    free(n);
+    const char *why = res->detail[0] ? res->detail : res->verify.message;
+    switch (res->status) {
+    case GH_RESULT_PASS: gh_sb_puts(&b, "/>\n"); return gh_sb_take(&b);
+    case GH_RESULT_FAIL: gh_sb_puts(&b, ">\n"); outcome(&b, "failure", "FAIL", why[0] ? why : "failed"); break;
+    case GH_RESULT_ERROR: gh_sb_puts(&b, ">\n"); outcome(&b, "error", "ERROR", why[0] ? why : "error"); break;
+    case GH_RESULT_UNSUPPORTED:
+        gh_sb_puts(&b, ">\n");
+        outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported");
+        break;
+    case GH_RESULT_UNCHECKED:
+        gh_sb_puts(&b, ">\n");
+        outcome(&b, "skipped", "unchecked", "unchecked: ran with verify = none, the values were not compared");
+        break;
+    }
+    gh_sb_puts(&b, "    </testcase>\n");
+    return gh_sb_take(&b);
+}
+
+int gh_junit_result(gh_junit *j, const gh_result *res, char *err, size_t err_size)
+{
+    if (!j) return 0;
+    double seconds = res->repeats > 0 && res->kernel_ms_median > 0 ? res->kernel_ms_median / 1000 : 0;
+    if (gh_sl_push(&j->cases, render_case(res, seconds)) != 0) {
+        snprintf(err, err_size, "cannot update %s: out of memory", j->path);
+        return -1;
+    }
+    j->seconds += seconds;
+    if (res->status == GH_RESULT_FAIL) j->failures++;
+    else if (res->status == GH_RESULT_ERROR) j->errors++;
+    else if (res->status != GH_RESULT_PASS) j->skipped++;
+    return write_doc(j, err, err_size);
+}
+
+int gh_junit_note(gh_junit *j, const char *text, char *err, size_t err_size)
+{
+    if (!j) return 0;
+    gh_xml_str(&j->notes, text);
+    gh_sb_puts(&j->notes, "&#10;");
+    return write_doc(j, err, err_size);
+}
+
+int gh_junit_close(gh_junit *j, char *err, size_t err_size)
+{
+    if (!j) return 0;
+    j->complete = 1;
+    int rc = write_doc(j, err, err_size);
+    gh_junit_free(j);
+    return rc;
+}

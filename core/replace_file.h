@@ -1,0 +1,12 @@
+/* Writing a whole file so that a reader, or a run killed half-way, never
+ * sees half of it: the text goes to PATH.tmp, which is renamed over PATH. */
+#ifndef GEMMHOST_REPLACE_FILE_H
+#define GEMMHOST_REPLACE_FILE_H
+
+#include <stddef.h>
+
+/* Returns 0, or -1 with err naming the file and the reason (the temp file
+ * is removed). */
+int gh_replace_file(const char *path, const char *text, size_t len, char *err, size_t err_size);
+
+#endif

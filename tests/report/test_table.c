@@ -1,0 +1,312 @@
+/* Tests of what a run shows on the terminal (core/table.c through the
+ * report, and core/agreement_text.c): columns sized to the rows of a sweep,
+ * wrapping instead of cutting, one agreement line per case, the summary at
+ * the end and --quiet. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agreement_text.h"
+#include "fixtures.h"
+#include "report.h"
+#include "table.h"
+
+typedef struct terminal {
+    FILE *out, *messages;
+    gh_report *r;
+} terminal;
+
+/* A report without files, its table and quiet messages in temp files. */
+static terminal open_terminal(int quiet, int full_agreement)
+{
+    terminal t = {tmpfile(), tmpfile(), NULL};
+    char err[256] = "";
+    gh_report_options o = {.table = t.out, .messages = t.messages, .quiet = quiet, .full_agreement = full_agreement};
+    if (t.out && t.messages) t.r = gh_report_open(&o, err, sizeof err);
+    CHECK(t.r != NULL, "open a report without files: %s", err);
+    return t;
+}
+
+/* Closes the report; returns what went to the table (and *messages, if asked). */
+static char *close_terminal(terminal *t, char **messages)
+{
+    char err[256] = "";
+    CHECK(gh_report_close(t->r, err, sizeof err) == 0, "close: %s", err);
+    char *out = read_stream(t->out);
+    if (messages) *messages = read_stream(t->messages);
+    fclose(t->out);
+    fclose(t->messages);
+    return out;
+}
+
+/* The line of text that contains `what`, copied (the last 4 stay valid); "" when none. */
+static char *line_with(const char *text, const char *what)
+{
+    static char lines[4][1024];
+    static int next;
+    char *line = lines[next++ % 4];
+    const char *p = strstr(text, what);
+    line[0] = '\0';
+    if (!p) return line;
+    while (p > text && p[-1] != '\n') p--;
+    size_t n = strcspn(p, "\n");
+    if (n >= sizeof lines[0]) n = sizeof lines[0] - 1;
+    memcpy(line, p, n);
+    line[n] = '\0';
+    return line;
+}
+
+/* Where `column` starts in the header line. */
+static long column_at(const char *text, const char *column)
+{
+    const char *hdr = line_with(text, "backend ");
+    const char *c = strstr(hdr, column);
+    return c ? (long)(c - hdr) : -1;
+}
+
+/* A sweep of tile values under a long backend name: every params cell whole,
+ * every row's status under the header's. */
+static void test_sweep_columns(void)
+{
+    terminal t = open_terminal(0, 0);
+    if (!t.r) return;
+    gh_device_info dev = sample_device();
+    static const char *const tiles[] = {"tile=4", "tile=8", "tile=16", "tile=32", "tile=64 vec=4 unroll=2"};
+    const char *backend = "cpu-with-a-much-longer-backend-name";
+    for (int i = 0; i < 5; i++) gh_report_expect(t.r, backend, "0:Intel(R) Core(TM) i7-8700 Very Long Name CPU @ 3.20GHz",
+                                                 "tiled", tiles[i]);
+    for (int i = 0; i < 5; i++) {
+        gh_result res = pass_result(&dev, 0);
+        res.backend = backend;
+        snprintf(res.params, sizeof res.params, "%s", tiles[i]);
+        gh_report_result(t.r, &res);
+    }
+    char *out = close_terminal(&t, NULL);
+    long status_at = column_at(out, "status");
+    CHECK(status_at > 0, "header has a status column:\n%s", out);
+    for (int i = 0; i < 5; i++) {
+        char cell[64];
+        snprintf(cell, sizeof cell, " %s ", tiles[i]);   /* whole, between column gaps */
+        char *row = line_with(out, cell);
+        CHECK(*row, "params '%s' whole in its row:\n%s", tiles[i], out);
+        CHECK(strncmp(row, backend, strlen(backend)) == 0, "backend name whole in row %d: %s", i, row);
+        CHECK((long)strlen(row) > status_at && strncmp(row + status_at, "pass", 4) == 0,
+              "row %d: status under the header's:\n%s", i, out);
+        CHECK(strstr(row, "0:Intel Core i7-8700 Very Long Name CPU") != NULL, "device whole in row %d: %s", i, row);
+    }
+    CHECK(strchr(out, '~') == NULL, "nothing cut with '~':\n%s", out);
+    CHECK(count_lines_starting(out, "backend ") == 1, "one header:\n%s", out);
+    free(out);
+}
+
+/* A cell past the widest width wraps onto the next lines of its column;
+ * every character is still there, in order. */
+static void test_wrap(void)
+{
+    terminal t = open_terminal(0, 0);
+    if (!t.r) return;
+    gh_device_info dev = sample_device();
+    const char *params = "tile=16 vec=4 unroll=8 local_x=16 local_y=16 prefetch=2 double_buffer=1 swizzle=3";
+    gh_report_expect(t.r, "cpu", "0:cpu", "tiled", params);
+    gh_result res = pass_result(&dev, 0);
+    snprintf(res.params, sizeof res.params, "%s", params);
+    gh_report_result(t.r, &res);
+    char *out = close_terminal(&t, NULL);
+    long at = column_at(out, "params");
+    long dtype_at = column_at(out, "dtype");
+    CHECK(at > 0 && dtype_at - at - 1 <= GH_TABLE_MAX_CELL && dtype_at - at - 1 >= 40,
+          "params column capped at %d (is %ld):\n%s", GH_TABLE_MAX_CELL, dtype_at - at - 1, out);
+    /* Join the params cells of the row's lines. */
+    char joined[512] = "";
+    const char *row = strstr(out, "\ncpu ");
+    for (const char *line = row ? row + 1 : NULL; line && *line && strncmp(line, "agreement", 9);) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if ((long)len <= at) break;
+        char cell[128];
+        size_t n = (size_t)(dtype_at - at) < len - (size_t)at ? (size_t)(dtype_at - at) : len - (size_t)at;
+        memcpy(cell, line + at, n);
+        cell[n] = '\0';
+        while (n > 0 && cell[n - 1] == ' ') cell[--n] = '\0';
+        if (*joined) strcat(joined, " ");
+        strcat(joined, cell);
+        line = end ? end + 1 : NULL;
+    }
+    CHECK(strcmp(joined, params) == 0, "wrapped params read back whole: '%s'\n%s", joined, out);
+    free(out);
+}
+
+static gh_agreement agreement(gh_agreement_group *groups, size_t n, double diff)
+{
+    gh_agreement a = {3, GH_F32, 0, 0, 37, 53, 29, groups, n, diff};
+    return a;
+}
+
+static void check_line(const gh_agreement *a, const char *want)
+{
+    char *line = gh_agreement_line(a);
+    CHECK(line && strcmp(line, want) == 0, "agreement line\n  got:  %s\n  want: %s", line ? line : "(null)", want);
+    free(line);
+}
+
+static void test_agreement_lines(void)
+{
+    const char *a1[] = {"cpu/0/naive", "cpu/0/tiled tile=8"};
+    const char *b1[] = {"opencl/0/naive", "opencl/0/tiled tile=8", "opencl/0/tiled tile=16"};
+    const char *c1[] = {"vulkan/0/naive", "vulkan/0/tiled tile=8", "vulkan/0/tiled tile=16"};
+    gh_agreement_group g1[] = {{1, a1, 2}, {2, b1, 3}, {3, c1, 3}};
+    gh_agreement a = agreement(g1, 3, 0.102);
+    check_line(&a, "agreement f32 nn 37x53x29: 3 groups (A: cpu x2; B: opencl x3; C: vulkan x3), "
+                   "max diff 0.102 of the bound");
+
+    /* A backend split across groups shows its members; its devices only when it ran several. */
+    const char *a2[] = {"cpu/0/naive", "opencl/0/naive", "opencl/1/tiled tile=8"};
+    const char *b2[] = {"cpu/0/tiled tile=8", "opencl/1/naive"};
+    gh_agreement_group g2[] = {{1, a2, 3}, {2, b2, 2}};
+    a = agreement(g2, 2, 2.5);
+    check_line(&a, "agreement f32 nn 37x53x29: 2 groups (A: cpu naive, opencl/0 naive, opencl/1 tiled tile=8; "
+                   "B: cpu tiled tile=8, opencl/1 naive), max diff 2.5 of the bound (BEYOND)");
+
+    /* A long group: GH_AGREEMENT_ITEMS items, then a count. */
+    const char *a3[] = {"cpu/0/t 1", "cpu/0/t 2", "cpu/0/t 3", "cpu/0/t 4", "cpu/0/t 5", "cpu/0/t 6"};
+    const char *b3[] = {"cpu/0/t 7", "gpu/0/t 1"};
+    gh_agreement_group g3[] = {{1, a3, 6}, {2, b3, 2}};
+    a = agreement(g3, 2, 0.5);
+    check_line(&a, "agreement f32 nn 37x53x29: 2 groups (A: cpu t 1, cpu t 2, cpu t 3, cpu t 4, +2 more; "
+                   "B: cpu t 7, gpu t 1), max diff 0.5 of the bound");
+
+    gh_agreement_group g4[] = {{1, a1, 2}};
+    a = agreement(g4, 1, 0);
+    check_line(&a, "agreement f32 nn 37x53x29: 1 group, identical outputs (all 2 results)");
+    a = agreement(NULL, 0, 0);
+    check_line(&a, "agreement f32 nn 37x53x29: no outputs");
+}
+
+/* One line per case; the members of every group only with full_agreement. */
+static void test_agreement_in_table(void)
+{
+    const char *a1[] = {"cpu/0/naive", "cpu/0/tiled tile=8"};
+    const char *b1[] = {"opencl/0/naive"};
+    gh_agreement_group groups[] = {{0x1234, a1, 2}, {0x5678, b1, 1}};
+    gh_agreement a = agreement(groups, 2, 0.25);
+    for (int full = 0; full <= 1; full++) {
+        terminal t = open_terminal(0, full);
+        if (!t.r) return;
+        gh_report_agreement(t.r, &a);
+        char *out = close_terminal(&t, NULL);
+        CHECK(count_lines_starting(out, "agreement ") == 1, "full %d: one agreement line:\n%s", full, out);
+        CHECK(strstr(out, "2 groups (A: cpu x2; B: opencl naive), max diff 0.25 of the bound") != NULL,
+              "full %d: the condensed line:\n%s", full, out);
+        int members = strstr(out, "\n  A (hash 0000000000001234): cpu/0/naive, cpu/0/tiled tile=8\n") != NULL &&
+                      strstr(out, "\n  B (hash 0000000000005678): opencl/0/naive\n") != NULL;
+        CHECK(members == full, "full %d: member lines %s:\n%s", full, full ? "shown" : "not shown", out);
+        free(out);
+    }
+}
+
+static gh_result error_result(const gh_device_info *dev)
+{
+    gh_result r = pass_result(dev, 2);
+    r.status = GH_RESULT_ERROR;
+    r.repeats = 0;
+    snprintf(r.detail, sizeof r.detail, "simulated device lost");
+    return r;
+}
+
+static gh_result unchecked_result(const gh_device_info *dev)
+{
+    gh_result r = pass_result(dev, 3);
+    r.status = GH_RESULT_UNCHECKED;
+    r.verify.checked = 0;
+    r.verify_method = "none";
+    r.dtype = GH_F64;
+    r.gflops = 7.5;
+    return r;
+}
+
+/* A count per status and the best GFLOP/s per dtype; failures and notes again at the end. */
+static void test_summary(void)
+{
+    terminal t = open_terminal(0, 0);
+    if (!t.r) return;
+    gh_device_info dev = sample_device();
+    gh_report_note(t.r, "backend cuda could not run: no device");
+    gh_result slow = pass_result(&dev, 0), fast = pass_result(&dev, 1);
+    slow.gflops = 1.5;
+    fast.gflops = 4.25;
+    gh_result rows[] = {slow, fast, fail_result(&dev), unsupported_result(), error_result(&dev),
+                        unchecked_result(&dev)};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) gh_report_result(t.r, &rows[i]);
+    gh_report_summary(t.r);
+    char *out = close_terminal(&t, NULL);
+    const char *end = strstr(out, "\nsummary");
+    CHECK(end != NULL, "a summary:\n%s", out);
+    if (!end) { free(out); return; }
+    CHECK(strstr(end, "passed failed unsupported errors unchecked f32 GFLOP/s f64 GFLOP/s") != NULL,
+          "summary header:\n%s", end);
+    /* tiled tile=16: 2 passed, 1 error, 1 unchecked; best f32 4.2 (of 1.5, 4.25), f64 7.5 (unchecked ran). */
+    char *tiled = line_with(end, "tile=16");
+    char *naive = line_with(end, "naive");
+    char *gpus = line_with(end, "gpus ");
+    int p, f, u, e, c;
+    char f32[16], f64[16];
+    const char *nums = strstr(tiled, "tile=16");
+    CHECK(nums && sscanf(nums + 7, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 2 && f == 0 &&
+              u == 0 && e == 1 && c == 1 && !strcmp(f32, "4.2") && !strcmp(f64, "7.5"),
+          "tiled row counts: %s", tiled);
+    nums = strstr(naive, " - ");
+    CHECK(nums && sscanf(nums + 3, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 0 &&
+              f == 1 && !strcmp(f32, "-") && !strcmp(f64, "-"),
+          "naive row: a failure, no GFLOP/s: %s", naive);
+    nums = strstr(gpus, " - ");
+    CHECK(nums && sscanf(nums + 3, "%d %d %d %d %d", &p, &f, &u, &e, &c) == 5 && p + f + e + c == 0 && u == 1,
+          "split row: one unsupported: %s", gpus);
+    const char *again = strstr(end, "failures and errors (2), again:\n");
+    CHECK(again != NULL, "failures again:\n%s", end);
+    CHECK(again && strstr(again, "\n  FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: "
+                                 "bad value, got \"x\"\n") != NULL,
+          "the failure with its reason:\n%s", end);
+    CHECK(again && strstr(again, "\n  ERROR cpu, 0:Intel Core i7-8700 Very Long Name CPU, tiled tile=16, f32 nt "
+                                 "100x75x50: simulated device lost\n") != NULL,
+          "the error with its reason:\n%s", end);
+    CHECK(strstr(end, "notes (1), again:\n  backend cuda could not run: no device\n") != NULL, "notes again:\n%s", end);
+    CHECK(strstr(out, "unchecked") && count_lines_starting(out, "cpu ") >= 5, "unchecked row shown:\n%s", out);
+    free(out);
+}
+
+/* --quiet: no table, no summary; failures, errors and notes still said. */
+static void test_quiet(void)
+{
+    terminal t = open_terminal(1, 0);
+    if (!t.r) return;
+    gh_device_info dev = sample_device();
+    gh_report_note(t.r, "backend vulkan could not run: no ICD");
+    gh_result rows[] = {pass_result(&dev, 0), fail_result(&dev), unsupported_result(), error_result(&dev)};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) gh_report_result(t.r, &rows[i]);
+    gh_report_summary(t.r);
+    char *messages;
+    char *out = close_terminal(&t, &messages);
+    CHECK(out && *out == '\0', "nothing on the table stream:\n%s", out);
+    CHECK(strstr(messages, "note: backend vulkan could not run: no ICD\n") != NULL, "note said:\n%s", messages);
+    CHECK(strstr(messages, "FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: bad value, "
+                           "got \"x\"\n      at (1, 2)\n") != NULL,
+          "failure with its whole reason:\n%s", messages);
+    CHECK(strstr(messages, "simulated device lost") != NULL, "error with its reason:\n%s", messages);
+    CHECK(strstr(messages, "cl_khr_fp64") == NULL && strstr(messages, "summary") == NULL,
+          "no unsupported rows, no summary:\n%s", messages);
+    free(out);
+    free(messages);
+}
+
+int main(void)
+{
+    test_sweep_columns();
+    test_wrap();
+    test_agreement_lines();
+    test_agreement_in_table();
+    test_summary();
+    test_quiet();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
