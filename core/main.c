@@ -100,6 +100,66 @@ static int exit_status(const gh_run_summary *s, int quiet)
     return EXIT_PASS;
 }
 
+/* Where results go and how, from the command line and the config. */
+static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, const char *config_text, int argc,
+                                        char **argv)
+{
+    return (gh_report_options){
+        .prefix = c->output ? c->output : cfg->run.output, .junit_path = c->junit,
+        .overwrite = c->overwrite, .replace_default = !c->config_path && !c->output,
+        .config_text = config_text, .argc = argc, .argv = argv,
+        .table = stdout, .messages = stderr, .quiet = c->quiet, .full_agreement = c->full_agreement,
+    };
+}
+
+/* --dry-run: the plan, and a refusal the run would meet at its output files. */
+static int dry_run(const gh_cli *c, const gh_config *cfg, const gh_plan *plan, int argc, char **argv)
+{
+    int status = gh_dry_run(cfg, plan);
+    gh_report_options ro = report_options(c, cfg, "", argc, argv);
+    gh_report_paths paths;
+    char err[2048];
+    if (gh_report_paths_resolve(&ro, &paths, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
+    gh_report_paths_free(&paths);
+    return status;
+}
+
+/* The run itself: results reported as they arrive, then the summary. */
+static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
+{
+    char err[2048];
+    if (gh_check_host_memory(cfg, plan, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
+    char *config_text = config_as_run(c);
+    gh_report_options ro = report_options(c, cfg, config_text, argc, argv);
+    gh_report *report = gh_report_open(&ro, err, sizeof err);
+    free(config_text);
+    if (!report) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (gh_report_files(report)) gh_crash_results(gh_report_files(report));
+    report_plugins(report, plugins);
+    report_devices(report, plan);
+    expect_rows(report, plan);
+    gh_run_summary summary;
+    gh_progress_mode progress = c->quiet ? GH_PROGRESS_OFF
+                              : isatty(STDERR_FILENO) ? GH_PROGRESS_TERMINAL : GH_PROGRESS_LOG;
+    gh_run_plan(cfg, plan, report, progress, &summary);
+    gh_report_summary(report);
+    int status = exit_status(&summary, c->quiet);
+    if (gh_report_close(report, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        if (status == EXIT_PASS) status = EXIT_NOT_RUN;
+    }
+    return status;
+}
+
 /* The version, what it was built from, and each plugin the search path finds. */
 static void print_version(void)
 {
@@ -161,42 +221,7 @@ int main(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
-    int status;
-    if (c.dry_run) {
-        status = gh_dry_run(&cfg, &plan);
-    } else if (gh_check_host_memory(&cfg, &plan, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: %s\n", err);
-        status = EXIT_USAGE;
-    } else {
-        char *config_text = config_as_run(&c);
-        gh_report_options ro = {
-            .prefix = c.output ? c.output : cfg.run.output, .junit_path = c.junit,
-            .overwrite = c.overwrite, .replace_default = !c.config_path && !c.output,
-            .config_text = config_text, .argc = argc, .argv = argv,
-            .table = stdout, .messages = stderr, .quiet = c.quiet, .full_agreement = c.full_agreement,
-        };
-        gh_report *report = gh_report_open(&ro, err, sizeof err);
-        free(config_text);
-        if (!report) {
-            fprintf(stderr, "gemmhost: %s\n", err);
-            status = EXIT_USAGE;
-        } else {
-            if (gh_report_files(report)) gh_crash_results(gh_report_files(report));
-            report_plugins(report, &plugins);
-            report_devices(report, &plan);
-            expect_rows(report, &plan);
-            gh_run_summary summary;
-            gh_progress_mode progress = c.quiet ? GH_PROGRESS_OFF
-                                        : isatty(STDERR_FILENO) ? GH_PROGRESS_TERMINAL : GH_PROGRESS_LOG;
-            gh_run_plan(&cfg, &plan, report, progress, &summary);
-            gh_report_summary(report);
-            status = exit_status(&summary, c.quiet);
-            if (gh_report_close(report, err, sizeof err) != 0) {
-                fprintf(stderr, "gemmhost: %s\n", err);
-                if (status == EXIT_PASS) status = EXIT_NOT_RUN;
-            }
-        }
-    }
+    int status = c.dry_run ? dry_run(&c, &cfg, &plan, argc, argv) : run(&c, &cfg, &plugins, &plan, argc, argv);
     gh_plan_free(&plan);
     gh_plugins_free(&plugins);
     gh_config_free(&cfg);

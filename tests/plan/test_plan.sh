@@ -114,6 +114,12 @@ expect_status "verify = none runs" $? 0
 [ "$(rows "$work/none" | cut -d' ' -f7 | sort -u)" = unchecked ] && ok "verify = none rows are unchecked" ||
   bad "verify = none rows: $(rows "$work/none")"
 
+out=$("$gemmhost" --config "$work/two.ini" --output "$work/all" --dry-run 2>&1)
+expect_status "--dry-run where the run would refuse to replace earlier results" $? 2
+expect_in "--dry-run names the earlier results" "$out" "$work/all.csv exists"
+"$gemmhost" --config "$work/two.ini" --output "$work/all" --overwrite --dry-run >/dev/null 2>&1
+expect_status "--dry-run with --overwrite" $? 0
+
 # Messages a newcomer meets: each names the right line and does not contradict itself.
 printf '[run]\nsizes = 8\n[backend cpu]\nkernels = naive\ntile = 16\n' >"$work/unselected.ini"
 out=$("$gemmhost" --config "$work/unselected.ini" --dry-run 2>&1)
