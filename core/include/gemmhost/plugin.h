@@ -55,6 +55,8 @@
  *  - GH_VERSION_MISMATCH: only from the entry, for another major.
  *  - GH_ERROR: anything else (a driver failure, a lost device, a kernel that
  *    does not compile).
+ * A call that is both malformed and beyond the device is malformed:
+ * GH_INVALID_ARGUMENT.
  * Every status other than GH_OK sets the calling thread's last_error() text
  * to a non-empty sentence that names the call and the problem, e.g.
  * "gemm: kernel tiled: tile: 7 is not one of 4, 8, 16".
@@ -241,7 +243,8 @@ typedef struct gh_plugin_api {
     /* (required) Opens a context.
      * Host: may call it from any thread, several times (contexts are
      *   independent). `options` holds n_options entries.
-     * Plugin: sets *out and returns GH_OK, or refuses with *out untouched:
+     * Plugin: sets *out and returns GH_OK, or refuses (leaving *out alone or
+     *   setting it to NULL; the host reads it only after GH_OK):
      *   out NULL, options NULL with n_options > 0, a NULL name or value, or a
      *   name not among the table's options: GH_INVALID_ARGUMENT; a bad value:
      *   GH_INVALID_ARGUMENT naming the option. No driver or no device is not
