@@ -222,6 +222,12 @@ static facts run_isolated(const char *path, group g, int device)
     atomic_fetch_add(&check_passed, f.passed);
     atomic_fetch_add(&check_failed, f.failed);
     atomic_fetch_add(&check_skipped, f.skipped);
+    /* After its checks the child only exits: anything else there (a
+     * sanitizer's leak report, a driver's atexit crash) is a failure too. */
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        check_verdict(0, "exit: group %s finished its checks, then its process ended with %s %d (see above)",
+                      group_names[g], WIFEXITED(status) ? "status" : "signal",
+                      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     return f;
 }
 
