@@ -44,6 +44,41 @@ static int api_is_complete(const gh_plugin_api *api)
            api->synchronize && api->name;
 }
 
+/* Minor 1's groups are all or none (plugin.h): a plugin offering part of
+ * one is refused, not quietly driven through the blocking calls. Returns a
+ * description of the problem in buf, or NULL when the table is fine. */
+static const char *minor1_problem(const gh_plugin_api *api, char *buf, size_t size)
+{
+    if (api->size < GH_PLUGIN_API_MINOR1_SIZE) {
+        snprintf(buf, size, "answers ABI minor 1 but its function table (%zu bytes) is shorter than minor 1's (%zu)",
+                 api->size, (size_t)GH_PLUGIN_API_MINOR1_SIZE);
+        return buf;
+    }
+    const struct { const char *name; int set; } streams[] = {
+        {"stream_create", api->stream_create != NULL},       {"stream_destroy", api->stream_destroy != NULL},
+        {"upload_2d_async", api->upload_2d_async != NULL},   {"download_2d_async", api->download_2d_async != NULL},
+        {"gemm_async", api->gemm_async != NULL},             {"stream_synchronize", api->stream_synchronize != NULL},
+    };
+    int n_set = 0;
+    char missing[160] = "";
+    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++) {
+        n_set += streams[i].set;
+        if (!streams[i].set)
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s", *missing ? ", " : "",
+                     streams[i].name);
+    }
+    if (n_set != 0 && n_set != 6) {
+        snprintf(buf, size, "offers %d of the 6 stream members (missing: %s); they are all or none", n_set, missing);
+        return buf;
+    }
+    if (!api->host_alloc != !api->host_free) {
+        snprintf(buf, size, "offers %s without %s; they are a pair", api->host_alloc ? "host_alloc" : "host_free",
+                 api->host_alloc ? "host_free" : "host_alloc");
+        return buf;
+    }
+    return NULL;
+}
+
 static int negotiate(gh_loaded_plugin *p)
 {
     gh_entry_fn entry = NULL;
@@ -78,6 +113,11 @@ static int negotiate(gh_loaded_plugin *p)
     if (!api_is_complete(req.api)) {
         set_error(p, "%s: function table is incomplete (size %zu, host needs %zu for ABI %u.0)", p->path,
                   req.api->size, (size_t)GH_PLUGIN_API_MINOR0_SIZE, GEMMHOST_ABI_MAJOR);
+        return -1;
+    }
+    char problem[256];
+    if (req.abi_minor >= 1 && minor1_problem(req.api, problem, sizeof problem)) {
+        set_error(p, "%s: function table %s", p->path, problem);
         return -1;
     }
     p->abi_minor = req.abi_minor;

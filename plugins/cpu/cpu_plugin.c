@@ -7,6 +7,12 @@
  * every failure in last_error(). Its one "device" is the host CPU, and its
  * "device memory" is plain malloc'd memory.
  *
+ * The mechanics every plugin shares come from gemmhost/plugin_helpers.h:
+ * the entry (GH_PLUGIN_ENTRY, at the bottom), the per-thread error text
+ * (fail() below, and .last_error = gh_plugin_last_error), reading the
+ * options, and every generic argument check; what is left here is what is
+ * particular to this plugin. Check a copy of it with gemmhost-conformance.
+ *
  * ABI minor 1 (optional streams, 2D copies, host memory) is at the end: a
  * stream keeps a list of queued work and runs it at stream_synchronize.
  * Running it later rather than at once costs nothing here, and a host that
@@ -15,7 +21,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,32 +28,20 @@
 #include <unistd.h>
 
 #include "gemmhost/plugin.h"
+#include "gemmhost/plugin_helpers.h"
 #include "cpu_gemm.h"
 #include "cpu_pool.h"
 
-/* ---- errors: one message per calling thread, as the ABI asks ---- */
-
-static _Thread_local char last_error_text[512];
-
-static gh_status fail(gh_status status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_error_text, sizeof last_error_text, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-static const char *cpu_last_error(gh_plugin *ctx)
-{
-    (void)ctx;
-    return last_error_text;
-}
+/* ---- errors: one message per calling thread, as the ABI asks ----
+ * fail(status, fmt, ...) sets the calling thread's last_error text and
+ * returns status. */
+#define fail gh_plugin_set_error
 
 /* ---- what the plugin offers, as static data ---- */
 
-static const gh_option_info cpu_options[] = {
-    {sizeof(gh_option_info), "threads", "worker threads per GEMM (0 = one per online CPU)", "0"},
+enum { OPTION_THREADS, OPTION_COUNT };
+static const gh_option_info cpu_options[OPTION_COUNT] = {
+    [OPTION_THREADS] = {sizeof(gh_option_info), "threads", "worker threads per GEMM (0 = one per online CPU)", "0"},
 };
 
 static const int64_t tile_values[] = {4, 8, 16, 32, 64};
@@ -113,16 +106,12 @@ static gh_status parse_threads(const char *text, int *out)
 
 static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_plugin **out)
 {
+    if (!out) return fail(GH_INVALID_ARGUMENT, "open: out is NULL");
+    const char *settings[OPTION_COUNT];
+    gh_status s = gh_plugin_read_options("cpu", cpu_options, OPTION_COUNT, options, n_options, settings);
     int threads = 0;
-    for (size_t i = 0; i < n_options; i++) {
-        if (strcmp(options[i].name, "threads") == 0) {
-            gh_status s = parse_threads(options[i].value, &threads);
-            if (s != GH_OK) return s;
-        } else {
-            return fail(GH_INVALID_ARGUMENT, "unknown option \"%s\" (the cpu plugin knows: threads)",
-                        options[i].name);
-        }
-    }
+    if (s == GH_OK && settings[OPTION_THREADS]) s = parse_threads(settings[OPTION_THREADS], &threads);
+    if (s != GH_OK) return s;
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (threads == 0) threads = online > 0 ? (int)online : 1;
 
@@ -160,7 +149,9 @@ static void cpu_close(gh_plugin *ctx)
     free(ctx);
 }
 
-static int cpu_device_count(gh_plugin *ctx) { (void)ctx; return 1; }
+enum { DEVICE_COUNT = 1 };
+
+static int cpu_device_count(gh_plugin *ctx) { (void)ctx; return DEVICE_COUNT; }
 
 static const gh_device_info *cpu_device_info(gh_plugin *ctx, int device)
 {
@@ -180,9 +171,12 @@ static const gh_kernel_info *cpu_kernel_info(gh_plugin *ctx, int kernel)
 static gh_status cpu_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {
     (void)ctx;
-    if (device != 0) return fail(GH_INVALID_ARGUMENT, "no device %d (the cpu plugin has device 0)", device);
+    gh_status s = gh_plugin_check_device("buffer_alloc", device, DEVICE_COUNT, NULL);
+    if (s != GH_OK) return s;
+    if (!out) return fail(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    if (bytes == 0) return fail(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
     gh_buffer *buf = calloc(1, sizeof *buf);
-    if (buf) buf->data = malloc(bytes ? bytes : 1);
+    if (buf && bytes <= SIZE_MAX) buf->data = malloc((size_t)bytes);
     if (!buf || !buf->data) {
         free(buf);
         return fail(GH_OUT_OF_MEMORY, "cannot allocate %llu bytes of host memory", (unsigned long long)bytes);
@@ -199,27 +193,25 @@ static void cpu_buffer_free(gh_plugin *ctx, gh_buffer *buf)
     free(buf);
 }
 
-static gh_status check_range(const gh_buffer *buf, uint64_t offset, uint64_t bytes, const char *what)
+/* What the argument checks of plugin_helpers.h need to know of a buffer. */
+static gh_plugin_extent cpu_extent(const gh_buffer *buf)
 {
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return fail(GH_INVALID_ARGUMENT, "%s of %llu bytes at offset %llu overruns a buffer of %llu bytes", what,
-                    (unsigned long long)bytes, (unsigned long long)offset, (unsigned long long)buf->bytes);
-    return GH_OK;
+    return (gh_plugin_extent){buf->bytes, 0};
 }
 
 static gh_status cpu_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
 {
     (void)ctx;
-    gh_status s = check_range(dst, offset, bytes, "upload");
-    if (s == GH_OK) memcpy(dst->data + offset, src, bytes);
+    gh_status s = gh_plugin_check_copy("upload", dst, cpu_extent, offset, src, bytes);
+    if (s == GH_OK && bytes) memcpy(dst->data + offset, src, bytes);
     return s;
 }
 
 static gh_status cpu_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
 {
     (void)ctx;
-    gh_status s = check_range(src, offset, bytes, "download");
-    if (s == GH_OK) memcpy(dst, src->data + offset, bytes);
+    gh_status s = gh_plugin_check_copy("download", src, cpu_extent, offset, dst, bytes);
+    if (s == GH_OK && bytes) memcpy(dst, src->data + offset, bytes);
     return s;
 }
 
@@ -236,41 +228,16 @@ static int run_part(void *arg, int part)
     return g->kernel == KERNEL_NAIVE ? cpu_gemm_naive(&g->jobs[part]) : cpu_gemm_tiled(&g->jobs[part]);
 }
 
-static size_t dtype_size(gh_dtype d) { return d == GH_F64 ? 8 : 4; }
+static size_t dtype_size(gh_dtype d) { return gh_plugin_dtype_size(d); }
 
-/* The last element each operand touches must lie inside its buffer. */
-static gh_status check_operand(const char *name, const gh_buffer *buf, uint64_t offset, int64_t rows,
-                               int64_t cols, int64_t ld, size_t elem)
+/* Every check of plugin.h's gemm (the loops have no index limit of their own). */
+static gh_status check_args(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *g)
 {
-    if (ld < cols) return fail(GH_INVALID_ARGUMENT, "ld%s = %lld is less than its row length %lld", name,
-                               (long long)ld, (long long)cols);
-    uint64_t last = offset + (uint64_t)(rows - 1) * (uint64_t)ld + (uint64_t)cols;
-    if (last * elem > buf->bytes)
-        return fail(GH_INVALID_ARGUMENT, "matrix %s (%lld x %lld, ld %lld, offset %llu) overruns its buffer of %llu bytes",
-                    name, (long long)rows, (long long)cols, (long long)ld, (unsigned long long)offset,
-                    (unsigned long long)buf->bytes);
-    return GH_OK;
-}
-
-static gh_status check_args(const gh_gemm_args *g, int kernel)
-{
-    if (kernel < 0 || kernel >= KERNEL_COUNT) return fail(GH_INVALID_ARGUMENT, "no kernel %d", kernel);
-    if (g->size < sizeof(gh_gemm_args)) return fail(GH_INVALID_ARGUMENT, "gemm args from an older ABI minor");
-    if (g->dtype != GH_F32 && g->dtype != GH_F64 && g->dtype != GH_I32)
-        return fail(GH_INVALID_ARGUMENT, "unknown dtype %d", (int)g->dtype);
-    if (g->m < 1 || g->n < 1 || g->k < 1)
-        return fail(GH_INVALID_ARGUMENT, "M, N, K must be >= 1 (got %lldx%lldx%lld)", (long long)g->m,
-                    (long long)g->n, (long long)g->k);
-    if (g->n_params != cpu_kernels[kernel].n_params)
-        return fail(GH_INVALID_ARGUMENT, "kernel %s takes %zu parameters, got %zu", cpu_kernels[kernel].name,
-                    cpu_kernels[kernel].n_params, g->n_params);
-    const size_t elem = dtype_size(g->dtype);
-    gh_status s;
-    if ((s = check_operand("A", g->a, g->a_offset, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, g->lda, elem)))
-        return s;
-    if ((s = check_operand("B", g->b, g->b_offset, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, g->ldb, elem)))
-        return s;
-    return check_operand("C", g->c, g->c_offset, g->m, g->n, g->ldc, elem);
+    gh_status s = gh_plugin_check_device(call, device, DEVICE_COUNT, NULL);
+    if (s == GH_OK) s = gh_plugin_check_index(call, "kernel", kernel, KERNEL_COUNT);
+    if (s != GH_OK) return s;
+    const gh_plugin_gemm_target target = {device, &ctx->info, &cpu_kernels[kernel], 0, cpu_extent};
+    return gh_plugin_check_gemm(call, g, &target);
 }
 
 static double now_ms(void)
@@ -282,12 +249,9 @@ static double now_ms(void)
 
 static gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *g, gh_gemm_timing *timing)
 {
-    if (device != 0) return fail(GH_INVALID_ARGUMENT, "no device %d (the cpu plugin has device 0)", device);
-    gh_status s = check_args(g, kernel);
+    gh_status s = check_args(ctx, "gemm", device, kernel, g);
     if (s != GH_OK) return s;
-    int64_t tile = kernel == KERNEL_TILED ? g->params[0] : 1;
-    if (kernel == KERNEL_TILED && (tile < 1 || tile > 4096))
-        return fail(GH_INVALID_ARGUMENT, "tile = %lld is outside 1..4096", (long long)tile);
+    int64_t tile = kernel == KERNEL_TILED ? g->params[0] : 1; /* one of tile_values, checked above */
 
     const size_t elem = dtype_size(g->dtype);
     int n_workers = ctx->threads;
@@ -314,18 +278,17 @@ static gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_
     if (rc > 0) return fail(GH_ERROR, "could not start %d threads: %s", ctx->threads - 1, strerror(rc));
     if (rc < 0) return fail(GH_ERROR, "a worker thread could not allocate its scratch memory");
 
-    if (timing && timing->size >= sizeof(gh_gemm_timing)) {
-        timing->kernel_ms = elapsed;
-        timing->clock = GH_CLOCK_DEVICE; /* the CPU is the device: its clock is the device clock */
-    }
+    /* The CPU is the device: its clock is the device clock. */
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = elapsed;
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
     return GH_OK;
 }
 
 static gh_status cpu_synchronize(gh_plugin *ctx, int device)
 {
     (void)ctx;
-    (void)device;
-    return GH_OK; /* every call above is already complete when it returns */
+    /* Every call above is already complete when it returns. */
+    return gh_plugin_check_device("synchronize", device, DEVICE_COUNT, NULL);
 }
 
 static void *cpu_get_proc(const char *name)
@@ -366,7 +329,9 @@ struct gh_stream {
 
 static gh_status cpu_stream_create(gh_plugin *ctx, int device, gh_stream **out)
 {
-    if (device != 0) return fail(GH_INVALID_ARGUMENT, "no device %d (the cpu plugin has device 0)", device);
+    gh_status status = gh_plugin_check_device("stream_create", device, DEVICE_COUNT, NULL);
+    if (status != GH_OK) return status;
+    if (!out) return fail(GH_INVALID_ARGUMENT, "stream_create: out is NULL");
     gh_stream *s = calloc(1, sizeof *s);
     if (!s) return fail(GH_OUT_OF_MEMORY, "out of host memory for a stream");
     s->ctx = ctx;
@@ -396,20 +361,12 @@ static gh_status enqueue(gh_stream *stream, const queued_op *op)
     return GH_OK;
 }
 
-/* The last byte a 2D copy touches must lie inside the buffer. */
-static gh_status check_copy_2d(const copy_2d *c, const char *what)
-{
-    if (c->rows == 0 || c->width == 0) return GH_OK;
-    if (c->rows > 1 && (c->pitch < c->width || c->host_pitch < c->width))
-        return fail(GH_INVALID_ARGUMENT, "%s: pitch %llu or host pitch %llu is less than the width %llu", what,
-                    (unsigned long long)c->pitch, (unsigned long long)c->host_pitch, (unsigned long long)c->width);
-    uint64_t span = (c->rows - 1) * c->pitch + c->width;
-    return check_range(c->buf, c->offset, span, what);
-}
-
 static gh_status queue_copy(gh_stream *stream, op_kind kind, const copy_2d *c, double *elapsed_ms)
 {
-    gh_status s = check_copy_2d(c, kind == OP_UPLOAD_2D ? "upload_2d_async" : "download_2d_async");
+    const char *call = kind == OP_UPLOAD_2D ? "upload_2d_async" : "download_2d_async";
+    if (!stream) return fail(GH_INVALID_ARGUMENT, "%s: the stream is NULL", call);
+    gh_status s = gh_plugin_check_copy_2d(call, c->buf, cpu_extent, c->offset, c->pitch, c->host, c->host_pitch,
+                                          c->width, c->rows);
     if (s != GH_OK) return s;
     queued_op op = {.kind = kind, .copy = *c, .elapsed_ms = elapsed_ms};
     return enqueue(stream, &op);
@@ -437,8 +394,8 @@ static gh_status cpu_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buf
 static gh_status cpu_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
                                 gh_gemm_timing *timing)
 {
-    (void)ctx;
-    gh_status s = check_args(args, kernel);
+    if (!stream) return fail(GH_INVALID_ARGUMENT, "gemm_async: the stream is NULL");
+    gh_status s = check_args(ctx, "gemm_async", stream->device, kernel, args);
     if (s != GH_OK) return s;
     if (args->n_params > MAX_QUEUED_PARAMS)
         return fail(GH_INVALID_ARGUMENT, "gemm_async: %zu parameters, at most %d", args->n_params, MAX_QUEUED_PARAMS);
@@ -474,6 +431,7 @@ static gh_status run_op(gh_stream *stream, queued_op *op)
 static gh_status cpu_stream_synchronize(gh_plugin *ctx, gh_stream *stream)
 {
     (void)ctx;
+    if (!stream) return fail(GH_INVALID_ARGUMENT, "stream_synchronize: the stream is NULL");
     gh_status status = GH_OK;
     for (size_t i = 0; i < stream->n_ops && status == GH_OK; i++) status = run_op(stream, &stream->ops[i]);
     stream->n_ops = 0;
@@ -484,8 +442,12 @@ static gh_status cpu_stream_synchronize(gh_plugin *ctx, gh_stream *stream)
 static gh_status cpu_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
 {
     (void)ctx;
-    *out = malloc(bytes ? bytes : 1);
-    return *out ? GH_OK : fail(GH_OUT_OF_MEMORY, "cannot allocate %llu bytes of host memory", (unsigned long long)bytes);
+    if (!out) return fail(GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
+    if (bytes == 0) return fail(GH_INVALID_ARGUMENT, "host_alloc: 0 bytes");
+    void *p = bytes <= SIZE_MAX ? malloc((size_t)bytes) : NULL;
+    if (!p) return fail(GH_OUT_OF_MEMORY, "host_alloc: cannot allocate %llu bytes of host memory", (unsigned long long)bytes);
+    *out = p;
+    return GH_OK;
 }
 
 static void cpu_host_free(gh_plugin *ctx, void *ptr)
@@ -505,7 +467,7 @@ static const gh_plugin_api cpu_api = {
     .n_options = sizeof cpu_options / sizeof cpu_options[0],
     .open = cpu_open,
     .close = cpu_close,
-    .last_error = cpu_last_error,
+    .last_error = gh_plugin_last_error,
     .device_count = cpu_device_count,
     .device_info = cpu_device_info,
     .kernel_count = cpu_kernel_count,
@@ -528,15 +490,4 @@ static const gh_plugin_api cpu_api = {
 };
 
 /* The one exported symbol: agree on versions, hand over the table. */
-GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)
-{
-    if (!req || req->size < sizeof(gh_entry_request)) return GH_INVALID_ARGUMENT;
-    req->plugin_abi_major = GEMMHOST_ABI_MAJOR;
-    if (req->host_abi_major != GEMMHOST_ABI_MAJOR) {
-        req->api = NULL;
-        return GH_VERSION_MISMATCH;
-    }
-    if (req->abi_minor > GEMMHOST_ABI_MINOR) req->abi_minor = GEMMHOST_ABI_MINOR;
-    req->api = &cpu_api;
-    return GH_OK;
-}
+GH_PLUGIN_ENTRY(cpu_api)

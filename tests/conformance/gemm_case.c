@@ -1,0 +1,155 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_case.h"
+
+const char *dtype_name(gh_dtype d)
+{
+    return d == GH_F32 ? "f32" : d == GH_F64 ? "f64" : d == GH_I32 ? "i32" : "?";
+}
+
+void gemm_case_text(const gemm_case *gc, char *out, size_t size)
+{
+    snprintf(out, size, "%s %c%c %lldx%lldx%lld alpha %g beta %g", dtype_name(gc->dtype), gc->trans_a ? 't' : 'n',
+             gc->trans_b ? 't' : 'n', (long long)gc->m, (long long)gc->n, (long long)gc->k, gc->alpha, gc->beta);
+}
+
+gh_status gemm_setup_make(const conformance *c, int device, const gh_kernel_info *ki, const gemm_case *gc,
+                          uint64_t seed, gemm_setup *s, const char **what)
+{
+    memset(s, 0, sizeof *s);
+    s->gc = *gc;
+    const int64_t ar = gc->trans_a ? gc->k : gc->m, ac = gc->trans_a ? gc->m : gc->k;
+    const int64_t br = gc->trans_b ? gc->n : gc->k, bc = gc->trans_b ? gc->k : gc->n;
+    gh_status st;
+    /* Odd gaps and offsets, so that no guard lines up with a tile. */
+    *what = "allocating A";
+    if ((st = placed_make(c, device, &s->a, gc->dtype, ar, ac, 2, 5, 3, &seed)))
+        return st;
+    *what = "allocating B";
+    if ((st = placed_make(c, device, &s->b, gc->dtype, br, bc, 1, 3, 2, &seed)))
+        return st;
+    *what = "allocating C";
+    if ((st = placed_make(c, device, &s->c, gc->dtype, gc->m, gc->n, 3, 7, 5, &seed)))
+        return st;
+    if (gc->beta == 0 && gc->dtype != GH_I32)
+        for (int64_t i = 0; i < gc->m; i++)
+            for (int64_t j = 0; j < gc->n; j++)
+                placed_set(&s->c, placed_index(&s->c, i, j), NAN); /* must not be read */
+    *what = "uploading";
+    if ((st = placed_upload(c, &s->a)) || (st = placed_upload(c, &s->b)) || (st = placed_upload(c, &s->c)))
+        return st;
+    for (size_t p = 0; p < ki->n_params && p < MAX_PARAMS; p++)
+        s->params[p] = ki->params[p].default_value;
+    s->args = (gh_gemm_args){
+        .size = sizeof(gh_gemm_args), .dtype = gc->dtype, .trans_a = gc->trans_a, .trans_b = gc->trans_b,
+        .m = gc->m, .n = gc->n, .k = gc->k, .alpha = gc->alpha, .beta = gc->beta,
+        .lda = s->a.ld, .ldb = s->b.ld, .ldc = s->c.ld,
+        .a = s->a.buf, .b = s->b.buf, .c = s->c.buf,
+        .a_offset = s->a.offset, .b_offset = s->b.offset, .c_offset = s->c.offset,
+        .params = ki->n_params ? s->params : NULL, .n_params = ki->n_params,
+    };
+    return GH_OK;
+}
+
+void gemm_setup_free(const conformance *c, gemm_setup *s)
+{
+    placed_free(c, &s->a);
+    placed_free(c, &s->b);
+    placed_free(c, &s->c);
+}
+
+/* op(A)(i, p) * op(B)(p, j) summed in f64, and the sum of magnitudes. */
+static double reference_sum(const gemm_setup *s, int64_t i, int64_t j, double *magnitude)
+{
+    double sum = 0, mag = 0;
+    for (int64_t p = 0; p < s->gc.k; p++) {
+        double a = placed_get(&s->a, s->a.image, s->gc.trans_a ? placed_index(&s->a, p, i) : placed_index(&s->a, i, p));
+        double b = placed_get(&s->b, s->b.image, s->gc.trans_b ? placed_index(&s->b, j, p) : placed_index(&s->b, p, j));
+        sum += a * b;
+        mag += fabs(a * b);
+    }
+    *magnitude = mag;
+    return sum;
+}
+
+static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_verdict *v)
+{
+    const gemm_case *gc = &s->gc;
+    const double eps = gc->dtype == GH_F32 ? 0x1p-24 : 0x1p-53;
+    char where[160];
+    gemm_case_text(gc, where, sizeof where);
+    for (int64_t i = 0; i < gc->m; i++)
+        for (int64_t j = 0; j < gc->n; j++) {
+            const uint64_t idx = placed_index(&s->c, i, j);
+            const double value = placed_get(&s->c, got, idx);
+            const double c0 = gc->beta != 0 ? placed_get(&s->c, s->c.image, idx) : 0;
+            double mag;
+            const double sum = reference_sum(s, i, j, &mag);
+            if (gc->dtype == GH_I32) {
+                const int64_t want = (int64_t)gc->alpha * (int64_t)sum + (int64_t)gc->beta * (int64_t)c0;
+                if (!v->result[0] && value != (double)(int32_t)want)
+                    snprintf(v->result, sizeof v->result, "%s: C(%lld,%lld) = %.0f, expected %lld (exact)", where,
+                             (long long)i, (long long)j, value, (long long)want);
+                continue;
+            }
+            if (isnan(value) && gc->beta == 0) {
+                if (!v->nan[0])
+                    snprintf(v->nan, sizeof v->nan, "%s: C(%lld,%lld) is NaN: C was read with beta 0", where,
+                             (long long)i, (long long)j);
+                continue;
+            }
+            const double want = gc->alpha * sum + gc->beta * c0;
+            const double bound = 2.0 * (double)(gc->k + 2) * eps * (fabs(gc->alpha) * mag + fabs(gc->beta * c0));
+            if (!v->result[0] && !(fabs(value - want) <= bound))
+                snprintf(v->result, sizeof v->result, "%s: C(%lld,%lld) = %.9g, expected %.9g (bound %.3g)", where,
+                         (long long)i, (long long)j, value, want, bound);
+        }
+}
+
+static void judge_guards(const placed *p, const unsigned char *got, char *out, size_t size, const char *what,
+                         const gemm_case *gc)
+{
+    char where[160];
+    gemm_case_text(gc, where, sizeof where);
+    for (uint64_t idx = 0; idx < p->elements; idx++) {
+        if (what[0] == 'C' && placed_inside(p, idx))
+            continue;
+        if (memcmp(got + idx * p->elem, p->image + idx * p->elem, p->elem) != 0) {
+            uint64_t rel = idx >= p->offset ? idx - p->offset : 0;
+            snprintf(out, size, "%s: %s element %llu of its buffer changed (%s; the matrix starts at %llu, ld %lld)",
+                     where, what, (unsigned long long)idx,
+                     idx < p->offset ? "before the matrix"
+                     : rel / (uint64_t)p->ld >= (uint64_t)p->rows ? "after the matrix"
+                                                                   : "in the gap after a row",
+                     (unsigned long long)p->offset, (long long)p->ld);
+            return;
+        }
+    }
+}
+
+int gemm_verify(const conformance *c, const gemm_setup *s, gemm_verdict *v)
+{
+    unsigned char *a = malloc(s->a.elements * s->a.elem), *b = malloc(s->b.elements * s->b.elem),
+                  *cc = malloc(s->c.elements * s->c.elem);
+    gh_status st = GH_OUT_OF_MEMORY;
+    if (a && b && cc && (st = placed_download(c, &s->a, a)) == GH_OK && (st = placed_download(c, &s->b, b)) == GH_OK)
+        st = placed_download(c, &s->c, cc);
+    if (st != GH_OK) {
+        snprintf(v->result, sizeof v->result, "downloading the matrices: %s: %s", conf_status_name(st), conf_error(c));
+    } else {
+        judge_window(s, cc, v);
+        if (!v->guard[0])
+            judge_guards(&s->c, cc, v->guard, sizeof v->guard, "C", &s->gc);
+        if (!v->untouched[0])
+            judge_guards(&s->a, a, v->untouched, sizeof v->untouched, "A", &s->gc);
+        if (!v->untouched[0])
+            judge_guards(&s->b, b, v->untouched, sizeof v->untouched, "B", &s->gc);
+    }
+    free(a);
+    free(b);
+    free(cc);
+    return st == GH_OK ? 0 : -1;
+}
