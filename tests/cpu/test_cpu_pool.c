@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_pool.h"
+#include "pool.h"
 #include "gemmhost/plugin.h"
 
 static int passed, failed;

@@ -2,7 +2,7 @@
  * macro below, so the arithmetic stays in the element type (f32 sums in f32,
  * as a GPU kernel would) and there is one copy of the logic to read. */
 #include <stdlib.h>
-#include "cpu_gemm.h"
+#include "loops.h"
 
 /* Element (i, p) of op(A) and (p, j) of op(B), whatever the transposes. */
 #define OP_A(a, args, i, p) ((args)->trans_a ? (a)[(p) * (args)->lda + (i)] : (a)[(i) * (args)->lda + (p)])

@@ -1,6 +1,6 @@
 /* The C plugin's GEMM loops, one pair (naive, tiled) per dtype. */
-#ifndef GEMMHOST_CPU_GEMM_H
-#define GEMMHOST_CPU_GEMM_H
+#ifndef GEMMHOST_CPU_LOOPS_H
+#define GEMMHOST_CPU_LOOPS_H
 
 #include "gemmhost/plugin.h"
 

@@ -1,4 +1,4 @@
-/* The C plugin's worker threads; see cpu_pool.h.
+/* The C plugin's worker threads; see pool.h.
  *
  * One run at a time (run_lock). A run bumps `generation` and wakes every
  * thread; helper i runs part i + 1 when that part exists, and the run waits
@@ -7,7 +7,7 @@
  * cannot start before every part of this one is done, so no helper can
  * miss a run it has a part in. */
 #define _POSIX_C_SOURCE 200809L
-#include "cpu_pool.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <pthread.h>

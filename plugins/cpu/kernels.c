@@ -1,0 +1,15 @@
+/* The C plugin's kernel table; see kernels.h. The loops are in loops.c. */
+#include "kernels.h"
+
+static const int64_t tile_values[] = {4, 8, 16, 32, 64};
+static const gh_param_info tiled_params[] = {
+    {sizeof(gh_param_info), "tile", "edge of the square cache block, in elements", 32,
+     tile_values, sizeof tile_values / sizeof tile_values[0], 0, 0},
+};
+
+const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
+    {sizeof(gh_kernel_info), "naive", "one element of C at a time, the serial loop",
+     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32), NULL, 0},
+    {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block",
+     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32), tiled_params, 1},
+};
