@@ -1,4 +1,6 @@
-/* The run's INI config, read with inih and checked into a gh_config.
+/* The run's INI config, read with inih and checked into a gh_config: steps 1
+ * and 2 (the text, --set) are in config_ini.c, step 3 (gemmhost's schema)
+ * here.
  *
  * Three steps, so that --set and the checks across sections see everything:
  *   1. read: inih walks the text through our line reader (read_line), which
@@ -44,8 +46,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <ini.h>
-
 const char gh_default_config_text[] =
     "; The built-in default. No [backend] section: every plugin and device\n"
     "; found runs every kernel. Small shapes, some not a multiple of any tile.\n"
@@ -63,120 +63,11 @@ const char gh_default_config_text[] =
     "guard   = 64           ; guard elements around every matrix\n"
     "output  = gemmhost-results\n";
 
+#include "config_ini.h"
+
 #define MAX_DIM 2147483647LL        /* 2^31 - 1: plugins may index with int32 */
-#define MAX_NAME_LEN 64             /* section names */
 #define MAX_COUNT 1000000LL         /* warmup, repeat */
 #define MAX_PAD 1048576LL           /* ld_pad, guard */
-#define SET_ORIGIN "--set"
-
-/* ---- memory and strings ------------------------------------------------ */
-
-static void out_of_memory(void)
-{
-    fputs("gemmhost: out of memory while reading the config\n", stderr);
-    abort();
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        out_of_memory();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        out_of_memory();
-    return d;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-    char *d = strndup(s, n);
-    if (!d)
-        out_of_memory();
-    return d;
-}
-
-/* Grows an array by one zeroed element and returns it. */
-static void *push(void *array_ptr, size_t *count, size_t elem_size)
-{
-    void **array = array_ptr;
-    *array = xrealloc(*array, (*count + 1) * elem_size);
-    char *elem = (char *)*array + *count * elem_size;
-    memset(elem, 0, elem_size);
-    (*count)++;
-    return elem;
-}
-
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-/* Trims in place: returns the first non-blank, cuts trailing blanks. */
-static char *trim(char *s)
-{
-    while (is_blank(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_blank(s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
-static void free_strings(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
-/* Splits "a, b ,c" into trimmed items. Returns -1 when an item is empty
- * ("a,,b", "a,"); an empty string gives no items. */
-static int split_list(const char *value, char ***items, size_t *n)
-{
-    *items = NULL;
-    *n = 0;
-    char *copy = xstrdup(value);
-    if (*trim(copy) == '\0') {
-        free(copy);
-        return 0;
-    }
-    int rc = 0;
-    char *p = copy;
-    for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        char *item = trim(p);
-        if (*item == '\0')
-            rc = -1;
-        *(char **)push(items, n, sizeof(char *)) = xstrdup(item);
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    free(copy);
-    if (rc) {
-        free_strings(*items, *n);
-        *items = NULL;
-        *n = 0;
-    }
-    return rc;
-}
-
-/* "a, b, c" from a list of names, for "allowed: ..." messages. */
-static void join_names(const char *const *names, size_t n, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", names[i]);
-}
 
 /* ---- numbers --------------------------------------------------------- */
 
@@ -213,7 +104,7 @@ static int parse_uint64(const char *s, uint64_t *out)
 /* A finite number; NaN and Inf are refused. */
 static int parse_double(const char *s, double *out)
 {
-    if (!s || *s == '\0' || is_blank(*s))
+    if (!s || *s == '\0' || ini_is_blank(*s))
         return -1;
     char *end;
     errno = 0;
@@ -253,443 +144,6 @@ int gh_parse_size_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
-/* ---- the raw file: sections of text keys ------------------------------- */
-
-typedef enum section_kind { SEC_RUN, SEC_BACKEND, SEC_SPLIT } section_kind;
-
-static const char *const section_kind_names[] = { "run", "backend", "split" };
-
-typedef struct entry {
-    char *key;
-    char *value;            /* whole value, continuation lines appended */
-    int line;               /* 0 for --set and defaults */
-    const char *set_text;   /* the --set argument it came from, or NULL */
-} entry;
-
-typedef struct section {
-    section_kind kind;
-    char *name;             /* NULL for [run] */
-    int line;               /* header line; 0 when --set created it */
-    entry *entries;
-    size_t n_entries;
-} section;
-
-typedef struct loader {
-    const char *file;       /* for messages; owned by the gh_config */
-    char *dir;              /* the config file's folder, for relative paths; NULL for text */
-    char *text;             /* the whole input, split into lines in place */
-    size_t pos, len;
-    int line;               /* the line last handed to inih */
-    int continued;          /* that line continues the previous key */
-    int have_key;           /* the current section has a key to continue */
-    section *sections;
-    size_t n_sections;
-    long current;           /* index of the current section; -1 before one */
-    char *err;
-    size_t err_size;
-    int failed;
-} loader;
-
-static void free_sections(loader *ld)
-{
-    for (size_t i = 0; i < ld->n_sections; i++) {
-        section *s = &ld->sections[i];
-        for (size_t j = 0; j < s->n_entries; j++) {
-            free(s->entries[j].key);
-            free(s->entries[j].value);
-        }
-        free(s->entries);
-        free(s->name);
-    }
-    free(ld->sections);
-    ld->sections = NULL;
-    ld->n_sections = 0;
-}
-
-static void section_label(const section *s, char *buf, size_t size)
-{
-    if (s->name)
-        snprintf(buf, size, "[%s %s]", section_kind_names[s->kind], s->name);
-    else
-        snprintf(buf, size, "[%s]", section_kind_names[s->kind]);
-}
-
-static section *find_section(loader *ld, section_kind kind, const char *name)
-{
-    for (size_t i = 0; i < ld->n_sections; i++) {
-        section *s = &ld->sections[i];
-        if (s->kind == kind && (!name || (s->name && strcmp(s->name, name) == 0)))
-            return s;
-    }
-    return NULL;
-}
-
-/* [run], created empty when the file has none. */
-static section *run_section(loader *ld)
-{
-    section *run = find_section(ld, SEC_RUN, NULL);
-    if (!run) {
-        run = push(&ld->sections, &ld->n_sections, sizeof(section));
-        run->kind = SEC_RUN;
-    }
-    return run;
-}
-
-static entry *find_entry(const section *s, const char *key)
-{
-    for (size_t i = 0; i < s->n_entries; i++)
-        if (strcmp(s->entries[i].key, key) == 0)
-            return &s->entries[i];
-    return NULL;
-}
-
-static entry *add_entry(section *s, const char *key, const char *value, int line,
-                        const char *set_text)
-{
-    entry *e = push(&s->entries, &s->n_entries, sizeof(entry));
-    e->key = xstrdup(key);
-    e->value = xstrdup(value);
-    e->line = line;
-    e->set_text = set_text;
-    return e;
-}
-
-/* ---- error messages ----------------------------------------------------- */
-
-/* Writes "WHERE: MESSAGE" into the caller's buffer; the first error wins.
- * WHERE is "file:line", "--set TEXT", or "file" when line is 0. */
-static int vfail(loader *ld, const char *set_text, int line, const char *fmt, va_list ap)
-{
-    if (ld->failed)
-        return -1;
-    ld->failed = 1;
-    if (!ld->err || ld->err_size == 0)
-        return -1;
-    char msg[768];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    if (set_text)
-        snprintf(ld->err, ld->err_size, "%s %s: %s", SET_ORIGIN, set_text, msg);
-    else if (line > 0)
-        snprintf(ld->err, ld->err_size, "%s:%d: %s", ld->file, line, msg);
-    else
-        snprintf(ld->err, ld->err_size, "%s: %s", ld->file, msg);
-    return -1;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int fail_line(loader *ld, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail(ld, NULL, line, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int fail_set(loader *ld, const char *set_text, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail(ld, set_text, 0, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* "file:7: [run] dtype: MESSAGE" for one key. */
-__attribute__((format(printf, 4, 5)))
-static int fail_key(loader *ld, const section *s, const entry *e, const char *fmt, ...)
-{
-    char label[MAX_NAME_LEN + 16], msg[640];
-    section_label(s, label, sizeof label);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (e->set_text)
-        return fail_set(ld, e->set_text, "%s %s: %s", label, e->key, msg);
-    return fail_line(ld, e->line, "%s %s: %s", label, e->key, msg);
-}
-
-/* ---- step 1: reading lines through inih --------------------------------- */
-
-static int valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > MAX_NAME_LEN)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
-            return 0;
-    return 1;
-}
-
-/* ';' or '#' at the start or after whitespace begins a comment, so that
- * "plugin = /opt/a#b.so" keeps its '#'. */
-static void strip_comment(char *s)
-{
-    for (size_t i = 0; s[i]; i++)
-        if ((s[i] == ';' || s[i] == '#') && (i == 0 || is_blank(s[i - 1]))) {
-            s[i] = '\0';
-            return;
-        }
-}
-
-static int kind_from_word(const char *word, section_kind *kind)
-{
-    for (int k = SEC_RUN; k <= SEC_SPLIT; k++)
-        if (strcmp(word, section_kind_names[k]) == 0) {
-            *kind = (section_kind)k;
-            return 0;
-        }
-    return -1;
-}
-
-/* Refuses a second section of the same name, and a backend and a split that
- * share one. */
-static int check_new_section(loader *ld, section_kind kind, const char *name)
-{
-    for (size_t i = 0; i < ld->n_sections; i++) {
-        const section *s = &ld->sections[i];
-        char label[MAX_NAME_LEN + 16];
-        section_label(s, label, sizeof label);
-        if (kind == SEC_RUN && s->kind == SEC_RUN)
-            return fail_line(ld, ld->line, "[run]: duplicate section (first at line %d)", s->line);
-        if (kind == SEC_RUN || s->kind == SEC_RUN || strcmp(s->name, name) != 0)
-            continue;
-        if (s->kind == kind)
-            return fail_line(ld, ld->line, "%s: duplicate section (first at line %d)", label, s->line);
-        return fail_line(ld, ld->line, "[%s %s]: the name \"%s\" is already used by %s at line %d",
-                         section_kind_names[kind], name, name, label, s->line);
-    }
-    return 0;
-}
-
-/* "[backend cpu]" (trimmed, comment stripped): starts a section. */
-static int section_header(loader *ld, char *text)
-{
-    size_t n = strlen(text);
-    if (text[n - 1] != ']')
-        return fail_line(ld, ld->line, "expected \"]\" at the end of the section header \"%s\"", text);
-    text[n - 1] = '\0';
-    char *word = trim(text + 1), *name = word;
-    while (*name && !is_blank(*name))
-        name++;
-    if (*name)
-        *name++ = '\0';
-    name = trim(name);
-
-    section_kind kind;
-    if (kind_from_word(word, &kind) != 0)
-        return fail_line(ld, ld->line, "[%s%s%s]: unknown section (allowed: [run], [backend NAME], [split NAME])",
-                         word, *name ? " " : "", name);
-    if (kind == SEC_RUN && *name)
-        return fail_line(ld, ld->line, "[run %s]: [run] takes no name", name);
-    if (kind != SEC_RUN && !*name)
-        return fail_line(ld, ld->line, "[%s]: a %s section needs a name, e.g. [%s %s]", word, word, word,
-                         kind == SEC_BACKEND ? "cpu" : "gpus");
-    if (kind != SEC_RUN && !valid_name(name))
-        return fail_line(ld, ld->line,
-                         "[%s %s]: \"%s\" is not a section name (letters, digits, '_' and '-', at most %d)",
-                         word, name, name, MAX_NAME_LEN);
-    if (check_new_section(ld, kind, name) != 0)
-        return -1;
-
-    section *s = push(&ld->sections, &ld->n_sections, sizeof(section));
-    s->kind = kind;
-    s->name = kind == SEC_RUN ? NULL : xstrdup(name);
-    s->line = ld->line;
-    ld->current = (long)(ld->n_sections - 1);
-    ld->have_key = 0;
-    return 0;
-}
-
-/* The next line of the input, terminated in place; NULL at the end. */
-static char *next_raw_line(loader *ld)
-{
-    if (ld->pos >= ld->len)
-        return NULL;
-    char *line = ld->text + ld->pos;
-    char *nl = memchr(line, '\n', ld->len - ld->pos);
-    size_t n = nl ? (size_t)(nl - line) : ld->len - ld->pos;
-    line[n] = '\0';
-    ld->pos += n + 1;
-    ld->line++;
-    return line;
-}
-
-/* Cleans one raw line into what inih should see: "" for blanks and comments,
- * "[s]" for a header (ours is recorded here; inih truncates long names),
- * " value" for a continuation, "key = value" for a key. NULL on error. */
-static const char *prepare_line(loader *ld, char *raw)
-{
-    if (ld->line == 1 && strncmp(raw, "\xEF\xBB\xBF", 3) == 0)
-        raw += 3;
-    strip_comment(raw);
-    int indented = is_blank(raw[0]);
-    char *s = trim(raw);
-    ld->continued = 0;
-    if (*s == '\0')
-        return "";
-    if (*s == '[')
-        return section_header(ld, s) == 0 ? "[s]" : NULL;
-    if (indented && !strchr(s, '=')) {
-        if (!ld->have_key) {
-            fail_line(ld, ld->line, "indented line \"%s\" continues no key (a list goes on after \"key = value\")", s);
-            return NULL;
-        }
-        ld->continued = 1;
-        return s - 1; /* keeps one blank: inih then calls it a continuation */
-    }
-    if (!strpbrk(s, "=:")) {
-        fail_line(ld, ld->line, "expected \"[section]\" or \"key = value\", got \"%s\"", s);
-        return NULL;
-    }
-    if (ld->current < 0) {
-        fail_line(ld, ld->line, "\"%s\" is outside any section (start with [run] or [backend NAME])", s);
-        return NULL;
-    }
-    if (strcspn(s, "=:") == 0) {
-        fail_line(ld, ld->line, "a key name is missing before '=' in \"%s\"", s);
-        return NULL;
-    }
-    ld->have_key = 1;
-    return s;
-}
-
-/* inih's ini_reader: one input line per call, so inih's line count is ours. */
-static char *read_line(char *str, int num, void *stream)
-{
-    loader *ld = stream;
-    if (ld->failed)
-        return NULL;
-    char *raw = next_raw_line(ld);
-    if (!raw)
-        return NULL;
-    const char *clean = prepare_line(ld, raw);
-    if (!clean)
-        return NULL;
-    if (strlen(clean) + 2 > (size_t)num) {
-        fail_line(ld, ld->line,
-                  "line is longer than %d characters without its comment; continue a long list on the next line, indented",
-                  num - 2);
-        return NULL;
-    }
-    snprintf(str, (size_t)num, "%s\n", clean);
-    return str;
-}
-
-/* "64," + "100" -> "64, 100": a continuation adds items to the list. */
-static void append_continuation(entry *e, const char *more)
-{
-    size_t n = strlen(e->value);
-    int need_comma = n > 0 && e->value[n - 1] != ',' && more[0] != ',';
-    e->value = xrealloc(e->value, n + strlen(more) + 3);
-    sprintf(e->value + n, "%s%s", n == 0 ? "" : need_comma ? ", " : " ", more);
-}
-
-/* inih's handler. inih's section argument is ignored: it is truncated at 50
- * bytes, and the reader already knows the section. */
-static int on_key(void *user, const char *inih_section, const char *name, const char *value)
-{
-    loader *ld = user;
-    (void)inih_section;
-    if (ld->failed)
-        return 0;
-    section *s = &ld->sections[ld->current];
-    if (ld->continued) {
-        append_continuation(&s->entries[s->n_entries - 1], value);
-        return 1;
-    }
-    const entry *old = find_entry(s, name);
-    if (old) {
-        char label[MAX_NAME_LEN + 16];
-        section_label(s, label, sizeof label);
-        fail_line(ld, ld->line, "%s %s: duplicate key (first at line %d)", label, name, old->line);
-        return 0;
-    }
-    add_entry(s, name, value, ld->line, NULL);
-    return 1;
-}
-
-static int read_sections(loader *ld)
-{
-    int rc = ini_parse_stream(read_line, ld, on_key, ld);
-    if (ld->failed)
-        return -1;
-    if (rc == -2)
-        out_of_memory();
-    if (rc != 0)
-        return fail_line(ld, rc, "inih could not parse this line");
-    return 0;
-}
-
-/* ---- step 2: --set overrides ------------------------------------------- */
-
-/* The section an override names: "run", "split.NAME", "split NAME",
- * "backend.NAME", "backend NAME", or the NAME of a backend. */
-static section *override_section(loader *ld, const char *spec, const char *set_text)
-{
-    if (strcmp(spec, "run") == 0)
-        return run_section(ld);
-    section_kind kind = SEC_BACKEND;
-    const char *name = spec;
-    if (strncmp(spec, "split", 5) == 0 && (spec[5] == '.' || spec[5] == ' ')) {
-        kind = SEC_SPLIT;
-        name = spec + 6;
-    } else if (strncmp(spec, "backend", 7) == 0 && (spec[7] == '.' || spec[7] == ' ')) {
-        name = spec + 8;
-    }
-    section *s = find_section(ld, kind, name);
-    if (!s)
-        fail_set(ld, set_text, "there is no [%s %s] section in %s", section_kind_names[kind], name, ld->file);
-    return s;
-}
-
-/* "SECTION.KEY=VALUE": the key is after the last '.' before the '='. */
-static int apply_override(loader *ld, const char *text)
-{
-    const char *eq = strchr(text, '=');
-    char *left = xstrndup(text, eq ? (size_t)(eq - text) : strlen(text));
-    char *dot = strrchr(left, '.');
-    int rc = -1;
-    if (!eq || !dot) {
-        fail_set(ld, text, "expected SECTION.KEY=VALUE, SECTION being run, a backend's NAME, "
-                           "backend.NAME or split.NAME (e.g. --set run.sizes=64)");
-        goto out;
-    }
-    *dot = '\0';
-    char *spec = trim(left), *key = trim(dot + 1);
-    if (*spec == '\0' || *key == '\0') {
-        fail_set(ld, text, "expected SECTION.KEY=VALUE with a section and a key");
-        goto out;
-    }
-    section *s = override_section(ld, spec, text);
-    if (!s)
-        goto out;
-    char *copy = xstrdup(eq + 1);
-    entry *e = find_entry(s, key);
-    if (!e)
-        e = add_entry(s, key, "", 0, NULL);
-    free(e->value);
-    e->value = xstrdup(trim(copy));
-    e->line = 0;
-    e->set_text = text;
-    free(copy);
-    rc = 0;
-out:
-    free(left);
-    return rc;
-}
-
-static int apply_overrides(loader *ld, const char *const *overrides, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (apply_override(ld, overrides[i]) != 0)
-            return -1;
-    return 0;
-}
-
 /* ---- step 3: checking values into the gh_config ------------------------ */
 
 static gh_origin origin_of(const loader *ld, const entry *e)
@@ -715,16 +169,16 @@ static int get_single(loader *ld, const section *s, const entry *e, const char *
 {
     *out = e->value;
     if (strchr(e->value, ','))
-        return fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
+        return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
     return 0;
 }
 
 static int get_list(loader *ld, const section *s, const entry *e, char ***items, size_t *n)
 {
-    if (split_list(e->value, items, n) != 0)
-        return fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)", e->value);
+    if (ini_split_list(e->value, items, n) != 0)
+        return ini_fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)", e->value);
     if (*n == 0)
-        return fail_key(ld, s, e, "the list is empty (give at least one value)");
+        return ini_fail_key(ld, s, e, "the list is empty (give at least one value)");
     return 0;
 }
 
@@ -736,7 +190,7 @@ static int get_unique_list(loader *ld, const section *s, const entry *e, char **
     for (size_t i = 0; i < *n; i++)
         for (size_t j = 0; j < i; j++)
             if (strcmp((*items)[i], (*items)[j]) == 0)
-                return fail_key(ld, s, e, "\"%s\" is listed twice", (*items)[i]);
+                return ini_fail_key(ld, s, e, "\"%s\" is listed twice", (*items)[i]);
     return 0;
 }
 
@@ -746,7 +200,7 @@ static int get_int(loader *ld, const section *s, const entry *e, int64_t lo, int
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     if (gh_parse_int64(v, out) != 0 || *out < lo || *out > hi)
-        return fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", v, (long long)lo,
+        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", v, (long long)lo,
                         (long long)hi);
     return 0;
 }
@@ -761,8 +215,8 @@ static int get_choice(loader *ld, const section *s, const entry *e, const char *
             return 0;
         }
     char allowed[256];
-    join_names(names, (size_t)count, allowed, sizeof allowed);
-    return fail_key(ld, s, e, "\"%s\" is not %s (allowed: %s)", item, what, allowed);
+    ini_join_names(names, (size_t)count, allowed, sizeof allowed);
+    return ini_fail_key(ld, s, e, "\"%s\" is not %s (allowed: %s)", item, what, allowed);
 }
 
 /* A list of choices, each once, as indexes into names[]. */
@@ -773,15 +227,15 @@ static int get_choice_list(loader *ld, const section *s, const entry *e, const c
     size_t n;
     if (get_list(ld, s, e, &items, &n) != 0)
         return -1;
-    int *idx = xrealloc(NULL, n * sizeof(int));
+    int *idx = gh_xrealloc(NULL, n * sizeof(int));
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = get_choice(ld, s, e, items[i], what, names, count, &idx[i]);
         for (size_t j = 0; j < i && rc == 0; j++)
             if (idx[j] == idx[i])
-                rc = fail_key(ld, s, e, "\"%s\" is listed twice", items[i]);
+                rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", items[i]);
     }
-    free_strings(items, n);
+    ini_free_strings(items, n);
     if (rc != 0) {
         free(idx);
         return -1;
@@ -819,12 +273,12 @@ static int parse_shape(const char *text, gh_shape *out)
 {
     int64_t d[3];
     int n = 0, rc = 0;
-    char *copy = xstrdup(text), *p = copy;
+    char *copy = gh_strdup(text), *p = copy;
     for (;;) {
         char *x = p + strcspn(p, "xX");
         int last = *x == '\0';
         *x = '\0';
-        if (n == 3 || gh_parse_int64(trim(p), &d[n]) != 0 || d[n] < 1 || d[n] > MAX_DIM) {
+        if (n == 3 || gh_parse_int64(ini_trim(p), &d[n]) != 0 || d[n] < 1 || d[n] > MAX_DIM) {
             rc = -1;
             break;
         }
@@ -850,22 +304,22 @@ static int set_sizes(loader *ld, const section *s, const entry *e, const run_key
     if (get_list(ld, s, e, &items, &n) != 0)
         return -1;
     free(run->sizes);
-    run->sizes = xrealloc(NULL, n * sizeof(gh_shape));
+    run->sizes = gh_xrealloc(NULL, n * sizeof(gh_shape));
     run->n_sizes = 0;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         gh_shape sh;
         if (parse_shape(items[i], &sh) != 0) {
-            rc = fail_key(ld, s, e, "\"%s\" is not a size: write N for NxNxN, or MxNxK, each from 1 to %lld",
+            rc = ini_fail_key(ld, s, e, "\"%s\" is not a size: write N for NxNxN, or MxNxK, each from 1 to %lld",
                           items[i], MAX_DIM);
             break;
         }
         for (size_t j = 0; j < run->n_sizes && rc == 0; j++)
             if (run->sizes[j].m == sh.m && run->sizes[j].n == sh.n && run->sizes[j].k == sh.k)
-                rc = fail_key(ld, s, e, "\"%s\" repeats an earlier size", items[i]);
+                rc = ini_fail_key(ld, s, e, "\"%s\" repeats an earlier size", items[i]);
         run->sizes[run->n_sizes++] = sh;
     }
-    free_strings(items, n);
+    ini_free_strings(items, n);
     return rc;
 }
 
@@ -877,7 +331,7 @@ static int set_dtypes(loader *ld, const section *s, const entry *e, const run_ke
     if (get_choice_list(ld, s, e, "a dtype", dtype_names, 3, &idx, &n) != 0)
         return -1;
     free(run->dtypes);
-    run->dtypes = xrealloc(NULL, n * sizeof(gh_dtype));
+    run->dtypes = gh_xrealloc(NULL, n * sizeof(gh_dtype));
     for (size_t i = 0; i < n; i++)
         run->dtypes[i] = (gh_dtype)idx[i];
     run->n_dtypes = n;
@@ -893,7 +347,7 @@ static int set_trans(loader *ld, const section *s, const entry *e, const run_key
     if (get_choice_list(ld, s, e, "a transpose", trans_names, 4, &idx, &n) != 0)
         return -1;
     free(run->trans);
-    run->trans = xrealloc(NULL, n * sizeof(gh_trans));
+    run->trans = gh_xrealloc(NULL, n * sizeof(gh_trans));
     for (size_t i = 0; i < n; i++) {
         run->trans[i].a = idx[i] >> 1;
         run->trans[i].b = idx[i] & 1;
@@ -922,9 +376,9 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     if (parse_double(v, &d) != 0)
-        return fail_key(ld, s, e, "\"%s\" is not a number", v);
+        return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
     if (key->lo == 0 && d < 0)
-        return fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
+        return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
     *MEMBER(run, key, double) = d;
     return 0;
 }
@@ -950,7 +404,7 @@ static int set_seed(loader *ld, const section *s, const entry *e, const run_key 
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     if (parse_uint64(v, &run->seed) != 0)
-        return fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)", v);
+        return ini_fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)", v);
     return 0;
 }
 
@@ -962,14 +416,14 @@ static int set_output(loader *ld, const section *s, const entry *e, const run_ke
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     free(run->output);
-    run->output = xstrdup(v);
+    run->output = gh_strdup(v);
     return 0;
 }
 
 static int set_plugin_dirs(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
 {
     (void)key;
-    free_strings(run->plugin_dirs, run->n_plugin_dirs);
+    ini_free_strings(run->plugin_dirs, run->n_plugin_dirs);
     run->plugin_dirs = NULL;
     run->n_plugin_dirs = 0;
     if (get_list(ld, s, e, &run->plugin_dirs, &run->n_plugin_dirs) != 0)
@@ -1016,8 +470,8 @@ static int unknown_run_key(loader *ld, const section *s, const entry *e)
     for (size_t i = 0; i < N_RUN_KEYS; i++)
         names[i] = run_keys[i].name;
     char allowed[512];
-    join_names(names, N_RUN_KEYS, allowed, sizeof allowed);
-    return fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
+    ini_join_names(names, N_RUN_KEYS, allowed, sizeof allowed);
+    return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
 }
 
 /* i32 runs take alpha and beta as int32: a fraction would be cut silently. */
@@ -1031,9 +485,9 @@ static int check_int_scalars(loader *ld, const section *s, const gh_run_config *
     for (int i = 0; i < 2 && has_i32; i++) {
         if (values[i] == floor(values[i]) && fabs(values[i]) <= 2147483647.0)
             continue;
-        const entry *e = find_entry(s, names[i]);
+        const entry *e = ini_find_entry(s, names[i]);
         if (e)
-            return fail_key(ld, s, e, "\"%s\" is not a whole number from -2147483647 to 2147483647, "
+            return ini_fail_key(ld, s, e, "\"%s\" is not a whole number from -2147483647 to 2147483647, "
                             "which dtype i32 needs", e->value);
     }
     return 0;
@@ -1041,7 +495,7 @@ static int check_int_scalars(loader *ld, const section *s, const gh_run_config *
 
 static int check_run(loader *ld, gh_run_config *run)
 {
-    const section *s = run_section(ld);
+    const section *s = ini_run_section(ld);
     for (size_t i = 0; i < s->n_entries; i++) {
         const entry *e = &s->entries[i];
         const run_key *key = find_run_key(e->key);
@@ -1052,7 +506,7 @@ static int check_run(loader *ld, gh_run_config *run)
     }
     for (size_t i = 0; i < N_RUN_KEYS; i++) {
         const run_key *key = &run_keys[i];
-        if (!key->def || find_entry(s, key->name))
+        if (!key->def || ini_find_entry(s, key->name))
             continue;
         entry def = { (char *)key->name, (char *)key->def, 0, NULL };
         if (key->set(ld, s, &def, key, run) != 0)
@@ -1069,9 +523,9 @@ static int get_nonempty(loader *ld, const section *s, const entry *e, const char
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     if (*v == '\0')
-        return fail_key(ld, s, e, "the value is empty (give %s)", what);
+        return ini_fail_key(ld, s, e, "the value is empty (give %s)", what);
     free(*out);
-    *out = xstrdup(v);
+    *out = gh_strdup(v);
     return 0;
 }
 
@@ -1087,22 +541,22 @@ static int get_devices(loader *ld, const section *s, const entry *e, char **out)
     for (size_t i = 0; i < n; i++)
         len += strlen(items[i]) + 1;
     free(*out);
-    *out = xrealloc(NULL, len);
+    *out = gh_xrealloc(NULL, len);
     (*out)[0] = '\0';
     for (size_t i = 0; i < n; i++) {
         if (i)
             strcat(*out, ",");
         strcat(*out, items[i]);
     }
-    free_strings(items, n);
+    ini_free_strings(items, n);
     return 0;
 }
 
 /* Any other key: a kernel parameter or plugin option, checked by the planner. */
 static int add_raw_key(loader *ld, const section *s, const entry *e, gh_backend_config *b)
 {
-    gh_raw_key *k = push(&b->keys, &b->n_keys, sizeof(gh_raw_key));
-    k->name = xstrdup(e->key);
+    gh_raw_key *k = ini_push(&b->keys, &b->n_keys, sizeof(gh_raw_key));
+    k->name = gh_strdup(e->key);
     k->origin = origin_of(ld, e);
     return get_list(ld, s, e, &k->values, &k->n_values);
 }
@@ -1125,16 +579,16 @@ static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_
 
 static int check_backend(loader *ld, const section *s, gh_config *cfg)
 {
-    gh_backend_config *b = push(&cfg->backends, &cfg->n_backends, sizeof(gh_backend_config));
-    b->name = xstrdup(s->name);
+    gh_backend_config *b = ini_push(&cfg->backends, &cfg->n_backends, sizeof(gh_backend_config));
+    b->name = gh_strdup(s->name);
     b->origin = (gh_origin){ ld->file, s->line };
     for (size_t i = 0; i < s->n_entries; i++)
         if (backend_key(ld, s, &s->entries[i], b) != 0)
             return -1;
     if (!b->plugin)
-        b->plugin = xstrdup(s->name);
+        b->plugin = gh_strdup(s->name);
     if (!b->devices)
-        b->devices = xstrdup("all");
+        b->devices = gh_strdup("all");
     return 0;
 }
 
@@ -1148,7 +602,7 @@ static int get_mem_limit(loader *ld, const section *s, const entry *e, uint64_t 
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     if (gh_parse_size_bytes(v, out) != 0)
-        return fail_key(ld, s, e, "\"%s\" is not a size in bytes (e.g. 1048576, 512M, 4G; "
+        return ini_fail_key(ld, s, e, "\"%s\" is not a size in bytes (e.g. 1048576, 512M, 4G; "
                         "K, M, G, T are powers of 1024; 0 = no limit)", v);
     return 0;
 }
@@ -1159,7 +613,7 @@ static int get_string(loader *ld, const section *s, const entry *e, char **out)
     if (get_single(ld, s, e, &v) != 0)
         return -1;
     free(*out);
-    *out = xstrdup(v);
+    *out = gh_strdup(v);
     return 0;
 }
 
@@ -1174,24 +628,24 @@ static int split_key(loader *ld, const section *s, const entry *e, gh_split_conf
     if (strcmp(e->key, "kernel") == 0)
         return get_string(ld, s, e, &sp->kernel);
     char allowed[128];
-    join_names(split_key_names, 4, allowed, sizeof allowed);
-    return fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
+    ini_join_names(split_key_names, 4, allowed, sizeof allowed);
+    return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
 }
 
 static int check_split(loader *ld, const section *s, gh_config *cfg)
 {
-    gh_split_config *sp = push(&cfg->splits, &cfg->n_splits, sizeof(gh_split_config));
-    sp->name = xstrdup(s->name);
+    gh_split_config *sp = ini_push(&cfg->splits, &cfg->n_splits, sizeof(gh_split_config));
+    sp->name = gh_strdup(s->name);
     sp->origin = (gh_origin){ ld->file, s->line };
     sp->panel = 2048;
     for (size_t i = 0; i < s->n_entries; i++)
         if (split_key(ld, s, &s->entries[i], sp) != 0)
             return -1;
     if (!sp->backends)
-        return fail_line(ld, s->line, "[split %s]: missing key backends (the [backend] sections to split over)",
+        return ini_fail_line(ld, s->line, "[split %s]: missing key backends (the [backend] sections to split over)",
                          s->name);
     if (!sp->kernel)
-        sp->kernel = xstrdup("");
+        sp->kernel = gh_strdup("");
     return 0;
 }
 
@@ -1201,16 +655,16 @@ static int check_split_members(loader *ld, const gh_config *cfg)
     for (size_t i = 0; i < cfg->n_splits; i++) {
         const gh_split_config *sp = &cfg->splits[i];
         for (size_t j = 0; j < sp->n_backends; j++) {
-            if (find_section(ld, SEC_BACKEND, sp->backends[j]))
+            if (ini_find_section(ld, SEC_BACKEND, sp->backends[j]))
                 continue;
             const char *names[64] = { NULL };
             size_t n = 0;
             for (size_t b = 0; b < cfg->n_backends && n < 64; b++)
                 names[n++] = cfg->backends[b].name;
             char have[512];
-            join_names(names, n, have, sizeof have);
-            const section *s = find_section(ld, SEC_SPLIT, sp->name);
-            return fail_key(ld, s, find_entry(s, "backends"), "\"%s\" is not a [backend] section in %s (%s%s)",
+            ini_join_names(names, n, have, sizeof have);
+            const section *s = ini_find_section(ld, SEC_SPLIT, sp->name);
+            return ini_fail_key(ld, s, ini_find_entry(s, "backends"), "\"%s\" is not a [backend] section in %s (%s%s)",
                             sp->backends[j], ld->file, n ? "backends: " : "there are none", have);
         }
     }
@@ -1252,18 +706,18 @@ static int load(char *text, size_t len, const char *name, int from_file, const c
                 size_t n_overrides, gh_config *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    out->path = xstrdup(name);
+    out->path = gh_strdup(name);
     loader ld = { .file = out->path, .text = text, .len = len, .current = -1, .err = err, .err_size = err_size };
     const char *slash = strrchr(name, '/');
     if (from_file)
-        ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : xstrdup(".");
+        ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : gh_strdup(".");
     int rc = -1;
     if (memchr(text, '\0', len))
-        fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
-    else if (read_sections(&ld) == 0 && apply_overrides(&ld, overrides, n_overrides) == 0 &&
+        ini_fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
+    else if (ini_read_sections(&ld) == 0 && ini_apply_overrides(&ld, overrides, n_overrides) == 0 &&
              check_config(&ld, out) == 0)
         rc = 0;
-    free_sections(&ld);
+    ini_free_sections(&ld);
     free(ld.dir);
     if (rc != 0)
         gh_config_free(out);
@@ -1283,7 +737,7 @@ static int read_file(const char *path, char **data, size_t *len, char *err, size
     do {
         if (n == cap) {
             cap = cap ? 2 * cap : 4096;
-            buf = xrealloc(buf, cap + 1);
+            buf = gh_xrealloc(buf, cap + 1);
         }
         got = fread(buf + n, 1, cap - n, f);
         n += got;
@@ -1321,7 +775,7 @@ int gh_config_load_file(const char *path, const char *const *overrides, size_t n
 int gh_config_load_text(const char *text, const char *name, const char *const *overrides, size_t n_overrides,
                         gh_config *out, char *err, size_t err_size)
 {
-    char *copy = xstrdup(text ? text : "");
+    char *copy = gh_strdup(text ? text : "");
     int rc = load(copy, strlen(copy), name ? name : "<text>", 0, overrides, n_overrides, out, err, err_size);
     free(copy);
     return rc;
@@ -1336,23 +790,23 @@ void gh_config_free(gh_config *cfg)
     free(run->dtypes);
     free(run->trans);
     free(run->output);
-    free_strings(run->plugin_dirs, run->n_plugin_dirs);
+    ini_free_strings(run->plugin_dirs, run->n_plugin_dirs);
     for (size_t i = 0; i < cfg->n_backends; i++) {
         gh_backend_config *b = &cfg->backends[i];
         free(b->name);
         free(b->plugin);
         free(b->devices);
-        free_strings(b->kernels, b->n_kernels);
+        ini_free_strings(b->kernels, b->n_kernels);
         for (size_t k = 0; k < b->n_keys; k++) {
             free(b->keys[k].name);
-            free_strings(b->keys[k].values, b->keys[k].n_values);
+            ini_free_strings(b->keys[k].values, b->keys[k].n_values);
         }
         free(b->keys);
     }
     free(cfg->backends);
     for (size_t i = 0; i < cfg->n_splits; i++) {
         free(cfg->splits[i].name);
-        free_strings(cfg->splits[i].backends, cfg->splits[i].n_backends);
+        ini_free_strings(cfg->splits[i].backends, cfg->splits[i].n_backends);
         free(cfg->splits[i].kernel);
     }
     free(cfg->splits);
