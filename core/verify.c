@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_gemm.h"
 #include "parallel.h"
 
 /* Streams of the verifier's own random draws; far from the small stream
@@ -89,12 +90,6 @@ struct gh_reference {
     double *s_value, *s_bound;
 };
 
-/* Element (r, c) of op(X), where op transposes when `trans`. */
-static double op_get(const gh_matrix *x, int trans, int64_t r, int64_t c)
-{
-    return trans ? gh_matrix_get(x, c, r) : gh_matrix_get(x, r, c);
-}
-
 static double underflow_eta(gh_dtype d, int64_t k)
 {
     double tiny = d == GH_F32 ? (double)FLT_TRUE_MIN : d == GH_F64 ? DBL_TRUE_MIN : 0.0;
@@ -114,7 +109,7 @@ static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double 
     const gh_case_inputs *in = &ref->in;
     double sum = 0.0, abs_sum = 0.0;
     for (int64_t p = 0; p < in->k; p++) {
-        double prod = op_get(in->a, in->trans_a, i, p) * op_get(in->b, in->trans_b, p, j);
+        double prod = gh_op_get(in->a, in->trans_a, i, p) * gh_op_get(in->b, in->trans_b, p, j);
         sum += prod;
         abs_sum += fabs(prod);
     }
@@ -128,122 +123,7 @@ static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double 
     *bound = ref->gamma * abs_v + ref->eta;
 }
 
-/* ---- full reference: packed, blocked, threaded ------------------------- */
-
-/* A register tile of MR x NR results; K is walked in blocks of KC so the
- * packed panels stay in cache, and NC columns of B are reused by every row
- * panel of a thread. */
-#define MR 4
-#define NR 4
-#define KC 256
-#define NC 256
-
-typedef struct packed_operands {
-    int64_t m, n, k, m_panels, n_panels;
-    double *a;   /* op(A) in MR-row panels: a[(ip*k + p)*MR + r] */
-    double *b;   /* op(B) in NR-column panels: b[(jp*k + p)*NR + c] */
-} packed_operands;
-
-static int pack_operands(const gh_case_inputs *in, packed_operands *pk)
-{
-    pk->m = in->m;
-    pk->n = in->n;
-    pk->k = in->k;
-    pk->m_panels = (in->m + MR - 1) / MR;
-    pk->n_panels = (in->n + NR - 1) / NR;
-    pk->a = calloc((size_t)(pk->m_panels * in->k * MR), sizeof(double));
-    pk->b = calloc((size_t)(pk->n_panels * in->k * NR), sizeof(double));
-    if (!pk->a || !pk->b)
-        return -1;
-    for (int64_t i = 0; i < in->m; i++)
-        for (int64_t p = 0; p < in->k; p++)
-            pk->a[((i / MR) * in->k + p) * MR + i % MR] = op_get(in->a, in->trans_a, i, p);
-    for (int64_t p = 0; p < in->k; p++)
-        for (int64_t j = 0; j < in->n; j++)
-            pk->b[((j / NR) * in->k + p) * NR + j % NR] = op_get(in->b, in->trans_b, p, j);
-    return 0;
-}
-
-/* Fixed trip counts let the compiler keep the tile in registers. */
-static void micro_kernel(int64_t kc, const double *a, const double *b,
-                         double acc[MR][NR], double abs_acc[MR][NR])
-{
-    for (int r = 0; r < MR; r++)
-        for (int c = 0; c < NR; c++)
-            acc[r][c] = abs_acc[r][c] = 0.0;
-    for (int64_t p = 0; p < kc; p++, a += MR, b += NR) {
-        for (int r = 0; r < MR; r++) {
-            for (int c = 0; c < NR; c++) {
-                double prod = a[r] * b[c];
-                acc[r][c] += prod;
-                abs_acc[r][c] += fabs(prod);
-            }
-        }
-    }
-}
-
-typedef struct full_job {
-    const packed_operands *pk;
-    double *sum, *abs_sum;            /* M x N accumulators */
-} full_job;
-
-static void add_tile(const full_job *job, int64_t ip, int64_t jp,
-                     double acc[MR][NR], double abs_acc[MR][NR])
-{
-    const packed_operands *pk = job->pk;
-    for (int r = 0; r < MR && ip * MR + r < pk->m; r++) {
-        for (int c = 0; c < NR && jp * NR + c < pk->n; c++) {
-            size_t at = (size_t)((ip * MR + r) * pk->n + jp * NR + c);
-            job->sum[at] += acc[r][c];
-            job->abs_sum[at] += abs_acc[r][c];
-        }
-    }
-}
-
-/* The MR-row panels [panel_begin, panel_end) of the products. */
-static void full_span(void *ctx, int64_t panel_begin, int64_t panel_end, int part)
-{
-    (void)part;
-    const full_job *job = ctx;
-    const packed_operands *pk = job->pk;
-    double acc[MR][NR], abs_acc[MR][NR];
-    const int64_t panels_per_nc = NC / NR;
-    for (int64_t pc = 0; pc < pk->k; pc += KC) {
-        int64_t kc = pk->k - pc < KC ? pk->k - pc : KC;
-        for (int64_t jc = 0; jc < pk->n_panels; jc += panels_per_nc) {
-            int64_t jc_end = jc + panels_per_nc < pk->n_panels ? jc + panels_per_nc : pk->n_panels;
-            for (int64_t ip = panel_begin; ip < panel_end; ip++) {
-                const double *a = pk->a + (ip * pk->k + pc) * MR;
-                for (int64_t jp = jc; jp < jc_end; jp++) {
-                    micro_kernel(kc, a, pk->b + (jp * pk->k + pc) * NR, acc, abs_acc);
-                    add_tile(job, ip, jp, acc, abs_acc);
-                }
-            }
-        }
-    }
-}
-
-/* sum = op(A) op(B) and abs_sum = |op(A)||op(B)|, both M x N, zeroed. Each
- * element is summed in the same order whatever the thread count, so the
- * reference does not depend on it. */
-static void threaded_products(const packed_operands *pk, int threads, double *sum, double *abs_sum)
-{
-    full_job job = {pk, sum, abs_sum};
-    gh_parallel_spans(pk->m_panels, gh_parallel_threads(threads), full_span, &job);
-}
-
-/* ---- spans: one loop cut across threads --------------------------------- */
-
-/* Below this many element visits one thread is quicker than starting more. */
-#define SPAN_MIN_WORK (1 << 22)
-
-/* Parts to cut n items into, each item costing about `work` element visits:
- * never more than n, so that every part's slot is written. */
-static int span_parts(int requested, int64_t n, double work)
-{
-    int threads = gh_parallel_threads(requested);
-    return (double)n * work < SPAN_MIN_WORK || n < 2 ? 1 : threads > n ? (int)n : threads;
-}
+/* ---- full reference ---------------------------------------------------- */
 
 static int build_full(gh_reference *ref, const gh_verify_options *opt)
 {
@@ -251,10 +131,8 @@ static int build_full(gh_reference *ref, const gh_verify_options *opt)
     size_t mn = (size_t)(in->m * in->n);
     ref->full_value = calloc(mn, sizeof(double));
     ref->full_bound = calloc(mn, sizeof(double));
-    packed_operands pk = { 0 };
     int rc = -1;
-    if (ref->full_value && ref->full_bound && pack_operands(in, &pk) == 0) {
-        threaded_products(&pk, opt->threads, ref->full_value, ref->full_bound);
+    if (ref->full_value && ref->full_bound && gh_host_products(in, opt->threads, ref->full_value, ref->full_bound) == 0) {
         /* Finish in place: value = alpha*AB + beta*C0, bound from |alpha||A||B| + |beta||C0|. */
         for (int64_t i = 0; i < in->m; i++) {
             for (int64_t j = 0; j < in->n; j++) {
@@ -272,128 +150,10 @@ static int build_full(gh_reference *ref, const gh_verify_options *opt)
         }
         rc = 0;
     }
-    free(pk.a);
-    free(pk.b);
     return rc;
 }
 
 /* ---- Freivalds --------------------------------------------------------- */
-
-/* Columns [j0, j1) of row i of a stored matrix as doubles. */
-static void load_row_part(const gh_matrix *s, int64_t i, int64_t j0, int64_t j1, double *row)
-{
-    for (int64_t j = j0; j < j1; j++)
-        row[j - j0] = gh_matrix_get(s, i, j);
-}
-
-static void load_row(const gh_matrix *s, int64_t i, double *row)
-{
-    load_row_part(s, i, 0, s->cols, row);
-}
-
-/* For each of `count` vectors t: y_t = op(S) x_t and y_abs_t = |op(S)| x_abs_t
- * in f64, op(S) = S or S^T; or, for integers, y_t = op(S) x_t modulo 2^64
- * (x64, y64). Vectors are stored one after the other. A part computes a span
- * of y: rows of S, or columns of S when transposed, reading each of its rows
- * once for all vectors; every y element adds its terms in row order, as one
- * thread would. */
-typedef struct matvec_job {
-    const gh_matrix *s;
-    int transposed, count;
-    const double *x, *x_abs;
-    double *y, *y_abs;
-    const uint64_t *x64;
-    uint64_t *y64;
-    double *rows;                /* per part: row_len doubles (or uint64s) */
-    int64_t row_len;
-} matvec_job;
-
-static void matvec_span(void *ctx, int64_t begin, int64_t end, int part)
-{
-    const matvec_job *job = ctx;
-    const gh_matrix *s = job->s;
-    const int tr = job->transposed;
-    const int64_t x_len = tr ? s->rows : s->cols, y_len = tr ? s->cols : s->rows;
-    const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
-    double *row = job->rows + (size_t)part * (size_t)job->row_len;
-    for (int t = 0; t < job->count; t++)
-        for (int64_t o = begin; o < end; o++)
-            job->y[t * y_len + o] = job->y_abs[t * y_len + o] = 0.0;
-    for (int64_t i = i0; i < i1; i++) {
-        load_row_part(s, i, j0, j1, row);
-        for (int t = 0; t < job->count; t++) {
-            const double *xt = job->x + t * x_len, *xt_abs = job->x_abs + t * x_len;
-            double *yt = job->y + t * y_len, *yt_abs = job->y_abs + t * y_len;
-            for (int64_t j = j0; j < j1; j++) {
-                if (tr) {
-                    yt[j] += row[j - j0] * xt[i];
-                    yt_abs[j] += fabs(row[j - j0]) * xt_abs[i];
-                } else {
-                    yt[i] += row[j - j0] * xt[j];
-                    yt_abs[i] += fabs(row[j - j0]) * xt_abs[j];
-                }
-            }
-        }
-    }
-}
-
-static void matvec_mod64_span(void *ctx, int64_t begin, int64_t end, int part)
-{
-    const matvec_job *job = ctx;
-    const gh_matrix *s = job->s;
-    const int tr = job->transposed;
-    const int64_t x_len = tr ? s->rows : s->cols, y_len = tr ? s->cols : s->rows;
-    const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
-    uint64_t *row = (uint64_t *)job->rows + (size_t)part * (size_t)job->row_len;
-    for (int t = 0; t < job->count; t++)
-        for (int64_t o = begin; o < end; o++)
-            job->y64[t * y_len + o] = 0;
-    for (int64_t i = i0; i < i1; i++) {
-        for (int64_t j = j0; j < j1; j++)
-            row[j - j0] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
-        for (int t = 0; t < job->count; t++) {
-            const uint64_t *xt = job->x64 + t * x_len;
-            uint64_t *yt = job->y64 + t * y_len;
-            for (int64_t j = j0; j < j1; j++) {
-                if (tr)
-                    yt[j] += row[j - j0] * xt[i];
-                else
-                    yt[i] += row[j - j0] * xt[j];
-            }
-        }
-    }
-}
-
-/* Runs a matvec job over threads; -1 when out of memory for the row buffers. */
-static int matvec_run(matvec_job *job, int threads, gh_span_fn fn)
-{
-    const gh_matrix *s = job->s;
-    const int64_t y_len = job->transposed ? s->cols : s->rows;
-    const int parts = span_parts(threads, y_len, (double)(job->transposed ? s->rows : s->cols) * job->count);
-    /* A part's row is its span of columns when transposed, a whole row otherwise. */
-    job->row_len = job->transposed ? y_len / parts + 1 : s->cols;
-    job->rows = malloc((size_t)parts * (size_t)job->row_len * sizeof(double));
-    if (!job->rows)
-        return -1;
-    gh_parallel_spans(y_len, parts, fn, job);
-    free(job->rows);
-    return 0;
-}
-
-static int matvec(const gh_matrix *s, int transposed, int count, const double *x, const double *x_abs,
-                  double *y, double *y_abs, int threads)
-{
-    matvec_job job = { .s = s, .transposed = transposed, .count = count, .x = x, .x_abs = x_abs, .y = y,
-                       .y_abs = y_abs };
-    return matvec_run(&job, threads, matvec_span);
-}
-
-/* The same modulo 2^64: exact for integer matrices. */
-static int matvec_mod64(const gh_matrix *s, int transposed, int count, const uint64_t *x, uint64_t *y, int threads)
-{
-    matvec_job job = { .s = s, .transposed = transposed, .count = count, .x64 = x, .y64 = y };
-    return matvec_run(&job, threads, matvec_mod64_span);
-}
 
 static int64_t max3(int64_t a, int64_t b, int64_t c)
 {
@@ -415,9 +175,9 @@ static int freivalds_f64(gh_reference *ref)
     double *w = u_abs + count * len, *w_abs = w + count * len;
     for (int64_t j = 0; j < count * in->n; j++)
         r_abs[j] = fabs(ref->fr_r[j]);
-    if (matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, ref->threads) != 0 ||     /* u = op(B) r */
-        matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, ref->threads) != 0 || /* y = op(A) u */
-        (in->beta != 0.0 && matvec(in->c0, 0, count, ref->fr_r, r_abs, w, w_abs, ref->threads) != 0)) {
+    if (gh_host_matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, ref->threads) != 0 ||     /* u = op(B) r */
+        gh_host_matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, ref->threads) != 0 || /* y = op(A) u */
+        (in->beta != 0.0 && gh_host_matvec(in->c0, 0, count, ref->fr_r, r_abs, w, w_abs, ref->threads) != 0)) {
         free(buf);
         return -1;
     }
@@ -443,9 +203,9 @@ static int freivalds_mod64(gh_reference *ref)
         return -1;
     uint64_t *w = u + count * len;
     uint64_t alpha = (uint64_t)(int64_t)in->alpha, beta = (uint64_t)(int64_t)in->beta;
-    if (matvec_mod64(in->b, in->trans_b, count, ref->fr_r64, u, ref->threads) != 0 ||
-        matvec_mod64(in->a, in->trans_a, count, u, ref->fr_y64, ref->threads) != 0 ||
-        (in->beta != 0.0 && matvec_mod64(in->c0, 0, count, ref->fr_r64, w, ref->threads) != 0)) {
+    if (gh_host_matvec_mod64(in->b, in->trans_b, count, ref->fr_r64, u, ref->threads) != 0 ||
+        gh_host_matvec_mod64(in->a, in->trans_a, count, u, ref->fr_y64, ref->threads) != 0 ||
+        (in->beta != 0.0 && gh_host_matvec_mod64(in->c0, 0, count, ref->fr_r64, w, ref->threads) != 0)) {
         free(u);
         return -1;
     }
@@ -555,7 +315,7 @@ static int build_samples(gh_reference *ref, const gh_verify_options *opt)
     if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound)
         return -1;
     choose_samples(ref, opt->seed);
-    gh_parallel_spans(ref->n_samples, span_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k), sample_span, ref);
+    gh_parallel_spans(ref->n_samples, gh_verify_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k), sample_span, ref);
     return 0;
 }
 
@@ -791,7 +551,7 @@ static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_st
         return;
     }
     scan->c = c;
-    int parts = span_parts(ref->threads, ref->in.m, (double)ref->in.n);
+    int parts = gh_verify_parts(ref->threads, ref->in.m, (double)ref->in.n);
     gh_parallel_spans(ref->in.m, parts, nonfinite_span, scan);
     /* Parts in row order: the first one found is the first in the matrix. */
     for (int p = 0; p < parts; p++) {
@@ -889,7 +649,7 @@ static void freivalds_f64_span(void *ctx, int64_t begin, int64_t end, int part)
     freivalds_part *fp = &scan->parts[part];
     double *row = (double *)scan->rows + (size_t)part * (size_t)in->n;
     for (int64_t i = begin; i < end; i++) {
-        load_row(scan->c, i, row);
+        gh_load_row(scan->c, i, row);
         for (int t = 0; t < ref->trials; t++) {
             const double *r = ref->fr_r + (size_t)(t * in->n);
             size_t yi = (size_t)(t * in->m + i);
@@ -925,7 +685,7 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
                                 int row_stats)
 {
     const gh_case_inputs *in = &ref->in;
-    const int parts = span_parts(ref->threads, in->m, (double)in->n * ref->trials);
+    const int parts = gh_verify_parts(ref->threads, in->m, (double)in->n * ref->trials);
     freivalds_scan *scan = freivalds_scan_new(ref, c, parts, row_stats);
     if (!scan) {
         st->max_ratio = INFINITY;
@@ -988,7 +748,7 @@ static void freivalds_mod64_span(void *ctx, int64_t begin, int64_t end, int part
 static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, check_state *st)
 {
     const gh_case_inputs *in = &ref->in;
-    const int parts = span_parts(ref->threads, in->m, (double)in->n * ref->trials);
+    const int parts = gh_verify_parts(ref->threads, in->m, (double)in->n * ref->trials);
     freivalds_scan *scan = freivalds_scan_new(ref, c, parts, 0);
     if (!scan) {
         st->max_ratio = INFINITY;
@@ -1194,7 +954,7 @@ static void finite_span(void *ctx, int64_t begin, int64_t end, int part)
 static int has_nonfinite(const gh_matrix *x, int threads)
 {
     finite_scan scan = { .x = x };
-    int parts = span_parts(threads, x->rows, (double)x->cols);
+    int parts = gh_verify_parts(threads, x->rows, (double)x->cols);
     gh_parallel_spans(x->rows, parts, finite_span, &scan);
     for (int p = 0; p < parts; p++)
         if (scan.found[p])
