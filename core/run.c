@@ -111,110 +111,167 @@ static gh_result_status status_of(gh_status s)
     return s == GH_UNSUPPORTED ? GH_RESULT_UNSUPPORTED : GH_RESULT_ERROR;
 }
 
+/* ---- measuring: one path for a backend's kernel and for a split ---- */
+
+/* One repetition: fills `dst` with the output and returns its time, or -1
+ * with r's detail set when it failed. */
+typedef double (*repetition_fn)(void *job, gh_matrix *dst, int timed, gh_result *r);
+/* Checks a later timed output against the first (`got` is that output). */
+typedef void (*repeat_check_fn)(void *job, const gh_matrix *first, const gh_matrix *got, int timed, gh_result *r);
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Warm-up and timed repetitions: the first timed output goes to `out` (for
+ * the agreement table), is hashed and verified; each later one to a scratch
+ * matrix, checked against it. times[timed] gets each timed repetition's time;
+ * the kernel time fields, GFLOP/s and the verdict are filled from them.
+ * Returns 0, or -1 when a repetition failed. */
+static int measure_repetitions(const gh_run_config *run, const case_data *cd, gh_matrix *out, repetition_fn once,
+                               repeat_check_fn check, void *job, double *times, gh_result *r, gh_progress *progress)
+{
+    const int total = run->warmup + run->repeat;
+    gh_matrix scratch = {0};
+    if (total > 1 && gh_matrix_alloc_with(&scratch, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
+                                          cd->alloc) != 0) {
+        result_detail(r, GH_RESULT_ERROR, "out of host memory for a second output of %lldx%lld",
+                      (long long)cd->c0.rows, (long long)cd->c0.cols);
+        return -1;
+    }
+    r->deterministic = 1;
+    int rc = 0;
+    for (int rep = 0; rep < total && rc == 0; rep++) {
+        const int timed = rep - run->warmup; /* < 0 while warming up */
+        gh_progress_repeat(progress, rep, total);
+        gh_matrix *dst = timed == 0 ? out : &scratch;
+        double ms = once(job, dst, timed, r);
+        if (ms < 0) rc = -1;
+        else if (timed >= 0) times[timed] = ms;
+        if (rc != 0 || timed < 0) continue;
+        if (timed == 0) {
+            r->output_hash = gh_matrix_hash(out);
+            gh_verify(cd->ref, out, &r->verify);
+        } else {
+            check(job, out, &scratch, timed, r);
+        }
+    }
+    gh_matrix_free(&scratch);
+    if (rc != 0) return rc;
+    double *sorted = gh_xcalloc((size_t)run->repeat, sizeof *sorted);
+    memcpy(sorted, times, (size_t)run->repeat * sizeof *sorted);
+    r->repeats = run->repeat;
+    r->kernel_ms_median = median_of(sorted, run->repeat);
+    r->kernel_ms_min = sorted[0];
+    r->kernel_ms_max = sorted[run->repeat - 1];
+    free(sorted);
+    r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
+    settle_verdict(r);
+    return 0;
+}
+
+/* A backend's kernel on one device, its operands uploaded once. */
+typedef struct kernel_job {
+    const gh_plugin_api *api;
+    gh_plugin *ctx;
+    int device, kernel;
+    const case_data *cd;
+    device_buffers buf;
+    gh_gemm_args args;
+    double upload_c_ms;          /* of the first timed repetition */
+    double *download_ms;         /* per timed repetition */
+} kernel_job;
+
+/* Every repetition starts from poison (or C0), so an unwritten element shows. */
+static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
+{
+    kernel_job *job = p;
+    const gh_plugin_api *api = job->api;
+    gh_status s;
+    double t0 = gh_now_ms();
+    if ((s = api->upload(job->ctx, job->buf.c, 0, job->cd->c_init.storage, gh_matrix_storage_bytes(&job->cd->c_init)))) {
+        result_detail(r, status_of(s), "uploading C: %s", api->last_error(job->ctx));
+        return -1;
+    }
+    if (timed == 0) job->upload_c_ms = gh_now_ms() - t0;
+    gh_gemm_timing timing = {.size = sizeof timing};
+    if ((s = api->gemm(job->ctx, job->device, job->kernel, &job->args, &timing))) {
+        result_detail(r, status_of(s), "%s", api->last_error(job->ctx));
+        return -1;
+    }
+    t0 = gh_now_ms();
+    if ((s = api->download(job->ctx, job->buf.c, 0, dst->storage, gh_matrix_storage_bytes(dst)))) {
+        result_detail(r, status_of(s), "downloading C: %s", api->last_error(job->ctx));
+        return -1;
+    }
+    if (timed >= 0) job->download_ms[timed] = gh_now_ms() - t0;
+    if (timing.clock == GH_CLOCK_HOST) r->clock = GH_CLOCK_HOST;
+    return timing.kernel_ms;
+}
+
+/* One device and kernel must repeat bit for bit and stay inside C. */
+static void kernel_repeat_check(void *p, const gh_matrix *first, const gh_matrix *got, int timed, gh_result *r)
+{
+    (void)p;
+    if (r->deterministic && !gh_matrix_same_values(got, first)) {
+        r->deterministic = 0;
+        result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
+                      "on the same inputs (a missing barrier or a race?)", timed + 1);
+    } else if (gh_matrix_check_guards(got, NULL) != 0 && r->status == GH_RESULT_PASS) {
+        result_detail(r, GH_RESULT_FAIL, "timed run %d wrote outside C (guard zone or row padding)", timed + 1);
+    }
+}
+
 /* Runs warm-up and timed repeats of one kernel variant on one device, fills
  * timing, verification and determinism into r. `out` receives the first
  * timed output for the agreement table. */
 static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
                     case_data *cd, gh_matrix *out, gh_result *r, gh_progress *progress)
 {
-    const gh_plugin_api *api = inst->plugin->api;
-    gh_plugin *ctx = inst->ctx;
-    device_buffers buf = {0};
+    kernel_job job = {.api = inst->plugin->api, .ctx = inst->ctx, .device = device, .kernel = v->kernel, .cd = cd};
+    const gh_plugin_api *api = job.api;
     gh_status s;
     const char *what = "allocating A";
-    if ((s = api->buffer_alloc(ctx, device, gh_matrix_storage_bytes(&cd->a), &buf.a)) ||
-        (what = "allocating B", s = api->buffer_alloc(ctx, device, gh_matrix_storage_bytes(&cd->b), &buf.b)) ||
-        (what = "allocating C", s = api->buffer_alloc(ctx, device, gh_matrix_storage_bytes(&cd->c0), &buf.c))) {
-        result_detail(r, status_of(s), "%s: %s", what, api->last_error(ctx));
-        free_buffers(api, ctx, &buf);
+    if ((s = api->buffer_alloc(job.ctx, device, gh_matrix_storage_bytes(&cd->a), &job.buf.a)) ||
+        (what = "allocating B", s = api->buffer_alloc(job.ctx, device, gh_matrix_storage_bytes(&cd->b), &job.buf.b)) ||
+        (what = "allocating C", s = api->buffer_alloc(job.ctx, device, gh_matrix_storage_bytes(&cd->c0), &job.buf.c))) {
+        result_detail(r, status_of(s), "%s: %s", what, api->last_error(job.ctx));
+        free_buffers(api, job.ctx, &job.buf);
         return;
     }
     double t0 = gh_now_ms();
-    if ((s = api->upload(ctx, buf.a, 0, cd->a.storage, gh_matrix_storage_bytes(&cd->a))) ||
-        (s = api->upload(ctx, buf.b, 0, cd->b.storage, gh_matrix_storage_bytes(&cd->b)))) {
-        result_detail(r, status_of(s), "uploading A and B: %s", api->last_error(ctx));
-        free_buffers(api, ctx, &buf);
+    if ((s = api->upload(job.ctx, job.buf.a, 0, cd->a.storage, gh_matrix_storage_bytes(&cd->a))) ||
+        (s = api->upload(job.ctx, job.buf.b, 0, cd->b.storage, gh_matrix_storage_bytes(&cd->b)))) {
+        result_detail(r, status_of(s), "uploading A and B: %s", api->last_error(job.ctx));
+        free_buffers(api, job.ctx, &job.buf);
         return;
     }
     const double upload_ab_ms = gh_now_ms() - t0;
-
-    gh_gemm_args args = {
-        .size = sizeof args,
+    job.args = (gh_gemm_args){
+        .size = sizeof job.args,
         .dtype = cd->in.dtype,
         .trans_a = cd->in.trans_a,
         .trans_b = cd->in.trans_b,
         .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
         .alpha = run->alpha, .beta = run->beta,
         .lda = cd->a.ld, .ldb = cd->b.ld, .ldc = cd->c0.ld,
-        .a = buf.a, .b = buf.b, .c = buf.c,
+        .a = job.buf.a, .b = job.buf.b, .c = job.buf.c,
         .a_offset = (uint64_t)cd->a.guard, .b_offset = (uint64_t)cd->b.guard, .c_offset = (uint64_t)cd->c0.guard,
         .params = v->params,
         .n_params = v->info->n_params,
     };
-    const int total = run->warmup + run->repeat;
     double *kernel_ms = gh_xcalloc((size_t)run->repeat, sizeof *kernel_ms);
-    double *download_ms = gh_xcalloc((size_t)run->repeat, sizeof *download_ms);
-    double upload_c_ms = 0;
-    r->deterministic = 1;
+    job.download_ms = gh_xcalloc((size_t)run->repeat, sizeof *job.download_ms);
     r->clock = GH_CLOCK_DEVICE;
-    gh_matrix scratch = {0};
-    if (gh_matrix_alloc(&scratch, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard) != 0) {
-        result_detail(r, GH_RESULT_ERROR, "out of host memory for the output of %lldx%lld",
-                      (long long)cd->c0.rows, (long long)cd->c0.cols);
-        goto done;
+    if (measure_repetitions(run, cd, out, kernel_repetition, kernel_repeat_check, &job, kernel_ms, r, progress) == 0) {
+        r->upload_ms = upload_ab_ms + job.upload_c_ms;
+        r->download_ms = median_of(job.download_ms, run->repeat);
     }
-    for (int rep = 0; rep < total; rep++) {
-        const int timed = rep - run->warmup; /* < 0 while warming up */
-        gh_progress_repeat(progress, rep, total);
-        /* Every run starts from poison (or C0), so an unwritten element shows. */
-        t0 = gh_now_ms();
-        if ((s = api->upload(ctx, buf.c, 0, cd->c_init.storage, gh_matrix_storage_bytes(&cd->c_init)))) {
-            result_detail(r, status_of(s), "uploading C: %s", api->last_error(ctx));
-            goto done;
-        }
-        if (timed == 0) upload_c_ms = gh_now_ms() - t0;
-        gh_gemm_timing timing = {.size = sizeof timing};
-        if ((s = api->gemm(ctx, device, v->kernel, &args, &timing))) {
-            result_detail(r, status_of(s), "%s", api->last_error(ctx));
-            goto done;
-        }
-        gh_matrix *dst = timed == 0 ? out : &scratch;
-        t0 = gh_now_ms();
-        if ((s = api->download(ctx, buf.c, 0, dst->storage, gh_matrix_storage_bytes(dst)))) {
-            result_detail(r, status_of(s), "downloading C: %s", api->last_error(ctx));
-            goto done;
-        }
-        if (timed < 0) continue;
-        download_ms[timed] = gh_now_ms() - t0;
-        kernel_ms[timed] = timing.kernel_ms;
-        if (timing.clock == GH_CLOCK_HOST) r->clock = GH_CLOCK_HOST;
-        if (timed == 0) {
-            r->output_hash = gh_matrix_hash(out);
-            gh_verify(cd->ref, out, &r->verify);
-        } else if (r->deterministic && !gh_matrix_same_values(&scratch, out)) {
-            r->deterministic = 0;
-            result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
-                          "on the same inputs (a missing barrier or a race?)", timed + 1);
-        } else if (gh_matrix_check_guards(&scratch, NULL) != 0 && r->status == GH_RESULT_PASS) {
-            result_detail(r, GH_RESULT_FAIL, "timed run %d wrote outside C (guard zone or row padding)", timed + 1);
-        }
-    }
-    r->repeats = run->repeat;
-    qsort(kernel_ms, (size_t)run->repeat, sizeof *kernel_ms, compare_doubles);
-    qsort(download_ms, (size_t)run->repeat, sizeof *download_ms, compare_doubles);
-    r->kernel_ms_min = kernel_ms[0];
-    r->kernel_ms_max = kernel_ms[run->repeat - 1];
-    r->kernel_ms_median = run->repeat % 2 ? kernel_ms[run->repeat / 2]
-                                          : 0.5 * (kernel_ms[run->repeat / 2 - 1] + kernel_ms[run->repeat / 2]);
-    r->upload_ms = upload_ab_ms + upload_c_ms;
-    r->download_ms = download_ms[run->repeat / 2];
-    r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
-    settle_verdict(r);
-done:
-    gh_matrix_free(&scratch);
     free(kernel_ms);
-    free(download_ms);
-    free_buffers(api, ctx, &buf);
+    free(job.download_ms);
+    free_buffers(api, job.ctx, &job.buf);
 }
 
 static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result *r)
@@ -311,41 +368,53 @@ static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_
 
 /* ---- splits: one product over several devices, reported like a backend ---- */
 
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+/* The whole product over a split's members, from host memory to host memory. */
+typedef struct split_job {
+    const gh_split_plan *sp;
+    const case_data *cd;
+    const gh_run_config *run;
+    gh_split_member_stats *last;       /* the members' stats of the latest repetition */
+    gh_split_member_stats *per_timed;  /* n_members per timed repetition */
+    double failed_wall_ms;
+} split_job;
 
-/* The timed run whose wall time is the median: its member stats are reported. */
-static int median_run(const double *wall, int n)
+static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
 {
-    double *sorted = gh_xcalloc((size_t)n, sizeof *sorted);
-    memcpy(sorted, wall, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
-    double mid = sorted[(n - 1) / 2];
-    free(sorted);
-    for (int i = 0; i < n; i++)
-        if (wall[i] == mid) return i;
-    return 0;
+    split_job *job = p;
+    const case_data *cd = job->cd;
+    const size_t n = job->sp->n_members;
+    gh_matrix_poison(dst); /* an element no member writes then fails */
+    gh_split_problem prob = {
+        .dtype = cd->in.dtype, .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
+        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k, .alpha = job->run->alpha, .beta = job->run->beta,
+        .a = &cd->a, .b = &cd->b, .c0 = &cd->c0, .c = dst,
+    };
+    gh_split_outcome o = {.members = job->last};
+    if (gh_split_run(job->sp->members, n, job->sp->config->panel, job->sp->config->mem_limit, &prob, &o) != GH_OK) {
+        result_detail(r, status_of(o.status), "%s", o.error);
+        job->failed_wall_ms = o.wall_ms;
+        return -1;
+    }
+    if (timed >= 0) memcpy(job->per_timed + (size_t)timed * n, job->last, n * sizeof *job->last);
+    return o.wall_ms;
 }
 
 /* A later timed run's output: members alike must repeat the first run bit
  * for bit; members that differ may not (which device takes which chunk
  * changes between runs), so such an output is verified on its own. */
-static void check_repeat(const gh_split_plan *sp, const case_data *cd, const gh_matrix *first, const gh_matrix *got,
-                         int timed, gh_result *r)
+static void split_repeat_check(void *p, const gh_matrix *first, const gh_matrix *got, int timed, gh_result *r)
 {
+    const split_job *job = p;
     if (r->status != GH_RESULT_PASS) return;
     if (!gh_matrix_same_values(got, first)) {
         r->deterministic = 0;
-        if (sp->alike) {
+        if (job->sp->alike) {
             result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
                           "on the same inputs and alike members", timed + 1);
             return;
         }
         gh_verify_result v;
-        gh_verify(cd->ref, got, &v);
+        gh_verify(job->cd->ref, got, &v);
         if (v.checked && !v.passed) {
             result_detail(r, GH_RESULT_FAIL, "timed run %d: %s", timed + 1, v.message);
             return;
@@ -353,6 +422,19 @@ static void check_repeat(const gh_split_plan *sp, const case_data *cd, const gh_
     }
     if (gh_matrix_check_guards(got, NULL) != 0)
         result_detail(r, GH_RESULT_FAIL, "timed run %d wrote outside C (guard zone or row padding)", timed + 1);
+}
+
+/* The timed run whose wall time is the median: its member stats are reported. */
+static int median_run(const double *wall, int n)
+{
+    double *sorted = gh_xcalloc((size_t)n, sizeof *sorted);
+    memcpy(sorted, wall, (size_t)n * sizeof *sorted);
+    double mid = median_of(sorted, n);
+    free(sorted);
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (fabs(wall[i] - mid) < fabs(wall[best] - mid)) best = i;
+    return best;
 }
 
 static void sum_transfers(const gh_split_member_stats *st, size_t n, gh_result *r)
@@ -371,57 +453,19 @@ static void measure_split(const gh_run_config *run, const gh_split_plan *sp, cas
                           gh_result *r, gh_split_member_stats *shown, double *shown_wall, gh_progress *progress)
 {
     const size_t n = sp->n_members;
-    const int total = run->warmup + run->repeat;
     double *wall = gh_xcalloc((size_t)run->repeat, sizeof *wall);
-    gh_split_member_stats *stats = gh_xcalloc((size_t)run->repeat * n, sizeof *stats);
-    gh_matrix scratch = {0};
-    if (total > 1 && gh_matrix_alloc_with(&scratch, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
-                                          cd->alloc) != 0) {
-        result_detail(r, GH_RESULT_ERROR, "out of host memory for a second output of %lldx%lld",
-                      (long long)cd->c0.rows, (long long)cd->c0.cols);
-        goto done;
-    }
-    r->deterministic = 1;
+    split_job job = {.sp = sp, .cd = cd, .run = run, .last = shown,
+                     .per_timed = gh_xcalloc((size_t)run->repeat * n, sizeof *job.per_timed)};
     r->clock = GH_CLOCK_HOST;
-    for (int rep = 0; rep < total; rep++) {
-        const int timed = rep - run->warmup; /* < 0 while warming up */
-        gh_progress_repeat(progress, rep, total);
-        gh_matrix *dst = timed == 0 ? out : &scratch;
-        gh_matrix_poison(dst); /* an element no member writes then fails */
-        gh_split_problem p = {
-            .dtype = cd->in.dtype, .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
-            .m = cd->in.m, .n = cd->in.n, .k = cd->in.k, .alpha = run->alpha, .beta = run->beta,
-            .a = &cd->a, .b = &cd->b, .c0 = &cd->c0, .c = dst,
-        };
-        gh_split_outcome o = {.members = shown};
-        if (gh_split_run(sp->members, n, sp->config->panel, sp->config->mem_limit, &p, &o) != GH_OK) {
-            result_detail(r, status_of(o.status), "%s", o.error);
-            *shown_wall = o.wall_ms;
-            goto done;
-        }
-        if (timed < 0) continue;
-        wall[timed] = o.wall_ms;
-        memcpy(stats + (size_t)timed * n, shown, n * sizeof *stats);
-        if (timed == 0) {
-            r->output_hash = gh_matrix_hash(out);
-            gh_verify(cd->ref, out, &r->verify);
-        } else {
-            check_repeat(sp, cd, out, &scratch, timed, r);
-        }
+    if (measure_repetitions(run, cd, out, split_repetition, split_repeat_check, &job, wall, r, progress) == 0) {
+        int mid = median_run(wall, run->repeat);
+        memcpy(shown, job.per_timed + (size_t)mid * n, n * sizeof *shown);
+        *shown_wall = wall[mid];
+        sum_transfers(shown, n, r);
+    } else {
+        *shown_wall = job.failed_wall_ms;
     }
-    int mid = median_run(wall, run->repeat);
-    memcpy(shown, stats + (size_t)mid * n, n * sizeof *stats);
-    *shown_wall = wall[mid];
-    sum_transfers(shown, n, r);
-    r->repeats = run->repeat;
-    r->kernel_ms_median = median_of(wall, run->repeat); /* sorts wall */
-    r->kernel_ms_min = wall[0];
-    r->kernel_ms_max = wall[run->repeat - 1];
-    r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
-    settle_verdict(r);
-done:
-    gh_matrix_free(&scratch);
-    free(stats);
+    free(job.per_timed);
     free(wall);
 }
 
