@@ -11,7 +11,7 @@
 /* A split: its members, then what each device would hold for every size and
  * dtype (the transposes do not change it). Returns its run count; sets
  * *impossible when a member's memory cannot hold the smallest layout. */
-static size_t print_split(const gh_config *cfg, const gh_plan *plan, const gh_split_plan *sp, int *impossible)
+static size_t print_split(const gh_plan *plan, const gh_split_plan *sp, int *impossible)
 {
     size_t runs = gh_plan_split_run_count(plan, sp);
     if (sp->problem) {
@@ -30,25 +30,20 @@ static size_t print_split(const gh_config *cfg, const gh_plan *plan, const gh_sp
                gh_split_member_has_streams(mb) ? "streams (transfers overlap)" : "blocking calls",
                gh_split_member_has_host_alloc(mb) ? ", pinned host memory" : "");
     }
-    for (size_t s = 0; s < cfg->run.n_sizes; s++)
-        for (size_t d = 0; d < cfg->run.n_dtypes; d++) {
-            const gh_shape *sh = &cfg->run.sizes[s];
-            gh_split_shape shape = {cfg->run.dtypes[d], sh->m, sh->n, sh->k};
-            printf("    %lldx%lldx%lld %s:\n", (long long)sh->m, (long long)sh->n, (long long)sh->k,
-                   gh_dtype_name(cfg->run.dtypes[d]));
-            for (size_t m = 0; m < sp->n_members; m++) {
-                const gh_split_member *mb = &sp->members[m];
-                gh_split_layout lay;
-                char text[512];
-                uint64_t lim = gh_split_member_limit(mb, sp->config->mem_limit);
-                if (gh_split_plan_layout(&shape, sp->config->panel, lim, gh_split_member_has_streams(mb) ? 2 : 1, &lay,
-                                         text, sizeof text) == 0)
-                    gh_split_layout_describe(&lay, text, sizeof text);
-                else
-                    *impossible = 1;
-                printf("      %s/%d: %s\n", mb->backend, mb->device, text);
-            }
+    for (size_t i = 0; i < plan->n_cases; i++) {
+        const gh_case *c = &plan->cases[i];
+        if (i > 0 && c->size_index == plan->cases[i - 1].size_index && c->dtype_index == plan->cases[i - 1].dtype_index)
+            continue; /* another transpose: the same layout */
+        printf("    %lldx%lldx%lld %s:\n", (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k,
+               gh_dtype_name(c->dtype));
+        for (size_t m = 0; m < sp->n_members; m++) {
+            const gh_member_layout *ml = gh_plan_member_layout(plan, sp, c, m);
+            char text[512];
+            if (ml->fits) gh_split_layout_describe(&ml->layout, text, sizeof text);
+            else *impossible = 1;
+            printf("      %s/%d: %s\n", sp->members[m].backend, sp->members[m].device, ml->fits ? text : ml->why);
         }
+    }
     return runs;
 }
 
@@ -77,7 +72,7 @@ int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
         printf("\n");
     }
     for (size_t i = 0; i < plan->n_splits; i++) {
-        total += print_split(cfg, plan, &plan->splits[i], &impossible);
+        total += print_split(plan, &plan->splits[i], &impossible);
         cannot_run |= plan->splits[i].problem != NULL;
     }
     printf("total: %zu runs\n", total);

@@ -663,17 +663,51 @@ static int something_runs(const gh_plan *plan)
     return 0;
 }
 
+/* Each member's layout for every size and dtype, planned once for --dry-run. */
+static void plan_layouts(const gh_config *cfg, gh_split_plan *sp)
+{
+    const gh_run_config *run = &cfg->run;
+    sp->layouts = gh_xcalloc(run->n_sizes * run->n_dtypes * sp->n_members + 1, sizeof *sp->layouts);
+    for (size_t s = 0; s < run->n_sizes; s++)
+        for (size_t d = 0; d < run->n_dtypes; d++)
+            for (size_t m = 0; m < sp->n_members; m++) {
+                const gh_split_member *mb = &sp->members[m];
+                gh_member_layout *ml = &sp->layouts[(s * run->n_dtypes + d) * sp->n_members + m];
+                gh_split_shape shape = {run->dtypes[d], run->sizes[s].m, run->sizes[s].n, run->sizes[s].k};
+                ml->fits = gh_split_plan_layout(&shape, sp->config->panel, gh_split_member_limit(mb, sp->config->mem_limit),
+                                                gh_split_member_has_streams(mb) ? 2 : 1, &ml->layout, ml->why,
+                                                sizeof ml->why) == 0;
+            }
+}
+
 static int build_splits(const gh_config *cfg, const gh_plan_filters *f, gh_plan *plan, char *err, size_t size)
 {
     plan->splits = gh_xcalloc(cfg->n_splits ? cfg->n_splits : 1, sizeof *plan->splits);
     for (size_t i = 0; i < cfg->n_splits; i++) {
         gh_split_plan *sp = &plan->splits[plan->n_splits++];
         if (build_split(sp, &cfg->splits[i], plan, err, size) != 0) return -1;
-        if (split_wanted(sp, f)) continue;
+        if (split_wanted(sp, f)) {
+            if (!sp->problem) plan_layouts(cfg, sp);
+            continue;
+        }
         free_split(sp);
         plan->n_splits--;
     }
     return 0;
+}
+
+/* Every size x dtype x transpose, in the order the run takes them. */
+static void list_cases(const gh_run_config *run, gh_plan *plan)
+{
+    plan->n_dtypes = run->n_dtypes;
+    plan->cases = gh_xcalloc(run->n_sizes * run->n_dtypes * run->n_trans + 1, sizeof *plan->cases);
+    for (size_t s = 0; s < run->n_sizes; s++)
+        for (size_t d = 0; d < run->n_dtypes; d++)
+            for (size_t t = 0; t < run->n_trans; t++) {
+                gh_case *c = &plan->cases[plan->n_cases];
+                *c = (gh_case){(int)plan->n_cases, run->sizes[s], run->dtypes[d], run->trans[t], s, d};
+                plan->n_cases++;
+            }
 }
 
 static gh_instance *new_instance(gh_plan *plan, const char *name)
@@ -692,7 +726,7 @@ int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_fi
     static const gh_plan_filters none = {0};
     const gh_plan_filters *f = filters ? filters : &none;
     memset(plan, 0, sizeof *plan);
-    plan->n_cases = cfg->run.n_sizes * cfg->run.n_dtypes * cfg->run.n_trans;
+    list_cases(&cfg->run, plan);
     /* Without [backend] sections: every loaded plugin, every device, every
      * kernel at its defaults. */
     for (size_t i = 0; cfg->auto_backends && i < plugins->n; i++) {
@@ -743,6 +777,7 @@ static void free_split(gh_split_plan *sp)
     free(sp->kernel);
     free(sp->params);
     free(sp->problem);
+    free(sp->layouts);
 }
 
 void gh_plan_free(gh_plan *plan)
@@ -759,5 +794,13 @@ void gh_plan_free(gh_plan *plan)
         free(inst->name);
     }
     free(plan->instances);
+    free(plan->cases);
     memset(plan, 0, sizeof *plan);
+}
+
+const gh_member_layout *gh_plan_member_layout(const gh_plan *plan, const gh_split_plan *sp, const gh_case *c,
+                                              size_t member)
+{
+    if (!sp->layouts) return NULL;
+    return &sp->layouts[(c->size_index * plan->n_dtypes + c->dtype_index) * sp->n_members + member];
 }

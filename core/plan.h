@@ -32,6 +32,14 @@ typedef struct gh_instance {
 /* A [split NAME]: one device of a backend instance per member, each with
  * the kernel it runs. Every [backend] section also runs on its own; the
  * split is one more result per case. */
+/* What one member device holds for one size and dtype (the transposes do not
+ * change it): the layout, or why not even the smallest fits. */
+typedef struct gh_member_layout {
+    int fits;
+    gh_split_layout layout;
+    char why[512];               /* when it does not fit */
+} gh_member_layout;
+
 typedef struct gh_split_plan {
     char *name;                  /* the section name, reported as the backend */
     const gh_split_config *config; /* panel and mem_limit */
@@ -42,14 +50,27 @@ typedef struct gh_split_plan {
     char *params;                /* the members' params when they agree, else "" */
     int alike;                   /* same plugin, device model, kernel and params: outputs must repeat bit for bit */
     char *problem;               /* why it cannot run at all; NULL when it can */
+    gh_member_layout *layouts;   /* [(size * n_dtypes + dtype) * n_members + member] */
 } gh_split_plan;
+
+/* One case: a size, a dtype and a transpose, numbered in the order they run
+ * (the same index = the same inputs in every result). */
+typedef struct gh_case {
+    int index;
+    gh_shape shape;
+    gh_dtype dtype;
+    gh_trans trans;
+    size_t size_index, dtype_index; /* into [run] sizes and dtypes */
+} gh_case;
 
 typedef struct gh_plan {
     gh_instance *instances;
     size_t n_instances;
     gh_split_plan *splits;
     size_t n_splits;
-    size_t n_cases;              /* sizes x dtypes x trans */
+    gh_case *cases;              /* sizes x dtypes x trans, in run order */
+    size_t n_cases;
+    size_t n_dtypes;             /* for indexing a split's layouts */
 } gh_plan;
 
 /* What the command line keeps (--backend, --kernel, --device): comma lists,
@@ -71,5 +92,8 @@ void gh_plan_free(gh_plan *plan);
 /* Runs that the plan will make (cases x devices x variants), for --dry-run. */
 size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst);
 size_t gh_plan_split_run_count(const gh_plan *plan, const gh_split_plan *sp);
+/* What member `member` of a split holds for a case's size and dtype. */
+const gh_member_layout *gh_plan_member_layout(const gh_plan *plan, const gh_split_plan *sp, const gh_case *c,
+                                              size_t member);
 
 #endif

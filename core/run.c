@@ -578,60 +578,59 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
     size_t **ran = gh_xcalloc(plan->n_instances ? plan->n_instances : 1, sizeof *ran);
     for (size_t i = 0; i < plan->n_instances; i++)
         ran[i] = gh_xcalloc(plan->instances[i].n_devices * plan->instances[i].n_variants + 1, sizeof **ran);
-    int index = 0;
-    for (size_t s = 0; s < run->n_sizes; s++)
-        for (size_t d = 0; d < run->n_dtypes; d++)
-            for (size_t t = 0; t < run->n_trans; t++, index++) {
-                case_data cd;
-                char what[160];
-                snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(run->dtypes[d]),
-                         run->trans[t].a ? "t" : "n", run->trans[t].b ? "t" : "n", (long long)run->sizes[s].m,
-                         (long long)run->sizes[s].n, (long long)run->sizes[s].k);
-                gh_progress_run(progress, done, what);
-                if (case_prepare(&cd, run, index, run->sizes[s], run->dtypes[d], run->trans[t], alloc) != 0) {
-                    gh_progress_clear(progress);
-                    gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference",
-                                   index, what + strlen("preparing "));
-                    sum->errors++;
-                    case_release(&cd);
-                    continue;
-                }
-                gh_compare cmp = {0};
-                for (size_t i = 0; i < plan->n_instances; i++) {
-                    gh_instance *inst = &plan->instances[i];
-                    if (inst->problem || !inst->runs_alone) continue;
-                    for (size_t dv = 0; dv < inst->n_devices; dv++)
-                        for (size_t v = 0; v < inst->n_variants; v++) {
-                            snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[dv],
-                                     inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
-                                     inst->variants[v].label);
-                            gh_progress_run(progress, done, what);
-                            if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report,
-                                            progress, sum) != GH_RESULT_UNSUPPORTED)
-                                ran[i][dv * inst->n_variants + v]++;
-                            done++;
-                        }
-                }
-                for (size_t i = 0; i < plan->n_splits; i++) {
-                    const gh_split_plan *sp = &plan->splits[i];
-                    if (sp->problem) continue;
-                    snprintf(what, sizeof what, "split %s", sp->name);
+    for (size_t ci = 0; ci < plan->n_cases; ci++) {
+        const gh_case *c = &plan->cases[ci];
+        const int index = c->index;
+        case_data cd;
+        char what[160];
+        snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(c->dtype),
+                 c->trans.a ? "t" : "n", c->trans.b ? "t" : "n", (long long)c->shape.m,
+                 (long long)c->shape.n, (long long)c->shape.k);
+        gh_progress_run(progress, done, what);
+        if (case_prepare(&cd, run, index, c->shape, c->dtype, c->trans, alloc) != 0) {
+            gh_progress_clear(progress);
+            gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference",
+                           index, what + strlen("preparing "));
+            sum->errors++;
+            case_release(&cd);
+            continue;
+        }
+        gh_compare cmp = {0};
+        for (size_t i = 0; i < plan->n_instances; i++) {
+            gh_instance *inst = &plan->instances[i];
+            if (inst->problem || !inst->runs_alone) continue;
+            for (size_t dv = 0; dv < inst->n_devices; dv++)
+                for (size_t v = 0; v < inst->n_variants; v++) {
+                    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[dv],
+                             inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
+                             inst->variants[v].label);
                     gh_progress_run(progress, done, what);
-                    if (run_split(run, sp, &cd, &cmp, report, progress, sum) != GH_RESULT_UNSUPPORTED) split_ran[i]++;
+                    if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report,
+                                    progress, sum) != GH_RESULT_UNSUPPORTED)
+                        ran[i][dv * inst->n_variants + v]++;
                     done++;
                 }
-                if (cmp.n_members > 0) {
-                    gh_agreement a = {
-                        .case_index = index, .dtype = cd.in.dtype, .trans_a = cd.in.trans_a,
-                        .trans_b = cd.in.trans_b, .m = cd.in.m, .n = cd.in.n, .k = cd.in.k,
-                    };
-                    gh_compare_finish(&cmp, cd.ref, &a);
-                    gh_progress_clear(progress);
-                    gh_report_agreement(report, &a);
-                    gh_agreement_free(&a);
-                }
-                gh_compare_clear(&cmp);
-                case_release(&cd);
+        }
+        for (size_t i = 0; i < plan->n_splits; i++) {
+            const gh_split_plan *sp = &plan->splits[i];
+            if (sp->problem) continue;
+            snprintf(what, sizeof what, "split %s", sp->name);
+            gh_progress_run(progress, done, what);
+            if (run_split(run, sp, &cd, &cmp, report, progress, sum) != GH_RESULT_UNSUPPORTED) split_ran[i]++;
+            done++;
+        }
+        if (cmp.n_members > 0) {
+            gh_agreement a = {
+                .case_index = index, .dtype = cd.in.dtype, .trans_a = cd.in.trans_a,
+                .trans_b = cd.in.trans_b, .m = cd.in.m, .n = cd.in.n, .k = cd.in.k,
+            };
+            gh_compare_finish(&cmp, cd.ref, &a);
+            gh_progress_clear(progress);
+            gh_report_agreement(report, &a);
+            gh_agreement_free(&a);
+        }
+        gh_compare_clear(&cmp);
+        case_release(&cd);
             }
     gh_progress_finish(progress);
     report_never_ran(plan, ran, report, sum);
