@@ -68,19 +68,28 @@ installed_runs() {
 }
 
 # A prefix configured at build time: a small build of the host and the C plugin.
+# It needs the build's dependencies (inih): where they are missing (the GPU
+# machine runs binaries built elsewhere) this part is skipped, saying why,
+# except in CI, which installs them.
 if "$cmake" -S "$src" -B "$work/b" -DCMAKE_INSTALL_PREFIX="$work/P" -DGEMMHOST_PLUGINS=cpu -DBUILD_TESTING=OFF \
-     -DGEMMHOST_SANITIZE=OFF >"$work/configure.log" 2>&1 &&
-   "$cmake" --build "$work/b" >"$work/build.log" 2>&1 && "$cmake" --install "$work/b" >"$work/install2.log" 2>&1; then
-  ok "configured prefix: build and install"
-  installed_runs configured "$work/P/bin/gemmhost"
-  # The build-tree binary of that build finds its plugins too.
-  installed_runs configured-build "$work/b/gemmhost"
+     -DGEMMHOST_SANITIZE=OFF >"$work/configure.log" 2>&1; then
+  if "$cmake" --build "$work/b" >"$work/build.log" 2>&1 && "$cmake" --install "$work/b" >"$work/install2.log" 2>&1; then
+    ok "configured prefix: build and install"
+    installed_runs configured "$work/P/bin/gemmhost"
+    # The build-tree binary of that build finds its plugins too.
+    installed_runs configured-build "$work/b/gemmhost"
+  else
+    bad "configured prefix: build and install"; tail -n 20 "$work"/build.log "$work"/install2.log | sed 's/^/    | /'
+  fi
+elif [ -z "${CI:-}" ] && grep -q "Could not find" "$work/configure.log"; then
+  echo "skip: configured prefix: a fresh build cannot be configured here: $(grep -m1 'Could not find' "$work/configure.log" | sed 's/^ *//')"
 else
-  bad "configured prefix: build and install"; tail -n 20 "$work"/*.log | sed 's/^/    | /'
+  bad "configured prefix: configure"; tail -n 20 "$work/configure.log" | sed 's/^/    | /'
 fi
 
-# The default prefix, staged into a scratch root as a packager does.
-if DESTDIR="$work/root" "$cmake" --install "$work/b" --prefix /usr/local >"$work/destdir.log" 2>&1 &&
+# The default prefix, staged into a scratch root as a packager does (this
+# build's binary looks in its configured prefix and beside itself).
+if DESTDIR="$work/root" "$cmake" --install "$build" --prefix /usr/local >"$work/destdir.log" 2>&1 &&
    [ -x "$work/root/usr/local/bin/gemmhost" ]; then
   ok "DESTDIR install of the default prefix"
   installed_runs destdir "$work/root/usr/local/bin/gemmhost"
