@@ -8,7 +8,7 @@
 typedef struct gemm_case {
     int kernel;            /* index in the plugin */
     int64_t params[2];     /* the kernel's parameters in its order (wg; tile; tile, work) */
-    size_t n_params;       /* how many of them are given; the rest take their defaults */
+    size_t n_params;       /* how many of them are given: the kernel's n_params */
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;

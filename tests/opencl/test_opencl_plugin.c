@@ -62,6 +62,8 @@ static const struct { int64_t tile, work; unsigned dtypes; } blocked_software[] 
     {32, 8, GH_DTYPE_BIT(GH_F32)},
 };
 static const int64_t blocked_tiles[] = {32, 64, 128}, blocked_works[] = {2, 4, 8};
+/* blocked's default tile x work, given in full: a kernel takes all its parameters. */
+static const int64_t blocked_default[2] = {128, 8};
 
 typedef struct sweep {
     const gh_plugin_api *api;
@@ -73,7 +75,7 @@ typedef struct sweep {
 } sweep;
 
 /* Runs one shape with every alpha/beta variant (one of them beta = 0 on a
- * NaN-filled C); n_params of params, the rest at their defaults. */
+ * NaN-filled C); params holds the kernel's n_params values. */
 static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
                              int trans, shape sh)
 {
@@ -145,16 +147,16 @@ static void run_sweep(sweep *s)
     if (s->is_software) {
         for (size_t c = 0; c < sizeof blocked_software / sizeof blocked_software[0]; c++)
             run_blocked(s, blocked, blocked_software[c].tile, blocked_software[c].work, blocked_software[c].dtypes);
-        /* No parameters given: the defaults (128/8, built above). */
-        run_shape_params(s, blocked, NULL, 0, GH_F32, 1, (shape){129, 131, 33});
+        /* Several blocks each way at 128/8 (built above). */
+        run_shape_params(s, blocked, blocked_default, 2, GH_F32, 1, (shape){129, 131, 33});
     } else {
         for (size_t t = 0; t < sizeof blocked_tiles / sizeof blocked_tiles[0]; t++)
             for (size_t w = 0; w < sizeof blocked_works / sizeof blocked_works[0]; w++)
                 run_blocked(s, blocked, blocked_tiles[t], blocked_works[w], ~0u);
-        /* Several blocks each way and many K steps, at the defaults. */
+        /* Several blocks each way and many K steps, at 128/8. */
         for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
             for (int trans = 0; trans < 4; trans++)
-                run_shape_params(s, blocked, NULL, 0, (gh_dtype)dtype, trans, (shape){300, 301, 257});
+                run_shape_params(s, blocked, blocked_default, 2, (gh_dtype)dtype, trans, (shape){300, 301, 257});
     }
 }
 
