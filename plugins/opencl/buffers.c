@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include "buffers.h"
 #include "devices.h"
-#include "cl_errors.h"
+#include "errors.h"
 
 gh_status ocl_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {

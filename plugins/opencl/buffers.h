@@ -3,7 +3,7 @@
 #define GH_OPENCL_BUFFERS_H
 
 #include <gemmhost/plugin_helpers.h>
-#include "plugin_state.h"
+#include "state.h"
 
 gh_status ocl_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
 void ocl_buffer_free(gh_plugin *ctx, gh_buffer *buf);

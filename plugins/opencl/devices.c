@@ -4,7 +4,7 @@
 #include <string.h>
 #include <CL/cl_ext.h>
 #include "devices.h"
-#include "cl_errors.h"
+#include "errors.h"
 
 #ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
@@ -256,4 +256,30 @@ void ocl_devices_release(gh_plugin *ctx)
     free(ctx->devices);
     ctx->devices = NULL;
     ctx->device_count = 0;
+}
+
+int ocl_device_count(gh_plugin *ctx)
+{
+    if (!ctx) return 0;
+    /* Set again here, so that last_error() after device_count() explains a 0
+     * whichever thread opened the context. */
+    if (ctx->device_count == 0) gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device_reason);
+    return ctx->device_count;
+}
+
+const gh_device_info *ocl_device_info(gh_plugin *ctx, int device)
+{
+    if (!ctx || gh_plugin_check_index("device_info", "device", device, ctx->device_count) != GH_OK) return NULL;
+    return &ctx->devices[device].info;
+}
+
+gh_status ocl_synchronize(gh_plugin *ctx, int device)
+{
+    gh_status status = gh_plugin_check_device("synchronize", device, ctx->device_count, ctx->no_device_reason);
+    if (status != GH_OK) return status;
+    ocl_device *dev = &ctx->devices[device];
+    if (!dev->queue) return GH_OK; /* nothing was ever queued */
+    cl_int err = clFinish(dev->queue);
+    if (err != CL_SUCCESS) return ocl_fail_cl(err, "clFinish", "synchronize: '%s'", dev->name);
+    return GH_OK;
 }

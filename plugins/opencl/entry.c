@@ -1,14 +1,15 @@
-/* The plugin's face: the ABI entry, the function table, options, and the
- * calls that only look things up. The work lives in devices.c, buffers.c,
- * programs.c and gemm.c. */
+/* The plugin's face: its options, open and close (the one place that knows
+ * the order things are torn down in), the function table and the exported
+ * entry. The calls themselves live in devices.c, kernels.c, buffers.c and
+ * gemm.c. */
 #include <stdlib.h>
 #include <string.h>
+#include <gemmhost/plugin_helpers.h>
 #include "buffers.h"
+#include "compile.h"
 #include "devices.h"
 #include "gemm.h"
 #include "kernels.h"
-#include "cl_errors.h"
-#include "programs.h"
 
 #define PLUGIN_VERSION "0.1.0"
 
@@ -38,6 +39,8 @@ static char *copy_string(const char *s)
     return copy;
 }
 
+/* From the top down: buffers and programs of each device, then the devices'
+ * queues and contexts. */
 static void plugin_close(gh_plugin *ctx)
 {
     if (!ctx) return;
@@ -77,45 +80,6 @@ static gh_status plugin_open(const gh_option_value *values, size_t n_values, gh_
     return GH_OK;
 }
 
-static int plugin_device_count(gh_plugin *ctx)
-{
-    if (!ctx) return 0;
-    /* Set again here, so that last_error() after device_count() explains a 0
-     * whichever thread opened the context. */
-    if (ctx->device_count == 0) gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device_reason);
-    return ctx->device_count;
-}
-
-static const gh_device_info *plugin_device_info(gh_plugin *ctx, int device)
-{
-    if (!ctx || gh_plugin_check_index("device_info", "device", device, ctx->device_count) != GH_OK) return NULL;
-    return &ctx->devices[device].info;
-}
-
-static int plugin_kernel_count(gh_plugin *ctx)
-{
-    (void)ctx;
-    return OCL_KERNEL_COUNT;
-}
-
-static const gh_kernel_info *plugin_kernel_info(gh_plugin *ctx, int kernel)
-{
-    (void)ctx;
-    if (gh_plugin_check_index("kernel_info", "kernel", kernel, OCL_KERNEL_COUNT) != GH_OK) return NULL;
-    return &ocl_kernels[kernel].info;
-}
-
-static gh_status plugin_synchronize(gh_plugin *ctx, int device)
-{
-    gh_status status = gh_plugin_check_device("synchronize", device, ctx->device_count, ctx->no_device_reason);
-    if (status != GH_OK) return status;
-    ocl_device *dev = &ctx->devices[device];
-    if (!dev->queue) return GH_OK; /* nothing was ever queued */
-    cl_int err = clFinish(dev->queue);
-    if (err != CL_SUCCESS) return ocl_fail_cl(err, "clFinish", "synchronizing '%s'", dev->name);
-    return GH_OK;
-}
-
 static void *plugin_get_proc(const char *name)
 {
     (void)name; /* no extras yet */
@@ -135,16 +99,16 @@ static const gh_plugin_api api = {
     .open = plugin_open,
     .close = plugin_close,
     .last_error = gh_plugin_last_error,
-    .device_count = plugin_device_count,
-    .device_info = plugin_device_info,
-    .kernel_count = plugin_kernel_count,
-    .kernel_info = plugin_kernel_info,
+    .device_count = ocl_device_count,
+    .device_info = ocl_device_info,
+    .kernel_count = ocl_kernel_count,
+    .kernel_info = ocl_kernel_info,
     .buffer_alloc = ocl_buffer_alloc,
     .buffer_free = ocl_buffer_free,
     .upload = ocl_upload,
     .download = ocl_download,
     .gemm = ocl_gemm,
-    .synchronize = plugin_synchronize,
+    .synchronize = ocl_synchronize,
     .get_proc = plugin_get_proc,
 };
 

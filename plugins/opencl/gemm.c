@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "buffers.h"
-#include "cl_errors.h"
+#include "compile.h"
+#include "errors.h"
 #include "gemm.h"
-#include "programs.h"
 
 /* Every check plugin.h asks of the call; what is left for later are the
  * device's own limits on the variant (work-group size, local memory). The

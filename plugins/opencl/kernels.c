@@ -157,3 +157,16 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
             used += (size_t)snprintf(text + used, size - used, " -D%s=%lld", def->defines[i], (long long)v->values[i]);
     if (v->depth && used < size) snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
 }
+
+int ocl_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return OCL_KERNEL_COUNT;
+}
+
+const gh_kernel_info *ocl_kernel_info(gh_plugin *ctx, int kernel)
+{
+    (void)ctx;
+    if (gh_plugin_check_index("kernel_info", "kernel", kernel, OCL_KERNEL_COUNT) != GH_OK) return NULL;
+    return &ocl_kernels[kernel].info;
+}

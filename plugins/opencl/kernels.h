@@ -24,6 +24,10 @@ typedef struct ocl_kernel_def {
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
 
+/* The kernel_count and kernel_info members: the same with or without a device. */
+int ocl_kernel_count(gh_plugin *ctx);
+const gh_kernel_info *ocl_kernel_info(gh_plugin *ctx, int kernel);
+
 /* One variant of a kernel for one dtype and device: its parameter values and
  * what follows from them. */
 typedef struct ocl_variant {

@@ -23,7 +23,7 @@ static void expect_text(tally *t, const char *got, const char *want, const char 
 
 void build_log_checks(tally *t)
 {
-    /* As programs.c lays them out: line 1 #line, common.cl on lines 2-37,
+    /* As compile.c lays them out: line 1 #line, common.cl on lines 2-37,
      * line 38 #line, tiled.cl on lines 39-42. */
     const ocl_source_piece pieces[2] = {{"common.cl", 2, 36}, {"tiled.cl", 39, 4}};
     int n = -1;

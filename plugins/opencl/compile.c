@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build_log.h"
+#include "compile.h"
 #include "devices.h"
-#include "cl_errors.h"
-#include "programs.h"
+#include "errors.h"
 #include "sources.h"
 
 /* Every kernel file is compiled after this one, which holds what they share. */

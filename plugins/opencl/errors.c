@@ -1,10 +1,11 @@
-/* Every status code of cl.h and the Khronos extension headers, by value
- * rather than by macro, so the table does not depend on which headers or
- * CL_TARGET_OPENCL_VERSION this file is compiled with. */
+/* OpenCL status codes turned into words. The table has every status code of
+ * cl.h and the Khronos extension headers, by value rather than by macro, so
+ * it does not depend on which headers or CL_TARGET_OPENCL_VERSION this file
+ * is compiled with. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "cl_errors.h"
+#include "errors.h"
 
 static const struct { cl_int code; const char *name; } cl_error_names[] = {
     {0, "CL_SUCCESS"},

@@ -1,8 +1,8 @@
 /* OpenCL status codes turned into words, and an OpenCL call's failure
  * recorded as the calling thread's last_error (gemmhost/plugin_helpers.h
  * keeps the text; every other failure sets it with gh_plugin_set_error). */
-#ifndef GH_OPENCL_CL_ERRORS_H
-#define GH_OPENCL_CL_ERRORS_H
+#ifndef GH_OPENCL_ERRORS_H
+#define GH_OPENCL_ERRORS_H
 
 #include <CL/cl.h>
 #include <gemmhost/plugin_helpers.h>
