@@ -1,26 +1,25 @@
 #include <stdlib.h>
 #include "buffers.h"
 #include "devices.h"
-#include "last_error.h"
+#include "errors.h"
 
 gh_status ocl_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {
-    if (!ctx || !out) return ocl_fail(GH_INVALID_ARGUMENT, "buffer_alloc: NULL context or result pointer");
-    if (device < 0 || device >= ctx->device_count)
-        return ocl_fail(GH_INVALID_ARGUMENT, "buffer_alloc: no device %d (this context has %d)", device,
-                        ctx->device_count);
-    if (bytes == 0) return ocl_fail(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
+    gh_status status = gh_plugin_check_device("buffer_alloc", device, ctx->device_count, ctx->no_device_reason);
+    if (status != GH_OK) return status;
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    if (bytes == 0) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
     ocl_device *dev = &ctx->devices[device];
     /* Said here in words: the driver would only answer CL_INVALID_BUFFER_SIZE. */
     if (dev->max_alloc_bytes && bytes > dev->max_alloc_bytes)
-        return ocl_fail(GH_OUT_OF_MEMORY,
-                        "buffer of %llu bytes is over CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of '%s'",
-                        (unsigned long long)bytes, (unsigned long long)dev->max_alloc_bytes, dev->name);
-    gh_status status = ocl_device_ready(dev);
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY,
+                                   "buffer_alloc: %llu bytes is over CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of '%s'",
+                                   (unsigned long long)bytes, (unsigned long long)dev->max_alloc_bytes, dev->name);
+    status = ocl_device_ready(dev);
     if (status != GH_OK) return status;
 
     gh_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf) return ocl_fail(GH_OUT_OF_MEMORY, "out of host memory for a buffer record");
+    if (!buf) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for a buffer record");
     cl_int err;
     buf->mem = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
     if (err != CL_SUCCESS) {
@@ -59,20 +58,14 @@ void ocl_buffers_release(ocl_device *dev)
     }
 }
 
-static gh_status check_range(const char *call, const gh_buffer *buf, uint64_t offset, const void *host,
-                             uint64_t bytes)
+gh_plugin_extent ocl_buffer_extent(const gh_buffer *buf)
 {
-    if (!buf || (!host && bytes)) return ocl_fail(GH_INVALID_ARGUMENT, "%s: NULL buffer or host pointer", call);
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return ocl_fail(GH_INVALID_ARGUMENT, "%s: %llu bytes at offset %llu do not fit a buffer of %llu bytes",
-                        call, (unsigned long long)bytes, (unsigned long long)offset,
-                        (unsigned long long)buf->bytes);
-    return GH_OK;
+    return (gh_plugin_extent){buf->bytes, buf->device};
 }
 
 gh_status ocl_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
 {
-    gh_status status = check_range("upload", dst, offset, src, bytes);
+    gh_status status = gh_plugin_check_copy("upload", dst, ocl_buffer_extent, offset, src, bytes);
     if (status != GH_OK || bytes == 0) return status;
     ocl_device *dev = &ctx->devices[dst->device];
     cl_int err = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_TRUE, (size_t)offset, (size_t)bytes, src, 0, NULL,
@@ -87,7 +80,7 @@ gh_status ocl_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void
 
 gh_status ocl_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
 {
-    gh_status status = check_range("download", src, offset, dst, bytes);
+    gh_status status = gh_plugin_check_copy("download", src, ocl_buffer_extent, offset, dst, bytes);
     if (status != GH_OK || bytes == 0) return status;
     ocl_device *dev = &ctx->devices[src->device];
     cl_int err = clEnqueueReadBuffer(dev->queue, src->mem, CL_TRUE, (size_t)offset, (size_t)bytes, dst, 0, NULL,

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <CL/cl_ext.h>
 #include "devices.h"
-#include "last_error.h"
+#include "errors.h"
 
 #ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
@@ -84,7 +84,7 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
     dev->api = query_string(device_query, id, CL_DEVICE_VERSION);
     dev->platform_name = malloc(strlen(platform_name) + 1);
     if (!dev->name || !dev->vendor || !dev->driver_version || !dev->api || !dev->platform_name)
-        return ocl_fail(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
     strcpy(dev->platform_name, platform_name);
 
     /* Numbers stay 0 where a query fails; the limits checked before a launch
@@ -102,7 +102,7 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
     clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dev->max_work_item_sizes,
                     dev->max_work_item_sizes, NULL);
     char *extensions = query_string(device_query, id, CL_DEVICE_EXTENSIONS);
-    if (!extensions) return ocl_fail(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
+    if (!extensions) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
     /* NVIDIA's: build options for ptxas (register limit, verbose), and the
      * register file a work-group shares. */
     dev->nv_compiler_options = has_extension(extensions, "cl_nv_compiler_options");
@@ -153,7 +153,7 @@ gh_status ocl_devices_discover(gh_plugin *ctx, const char *platform_filter)
         return GH_OK;
     }
     cl_platform_id *platforms = calloc(n_platforms, sizeof *platforms);
-    if (!platforms) return ocl_fail(GH_OUT_OF_MEMORY, "out of host memory listing OpenCL platforms");
+    if (!platforms) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory listing OpenCL platforms");
     err = clGetPlatformIDs(n_platforms, platforms, NULL);
     if (err != CL_SUCCESS) {
         free(platforms);
@@ -169,7 +169,7 @@ gh_status ocl_devices_discover(gh_plugin *ctx, const char *platform_filter)
     gh_status status = GH_OK;
     for (cl_uint p = 0; p < n_platforms && status == GH_OK; p++) {
         char *pname = query_string(platform_query, platforms[p], CL_PLATFORM_NAME);
-        if (!pname) { status = ocl_fail(GH_OUT_OF_MEMORY, "out of host memory"); break; }
+        if (!pname) { status = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory"); break; }
         append(seen, sizeof seen, seen[0] ? ", '%s'" : "'%s'", pname);
         if (platform_filter && !contains_ignoring_case(pname, platform_filter)) {
             free(pname);
@@ -190,7 +190,7 @@ gh_status ocl_devices_discover(gh_plugin *ctx, const char *platform_filter)
         if (!ids || !grown) {
             free(ids);
             free(pname);
-            status = ocl_fail(GH_OUT_OF_MEMORY, "out of host memory listing OpenCL devices");
+            status = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory listing OpenCL devices");
             break;
         }
         ctx->devices = grown;
@@ -256,4 +256,30 @@ void ocl_devices_release(gh_plugin *ctx)
     free(ctx->devices);
     ctx->devices = NULL;
     ctx->device_count = 0;
+}
+
+int ocl_device_count(gh_plugin *ctx)
+{
+    if (!ctx) return 0;
+    /* Set again here, so that last_error() after device_count() explains a 0
+     * whichever thread opened the context. */
+    if (ctx->device_count == 0) gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device_reason);
+    return ctx->device_count;
+}
+
+const gh_device_info *ocl_device_info(gh_plugin *ctx, int device)
+{
+    if (!ctx || gh_plugin_check_index("device_info", "device", device, ctx->device_count) != GH_OK) return NULL;
+    return &ctx->devices[device].info;
+}
+
+gh_status ocl_synchronize(gh_plugin *ctx, int device)
+{
+    gh_status status = gh_plugin_check_device("synchronize", device, ctx->device_count, ctx->no_device_reason);
+    if (status != GH_OK) return status;
+    ocl_device *dev = &ctx->devices[device];
+    if (!dev->queue) return GH_OK; /* nothing was ever queued */
+    cl_int err = clFinish(dev->queue);
+    if (err != CL_SUCCESS) return ocl_fail_cl(err, "clFinish", "synchronize: '%s'", dev->name);
+    return GH_OK;
 }

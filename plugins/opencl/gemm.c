@@ -1,119 +1,47 @@
 #include <limits.h>
-#include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "buffers.h"
+#include "compile.h"
+#include "errors.h"
 #include "gemm.h"
-#include "last_error.h"
-#include "programs.h"
 
-static const size_t dtype_size[GH_DTYPE_COUNT] = {[GH_F32] = 4, [GH_F64] = 8, [GH_I32] = 4};
-
-/* One matrix of the request, for the checks every matrix shares. */
-typedef struct matrix_view {
-    const char *name;           /* "A", "B", "C" */
-    const gh_buffer *buf;
-    uint64_t offset;            /* elements */
-    int64_t rows, cols, ld;     /* as stored: rows of ld elements, cols used */
-} matrix_view;
-
-static gh_status check_matrix(const matrix_view *m, int device, size_t elem)
+/* Every check plugin.h asks of the call; what is left for later are the
+ * device's own limits on the variant (work-group size, local memory). The
+ * kernels index with 32-bit ints within a matrix: cheaper on GPUs. */
+static gh_status check_args(const gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args)
 {
-    if (!m->buf) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: buffer %s is NULL", m->name);
-    if (m->buf->device != device)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: buffer %s belongs to device %d, not %d", m->name,
-                        m->buf->device, device);
-    if (m->ld < m->cols)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: ld%c = %lld is less than the %lld columns %s is stored with",
-                        m->name[0] + 'a' - 'A', (long long)m->ld, (long long)m->cols, m->name);
-    /* The kernels index with 32-bit ints within a matrix: cheaper on GPUs. */
-    if (m->ld > INT_MAX)
-        return ocl_fail(GH_UNSUPPORTED, "gemm: ld%c = %lld is over this plugin's limit of %d",
-                        m->name[0] + 'a' - 'A', (long long)m->ld, INT_MAX);
-    uint64_t elements = m->buf->bytes / elem;
-    uint64_t extent = (uint64_t)(m->rows - 1) * (uint64_t)m->ld + (uint64_t)m->cols; /* < 2^62 */
-    if (m->offset > elements || extent > elements - m->offset)
-        return ocl_fail(GH_INVALID_ARGUMENT,
-                        "gemm: %s (%lld x %lld stored, ld %lld, offset %llu) runs past its buffer of %llu elements",
-                        m->name, (long long)m->rows, (long long)m->cols, (long long)m->ld,
-                        (unsigned long long)m->offset, (unsigned long long)elements);
-    return GH_OK;
-}
-
-static int is_int32(double x)
-{
-    return x == floor(x) && x >= INT32_MIN && x <= INT32_MAX;
-}
-
-static gh_status check_args(const gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
-                            ocl_variant *variant)
-{
-    if (!ctx || !args) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: NULL context or arguments");
-    if (device < 0 || device >= ctx->device_count)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: no device %d (this context has %d)", device, ctx->device_count);
-    if (kernel < 0 || kernel >= OCL_KERNEL_COUNT)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: no kernel %d (this plugin has %d)", kernel, OCL_KERNEL_COUNT);
-    if (!GH_HAS_MEMBER(args, gh_gemm_args, n_params))
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: arguments of %zu bytes are older than ABI 1.0", args->size);
-    if ((unsigned)args->dtype >= GH_DTYPE_COUNT)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: unknown dtype %d", (int)args->dtype);
-    if ((args->trans_a != 0 && args->trans_a != 1) || (args->trans_b != 0 && args->trans_b != 1))
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: trans_a and trans_b must be 0 or 1");
-    if (args->m < 1 || args->n < 1 || args->k < 1)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: M, N and K must be at least 1 (got %lld x %lld x %lld)",
-                        (long long)args->m, (long long)args->n, (long long)args->k);
-    if (args->m > INT_MAX || args->n > INT_MAX || args->k > INT_MAX)
-        return ocl_fail(GH_UNSUPPORTED, "gemm: %lld x %lld x %lld has a dimension over this plugin's limit of %d",
-                        (long long)args->m, (long long)args->n, (long long)args->k, INT_MAX);
-    if (args->dtype == GH_I32 && (!is_int32(args->alpha) || !is_int32(args->beta)))
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: i32 needs integral alpha and beta (got %g and %g)",
-                        args->alpha, args->beta);
-
-    const size_t elem = dtype_size[args->dtype];
-    const matrix_view views[3] = {
-        {"A", args->a, args->a_offset, args->trans_a ? args->k : args->m, args->trans_a ? args->m : args->k,
-         args->lda},
-        {"B", args->b, args->b_offset, args->trans_b ? args->n : args->k, args->trans_b ? args->k : args->n,
-         args->ldb},
-        {"C", args->c, args->c_offset, args->m, args->n, args->ldc},
-    };
-    for (int i = 0; i < 3; i++) {
-        gh_status status = check_matrix(&views[i], device, elem);
-        if (status != GH_OK) return status;
-    }
-
-    const ocl_kernel_def *def = &ocl_kernels[kernel];
-    if (args->n_params > def->info.n_params)
-        return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %zu parameters given, kernel %s takes %zu", args->n_params,
-                        def->info.name, def->info.n_params);
-    if (args->n_params > 0 && !args->params) return ocl_fail(GH_INVALID_ARGUMENT, "gemm: params is NULL");
-    return ocl_variant_resolve(kernel, args->params, args->n_params, args->dtype,
-                               ctx->devices[device].info.local_mem_bytes, variant);
+    gh_status status = gh_plugin_check_device("gemm", device, ctx->device_count, ctx->no_device_reason);
+    if (status == GH_OK) status = gh_plugin_check_index("gemm", "kernel", kernel, OCL_KERNEL_COUNT);
+    if (status != GH_OK) return status;
+    const gh_plugin_gemm_target target = {device, &ctx->devices[device].info, &ocl_kernels[kernel].info, INT_MAX,
+                                          ocl_buffer_extent};
+    return gh_plugin_check_gemm("gemm", args, &target);
 }
 
 /* What the device says it cannot do, before anything is built. */
-static gh_status check_device_limits(const ocl_device *dev, const ocl_kernel_def *def, gh_dtype dtype,
-                                     const ocl_variant *v)
+static gh_status check_device_limits(const ocl_device *dev, const ocl_kernel_def *def, const ocl_variant *v)
 {
-    if (dtype == GH_F64 && !dev->info.has_fp64)
-        return ocl_fail(GH_UNSUPPORTED, "device '%s' has no cl_khr_fp64", dev->name);
+    const char *name = def->info.name;
     const uint64_t items = (uint64_t)v->local[0] * v->local[1];
     if (dev->info.max_workgroup_size && items > dev->info.max_workgroup_size)
-        return ocl_fail(GH_UNSUPPORTED,
-                        "%s %s needs %llu work-items per work-group, over CL_DEVICE_MAX_WORK_GROUP_SIZE (%u) of '%s'",
-                        def->info.name, v->text, (unsigned long long)items, dev->info.max_workgroup_size, dev->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: %s %s needs %llu work-items per work-group, over "
+                                   "CL_DEVICE_MAX_WORK_GROUP_SIZE (%u) of '%s'",
+                                   name, v->text, (unsigned long long)items, dev->info.max_workgroup_size, dev->name);
     for (int dim = 0; dim < 2; dim++)
         if (dev->max_work_item_sizes[dim] && v->local[dim] > dev->max_work_item_sizes[dim])
-            return ocl_fail(GH_UNSUPPORTED,
-                            "%s %s needs %zu work-items along dimension %d, over CL_DEVICE_MAX_WORK_ITEM_SIZES[%d] "
-                            "(%zu) of '%s'",
-                            def->info.name, v->text, v->local[dim], dim, dim, dev->max_work_item_sizes[dim],
-                            dev->name);
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: %s %s needs %zu work-items along dimension %d, over "
+                                       "CL_DEVICE_MAX_WORK_ITEM_SIZES[%d] (%zu) of '%s'",
+                                       name, v->text, v->local[dim], dim, dim, dev->max_work_item_sizes[dim],
+                                       dev->name);
     if (v->local_bytes > dev->info.local_mem_bytes)
-        return ocl_fail(GH_UNSUPPORTED,
-                        "%s %s needs %llu bytes of local memory, over CL_DEVICE_LOCAL_MEM_SIZE (%llu) of '%s'",
-                        def->info.name, v->text, (unsigned long long)v->local_bytes,
-                        (unsigned long long)dev->info.local_mem_bytes, dev->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: %s %s needs %llu bytes of local memory, over CL_DEVICE_LOCAL_MEM_SIZE "
+                                   "(%llu) of '%s'",
+                                   name, v->text, (unsigned long long)v->local_bytes,
+                                   (unsigned long long)dev->info.local_mem_bytes, dev->name);
     return GH_OK;
 }
 
@@ -124,15 +52,17 @@ static gh_status check_device_limits(const ocl_device *dev, const ocl_kernel_def
 static gh_status check_kernel_limits(const ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
                                      const ocl_variant *v, const ocl_program_slot *slot)
 {
+    const char *name = def->info.name;
     size_t kernel_wg = 0;
     cl_int err = clGetKernelWorkGroupInfo(k, dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg, &kernel_wg, NULL);
     if (err != CL_SUCCESS)
-        return ocl_fail_cl(err, "clGetKernelWorkGroupInfo", "work-group size of kernel %s", def->info.name);
+        return ocl_fail_cl(err, "clGetKernelWorkGroupInfo", "gemm: work-group size of kernel %s", name);
     const uint64_t items = (uint64_t)v->local[0] * v->local[1];
     if (items <= kernel_wg) return GH_OK;
 
     char known[400] = "";
     size_t declared[3] = {0, 0, 0};
+    /* Only for the message: without the answer it just says less. */
     if (clGetKernelWorkGroupInfo(k, dev->id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof declared, declared, NULL) ==
         CL_SUCCESS)
         snprintf(known, sizeof known, "; declared for %zux%zux%zu", declared[0], declared[1], declared[2]);
@@ -140,10 +70,10 @@ static gh_status check_kernel_limits(const ocl_device *dev, cl_kernel k, const o
         size_t used = strlen(known);
         snprintf(known + used, sizeof known - used, "; ptxas: %s", slot->compiler_info);
     }
-    return ocl_fail(GH_UNSUPPORTED,
-                    "%s %s needs %llu work-items per work-group, over CL_KERNEL_WORK_GROUP_SIZE (%zu) "
-                    "of kernel %s on '%s'%s",
-                    def->info.name, v->text, (unsigned long long)items, kernel_wg, def->info.name, dev->name, known);
+    return gh_plugin_set_error(GH_UNSUPPORTED,
+                               "gemm: %s %s needs %llu work-items per work-group, over CL_KERNEL_WORK_GROUP_SIZE "
+                               "(%zu) of kernel %s on '%s'%s",
+                               name, v->text, (unsigned long long)items, kernel_wg, name, dev->name, known);
 }
 
 /* Arguments in the order of the kernels' signature (common.cl). */
@@ -155,7 +85,7 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
     const cl_ulong a_off = args->a_offset, b_off = args->b_offset, c_off = args->c_offset;
     /* alpha and beta in the element type, as the kernel computes. */
     union { cl_float f; cl_double d; cl_int i; } alpha, beta;
-    size_t scalar_size = dtype_size[args->dtype];
+    size_t scalar_size = gh_plugin_dtype_size(args->dtype);
     switch (args->dtype) {
     case GH_F32: alpha.f = (cl_float)args->alpha; beta.f = (cl_float)args->beta; break;
     case GH_F64: alpha.d = args->alpha; beta.d = args->beta; break;
@@ -170,7 +100,7 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
     };
     for (cl_uint i = 0; i < sizeof list / sizeof list[0]; i++) {
         cl_int err = clSetKernelArg(k, i, list[i].size, list[i].value);
-        if (err != CL_SUCCESS) return ocl_fail_cl(err, "clSetKernelArg", "kernel argument %u", (unsigned)i);
+        if (err != CL_SUCCESS) return ocl_fail_cl(err, "clSetKernelArg", "gemm: kernel argument %u", (unsigned)i);
     }
     return GH_OK;
 }
@@ -186,7 +116,8 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
     cl_event event;
     cl_int err = clEnqueueNDRangeKernel(dev->queue, k, 2, NULL, global, v->local, 0, NULL, &event);
     if (err != CL_SUCCESS)
-        return ocl_fail_cl(err, "clEnqueueNDRangeKernel", "launching kernel %s on '%s'", def->info.name, dev->name);
+        return ocl_fail_cl(err, "clEnqueueNDRangeKernel", "gemm: launching kernel %s on '%s'", def->info.name,
+                           dev->name);
     err = clWaitForEvents(1, &event);
     if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
         /* The real reason is the event's (negative) execution status. */
@@ -197,26 +128,27 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
     }
     if (err != CL_SUCCESS) {
         clReleaseEvent(event);
-        return ocl_fail_cl(err, "clWaitForEvents", "kernel %s on '%s' failed", def->info.name, dev->name);
+        return ocl_fail_cl(err, "clWaitForEvents", "gemm: kernel %s on '%s' failed", def->info.name, dev->name);
     }
     cl_ulong start = 0, end = 0;
     err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
     if (err == CL_SUCCESS) err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
     clReleaseEvent(event);
     if (err != CL_SUCCESS)
-        return ocl_fail_cl(err, "clGetEventProfilingInfo", "timing kernel %s on '%s'", def->info.name, dev->name);
+        return ocl_fail_cl(err, "clGetEventProfilingInfo", "gemm: timing kernel %s on '%s'", def->info.name, dev->name);
     *kernel_ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
     return GH_OK;
 }
 
 gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
-    ocl_variant variant;
-    gh_status status = check_args(ctx, device, kernel, args, &variant);
+    gh_status status = check_args(ctx, device, kernel, args);
     if (status != GH_OK) return status;
     ocl_device *dev = &ctx->devices[device];
     const ocl_kernel_def *def = &ocl_kernels[kernel];
-    status = check_device_limits(dev, def, args->dtype, &variant);
+    ocl_variant variant;
+    ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
+    status = check_device_limits(dev, def, &variant);
     if (status != GH_OK) return status;
 
     cl_kernel k;

@@ -3,7 +3,7 @@
 #ifndef GH_OPENCL_GEMM_H
 #define GH_OPENCL_GEMM_H
 
-#include "plugin_state.h"
+#include "state.h"
 
 gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing);
 

@@ -1,6 +1,6 @@
 #include <stdio.h>
+#include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
-#include "last_error.h"
 
 static const int64_t naive_wg_allowed[] = {8, 16, 32};
 static const int64_t tiled_tile_allowed[] = {4, 8, 16, 32};
@@ -96,25 +96,16 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     },
 };
 
-static const size_t dtype_bytes[GH_DTYPE_COUNT] = {[GH_F32] = 4, [GH_F64] = 8, [GH_I32] = 4};
-
 /* blocked.cl's local memory: two tiles of DEPTH rows of TILE elements, each
  * row padded by 16 bytes (PAD there). */
 static uint64_t blocked_local_bytes(int64_t tile, int depth, gh_dtype dtype)
 {
-    const uint64_t elem = dtype_bytes[dtype], pad = 16 / elem;
+    const uint64_t elem = gh_plugin_dtype_size(dtype), pad = 16 / elem;
     return 2 * (uint64_t)depth * ((uint64_t)tile + pad) * elem;
 }
 
-static int allowed_index(const gh_param_info *p, int64_t value)
-{
-    for (size_t i = 0; i < p->n_allowed; i++)
-        if (p->allowed[i] == value) return (int)i;
-    return -1;
-}
-
-gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
-                              uint64_t local_mem_bytes, ocl_variant *out)
+void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes,
+                         ocl_variant *out)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     *out = (ocl_variant){0};
@@ -122,21 +113,11 @@ gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params
     int slot = 0;
     for (size_t i = 0; i < def->info.n_params; i++) {
         const gh_param_info *p = &def->info.params[i];
-        const int64_t value = i < n_params ? params[i] : p->default_value;
-        const int index = allowed_index(p, value);
-        if (index < 0) {
-            char allowed[64] = "";
-            for (size_t a = 0, len = 0; a < p->n_allowed && len < sizeof allowed; a++)
-                len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s%lld", a ? ", " : "",
-                                        (long long)p->allowed[a]);
-            return ocl_fail(GH_INVALID_ARGUMENT, "gemm: %s=%lld is not allowed for kernel %s (allowed: %s)",
-                            p->name, (long long)value, def->info.name, allowed);
-        }
-        out->values[i] = value;
-        slot = slot * (int)p->n_allowed + index;
+        out->values[i] = params[i];
+        slot = slot * (int)p->n_allowed + gh_plugin_param_index(p, params[i]);
         if (used < sizeof out->text)
             used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s=%lld", i ? " " : "",
-                                     p->name, (long long)value);
+                                     p->name, (long long)params[i]);
     }
     out->slot = slot;
 
@@ -145,12 +126,14 @@ gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params
         out->local[0] = out->local[1] = (size_t)out->values[0];
         out->block = out->values[0];
         break;
-    case OCL_KERNEL_TILED:
-        out->local[0] = out->local[1] = (size_t)out->values[0];
-        out->block = out->values[0];
+    case OCL_KERNEL_TILED: {
+        const uint64_t tile = (uint64_t)out->values[0];
+        out->local[0] = out->local[1] = (size_t)tile;
+        out->block = (int64_t)tile;
         /* Two tiles of tile x (tile + 1): one column of padding (see tiled.cl). */
-        out->local_bytes = 2 * (uint64_t)out->values[0] * (uint64_t)(out->values[0] + 1) * dtype_bytes[dtype];
+        out->local_bytes = 2 * tile * (tile + 1) * gh_plugin_dtype_size(dtype);
         break;
+    }
     case OCL_KERNEL_BLOCKED: {
         const int64_t tile = out->values[0], work = out->values[1];
         out->local[0] = out->local[1] = (size_t)(tile / work);
@@ -162,7 +145,6 @@ gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params
         break;
     }
     }
-    return GH_OK;
 }
 
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)
@@ -174,4 +156,17 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
         if (def->defines[i])
             used += (size_t)snprintf(text + used, size - used, " -D%s=%lld", def->defines[i], (long long)v->values[i]);
     if (v->depth && used < size) snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
+}
+
+int ocl_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return OCL_KERNEL_COUNT;
+}
+
+const gh_kernel_info *ocl_kernel_info(gh_plugin *ctx, int kernel)
+{
+    (void)ctx;
+    if (gh_plugin_check_index("kernel_info", "kernel", kernel, OCL_KERNEL_COUNT) != GH_OK) return NULL;
+    return &ocl_kernels[kernel].info;
 }

@@ -24,10 +24,14 @@ typedef struct ocl_kernel_def {
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
 
+/* The kernel_count and kernel_info members: the same with or without a device. */
+int ocl_kernel_count(gh_plugin *ctx);
+const gh_kernel_info *ocl_kernel_info(gh_plugin *ctx, int kernel);
+
 /* One variant of a kernel for one dtype and device: its parameter values and
  * what follows from them. */
 typedef struct ocl_variant {
-    int64_t values[OCL_MAX_PARAMS]; /* every parameter, defaults filled in */
+    int64_t values[OCL_MAX_PARAMS]; /* every parameter, in the kernel's order */
     int slot;                       /* index in the program cache, < OCL_MAX_VARIANTS */
     size_t local[2];                /* work-group: dimension 0 along N, 1 along M */
     int64_t block;                  /* edge of the block of C one work-group computes */
@@ -36,13 +40,12 @@ typedef struct ocl_variant {
     char text[64];                  /* "tile=128 work=8", for messages */
 } ocl_variant;
 
-/* Checks params (n_params of them, the rest taking their defaults) against
- * the kernel's allowed values and fills *out. local_mem_bytes (0: unknown) is
+/* The variant of `kernel` for params (its n_params values, each already
+ * checked allowed by gh_plugin_check_params). local_mem_bytes (0: unknown) is
  * the device's, from which blocked picks its K step: 16, or 8 where 16 does
- * not fit. GH_INVALID_ARGUMENT, with the allowed values named, for a value
- * not allowed. */
-gh_status ocl_variant_resolve(int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
-                              uint64_t local_mem_bytes, ocl_variant *out);
+ * not fit. */
+void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes,
+                         ocl_variant *out);
 
 /* The -D options of the variant (after -DDTYPE), e.g. " -DTILE=128 -DWORK=8 -DDEPTH=16". */
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size);

@@ -1,8 +1,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "api_checks.h"
 #include "bench.h"
+#include "plugin_handle.h"
 
 #define REPEATS 5
 #define SAMPLES 64

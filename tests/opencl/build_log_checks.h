@@ -4,8 +4,6 @@
 #ifndef GH_TEST_BUILD_LOG_CHECKS_H
 #define GH_TEST_BUILD_LOG_CHECKS_H
 
-#include "tally.h"
-
-void build_log_checks(tally *t);
+void build_log_checks(void);
 
 #endif

@@ -2,18 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gemmhost/plugin_helpers.h>
 #include "gemm_case.h"
 
 /* Elements after each matrix, to catch writes (and reads) past its end. */
 #define GUARD 9
-
-static const size_t dtype_bytes[GH_DTYPE_COUNT] = {4, 8, 4};
-
-const char *dtype_name(gh_dtype d)
-{
-    static const char *const names[GH_DTYPE_COUNT] = {"f32", "f64", "i32"};
-    return (unsigned)d < GH_DTYPE_COUNT ? names[d] : "?";
-}
 
 /* A matrix inside its buffer: rows x cols stored with stride ld after
  * `offset` elements, then GUARD elements. */
@@ -94,9 +87,9 @@ void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_cas
     for (size_t i = 0, used = 0; i < c->n_params && i < 2 && used < sizeof params; i++)
         used += (size_t)snprintf(params + used, sizeof params - used, " %s=%lld",
                                  k && i < k->n_params ? k->params[i].name : "param", (long long)c->params[i]);
-    snprintf(text, size, "%s%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu",
-             k ? k->name : "?", params, dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n', (long long)c->m,
-             (long long)c->n, (long long)c->k, c->alpha, c->beta, (long long)c->pad,
+    snprintf(text, size, "%s%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu", k ? k->name : "?",
+             params, gh_plugin_dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n',
+             (long long)c->m, (long long)c->n, (long long)c->k, c->alpha, c->beta, (long long)c->pad,
              (unsigned long long)c->offset);
 }
 
@@ -123,7 +116,7 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
                         const void *a, const void *b, const void *c0, const void *c1, char *why, size_t why_size)
 {
     const gh_dtype d = c->dtype;
-    const size_t eb = dtype_bytes[d];
+    const size_t eb = gh_plugin_dtype_size(d);
     /* Around C: every element outside the matrix keeps its bits. */
     for (uint64_t x = 0; x < lc->count; x++) {
         int inside = x >= lc->offset && (int64_t)(x - lc->offset) / lc->ld < lc->rows &&
@@ -177,7 +170,7 @@ case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, 
                           char *why, size_t why_size)
 {
     const gh_dtype d = c->dtype;
-    const size_t eb = dtype_bytes[d];
+    const size_t eb = gh_plugin_dtype_size(d);
     const layout la = c->trans_a ? make_layout(c->k, c->m, c) : make_layout(c->m, c->k, c);
     const layout lb = c->trans_b ? make_layout(c->n, c->k, c) : make_layout(c->k, c->n, c);
     const layout lc = make_layout(c->m, c->n, c);
@@ -264,4 +257,29 @@ done:
     free(c0);
     free(c1);
     return result;
+}
+
+gh_status gemm_case_status(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel, const int64_t *params,
+                           size_t n_params)
+{
+    enum { EDGE = 5 };
+    float host[EDGE * EDGE];
+    for (int i = 0; i < EDGE * EDGE; i++) host[i] = (float)(i % 7) - 3;
+    run_buffers bufs = {NULL, NULL, NULL};
+    gh_status st = api->buffer_alloc(ctx, device, sizeof host, &bufs.a);
+    if (st == GH_OK) st = api->buffer_alloc(ctx, device, sizeof host, &bufs.b);
+    if (st == GH_OK) st = api->buffer_alloc(ctx, device, sizeof host, &bufs.c);
+    if (st == GH_OK) st = api->upload(ctx, bufs.a, 0, host, sizeof host);
+    if (st == GH_OK) st = api->upload(ctx, bufs.b, 0, host, sizeof host);
+    if (st == GH_OK) {
+        gh_gemm_args args = {
+            .size = sizeof args, .dtype = GH_F32, .m = EDGE, .n = EDGE, .k = EDGE, .alpha = 1, .beta = 0,
+            .lda = EDGE, .ldb = EDGE, .ldc = EDGE, .a = bufs.a, .b = bufs.b, .c = bufs.c,
+            .params = params, .n_params = n_params};
+        gh_gemm_timing timing = {.size = sizeof timing};
+        st = api->gemm(ctx, device, kernel, &args, &timing);
+    }
+    /* Freed in any case; last_error keeps the gemm's text (free sets none). */
+    free_buffers(api, ctx, &bufs);
+    return st;
 }

@@ -8,7 +8,7 @@
 typedef struct gemm_case {
     int kernel;            /* index in the plugin */
     int64_t params[2];     /* the kernel's parameters in its order (wg; tile; tile, work) */
-    size_t n_params;       /* how many of them are given; the rest take their defaults */
+    size_t n_params;       /* how many of them are given: the kernel's n_params */
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;
@@ -28,9 +28,12 @@ typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } case_result;
 case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c,
                           char *why, size_t why_size);
 
+/* A 5x5x5 f32 GEMM of the kernel with the given parameters, for checks that
+ * want the status (and last_error) rather than the numbers. */
+gh_status gemm_case_status(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel, const int64_t *params,
+                           size_t n_params);
+
 /* "blocked tile=64 work=4 f32 nt 37x53x29 alpha=1.5 beta=-0.75 pad=3 offset=7" */
 void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size);
-
-const char *dtype_name(gh_dtype d);
 
 #endif

@@ -1,5 +1,6 @@
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 #include "plugin_handle.h"
 
 int plugin_load(plugin_handle *h, const char *path)
@@ -32,4 +33,13 @@ void plugin_unload(plugin_handle *h)
 {
     if (h->library) dlclose(h->library);
     h->library = NULL;
+}
+
+int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
+{
+    for (int i = 0; i < api->kernel_count(ctx); i++) {
+        const gh_kernel_info *k = api->kernel_info(ctx, i);
+        if (k && strcmp(k->name, name) == 0) return i;
+    }
+    return -1;
 }

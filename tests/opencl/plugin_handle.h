@@ -14,4 +14,7 @@ typedef struct plugin_handle {
 int plugin_load(plugin_handle *h, const char *path);
 void plugin_unload(plugin_handle *h);
 
+/* Index of the kernel with this name, or -1. */
+int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name);
+
 #endif

@@ -1,10 +1,12 @@
 /* The OpenCL plugin, loaded through its ABI as the host would load it, on
- * every OpenCL device found: API behaviour, then every kernel over every
- * dtype, transpose and a set of edge shapes, each result checked on the host.
+ * every OpenCL device found: what only this plugin has (its options, build
+ * logs, device limits; the generic ABI promises are gemmhost-conformance's),
+ * then every kernel over every dtype, transpose, parameter and a set of edge
+ * shapes, each result checked on the host.
  * blocked runs every tile x work on hardware devices and a few on software
  * ones (PoCL compiles each variant, and that is most of the test's time).
  *
- *   test_opencl_plugin [-v]            the tests; exit 77 when no device
+ *   test_opencl_plugin [-v]            the tests (-v: passes too); exit 77 when no device
  *   test_opencl_plugin --bench [N...]  timings instead (see bench.h)
  *
  * GEMMHOST_TEST_OPENCL_PLATFORM=<text> keeps only the platforms whose name
@@ -14,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "api_checks.h"
+#define CHECK_MAIN
+#include "../check.h"
 #include "bench.h"
 #include "build_log_checks.h"
+#include "device_checks.h"
 #include "gemm_case.h"
+#include "option_checks.h"
 #include "plugin_handle.h"
-#include "tally.h"
 
 #define SKIP_EXIT_CODE 77
 
@@ -62,18 +66,19 @@ static const struct { int64_t tile, work; unsigned dtypes; } blocked_software[] 
     {32, 8, GH_DTYPE_BIT(GH_F32)},
 };
 static const int64_t blocked_tiles[] = {32, 64, 128}, blocked_works[] = {2, 4, 8};
+/* blocked's default tile x work, given in full: a kernel takes all its parameters. */
+static const int64_t blocked_default[2] = {128, 8};
 
 typedef struct sweep {
     const gh_plugin_api *api;
     gh_plugin *ctx;
     int device;
     int is_software;  /* a few blocked variants rather than all */
-    tally *t;
     unsigned counter; /* varies pads, offsets and seeds from case to case */
 } sweep;
 
 /* Runs one shape with every alpha/beta variant (one of them beta = 0 on a
- * NaN-filled C); n_params of params, the rest at their defaults. */
+ * NaN-filled C); params holds the kernel's n_params values. */
 static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
                              int trans, shape sh)
 {
@@ -91,7 +96,8 @@ static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t
         char what[256], why[1024] = "";
         gemm_case_describe(s->api, s->ctx, &c, what, sizeof what);
         case_result r = gemm_case_run(s->api, s->ctx, s->device, &c, why, sizeof why);
-        tally_record(s->t, r, what, why);
+        if (r == CASE_SKIP) check_skip("%s: %s", what, why);
+        else CHECK(r == CASE_PASS, "%s%s%s", what, r == CASE_PASS ? "" : ": ", why);
     }
 }
 
@@ -145,26 +151,26 @@ static void run_sweep(sweep *s)
     if (s->is_software) {
         for (size_t c = 0; c < sizeof blocked_software / sizeof blocked_software[0]; c++)
             run_blocked(s, blocked, blocked_software[c].tile, blocked_software[c].work, blocked_software[c].dtypes);
-        /* No parameters given: the defaults (128/8, built above). */
-        run_shape_params(s, blocked, NULL, 0, GH_F32, 1, (shape){129, 131, 33});
+        /* Several blocks each way at 128/8 (built above). */
+        run_shape_params(s, blocked, blocked_default, 2, GH_F32, 1, (shape){129, 131, 33});
     } else {
         for (size_t t = 0; t < sizeof blocked_tiles / sizeof blocked_tiles[0]; t++)
             for (size_t w = 0; w < sizeof blocked_works / sizeof blocked_works[0]; w++)
                 run_blocked(s, blocked, blocked_tiles[t], blocked_works[w], ~0u);
-        /* Several blocks each way and many K steps, at the defaults. */
+        /* Several blocks each way and many K steps, at 128/8. */
         for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
             for (int trans = 0; trans < 4; trans++)
-                run_shape_params(s, blocked, NULL, 0, (gh_dtype)dtype, trans, (shape){300, 301, 257});
+                run_shape_params(s, blocked, blocked_default, 2, (gh_dtype)dtype, trans, (shape){300, 301, 257});
     }
 }
 
 int main(int argc, char **argv)
 {
-    tally t = {0};
     int bench = 0, n_sizes = 0;
     int64_t sizes[16];
+    check_quiet = 1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-v") == 0) t.verbose = 1;
+        if (strcmp(argv[i], "-v") == 0) check_quiet = 0;
         else if (strcmp(argv[i], "--bench") == 0) bench = 1;
         else if (bench && n_sizes < 16 && atoll(argv[i]) > 0) sizes[n_sizes++] = atoll(argv[i]);
         else {
@@ -177,9 +183,8 @@ int main(int argc, char **argv)
     if (plugin_load(&h, GEMMHOST_OPENCL_PLUGIN) != 0) return 1;
     const gh_plugin_api *api = h.api;
     if (!bench) {
-        api_checks_entry(h.entry, &t);
-        api_checks_open(api, &t);
-        build_log_checks(&t);
+        option_checks_platform(api);
+        build_log_checks();
     }
 
     const char *platform = getenv("GEMMHOST_TEST_OPENCL_PLATFORM");
@@ -187,16 +192,14 @@ int main(int argc, char **argv)
     gh_option_value filter = {"platform", platform};
     gh_plugin *ctx = NULL;
     gh_status st = api->open(&filter, platform ? 1 : 0, &ctx);
-    if (st != GH_OK) {
-        printf("FAIL open: %s\n", api->last_error(NULL));
-        return 1;
-    }
+    if (!CHECK(st == GH_OK, "open%s%s (status %d%s%s)", platform ? " with platform " : "", platform ? platform : "",
+               (int)st, st ? ": " : "", st ? api->last_error(NULL) : ""))
+        return check_summary("opencl_plugin");
     int n_devices = api->device_count(ctx);
     if (n_devices == 0) {
-        printf("SKIP: no OpenCL device: %s\n", api->last_error(ctx));
+        check_skip("no OpenCL device: %s", api->last_error(ctx));
         api->close(ctx);
-        printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
-        return t.failed ? 1 : SKIP_EXIT_CODE;
+        return check_summary("opencl_plugin") ? 1 : SKIP_EXIT_CODE;
     }
     if (bench) {
         int rc = bench_run(api, ctx, sizes, n_sizes);
@@ -210,16 +213,14 @@ int main(int argc, char **argv)
         printf("device %d: %s (%s; %s; fp64 %s)\n", d, info->name, info->platform, info->api,
                info->has_fp64 ? "yes" : "no");
         fflush(stdout);
-        api_checks_device(api, ctx, d, platform, &t);
+        device_checks(api, ctx, d);
+        option_checks_kernel_dir(api, platform, d);
         const char *full = getenv("GEMMHOST_TEST_OPENCL_FULL");
-        sweep s = {api, ctx, d, info->is_software && !(full && *full && strcmp(full, "0") != 0), &t, 0};
+        sweep s = {api, ctx, d, info->is_software && !(full && *full && strcmp(full, "0") != 0), 0};
         run_sweep(&s);
     }
-    if (n_devices > 1) api_checks_threads(api, ctx, &t);
+    if (n_devices > 1) device_checks_threads(api, ctx);
     api->close(ctx);
     plugin_unload(&h);
-
-    tally_print_skips();
-    printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
-    return t.failed ? 1 : 0;
+    return check_summary("opencl_plugin");
 }

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build_log.h"
+#include "compile.h"
 #include "devices.h"
-#include "last_error.h"
-#include "programs.h"
+#include "errors.h"
 #include "sources.h"
 
 /* Every kernel file is compiled after this one, which holds what they share. */
@@ -15,8 +15,6 @@
 
 static const char *const dtype_c_type[GH_DTYPE_COUNT] = {
     [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int"};
-static const char *const dtype_names[GH_DTYPE_COUNT] = {
-    [GH_F32] = "f32", [GH_F64] = "f64", [GH_I32] = "i32"};
 
 /* The text the compiler gets: each file after a #line directive naming it,
  * and where each file's lines sit in the whole (for ocl_log_translate). */
@@ -42,7 +40,7 @@ static gh_status assemble(const gh_plugin *ctx, const char *const files[2], prog
         total += lengths[i] + strlen(files[i]) + 16; /* #line 1 "<file>"\n, a '\n' to end the file */
     }
     if (status == GH_OK && !(out->text = malloc(total)))
-        status = ocl_fail(GH_OUT_OF_MEMORY, "out of host memory for kernel source");
+        status = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for kernel source");
     if (status == GH_OK) {
         char *o = out->text;
         unsigned long line = 1;
@@ -140,17 +138,17 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
     char *log = build_log(*program, dev->id, &src, &translated);
     free(src.text);
     if (err != CL_SUCCESS) {
-        status = ocl_fail_cl(err, "clBuildProgram", "building kernel %s (%s, %s) for '%s' failed",
-                             def->info.name, dtype_names[dtype], options, dev->name);
-        ocl_error_append(translated ? "\n--- compiler log (its line numbers of the whole program given as "
-                                      "file:line) ---\n"
-                                    : "\n--- compiler log ---\n");
-        ocl_error_append(log ? log : "(the compiler left no log)");
+        status = ocl_fail_cl(err, "clBuildProgram", "gemm: building kernel %s (%s, %s) for '%s' failed",
+                             def->info.name, gh_plugin_dtype_name(dtype), options, dev->name);
+        gh_plugin_append_error("\n--- compiler log%s ---\n%s",
+                               translated ? " (its line numbers of the whole program given as file:line)" : "",
+                               log ? log : "(the compiler left no log)");
     } else {
         if (log) ocl_log_ptxas_summary(log, compiler_info, info_size);
         if (build_log_wanted())
-            fprintf(stderr, "gemmhost-opencl: built %s %s (%s) for '%s'\n%s%s", def->info.name, dtype_names[dtype],
-                    options, dev->name, log ? log : "", log && *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
+            fprintf(stderr, "gemmhost-opencl: built %s %s (%s) for '%s'\n%s%s", def->info.name,
+                    gh_plugin_dtype_name(dtype), options, dev->name, log ? log : "",
+                    log && *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
     }
     free(log);
     return status;
@@ -161,7 +159,7 @@ gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     if (v->slot < 0 || v->slot >= OCL_MAX_VARIANTS)
-        return ocl_fail(GH_INVALID_ARGUMENT, "kernel %s: no program slot %d", def->info.name, v->slot);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "kernel %s: no program slot %d", def->info.name, v->slot);
     ocl_program_slot *slot = &dev->programs[kernel][dtype][v->slot];
     if (slot_out) *slot_out = slot;
     if (slot->kernel) {

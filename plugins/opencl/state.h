@@ -1,8 +1,8 @@
 /* What a context (gh_plugin) holds: its devices, each with its own OpenCL
  * context, queue, program cache and buffers. Nothing is shared between
  * devices, so calls for different devices may run on different threads. */
-#ifndef GH_OPENCL_PLUGIN_STATE_H
-#define GH_OPENCL_PLUGIN_STATE_H
+#ifndef GH_OPENCL_STATE_H
+#define GH_OPENCL_STATE_H
 
 #include <CL/cl.h>
 #include <gemmhost/plugin.h>

@@ -1,8 +1,11 @@
-/* Every status code of cl.h and the Khronos extension headers, by value
- * rather than by macro, so the table does not depend on which headers or
- * CL_TARGET_OPENCL_VERSION this file is compiled with. */
+/* OpenCL status codes turned into words. The table has every status code of
+ * cl.h and the Khronos extension headers, by value rather than by macro, so
+ * it does not depend on which headers or CL_TARGET_OPENCL_VERSION this file
+ * is compiled with. */
+#include <stdarg.h>
 #include <stddef.h>
-#include "cl_errors.h"
+#include <stdio.h>
+#include "errors.h"
 
 static const struct { cl_int code; const char *name; } cl_error_names[] = {
     {0, "CL_SUCCESS"},
@@ -113,4 +116,27 @@ const char *cl_error_name(cl_int code)
     for (size_t i = 0; i < sizeof cl_error_names / sizeof cl_error_names[0]; i++)
         if (cl_error_names[i].code == code) return cl_error_names[i].name;
     return NULL;
+}
+
+const char *ocl_cl_code_text(cl_int code, char *buf, size_t size)
+{
+    const char *name = cl_error_name(code);
+    if (name)
+        snprintf(buf, size, "%s (%d)", name, (int)code);
+    else
+        snprintf(buf, size, "unknown OpenCL error (%d)", (int)code);
+    return buf;
+}
+
+gh_status ocl_fail_cl(cl_int code, const char *call, const char *fmt, ...)
+{
+    const gh_status status =
+        code == CL_OUT_OF_HOST_MEMORY || code == CL_MEM_OBJECT_ALLOCATION_FAILURE ? GH_OUT_OF_MEMORY : GH_ERROR;
+    va_list ap;
+    va_start(ap, fmt);
+    gh_plugin_vset_error(status, fmt, ap);
+    va_end(ap);
+    char code_text[96];
+    gh_plugin_append_error(": %s: %s", call, ocl_cl_code_text(code, code_text, sizeof code_text));
+    return status;
 }

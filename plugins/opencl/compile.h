@@ -1,10 +1,10 @@
 /* Programs built on first use, one per (kernel, dtype, variant) and device,
  * kept until close: building is slow (a second or more on PoCL), launching a
  * built kernel is not. */
-#ifndef GH_OPENCL_PROGRAMS_H
-#define GH_OPENCL_PROGRAMS_H
+#ifndef GH_OPENCL_COMPILE_H
+#define GH_OPENCL_COMPILE_H
 
-#include "plugin_state.h"
+#include "state.h"
 
 /* The cl_kernel of `kernel` for dtype and variant v on dev, building it if
  * needed; *slot_out (may be NULL) is its cache slot, whose compiler_info says
