@@ -152,24 +152,25 @@ gh_status vkp_devices_open(struct gh_plugin *ctx)
     VkResult r = ctx->vk.vkEnumeratePhysicalDevices(ctx->instance, &n, NULL);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
         snprintf(ctx->note, sizeof ctx->note, "vkEnumeratePhysicalDevices failed: %s", vkp_result_name(r));
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
     if (n == 0) {
         snprintf(ctx->note, sizeof ctx->note,
                  "the Vulkan loader found no devices (no driver installed? see VK_DRIVER_FILES)");
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
     VkPhysicalDevice *phys = calloc(n, sizeof *phys);
     ctx->devices = calloc(n, sizeof *ctx->devices);
     if (!phys || !ctx->devices) {
         free(phys);
-        return vkp_fail(GH_OUT_OF_MEMORY, "out of host memory listing %u Vulkan devices", n);
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory listing %u Vulkan devices", n);
+        return GH_OUT_OF_MEMORY;
     }
     r = ctx->vk.vkEnumeratePhysicalDevices(ctx->instance, &n, phys);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
         free(phys);
         snprintf(ctx->note, sizeof ctx->note, "vkEnumeratePhysicalDevices failed: %s", vkp_result_name(r));
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
 
     int skipped = 0;
@@ -187,9 +188,16 @@ gh_status vkp_devices_open(struct gh_plugin *ctx)
     free(phys);
     if (ctx->device_count == 0) {
         snprintf(ctx->note, sizeof ctx->note, "none of the %d Vulkan devices has a compute queue", skipped);
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
     return GH_OK;
+}
+
+gh_status vkp_check_device(const struct gh_plugin *ctx, const char *call, int device)
+{
+    if (!ctx)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the context is NULL", call);
+    return gh_plugin_check_device(call, device, ctx->device_count, ctx->note);
 }
 
 static void device_teardown(vkp_device *d)

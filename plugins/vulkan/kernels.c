@@ -1,6 +1,5 @@
 /* The kernels and their parameters, as the host sees them. */
 #include <stdio.h>
-#include <string.h>
 
 #include "vkp.h"
 
@@ -79,79 +78,32 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
     },
 };
 
-/* "4, 8, 16, 32" */
-static void list_allowed(const gh_param_info *param, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < param->n_allowed; i++) {
-        int n = snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)param->allowed[i]);
-        if (n < 0 || (size_t)n >= size - used)
-            break;
-        used += (size_t)n;
-    }
-}
-
 gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
 {
     const gh_kernel_info *k = &vkp_kernels[kernel];
-    if (args->n_params > k->n_params)
-        return vkp_fail(GH_INVALID_ARGUMENT, "kernel %s takes %zu parameter%s (%s%s%s), got %zu", k->name,
-                        k->n_params, k->n_params == 1 ? "" : "s", k->params[0].name, k->n_params > 1 ? ", " : "",
-                        k->n_params > 1 ? k->params[1].name : "", args->n_params);
-    if (args->n_params > 0 && !args->params)
-        return vkp_fail(GH_INVALID_ARGUMENT, "kernel %s: params is NULL", k->name);
-
-    int64_t values[2] = {0, 0};
+    /* The pipeline cache's slot: the parameters' positions among their
+     * allowed values, as digits of a mixed-radix number. */
     int slot = 0, stride = 1;
     size_t used = 0;
     v->label[0] = '\0';
     for (size_t p = 0; p < k->n_params; p++) {
         const gh_param_info *param = &k->params[p];
-        int64_t value = p < args->n_params ? args->params[p] : param->default_value;
-        size_t i = 0;
-        while (i < param->n_allowed && param->allowed[i] != value)
-            i++;
-        if (i == param->n_allowed) {
-            char allowed[64];
-            list_allowed(param, allowed, sizeof allowed);
-            return vkp_fail(GH_INVALID_ARGUMENT, "kernel %s: %s = %lld is not one of %s", k->name, param->name,
-                            (long long)value, allowed);
-        }
-        values[p] = value;
-        slot += (int)i * stride;
+        slot += gh_plugin_param_index(param, args->params[p]) * stride;
         stride *= (int)param->n_allowed;
         int n = snprintf(v->label + used, sizeof v->label - used, "%s%s = %lld", p ? ", " : "", param->name,
-                         (long long)value);
+                         (long long)args->params[p]);
         if (n > 0 && (size_t)n < sizeof v->label - used)
             used += (size_t)n;
     }
     if (slot >= VKP_VARIANT_MAX) /* a kernel table out of step with VKP_VARIANT_MAX */
-        return vkp_fail(GH_ERROR, "kernel %s: %s needs pipeline slot %d of %d", k->name, v->label, slot,
-                        VKP_VARIANT_MAX);
+        return gh_plugin_set_error(GH_ERROR, "gemm: kernel %s: %s needs pipeline slot %d of %d", k->name, v->label,
+                                   slot, VKP_VARIANT_MAX);
     v->slot = slot;
-    v->side = (uint32_t)values[0];
-    v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)values[1] : 1;
+    v->side = (uint32_t)args->params[0];
+    v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
     v->depth = 0;
     v->invocations = (v->side / v->work) * (v->side / v->work);
-    v->module = 0;
-    if (kernel == VKP_KERNEL_BLOCKED) /* blocked_w<work>: its index in blocked_works */
-        while (v->module < (int)COUNT(blocked_works) - 1 && blocked_works[v->module] != values[1])
-            v->module++;
+    /* blocked_w<work>: the work's position among its allowed values */
+    v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
     return GH_OK;
-}
-
-const char *vkp_dtype_name(gh_dtype dtype)
-{
-    switch (dtype) {
-    case GH_F32: return "f32";
-    case GH_F64: return "f64";
-    case GH_I32: return "i32";
-    }
-    return "?";
-}
-
-uint32_t vkp_dtype_size(gh_dtype dtype)
-{
-    return dtype == GH_F64 ? 8 : 4;
 }

@@ -53,7 +53,7 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
         snprintf(path, sizeof path, "%s/%s%s", d->ctx->kernel_dir, subdirs[i], file);
         bytes = read_file(path, size);
         if (!bytes && errno != ENOENT)
-            return vkp_fail(GH_ERROR, "cannot read %s: %s", path, strerror(errno));
+            return gh_plugin_set_error(GH_ERROR, "cannot read %s: %s", path, strerror(errno));
         if (bytes)
             from = path;
     }
@@ -62,9 +62,9 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
         while (e->name && strcmp(e->name, file) != 0)
             e++;
         if (!e->name)
-            return vkp_fail(GH_ERROR, "no SPIR-V named %s is embedded in the plugin", file);
+            return gh_plugin_set_error(GH_ERROR, "no SPIR-V named %s is embedded in the plugin", file);
         if (!(bytes = malloc(e->size)))
-            return vkp_fail(GH_OUT_OF_MEMORY, "out of host memory loading %s", file);
+            return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory loading %s", file);
         memcpy(bytes, e->data, e->size);
         *size = e->size;
     }
@@ -73,7 +73,7 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
         memcpy(&magic, bytes, 4);
     if (*size < 20 || *size % 4 != 0 || magic != SPIRV_MAGIC) {
         free(bytes);
-        return vkp_fail(GH_ERROR, "%s (%s) is not SPIR-V", file, from);
+        return gh_plugin_set_error(GH_ERROR, "%s (%s) is not SPIR-V", file, from);
     }
     *words = (uint32_t *)(void *)bytes; /* malloc's alignment suits uint32_t */
     return GH_OK;
@@ -88,9 +88,9 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     }
     char file[64];
     if (kernel == VKP_KERNEL_BLOCKED)
-        snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, vkp_dtype_name(dtype));
+        snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, gh_plugin_dtype_name(dtype));
     else
-        snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, vkp_dtype_name(dtype));
+        snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype));
     uint32_t *words = NULL;
     size_t size = 0;
     gh_status st = load_spirv(d, file, &words, &size);
@@ -193,14 +193,14 @@ void vkp_pipelines_release(vkp_device *d)
  * element (kernels/vulkan/tiled.comp). */
 static uint64_t tiled_shared_bytes(uint32_t tile, gh_dtype dtype)
 {
-    return 2ull * tile * (tile + 1) * vkp_dtype_size(dtype);
+    return 2ull * tile * (tile + 1) * gh_plugin_dtype_size(dtype);
 }
 
 /* Shared memory the blocked shader declares: two tiles of depth rows of
  * tile + 4 elements (kernels/vulkan/blocked.comp). */
 static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
 {
-    return 2ull * depth * (tile + 4) * vkp_dtype_size(dtype);
+    return 2ull * depth * (tile + 4) * gh_plugin_dtype_size(dtype);
 }
 
 /* The k step of blocked: 16, or 8 where 16 would not fit. */
@@ -210,43 +210,41 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
 {
     const VkPhysicalDeviceLimits *lim = &d->props.limits;
     const char *kname = vkp_kernels[kernel].name;
-    if (dtype == GH_F64 && !d->has_fp64)
-        return vkp_fail(GH_UNSUPPORTED, "device %s has no shaderFloat64", d->name);
     if (v->invocations > lim->maxComputeWorkGroupInvocations)
-        return vkp_fail(GH_UNSUPPORTED,
-                        "%s %s needs %u invocations per workgroup, over the device's "
-                        "maxComputeWorkGroupInvocations = %u (%s)",
-                        kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s %s needs %u invocations per workgroup, over the device's "
+                                   "maxComputeWorkGroupInvocations = %u (%s)",
+                                   kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
     if (kernel == VKP_KERNEL_BLOCKED) {
         /* A one-dimensional workgroup of (tile / work)^2 invocations. */
         if (v->invocations > lim->maxComputeWorkGroupSize[0])
-            return vkp_fail(GH_UNSUPPORTED,
-                            "%s %s needs a workgroup of %u invocations, over the device's "
-                            "maxComputeWorkGroupSize[0] = %u (%s)",
-                            kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "%s %s needs a workgroup of %u invocations, over the device's "
+                                       "maxComputeWorkGroupSize[0] = %u (%s)",
+                                       kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
         v->depth = BLOCKED_DEPTH;
         if (blocked_shared_bytes(v->side, v->depth, dtype) > lim->maxComputeSharedMemorySize)
             v->depth = BLOCKED_DEPTH_MIN;
         uint64_t bytes = blocked_shared_bytes(v->side, v->depth, dtype);
         if (bytes > lim->maxComputeSharedMemorySize)
-            return vkp_fail(GH_UNSUPPORTED,
-                            "%s %s (%s) needs %llu bytes of shared memory (at depth %u), over the device's "
-                            "maxComputeSharedMemorySize = %u (%s)",
-                            kname, v->label, vkp_dtype_name(dtype), (unsigned long long)bytes, v->depth,
-                            lim->maxComputeSharedMemorySize, d->name);
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "%s %s (%s) needs %llu bytes of shared memory (at depth %u), over the device's "
+                                       "maxComputeSharedMemorySize = %u (%s)",
+                                       kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes, v->depth,
+                                       lim->maxComputeSharedMemorySize, d->name);
         return GH_OK;
     }
     for (int axis = 0; axis < 2; axis++)
         if (v->side > lim->maxComputeWorkGroupSize[axis])
-            return vkp_fail(GH_UNSUPPORTED, "%s %s is over the device's maxComputeWorkGroupSize[%d] = %u (%s)",
-                            kname, v->label, axis, lim->maxComputeWorkGroupSize[axis], d->name);
+            return gh_plugin_set_error(GH_UNSUPPORTED, "%s %s is over the device's maxComputeWorkGroupSize[%d] = %u (%s)",
+                                       kname, v->label, axis, lim->maxComputeWorkGroupSize[axis], d->name);
     if (kernel == VKP_KERNEL_TILED && tiled_shared_bytes(v->side, dtype) > lim->maxComputeSharedMemorySize)
-        return vkp_fail(GH_UNSUPPORTED,
-                        "%s %s (%s) needs %llu bytes of shared memory, over the device's "
-                        "maxComputeSharedMemorySize = %u (%s)",
-                        kname, v->label, vkp_dtype_name(dtype),
-                        (unsigned long long)tiled_shared_bytes(v->side, dtype),
-                        lim->maxComputeSharedMemorySize, d->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s %s (%s) needs %llu bytes of shared memory, over the device's "
+                                   "maxComputeSharedMemorySize = %u (%s)",
+                                   kname, v->label, gh_plugin_dtype_name(dtype),
+                                   (unsigned long long)tiled_shared_bytes(v->side, dtype),
+                                   lim->maxComputeSharedMemorySize, d->name);
     return GH_OK;
 }
 
@@ -298,7 +296,7 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
     if (r != VK_SUCCESS) {
         *slot = VK_NULL_HANDLE;
         char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 96];
-        snprintf(what, sizeof what, "%s %s %s on %s", vkp_kernels[kernel].name, vkp_dtype_name(dtype), v->label,
+        snprintf(what, sizeof what, "%s %s %s on %s", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype), v->label,
                  d->name);
         return vkp_vk_fail(r, "vkCreateComputePipelines", what);
     }

@@ -4,7 +4,7 @@
  *
  * Layout of the plugin, one job per file:
  *   entry.c     the exported entry, the function table, open/close
- *   errors.c    VkResult names and the per-thread last error
+ *   errors.c    VkResult names, and the status and error text each gets
  *   loader.c    dlopen of libvulkan.so.1, the process-wide instance, function tables
  *   device.c    physical devices and what they report; the logical device
  *   commands.c  one-shot command buffers: record, submit, wait
@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "gemmhost/plugin.h"
+#include "gemmhost/plugin_helpers.h"
 #include "vk_functions.h"
 
 #define VKP_DECLARE(name) PFN_##name name;
@@ -63,12 +64,9 @@ typedef struct vkp_variant {
     char label[48];        /* "tile = 128, work = 8", for messages */
 } vkp_variant;
 
-/* The kernel's parameter values in args (defaults for those args leaves
- * out); GH_INVALID_ARGUMENT, naming the parameter and its allowed values,
- * for a value not allowed or too many values. */
+/* The launch shape of the kernel's parameter values in args, which
+ * gh_plugin_check_params has accepted. */
 gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v);
-const char *vkp_dtype_name(gh_dtype dtype);
-uint32_t vkp_dtype_size(gh_dtype dtype);
 
 /* ---- device state ---- */
 
@@ -136,16 +134,9 @@ struct gh_plugin {
 
 /* ---- errors.c ---- */
 
-/* Marks the start of an API call on ctx (which may be NULL), so that a
- * failure recorded during it is tied to that context. */
-void vkp_enter(const struct gh_plugin *ctx);
-/* Records a message as the calling thread's last error; returns status. */
-gh_status vkp_fail(gh_status status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 /* Records "<call> failed: <VK_ERROR_NAME>" (plus context) and returns the
  * gh_status that fits the result (out of memory, device lost ...). */
 gh_status vkp_vk_fail(VkResult result, const char *call, const char *what);
-const char *vkp_last_error(const struct gh_plugin *ctx);
 const char *vkp_result_name(VkResult result);
 
 /* Runs a Vulkan call and returns from the enclosing gh_status function on
@@ -170,6 +161,9 @@ gh_status vkp_load_device_functions(struct gh_plugin *ctx, VkDevice dev, vkp_dev
 /* ---- device.c ---- */
 
 gh_status vkp_devices_open(struct gh_plugin *ctx);
+/* A device index of a call: GH_NO_DEVICE (saying why) when the context has
+ * none, GH_INVALID_ARGUMENT when out of range or ctx is NULL. */
+gh_status vkp_check_device(const struct gh_plugin *ctx, const char *call, int device);
 void vkp_devices_close(struct gh_plugin *ctx);
 /* Creates the logical device, queue, command buffer and friends on first use. */
 gh_status vkp_device_ready(vkp_device *d);
@@ -198,6 +192,8 @@ gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t of
                        void *dst, uint64_t bytes);
 /* Frees the staging buffer and every live buffer of the device. */
 void vkp_buffers_release(vkp_device *d);
+/* A buffer's size and device, for plugin_helpers.h's checks. */
+gh_plugin_extent vkp_buffer_extent(const struct gh_buffer *buf);
 
 /* ---- pipelines.c ---- */
 
