@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkp.h"
+#include "state.h"
 
 #define VKP_STAGING_MAX ((VkDeviceSize)64 << 20)
 

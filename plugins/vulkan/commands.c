@@ -1,6 +1,6 @@
 /* One-shot command buffers: every operation records the device's one command
  * buffer, submits it and waits, so the ABI's calls are all blocking. */
-#include "vkp.h"
+#include "state.h"
 
 gh_status vkp_commands_begin(vkp_device *d)
 {

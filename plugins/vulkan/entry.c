@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkp.h"
+#include "state.h"
 
 #ifndef GEMMHOST_VERSION
 #define GEMMHOST_VERSION "unknown"

@@ -1,7 +1,7 @@
 /* VkResult names, and the gh_status and error text each one gets. */
 #include <stdio.h>
 
-#include "vkp.h"
+#include "state.h"
 
 const char *vkp_result_name(VkResult result)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vkp.h"
+#include "state.h"
 
 /* The part of a buffer one matrix is bound as: the shaders index with 32-bit
  * element offsets from the start of this range. */

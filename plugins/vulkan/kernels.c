@@ -1,7 +1,7 @@
 /* The kernels and their parameters, as the host sees them. */
 #include <stdio.h>
 
-#include "vkp.h"
+#include "state.h"
 
 #define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))

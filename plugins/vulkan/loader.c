@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkp.h"
+#include "state.h"
 
 #define VKP_LOADER_NAME "libvulkan.so.1"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vkp.h"
+#include "state.h"
 
 static const char *vendor_name(uint32_t id, char *buf, size_t size)
 {

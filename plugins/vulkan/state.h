@@ -6,15 +6,15 @@
  *   entry.c     the exported entry, the function table, open/close
  *   errors.c    VkResult names, and the status and error text each gets
  *   loader.c    dlopen of libvulkan.so.1, the process-wide instance, function tables
- *   device.c    physical devices and what they report; the logical device
+ *   devices.c   physical devices and what they report; the logical device
  *   commands.c  one-shot command buffers: record, submit, wait
  *   buffers.c   device buffers, the staging buffer, upload and download
  *   kernels.c   the kernels and their parameters, as the host sees them
- *   pipelines.c SPIR-V modules, pipeline layout, pipelines per parameter values
+ *   compile.c   SPIR-V modules, pipeline layout, pipelines per parameter values
  *   gemm.c      argument checks, dispatch, timing
  */
-#ifndef GEMMHOST_VKP_H
-#define GEMMHOST_VKP_H
+#ifndef GH_VULKAN_STATE_H
+#define GH_VULKAN_STATE_H
 
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
@@ -158,7 +158,7 @@ void vkp_loader_close(struct gh_plugin *ctx);
 /* Fills fn from vkGetDeviceProcAddr; names the first missing function. */
 gh_status vkp_load_device_functions(struct gh_plugin *ctx, VkDevice dev, vkp_device_fns *fn);
 
-/* ---- device.c ---- */
+/* ---- devices.c ---- */
 
 gh_status vkp_devices_open(struct gh_plugin *ctx);
 /* A device index of a call: GH_NO_DEVICE (saying why) when the context has
@@ -195,7 +195,7 @@ void vkp_buffers_release(vkp_device *d);
 /* A buffer's size and device, for plugin_helpers.h's checks. */
 gh_plugin_extent vkp_buffer_extent(const struct gh_buffer *buf);
 
-/* ---- pipelines.c ---- */
+/* ---- compile.c ---- */
 
 /* Descriptor set layout, pipeline layout and descriptor set of a device. */
 gh_status vkp_pipelines_init(vkp_device *d);
@@ -218,4 +218,4 @@ gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_
 #define VKP_PUSH_UINTS 12
 #define VKP_PUSH_BYTES (VKP_PUSH_UINTS * 4 + 2 * 8)
 
-#endif /* GEMMHOST_VKP_H */
+#endif /* GH_VULKAN_STATE_H */
