@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "buffers.h"
+
+#include "commands.h"
+#include "devices.h"
+#include "errors.h"
 
 #define VKP_STAGING_MAX ((VkDeviceSize)64 << 20)
 

@@ -1,9 +1,17 @@
-/* The exported entry, the function table, and context open/close. */
+/* The exported entry, the function table, and context open/close. The
+ * calls themselves live in the files of their layer (see state.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "buffers.h"
+#include "commands.h"
+#include "compile.h"
+#include "devices.h"
+#include "gemm.h"
+#include "gemmhost/plugin_helpers.h"
+#include "kernels.h"
+#include "loader.h"
 
 #ifndef GEMMHOST_VERSION
 #define GEMMHOST_VERSION "unknown"
@@ -24,10 +32,19 @@ static const gh_option_info options[OPTION_COUNT] = {{
     .default_value = "",
 }};
 
+/* Top down: what lives on a device (buffers, then the pipelines and their
+ * layout) goes before the device itself, and the devices before the
+ * context's share of the loader. No layer below tears down one above it. */
 static void plugin_close(gh_plugin *ctx)
 {
     if (!ctx)
         return;
+    for (int i = 0; i < ctx->device_count; i++) {
+        vkp_device *d = &ctx->devices[i];
+        vkp_device_wait_idle(d);
+        vkp_buffers_release(d);
+        vkp_compile_release(d);
+    }
     vkp_devices_close(ctx);
     vkp_loader_close(ctx);
     free(ctx);
@@ -64,75 +81,6 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     return GH_OK;
 }
 
-static int plugin_device_count(gh_plugin *ctx)
-{
-    if (!ctx)
-        return 0;
-    /* Said on every call, so that the thread asking learns why there are none. */
-    if (ctx->device_count == 0)
-        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->note);
-    return ctx->device_count;
-}
-
-static const gh_device_info *plugin_device_info(gh_plugin *ctx, int device)
-{
-    if (vkp_check_device(ctx, "device_info", device) != GH_OK)
-        return NULL;
-    return &ctx->devices[device].info;
-}
-
-static int plugin_kernel_count(gh_plugin *ctx)
-{
-    (void)ctx;
-    return VKP_KERNEL_COUNT;
-}
-
-static const gh_kernel_info *plugin_kernel_info(gh_plugin *ctx, int kernel)
-{
-    (void)ctx;
-    if (gh_plugin_check_index("kernel_info", "kernel", kernel, VKP_KERNEL_COUNT) != GH_OK)
-        return NULL;
-    return &vkp_kernels[kernel];
-}
-
-static gh_status plugin_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
-{
-    return vkp_buffer_alloc(ctx, device, bytes, out);
-}
-
-static void plugin_buffer_free(gh_plugin *ctx, gh_buffer *buf)
-{
-    vkp_buffer_free(ctx, buf);
-}
-
-static gh_status plugin_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
-{
-    return vkp_upload(ctx, dst, offset, src, bytes);
-}
-
-static gh_status plugin_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
-{
-    return vkp_download(ctx, src, offset, dst, bytes);
-}
-
-static gh_status plugin_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
-                             gh_gemm_timing *timing)
-{
-    return vkp_gemm(ctx, device, kernel, args, timing);
-}
-
-static gh_status plugin_synchronize(gh_plugin *ctx, int device)
-{
-    gh_status st = vkp_check_device(ctx, "synchronize", device);
-    if (st != GH_OK)
-        return st;
-    vkp_device *d = &ctx->devices[device];
-    if (!d->ready)
-        return GH_OK; /* nothing was ever queued */
-    VKP_TRY(d->fn.vkQueueWaitIdle(d->queue), d->name);
-    return GH_OK;
-}
-
 static void *plugin_get_proc(const char *name)
 {
     (void)name;
@@ -151,16 +99,16 @@ static const gh_plugin_api api = {
     .open = plugin_open,
     .close = plugin_close,
     .last_error = gh_plugin_last_error,
-    .device_count = plugin_device_count,
-    .device_info = plugin_device_info,
-    .kernel_count = plugin_kernel_count,
-    .kernel_info = plugin_kernel_info,
-    .buffer_alloc = plugin_buffer_alloc,
-    .buffer_free = plugin_buffer_free,
-    .upload = plugin_upload,
-    .download = plugin_download,
-    .gemm = plugin_gemm,
-    .synchronize = plugin_synchronize,
+    .device_count = vkp_device_count,
+    .device_info = vkp_device_info,
+    .kernel_count = vkp_kernel_count,
+    .kernel_info = vkp_kernel_info,
+    .buffer_alloc = vkp_buffer_alloc,
+    .buffer_free = vkp_buffer_free,
+    .upload = vkp_upload,
+    .download = vkp_download,
+    .gemm = vkp_gemm,
+    .synchronize = vkp_synchronize,
     .get_proc = plugin_get_proc,
 };
 

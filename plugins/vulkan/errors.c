@@ -1,7 +1,9 @@
 /* VkResult names, and the gh_status and error text each one gets. */
 #include <stdio.h>
 
-#include "state.h"
+#include "errors.h"
+
+#include "gemmhost/plugin_helpers.h"
 
 const char *vkp_result_name(VkResult result)
 {

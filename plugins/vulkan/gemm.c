@@ -3,6 +3,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "gemm.h"
+
+#include "buffers.h"
+#include "commands.h"
+#include "compile.h"
+#include "devices.h"
+#include "errors.h"
+#include "gemmhost/plugin_helpers.h"
+#include "kernels.h"
 #include "state.h"
 
 /* The part of a buffer one matrix is bound as: the shaders index with 32-bit
@@ -40,8 +49,7 @@ static gh_status bind_window(const vkp_device *d, char name, const struct gh_buf
     return GH_OK;
 }
 
-/* The push constants of kernels/vulkan/gemm_common.glsl: twelve uints, then
- * alpha and beta in the element type. */
+/* The push constants of kernels/vulkan/gemm_common.glsl (see kernels.h). */
 static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3])
 {
     uint32_t u[VKP_PUSH_UINTS] = {
@@ -71,8 +79,7 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
-                   gh_gemm_timing *timing)
+gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
     gh_status st = vkp_check_device(ctx, "gemm", device);
     if (st == GH_OK)

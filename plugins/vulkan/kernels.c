@@ -1,6 +1,10 @@
-/* The kernels and their parameters, as the host sees them. */
+/* The kernels and their parameters, as the host sees them; the launch shape
+ * of each combination of parameter values, and the device limits it meets. */
 #include <stdio.h>
 
+#include "kernels.h"
+
+#include "gemmhost/plugin_helpers.h"
 #include "state.h"
 
 #define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
@@ -78,6 +82,20 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
     },
 };
 
+int vkp_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return VKP_KERNEL_COUNT;
+}
+
+const gh_kernel_info *vkp_kernel_info(gh_plugin *ctx, int kernel)
+{
+    (void)ctx;
+    if (gh_plugin_check_index("kernel_info", "kernel", kernel, VKP_KERNEL_COUNT) != GH_OK)
+        return NULL;
+    return &vkp_kernels[kernel];
+}
+
 gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
 {
     const gh_kernel_info *k = &vkp_kernels[kernel];
@@ -105,5 +123,65 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->invocations = (v->side / v->work) * (v->side / v->work);
     /* blocked_w<work>: the work's position among its allowed values */
     v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
+    return GH_OK;
+}
+
+/* Shared memory the tiled shader declares: two tiles with rows padded by one
+ * element (kernels/vulkan/tiled.comp). */
+static uint64_t tiled_shared_bytes(uint32_t tile, gh_dtype dtype)
+{
+    return 2ull * tile * (tile + 1) * gh_plugin_dtype_size(dtype);
+}
+
+/* Shared memory the blocked shader declares: two tiles of depth rows of
+ * tile + 4 elements (kernels/vulkan/blocked.comp). */
+static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
+{
+    return 2ull * depth * (tile + 4) * gh_plugin_dtype_size(dtype);
+}
+
+/* The k step of blocked: 16, or 8 where 16 would not fit. */
+enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
+
+gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v)
+{
+    const VkPhysicalDeviceLimits *lim = &d->props.limits;
+    const char *kname = vkp_kernels[kernel].name;
+    if (v->invocations > lim->maxComputeWorkGroupInvocations)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: %s needs %u invocations per workgroup, over the device's "
+                                   "maxComputeWorkGroupInvocations = %u (%s)",
+                                   kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
+    if (kernel == VKP_KERNEL_BLOCKED) {
+        /* A one-dimensional workgroup of (tile / work)^2 invocations. */
+        if (v->invocations > lim->maxComputeWorkGroupSize[0])
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
+                                       "device's maxComputeWorkGroupSize[0] = %u (%s)",
+                                       kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        v->depth = BLOCKED_DEPTH;
+        if (blocked_shared_bytes(v->side, v->depth, dtype) > lim->maxComputeSharedMemorySize)
+            v->depth = BLOCKED_DEPTH_MIN;
+        uint64_t bytes = blocked_shared_bytes(v->side, v->depth, dtype);
+        if (bytes > lim->maxComputeSharedMemorySize)
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory (at depth %u), "
+                                       "over the device's maxComputeSharedMemorySize = %u (%s)",
+                                       kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
+                                       v->depth, lim->maxComputeSharedMemorySize, d->name);
+        return GH_OK;
+    }
+    for (int axis = 0; axis < 2; axis++)
+        if (v->side > lim->maxComputeWorkGroupSize[axis])
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s is over the device's maxComputeWorkGroupSize[%d] = %u (%s)",
+                                       kname, v->label, axis, lim->maxComputeWorkGroupSize[axis], d->name);
+    uint64_t bytes = tiled_shared_bytes(v->side, dtype);
+    if (kernel == VKP_KERNEL_TILED && bytes > lim->maxComputeSharedMemorySize)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the device's "
+                                   "maxComputeSharedMemorySize = %u (%s)",
+                                   kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
+                                   lim->maxComputeSharedMemorySize, d->name);
     return GH_OK;
 }

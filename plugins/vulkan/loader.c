@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "loader.h"
+
+#include "errors.h"
+#include "gemmhost/plugin_helpers.h"
 
 #define VKP_LOADER_NAME "libvulkan.so.1"
 
