@@ -14,7 +14,9 @@
  *  - the device info carries Vulkan's limits, which the sweep relies on;
  *  - determinism: the same case twice gives the same bits (barriers);
  *  - two contexts used from two threads at once (one process-wide instance);
- *  - kernel_dir: a SPIR-V file there replaces the embedded one, per module.
+ *  - kernel_dir: a SPIR-V file there replaces the embedded one, per module;
+ *  - close with a buffer and pipelines alive frees them (under the
+ *    sanitizer build: no leak, no use after free).
  *
  * Exit 0 when all passed, 1 on a failure, 77 (skipped) without a Vulkan
  * device. On a device without shaderFloat64 the f64 cases are one skip.
@@ -105,10 +107,10 @@ static void *run_second_context(void *arg)
 {
     const second_context *sc = arg;
     plugin pl = {sc->api, NULL};
-    int ok = pl.api->open(NULL, 0, &pl.ctx) == GH_OK && pl.api->device_count(pl.ctx) > sc->device;
-    if (CHECK(ok, "second context: opens and has device %d%s%s", sc->device, ok ? "" : ": ",
-              ok ? "" : pl.api->last_error(pl.ctx)))
+    if (pl.api->open(NULL, 0, &pl.ctx) == GH_OK && pl.api->device_count(pl.ctx) > sc->device)
         small_sweep(&pl, sc->device, "second context");
+    else
+        CHECK(0, "second context: open and find device %d: %s", sc->device, pl.api->last_error(pl.ctx));
     pl.api->close(pl.ctx);
     return NULL;
 }
@@ -120,8 +122,10 @@ static void two_contexts(const plugin *pl, int device)
 {
     second_context sc = {pl->api, device};
     pthread_t t;
-    if (!CHECK(pthread_create(&t, NULL, run_second_context, &sc) == 0, "two contexts: pthread_create"))
+    if (pthread_create(&t, NULL, run_second_context, &sc) != 0) {
+        CHECK(0, "two contexts: pthread_create failed");
         return;
+    }
     small_sweep(pl, device, "first context");
     pthread_join(t, NULL);
 }
@@ -130,8 +134,10 @@ static void two_contexts(const plugin *pl, int device)
 static void kernel_dir(const plugin *pl, int device)
 {
     char dir[] = "/tmp/gemmhost-vulkan-test-XXXXXX", path[2][128];
-    if (!CHECK(mkdtemp(dir) != NULL, "kernel_dir: mkdtemp"))
+    if (!mkdtemp(dir)) {
+        CHECK(0, "kernel_dir: mkdtemp failed");
         return;
+    }
     /* Broken on purpose: naive's f32 module, and blocked's for work = 4. */
     snprintf(path[0], sizeof path[0], "%s/naive_f32.spv", dir);
     snprintf(path[1], sizeof path[1], "%s/blocked_w4_f32.spv", dir);
@@ -144,8 +150,9 @@ static void kernel_dir(const plugin *pl, int device)
     }
     gh_option_value opt = {"kernel_dir", dir};
     plugin with = {pl->api, NULL};
-    gh_status st = pl->api->open(&opt, 1, &with.ctx);
-    if (CHECK(st == GH_OK, "kernel_dir: open with kernel_dir=%s: %s", dir, st == GH_OK ? "" : pl->api->last_error(NULL))) {
+    if (pl->api->open(&opt, 1, &with.ctx) != GH_OK) {
+        CHECK(0, "kernel_dir: open with kernel_dir=%s: %s", dir, pl->api->last_error(NULL));
+    } else {
         char why[512] = "";
         gemm_case c = {.device = device, .kernel = kernel_index(pl, "naive"), .params = {8}, .n_params = 1};
         int64_t shape[3] = {5, 6, 7};
@@ -175,22 +182,51 @@ static void kernel_dir(const plugin *pl, int device)
     rmdir(dir);
 }
 
+/* Closing a context with a buffer and pipelines still alive frees them,
+ * top down (entry.c's close: buffers, pipelines, then the device). The
+ * checks here only see that there was something to free; a leak or a use
+ * after free at close is what the sanitizer build's run reports. */
+static void close_with_work_left(const plugin *pl, int device)
+{
+    plugin other = {pl->api, NULL};
+    if (pl->api->open(NULL, 0, &other.ctx) != GH_OK) {
+        CHECK(0, "close: open: %s", pl->api->last_error(NULL));
+        return;
+    }
+    gh_buffer *buf = NULL;
+    gh_status st = other.api->buffer_alloc(other.ctx, device, 64 * sizeof(float), &buf);
+    int64_t tile = 8;
+    gh_gemm_args args = {
+        .size = sizeof args, .dtype = GH_F32, .m = 4, .n = 4, .k = 4, .alpha = 1, .beta = 0,
+        .lda = 4, .ldb = 4, .ldc = 4, .a = buf, .b = buf, .c = buf, .c_offset = 32,
+        .params = &tile, .n_params = 1,
+    };
+    gh_gemm_timing timing = {.size = sizeof timing};
+    if (st == GH_OK)
+        st = other.api->gemm(other.ctx, device, kernel_index(pl, "tiled"), &args, &timing);
+    CHECK(st == GH_OK, "close: a context left with a buffer and a pipeline%s%s", st == GH_OK ? "" : ": ",
+          st == GH_OK ? "" : other.api->last_error(other.ctx));
+    other.api->close(other.ctx); /* the buffer is not freed first, on purpose */
+}
+
 /* The plugin's table, negotiated as the host does; NULL (having said why)
  * when the plugin cannot be used. */
 static const gh_plugin_api *load(const char *path, void **lib)
 {
-    *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!CHECK(*lib != NULL, "dlopen %s: %s", path, *lib ? "" : dlerror()))
+    if (!(*lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+        CHECK(0, "dlopen %s: %s", path, dlerror());
         return NULL;
+    }
     gh_entry_fn entry;
     void *sym = dlsym(*lib, GEMMHOST_ENTRY_NAME);
     memcpy(&entry, &sym, sizeof sym);
-    if (!CHECK(sym != NULL, "%s exports %s", path, GEMMHOST_ENTRY_NAME))
-        return NULL;
     gh_entry_request req = {.size = sizeof req, .host_abi_major = GEMMHOST_ABI_MAJOR, .abi_minor = GEMMHOST_ABI_MINOR};
-    gh_status st = entry(&req);
-    CHECK(st == GH_OK && req.api, "%s: entry: status %d", path, (int)st);
-    return st == GH_OK ? req.api : NULL;
+    gh_status st = sym ? entry(&req) : GH_ERROR;
+    if (st != GH_OK || !req.api) {
+        CHECK(0, "%s: no %s, or it answered %d", path, GEMMHOST_ENTRY_NAME, (int)st);
+        return NULL;
+    }
+    return req.api;
 }
 
 int main(int argc, char **argv)
@@ -218,8 +254,10 @@ int main(int argc, char **argv)
     if (!pl.api)
         return check_summary("test_vulkan");
     gh_status st = pl.api->open(NULL, 0, &pl.ctx);
-    if (!CHECK(st == GH_OK, "open: status %d: %s", (int)st, st == GH_OK ? "" : pl.api->last_error(NULL)))
+    if (st != GH_OK) {
+        CHECK(0, "open: status %d: %s", (int)st, pl.api->last_error(NULL));
         return check_summary("test_vulkan");
+    }
     int devices = pl.api->device_count(pl.ctx);
     if (devices == 0) {
         check_skip("no Vulkan device: %s", pl.api->last_error(pl.ctx));
@@ -240,6 +278,7 @@ int main(int argc, char **argv)
         if (d == 0) {
             two_contexts(&pl, d);
             kernel_dir(&pl, d);
+            close_with_work_left(&pl, d);
         }
         printf("device %d: %s\n", d, check_failures() == failed_before ? "all GEMMs agree with the reference"
                                                                        : "FAILURES above");
