@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkp.h"
+#include "buffers.h"
+
+#include "commands.h"
+#include "devices.h"
+#include "errors.h"
 
 #define VKP_STAGING_MAX ((VkDeviceSize)64 << 20)
 
@@ -30,8 +34,8 @@ static gh_status create_buffer(vkp_device *d, VkDeviceSize size, VkBufferUsageFl
     if (type < 0) {
         d->fn.vkDestroyBuffer(d->dev, *buffer, NULL);
         *buffer = VK_NULL_HANDLE;
-        return vkp_fail(GH_ERROR, "%s: device %s offers no memory type with flags 0x%x for this buffer",
-                        what, d->name, (unsigned)required);
+        return gh_plugin_set_error(GH_ERROR, "%s: device %s offers no memory type with flags 0x%x for this buffer",
+                                   what, d->name, (unsigned)required);
     }
     VkMemoryAllocateInfo alloc = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
@@ -92,24 +96,27 @@ static gh_status staging_ready(vkp_device *d, uint64_t bytes)
 
 gh_status vkp_buffer_alloc(struct gh_plugin *ctx, int device, uint64_t bytes, struct gh_buffer **out)
 {
-    if (!out)
-        return vkp_fail(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
-    *out = NULL;
-    if (!ctx || device < 0 || device >= ctx->device_count)
-        return vkp_fail(GH_INVALID_ARGUMENT, "buffer_alloc: no device %d (there are %d)", device,
-                        ctx ? ctx->device_count : 0);
-    vkp_device *d = &ctx->devices[device];
-    gh_status st = vkp_device_ready(d);
+    gh_status st = vkp_check_device(ctx, "buffer_alloc", device);
     if (st != GH_OK)
+        return st;
+    if (!out)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    if (bytes == 0)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
+    if (bytes > UINT64_MAX - 3)
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: %llu bytes is more than any device holds",
+                                   (unsigned long long)bytes);
+    vkp_device *d = &ctx->devices[device];
+    if ((st = vkp_device_ready(d)) != GH_OK)
         return st;
 
     struct gh_buffer *buf = calloc(1, sizeof *buf);
     if (!buf)
-        return vkp_fail(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory");
-    /* Vulkan has no empty buffers; round up to whole 32-bit words. */
-    VkDeviceSize size = bytes < 4 ? 4 : (bytes + 3) & ~(VkDeviceSize)3;
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory");
+    /* Whole 32-bit words, as the shaders read them. */
+    VkDeviceSize size = (bytes + 3) & ~(VkDeviceSize)3;
     char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 64];
-    snprintf(what, sizeof what, "buffer of %llu bytes on %s", (unsigned long long)bytes, d->name);
+    snprintf(what, sizeof what, "buffer_alloc: %llu bytes on %s", (unsigned long long)bytes, d->name);
     st = create_buffer(d, size,
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -162,25 +169,16 @@ void vkp_buffers_release(vkp_device *d)
     staging_release(d);
 }
 
-static gh_status check_range(struct gh_plugin *ctx, const struct gh_buffer *buf, uint64_t offset,
-                             const void *host, uint64_t bytes, const char *call)
+gh_plugin_extent vkp_buffer_extent(const struct gh_buffer *buf)
 {
-    if (!ctx || !buf)
-        return vkp_fail(GH_INVALID_ARGUMENT, "%s: %s is NULL", call, ctx ? "buffer" : "context");
-    if (!host && bytes > 0)
-        return vkp_fail(GH_INVALID_ARGUMENT, "%s: host pointer is NULL", call);
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return vkp_fail(GH_INVALID_ARGUMENT,
-                        "%s: %llu bytes at offset %llu do not fit in a buffer of %llu bytes", call,
-                        (unsigned long long)bytes, (unsigned long long)offset,
-                        (unsigned long long)buf->bytes);
-    return GH_OK;
+    return (gh_plugin_extent){buf->bytes, buf->device->index};
 }
 
 gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offset, const void *src,
                      uint64_t bytes)
 {
-    gh_status st = check_range(ctx, dst, offset, src, bytes, "upload");
+    (void)ctx;
+    gh_status st = gh_plugin_check_copy("upload", dst, vkp_buffer_extent, offset, src, bytes);
     if (st != GH_OK || bytes == 0)
         return st;
     vkp_device *d = dst->device;
@@ -207,7 +205,8 @@ gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offs
 gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t offset, void *dst,
                        uint64_t bytes)
 {
-    gh_status st = check_range(ctx, src, offset, dst, bytes, "download");
+    (void)ctx;
+    gh_status st = gh_plugin_check_copy("download", src, vkp_buffer_extent, offset, dst, bytes);
     if (st != GH_OK || bytes == 0)
         return st;
     vkp_device *d = src->device;

@@ -1,6 +1,9 @@
 /* One-shot command buffers: every operation records the device's one command
  * buffer, submits it and waits, so the ABI's calls are all blocking. */
-#include "vkp.h"
+#include "commands.h"
+
+#include "devices.h"
+#include "errors.h"
 
 gh_status vkp_commands_begin(vkp_device *d)
 {
@@ -32,6 +35,18 @@ gh_status vkp_commands_submit(vkp_device *d, const char *what)
         return vkp_vk_fail(r, "vkWaitForFences", what);
     if (reset != VK_SUCCESS)
         return vkp_vk_fail(reset, "vkResetFences", what);
+    return GH_OK;
+}
+
+gh_status vkp_synchronize(gh_plugin *ctx, int device)
+{
+    gh_status st = vkp_check_device(ctx, "synchronize", device);
+    if (st != GH_OK)
+        return st;
+    vkp_device *d = &ctx->devices[device];
+    if (!d->ready)
+        return GH_OK; /* nothing was ever queued */
+    VKP_TRY(d->fn.vkQueueWaitIdle(d->queue), "synchronize");
     return GH_OK;
 }
 

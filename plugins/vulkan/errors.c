@@ -1,38 +1,9 @@
-/* VkResult names and the per-thread last error. */
-#include <stdarg.h>
+/* VkResult names, and the gh_status and error text each one gets. */
 #include <stdio.h>
 
-#include "vkp.h"
+#include "errors.h"
 
-/* Calls for different devices run on different threads at once, so the
- * last error is per thread, tagged with the context that was being called. */
-static _Thread_local const struct gh_plugin *current_ctx;
-static _Thread_local const struct gh_plugin *error_ctx;
-static _Thread_local char error_text[1024];
-
-void vkp_enter(const struct gh_plugin *ctx)
-{
-    current_ctx = ctx;
-}
-
-gh_status vkp_fail(gh_status status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error_text, sizeof error_text, fmt, ap);
-    va_end(ap);
-    error_ctx = current_ctx;
-    return status;
-}
-
-const char *vkp_last_error(const struct gh_plugin *ctx)
-{
-    if (error_text[0] && error_ctx == ctx)
-        return error_text;
-    if (ctx && ctx->note[0])
-        return ctx->note;
-    return "no error";
-}
+#include "gemmhost/plugin_helpers.h"
 
 const char *vkp_result_name(VkResult result)
 {
@@ -119,7 +90,7 @@ gh_status vkp_vk_fail(VkResult result, const char *call, const char *what)
     call += start;
     len -= start;
     if (what && what[0])
-        return vkp_fail(status_of(result), "%s: %.*s failed: %s", what, len, call,
-                        vkp_result_name(result));
-    return vkp_fail(status_of(result), "%.*s failed: %s", len, call, vkp_result_name(result));
+        return gh_plugin_set_error(status_of(result), "%s: %.*s failed: %s", what, len, call,
+                                   vkp_result_name(result));
+    return gh_plugin_set_error(status_of(result), "%.*s failed: %s", len, call, vkp_result_name(result));
 }

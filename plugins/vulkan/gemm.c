@@ -1,10 +1,18 @@
 /* One GEMM: check the arguments, bind the matrices, dispatch, time. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "vkp.h"
+#include "gemm.h"
+
+#include "buffers.h"
+#include "commands.h"
+#include "compile.h"
+#include "devices.h"
+#include "errors.h"
+#include "gemmhost/plugin_helpers.h"
+#include "kernels.h"
+#include "state.h"
 
 /* The part of a buffer one matrix is bound as: the shaders index with 32-bit
  * element offsets from the start of this range. */
@@ -15,35 +23,22 @@ typedef struct window {
 } window;
 
 /* A matrix stored as `rows` rows of `cols` elements, `ld` apart, starting at
- * element `offset` of buf. */
+ * element `offset` of buf (gh_plugin_check_gemm has seen that it fits). */
 static gh_status bind_window(const vkp_device *d, char name, const struct gh_buffer *buf,
                              uint64_t offset, uint64_t rows, uint64_t cols, uint64_t ld,
                              uint32_t esize, window *w)
 {
-    if (!buf)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: buffer %c is NULL", name);
-    if (buf->device != d)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: buffer %c belongs to device %d, not %d (%s)", name,
-                        buf->device->index, d->index, d->name);
     /* Sizes were checked to fit 32 bits, so this cannot overflow. */
     uint64_t span = (rows - 1) * ld + cols;
-    uint64_t have = buf->bytes / esize;
-    if (offset > have || span > have - offset)
-        return vkp_fail(GH_INVALID_ARGUMENT,
-                        "gemm: %c (%llu rows of %llu, ld %llu) at element offset %llu needs %llu "
-                        "elements, its buffer holds %llu",
-                        name, (unsigned long long)rows, (unsigned long long)cols, (unsigned long long)ld,
-                        (unsigned long long)offset, (unsigned long long)(offset + span),
-                        (unsigned long long)have);
     const VkPhysicalDeviceLimits *lim = &d->props.limits;
     uint64_t start = offset * esize;
     uint64_t align = lim->minStorageBufferOffsetAlignment ? lim->minStorageBufferOffsetAlignment : 1;
     w->base = start - start % align;
     uint64_t needed = start + span * esize - w->base;
     if (needed > lim->maxStorageBufferRange)
-        return vkp_fail(GH_UNSUPPORTED,
-                        "gemm: %c spans %llu bytes, over the device's maxStorageBufferRange = %u (%s)",
-                        name, (unsigned long long)needed, lim->maxStorageBufferRange, d->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: %c spans %llu bytes, over the device's maxStorageBufferRange = %u (%s)",
+                                   name, (unsigned long long)needed, lim->maxStorageBufferRange, d->name);
     /* Bind on to the end of the buffer (as far as the limit allows), not
      * just the matrix: a kernel that writes past the matrix then hits the
      * host's guard zone, where it is seen, instead of being silently
@@ -54,44 +49,7 @@ static gh_status bind_window(const vkp_device *d, char name, const struct gh_buf
     return GH_OK;
 }
 
-static gh_status check_args(const gh_gemm_args *a)
-{
-    if (!a)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: args is NULL");
-    if (!GH_HAS_MEMBER(a, gh_gemm_args, n_params))
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: args.size %zu is smaller than gh_gemm_args of ABI 1.0",
-                        a->size);
-    if (a->dtype != GH_F32 && a->dtype != GH_F64 && a->dtype != GH_I32)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: unknown dtype %d", (int)a->dtype);
-    if ((a->trans_a != 0 && a->trans_a != 1) || (a->trans_b != 0 && a->trans_b != 1))
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: trans_a and trans_b must be 0 or 1");
-    if (a->m < 1 || a->n < 1 || a->k < 1)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: m, n, k must be >= 1 (got %lld, %lld, %lld)",
-                        (long long)a->m, (long long)a->n, (long long)a->k);
-    int64_t a_cols = a->trans_a ? a->m : a->k;
-    int64_t b_cols = a->trans_b ? a->k : a->n;
-    if (a->lda < a_cols || a->ldb < b_cols || a->ldc < a->n)
-        return vkp_fail(GH_INVALID_ARGUMENT,
-                        "gemm: leading dimensions too small: lda %lld (needs >= %lld), ldb %lld "
-                        "(>= %lld), ldc %lld (>= %lld)",
-                        (long long)a->lda, (long long)a_cols, (long long)a->ldb, (long long)b_cols,
-                        (long long)a->ldc, (long long)a->n);
-    const int64_t limit = UINT32_MAX;
-    if (a->m > limit || a->n > limit || a->k > limit || a->lda > limit || a->ldb > limit || a->ldc > limit)
-        return vkp_fail(GH_UNSUPPORTED, "gemm: sizes and leading dimensions must fit 32 bits here");
-    if (a->dtype == GH_I32) {
-        for (int i = 0; i < 2; i++) {
-            double v = i ? a->beta : a->alpha;
-            if (!(v >= INT32_MIN && v <= INT32_MAX) || v != floor(v))
-                return vkp_fail(GH_INVALID_ARGUMENT, "gemm: i32 needs an integral %s, got %g",
-                                i ? "beta" : "alpha", v);
-        }
-    }
-    return GH_OK;
-}
-
-/* The push constants of kernels/vulkan/gemm_common.glsl: twelve uints, then
- * alpha and beta in the element type. */
+/* The push constants of kernels/vulkan/gemm_common.glsl (see kernels.h). */
 static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3])
 {
     uint32_t u[VKP_PUSH_UINTS] = {
@@ -121,26 +79,26 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
-                   gh_gemm_timing *timing)
+gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
-    if (!ctx || device < 0 || device >= ctx->device_count)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: no device %d (there are %d)", device,
-                        ctx ? ctx->device_count : 0);
-    if (kernel < 0 || kernel >= VKP_KERNEL_COUNT)
-        return vkp_fail(GH_INVALID_ARGUMENT, "gemm: no kernel %d (there are %d)", kernel, VKP_KERNEL_COUNT);
-    gh_status st = check_args(args);
+    gh_status st = vkp_check_device(ctx, "gemm", device);
+    if (st == GH_OK)
+        st = gh_plugin_check_index("gemm", "kernel", kernel, VKP_KERNEL_COUNT);
     if (st != GH_OK)
+        return st;
+    vkp_device *d = &ctx->devices[device];
+    /* The shaders index with 32-bit unsigned integers. */
+    const gh_plugin_gemm_target target = {device, &d->info, &vkp_kernels[kernel], UINT32_MAX, vkp_buffer_extent};
+    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK)
         return st;
     vkp_variant v;
     if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK)
         return st;
-    vkp_device *d = &ctx->devices[device];
     if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK)
         return st;
     uint32_t side = v.side; /* every kernel's workgroup computes a side x side block of C */
 
-    uint32_t esize = vkp_dtype_size(args->dtype);
+    uint32_t esize = (uint32_t)gh_plugin_dtype_size(args->dtype);
     uint64_t m = (uint64_t)args->m, n = (uint64_t)args->n, k = (uint64_t)args->k;
     window w[3];
     if ((st = bind_window(d, 'A', args->a, args->a_offset, args->trans_a ? k : m, args->trans_a ? m : k,
@@ -153,11 +111,11 @@ gh_status vkp_gemm(struct gh_plugin *ctx, int device, int kernel, const gh_gemm_
     const uint32_t *max_groups = d->props.limits.maxComputeWorkGroupCount;
     uint64_t groups_x = (n + side - 1) / side, groups_y = (m + side - 1) / side;
     if (groups_x > max_groups[0] || groups_y > max_groups[1])
-        return vkp_fail(GH_UNSUPPORTED,
-                        "gemm: %llu x %llu workgroups, over the device's maxComputeWorkGroupCount = "
-                        "%u x %u (%s)",
-                        (unsigned long long)groups_x, (unsigned long long)groups_y, max_groups[0],
-                        max_groups[1], d->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: %llu x %llu workgroups, over the device's maxComputeWorkGroupCount = "
+                                   "%u x %u (%s)",
+                                   (unsigned long long)groups_x, (unsigned long long)groups_y, max_groups[0],
+                                   max_groups[1], d->name);
 
     if ((st = vkp_device_ready(d)) != GH_OK)
         return st;

@@ -1,8 +1,11 @@
-/* The kernels and their parameters, as the host sees them. */
+/* The kernels and their parameters, as the host sees them; the launch shape
+ * of each combination of parameter values, and the device limits it meets. */
 #include <stdio.h>
-#include <string.h>
 
-#include "vkp.h"
+#include "kernels.h"
+
+#include "gemmhost/plugin_helpers.h"
+#include "state.h"
 
 #define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
@@ -79,79 +82,106 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
     },
 };
 
-/* "4, 8, 16, 32" */
-static void list_allowed(const gh_param_info *param, char *buf, size_t size)
+int vkp_kernel_count(gh_plugin *ctx)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < param->n_allowed; i++) {
-        int n = snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)param->allowed[i]);
-        if (n < 0 || (size_t)n >= size - used)
-            break;
-        used += (size_t)n;
-    }
+    (void)ctx;
+    return VKP_KERNEL_COUNT;
+}
+
+const gh_kernel_info *vkp_kernel_info(gh_plugin *ctx, int kernel)
+{
+    (void)ctx;
+    if (gh_plugin_check_index("kernel_info", "kernel", kernel, VKP_KERNEL_COUNT) != GH_OK)
+        return NULL;
+    return &vkp_kernels[kernel];
 }
 
 gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
 {
     const gh_kernel_info *k = &vkp_kernels[kernel];
-    if (args->n_params > k->n_params)
-        return vkp_fail(GH_INVALID_ARGUMENT, "kernel %s takes %zu parameter%s (%s%s%s), got %zu", k->name,
-                        k->n_params, k->n_params == 1 ? "" : "s", k->params[0].name, k->n_params > 1 ? ", " : "",
-                        k->n_params > 1 ? k->params[1].name : "", args->n_params);
-    if (args->n_params > 0 && !args->params)
-        return vkp_fail(GH_INVALID_ARGUMENT, "kernel %s: params is NULL", k->name);
-
-    int64_t values[2] = {0, 0};
+    /* The pipeline cache's slot: the parameters' positions among their
+     * allowed values, as digits of a mixed-radix number. */
     int slot = 0, stride = 1;
     size_t used = 0;
     v->label[0] = '\0';
     for (size_t p = 0; p < k->n_params; p++) {
         const gh_param_info *param = &k->params[p];
-        int64_t value = p < args->n_params ? args->params[p] : param->default_value;
-        size_t i = 0;
-        while (i < param->n_allowed && param->allowed[i] != value)
-            i++;
-        if (i == param->n_allowed) {
-            char allowed[64];
-            list_allowed(param, allowed, sizeof allowed);
-            return vkp_fail(GH_INVALID_ARGUMENT, "kernel %s: %s = %lld is not one of %s", k->name, param->name,
-                            (long long)value, allowed);
-        }
-        values[p] = value;
-        slot += (int)i * stride;
+        slot += gh_plugin_param_index(param, args->params[p]) * stride;
         stride *= (int)param->n_allowed;
         int n = snprintf(v->label + used, sizeof v->label - used, "%s%s = %lld", p ? ", " : "", param->name,
-                         (long long)value);
+                         (long long)args->params[p]);
         if (n > 0 && (size_t)n < sizeof v->label - used)
             used += (size_t)n;
     }
     if (slot >= VKP_VARIANT_MAX) /* a kernel table out of step with VKP_VARIANT_MAX */
-        return vkp_fail(GH_ERROR, "kernel %s: %s needs pipeline slot %d of %d", k->name, v->label, slot,
-                        VKP_VARIANT_MAX);
+        return gh_plugin_set_error(GH_ERROR, "gemm: kernel %s: %s needs pipeline slot %d of %d", k->name, v->label,
+                                   slot, VKP_VARIANT_MAX);
     v->slot = slot;
-    v->side = (uint32_t)values[0];
-    v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)values[1] : 1;
+    v->side = (uint32_t)args->params[0];
+    v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
     v->depth = 0;
     v->invocations = (v->side / v->work) * (v->side / v->work);
-    v->module = 0;
-    if (kernel == VKP_KERNEL_BLOCKED) /* blocked_w<work>: its index in blocked_works */
-        while (v->module < (int)COUNT(blocked_works) - 1 && blocked_works[v->module] != values[1])
-            v->module++;
+    /* blocked_w<work>: the work's position among its allowed values */
+    v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
     return GH_OK;
 }
 
-const char *vkp_dtype_name(gh_dtype dtype)
+/* Shared memory the tiled shader declares: two tiles with rows padded by one
+ * element (kernels/vulkan/tiled.comp). */
+static uint64_t tiled_shared_bytes(uint32_t tile, gh_dtype dtype)
 {
-    switch (dtype) {
-    case GH_F32: return "f32";
-    case GH_F64: return "f64";
-    case GH_I32: return "i32";
-    }
-    return "?";
+    return 2ull * tile * (tile + 1) * gh_plugin_dtype_size(dtype);
 }
 
-uint32_t vkp_dtype_size(gh_dtype dtype)
+/* Shared memory the blocked shader declares: two tiles of depth rows of
+ * tile + 4 elements (kernels/vulkan/blocked.comp). */
+static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
 {
-    return dtype == GH_F64 ? 8 : 4;
+    return 2ull * depth * (tile + 4) * gh_plugin_dtype_size(dtype);
+}
+
+/* The k step of blocked: 16, or 8 where 16 would not fit. */
+enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
+
+gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v)
+{
+    const VkPhysicalDeviceLimits *lim = &d->props.limits;
+    const char *kname = vkp_kernels[kernel].name;
+    if (v->invocations > lim->maxComputeWorkGroupInvocations)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: %s needs %u invocations per workgroup, over the device's "
+                                   "maxComputeWorkGroupInvocations = %u (%s)",
+                                   kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
+    if (kernel == VKP_KERNEL_BLOCKED) {
+        /* A one-dimensional workgroup of (tile / work)^2 invocations. */
+        if (v->invocations > lim->maxComputeWorkGroupSize[0])
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
+                                       "device's maxComputeWorkGroupSize[0] = %u (%s)",
+                                       kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        v->depth = BLOCKED_DEPTH;
+        if (blocked_shared_bytes(v->side, v->depth, dtype) > lim->maxComputeSharedMemorySize)
+            v->depth = BLOCKED_DEPTH_MIN;
+        uint64_t bytes = blocked_shared_bytes(v->side, v->depth, dtype);
+        if (bytes > lim->maxComputeSharedMemorySize)
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory (at depth %u), "
+                                       "over the device's maxComputeSharedMemorySize = %u (%s)",
+                                       kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
+                                       v->depth, lim->maxComputeSharedMemorySize, d->name);
+        return GH_OK;
+    }
+    for (int axis = 0; axis < 2; axis++)
+        if (v->side > lim->maxComputeWorkGroupSize[axis])
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s is over the device's maxComputeWorkGroupSize[%d] = %u (%s)",
+                                       kname, v->label, axis, lim->maxComputeWorkGroupSize[axis], d->name);
+    uint64_t bytes = tiled_shared_bytes(v->side, dtype);
+    if (kernel == VKP_KERNEL_TILED && bytes > lim->maxComputeSharedMemorySize)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the device's "
+                                   "maxComputeSharedMemorySize = %u (%s)",
+                                   kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
+                                   lim->maxComputeSharedMemorySize, d->name);
+    return GH_OK;
 }

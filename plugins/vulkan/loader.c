@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkp.h"
+#include "loader.h"
+
+#include "errors.h"
+#include "gemmhost/plugin_helpers.h"
 
 #define VKP_LOADER_NAME "libvulkan.so.1"
 
@@ -136,7 +139,7 @@ gh_status vkp_loader_open(struct gh_plugin *ctx)
         ctx->instance_version = shared_version;
     }
     pthread_mutex_unlock(&shared_lock);
-    return ok ? GH_OK : vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+    return ok ? GH_OK : GH_NO_DEVICE;
 }
 
 void vkp_loader_close(struct gh_plugin *ctx)
@@ -150,7 +153,7 @@ gh_status vkp_load_device_functions(struct gh_plugin *ctx, VkDevice dev, vkp_dev
 #define LOAD_DEVICE(name)                                                         \
     fn->name = (PFN_##name)ctx->vk.vkGetDeviceProcAddr(dev, #name);                \
     if (!fn->name)                                                                \
-        return vkp_fail(GH_ERROR, "the Vulkan device has no %s", #name);
+        return gh_plugin_set_error(GH_ERROR, "the Vulkan device has no %s", #name);
     VKP_DEVICE_FUNCTIONS(LOAD_DEVICE)
 #undef LOAD_DEVICE
     return GH_OK;

@@ -1,10 +1,14 @@
 /*
- * Every Vulkan function the plugin calls, as X-macro lists. The plugin does
- * not link libvulkan: entry.c/loader.c dlopen it and fill tables from these
- * lists, so a machine without a loader still loads the plugin.
- *
- * Include after defining the macros you need; each list undefines nothing.
+ * Every Vulkan function the plugin calls, as X-macro lists, and the tables
+ * they make. The plugin does not link libvulkan: loader.c dlopens it and
+ * fills the tables from these lists, so a machine without a loader still
+ * loads the plugin. (VK_NO_PROTOTYPES, set by CMakeLists.txt, keeps
+ * vulkan.h from declaring functions nothing defines.)
  */
+#ifndef GH_VULKAN_VK_FUNCTIONS_H
+#define GH_VULKAN_VK_FUNCTIONS_H
+
+#include <vulkan/vulkan.h>
 
 /* Loaded with vkGetInstanceProcAddr(NULL, ...) before an instance exists. */
 #define VKP_GLOBAL_FUNCTIONS(X)                                  \
@@ -72,3 +76,24 @@
     X(vkCmdDispatch)                                             \
     X(vkCmdResetQueryPool)                                       \
     X(vkCmdWriteTimestamp)
+
+#define VKP_DECLARE(name) PFN_##name name;
+
+/* Filled once per process (loader.c) and copied into each context. */
+typedef struct vkp_instance_fns {
+    PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
+    VKP_GLOBAL_FUNCTIONS(VKP_DECLARE)
+    VKP_INSTANCE_FUNCTIONS(VKP_DECLARE)
+    /* Vulkan 1.1; NULL on a 1.0 instance. */
+    PFN_vkEnumerateInstanceVersion vkEnumerateInstanceVersion;
+    PFN_vkGetPhysicalDeviceProperties2 vkGetPhysicalDeviceProperties2;
+} vkp_instance_fns;
+
+/* Filled per logical device (loader.c's vkp_load_device_functions). */
+typedef struct vkp_device_fns {
+    VKP_DEVICE_FUNCTIONS(VKP_DECLARE)
+} vkp_device_fns;
+
+#undef VKP_DECLARE
+
+#endif

@@ -1,10 +1,18 @@
-/* Physical devices and what they report; the logical device behind each. */
+/* Physical devices and what they report; the logical device behind each.
+ *
+ * This is the bottom of what lives on a device: buffers.c and compile.c
+ * create their objects on the logical device made here, and release them
+ * before vkp_devices_close destroys it (entry.c's close keeps that order). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "vkp.h"
+#include "devices.h"
+
+#include "errors.h"
+#include "gemmhost/plugin_helpers.h"
+#include "loader.h"
 
 static const char *vendor_name(uint32_t id, char *buf, size_t size)
 {
@@ -152,24 +160,25 @@ gh_status vkp_devices_open(struct gh_plugin *ctx)
     VkResult r = ctx->vk.vkEnumeratePhysicalDevices(ctx->instance, &n, NULL);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
         snprintf(ctx->note, sizeof ctx->note, "vkEnumeratePhysicalDevices failed: %s", vkp_result_name(r));
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
     if (n == 0) {
         snprintf(ctx->note, sizeof ctx->note,
                  "the Vulkan loader found no devices (no driver installed? see VK_DRIVER_FILES)");
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
     VkPhysicalDevice *phys = calloc(n, sizeof *phys);
     ctx->devices = calloc(n, sizeof *ctx->devices);
     if (!phys || !ctx->devices) {
         free(phys);
-        return vkp_fail(GH_OUT_OF_MEMORY, "out of host memory listing %u Vulkan devices", n);
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory listing %u Vulkan devices", n);
+        return GH_OUT_OF_MEMORY;
     }
     r = ctx->vk.vkEnumeratePhysicalDevices(ctx->instance, &n, phys);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
         free(phys);
         snprintf(ctx->note, sizeof ctx->note, "vkEnumeratePhysicalDevices failed: %s", vkp_result_name(r));
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
 
     int skipped = 0;
@@ -187,18 +196,41 @@ gh_status vkp_devices_open(struct gh_plugin *ctx)
     free(phys);
     if (ctx->device_count == 0) {
         snprintf(ctx->note, sizeof ctx->note, "none of the %d Vulkan devices has a compute queue", skipped);
-        return vkp_fail(GH_NO_DEVICE, "%s", ctx->note);
+        return GH_NO_DEVICE;
     }
     return GH_OK;
 }
 
+int vkp_device_count(gh_plugin *ctx)
+{
+    if (!ctx)
+        return 0;
+    /* Said on every call, so that the thread asking learns why there are none. */
+    if (ctx->device_count == 0)
+        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->note);
+    return ctx->device_count;
+}
+
+const gh_device_info *vkp_device_info(gh_plugin *ctx, int device)
+{
+    if (vkp_check_device(ctx, "device_info", device) != GH_OK)
+        return NULL;
+    return &ctx->devices[device].info;
+}
+
+gh_status vkp_check_device(const struct gh_plugin *ctx, const char *call, int device)
+{
+    if (!ctx)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the context is NULL", call);
+    return gh_plugin_check_device(call, device, ctx->device_count, ctx->note);
+}
+
+/* Destroys what create_device made, also when it stopped halfway. */
 static void device_teardown(vkp_device *d)
 {
     if (!d->dev)
         return;
     d->fn.vkDeviceWaitIdle(d->dev);
-    vkp_buffers_release(d);
-    vkp_pipelines_release(d);
     if (d->timestamps)
         d->fn.vkDestroyQueryPool(d->dev, d->timestamps, NULL);
     if (d->fence)
@@ -212,6 +244,13 @@ static void device_teardown(vkp_device *d)
     d->pool = VK_NULL_HANDLE;
     d->cmd = VK_NULL_HANDLE;
     d->ready = 0;
+}
+
+void vkp_device_wait_idle(vkp_device *d)
+{
+    /* A failure here is a lost device: close goes on regardless. */
+    if (d->dev)
+        d->fn.vkDeviceWaitIdle(d->dev);
 }
 
 void vkp_devices_close(struct gh_plugin *ctx)
@@ -276,7 +315,7 @@ static gh_status create_device(vkp_device *d)
         };
         VKP_TRY(d->fn.vkCreateQueryPool(d->dev, &query, NULL, &d->timestamps), d->name);
     }
-    return vkp_pipelines_init(d);
+    return GH_OK;
 }
 
 gh_status vkp_device_ready(vkp_device *d)

@@ -1,0 +1,51 @@
+/* The kernels as the host sees them (names, dtypes, parameters), and what a
+ * launch of one takes: workgroup shape, shared memory, push constants. */
+#ifndef GH_VULKAN_KERNELS_H
+#define GH_VULKAN_KERNELS_H
+
+#include <stdint.h>
+
+#include "gemmhost/plugin.h"
+
+enum { VKP_KERNEL_NAIVE = 0, VKP_KERNEL_TILED = 1, VKP_KERNEL_BLOCKED = 2, VKP_KERNEL_COUNT = 3 };
+extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
+/* Pipelines are cached per (kernel, dtype, combination of parameter values);
+ * no kernel has more combinations than this (blocked: 3 tiles x 3 works). */
+#define VKP_VARIANT_MAX 9
+/* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
+ * value (2, 4, 8), which sizes its register arrays. */
+#define VKP_MODULE_MAX 3
+
+/* Push constants, as kernels/vulkan/gemm_common.glsl declares them: twelve
+ * uints, then alpha and beta in the element type. */
+#define VKP_PUSH_UINTS 12
+#define VKP_PUSH_BYTES (VKP_PUSH_UINTS * 4 + 2 * 8)
+
+/* A kernel's parameter values, as one launch uses them. */
+typedef struct vkp_variant {
+    int slot;              /* the pipeline's cache index, < VKP_VARIANT_MAX */
+    uint32_t side;         /* side of the block of C one workgroup computes:
+                            * naive's wg, tiled's and blocked's tile */
+    uint32_t work;         /* blocked: side of each invocation's micro-tile; else 1 */
+    uint32_t depth;        /* blocked: the k step, chosen by vkp_check_limits; else 0 */
+    uint32_t invocations;  /* per workgroup */
+    int module;            /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX */
+    char label[48];        /* "tile = 128, work = 8", for messages */
+} vkp_variant;
+
+/* The api's kernel_count and kernel_info. */
+int vkp_kernel_count(gh_plugin *ctx);
+const gh_kernel_info *vkp_kernel_info(gh_plugin *ctx, int kernel);
+
+/* The launch shape of the kernel's parameter values in args, which
+ * gh_plugin_check_params has accepted. */
+gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v);
+
+struct vkp_device;
+/* GH_UNSUPPORTED, naming the limit and the value, when the kernel with
+ * those parameters does not fit the device (workgroup invocations and size,
+ * shared memory). Sets v->depth for blocked: 16, or 8 where 16 needs more
+ * shared memory than the device has. */
+gh_status vkp_check_limits(const struct vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v);
+
+#endif

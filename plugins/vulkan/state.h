@@ -1,0 +1,99 @@
+/*
+ * The Vulkan plugin's state: the context, its devices and its buffers, as
+ * every layer of the plugin sees them (prefix vkp_). Nothing here crosses
+ * the plugin ABI; gemmhost/plugin.h is the contract.
+ *
+ * The layers, each in its own file, from the bottom up (a file includes
+ * only the headers of layers below it):
+ *   vk_functions.h the Vulkan functions the plugin calls, as tables
+ *   errors.c       VkResult names, and the status and error text each gets
+ *   kernels.c      the kernel table, launch shapes and the device limits they meet
+ *   loader.c       dlopen of libvulkan.so.1, the process-wide instance, the tables
+ *   devices.c      physical devices and what they report; the logical device
+ *   commands.c     one-shot command buffers: record, submit, wait
+ *   buffers.c      device buffers, the staging buffer, upload and download
+ *   compile.c      SPIR-V modules, pipeline layout, pipelines per parameter values
+ *   gemm.c         argument checks, dispatch, timing
+ *   entry.c        the function table, open, and close (which tears the
+ *                  layers down from the top)
+ */
+#ifndef GH_VULKAN_STATE_H
+#define GH_VULKAN_STATE_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "gemmhost/plugin.h"
+#include "kernels.h"
+#include "vk_functions.h"
+
+/* A reusable host-visible buffer that upload/download copy through. */
+typedef struct vkp_staging {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *map;
+    VkDeviceSize size;
+} vkp_staging;
+
+typedef struct vkp_device {
+    struct gh_plugin *ctx;
+    int index;
+    VkPhysicalDevice phys;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem;
+    uint32_t queue_family;
+    uint32_t timestamp_bits;      /* 0: no timestamps on that family, host timing */
+    int has_fp64;
+
+    gh_device_info info;          /* its strings point into the arrays below */
+    char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    char vendor[64];
+    char driver[VK_MAX_DRIVER_INFO_SIZE + VK_MAX_DRIVER_NAME_SIZE + 32];
+    char api[48];
+
+    /* Only one thread at a time uses one device, so none of what follows is
+     * locked. Each group is created on first use by the file named and
+     * destroyed by it at close, in the order entry.c's close gives. */
+
+    /* devices.c: the logical device and its queue (vkp_device_ready) */
+    int ready;
+    VkDevice dev;
+    vkp_device_fns fn;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkQueryPool timestamps;       /* two queries; VK_NULL_HANDLE without timestamps */
+
+    /* compile.c: the pipeline layout, its one descriptor set, the pipelines */
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkDescriptorPool desc_pool;
+    VkDescriptorSet set;
+    VkShaderModule modules[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_MODULE_MAX];
+    VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_VARIANT_MAX];
+
+    /* buffers.c: the staging buffer and the live buffers */
+    vkp_staging staging;
+    struct gh_buffer *buffers;
+} vkp_device;
+
+struct gh_buffer {
+    vkp_device *device;
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    uint64_t bytes;               /* as asked for */
+    struct gh_buffer *prev, *next;
+};
+
+struct gh_plugin {
+    vkp_instance_fns vk;          /* copied from the process-wide instance */
+    VkInstance instance;          /* shared by all contexts, never destroyed (loader.c) */
+    uint32_t instance_version;
+    vkp_device *devices;
+    int device_count;
+    char note[512];               /* why there are no devices, or "" */
+    char kernel_dir[PATH_MAX];    /* SPIR-V override folder, or "" */
+};
+
+#endif

@@ -1,0 +1,189 @@
+/* The sweep over kernels, parameters, dtypes, transposes and shapes. */
+#include "sweep.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../check.h"
+
+/* Shapes that hit every edge of a tile of side t. */
+enum { SHAPE_COUNT = 8 };
+static void shapes_for(int64_t t, int64_t shapes[SHAPE_COUNT][3])
+{
+    const int64_t list[SHAPE_COUNT][3] = {
+        {1, 1, 1},                 /* K < tile, one element */
+        {1, 2 * t + 3, 1},         /* one row */
+        {2 * t + 1, 1, t + 3},     /* one column */
+        {37, 53, 29},              /* primes */
+        {t + 1, t - 1, t},         /* around the tile */
+        {t - 1, t + 1, t + 1},
+        {2 * t + 1, t, 3 * t - 1},
+        {t + 5, 2 * t - 3, 7},     /* K below blocked's k step, several tiles of C */
+    };
+    memcpy(shapes, list, sizeof list);
+}
+
+/* The limit a kernel with these parameters is over on this device, by the
+ * plugin's rules (the shaders in kernels/vulkan declare the shared memory),
+ * with the value that is over it written to `value`; NULL when it fits. */
+static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dtype, char *value, size_t size)
+{
+    const gh_device_info *info = pl->api->device_info(pl->ctx, c->device);
+    const char *name = pl->api->kernel_info(pl->ctx, c->kernel)->name;
+    uint64_t es = elem_size(dtype), side = (uint64_t)c->params[0];
+    uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : 1;
+    uint64_t invocations = (side / work) * (side / work);
+    if (invocations > info->max_workgroup_size) {
+        snprintf(value, size, "%llu invocations", (unsigned long long)invocations);
+        return "maxComputeWorkGroupInvocations";
+    }
+    uint64_t shared = 0;
+    if (strcmp(name, "tiled") == 0)
+        shared = 2 * side * (side + 1) * es;
+    else if (strcmp(name, "blocked") == 0)
+        shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
+    if (shared > info->local_mem_bytes) {
+        snprintf(value, size, "%llu bytes", (unsigned long long)shared);
+        return "maxComputeSharedMemorySize";
+    }
+    return NULL;
+}
+
+/* A kernel over the device's limits is refused before it runs, as
+ * unsupported, naming the limit and the value over it. */
+static void expect_refused(const plugin *pl, const gemm_case *c, const char *limit, const char *value)
+{
+    const gh_plugin_api *api = pl->api;
+    char params[64], name[256];
+    describe_params(pl, c, params, sizeof params);
+    snprintf(name, sizeof name, "device %d %s %s %s", c->device, api->kernel_info(pl->ctx, c->kernel)->name, params,
+             dtype_name(c->p.dtype));
+    gh_buffer *buf = NULL;
+    if (api->buffer_alloc(pl->ctx, c->device, 64, &buf) != GH_OK) {
+        CHECK(0, "%s: buffer_alloc: %s", name, api->last_error(pl->ctx));
+        return;
+    }
+    gh_gemm_args args = {
+        .size = sizeof args, .dtype = c->p.dtype, .m = 1, .n = 1, .k = 1, .alpha = 1, .beta = 0,
+        .lda = 1, .ldb = 1, .ldc = 1, .a = buf, .b = buf, .c = buf,
+        .params = c->params, .n_params = c->n_params,
+    };
+    gh_gemm_timing timing = {.size = sizeof timing};
+    gh_status st = api->gemm(pl->ctx, c->device, c->kernel, &args, &timing);
+    const char *e = api->last_error(pl->ctx);
+    CHECK(st == GH_UNSUPPORTED && strstr(e, limit) && strstr(e, value),
+          "%s is refused as over %s (%s): status %d (wanted %d), error '%s'", name, limit, value, (int)st,
+          (int)GH_UNSUPPORTED, e);
+    api->buffer_free(pl->ctx, buf);
+}
+
+/* Every combination of the kernel's parameter values, in turn: combo 0 ..
+ * count - 1. Returns 0 past the last. */
+static int kernel_combo(const plugin *pl, int kernel, size_t combo, gemm_case *c)
+{
+    const gh_kernel_info *k = pl->api->kernel_info(pl->ctx, kernel);
+    c->kernel = kernel;
+    c->n_params = k->n_params < MAX_PARAMS ? k->n_params : MAX_PARAMS;
+    for (size_t i = 0; i < c->n_params; i++) {
+        const gh_param_info *param = &k->params[i];
+        if (param->n_allowed == 0) { /* a range: its default only */
+            c->params[i] = param->default_value;
+            continue;
+        }
+        c->params[i] = param->allowed[combo % param->n_allowed];
+        combo /= param->n_allowed;
+    }
+    return combo == 0;
+}
+
+static int is_default(const plugin *pl, int kernel, const gemm_case *c)
+{
+    const gh_kernel_info *k = pl->api->kernel_info(pl->ctx, kernel);
+    for (size_t i = 0; i < c->n_params; i++)
+        if (c->params[i] != k->params[i].default_value)
+            return 0;
+    return 1;
+}
+
+/* On a software device (lavapipe), where compiling the larger blocked
+ * pipelines takes seconds each, blocked runs f32 at every tile x work but
+ * f64 and i32 only at these: the scalar path (work 2), one 4-vector per
+ * row (work 4) and two at the default (work 8, where f64 has to take the
+ * smaller k step on lavapipe's 32 KiB of shared memory). Hardware devices
+ * run every dtype at every combination. */
+static int every_dtype(const plugin *pl, int device, int kernel, const gemm_case *c)
+{
+    static const int64_t lavapipe_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
+    if (!pl->api->device_info(pl->ctx, device)->is_software ||
+        strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "blocked") != 0)
+        return 1;
+    for (size_t i = 0; i < sizeof lavapipe_blocked / sizeof lavapipe_blocked[0]; i++)
+        if (c->params[0] == lavapipe_blocked[i][0] && c->params[1] == lavapipe_blocked[i][1])
+            return 1;
+    return 0;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Every transpose, shape and scenario of one kernel, parameters and dtype. */
+static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick)
+{
+    int64_t shapes[SHAPE_COUNT][3];
+    shapes_for(proto->params[0], shapes);
+    for (int t = 0; t < 4; t++) {
+        if (quick && (t == 1 || t == 2))
+            continue;
+        for (int s = 0; s < SHAPE_COUNT; s++)
+            for (int sc = 0; sc < SCENARIO_COUNT; sc++) {
+                if (sc == 2 && s != 3) /* the third scenario on the primes only */
+                    continue;
+                gemm_case c = *proto;
+                make_problem(&c.p, dtype, t >> 1, t & 1, shapes[s], &scenarios[sc]);
+                char why[512] = "", name[256];
+                describe_case(pl, &c, name, sizeof name);
+                int passed = run_case(pl, &c, why, sizeof why, NULL);
+                CHECK(passed, "%s%s%s", name, passed ? "" : ": ", passed ? "" : why);
+            }
+    }
+}
+
+void sweep(const plugin *pl, int device, int quick)
+{
+    static const gh_dtype dtypes[] = {GH_F32, GH_F64, GH_I32};
+    const gh_device_info *info = pl->api->device_info(pl->ctx, device);
+    if (!info->has_fp64)
+        check_skip("device %d: every f64 case: %s has no shaderFloat64", device, info->name);
+    for (int kernel = 0; kernel < pl->api->kernel_count(pl->ctx); kernel++) {
+        gemm_case proto = {.device = device};
+        for (size_t combo = 0; kernel_combo(pl, kernel, combo, &proto); combo++) {
+            if (quick && !is_default(pl, kernel, &proto))
+                continue;
+            /* Progress, so that a slow device shows where its time goes. */
+            double started = seconds_now();
+            int checked_before = check_passed + check_failed;
+            int n_dtypes = every_dtype(pl, device, kernel, &proto) ? 3 : 1;
+            for (int d = 0; d < n_dtypes; d++) {
+                if (dtypes[d] == GH_F64 && !info->has_fp64)
+                    continue;
+                gemm_case c = proto;
+                c.p.dtype = dtypes[d];
+                char value[64];
+                const char *limit = over_limit(pl, &c, dtypes[d], value, sizeof value);
+                if (limit)
+                    expect_refused(pl, &c, limit, value);
+                else
+                    sweep_cases(pl, &proto, dtypes[d], quick);
+            }
+            char name[128];
+            describe_params(pl, &proto, name, sizeof name);
+            printf("device %d: %s %s: %d checks in %.1f s\n", device, pl->api->kernel_info(pl->ctx, kernel)->name,
+                   name, check_passed + check_failed - checked_before, seconds_now() - started);
+        }
+    }
+}
