@@ -31,19 +31,20 @@ static void list_remove(gh_plugin *ctx, gh_buffer *b)
 
 gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {
+    /* Malformed before beyond the device (plugin.h). */
     if (!out)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
     *out = NULL;
+    if (bytes == 0)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
     gh_cuda_device *dev = NULL;
-    gh_status st = gh_cuda_device_enter(ctx, device, &dev);
+    gh_status st = gh_cuda_device_enter(ctx, "buffer_alloc", device, &dev);
     if (st)
         return st;
-    if (bytes == 0)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
     gh_buffer *b = calloc(1, sizeof *b);
     if (!b)
-        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for a buffer record");
-    st = gh_cu_check(ctx, ctx->cu->cuMemAlloc(&b->ptr, (size_t)bytes), "cuMemAlloc(%llu bytes) on device %d",
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory for a buffer record");
+    st = gh_cu_check(ctx->cu->cuMemAlloc(&b->ptr, (size_t)bytes), "buffer_alloc: cuMemAlloc(%llu bytes) on device %d",
                      (unsigned long long)bytes, dev->index);
     if (st) {
         free(b);
@@ -56,12 +57,17 @@ gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_bu
     return GH_OK;
 }
 
+gh_plugin_extent gh_cuda_extent(const gh_buffer *buf)
+{
+    return (gh_plugin_extent){buf->bytes, buf->device};
+}
+
 /* Frees the device memory; b must already be off the list. */
 static void release(gh_plugin *ctx, gh_buffer *b)
 {
     gh_cuda_device *dev = NULL;
-    if (gh_cuda_device_enter(ctx, b->device, &dev) == GH_OK)
-        gh_cu_check(ctx, ctx->cu->cuMemFree(b->ptr), "cuMemFree on device %d", dev->index);
+    if (gh_cuda_device_enter(ctx, "buffer_free", b->device, &dev) == GH_OK)
+        gh_cu_check(ctx->cu->cuMemFree(b->ptr), "cuMemFree on device %d", dev->index);
     free(b);
 }
 
@@ -82,46 +88,30 @@ void gh_cuda_buffers_free_all(gh_plugin *ctx)
     }
 }
 
-/* Checks [offset, offset + bytes) lies inside the buffer. */
-static gh_status check_range(gh_plugin *ctx, const char *what, const gh_buffer *b, uint64_t offset, uint64_t bytes,
-                             const void *host)
-{
-    if (!b)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: buffer is NULL", what);
-    if (!host && bytes)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: host pointer is NULL", what);
-    if (offset > b->bytes || bytes > b->bytes - offset)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT,
-                            "%s: bytes [%llu, %llu + %llu) are outside the buffer of %llu bytes", what,
-                            (unsigned long long)offset, (unsigned long long)offset, (unsigned long long)bytes,
-                            (unsigned long long)b->bytes);
-    return GH_OK;
-}
-
 /* Copies go through the device's stream, then wait for it: blocking for the
  * host, and ordered with the kernels queued on that stream. */
 gh_status gh_cuda_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
 {
-    gh_status st = check_range(ctx, "upload", dst, offset, bytes, src);
+    gh_status st = gh_plugin_check_copy("upload", dst, gh_cuda_extent, offset, src, bytes);
     gh_cuda_device *dev = NULL;
-    if (st || (st = gh_cuda_device_enter(ctx, dst->device, &dev)) || bytes == 0)
+    if (st || (st = gh_cuda_device_enter(ctx, "upload", dst->device, &dev)) || bytes == 0)
         return st;
-    if ((st = gh_cu_check(ctx, ctx->cu->cuMemcpyHtoDAsync(dst->ptr + offset, src, (size_t)bytes, dev->stream),
+    if ((st = gh_cu_check(ctx->cu->cuMemcpyHtoDAsync(dst->ptr + offset, src, (size_t)bytes, dev->stream),
                           "cuMemcpyHtoDAsync(%llu bytes) to device %d", (unsigned long long)bytes, dev->index)))
         return st;
-    return gh_cu_check(ctx, ctx->cu->cuStreamSynchronize(dev->stream), "cuStreamSynchronize after upload to device %d",
+    return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream), "cuStreamSynchronize after upload to device %d",
                        dev->index);
 }
 
 gh_status gh_cuda_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
 {
-    gh_status st = check_range(ctx, "download", src, offset, bytes, dst);
+    gh_status st = gh_plugin_check_copy("download", src, gh_cuda_extent, offset, dst, bytes);
     gh_cuda_device *dev = NULL;
-    if (st || (st = gh_cuda_device_enter(ctx, src->device, &dev)) || bytes == 0)
+    if (st || (st = gh_cuda_device_enter(ctx, "download", src->device, &dev)) || bytes == 0)
         return st;
-    if ((st = gh_cu_check(ctx, ctx->cu->cuMemcpyDtoHAsync(dst, src->ptr + offset, (size_t)bytes, dev->stream),
+    if ((st = gh_cu_check(ctx->cu->cuMemcpyDtoHAsync(dst, src->ptr + offset, (size_t)bytes, dev->stream),
                           "cuMemcpyDtoHAsync(%llu bytes) from device %d", (unsigned long long)bytes, dev->index)))
         return st;
-    return gh_cu_check(ctx, ctx->cu->cuStreamSynchronize(dev->stream),
+    return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream),
                        "cuStreamSynchronize after download from device %d", dev->index);
 }

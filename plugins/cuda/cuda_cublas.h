@@ -12,9 +12,9 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
                                  const gh_gemm_args *args, CUevent start, CUevent stop);
 
 /* Destroys *handle if set (dev's context current) and clears it. */
-void gh_cuda_cublas_destroy(gh_plugin *ctx, const gh_cuda_device *dev, cublasHandle_t *handle);
+void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle);
 
 /* Destroys dev's own handle, if it has one (its context current). */
-void gh_cuda_cublas_release(gh_plugin *ctx, gh_cuda_device *dev);
+void gh_cuda_cublas_release(gh_cuda_device *dev);
 
 #endif

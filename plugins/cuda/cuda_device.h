@@ -10,9 +10,13 @@
 gh_status gh_cuda_devices_open(gh_plugin *ctx);
 void gh_cuda_devices_close(gh_plugin *ctx);
 
+/* The device index of a call named `call`: GH_NO_DEVICE (with why) when the
+ * context has none, GH_INVALID_ARGUMENT when out of range or ctx is NULL. */
+gh_status gh_cuda_check_device(const gh_plugin *ctx, const char *call, int device);
+
 /* Checks the device index and makes its context current on the calling
  * thread (calls for different devices may come from different threads). */
-gh_status gh_cuda_device_enter(gh_plugin *ctx, int device, gh_cuda_device **out);
+gh_status gh_cuda_device_enter(gh_plugin *ctx, const char *call, int device, gh_cuda_device **out);
 
 /* Records ev on stream (skipped when ev is NULL). */
 gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, CUstream stream);

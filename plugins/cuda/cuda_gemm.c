@@ -2,9 +2,9 @@
 #include "cuda_gemm.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stddef.h>
 
+#include "cuda_buffers.h"
 #include "cuda_cublas.h"
 #include "cuda_device.h"
 #include "cuda_errors.h"
@@ -91,115 +91,40 @@ gh_cuda_variant gh_cuda_variant_at(int kernel, int index)
     return v;
 }
 
-/* The index of value in allowed[n], or -1. */
-static int index_of(const int64_t *allowed, int n, int64_t value)
+/* The variant a checked request's parameters name. */
+static gh_cuda_variant variant_of(int kernel, const int64_t *params)
 {
-    for (int i = 0; i < n; ++i)
-        if (allowed[i] == value)
-            return i;
-    return -1;
+    const gh_param_info *p = gh_cuda_kernel_infos[kernel].params;
+    if (kernel == GH_CUDA_TILED)
+        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
+    if (kernel == GH_CUDA_BLOCKED)
+        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]) * GH_CUDA_BLOCKED_WORK_COUNT +
+                                              gh_plugin_param_index(&p[1], params[1]));
+    return gh_cuda_variant_at(kernel, 0);
 }
 
-static const char *const dtype_names[GH_DTYPE_COUNT] = {"f32", "f64", "i32"};
-
-/* Checks that a stored matrix of rows x cols with leading dimension ld,
- * starting `offset` elements into buf, lies inside buf and on device. */
-static gh_status check_matrix(gh_plugin *ctx, int device, char name, const gh_buffer *buf, uint64_t offset,
-                              int64_t rows, int64_t cols, int64_t ld, size_t es)
+gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *a,
+                             gh_cuda_variant *variant)
 {
-    if (!buf)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: buffer %c is NULL", name);
-    if (buf->device != device)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: buffer %c belongs to device %d, not device %d", name,
-                            buf->device, device);
-    if (ld < cols)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT,
-                            "gemm: ld%c = %lld is less than the %lld columns %c is stored with", name + 'a' - 'A',
-                            (long long)ld, (long long)cols, name);
-    /* Last element + 1 = offset + (rows - 1) * ld + cols, in bytes, with
-     * every step checked for overflow. */
-    uint64_t end = 0;
-    if (__builtin_mul_overflow((uint64_t)(rows - 1), (uint64_t)ld, &end) ||
-        __builtin_add_overflow(end, (uint64_t)cols, &end) || __builtin_add_overflow(end, offset, &end) ||
-        __builtin_mul_overflow(end, (uint64_t)es, &end) || end > buf->bytes)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT,
-                            "gemm: %c (%lld x %lld stored, ld %lld, offset %llu elements of %zu bytes) runs past its "
-                            "buffer of %llu bytes",
-                            name, (long long)rows, (long long)cols, (long long)ld, (unsigned long long)offset, es,
-                            (unsigned long long)buf->bytes);
-    return GH_OK;
-}
-
-static int is_int32(double v)
-{
-    return v == floor(v) && v >= (double)INT_MIN && v <= (double)INT_MAX;
-}
-
-/* Everything gemm() can check without the device. */
-static gh_status check_args(gh_plugin *ctx, int kernel, const gh_gemm_args *a, gh_cuda_variant *variant)
-{
-    if (kernel < 0 || kernel >= GH_CUDA_KERNEL_COUNT)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: kernel %d does not exist (this plugin has %d)", kernel,
-                            GH_CUDA_KERNEL_COUNT);
-    const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
-    if (!a)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: args is NULL");
-    if (!GH_HAS_MEMBER(a, gh_gemm_args, n_params))
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: args->size %zu is smaller than gh_gemm_args of ABI %d.%d",
-                            a->size, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
-    if ((unsigned)a->dtype >= GH_DTYPE_COUNT)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: dtype %d does not exist", (int)a->dtype);
-    if (!(info->dtypes & GH_DTYPE_BIT(a->dtype)))
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "kernel %s does not do %s: %s", info->name, dtype_names[a->dtype],
-                            kernel == GH_CUDA_CUBLAS ? "cuBLAS has no int32 GEMM" : "not implemented");
-    if ((a->trans_a != 0 && a->trans_a != 1) || (a->trans_b != 0 && a->trans_b != 1))
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: trans_a and trans_b must be 0 or 1 (got %d, %d)",
-                            (int)a->trans_a, (int)a->trans_b);
-    if (a->m < 1 || a->n < 1 || a->k < 1)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: M, N, K must be at least 1 (got %lld, %lld, %lld)",
-                            (long long)a->m, (long long)a->n, (long long)a->k);
-    if (a->m > INT_MAX || a->n > INT_MAX || a->k > INT_MAX)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "kernel %s takes M, N, K up to %d (got %lld, %lld, %lld)", info->name,
-                            INT_MAX, (long long)a->m, (long long)a->n, (long long)a->k);
-    if (a->dtype == GH_I32 && (!is_int32(a->alpha) || !is_int32(a->beta)))
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: i32 needs integral alpha and beta in int32 (got %g, %g)",
-                            a->alpha, a->beta);
-    if (a->n_params != info->n_params || (a->n_params && !a->params))
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: kernel %s takes %zu parameter%s, got %zu", info->name,
-                            info->n_params, info->n_params == 1 ? "" : "s", a->n_params);
-    *variant = (gh_cuda_variant){0, 0, 0};
-    if (kernel == GH_CUDA_TILED) {
-        int t = index_of(gh_cuda_tiles, GH_CUDA_TILE_COUNT, a->params[0]);
-        if (t < 0)
-            return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: tile %lld is not one of 4, 8, 16, 32",
-                                (long long)a->params[0]);
-        *variant = gh_cuda_variant_at(kernel, t);
-    } else if (kernel == GH_CUDA_BLOCKED) {
-        int t = index_of(gh_cuda_blocked_tiles, GH_CUDA_BLOCKED_TILE_COUNT, a->params[0]);
-        int w = index_of(gh_cuda_blocked_works, GH_CUDA_BLOCKED_WORK_COUNT, a->params[1]);
-        if (t < 0)
-            return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: blocked tile %lld is not one of 32, 64, 128",
-                                (long long)a->params[0]);
-        if (w < 0)
-            return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "gemm: blocked work %lld is not one of 2, 4, 8",
-                                (long long)a->params[1]);
-        *variant = gh_cuda_variant_at(kernel, t * GH_CUDA_BLOCKED_WORK_COUNT + w);
-    }
-    return GH_OK;
-}
-
-gh_status gh_cuda_gemm_check(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a, gh_cuda_variant *variant)
-{
-    gh_status st = check_args(ctx, kernel, a, variant);
+    gh_status st = gh_cuda_check_device(ctx, call, device);
+    if (st == GH_OK)
+        st = gh_plugin_check_index(call, "kernel", kernel, GH_CUDA_KERNEL_COUNT);
     if (st)
         return st;
-    size_t es = a->dtype == GH_F64 ? 8 : 4;
-    if ((st = check_matrix(ctx, device, 'A', a->a, a->a_offset, a->trans_a ? a->k : a->m, a->trans_a ? a->m : a->k,
-                           a->lda, es)) ||
-        (st = check_matrix(ctx, device, 'B', a->b, a->b_offset, a->trans_b ? a->n : a->k, a->trans_b ? a->k : a->n,
-                           a->ldb, es)) ||
-        (st = check_matrix(ctx, device, 'C', a->c, a->c_offset, a->m, a->n, a->ldc, es)))
+    const gh_plugin_gemm_target target = {device, &ctx->devices[device].info, &gh_cuda_kernel_infos[kernel], 0,
+                                          gh_cuda_extent};
+    st = gh_plugin_check_gemm(call, a, &target);
+    if (st == GH_UNSUPPORTED && kernel == GH_CUDA_CUBLAS && a->dtype == GH_I32)
+        gh_plugin_append_error(": cuBLAS has no int32 GEMM");
+    if (st)
         return st;
+    /* The kernels take M, N and K as int (leading dimensions as long long;
+     * cuBLAS checks its own). */
+    if (a->m > INT_MAX || a->n > INT_MAX || a->k > INT_MAX)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s: kernel %s takes M, N, K up to %d (got %lld, %lld, %lld)", call,
+                                   gh_cuda_kernel_infos[kernel].name, INT_MAX, (long long)a->m, (long long)a->n,
+                                   (long long)a->k);
+    *variant = variant_of(kernel, a->params);
     return GH_OK;
 }
 
@@ -216,8 +141,8 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
 {
     gh_cuda_variant variant;
     gh_cuda_device *dev = NULL;
-    gh_status st = gh_cuda_device_enter(ctx, device, &dev);
-    if (st || (st = gh_cuda_gemm_check(ctx, device, kernel, a, &variant)))
+    gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
+    if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev)))
         return st;
     if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->cublas, dev->start, dev->stop))) {
         ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle; the first error is reported */

@@ -11,8 +11,6 @@
 #define NAIVE_BLOCK_X 32
 #define NAIVE_BLOCK_Y 8
 
-static const char *const dtype_names[GH_DTYPE_COUNT] = {"f32", "f64", "i32"};
-
 /* One scalar kernel argument of the GEMM's dtype; cuLaunchKernel copies as
  * many bytes as the kernel's parameter has, from the start. */
 typedef union scalar {
@@ -33,22 +31,17 @@ static scalar to_scalar(gh_dtype dtype, double v)
     return s;
 }
 
-static size_t elem_size(gh_dtype dtype)
-{
-    return dtype == GH_F64 ? 8 : 4;
-}
-
 /* blocked.cu: DEPTH is 16, or 8 for 8-byte types so that its two buffers of
  * two DEPTH x (TILE + 16 bytes) tiles stay within 48 KB of static shared
  * memory at tile 128. */
 int gh_cuda_blocked_depth(gh_dtype dtype)
 {
-    return elem_size(dtype) == 8 ? 8 : 16;
+    return gh_plugin_dtype_size(dtype) == 8 ? 8 : 16;
 }
 
 long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
 {
-    long long es = (long long)elem_size(dtype);
+    long long es = (long long)gh_plugin_dtype_size(dtype);
     return 2LL * 2LL * gh_cuda_blocked_depth(dtype) * (tile + 16 / es) * es;
 }
 
@@ -56,18 +49,18 @@ long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
 static void describe(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
 {
     if (kernel == GH_CUDA_BLOCKED)
-        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", dtype_names[dtype], (long long)v->tile,
+        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
                  (long long)v->work);
     else if (kernel == GH_CUDA_TILED)
-        snprintf(out, size, "gemm_tiled (%s, tile %lld)", dtype_names[dtype], (long long)v->tile);
+        snprintf(out, size, "gemm_tiled (%s, tile %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile);
     else
-        snprintf(out, size, "gemm_naive (%s)", dtype_names[dtype]);
+        snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
 }
 
 gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
                                  const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
 {
-    size_t es = elem_size(a->dtype);
+    size_t es = gh_plugin_dtype_size(a->dtype);
     char variant[96];
     describe(variant, sizeof variant, kernel, a->dtype, v);
 
@@ -87,15 +80,15 @@ gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel
         cover_x = cover_y = v->tile;
     }
     if (threads > dev->max_threads_per_block)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                            "%s needs %lld threads per block; %s allows %d "
-                            "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
-                            variant, threads, dev->name, dev->max_threads_per_block);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %lld threads per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                                   variant, threads, dev->name, dev->max_threads_per_block);
     if (shared > dev->max_shared_per_block)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                            "%s needs %lld bytes of shared memory per block; %s allows %d "
-                            "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                            variant, shared, dev->name, dev->max_shared_per_block);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %lld bytes of shared memory per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                                   variant, shared, dev->name, dev->max_shared_per_block);
     if (kernel == GH_CUDA_BLOCKED) { /* one dimension: threadIdx.x is the thread's number */
         block_x = (unsigned)threads;
         block_y = 1;
@@ -104,9 +97,10 @@ gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel
     long long grid_x = (a->n + cover_x - 1) / cover_x;
     long long grid_y = (a->m + cover_y - 1) / cover_y;
     if (grid_x > dev->max_grid_x || grid_y > dev->max_grid_y)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d",
-                            variant, (long long)a->m, (long long)a->n, grid_x, grid_y, dev->name, dev->max_grid_x,
-                            dev->max_grid_y);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
+                                   (long long)a->m, (long long)a->n, grid_x, grid_y, dev->name, dev->max_grid_x,
+                                   dev->max_grid_y);
 
     gh_cuda_module *mod = NULL;
     gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
@@ -114,15 +108,15 @@ gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel
         return st;
     /* What the compiled kernel can take (its registers can lower it). */
     if ((int)(block_x * block_y) > mod->max_threads)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                            "%s needs %u threads per block; compiled, it runs at most %d on %s "
-                            "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
-                            variant, block_x * block_y, mod->max_threads, dev->name);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %u threads per block; compiled, it runs at most %d on %s "
+                                   "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                                   variant, block_x * block_y, mod->max_threads, dev->name);
     if (mod->static_shared > dev->max_shared_per_block)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED,
-                            "%s uses %d bytes of shared memory per block; %s allows %d "
-                            "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                            variant, mod->static_shared, dev->name, dev->max_shared_per_block);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s uses %d bytes of shared memory per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                                   variant, mod->static_shared, dev->name, dev->max_shared_per_block);
 
     /* The kernels' parameters, in order (see kernels/cuda/naive.cu). */
     int M = (int)a->m, N = (int)a->n, K = (int)a->k;
@@ -136,8 +130,7 @@ gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel
 
     if ((st = gh_cuda_record(ctx, dev, start, stream)))
         return st;
-    if ((st = gh_cu_check(ctx,
-                          ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)grid_x,
+    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)grid_x,
                                                   (unsigned)grid_y, 1, block_x, block_y, 1, 0, stream, params, NULL),
                           "cuLaunchKernel(%s, %s, grid %lld x %lld, block %u x %u) on device %d", variant,
                           trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), grid_x, grid_y, block_x,

@@ -84,7 +84,7 @@ static gh_status load_sources(const gh_plugin *ctx, source_set *s)
             snprintf(path, sizeof path, "%s/%s", ctx->kernel_dir, e->name);
             text = read_text_file(path);
             if (!text) {
-                gh_status st = gh_cuda_fail(ctx, GH_ERROR, "cannot read kernel source %s: %s", path, strerror(errno));
+                gh_status st = gh_plugin_set_error(GH_ERROR, "cannot read kernel source %s: %s", path, strerror(errno));
                 free_sources(s);
                 return st;
             }
@@ -92,7 +92,7 @@ static gh_status load_sources(const gh_plugin *ctx, source_set *s)
             text = malloc(e->size + 1);
             if (!text) {
                 free_sources(s);
-                return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for kernel sources");
+                return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for kernel sources");
             }
             memcpy(text, e->data, e->size);
             text[e->size] = '\0';
@@ -116,7 +116,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     const char *why = NULL;
     const gh_nvrtc_api *nv = gh_cuda_nvrtc(&why);
     if (!nv)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "%s", why);
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
 
     source_set src;
     gh_status st = load_sources(ctx, &src);
@@ -137,7 +137,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     }
     if (program < 0) {
         free_sources(&src);
-        return gh_cuda_fail(ctx, GH_ERROR, "no kernel source %s among the plugin's sources", kernel_files[kernel]);
+        return gh_plugin_set_error(GH_ERROR, "no kernel source %s among the plugin's sources", kernel_files[kernel]);
     }
 
     /* A real architecture (sm_XY, not compute_XY) makes NVRTC emit a CUBIN
@@ -162,8 +162,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
              cc_minor, ctx->kernel_dir ? ctx->kernel_dir : "built in");
 
     nvrtcProgram prog = NULL;
-    st = gh_nvrtc_check(ctx,
-                        nv->nvrtcCreateProgram(&prog, src.texts[program], src.names[program], n_headers,
+    st = gh_nvrtc_check(nv->nvrtcCreateProgram(&prog, src.texts[program], src.names[program], n_headers,
                                                header_texts, header_names),
                         "nvrtcCreateProgram(%s)", variant);
     if (st == GH_OK) {
@@ -176,20 +175,22 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
                     log[0] = '\0';
                 log[log_size] = '\0';
             }
-            st = gh_cuda_fail(ctx, r == NVRTC_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR,
-                              "NVRTC could not compile %s: nvrtcCompileProgram: %s\n%s", variant,
-                              nv->nvrtcGetErrorString(r), log ? log : "(no log)");
+            /* The log goes last: what does not fit is cut, and says so. */
+            st = gh_plugin_set_error(r == NVRTC_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR,
+                                     "NVRTC could not compile %s: nvrtcCompileProgram: %s\n", variant,
+                                     nv->nvrtcGetErrorString(r));
+            gh_plugin_append_error("%s", log ? log : "(no log)");
             free(log);
         }
     }
     if (st == GH_OK) {
         size_t size = 0;
-        st = gh_nvrtc_check(ctx, nv->nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize(%s)", variant);
+        st = gh_nvrtc_check(nv->nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize(%s)", variant);
         void *image = st == GH_OK ? malloc(size) : NULL;
         if (st == GH_OK && !image)
-            st = gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for the CUBIN of %s", variant);
+            st = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for the CUBIN of %s", variant);
         if (st == GH_OK)
-            st = gh_nvrtc_check(ctx, nv->nvrtcGetCUBIN(prog, image), "nvrtcGetCUBIN(%s)", variant);
+            st = gh_nvrtc_check(nv->nvrtcGetCUBIN(prog, image), "nvrtcGetCUBIN(%s)", variant);
         if (st == GH_OK) {
             *cubin = image;
             *cubin_size = size;
@@ -220,7 +221,7 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
         return st;
 
     CUmodule module = NULL;
-    st = gh_cu_check(ctx, cu->cuModuleLoadData(&module, cubin), "cuModuleLoadData(%s, %zu bytes of CUBIN) on device %d",
+    st = gh_cu_check(cu->cuModuleLoadData(&module, cubin), "cuModuleLoadData(%s, %zu bytes of CUBIN) on device %d",
                      kernel_files[kernel], cubin_size, dev->index);
     free(cubin);
     if (st)
@@ -230,10 +231,10 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
         const char *name = kernel_functions[kernel][t];
         CUfunction function = NULL;
         int max_threads = 0, static_shared = 0;
-        if ((st = gh_cu_check(ctx, cu->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction(%s)", name)) ||
-            (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+        if ((st = gh_cu_check(cu->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction(%s)", name)) ||
+            (st = gh_cu_check(cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)", name)) ||
-            (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+            (st = gh_cu_check(cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", name)))
             break;
         loaded.function[t] = function;
@@ -258,7 +259,7 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
             for (int t = 0; t < GH_CUDA_VARIANT_MAX; ++t) {
                 gh_cuda_module *m = &dev->modules[k][d][t];
                 if (m->module)
-                    gh_cu_check(ctx, ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
+                    gh_cu_check(ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
                 m->module = NULL;
             }
 }
@@ -266,7 +267,7 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
 {
     if (!ctx)
-        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "no context (NULL)");
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "no context (NULL)");
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
             for (int i = 0; i < gh_cuda_variant_count(k); ++i) {
@@ -296,8 +297,8 @@ gh_status gh_cuda_check_kernel_dir(const char *dir, const char *origin)
                 size_t used = strlen(all);
                 snprintf(all + used, sizeof all - used, "%s%s", used ? ", " : "", f->name);
             }
-            return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "%s %s: cannot read %s (%s); it must hold %s", origin, dir,
-                                e->name, strerror(errno), all);
+            return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s %s: cannot read %s (%s); it must hold %s", origin, dir,
+                                       e->name, strerror(errno), all);
         }
     }
     return GH_OK;

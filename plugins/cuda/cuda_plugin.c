@@ -5,7 +5,6 @@
  */
 #include "cuda_plugin.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +19,14 @@
 
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
 
-static const gh_option_info options[] = {{
+enum { OPTION_KERNEL_DIR, OPTION_COUNT };
+static const gh_option_info options[OPTION_COUNT] = {[OPTION_KERNEL_DIR] = {
     .size = sizeof(gh_option_info),
     .name = "kernel_dir",
     .description = "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies built into "
                    "the plugin; default $" KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), else built in",
     .default_value = "",
 }};
-
-static atomic_uint_fast64_t next_context_id = 1;
 
 static char *copy_string(const char *s)
 {
@@ -60,36 +58,26 @@ static gh_status choose_kernel_dir(const char *option, char **out)
     if (st)
         return st;
     *out = copy_string(dir);
-    return *out ? GH_OK : gh_cuda_fail(NULL, GH_OUT_OF_MEMORY, "out of host memory");
+    return *out ? GH_OK : gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory");
 }
 
 static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
 {
     if (!out)
-        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "open: out is NULL");
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
     *out = NULL;
-    if (n_opts && !opts)
-        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "open: %zu options but no array", n_opts);
-    const char *kernel_dir = NULL;
-    for (size_t i = 0; i < n_opts; ++i) {
-        if (!opts[i].name || !opts[i].value)
-            return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "open: option %zu has no name or value", i);
-        if (strcmp(opts[i].name, "kernel_dir") == 0)
-            kernel_dir = opts[i].value;
-        else
-            return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "unknown option '%s' for the cuda plugin (it has: kernel_dir)",
-                                opts[i].name);
-    }
+    const char *settings[OPTION_COUNT];
+    gh_status st = gh_plugin_read_options("cuda", options, OPTION_COUNT, opts, n_opts, settings);
+    if (st)
+        return st;
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
-        return gh_cuda_fail(NULL, GH_OUT_OF_MEMORY, "out of host memory for a context");
-    gh_status st = choose_kernel_dir(kernel_dir, &ctx->kernel_dir);
-    if (st) {
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory for a context");
+    if ((st = choose_kernel_dir(settings[OPTION_KERNEL_DIR], &ctx->kernel_dir))) {
         free(ctx);
         return st;
     }
-    ctx->id = atomic_fetch_add(&next_context_id, 1);
     pthread_mutex_init(&ctx->buffers_lock, NULL);
     pthread_mutex_init(&ctx->streams_lock, NULL);
     if ((st = gh_cuda_devices_open(ctx))) {
@@ -98,8 +86,7 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
         pthread_mutex_destroy(&ctx->streams_lock);
         free(ctx->kernel_dir);
         free(ctx);
-        /* Re-tag the reason: this context never reached the host. */
-        return gh_cuda_fail(NULL, st, "%s", gh_cuda_last_error(NULL));
+        return st;
     }
     *out = ctx;
     return GH_OK;
@@ -118,13 +105,7 @@ static void plugin_close(gh_plugin *ctx)
     pthread_mutex_destroy(&ctx->buffers_lock);
     pthread_mutex_destroy(&ctx->streams_lock);
     free(ctx->kernel_dir);
-    gh_cuda_forget_errors(ctx);
     free(ctx);
-}
-
-static const char *plugin_last_error(gh_plugin *ctx)
-{
-    return gh_cuda_last_error(ctx);
 }
 
 static int plugin_device_count(gh_plugin *ctx)
@@ -133,14 +114,14 @@ static int plugin_device_count(gh_plugin *ctx)
         return 0;
     /* plugin.h: with no device, last_error() says why. */
     if (ctx->n_devices == 0)
-        gh_cuda_fail(ctx, GH_NO_DEVICE, "%s", ctx->no_device);
+        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device);
     return ctx->n_devices;
 }
 
 static const gh_device_info *plugin_device_info(gh_plugin *ctx, int device)
 {
     if (!ctx || device < 0 || device >= ctx->n_devices) {
-        gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "device_info: device %d does not exist", device);
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "device_info: device %d does not exist", device);
         return NULL;
     }
     return &ctx->devices[device].info;
@@ -154,8 +135,9 @@ static int plugin_kernel_count(gh_plugin *ctx)
 
 static const gh_kernel_info *plugin_kernel_info(gh_plugin *ctx, int kernel)
 {
+    (void)ctx;
     if (kernel < 0 || kernel >= GH_CUDA_KERNEL_COUNT) {
-        gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "kernel_info: kernel %d does not exist", kernel);
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "kernel_info: kernel %d does not exist", kernel);
         return NULL;
     }
     return &gh_cuda_kernel_infos[kernel];
@@ -164,10 +146,10 @@ static const gh_kernel_info *plugin_kernel_info(gh_plugin *ctx, int kernel)
 static gh_status plugin_synchronize(gh_plugin *ctx, int device)
 {
     gh_cuda_device *dev = NULL;
-    gh_status st = gh_cuda_device_enter(ctx, device, &dev);
+    gh_status st = gh_cuda_device_enter(ctx, "synchronize", device, &dev);
     if (st)
         return st;
-    return gh_cu_check(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize on device %d", dev->index);
+    return gh_cu_check(ctx->cu->cuCtxSynchronize(), "synchronize: cuCtxSynchronize on device %d", dev->index);
 }
 
 static void *plugin_get_proc(const char *name)
@@ -187,10 +169,10 @@ static const gh_plugin_api api = {
     .description = "NVIDIA GPUs through the CUDA driver API: kernels compiled at run time by NVRTC, and cuBLAS",
     .version = GEMMHOST_VERSION,
     .options = options,
-    .n_options = sizeof options / sizeof options[0],
+    .n_options = OPTION_COUNT,
     .open = plugin_open,
     .close = plugin_close,
-    .last_error = plugin_last_error,
+    .last_error = gh_plugin_last_error,
     .device_count = plugin_device_count,
     .device_info = plugin_device_info,
     .kernel_count = plugin_kernel_count,
@@ -212,18 +194,6 @@ static const gh_plugin_api api = {
     .host_free = gh_cuda_host_free,
 };
 
-GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)
-{
-    if (!req || !GH_HAS_MEMBER(req, gh_entry_request, plugin_abi_major))
-        return GH_INVALID_ARGUMENT;
-    req->plugin_abi_major = GEMMHOST_ABI_MAJOR;
-    if (!GH_HAS_MEMBER(req, gh_entry_request, api))
-        return GH_INVALID_ARGUMENT;
-    req->api = NULL;
-    if (req->host_abi_major != GEMMHOST_ABI_MAJOR)
-        return GH_VERSION_MISMATCH;
-    if (req->abi_minor > GEMMHOST_ABI_MINOR)
-        req->abi_minor = GEMMHOST_ABI_MINOR;
-    req->api = &api;
-    return GH_OK;
-}
+/* The one exported symbol: the ABI negotiation, and the thread-local error
+ * text behind last_error. */
+GH_PLUGIN_ENTRY(api)

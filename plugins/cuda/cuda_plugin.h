@@ -102,7 +102,6 @@ typedef struct gh_cuda_host_block {
 } gh_cuda_host_block;
 
 struct gh_plugin {
-    uint64_t id;                  /* tags this context's errors; never reused */
     const gh_cu_api *cu;          /* NULL when there is no driver or no device */
     char *kernel_dir;             /* owned; NULL: the sources embedded at build time */
     gh_cuda_device *devices;      /* n_devices entries */
