@@ -7,7 +7,7 @@
 #define GH_CUDA_ERRORS_H
 
 #include "gemmhost/plugin_helpers.h"
-#include "cuda_libs.h"
+#include "libs.h"
 
 /* GH_OK for success; otherwise records "<what>: NAME: description" and
  * returns the matching gh_status. `what` is a printf format naming the call. */

@@ -4,12 +4,12 @@
  * own architecture, loaded as modules and cached per (device, kernel, dtype,
  * variant).
  */
-#ifndef GH_CUDA_MODULES_H
-#define GH_CUDA_MODULES_H
+#ifndef GH_CUDA_COMPILE_H
+#define GH_CUDA_COMPILE_H
 
 #include <stddef.h>
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 /* The loaded kernel for (kernel, dtype, variant) on dev, which must be
  * current; compiled and loaded on first use. kernel is a source kernel

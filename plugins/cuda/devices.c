@@ -1,13 +1,13 @@
-/* Device discovery and per-device state; see cuda_device.h. */
-#include "cuda_device.h"
+/* Device discovery and per-device state; see devices.h. */
+#include "devices.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_cublas.h"
-#include "cuda_errors.h"
-#include "cuda_modules.h"
+#include "cublas.h"
+#include "errors.h"
+#include "compile.h"
 
 /* The kernel module's version ("580.159.04"): what users know the driver by,
  * while cuDriverGetVersion only says which CUDA it supports. "" if unknown. */

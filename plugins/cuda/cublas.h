@@ -2,7 +2,7 @@
 #ifndef GH_CUDA_CUBLAS_H
 #define GH_CUDA_CUBLAS_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 /* Queues args (already checked by gemm()) on dev, current on this thread,
  * through the handle *handle, which is bound to `stream` (created on it when

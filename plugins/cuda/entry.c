@@ -1,20 +1,20 @@
 /*
  * The plugin's entry and function table: open/close, options, device and
- * kernel queries. The work itself is in cuda_device.c, cuda_buffers.c,
- * cuda_gemm.c and, for ABI minor 1 (streams, host memory), cuda_streams.c.
+ * kernel queries. The work itself is in devices.c, buffers.c,
+ * gemm.c and, for ABI minor 1 (streams, host memory), streams.c.
  */
-#include "cuda_plugin.h"
+#include "state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_buffers.h"
-#include "cuda_device.h"
-#include "cuda_errors.h"
-#include "cuda_gemm.h"
-#include "cuda_modules.h"
-#include "cuda_streams.h"
+#include "buffers.h"
+#include "devices.h"
+#include "errors.h"
+#include "gemm.h"
+#include "compile.h"
+#include "streams.h"
 #include "gemmhost_cuda_extras.h"
 
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"

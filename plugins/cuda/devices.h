@@ -1,8 +1,8 @@
 /* The devices of a context: discovery, info, primary contexts, streams, timing. */
-#ifndef GH_CUDA_DEVICE_H
-#define GH_CUDA_DEVICE_H
+#ifndef GH_CUDA_DEVICES_H
+#define GH_CUDA_DEVICES_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 /* Opens every CUDA device into ctx. With no driver or device it still
  * returns GH_OK, leaving n_devices at 0 and the reason in ctx->no_device; a

@@ -2,7 +2,7 @@
 #ifndef GH_CUDA_KERNELS_H
 #define GH_CUDA_KERNELS_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 /* Queues args (already checked by gemm()) with kernel GH_CUDA_NAIVE,
  * GH_CUDA_TILED or GH_CUDA_BLOCKED in the given variant on `stream` of dev,

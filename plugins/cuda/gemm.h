@@ -2,7 +2,7 @@
 #ifndef GH_CUDA_GEMM_H
 #define GH_CUDA_GEMM_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
 

@@ -1,16 +1,16 @@
-/* Streams, asynchronous copies and GEMMs, host memory; see cuda_streams.h. */
-#include "cuda_streams.h"
+/* Streams, asynchronous copies and GEMMs, host memory; see streams.h. */
+#include "streams.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_buffers.h"
-#include "cuda_cublas.h"
-#include "cuda_device.h"
-#include "cuda_errors.h"
-#include "cuda_gemm.h"
+#include "buffers.h"
+#include "cublas.h"
+#include "devices.h"
+#include "errors.h"
+#include "gemm.h"
 
 /* ---- the context's list of streams ---- */
 

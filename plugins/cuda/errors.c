@@ -1,5 +1,5 @@
-/* The names and descriptions of CUDA, NVRTC and cuBLAS statuses; see cuda_errors.h. */
-#include "cuda_errors.h"
+/* The names and descriptions of CUDA, NVRTC and cuBLAS statuses; see errors.h. */
+#include "errors.h"
 
 #include <stdarg.h>
 #include <stdio.h>

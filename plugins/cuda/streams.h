@@ -13,7 +13,7 @@
 #ifndef GH_CUDA_STREAMS_H
 #define GH_CUDA_STREAMS_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 gh_status gh_cuda_stream_create(gh_plugin *ctx, int device, gh_stream **out);
 /* Waits for the stream's work (so no copy still touches host memory the

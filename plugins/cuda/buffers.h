@@ -3,7 +3,7 @@
 #define GH_CUDA_BUFFERS_H
 
 #include "gemmhost/plugin_helpers.h"
-#include "cuda_plugin.h"
+#include "state.h"
 
 gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
 void gh_cuda_buffer_free(gh_plugin *ctx, gh_buffer *buf);

@@ -1,11 +1,11 @@
-/* Launches kernels/cuda/naive.cu, tiled.cu and blocked.cu; see cuda_kernels.h. */
-#include "cuda_kernels.h"
+/* Launches kernels/cuda/naive.cu, tiled.cu and blocked.cu; see kernels.h. */
+#include "kernels.h"
 
 #include <stdio.h>
 
-#include "cuda_device.h"
-#include "cuda_errors.h"
-#include "cuda_modules.h"
+#include "devices.h"
+#include "errors.h"
+#include "compile.h"
 
 /* naive: a warp spans 32 consecutive columns of one row of C. */
 #define NAIVE_BLOCK_X 32

@@ -1,5 +1,5 @@
 /* Kernel sources, NVRTC compilation and the per-device module cache. */
-#include "cuda_modules.h"
+#include "compile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuda_errors.h"
-#include "cuda_gemm.h"
-#include "cuda_kernels.h"
+#include "errors.h"
+#include "gemm.h"
+#include "kernels.h"
 
 /* The table cmake/Embed.cmake generates from kernels/cuda (NULL-terminated;
  * each file's bytes are followed by a NUL). */

@@ -1,14 +1,14 @@
 /* gemm(): checks every argument before anything runs, then dispatches. */
-#include "cuda_gemm.h"
+#include "gemm.h"
 
 #include <limits.h>
 #include <stddef.h>
 
-#include "cuda_buffers.h"
-#include "cuda_cublas.h"
-#include "cuda_device.h"
-#include "cuda_errors.h"
-#include "cuda_kernels.h"
+#include "buffers.h"
+#include "cublas.h"
+#include "devices.h"
+#include "errors.h"
+#include "kernels.h"
 
 const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT] = {4, 8, 16, 32};
 const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT] = {32, 64, 128};

@@ -1,10 +1,10 @@
-/* Device buffers; see cuda_buffers.h. */
-#include "cuda_buffers.h"
+/* Device buffers; see buffers.h. */
+#include "buffers.h"
 
 #include <stdlib.h>
 
-#include "cuda_device.h"
-#include "cuda_errors.h"
+#include "devices.h"
+#include "errors.h"
 
 static void list_add(gh_plugin *ctx, gh_buffer *b)
 {

@@ -1,12 +1,12 @@
 /* The CUDA plugin's internal types, shared by its source files. */
-#ifndef GH_CUDA_PLUGIN_H
-#define GH_CUDA_PLUGIN_H
+#ifndef GH_CUDA_STATE_H
+#define GH_CUDA_STATE_H
 
 #include <pthread.h>
 #include <stdint.h>
 
 #include "gemmhost/plugin.h"
-#include "cuda_libs.h"
+#include "libs.h"
 
 /* Kernel indices, in the order kernel_info() lists them. */
 enum { GH_CUDA_NAIVE = 0, GH_CUDA_TILED = 1, GH_CUDA_BLOCKED = 2, GH_CUDA_CUBLAS = 3, GH_CUDA_KERNEL_COUNT = 4 };

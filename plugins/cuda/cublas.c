@@ -1,10 +1,10 @@
-/* cuBLAS GEMM for row-major matrices; see cuda_cublas.h. */
-#include "cuda_cublas.h"
+/* cuBLAS GEMM for row-major matrices; see cublas.h. */
+#include "cublas.h"
 
 #include <limits.h>
 
-#include "cuda_device.h"
-#include "cuda_errors.h"
+#include "devices.h"
+#include "errors.h"
 
 /* One handle per stream (the device's own, and each gh_stream's), made on
  * first use with the device's primary context current, so cuBLAS (built on
