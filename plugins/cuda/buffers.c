@@ -1,4 +1,4 @@
-/* Device buffers; see buffers.h. */
+/* Device buffers, blocking copies and page-locked host memory; see buffers.h. */
 #include "buffers.h"
 
 #include <stdlib.h>
@@ -114,4 +114,80 @@ gh_status gh_cuda_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void
         return st;
     return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream),
                        "cuStreamSynchronize after download from device %d", dev->index);
+}
+
+/* ---- page-locked host memory (ABI minor 1) ---- */
+
+gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
+{
+    if (!out)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
+    *out = NULL;
+    if (bytes == 0)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: 0 bytes");
+    /* Any context will do: the memory is portable. Device 0's is the one
+     * every context with a device has. */
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "host_alloc", 0, &dev);
+    if (st)
+        return st;
+    if (bytes > SIZE_MAX)
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: %llu bytes do not fit in size_t",
+                                   (unsigned long long)bytes);
+    gh_cuda_host_block *b = calloc(1, sizeof *b);
+    if (!b)
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: out of host memory for a host block record");
+    void *p = NULL;
+    if ((st = gh_cu_check(ctx->cu->cuMemHostAlloc(&p, (size_t)bytes, CU_MEMHOSTALLOC_PORTABLE),
+                          "host_alloc: cuMemHostAlloc(%llu bytes, CU_MEMHOSTALLOC_PORTABLE) with device %d's context",
+                          (unsigned long long)bytes, dev->index))) {
+        free(b);
+        return st;
+    }
+    b->ptr = p;
+    b->bytes = bytes;
+    b->device = 0;
+    pthread_mutex_lock(&ctx->buffers_lock);
+    b->next = ctx->host_blocks;
+    ctx->host_blocks = b;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+    *out = p;
+    return GH_OK;
+}
+
+static void release_host_block(gh_plugin *ctx, gh_cuda_host_block *b)
+{
+    gh_cuda_device *dev = NULL;
+    if (gh_cuda_device_enter(ctx, "host_free", b->device, &dev) == GH_OK)
+        gh_cu_check(ctx->cu->cuMemFreeHost(b->ptr), "cuMemFreeHost with device %d's context", dev->index);
+    free(b);
+}
+
+void gh_cuda_host_free(gh_plugin *ctx, void *ptr)
+{
+    if (!ctx || !ptr)
+        return;
+    gh_cuda_host_block *found = NULL;
+    pthread_mutex_lock(&ctx->buffers_lock);
+    for (gh_cuda_host_block **link = &ctx->host_blocks; *link; link = &(*link)->next)
+        if ((*link)->ptr == ptr) {
+            found = *link;
+            *link = found->next;
+            break;
+        }
+    pthread_mutex_unlock(&ctx->buffers_lock);
+    if (!found) {
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_free: %p did not come from this context's host_alloc", ptr);
+        return;
+    }
+    release_host_block(ctx, found);
+}
+
+void gh_cuda_host_free_all(gh_plugin *ctx)
+{
+    while (ctx->host_blocks) {
+        gh_cuda_host_block *b = ctx->host_blocks;
+        ctx->host_blocks = b->next;
+        release_host_block(ctx, b);
+    }
 }

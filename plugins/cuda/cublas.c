@@ -95,8 +95,3 @@ void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle)
         gh_cublas_check(cb->cublasDestroy(*handle), "cublasDestroy on device %d", dev->index);
     *handle = NULL;
 }
-
-void gh_cuda_cublas_release(gh_cuda_device *dev)
-{
-    gh_cuda_cublas_destroy(dev, &dev->cublas);
-}

@@ -14,7 +14,4 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
 /* Destroys *handle if set (dev's context current) and clears it. */
 void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle);
 
-/* Destroys dev's own handle, if it has one (its context current). */
-void gh_cuda_cublas_release(gh_cuda_device *dev);
-
 #endif

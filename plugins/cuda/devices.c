@@ -1,13 +1,11 @@
-/* Device discovery and per-device state; see devices.h. */
+/* Device discovery, device info, making a device current, events; see devices.h. */
 #include "devices.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cublas.h"
 #include "errors.h"
-#include "compile.h"
 
 /* The kernel module's version ("580.159.04"): what users know the driver by,
  * while cuDriverGetVersion only says which CUDA it supports. "" if unknown. */
@@ -44,7 +42,9 @@ static gh_status get_attribute(gh_plugin *ctx, gh_cuda_device *d, CUdevice_attri
 }
 #define GH_ATTR(ctx, d, attr, out) get_attribute((ctx), (d), attr, #attr, (out))
 
-/* Releases whatever open_device got as far as creating. */
+/* Releases whatever open_device got as far as creating: the events, the
+ * stream and the primary context. What the layers above keep per device
+ * (modules, a cuBLAS handle) is theirs to free first (entry.c's close). */
 static void close_device(gh_plugin *ctx, gh_cuda_device *d)
 {
     const gh_cu_api *cu = ctx->cu;
@@ -52,8 +52,6 @@ static void close_device(gh_plugin *ctx, gh_cuda_device *d)
         return;
     /* Cleanup can only report, not stop: keep going and leave the reason. */
     gh_cu_check(cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", d->index);
-    gh_cuda_cublas_release(d);
-    gh_cuda_modules_release(ctx, d);
     if (d->stop)
         gh_cu_check(cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
     if (d->start)
@@ -207,6 +205,11 @@ gh_status gh_cuda_device_enter(gh_plugin *ctx, const char *call, int device, gh_
     return st;
 }
 
+gh_status gh_cuda_device_use(gh_plugin *ctx, const gh_cuda_device *dev)
+{
+    return gh_cu_check(ctx->cu->cuCtxSetCurrent(dev->context), "cuCtxSetCurrent for device %d", dev->index);
+}
+
 gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, CUstream stream)
 {
     if (!ev)
@@ -228,4 +231,32 @@ gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUeven
         return st;
     *ms = elapsed;
     return GH_OK;
+}
+
+int gh_cuda_device_count(gh_plugin *ctx)
+{
+    if (!ctx)
+        return 0;
+    /* plugin.h: with no device, last_error() says why. */
+    if (ctx->n_devices == 0)
+        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device);
+    return ctx->n_devices;
+}
+
+const gh_device_info *gh_cuda_device_info(gh_plugin *ctx, int device)
+{
+    if (!ctx || device < 0 || device >= ctx->n_devices) {
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "device_info: device %d does not exist", device);
+        return NULL;
+    }
+    return &ctx->devices[device].info;
+}
+
+gh_status gh_cuda_synchronize(gh_plugin *ctx, int device)
+{
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "synchronize", device, &dev);
+    if (st)
+        return st;
+    return gh_cu_check(ctx->cu->cuCtxSynchronize(), "synchronize: cuCtxSynchronize on device %d", dev->index);
 }

@@ -1,65 +1,33 @@
 /*
- * The plugin's entry and function table: open/close, options, device and
- * kernel queries. The work itself is in devices.c, buffers.c,
- * gemm.c and, for ABI minor 1 (streams, host memory), streams.c.
+ * The CUDA plugin's function table and its one exported entry: open (the
+ * options, the kernel sources' folder, the devices) and close (everything
+ * the context owns, top down), and get_proc's extra. Each member's work is
+ * in the file named for it: devices.c, kernels.c, buffers.c, gemm.c,
+ * streams.c (ABI minor 1), compile.c (NVRTC).
  */
-#include "state.h"
-
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buffers.h"
-#include "devices.h"
-#include "errors.h"
-#include "gemm.h"
-#include "compile.h"
-#include "streams.h"
+#include "gemmhost/plugin_helpers.h"
 #include "gemmhost_cuda_extras.h"
-
-#define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
+#include "buffers.h"
+#include "compile.h"
+#include "cublas.h"
+#include "devices.h"
+#include "gemm.h"
+#include "kernels.h"
+#include "sources.h"
+#include "state.h"
+#include "streams.h"
 
 enum { OPTION_KERNEL_DIR, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {[OPTION_KERNEL_DIR] = {
     .size = sizeof(gh_option_info),
     .name = "kernel_dir",
     .description = "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies built into "
-                   "the plugin; default $" KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), else built in",
+                   "the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), else built in",
     .default_value = "",
 }};
-
-static char *copy_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c)
-        memcpy(c, s, n);
-    return c;
-}
-
-/* The kernel folder: the option, else $GEMMHOST_KERNEL_DIR, which may name
- * the whole kernels/ tree (shared with other plugins) or its cuda/ folder.
- * NULL in *out means the embedded sources. */
-static gh_status choose_kernel_dir(const char *option, char **out)
-{
-    *out = NULL;
-    const char *dir = option && option[0] ? option : NULL;
-    const char *origin = "kernel_dir";
-    char sub[4096];
-    if (!dir) {
-        const char *env = getenv(KERNEL_DIR_ENV);
-        if (!env || !env[0])
-            return GH_OK;
-        snprintf(sub, sizeof sub, "%s/cuda", env);
-        dir = gh_cuda_kernel_dir_complete(sub) ? sub : env;
-        origin = "$" KERNEL_DIR_ENV " (or its cuda/ folder)";
-    }
-    gh_status st = gh_cuda_check_kernel_dir(dir, origin);
-    if (st)
-        return st;
-    *out = copy_string(dir);
-    return *out ? GH_OK : gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory");
-}
 
 static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
 {
@@ -74,7 +42,7 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     gh_plugin *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory for a context");
-    if ((st = choose_kernel_dir(settings[OPTION_KERNEL_DIR], &ctx->kernel_dir))) {
+    if ((st = gh_cuda_choose_kernel_dir(settings[OPTION_KERNEL_DIR], &ctx->kernel_dir))) {
         free(ctx);
         return st;
     }
@@ -92,64 +60,29 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     return GH_OK;
 }
 
+/* Frees what the context owns, top down: streams first (destroying one
+ * waits for its copies and GEMMs, which use the buffers and host memory
+ * freed next), then what each device holds (its cuBLAS handle and loaded
+ * modules, with its context current), then the devices themselves. */
 static void plugin_close(gh_plugin *ctx)
 {
     if (!ctx)
         return;
-    /* Streams first: destroying one waits for its copies and GEMMs, which
-     * use the buffers and host memory freed next. */
     gh_cuda_streams_free_all(ctx);
     gh_cuda_buffers_free_all(ctx);
     gh_cuda_host_free_all(ctx);
+    for (int d = 0; d < ctx->n_devices; ++d) {
+        gh_cuda_device *dev = &ctx->devices[d];
+        /* Cleanup can only report, not stop: keep going whatever it says. */
+        gh_cuda_device_use(ctx, dev);
+        gh_cuda_cublas_destroy(dev, &dev->cublas);
+        gh_cuda_modules_release(ctx, dev);
+    }
     gh_cuda_devices_close(ctx);
     pthread_mutex_destroy(&ctx->buffers_lock);
     pthread_mutex_destroy(&ctx->streams_lock);
     free(ctx->kernel_dir);
     free(ctx);
-}
-
-static int plugin_device_count(gh_plugin *ctx)
-{
-    if (!ctx)
-        return 0;
-    /* plugin.h: with no device, last_error() says why. */
-    if (ctx->n_devices == 0)
-        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device);
-    return ctx->n_devices;
-}
-
-static const gh_device_info *plugin_device_info(gh_plugin *ctx, int device)
-{
-    if (!ctx || device < 0 || device >= ctx->n_devices) {
-        gh_plugin_set_error(GH_INVALID_ARGUMENT, "device_info: device %d does not exist", device);
-        return NULL;
-    }
-    return &ctx->devices[device].info;
-}
-
-static int plugin_kernel_count(gh_plugin *ctx)
-{
-    (void)ctx;
-    return GH_CUDA_KERNEL_COUNT;
-}
-
-static const gh_kernel_info *plugin_kernel_info(gh_plugin *ctx, int kernel)
-{
-    (void)ctx;
-    if (kernel < 0 || kernel >= GH_CUDA_KERNEL_COUNT) {
-        gh_plugin_set_error(GH_INVALID_ARGUMENT, "kernel_info: kernel %d does not exist", kernel);
-        return NULL;
-    }
-    return &gh_cuda_kernel_infos[kernel];
-}
-
-static gh_status plugin_synchronize(gh_plugin *ctx, int device)
-{
-    gh_cuda_device *dev = NULL;
-    gh_status st = gh_cuda_device_enter(ctx, "synchronize", device, &dev);
-    if (st)
-        return st;
-    return gh_cu_check(ctx->cu->cuCtxSynchronize(), "synchronize: cuCtxSynchronize on device %d", dev->index);
 }
 
 static void *plugin_get_proc(const char *name)
@@ -173,16 +106,16 @@ static const gh_plugin_api api = {
     .open = plugin_open,
     .close = plugin_close,
     .last_error = gh_plugin_last_error,
-    .device_count = plugin_device_count,
-    .device_info = plugin_device_info,
-    .kernel_count = plugin_kernel_count,
-    .kernel_info = plugin_kernel_info,
+    .device_count = gh_cuda_device_count,
+    .device_info = gh_cuda_device_info,
+    .kernel_count = gh_cuda_kernel_count,
+    .kernel_info = gh_cuda_kernel_info,
     .buffer_alloc = gh_cuda_buffer_alloc,
     .buffer_free = gh_cuda_buffer_free,
     .upload = gh_cuda_upload,
     .download = gh_cuda_download,
     .gemm = gh_cuda_gemm,
-    .synchronize = plugin_synchronize,
+    .synchronize = gh_cuda_synchronize,
     .get_proc = plugin_get_proc,
     .stream_create = gh_cuda_stream_create,
     .stream_destroy = gh_cuda_stream_destroy,

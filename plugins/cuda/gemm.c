@@ -1,107 +1,16 @@
-/* gemm(): checks every argument before anything runs, then dispatches. */
+/* gemm(): checks every argument before anything runs, launches the kernel
+ * (or cuBLAS) and times it by the device's events; see gemm.h. */
 #include "gemm.h"
 
 #include <limits.h>
 #include <stddef.h>
 
 #include "buffers.h"
+#include "compile.h"
 #include "cublas.h"
 #include "devices.h"
 #include "errors.h"
 #include "kernels.h"
-
-const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT] = {4, 8, 16, 32};
-const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT] = {32, 64, 128};
-const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT] = {2, 4, 8};
-
-static const gh_param_info tiled_params[] = {{
-    .size = sizeof(gh_param_info),
-    .name = "tile",
-    .description = "edge of the square thread block and of the tiles of A and B staged in shared memory",
-    .default_value = 16,
-    .allowed = gh_cuda_tiles,
-    .n_allowed = GH_CUDA_TILE_COUNT,
-    .min_value = 4,
-    .max_value = 32,
-}};
-
-/* The defaults are the fastest on the H100 at large sizes: 256 threads, each
- * with an 8 x 8 block of C. (tile / work)^2 must stay within the device's
- * threads per block: tile 128 with work 2 (4096 threads) is unsupported. */
-static const gh_param_info blocked_params[] = {
-    {
-        .size = sizeof(gh_param_info),
-        .name = "tile",
-        .description = "edge of the block of C a thread block computes (and of the tiles of A and B in shared memory)",
-        .default_value = 128,
-        .allowed = gh_cuda_blocked_tiles,
-        .n_allowed = GH_CUDA_BLOCKED_TILE_COUNT,
-        .min_value = 32,
-        .max_value = 128,
-    },
-    {
-        .size = sizeof(gh_param_info),
-        .name = "work",
-        .description = "edge of the block of C each thread keeps in registers; (tile / work)^2 threads per block",
-        .default_value = 8,
-        .allowed = gh_cuda_blocked_works,
-        .n_allowed = GH_CUDA_BLOCKED_WORK_COUNT,
-        .min_value = 2,
-        .max_value = 8,
-    },
-};
-
-#define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
-
-const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
-    [GH_CUDA_NAIVE] = {sizeof(gh_kernel_info), "naive",
-                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES,
-                       NULL, 0},
-    [GH_CUDA_TILED] = {sizeof(gh_kernel_info), "tiled",
-                       "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)", ALL_DTYPES,
-                       tiled_params, 1},
-    [GH_CUDA_BLOCKED] = {sizeof(gh_kernel_info), "blocked",
-                         "2D register blocking: each thread a work x work block of C in registers, tiles of A and B "
-                         "double-buffered in shared memory (NVRTC)",
-                         ALL_DTYPES, blocked_params, 2},
-    [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
-                        "cuBLAS SGEMM/DGEMM in its default math mode (no TF32): the baseline",
-                        GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), NULL, 0},
-};
-
-int gh_cuda_variant_count(int kernel)
-{
-    switch (kernel) {
-    case GH_CUDA_NAIVE: return 1;
-    case GH_CUDA_TILED: return GH_CUDA_TILE_COUNT;
-    case GH_CUDA_BLOCKED: return GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT;
-    default: return 0;
-    }
-}
-
-gh_cuda_variant gh_cuda_variant_at(int kernel, int index)
-{
-    gh_cuda_variant v = {0, 0, index};
-    if (kernel == GH_CUDA_TILED) {
-        v.tile = gh_cuda_tiles[index];
-    } else if (kernel == GH_CUDA_BLOCKED) {
-        v.tile = gh_cuda_blocked_tiles[index / GH_CUDA_BLOCKED_WORK_COUNT];
-        v.work = gh_cuda_blocked_works[index % GH_CUDA_BLOCKED_WORK_COUNT];
-    }
-    return v;
-}
-
-/* The variant a checked request's parameters name. */
-static gh_cuda_variant variant_of(int kernel, const int64_t *params)
-{
-    const gh_param_info *p = gh_cuda_kernel_infos[kernel].params;
-    if (kernel == GH_CUDA_TILED)
-        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
-    if (kernel == GH_CUDA_BLOCKED)
-        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]) * GH_CUDA_BLOCKED_WORK_COUNT +
-                                              gh_plugin_param_index(&p[1], params[1]));
-    return gh_cuda_variant_at(kernel, 0);
-}
 
 gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *a,
                              gh_cuda_variant *variant)
@@ -124,8 +33,97 @@ gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int k
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: kernel %s takes M, N, K up to %d (got %lld, %lld, %lld)", call,
                                    gh_cuda_kernel_infos[kernel].name, INT_MAX, (long long)a->m, (long long)a->n,
                                    (long long)a->k);
-    *variant = variant_of(kernel, a->params);
+    *variant = gh_cuda_variant_of(kernel, a->params);
     return GH_OK;
+}
+
+/* One scalar kernel argument of the GEMM's dtype; cuLaunchKernel copies as
+ * many bytes as the kernel's parameter has, from the start. */
+typedef union scalar {
+    float f32;
+    double f64;
+    int i32;
+} scalar;
+
+static scalar to_scalar(gh_dtype dtype, double v)
+{
+    scalar s;
+    if (dtype == GH_F32)
+        s.f32 = (float)v;
+    else if (dtype == GH_F64)
+        s.f64 = v;
+    else
+        s.i32 = (int)v; /* gemm() checked it is an integral int32 */
+    return s;
+}
+
+/* Queues a checked request for a source kernel (naive, tiled, blocked) in
+ * its variant on `stream` of dev, current on this thread, between the
+ * events start and stop when they are not NULL. A variant over the device's
+ * limits (threads or shared memory per block, grid size) is GH_UNSUPPORTED,
+ * naming the limit, before anything is compiled or queued. */
+static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
+                        const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
+{
+    size_t es = gh_plugin_dtype_size(a->dtype);
+    char variant[96];
+    gh_cuda_variant_name(variant, sizeof variant, kernel, a->dtype, v);
+
+    /* The device's limits are checked before compiling or launching. */
+    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n);
+    if (shape.threads > dev->max_threads_per_block)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %lld threads per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                                   variant, shape.threads, dev->name, dev->max_threads_per_block);
+    if (shape.shared > dev->max_shared_per_block)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %lld bytes of shared memory per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                                   variant, shape.shared, dev->name, dev->max_shared_per_block);
+    if (shape.grid_x > dev->max_grid_x || shape.grid_y > dev->max_grid_y)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
+                                   (long long)a->m, (long long)a->n, shape.grid_x, shape.grid_y, dev->name,
+                                   dev->max_grid_x, dev->max_grid_y);
+
+    gh_cuda_module *mod = NULL;
+    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
+    if (st)
+        return st;
+    /* What the compiled kernel can take (its registers can lower it). */
+    const unsigned block_x = shape.block_x, block_y = shape.block_y;
+    if ((int)(block_x * block_y) > mod->max_threads)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %u threads per block; compiled, it runs at most %d on %s "
+                                   "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                                   variant, block_x * block_y, mod->max_threads, dev->name);
+    if (mod->static_shared > dev->max_shared_per_block)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s uses %d bytes of shared memory per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                                   variant, mod->static_shared, dev->name, dev->max_shared_per_block);
+
+    /* The kernels' parameters, in order (see kernels/cuda/naive.cu). */
+    int M = (int)a->m, N = (int)a->n, K = (int)a->k;
+    int trans_a = a->trans_a, trans_b = a->trans_b;
+    scalar alpha = to_scalar(a->dtype, a->alpha), beta = to_scalar(a->dtype, a->beta);
+    CUdeviceptr A = a->a->ptr + a->a_offset * es;
+    CUdeviceptr B = a->b->ptr + a->b_offset * es;
+    CUdeviceptr C = a->c->ptr + a->c_offset * es;
+    long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
+    void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
+
+    if ((st = gh_cuda_record(ctx, dev, start, stream)))
+        return st;
+    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)shape.grid_x,
+                                                  (unsigned)shape.grid_y, 1, block_x, block_y, 1, 0, stream, params,
+                                                  NULL),
+                          "cuLaunchKernel(%s, %s, grid %lld x %lld, block %u x %u) on device %d", variant,
+                          trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), shape.grid_x, shape.grid_y,
+                          block_x, block_y, dev->index)))
+        return st;
+    return gh_cuda_record(ctx, dev, stop, stream);
 }
 
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
@@ -134,7 +132,7 @@ gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, 
 {
     if (kernel == GH_CUDA_CUBLAS)
         return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, args, start, stop);
-    return gh_cuda_kernel_enqueue(ctx, dev, kernel, args, variant, stream, start, stop);
+    return launch(ctx, dev, kernel, args, variant, stream, start, stop);
 }
 
 gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a, gh_gemm_timing *timing)

@@ -1,15 +1,8 @@
-/* The kernels this plugin offers, their variants, and gemm(): argument checks and dispatch. */
+/* gemm(): argument checks, the launch (a source kernel or cuBLAS), timing. */
 #ifndef GH_CUDA_GEMM_H
 #define GH_CUDA_GEMM_H
 
 #include "state.h"
-
-extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
-
-/* How many variants a source kernel is built in (naive 1, tiled one per tile,
- * blocked one per tile and work), and the parameters of variant `index`. */
-int gh_cuda_variant_count(int kernel);
-gh_cuda_variant gh_cuda_variant_at(int kernel, int index);
 
 /* Everything about a GEMM request that the host side can check, for the
  * call named `call`: the device, the kernel, the arguments, the parameters

@@ -1,34 +1,120 @@
-/* Launches kernels/cuda/naive.cu, tiled.cu and blocked.cu; see kernels.h. */
+/* The kernel table, the variants and their launch geometry; see kernels.h. */
 #include "kernels.h"
 
 #include <stdio.h>
 
-#include "devices.h"
-#include "errors.h"
-#include "compile.h"
+#include "gemmhost/plugin_helpers.h"
 
 /* naive: a warp spans 32 consecutive columns of one row of C. */
 #define NAIVE_BLOCK_X 32
 #define NAIVE_BLOCK_Y 8
 
-/* One scalar kernel argument of the GEMM's dtype; cuLaunchKernel copies as
- * many bytes as the kernel's parameter has, from the start. */
-typedef union scalar {
-    float f32;
-    double f64;
-    int i32;
-} scalar;
+const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT] = {4, 8, 16, 32};
+const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT] = {32, 64, 128};
+const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT] = {2, 4, 8};
 
-static scalar to_scalar(gh_dtype dtype, double v)
+static const gh_param_info tiled_params[] = {{
+    .size = sizeof(gh_param_info),
+    .name = "tile",
+    .description = "edge of the square thread block and of the tiles of A and B staged in shared memory",
+    .default_value = 16,
+    .allowed = gh_cuda_tiles,
+    .n_allowed = GH_CUDA_TILE_COUNT,
+    .min_value = 4,
+    .max_value = 32,
+}};
+
+/* The defaults are the fastest on the H100 at large sizes: 256 threads, each
+ * with an 8 x 8 block of C. (tile / work)^2 must stay within the device's
+ * threads per block: tile 128 with work 2 (4096 threads) is unsupported. */
+static const gh_param_info blocked_params[] = {
+    {
+        .size = sizeof(gh_param_info),
+        .name = "tile",
+        .description = "edge of the block of C a thread block computes (and of the tiles of A and B in shared memory)",
+        .default_value = 128,
+        .allowed = gh_cuda_blocked_tiles,
+        .n_allowed = GH_CUDA_BLOCKED_TILE_COUNT,
+        .min_value = 32,
+        .max_value = 128,
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "work",
+        .description = "edge of the block of C each thread keeps in registers; (tile / work)^2 threads per block",
+        .default_value = 8,
+        .allowed = gh_cuda_blocked_works,
+        .n_allowed = GH_CUDA_BLOCKED_WORK_COUNT,
+        .min_value = 2,
+        .max_value = 8,
+    },
+};
+
+#define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
+
+const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
+    [GH_CUDA_NAIVE] = {sizeof(gh_kernel_info), "naive",
+                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES,
+                       NULL, 0},
+    [GH_CUDA_TILED] = {sizeof(gh_kernel_info), "tiled",
+                       "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)", ALL_DTYPES,
+                       tiled_params, 1},
+    [GH_CUDA_BLOCKED] = {sizeof(gh_kernel_info), "blocked",
+                         "2D register blocking: each thread a work x work block of C in registers, tiles of A and B "
+                         "double-buffered in shared memory (NVRTC)",
+                         ALL_DTYPES, blocked_params, 2},
+    [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
+                        "cuBLAS SGEMM/DGEMM in its default math mode (no TF32): the baseline",
+                        GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), NULL, 0},
+};
+
+int gh_cuda_variant_count(int kernel)
 {
-    scalar s;
-    if (dtype == GH_F32)
-        s.f32 = (float)v;
-    else if (dtype == GH_F64)
-        s.f64 = v;
-    else
-        s.i32 = (int)v; /* gemm() checked it is an integral int32 */
-    return s;
+    switch (kernel) {
+    case GH_CUDA_NAIVE: return 1;
+    case GH_CUDA_TILED: return GH_CUDA_TILE_COUNT;
+    case GH_CUDA_BLOCKED: return GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT;
+    default: return 0;
+    }
+}
+
+gh_cuda_variant gh_cuda_variant_at(int kernel, int index)
+{
+    gh_cuda_variant v = {0, 0, index};
+    if (kernel == GH_CUDA_TILED) {
+        v.tile = gh_cuda_tiles[index];
+    } else if (kernel == GH_CUDA_BLOCKED) {
+        v.tile = gh_cuda_blocked_tiles[index / GH_CUDA_BLOCKED_WORK_COUNT];
+        v.work = gh_cuda_blocked_works[index % GH_CUDA_BLOCKED_WORK_COUNT];
+    }
+    return v;
+}
+
+int gh_cuda_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return GH_CUDA_KERNEL_COUNT;
+}
+
+const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel)
+{
+    (void)ctx;
+    if (kernel < 0 || kernel >= GH_CUDA_KERNEL_COUNT) {
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "kernel_info: kernel %d does not exist", kernel);
+        return NULL;
+    }
+    return &gh_cuda_kernel_infos[kernel];
+}
+
+gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params)
+{
+    const gh_param_info *p = gh_cuda_kernel_infos[kernel].params;
+    if (kernel == GH_CUDA_TILED)
+        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
+    if (kernel == GH_CUDA_BLOCKED)
+        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]) * GH_CUDA_BLOCKED_WORK_COUNT +
+                                              gh_plugin_param_index(&p[1], params[1]));
+    return gh_cuda_variant_at(kernel, 0);
 }
 
 /* blocked.cu: DEPTH is 16, or 8 for 8-byte types so that its two buffers of
@@ -45,8 +131,7 @@ long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
     return 2LL * 2LL * gh_cuda_blocked_depth(dtype) * (tile + 16 / es) * es;
 }
 
-/* The variant's name in messages, e.g. "gemm_tiled (f32, tile 16)". */
-static void describe(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
+void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
 {
     if (kernel == GH_CUDA_BLOCKED)
         snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
@@ -57,84 +142,25 @@ static void describe(char *out, size_t size, int kernel, gh_dtype dtype, const g
         snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
 }
 
-gh_status gh_cuda_kernel_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
-                                 const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
+gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m,
+                                             int64_t n)
 {
-    size_t es = gh_plugin_dtype_size(a->dtype);
-    char variant[96];
-    describe(variant, sizeof variant, kernel, a->dtype, v);
-
-    /* Block shape and edge of C per block; the device's limits are checked
-     * before compiling or launching. */
-    unsigned block_x = NAIVE_BLOCK_X, block_y = NAIVE_BLOCK_Y;
-    long long threads = 0, shared = 0, cover_x = NAIVE_BLOCK_X, cover_y = NAIVE_BLOCK_Y;
+    gh_cuda_launch_shape s = {NAIVE_BLOCK_X, NAIVE_BLOCK_Y, 0, 0, 0, 0};
+    long long cover_x = NAIVE_BLOCK_X, cover_y = NAIVE_BLOCK_Y; /* the edges of C a block computes */
     if (kernel == GH_CUDA_TILED) {
-        threads = v->tile * v->tile;
-        shared = 2LL * v->tile * (v->tile + 1) * (long long)es; /* as[] and bs[] in tiled.cu */
-        block_x = block_y = (unsigned)v->tile;
+        s.threads = v->tile * v->tile;
+        s.shared = 2LL * v->tile * (v->tile + 1) * (long long)gh_plugin_dtype_size(dtype); /* as[] and bs[] in tiled.cu */
+        s.block_x = s.block_y = (unsigned)v->tile;
         cover_x = cover_y = v->tile;
     } else if (kernel == GH_CUDA_BLOCKED) {
         long long side = v->tile / v->work;
-        threads = side * side;
-        shared = gh_cuda_blocked_shared_bytes(a->dtype, v->tile);
+        s.threads = side * side;
+        s.shared = gh_cuda_blocked_shared_bytes(dtype, v->tile);
+        s.block_x = (unsigned)s.threads; /* one dimension: threadIdx.x is the thread's number */
+        s.block_y = 1;
         cover_x = cover_y = v->tile;
     }
-    if (threads > dev->max_threads_per_block)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s needs %lld threads per block; %s allows %d "
-                                   "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
-                                   variant, threads, dev->name, dev->max_threads_per_block);
-    if (shared > dev->max_shared_per_block)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s needs %lld bytes of shared memory per block; %s allows %d "
-                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                                   variant, shared, dev->name, dev->max_shared_per_block);
-    if (kernel == GH_CUDA_BLOCKED) { /* one dimension: threadIdx.x is the thread's number */
-        block_x = (unsigned)threads;
-        block_y = 1;
-    }
-
-    long long grid_x = (a->n + cover_x - 1) / cover_x;
-    long long grid_y = (a->m + cover_y - 1) / cover_y;
-    if (grid_x > dev->max_grid_x || grid_y > dev->max_grid_y)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
-                                   (long long)a->m, (long long)a->n, grid_x, grid_y, dev->name, dev->max_grid_x,
-                                   dev->max_grid_y);
-
-    gh_cuda_module *mod = NULL;
-    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
-    if (st)
-        return st;
-    /* What the compiled kernel can take (its registers can lower it). */
-    if ((int)(block_x * block_y) > mod->max_threads)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s needs %u threads per block; compiled, it runs at most %d on %s "
-                                   "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
-                                   variant, block_x * block_y, mod->max_threads, dev->name);
-    if (mod->static_shared > dev->max_shared_per_block)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s uses %d bytes of shared memory per block; %s allows %d "
-                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                                   variant, mod->static_shared, dev->name, dev->max_shared_per_block);
-
-    /* The kernels' parameters, in order (see kernels/cuda/naive.cu). */
-    int M = (int)a->m, N = (int)a->n, K = (int)a->k;
-    int trans_a = a->trans_a, trans_b = a->trans_b;
-    scalar alpha = to_scalar(a->dtype, a->alpha), beta = to_scalar(a->dtype, a->beta);
-    CUdeviceptr A = a->a->ptr + a->a_offset * es;
-    CUdeviceptr B = a->b->ptr + a->b_offset * es;
-    CUdeviceptr C = a->c->ptr + a->c_offset * es;
-    long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
-    void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
-
-    if ((st = gh_cuda_record(ctx, dev, start, stream)))
-        return st;
-    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)grid_x,
-                                                  (unsigned)grid_y, 1, block_x, block_y, 1, 0, stream, params, NULL),
-                          "cuLaunchKernel(%s, %s, grid %lld x %lld, block %u x %u) on device %d", variant,
-                          trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), grid_x, grid_y, block_x,
-                          block_y, dev->index)))
-        return st;
-    return gh_cuda_record(ctx, dev, stop, stream);
+    s.grid_x = (n + cover_x - 1) / cover_x;
+    s.grid_y = (m + cover_y - 1) / cover_y;
+    return s;
 }
