@@ -24,8 +24,9 @@ enum { OPTION_KERNEL_DIR, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {[OPTION_KERNEL_DIR] = {
     .size = sizeof(gh_option_info),
     .name = "kernel_dir",
-    .description = "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies built into "
-                   "the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), else built in",
+    .description = "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies "
+                   "built into the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), "
+                   "else built in",
     .default_value = "",
 }};
 

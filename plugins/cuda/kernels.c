@@ -149,7 +149,8 @@ gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const g
     long long cover_x = NAIVE_BLOCK_X, cover_y = NAIVE_BLOCK_Y; /* the edges of C a block computes */
     if (kernel == GH_CUDA_TILED) {
         s.threads = v->tile * v->tile;
-        s.shared = 2LL * v->tile * (v->tile + 1) * (long long)gh_plugin_dtype_size(dtype); /* as[] and bs[] in tiled.cu */
+        /* as[] and bs[] in tiled.cu */
+        s.shared = 2LL * v->tile * (v->tile + 1) * (long long)gh_plugin_dtype_size(dtype);
         s.block_x = s.block_y = (unsigned)v->tile;
         cover_x = cover_y = v->tile;
     } else if (kernel == GH_CUDA_BLOCKED) {
