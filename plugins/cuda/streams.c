@@ -1,4 +1,4 @@
-/* Streams, asynchronous copies and GEMMs, host memory; see streams.h. */
+/* Streams, asynchronous 2D copies and GEMMs (ABI minor 1); see streams.h. */
 #include "streams.h"
 
 #include <stdarg.h>
