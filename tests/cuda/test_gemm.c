@@ -214,7 +214,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
     if (place(&a, d, ta ? lp->k : lp->m, ta ? lp->m : lp->k, lay->pad_a, lay->off_a, lay->tail) ||
         place(&b, d, tb ? lp->n : lp->k, tb ? lp->k : lp->n, lay->pad_b, lay->off_b, lay->tail) ||
         place(&c, d, lp->m, lp->n, lay->pad_c, lay->off_c, lay->tail) || !(c_out = malloc(c.elems * es))) {
-        test_fail("%s: out of host memory", what);
+        check_verdict(0, "%s: out of host memory", what);
         goto done;
     }
     fill_pattern(d, a.host, a.elems, PATTERN_INPUT_PAD);
@@ -229,7 +229,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
             fill_pattern(d, (char *)c.host + (c.offset + i * c.ld) * es, (size_t)c.cols, PATTERN_C_POISON);
     }
     if (upload_placed(api, ctx, device, &a, d) || upload_placed(api, ctx, device, &b, d)) {
-        test_fail("%s: buffers: %s", what, api->last_error(ctx));
+        check_verdict(0, "%s: buffers: %s", what, api->last_error(ctx));
         goto done;
     }
 
@@ -243,7 +243,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
         ++*checks;
         if (upload_placed(api, ctx, device, &c, d)) {
             ++*failures;
-            test_fail("%s: upload C: %s", name, api->last_error(ctx));
+            check_verdict(0, "%s: upload C: %s", name, api->last_error(ctx));
             continue;
         }
         gh_gemm_args args = make_args(d, ta, tb, lp, alpha, beta, &a, &b, &c, &variants[v]);
@@ -251,30 +251,34 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
         gh_status st = api->gemm(ctx, device, kernel, &args, &timing);
         if (st != GH_OK) {
             ++*failures;
-            test_fail("%s: gemm status %d: %s", name, (int)st, api->last_error(ctx));
+            check_verdict(0, "%s: gemm status %d: %s", name, (int)st, api->last_error(ctx));
             continue;
         }
         if (api->download(ctx, c.buf, 0, c_out, c.elems * es) != GH_OK) {
             ++*failures;
-            test_fail("%s: download C: %s", name, api->last_error(ctx));
+            check_verdict(0, "%s: download C: %s", name, api->last_error(ctx));
             continue;
         }
         check_result r = check_c(lp, &c, c.host, c_out, alpha, beta);
         int timing_ok = timing.clock == GH_CLOCK_DEVICE && timing.kernel_ms >= 0.0 && isfinite(timing.kernel_ms);
         if (r.bad == 0 && r.guard_hits == 0 && timing_ok) {
-            test_pass("%s: max error %.3g, %.3g of the bound, %.4f ms", name, r.max_abs, r.worst_ratio, timing.kernel_ms);
+            check_verdict(1, "%s: max error %.3g, %.3g of the bound, %.4f ms", name, r.max_abs, r.worst_ratio,
+                          timing.kernel_ms);
             continue;
         }
         ++*failures;
         if (r.bad)
-            test_fail("%s: %lld wrong elements, first C(%lld, %lld) = %.17g, want %.17g (max error %.3g, %.3g of the bound)",
-                      name, (long long)r.bad, (long long)r.bad_i, (long long)r.bad_j, r.bad_got, r.bad_want, r.max_abs,
-                      r.worst_ratio);
+            check_verdict(0,
+                          "%s: %lld wrong elements, first C(%lld, %lld) = %.17g, want %.17g (max error %.3g, %.3g of "
+                          "the bound)",
+                          name, (long long)r.bad, (long long)r.bad_i, (long long)r.bad_j, r.bad_got, r.bad_want,
+                          r.max_abs, r.worst_ratio);
         if (r.guard_hits)
-            test_fail("%s: %lld elements outside C (padding or guards) were overwritten", name, (long long)r.guard_hits);
+            check_verdict(0, "%s: %lld elements outside C (padding or guards) were overwritten", name,
+                          (long long)r.guard_hits);
         if (!timing_ok)
-            test_fail("%s: timing not from the device clock (clock %d, %.4f ms)", name, (int)timing.clock,
-                      timing.kernel_ms);
+            check_verdict(0, "%s: timing not from the device clock (clock %d, %.4f ms)", name, (int)timing.clock,
+                          timing.kernel_ms);
     }
 done:
     free(c_out);
@@ -290,7 +294,7 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
     const int64_t n = 512;
     logical_problem lp;
     if (logical_problem_init(&lp, GH_F32, n, n, n, 4242)) {
-        test_fail("TF32 probe: out of host memory");
+        check_verdict(0, "TF32 probe: out of host memory");
         return;
     }
     for (int64_t i = 0; i < n; ++i)
@@ -300,14 +304,14 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
     float *out = NULL;
     if (place(&a, GH_F32, n, n, 0, 0, 0) || place(&b, GH_F32, n, n, 0, 0, 0) || place(&c, GH_F32, n, n, 0, 0, 0) ||
         !(out = malloc((size_t)(n * n) * sizeof *out))) {
-        test_fail("TF32 probe: out of host memory");
+        check_verdict(0, "TF32 probe: out of host memory");
         goto done;
     }
     put_logical(&a, GH_F32, lp.op_a, 0);
     put_logical(&b, GH_F32, lp.op_b, 0);
     fill_pattern(GH_F32, c.host, c.elems, PATTERN_C_POISON);
     if (upload_placed(api, ctx, device, &a, GH_F32) || upload_placed(api, ctx, device, &b, GH_F32)) {
-        test_fail("TF32 probe: buffers: %s", api->last_error(ctx));
+        check_verdict(0, "TF32 probe: buffers: %s", api->last_error(ctx));
         goto done;
     }
     const variant probes[] = {{"cublas", {0, 0}}, {"naive", {0, 0}}, {"tiled", {16, 0}}, {"blocked", {128, 8}}};
@@ -320,7 +324,7 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
         if (st == GH_OK)
             st = api->download(ctx, c.buf, 0, out, c.elems * 4);
         if (st != GH_OK) {
-            test_fail("%s f32 A*I (TF32 probe): status %d: %s", probes[v].kernel, (int)st, api->last_error(ctx));
+            check_verdict(0, "%s f32 A*I (TF32 probe): status %d: %s", probes[v].kernel, (int)st, api->last_error(ctx));
             continue;
         }
         int64_t differ = 0;
@@ -342,7 +346,7 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
 {
     logical_problem lp;
     if (logical_problem_init(&lp, GH_F32, 37, 53, 29, 99)) {
-        test_fail("repeatability: out of host memory");
+        check_verdict(0, "repeatability: out of host memory");
         return;
     }
     const variant probes[] = {{"naive", {0, 0}},       {"tiled", {4, 0}},       {"tiled", {32, 0}},
@@ -351,18 +355,18 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
     float *first = NULL, *second = NULL;
     if (place(&a, GH_F32, 37, 29, 0, 0, 0) || place(&b, GH_F32, 29, 53, 0, 0, 0) || place(&c, GH_F32, 37, 53, 0, 0, 0) ||
         !(first = malloc(c.elems * 4)) || !(second = malloc(c.elems * 4))) {
-        test_fail("repeatability: out of host memory");
+        check_verdict(0, "repeatability: out of host memory");
         goto done;
     }
     put_logical(&a, GH_F32, lp.op_a, 0);
     put_logical(&b, GH_F32, lp.op_b, 0);
     put_logical(&c, GH_F32, lp.c0, 0);
     if (upload_placed(api, ctx, device, &a, GH_F32) || upload_placed(api, ctx, device, &b, GH_F32)) {
-        test_fail("repeatability: buffers: %s", api->last_error(ctx));
+        check_verdict(0, "repeatability: buffers: %s", api->last_error(ctx));
         goto done;
     }
     if (upload_placed(api, ctx, device, &c, GH_F32)) { /* allocates C's buffer before args name it */
-        test_fail("repeatability: buffers: %s", api->last_error(ctx));
+        check_verdict(0, "repeatability: buffers: %s", api->last_error(ctx));
         goto done;
     }
     for (size_t v = 0; v < sizeof probes / sizeof probes[0]; ++v) {
@@ -394,8 +398,8 @@ void run_gemm_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         int64_t checks = 0, failures = 0;
         if (max_dim > 0 && (shapes[s][0] > max_dim || shapes[s][1] > max_dim || shapes[s][2] > max_dim)) {
-            test_skip("%lldx%lldx%lld: over GEMMHOST_CUDA_TEST_MAX_DIM=%lld", (long long)shapes[s][0],
-                      (long long)shapes[s][1], (long long)shapes[s][2], (long long)max_dim);
+            check_skip("%lldx%lldx%lld: over GEMMHOST_CUDA_TEST_MAX_DIM=%lld", (long long)shapes[s][0],
+                       (long long)shapes[s][1], (long long)shapes[s][2], (long long)max_dim);
             continue;
         }
         for (int d = 0; d < GH_DTYPE_COUNT; ++d) {
@@ -405,8 +409,8 @@ void run_gemm_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                 uint64_t seed = (uint64_t)(s * 16 + (size_t)d * 4 + (size_t)t + 1);
                 if (logical_problem_init(&lp, (gh_dtype)d, shapes[s][0], shapes[s][1], shapes[s][2], seed) ||
                     host_products(&lp)) {
-                    test_fail("%lldx%lldx%lld: out of host memory for the reference", (long long)shapes[s][0],
-                              (long long)shapes[s][1], (long long)shapes[s][2]);
+                    check_verdict(0, "%lldx%lldx%lld: out of host memory for the reference", (long long)shapes[s][0],
+                                  (long long)shapes[s][1], (long long)shapes[s][2]);
                     logical_problem_free(&lp);
                     continue;
                 }

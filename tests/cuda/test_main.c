@@ -1,15 +1,20 @@
 /*
- * Test of the CUDA plugin through the plugin ABI, as the host sees it:
+ * Test of what is particular to the CUDA plugin, through the plugin ABI as
+ * the host sees it (the generic promises of plugin.h, checked on every
+ * plugin, are gemmhost-conformance's: entry, options, last_error, buffer and
+ * gemm refusals):
  *   gemmhost-cuda-test [--full] <path to gemmhost-cuda.so> <kernels/cuda folder>
  *
- * Everywhere: it loads and negotiates, its options and errors behave, the
- * ABI minor 1 members (streams, host memory) are all there and refuse bad
- * arguments cleanly, and NVRTC compiles naive and tiled (every dtype and
- * tile) and blocked (one variant) and reports a compile error with its log
- * (no device needed). With no driver or device, it checks the plugin says so
- * plainly and every call that needs a device refuses. With a device, it runs
- * every kernel on odd shapes against a host reference, checks the streams
- * (test_streams.c) and prints the speed.
+ * Everywhere: its table (the streams and host memory of ABI minor 1, the
+ * kernel_dir option, the compile-all extra, nothing exported but the entry),
+ * its kernels and their parameters, kernel_dir and $GEMMHOST_KERNEL_DIR, and
+ * NVRTC: naive and tiled compiled in every dtype and tile and blocked in one
+ * variant, and a compile error reported with NVRTC's log (no device
+ * needed). With no driver or device: the reason names CUDA, and host_alloc
+ * (which needs device 0's context) says so. With a device: every kernel
+ * variant on odd shapes against a host reference (test_gemm.c), the
+ * device's limits (test_limits.c), the streams (test_streams.c) and the
+ * speed (test_perf.c).
  *
  * --full (the GPU machine, tools/gpu-check.sh) adds the long sweep: NVRTC
  * compiles every kernel variant for sm_90, among them 24 of blocked at about
@@ -22,63 +27,15 @@
  * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too.
  */
 #include <dlfcn.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define CHECK_MAIN
 #include "cuda_test.h"
 #include "gemmhost_cuda_extras.h"
-
-static int passed, failed, skipped, verbose;
-
-static void report(const char *tag, int print, const char *fmt, va_list ap)
-{
-    if (!print)
-        return;
-    printf("%s ", tag);
-    vprintf(fmt, ap);
-    printf("\n");
-    fflush(stdout);
-}
-
-void test_pass(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    passed++;
-    report("PASS", verbose, fmt, ap);
-    va_end(ap);
-}
-
-void test_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    failed++;
-    report("FAIL", 1, fmt, ap);
-    va_end(ap);
-}
-
-void test_skip(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    skipped++;
-    report("SKIP", 1, fmt, ap);
-    va_end(ap);
-}
-
-void test_note(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report("NOTE", 1, fmt, ap);
-    va_end(ap);
-}
 
 int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
 {
@@ -95,61 +52,41 @@ static int contains(const char *s, const char *part)
     return s && strstr(s, part) != NULL;
 }
 
-/* ---- loading and negotiating ---- */
+/* ---- loading, and what the CUDA plugin's table offers ---- */
 
 static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
 {
     *lib_out = NULL;
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        test_fail("dlopen(%s) without a CUDA driver in the way: %s", path, dlerror());
+        check_verdict(0, "dlopen(%s) without a CUDA driver in the way: %s", path, dlerror());
         return NULL;
     }
-    test_pass("dlopen(%s)", path);
     *lib_out = lib;
-
     gh_entry_fn entry = (gh_entry_fn)dlsym(lib, GEMMHOST_ENTRY_NAME);
-    CHECK(entry != NULL, "the plugin exports %s", GEMMHOST_ENTRY_NAME);
-    if (!entry)
+    gh_entry_request req = {sizeof req, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR, 0, NULL};
+    gh_status st = entry ? entry(&req) : GH_ERROR;
+    if (!CHECK(st == GH_OK && req.api, "the plugin loads and negotiates ABI %d.%d (status %d)", GEMMHOST_ABI_MAJOR,
+               GEMMHOST_ABI_MINOR, (int)st))
         return NULL;
-    /* Everything else stays hidden. */
-    const char *internal[] = {"gh_cuda_fail", "gh_cuda_driver", "gh_cuda_gemm", "gh_cuda_kernel_sources"};
+    const gh_plugin_api *api = req.api;
+
+    /* The build hides everything but the entry: the plugin's own names and
+     * the helpers' error text stay inside it. */
+    const char *internal[] = {"gh_plugin_error_text", "gh_cuda_driver", "gh_cuda_gemm", "gh_cuda_kernel_sources"};
     for (size_t i = 0; i < sizeof internal / sizeof internal[0]; ++i)
         CHECK(dlsym(lib, internal[i]) == NULL, "internal symbol %s is hidden", internal[i]);
 
-    gh_entry_request bad = {sizeof bad, GEMMHOST_ABI_MAJOR + 1, GEMMHOST_ABI_MINOR, 0, (const gh_plugin_api *)&bad};
-    gh_status st = entry(&bad);
-    CHECK(st == GH_VERSION_MISMATCH && bad.plugin_abi_major == GEMMHOST_ABI_MAJOR && bad.api == NULL,
-          "a host of ABI major %d is refused with GH_VERSION_MISMATCH and the plugin's major (got status %d, major %u)",
-          GEMMHOST_ABI_MAJOR + 1, (int)st, bad.plugin_abi_major);
-
-    gh_entry_request req = {sizeof req, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR + 7, 0, NULL};
-    st = entry(&req);
-    CHECK(st == GH_OK && req.api && req.abi_minor == GEMMHOST_ABI_MINOR && req.plugin_abi_major == GEMMHOST_ABI_MAJOR,
-          "a newer host minor negotiates down to %d (got status %d, minor %u)", GEMMHOST_ABI_MINOR, (int)st,
-          req.abi_minor);
-    const gh_plugin_api *api = req.api;
-    if (st != GH_OK || !api)
-        return NULL;
-
-    CHECK(api->size >= sizeof(gh_plugin_api) && api->abi_major == GEMMHOST_ABI_MAJOR, "api table size %zu, major %u",
-          api->size, api->abi_major);
     CHECK(api->name && strcmp(api->name, "cuda") == 0, "plugin name is \"cuda\" (got %s)", api->name ? api->name : "NULL");
-    CHECK(api->description && api->description[0] && api->version && api->version[0], "description and version");
-    CHECK(api->open && api->close && api->last_error && api->device_count && api->device_info && api->kernel_count &&
-              api->kernel_info && api->buffer_alloc && api->buffer_free && api->upload && api->download && api->gemm &&
-              api->synchronize && api->get_proc,
-          "every function of the table is set");
-    /* ABI minor 1: streams, 2D copies, asynchronous GEMM, host memory. */
-    CHECK(GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->stream_create && api->stream_destroy &&
-              api->upload_2d_async && api->download_2d_async && api->gemm_async && api->stream_synchronize &&
-              api->host_alloc && api->host_free,
+    /* ABI minor 1: the multi-device split uses them all on NVIDIA GPUs. */
+    CHECK(req.abi_minor == GEMMHOST_ABI_MINOR && GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->stream_create &&
+              api->stream_destroy && api->upload_2d_async && api->download_2d_async && api->gemm_async &&
+              api->stream_synchronize && api->host_alloc && api->host_free,
           "the ABI minor 1 members (streams, 2D copies, gemm_async, host memory) are all set");
-    CHECK(api->n_options == 1 && api->options[0].size >= sizeof(gh_option_info) &&
-              strcmp(api->options[0].name, "kernel_dir") == 0 && api->options[0].description[0],
-          "one option, kernel_dir, described");
-    CHECK(api->get_proc("no_such_extra") == NULL, "get_proc of an unknown name is NULL");
-    CHECK(api->get_proc(GEMMHOST_CUDA_COMPILE_ALL) != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE_ALL);
+    CHECK(api->n_options == 1 && strcmp(api->options[0].name, "kernel_dir") == 0 && api->options[0].description[0] &&
+              strcmp(api->options[0].default_value, "") == 0,
+          "one option, kernel_dir, described, default \"\" (built in)");
+    CHECK(api->get_proc && api->get_proc(GEMMHOST_CUDA_COMPILE_ALL) != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE_ALL);
     return api;
 }
 
@@ -157,16 +94,14 @@ static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
 
 static void test_open_options(const gh_plugin_api *api, const char *kernel_src_dir)
 {
-    gh_plugin *ctx = (gh_plugin *)&ctx; /* must be reset to NULL on failure */
-    gh_option_value unknown = {"platform", "x"};
-    gh_status st = api->open(&unknown, 1, &ctx);
-    CHECK(st == GH_INVALID_ARGUMENT && ctx == NULL && contains(api->last_error(NULL), "platform"),
-          "an unknown option is refused by name (status %d: %s)", (int)st, api->last_error(NULL));
-
+    gh_plugin *ctx = NULL;
     gh_option_value missing = {"kernel_dir", "/nonexistent/gemmhost-kernels"};
-    st = api->open(&missing, 1, &ctx);
-    CHECK(st == GH_INVALID_ARGUMENT && ctx == NULL && contains(api->last_error(NULL), "/nonexistent/gemmhost-kernels"),
-          "a kernel_dir without the sources is refused, naming it (status %d: %s)", (int)st, api->last_error(NULL));
+    gh_status st = api->open(&missing, 1, &ctx);
+    const char *e = api->last_error(NULL);
+    CHECK(st == GH_INVALID_ARGUMENT && ctx == NULL && contains(e, "/nonexistent/gemmhost-kernels") &&
+              contains(e, "naive.cu"),
+          "a kernel_dir without the sources is refused, naming it and the files it must hold (status %d: %s)", (int)st,
+          e);
 
     gh_option_value good = {"kernel_dir", kernel_src_dir};
     st = api->open(&good, 1, &ctx);
@@ -174,39 +109,6 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
           st == GH_OK ? "" : api->last_error(NULL));
     if (st == GH_OK)
         api->close(ctx);
-}
-
-/* ---- last_error is per thread ---- */
-
-typedef struct thread_probe {
-    const gh_plugin_api *api;
-    char seen[512];
-} thread_probe;
-
-static void *fail_in_thread(void *arg)
-{
-    thread_probe *t = arg;
-    gh_plugin *ctx = NULL;
-    gh_option_value bad = {"thread_only_option", "1"};
-    t->api->open(&bad, 1, &ctx);
-    snprintf(t->seen, sizeof t->seen, "%s", t->api->last_error(NULL));
-    return NULL;
-}
-
-static void test_thread_errors(const gh_plugin_api *api)
-{
-    gh_plugin *ctx = NULL;
-    gh_option_value bad = {"main_thread_option", "1"};
-    api->open(&bad, 1, &ctx);
-    thread_probe probe = {api, ""};
-    pthread_t t;
-    if (pthread_create(&t, NULL, fail_in_thread, &probe) != 0) {
-        test_skip("no thread for the per-thread last_error check");
-        return;
-    }
-    pthread_join(t, NULL);
-    CHECK(contains(probe.seen, "thread_only_option") && contains(api->last_error(NULL), "main_thread_option"),
-          "last_error is per thread (thread saw \"%s\", main sees \"%s\")", probe.seen, api->last_error(NULL));
 }
 
 /* ---- kernels ---- */
@@ -245,7 +147,6 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
             ok = t->allowed[i] == (int64_t)(32 << i) && w->allowed[i] == (int64_t)(2 << i);
         CHECK(ok, "blocked's parameters: tile (default 128; 32, 64, 128) and work (default 8; 2, 4, 8)");
     }
-    CHECK(api->kernel_info(ctx, 4) == NULL && api->kernel_info(ctx, -1) == NULL, "kernel_info out of range is NULL");
 }
 
 /* ---- NVRTC, without a device ---- */
@@ -336,7 +237,7 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
     if (full) {
         st = compile_all(ctx, 9, 0);
         if (st == GH_UNSUPPORTED && contains(api->last_error(ctx), "NVRTC not found")) {
-            test_skip("NVRTC compile of every kernel: %s", api->last_error(ctx));
+            check_skip("NVRTC compile of every kernel: %s", api->last_error(ctx));
             return;
         }
         CHECK(st == GH_OK,
@@ -344,8 +245,8 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
               "sm_90 from the embedded sources%s%s",
               st ? ": " : "", st ? api->last_error(ctx) : "");
     } else {
-        test_skip("NVRTC compile of every blocked variant from the embedded sources (about a second each): only "
-                  "with --full (tools/gpu-check.sh); below, NVRTC compiles naive and tiled in full and one blocked");
+        check_skip("NVRTC compile of every blocked variant from the embedded sources (about a second each): only "
+                   "with --full (tools/gpu-check.sh); below, NVRTC compiles naive and tiled in full and one blocked");
     }
 
     /* kernel_dir: blocked.cu broken past its first variant. compile_all goes
@@ -359,7 +260,7 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
     snprintf(dir, sizeof dir, "%s/cuda", root ? root : "");
     if (!root || mkdir(dir, 0700) != 0 ||
         make_kernel_dir(kernel_src_dir, dir, "blocked.cu", "TILE != 32 || WORK != 2") != 0) {
-        test_fail("could not set up a kernel_dir under /tmp from %s", kernel_src_dir);
+        check_verdict(0, "could not set up a kernel_dir under /tmp from %s", kernel_src_dir);
         return;
     }
     gh_plugin *broken = NULL;
@@ -369,7 +270,7 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
         st = compile_all(broken, 9, 0);
         const char *e = api->last_error(broken);
         if (st == GH_UNSUPPORTED && contains(e, "NVRTC not found")) {
-            test_skip("NVRTC compiles: %s", e);
+            check_skip("NVRTC compiles: %s", e);
             api->close(broken);
             remove_kernel_dir(dir);
             rmdir(root);
@@ -383,13 +284,13 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
               (int)st, e);
         api->close(broken);
     } else {
-        test_fail("open with kernel_dir=%s: %s", dir, api->last_error(NULL));
+        check_verdict(0, "open with kernel_dir=%s: %s", dir, api->last_error(NULL));
     }
 
     /* $GEMMHOST_KERNEL_DIR naming the kernels/ tree: its cuda/ folder is
      * used. naive.cu broken everywhere stops the first compile. */
     if (make_kernel_dir(kernel_src_dir, dir, "naive.cu", "1") != 0) {
-        test_fail("could not rewrite the kernel_dir %s", dir);
+        check_verdict(0, "could not rewrite the kernel_dir %s", dir);
         remove_kernel_dir(dir);
         rmdir(root);
         return;
@@ -403,7 +304,7 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
               "$GEMMHOST_KERNEL_DIR=%s selects its cuda/ folder (status %d)", root, (int)st);
         api->close(broken);
     } else {
-        test_fail("open with $GEMMHOST_KERNEL_DIR=%s: %s", root, api->last_error(NULL));
+        check_verdict(0, "open with $GEMMHOST_KERNEL_DIR=%s: %s", root, api->last_error(NULL));
     }
     unsetenv("GEMMHOST_KERNEL_DIR");
     remove_kernel_dir(dir);
@@ -412,81 +313,18 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
 
 /* ---- no driver or no device ---- */
 
+/* The reason names what is missing of CUDA; host_alloc, which names no
+ * device, needs device 0's context and refuses with that reason too. */
 static void test_no_device(const gh_plugin_api *api, gh_plugin *ctx)
 {
     const char *why = api->last_error(ctx);
     CHECK(contains(why, "no CUDA driver") || contains(why, "CUDA driver found but"),
           "with no device, last_error says why: \"%s\"", why);
     printf("no CUDA device here: %s\n", why);
-    CHECK(api->device_info(ctx, 0) == NULL, "device_info(0) is NULL");
-
-    gh_buffer *buf = (gh_buffer *)&buf;
-    gh_status st = api->buffer_alloc(ctx, 0, 1024, &buf);
-    CHECK(st == GH_NO_DEVICE && buf == NULL && contains(api->last_error(ctx), "CUDA"),
-          "buffer_alloc with no device: GH_NO_DEVICE and the reason (status %d: %s)", (int)st, api->last_error(ctx));
-
-    int64_t tile = 16;
-    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = 1, .n = 1, .k = 1, .alpha = 1, .lda = 1,
-                         .ldb = 1, .ldc = 1, .params = &tile, .n_params = 1};
-    gh_gemm_timing timing = {.size = sizeof timing};
-    st = api->gemm(ctx, 0, find_kernel(api, ctx, "tiled"), &args, &timing);
-    CHECK(st == GH_NO_DEVICE, "gemm with no device: GH_NO_DEVICE (status %d: %s)", (int)st, api->last_error(ctx));
-    st = api->synchronize(ctx, 0);
-    CHECK(st == GH_NO_DEVICE, "synchronize with no device: GH_NO_DEVICE (status %d)", (int)st);
-    api->buffer_free(ctx, NULL); /* harmless */
-
-    /* ABI minor 1 with no device: refused with the reason, nothing made. */
-    gh_stream *stream = (gh_stream *)&stream;
-    st = api->stream_create(ctx, 0, &stream);
-    CHECK(st == GH_NO_DEVICE && stream == NULL && contains(api->last_error(ctx), "CUDA"),
-          "stream_create with no device: GH_NO_DEVICE and the reason (status %d: %s)", (int)st, api->last_error(ctx));
     void *host = (void *)&host;
-    st = api->host_alloc(ctx, 4096, &host);
+    gh_status st = api->host_alloc(ctx, 4096, &host);
     CHECK(st == GH_NO_DEVICE && host == NULL && contains(api->last_error(ctx), "CUDA"),
           "host_alloc with no device: GH_NO_DEVICE and the reason (status %d: %s)", (int)st, api->last_error(ctx));
-}
-
-/* ---- ABI minor 1 arguments, device or not ---- */
-
-/* NULL streams and pointers are refused with GH_INVALID_ARGUMENT and a
- * reason, and the frees take NULL; nothing here needs a device. */
-static void test_stream_args(const gh_plugin_api *api, gh_plugin *ctx)
-{
-    char host[64];
-    memset(host, 0, sizeof host);
-    double ms = -1.0;
-    gh_status st = api->upload_2d_async(ctx, NULL, NULL, 0, 16, host, 16, 16, 2, &ms);
-    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
-          "upload_2d_async on a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
-    st = api->download_2d_async(ctx, NULL, NULL, 0, 16, host, 16, 16, 2, &ms);
-    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
-          "download_2d_async on a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
-    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = 1, .n = 1, .k = 1, .alpha = 1, .lda = 1,
-                         .ldb = 1, .ldc = 1};
-    gh_gemm_timing timing = {.size = sizeof timing};
-    st = api->gemm_async(ctx, NULL, find_kernel(api, ctx, "naive"), &args, &timing);
-    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
-          "gemm_async on a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
-    st = api->stream_synchronize(ctx, NULL);
-    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "stream is NULL"),
-          "stream_synchronize of a NULL stream is refused (status %d: %s)", (int)st, api->last_error(ctx));
-    st = api->stream_synchronize(NULL, NULL);
-    CHECK(st == GH_INVALID_ARGUMENT, "stream_synchronize with no context is refused (status %d)", (int)st);
-    st = api->stream_create(ctx, 0, NULL);
-    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "out is NULL"),
-          "stream_create with out NULL is refused (status %d: %s)", (int)st, api->last_error(ctx));
-    st = api->host_alloc(ctx, 64, NULL);
-    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "out is NULL"),
-          "host_alloc with out NULL is refused (status %d: %s)", (int)st, api->last_error(ctx));
-    gh_stream *stream = (gh_stream *)&stream;
-    st = api->stream_create(ctx, -1, &stream);
-    CHECK(st != GH_OK && stream == NULL, "stream_create on device -1 is refused (status %d: %s)", (int)st,
-          api->last_error(ctx));
-    api->stream_destroy(ctx, NULL); /* harmless */
-    api->stream_destroy(NULL, NULL);
-    api->host_free(ctx, NULL);
-    api->host_free(NULL, NULL);
-    test_pass("stream_destroy and host_free take NULL");
 }
 
 static void print_device(const gh_device_info *d, int index)
@@ -504,14 +342,14 @@ int main(int argc, char **argv)
         return 2;
     }
     argv += full;
-    verbose = getenv("GEMMHOST_TEST_VERBOSE") && atoi(getenv("GEMMHOST_TEST_VERBOSE"));
+    const char *verbose = getenv("GEMMHOST_TEST_VERBOSE");
+    check_quiet = !(verbose && atoi(verbose)); /* thousands of GEMMs pass on a device */
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     void *lib = NULL;
     const gh_plugin_api *api = load_plugin(argv[1], &lib);
     if (api) {
         test_open_options(api, argv[2]);
-        test_thread_errors(api);
 
         gh_plugin *ctx = NULL;
         gh_status st = api->open(NULL, 0, &ctx);
@@ -519,18 +357,16 @@ int main(int argc, char **argv)
               st == GH_OK ? "" : api->last_error(NULL));
         if (st == GH_OK && ctx) {
             test_kernel_infos(api, ctx);
-            test_stream_args(api, ctx);
             test_nvrtc(api, ctx, argv[2], full);
             int n = api->device_count(ctx);
-            CHECK(n >= 0, "device_count %d", n);
             if (n == 0) {
                 test_no_device(api, ctx);
                 const char *require = getenv("GEMMHOST_CUDA_TEST_REQUIRE_DEVICE");
                 if (require && atoi(require))
-                    test_fail("GEMMHOST_CUDA_TEST_REQUIRE_DEVICE is set but there is no device: %s",
-                              api->last_error(ctx));
+                    check_verdict(0, "GEMMHOST_CUDA_TEST_REQUIRE_DEVICE is set but there is no device: %s",
+                                  api->last_error(ctx));
                 else
-                    test_skip("GEMM on a CUDA device: none here");
+                    check_skip("GEMM on a CUDA device: none here");
             }
             for (int d = 0; d < n; ++d) {
                 const gh_device_info *info = api->device_info(ctx, d);
@@ -542,7 +378,7 @@ int main(int argc, char **argv)
                 if (!info)
                     continue;
                 print_device(info, d);
-                run_device_error_tests(api, ctx, d);
+                run_limit_tests(api, ctx, d);
                 run_gemm_tests(api, ctx, d);
                 run_stream_tests(api, ctx, d);
                 const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
@@ -556,6 +392,5 @@ int main(int argc, char **argv)
     }
     if (lib)
         dlclose(lib);
-    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
-    return failed ? 1 : 0;
+    return check_summary("gemmhost-cuda-test");
 }

@@ -1,6 +1,7 @@
 /* Speed of every kernel on square f32 GEMMs, for the record: GFLOP/s from
  * the plugin's device-timed median of 3 runs after a warm-up, and the ratio
- * to cuBLAS. Notes flag what would point at a slow kernel or wrong timing. */
+ * to cuBLAS. Notes (printed, not verdicts) flag what would point at a slow
+ * kernel or wrong timing. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -50,8 +51,8 @@ static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, 
         gh_gemm_timing timing = {.size = sizeof timing};
         gh_status st = api->gemm(ctx, device, kernel, &args, &timing);
         if (st != GH_OK) {
-            test_fail("perf %s %s %lld^3: status %d: %s", v->kernel, v->label, (long long)n, (int)st,
-                      api->last_error(ctx));
+            check_verdict(0, "perf %s %s %lld^3: status %d: %s", v->kernel, v->label, (long long)n, (int)st,
+                          api->last_error(ctx));
             return -1.0;
         }
         if (r >= 0)
@@ -71,7 +72,7 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
         gh_buffer *a = NULL, *b = NULL, *c = NULL;
         if (!host || api->buffer_alloc(ctx, device, bytes, &a) || api->buffer_alloc(ctx, device, bytes, &b) ||
             api->buffer_alloc(ctx, device, bytes, &c)) {
-            test_fail("perf %lld^3: buffers: %s", (long long)n, api->last_error(ctx));
+            check_verdict(0, "perf %lld^3: buffers: %s", (long long)n, api->last_error(ctx));
             goto next;
         }
         /* Random data, never zeros: zeros run faster and hide nothing. */
@@ -79,7 +80,7 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
         for (int64_t i = 0; i < n * n; ++i)
             host[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
         if (api->upload(ctx, a, 0, host, bytes) || api->upload(ctx, b, 0, host, bytes)) {
-            test_fail("perf %lld^3: upload: %s", (long long)n, api->last_error(ctx));
+            check_verdict(0, "perf %lld^3: upload: %s", (long long)n, api->last_error(ctx));
             goto next;
         }
         double gflops[N_PERF];
@@ -93,14 +94,15 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
                    (long long)n, perf_variants[v].kernel, perf_variants[v].label, gflops[v],
                    cublas > 0.0 ? 100.0 * gflops[v] / cublas : 0.0, gflops[0] > 0.0 ? gflops[v] / gflops[0] : 0.0);
         if (gflops[TILED_16] <= gflops[0])
-            test_note("tiled tile=16 (%.0f GFLOP/s) is not faster than naive (%.0f GFLOP/s) at %lld^3", gflops[TILED_16],
-                      gflops[0], (long long)n);
+            printf("note: tiled tile=16 (%.0f GFLOP/s) is not faster than naive (%.0f GFLOP/s) at %lld^3\n",
+                   gflops[TILED_16], gflops[0], (long long)n);
         /* The goal for blocked: at least 3x naive at 4096. */
         if (n == 4096 && gflops[BLOCKED_DEFAULT] < 3.0 * gflops[0])
-            test_note("blocked at its defaults (%.0f GFLOP/s) is under 3x naive (%.0f GFLOP/s) at 4096^3",
-                      gflops[BLOCKED_DEFAULT], gflops[0]);
+            printf("note: blocked at its defaults (%.0f GFLOP/s) is under 3x naive (%.0f GFLOP/s) at 4096^3\n",
+                   gflops[BLOCKED_DEFAULT], gflops[0]);
         if (n == 4096 && cublas < 30000.0)
-            test_note("cuBLAS f32 at 4096^3 ran at %.0f GFLOP/s; an H100 does about 50000: check the timing", cublas);
+            printf("note: cuBLAS f32 at 4096^3 ran at %.0f GFLOP/s; an H100 does about 50000: check the timing\n",
+                   cublas);
     next:
         api->buffer_free(ctx, a);
         api->buffer_free(ctx, b);

@@ -1,20 +1,14 @@
-/* The kernels this plugin offers, their variants, and gemm(): argument checks and dispatch. */
+/* gemm(): argument checks, the launch (a source kernel or cuBLAS), timing. */
 #ifndef GH_CUDA_GEMM_H
 #define GH_CUDA_GEMM_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
-extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
-
-/* How many variants a source kernel is built in (naive 1, tiled one per tile,
- * blocked one per tile and work), and the parameters of variant `index`. */
-int gh_cuda_variant_count(int kernel);
-gh_cuda_variant gh_cuda_variant_at(int kernel, int index);
-
-/* Everything about a GEMM request that the host side can check: the kernel,
- * the arguments, the parameters (their variant into *variant), and that A, B
- * and C lie inside their buffers, all on `device`. */
-gh_status gh_cuda_gemm_check(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
+/* Everything about a GEMM request that the host side can check, for the
+ * call named `call`: the device, the kernel, the arguments, the parameters
+ * (their variant into *variant), and that A, B and C lie inside their
+ * buffers, all on `device`. */
+gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *args,
                              gh_cuda_variant *variant);
 
 /* Queues a checked GEMM on `stream` of dev (current on this thread), between

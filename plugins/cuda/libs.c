@@ -1,5 +1,5 @@
-/* Loads libcuda, libnvrtc and libcublas by name; see cuda_libs.h. */
-#include "cuda_libs.h"
+/* Loads libcuda, libnvrtc and libcublas by name; see libs.h. */
+#include "libs.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

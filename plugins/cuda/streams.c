@@ -1,17 +1,16 @@
-/* Streams, asynchronous copies and GEMMs, host memory; see cuda_streams.h. */
-#include "cuda_streams.h"
+/* Streams, asynchronous 2D copies and GEMMs (ABI minor 1); see streams.h. */
+#include "streams.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_cublas.h"
-#include "cuda_device.h"
-#include "cuda_errors.h"
-#include "cuda_gemm.h"
-
-static const char *const dtype_names[GH_DTYPE_COUNT] = {"f32", "f64", "i32"};
+#include "buffers.h"
+#include "cublas.h"
+#include "devices.h"
+#include "errors.h"
+#include "gemm.h"
 
 /* ---- the context's list of streams ---- */
 
@@ -42,12 +41,12 @@ static void stream_list_remove(gh_plugin *ctx, gh_stream *s)
 static gh_status enter_stream(gh_plugin *ctx, gh_stream *s, const char *what, gh_cuda_device **dev)
 {
     if (!ctx)
-        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "%s: no context (NULL)", what);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: no context (NULL)", what);
     if (!s)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: stream is NULL", what);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the stream is NULL", what);
     if (s->ctx != ctx)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: the stream belongs to another context", what);
-    return gh_cuda_device_enter(ctx, s->device, dev);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the stream belongs to another context", what);
+    return gh_cuda_device_enter(ctx, what, s->device, dev);
 }
 
 /* ---- pending times ---- */
@@ -62,7 +61,7 @@ static gh_status next_slot(gh_plugin *ctx, const gh_cuda_device *dev, gh_stream 
         size_t cap = s->cap_pending ? 2 * s->cap_pending : 16;
         gh_cuda_pending *grown = realloc(s->pending, cap * sizeof *grown);
         if (!grown)
-            return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for %zu pending timings on a stream", cap);
+            return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for %zu pending timings on a stream", cap);
         memset(grown + s->cap_pending, 0, (cap - s->cap_pending) * sizeof *grown);
         s->pending = grown;
         s->cap_pending = cap;
@@ -70,10 +69,10 @@ static gh_status next_slot(gh_plugin *ctx, const gh_cuda_device *dev, gh_stream 
     gh_cuda_pending *p = &s->pending[s->n_pending];
     gh_status st = GH_OK;
     if (timed && !p->start)
-        st = gh_cu_check(ctx, ctx->cu->cuEventCreate(&p->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
+        st = gh_cu_check(ctx->cu->cuEventCreate(&p->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
                          dev->index);
     if (timed && !st && !p->stop)
-        st = gh_cu_check(ctx, ctx->cu->cuEventCreate(&p->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
+        st = gh_cu_check(ctx->cu->cuEventCreate(&p->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
                          dev->index);
     if (st)
         return st;
@@ -85,7 +84,7 @@ static gh_status next_slot(gh_plugin *ctx, const gh_cuda_device *dev, gh_stream 
 }
 
 /* Remembers one more queued operation, named for error messages. */
-static void note_queued(gh_stream *s, const char *fmt, ...) GH_PRINTF(2, 3);
+static void note_queued(gh_stream *s, const char *fmt, ...) GH_PLUGIN_PRINTF(2, 3);
 static void note_queued(gh_stream *s, const char *fmt, ...)
 {
     va_list ap;
@@ -99,20 +98,21 @@ static void note_queued(gh_stream *s, const char *fmt, ...)
 
 gh_status gh_cuda_stream_create(gh_plugin *ctx, int device, gh_stream **out)
 {
+    /* Malformed before beyond the device (plugin.h). */
     if (!out)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "stream_create: out is NULL");
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "stream_create: out is NULL");
     *out = NULL;
     gh_cuda_device *dev = NULL;
-    gh_status st = gh_cuda_device_enter(ctx, device, &dev);
+    gh_status st = gh_cuda_device_enter(ctx, "stream_create", device, &dev);
     if (st)
         return st;
     gh_stream *s = calloc(1, sizeof *s);
     if (!s)
-        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for a stream");
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "stream_create: out of host memory for a stream");
     /* Non-blocking: no implicit ordering with the legacy NULL stream, so
      * streams of one device overlap. */
-    if ((st = gh_cu_check(ctx, ctx->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING),
-                          "cuStreamCreate(CU_STREAM_NON_BLOCKING) on device %d", dev->index))) {
+    if ((st = gh_cu_check(ctx->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING),
+                          "stream_create: cuStreamCreate(CU_STREAM_NON_BLOCKING) on device %d", dev->index))) {
         free(s);
         return st;
     }
@@ -128,17 +128,17 @@ static void release_stream(gh_plugin *ctx, gh_stream *s)
 {
     const gh_cu_api *cu = ctx->cu;
     gh_cuda_device *dev = NULL;
-    if (gh_cuda_device_enter(ctx, s->device, &dev) == GH_OK) {
-        gh_cu_check(ctx, cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize before destroying a stream on device %d",
+    if (gh_cuda_device_enter(ctx, "stream_destroy", s->device, &dev) == GH_OK) {
+        gh_cu_check(cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize before destroying a stream on device %d",
                     dev->index);
-        gh_cuda_cublas_destroy(ctx, dev, &s->cublas);
+        gh_cuda_cublas_destroy(dev, &s->cublas);
         for (size_t i = 0; i < s->cap_pending; ++i) {
             if (s->pending[i].start)
-                gh_cu_check(ctx, cu->cuEventDestroy(s->pending[i].start), "cuEventDestroy on device %d", dev->index);
+                gh_cu_check(cu->cuEventDestroy(s->pending[i].start), "cuEventDestroy on device %d", dev->index);
             if (s->pending[i].stop)
-                gh_cu_check(ctx, cu->cuEventDestroy(s->pending[i].stop), "cuEventDestroy on device %d", dev->index);
+                gh_cu_check(cu->cuEventDestroy(s->pending[i].stop), "cuEventDestroy on device %d", dev->index);
         }
-        gh_cu_check(ctx, cu->cuStreamDestroy(s->stream), "cuStreamDestroy on device %d", dev->index);
+        gh_cu_check(cu->cuStreamDestroy(s->stream), "cuStreamDestroy on device %d", dev->index);
     }
     free(s->pending);
     free(s);
@@ -149,7 +149,7 @@ void gh_cuda_stream_destroy(gh_plugin *ctx, gh_stream *stream)
     if (!ctx || !stream)
         return;
     if (stream->ctx != ctx) {
-        gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "stream_destroy: the stream belongs to another context");
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "stream_destroy: the stream belongs to another context");
         return;
     }
     stream_list_remove(ctx, stream);
@@ -177,12 +177,12 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
         /* CUDA does not say which operation failed: name how many there
          * were and the last, and drop their times. */
         if (s->queued)
-            st = gh_cu_check(ctx, r,
+            st = gh_cu_check(r,
                              "stream_synchronize on device %d: work queued on the stream failed (%llu operation%s since "
                              "the last synchronize, the last %s); cuStreamSynchronize",
                              dev->index, s->queued, s->queued == 1 ? "" : "s", s->last_op);
         else
-            st = gh_cu_check(ctx, r,
+            st = gh_cu_check(r,
                              "stream_synchronize on device %d: nothing was queued since the last synchronize, yet "
                              "the device reports an earlier failure; cuStreamSynchronize",
                              dev->index);
@@ -198,7 +198,7 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
         double ms = 0.0;
         if (p->timed) {
             float elapsed = 0.0f;
-            gh_status e = gh_cu_check(ctx, cu->cuEventElapsedTime(&elapsed, p->start, p->stop),
+            gh_status e = gh_cu_check(cu->cuEventElapsedTime(&elapsed, p->start, p->stop),
                                       "stream_synchronize on device %d: cuEventElapsedTime", dev->index);
             if (e == GH_OK)
                 ms = elapsed;
@@ -241,7 +241,7 @@ static gh_status enqueue_copy(gh_plugin *ctx, const gh_cuda_device *dev, gh_stre
         size_t bytes = (size_t)(c->rows * c->width);
         CUresult r = c->upload ? cu->cuMemcpyHtoDAsync(d, c->host, bytes, s->stream)
                                : cu->cuMemcpyDtoHAsync(c->host, d, bytes, s->stream);
-        return gh_cu_check(ctx, r, "%s: %s(%zu bytes) on device %d", what,
+        return gh_cu_check(r, "%s: %s(%zu bytes) on device %d", what,
                            c->upload ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync", bytes, dev->index);
     }
     /* cuMemcpy2D takes pitches up to CU_DEVICE_ATTRIBUTE_MAX_PITCH; past
@@ -266,7 +266,7 @@ static gh_status enqueue_copy(gh_plugin *ctx, const gh_cuda_device *dev, gh_stre
         }
         m.WidthInBytes = (size_t)c->width;
         m.Height = (size_t)c->rows;
-        return gh_cu_check(ctx, cu->cuMemcpy2DAsync(&m, s->stream),
+        return gh_cu_check(cu->cuMemcpy2DAsync(&m, s->stream),
                            "%s: cuMemcpy2DAsync(%llu rows of %llu bytes, device pitch %llu, host pitch %llu) on device %d",
                            what, (unsigned long long)c->rows, (unsigned long long)c->width,
                            (unsigned long long)c->pitch, (unsigned long long)c->host_pitch, dev->index);
@@ -276,7 +276,7 @@ static gh_status enqueue_copy(gh_plugin *ctx, const gh_cuda_device *dev, gh_stre
         unsigned char *hr = (unsigned char *)c->host + row * c->host_pitch;
         CUresult r = c->upload ? cu->cuMemcpyHtoDAsync(dr, hr, (size_t)c->width, s->stream)
                                : cu->cuMemcpyDtoHAsync(hr, dr, (size_t)c->width, s->stream);
-        gh_status st = gh_cu_check(ctx, r, "%s: row %llu of %llu (pitch over CU_DEVICE_ATTRIBUTE_MAX_PITCH %d) on device %d",
+        gh_status st = gh_cu_check(r, "%s: row %llu of %llu (pitch over CU_DEVICE_ATTRIBUTE_MAX_PITCH %d) on device %d",
                                    what, (unsigned long long)row, (unsigned long long)c->rows, dev->max_pitch,
                                    dev->index);
         if (st)
@@ -292,11 +292,12 @@ static gh_status queue_copy(gh_plugin *ctx, gh_stream *s, const copy_2d *c, doub
     gh_status st = enter_stream(ctx, s, what, &dev);
     if (st)
         return st;
-    if (!c->buf)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: buffer is NULL", what);
+    if ((st = gh_plugin_check_copy_2d(what, c->buf, gh_cuda_extent, c->offset, c->pitch, c->host, c->host_pitch,
+                                      c->width, c->rows)))
+        return st;
     if (c->buf->device != s->device)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: the buffer is on device %d, the stream on device %d", what,
-                            c->buf->device, s->device);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the buffer is on device %d, the stream on device %d", what,
+                                   c->buf->device, s->device);
     if (c->width == 0 || c->rows == 0) {
         /* Nothing to copy; its time is 0, written at synchronize like any. */
         gh_cuda_pending *p = NULL;
@@ -308,28 +309,13 @@ static gh_status queue_copy(gh_plugin *ctx, gh_stream *s, const copy_2d *c, doub
         }
         return GH_OK;
     }
-    if (!c->host)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: host pointer is NULL", what);
-    if (c->rows > 1 && (c->pitch < c->width || c->host_pitch < c->width))
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT,
-                            "%s: device pitch %llu and host pitch %llu must each be at least the width, %llu bytes", what,
-                            (unsigned long long)c->pitch, (unsigned long long)c->host_pitch,
-                            (unsigned long long)c->width);
-    /* The last byte touched on each side, every step checked for overflow. */
-    uint64_t end = 0, host_end = 0;
-    if (__builtin_mul_overflow(c->rows - 1, c->pitch, &end) || __builtin_add_overflow(end, c->width, &end) ||
-        __builtin_add_overflow(end, c->offset, &end) || end > c->buf->bytes)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT,
-                            "%s: %llu rows of %llu bytes with pitch %llu from offset %llu run past the buffer of %llu "
-                            "bytes",
-                            what, (unsigned long long)c->rows, (unsigned long long)c->width,
-                            (unsigned long long)c->pitch, (unsigned long long)c->offset,
-                            (unsigned long long)c->buf->bytes);
+    /* The host side's last byte, checked for overflow. */
+    uint64_t host_end = 0;
     if (__builtin_mul_overflow(c->rows - 1, c->host_pitch, &host_end) ||
         __builtin_add_overflow(host_end, c->width, &host_end) ||
         host_end > UINTPTR_MAX - (uintptr_t)c->host)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "%s: %llu rows with host pitch %llu overflow the address space",
-                            what, (unsigned long long)c->rows, (unsigned long long)c->host_pitch);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: %llu rows with host pitch %llu overflow the address space",
+                                   what, (unsigned long long)c->rows, (unsigned long long)c->host_pitch);
 
     gh_cuda_pending *p = NULL;
     if (elapsed_ms && (st = next_slot(ctx, dev, s, 1, &p)))
@@ -370,7 +356,7 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_
     gh_cuda_device *dev = NULL;
     gh_cuda_variant v;
     gh_status st = enter_stream(ctx, s, "gemm_async", &dev);
-    if (st || (st = gh_cuda_gemm_check(ctx, s->device, kernel, args, &v)))
+    if (st || (st = gh_cuda_gemm_check(ctx, "gemm_async", s->device, kernel, args, &v)))
         return st;
     gh_cuda_pending *p = NULL;
     if (timing && (st = next_slot(ctx, dev, s, 1, &p)))
@@ -382,82 +368,9 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_
         p->timing = timing;
         s->n_pending++;
     }
-    note_queued(s, "gemm_async %s %s%s %lldx%lldx%lld", gh_cuda_kernel_infos[kernel].name, dtype_names[args->dtype],
+    note_queued(s, "gemm_async %s %s%s %lldx%lldx%lld", gh_cuda_kernel_infos[kernel].name,
+                gh_plugin_dtype_name(args->dtype),
                 args->trans_a ? (args->trans_b ? " tt" : " tn") : (args->trans_b ? " nt" : " nn"),
                 (long long)args->m, (long long)args->n, (long long)args->k);
     return GH_OK;
-}
-
-/* ---- host memory ---- */
-
-gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
-{
-    if (!out)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
-    *out = NULL;
-    /* Any context will do: the memory is portable. Device 0's is the one
-     * every context with a device has. */
-    gh_cuda_device *dev = NULL;
-    gh_status st = gh_cuda_device_enter(ctx, 0, &dev);
-    if (st)
-        return st;
-    if (bytes > SIZE_MAX)
-        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "host_alloc: %llu bytes do not fit in size_t",
-                            (unsigned long long)bytes);
-    gh_cuda_host_block *b = calloc(1, sizeof *b);
-    if (!b)
-        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for a host block record");
-    void *p = NULL;
-    if ((st = gh_cu_check(ctx, ctx->cu->cuMemHostAlloc(&p, bytes ? (size_t)bytes : 1, CU_MEMHOSTALLOC_PORTABLE),
-                          "cuMemHostAlloc(%llu bytes, CU_MEMHOSTALLOC_PORTABLE) with device %d's context",
-                          (unsigned long long)bytes, dev->index))) {
-        free(b);
-        return st;
-    }
-    b->ptr = p;
-    b->bytes = bytes;
-    b->device = 0;
-    pthread_mutex_lock(&ctx->streams_lock);
-    b->next = ctx->host_blocks;
-    ctx->host_blocks = b;
-    pthread_mutex_unlock(&ctx->streams_lock);
-    *out = p;
-    return GH_OK;
-}
-
-static void release_host_block(gh_plugin *ctx, gh_cuda_host_block *b)
-{
-    gh_cuda_device *dev = NULL;
-    if (gh_cuda_device_enter(ctx, b->device, &dev) == GH_OK)
-        gh_cu_check(ctx, ctx->cu->cuMemFreeHost(b->ptr), "cuMemFreeHost with device %d's context", dev->index);
-    free(b);
-}
-
-void gh_cuda_host_free(gh_plugin *ctx, void *ptr)
-{
-    if (!ctx || !ptr)
-        return;
-    gh_cuda_host_block *found = NULL;
-    pthread_mutex_lock(&ctx->streams_lock);
-    for (gh_cuda_host_block **link = &ctx->host_blocks; *link; link = &(*link)->next)
-        if ((*link)->ptr == ptr) {
-            found = *link;
-            *link = found->next;
-            break;
-        }
-    pthread_mutex_unlock(&ctx->streams_lock);
-    if (!found) {
-        gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "host_free: %p did not come from this context's host_alloc", ptr);
-        return;
-    }
-    release_host_block(ctx, found);
-}
-
-void gh_cuda_host_free_all(gh_plugin *ctx)
-{
-    while (ctx->host_blocks) {
-        gh_cuda_host_block *b = ctx->host_blocks;
-        ctx->host_blocks = b->next;
-        release_host_block(ctx, b);
-    }
 }

@@ -1,6 +1,6 @@
 /*
- * ABI minor 1: streams, asynchronous 2D copies and GEMMs, and page-locked
- * host memory, for the multi-device split (issue 6).
+ * ABI minor 1: streams, asynchronous 2D copies and GEMMs, for the
+ * multi-device split (issue 6); page-locked host memory is in buffers.h.
  *
  * A gh_stream is a non-blocking CUstream on its device's primary context.
  * Every call makes that context current on the calling thread first, so
@@ -13,7 +13,7 @@
 #ifndef GH_CUDA_STREAMS_H
 #define GH_CUDA_STREAMS_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 gh_status gh_cuda_stream_create(gh_plugin *ctx, int device, gh_stream **out);
 /* Waits for the stream's work (so no copy still touches host memory the
@@ -29,14 +29,7 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, cons
                              gh_gemm_timing *timing);
 gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *stream);
 
-/* cuMemHostAlloc with CU_MEMHOSTALLOC_PORTABLE (usable from every device's
- * context), made with device 0's context current; host_free releases it
- * with that context current again. */
-gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out);
-void gh_cuda_host_free(gh_plugin *ctx, void *ptr);
-
-/* At close: every stream, then every host block, the host left behind. */
+/* At close: every stream the host left behind. */
 void gh_cuda_streams_free_all(gh_plugin *ctx);
-void gh_cuda_host_free_all(gh_plugin *ctx);
 
 #endif

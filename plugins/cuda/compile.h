@@ -1,15 +1,14 @@
 /*
- * The naive, tiled and blocked kernels: their CUDA C sources (embedded at
- * build time, or read from kernel_dir), compiled with NVRTC for the device's
- * own architecture, loaded as modules and cached per (device, kernel, dtype,
- * variant).
+ * The naive, tiled and blocked kernels built: their sources (sources.h)
+ * compiled with NVRTC for the device's own architecture, loaded as modules
+ * and cached per (device, kernel, dtype, variant).
  */
-#ifndef GH_CUDA_MODULES_H
-#define GH_CUDA_MODULES_H
+#ifndef GH_CUDA_COMPILE_H
+#define GH_CUDA_COMPILE_H
 
 #include <stddef.h>
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 /* The loaded kernel for (kernel, dtype, variant) on dev, which must be
  * current; compiled and loaded on first use. kernel is a source kernel
@@ -30,12 +29,5 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
  * variant that fits CUDA's 1024 threads per block, compiled for the given
  * architecture with no device needed. */
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor);
-
-/* Checks that dir holds every kernel source file. GH_OK, or
- * GH_INVALID_ARGUMENT naming the first one missing; `origin` says where dir
- * came from ("kernel_dir", "$GEMMHOST_KERNEL_DIR"). */
-gh_status gh_cuda_check_kernel_dir(const char *dir, const char *origin);
-/* 1 if dir holds every kernel source file, else 0. */
-int gh_cuda_kernel_dir_complete(const char *dir);
 
 #endif

@@ -1,39 +1,38 @@
-/* cuBLAS GEMM for row-major matrices; see cuda_cublas.h. */
-#include "cuda_cublas.h"
+/* cuBLAS GEMM for row-major matrices; see cublas.h. */
+#include "cublas.h"
 
 #include <limits.h>
 
-#include "cuda_device.h"
-#include "cuda_errors.h"
+#include "devices.h"
+#include "errors.h"
 
 /* One handle per stream (the device's own, and each gh_stream's), made on
  * first use with the device's primary context current, so cuBLAS (built on
  * the runtime API) works in the same context as our buffers. */
-static gh_status get_handle(gh_plugin *ctx, gh_cuda_device *dev, const gh_cublas_api *cb, cublasHandle_t *slot,
-                            CUstream stream)
+static gh_status get_handle(const gh_cuda_device *dev, const gh_cublas_api *cb, cublasHandle_t *slot, CUstream stream)
 {
     if (*slot)
         return GH_OK;
     cublasHandle_t h = NULL;
-    gh_status st = gh_cublas_check(ctx, cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
+    gh_status st = gh_cublas_check(cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
     if (st)
         return st;
     /* Default math: fp32 stays fp32 (no TF32 tensor cores), so cuBLAS is
      * checked against the same bound and compared like for like. */
     cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
-    if ((st = gh_cublas_check(ctx, cb->cublasSetStream(h, (cudaStream_t)stream), "cublasSetStream")) ||
-        (st = gh_cublas_check(ctx, cb->cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST),
+    if ((st = gh_cublas_check(cb->cublasSetStream(h, (cudaStream_t)stream), "cublasSetStream")) ||
+        (st = gh_cublas_check(cb->cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST),
                               "cublasSetPointerMode(CUBLAS_POINTER_MODE_HOST)")) ||
-        (st = gh_cublas_check(ctx, cb->cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
+        (st = gh_cublas_check(cb->cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
                               "cublasSetMathMode(CUBLAS_DEFAULT_MATH)")) ||
-        (st = gh_cublas_check(ctx, cb->cublasGetMathMode(h, &mode), "cublasGetMathMode"))) {
+        (st = gh_cublas_check(cb->cublasGetMathMode(h, &mode), "cublasGetMathMode"))) {
         cb->cublasDestroy(h);
         return st;
     }
     if (mode != CUBLAS_DEFAULT_MATH) {
         cb->cublasDestroy(h);
-        return gh_cuda_fail(ctx, GH_ERROR, "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH)",
-                            (int)mode);
+        return gh_plugin_set_error(GH_ERROR, "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH)",
+                                   (int)mode);
     }
     *slot = h;
     return GH_OK;
@@ -43,15 +42,16 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
                                  const gh_gemm_args *a, CUevent start, CUevent stop)
 {
     if (a->dtype != GH_F32 && a->dtype != GH_F64)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM");
+        return gh_plugin_set_error(GH_UNSUPPORTED, "cuBLAS has no int32 GEMM");
     const char *why = NULL;
     const gh_cublas_api *cb = gh_cuda_cublas(&why);
     if (!cb)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "%s", why);
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
     if (a->lda > INT_MAX || a->ldb > INT_MAX || a->ldc > INT_MAX)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "cuBLAS takes 32-bit leading dimensions (lda %lld, ldb %lld, ldc %lld)",
-                            (long long)a->lda, (long long)a->ldb, (long long)a->ldc);
-    gh_status st = get_handle(ctx, dev, cb, handle, stream);
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "cuBLAS takes 32-bit leading dimensions (lda %lld, ldb %lld, ldc %lld)",
+                                   (long long)a->lda, (long long)a->ldb, (long long)a->ldc);
+    gh_status st = get_handle(dev, cb, handle, stream);
     if (st)
         return st;
 
@@ -59,7 +59,7 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
      * its transpose. So C^T = op(B)^T op(A)^T: pass B first and A second,
      * with N and M swapped and each operand's transpose flag and leading
      * dimension as given. The result lands in C as row-major M x N. */
-    size_t es = a->dtype == GH_F64 ? 8 : 4;
+    size_t es = gh_plugin_dtype_size(a->dtype);
     CUdeviceptr A = a->a->ptr + a->a_offset * es;
     CUdeviceptr B = a->b->ptr + a->b_offset * es;
     CUdeviceptr C = a->c->ptr + a->c_offset * es;
@@ -72,14 +72,12 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
         return st;
     if (a->dtype == GH_F32) {
         float alpha = (float)a->alpha, beta = (float)a->beta;
-        st = gh_cublas_check(ctx,
-                             cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
+        st = gh_cublas_check(cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
                                              (const float *)A, lda, &beta, (float *)C, ldc),
                              "cublasSgemm on device %d", dev->index);
     } else {
         double alpha = a->alpha, beta = a->beta;
-        st = gh_cublas_check(ctx,
-                             cb->cublasDgemm(*handle, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
+        st = gh_cublas_check(cb->cublasDgemm(*handle, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
                                              (const double *)A, lda, &beta, (double *)C, ldc),
                              "cublasDgemm on device %d", dev->index);
     }
@@ -88,17 +86,12 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
     return gh_cuda_record(ctx, dev, stop, stream);
 }
 
-void gh_cuda_cublas_destroy(gh_plugin *ctx, const gh_cuda_device *dev, cublasHandle_t *handle)
+void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle)
 {
     if (!*handle)
         return;
     const gh_cublas_api *cb = gh_cuda_cublas(NULL);
     if (cb)
-        gh_cublas_check(ctx, cb->cublasDestroy(*handle), "cublasDestroy on device %d", dev->index);
+        gh_cublas_check(cb->cublasDestroy(*handle), "cublasDestroy on device %d", dev->index);
     *handle = NULL;
-}
-
-void gh_cuda_cublas_release(gh_plugin *ctx, gh_cuda_device *dev)
-{
-    gh_cuda_cublas_destroy(ctx, dev, &dev->cublas);
 }

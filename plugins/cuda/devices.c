@@ -1,13 +1,11 @@
-/* Device discovery and per-device state; see cuda_device.h. */
-#include "cuda_device.h"
+/* Device discovery, device info, making a device current, events; see devices.h. */
+#include "devices.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_cublas.h"
-#include "cuda_errors.h"
-#include "cuda_modules.h"
+#include "errors.h"
 
 /* The kernel module's version ("580.159.04"): what users know the driver by,
  * while cuDriverGetVersion only says which CUDA it supports. "" if unknown. */
@@ -39,29 +37,29 @@ static void read_kernel_module_version(char *out, size_t out_size)
 static gh_status get_attribute(gh_plugin *ctx, gh_cuda_device *d, CUdevice_attribute attr,
                                const char *attr_name, int *value)
 {
-    return gh_cu_check(ctx, ctx->cu->cuDeviceGetAttribute(value, attr, d->handle),
+    return gh_cu_check(ctx->cu->cuDeviceGetAttribute(value, attr, d->handle),
                        "cuDeviceGetAttribute(%s) for device %d", attr_name, d->index);
 }
 #define GH_ATTR(ctx, d, attr, out) get_attribute((ctx), (d), attr, #attr, (out))
 
-/* Releases whatever open_device got as far as creating. */
+/* Releases whatever open_device got as far as creating: the events, the
+ * stream and the primary context. What the layers above keep per device
+ * (modules, a cuBLAS handle) is theirs to free first (entry.c's close). */
 static void close_device(gh_plugin *ctx, gh_cuda_device *d)
 {
     const gh_cu_api *cu = ctx->cu;
     if (!d->context)
         return;
     /* Cleanup can only report, not stop: keep going and leave the reason. */
-    gh_cu_check(ctx, cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", d->index);
-    gh_cuda_cublas_release(ctx, d);
-    gh_cuda_modules_release(ctx, d);
+    gh_cu_check(cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", d->index);
     if (d->stop)
-        gh_cu_check(ctx, cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
+        gh_cu_check(cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
     if (d->start)
-        gh_cu_check(ctx, cu->cuEventDestroy(d->start), "cuEventDestroy on device %d", d->index);
+        gh_cu_check(cu->cuEventDestroy(d->start), "cuEventDestroy on device %d", d->index);
     if (d->stream)
-        gh_cu_check(ctx, cu->cuStreamDestroy(d->stream), "cuStreamDestroy on device %d", d->index);
-    gh_cu_check(ctx, cu->cuCtxSetCurrent(NULL), "cuCtxSetCurrent(NULL)");
-    gh_cu_check(ctx, cu->cuDevicePrimaryCtxRelease(d->handle), "cuDevicePrimaryCtxRelease for device %d",
+        gh_cu_check(cu->cuStreamDestroy(d->stream), "cuStreamDestroy on device %d", d->index);
+    gh_cu_check(cu->cuCtxSetCurrent(NULL), "cuCtxSetCurrent(NULL)");
+    gh_cu_check(cu->cuDevicePrimaryCtxRelease(d->handle), "cuDevicePrimaryCtxRelease for device %d",
                 d->index);
     d->context = NULL;
 }
@@ -73,13 +71,13 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
     memset(d, 0, sizeof *d);
     d->index = ordinal;
 
-    if ((st = gh_cu_check(ctx, cu->cuDeviceGet(&d->handle, ordinal), "cuDeviceGet(%d)", ordinal)))
+    if ((st = gh_cu_check(cu->cuDeviceGet(&d->handle, ordinal), "cuDeviceGet(%d)", ordinal)))
         return st;
-    if ((st = gh_cu_check(ctx, cu->cuDeviceGetName(d->name, (int)sizeof d->name, d->handle),
+    if ((st = gh_cu_check(cu->cuDeviceGetName(d->name, (int)sizeof d->name, d->handle),
                           "cuDeviceGetName for device %d", ordinal)))
         return st;
     size_t total_mem = 0;
-    if ((st = gh_cu_check(ctx, cu->cuDeviceTotalMem(&total_mem, d->handle), "cuDeviceTotalMem for device %d",
+    if ((st = gh_cu_check(cu->cuDeviceTotalMem(&total_mem, d->handle), "cuDeviceTotalMem for device %d",
                           ordinal)))
         return st;
     int sm_count = 0;
@@ -97,15 +95,15 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
 
     /* The primary context is the one the CUDA runtime (and so cuBLAS) uses,
      * which lets our kernels and cuBLAS share buffers and the stream. */
-    if ((st = gh_cu_check(ctx, cu->cuDevicePrimaryCtxRetain(&d->context, d->handle),
+    if ((st = gh_cu_check(cu->cuDevicePrimaryCtxRetain(&d->context, d->handle),
                           "cuDevicePrimaryCtxRetain for device %d", ordinal)))
         return st;
-    if ((st = gh_cu_check(ctx, cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", ordinal)) ||
-        (st = gh_cu_check(ctx, cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT),
+    if ((st = gh_cu_check(cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", ordinal)) ||
+        (st = gh_cu_check(cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT),
                           "cuStreamCreate on device %d", ordinal)) ||
-        (st = gh_cu_check(ctx, cu->cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
+        (st = gh_cu_check(cu->cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
                           ordinal)) ||
-        (st = gh_cu_check(ctx, cu->cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
+        (st = gh_cu_check(cu->cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
                           ordinal))) {
         close_device(ctx, d);
         return st;
@@ -149,9 +147,9 @@ gh_status gh_cuda_devices_open(gh_plugin *ctx)
     }
     const gh_cu_api *cu = ctx->cu;
     int driver_version = 0, count = 0;
-    if (gh_cu_check(ctx, cu->cuDriverGetVersion(&driver_version), "cuDriverGetVersion") ||
-        gh_cu_check(ctx, cu->cuDeviceGetCount(&count), "cuDeviceGetCount")) {
-        snprintf(ctx->no_device, sizeof ctx->no_device, "CUDA driver found but %s", gh_cuda_last_error(ctx));
+    if (gh_cu_check(cu->cuDriverGetVersion(&driver_version), "cuDriverGetVersion") ||
+        gh_cu_check(cu->cuDeviceGetCount(&count), "cuDeviceGetCount")) {
+        snprintf(ctx->no_device, sizeof ctx->no_device, "CUDA driver found but %.960s", gh_plugin_last_error(NULL));
         return GH_OK;
     }
     if (count <= 0) {
@@ -161,7 +159,7 @@ gh_status gh_cuda_devices_open(gh_plugin *ctx)
     }
     ctx->devices = calloc((size_t)count, sizeof *ctx->devices);
     if (!ctx->devices)
-        return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for %d CUDA devices", count);
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for %d CUDA devices", count);
 
     for (int i = 0; i < count; ++i) {
         gh_cuda_device *d = &ctx->devices[ctx->n_devices];
@@ -171,8 +169,8 @@ gh_status gh_cuda_devices_open(gh_plugin *ctx)
         }
         /* Keep the others usable; say which one is missing and why. */
         size_t used = strlen(ctx->no_device);
-        snprintf(ctx->no_device + used, sizeof ctx->no_device - used, "%sCUDA device %d left out: %s",
-                 used ? "; " : "", i, gh_cuda_last_error(ctx));
+        snprintf(ctx->no_device + used, sizeof ctx->no_device - used, "%sCUDA device %d left out: %.900s",
+                 used ? "; " : "", i, gh_plugin_last_error(NULL));
     }
     /* The primary contexts stay current on no thread: each call sets its own. */
     cu->cuCtxSetCurrent(NULL);
@@ -188,28 +186,35 @@ void gh_cuda_devices_close(gh_plugin *ctx)
     ctx->n_devices = 0;
 }
 
-gh_status gh_cuda_device_enter(gh_plugin *ctx, int device, gh_cuda_device **out)
+gh_status gh_cuda_check_device(const gh_plugin *ctx, const char *call, int device)
 {
     if (!ctx)
-        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "no context (NULL)");
-    if (ctx->n_devices == 0)
-        return gh_cuda_fail(ctx, GH_NO_DEVICE, "%s", ctx->no_device);
-    if (device < 0 || device >= ctx->n_devices)
-        return gh_cuda_fail(ctx, GH_INVALID_ARGUMENT, "device %d does not exist: this context has %d CUDA device%s",
-                            device, ctx->n_devices, ctx->n_devices == 1 ? "" : "s");
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: no context (NULL)", call);
+    return gh_plugin_check_device(call, device, ctx->n_devices, ctx->no_device);
+}
+
+gh_status gh_cuda_device_enter(gh_plugin *ctx, const char *call, int device, gh_cuda_device **out)
+{
+    gh_status st = gh_cuda_check_device(ctx, call, device);
+    if (st)
+        return st;
     gh_cuda_device *d = &ctx->devices[device];
-    gh_status st = gh_cu_check(ctx, ctx->cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d",
-                               d->index);
+    st = gh_cu_check(ctx->cu->cuCtxSetCurrent(d->context), "%s: cuCtxSetCurrent for device %d", call, d->index);
     if (st == GH_OK)
         *out = d;
     return st;
+}
+
+gh_status gh_cuda_device_use(gh_plugin *ctx, const gh_cuda_device *dev)
+{
+    return gh_cu_check(ctx->cu->cuCtxSetCurrent(dev->context), "cuCtxSetCurrent for device %d", dev->index);
 }
 
 gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, CUstream stream)
 {
     if (!ev)
         return GH_OK;
-    return gh_cu_check(ctx, ctx->cu->cuEventRecord(ev, stream), "cuEventRecord on device %d", dev->index);
+    return gh_cu_check(ctx->cu->cuEventRecord(ev, stream), "cuEventRecord on device %d", dev->index);
 }
 
 gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop,
@@ -217,13 +222,41 @@ gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUeven
 {
     const gh_cu_api *cu = ctx->cu;
     gh_status st;
-    if ((st = gh_cu_check(ctx, cu->cuEventSynchronize(stop), "%s on device %d (waiting for it to finish)", what,
+    if ((st = gh_cu_check(cu->cuEventSynchronize(stop), "%s on device %d (waiting for it to finish)", what,
                           dev->index)))
         return st;
     float elapsed = 0.0f;
-    if ((st = gh_cu_check(ctx, cu->cuEventElapsedTime(&elapsed, start, stop), "cuEventElapsedTime on device %d",
+    if ((st = gh_cu_check(cu->cuEventElapsedTime(&elapsed, start, stop), "cuEventElapsedTime on device %d",
                           dev->index)))
         return st;
     *ms = elapsed;
     return GH_OK;
+}
+
+int gh_cuda_device_count(gh_plugin *ctx)
+{
+    if (!ctx)
+        return 0;
+    /* plugin.h: with no device, last_error() says why. */
+    if (ctx->n_devices == 0)
+        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device);
+    return ctx->n_devices;
+}
+
+const gh_device_info *gh_cuda_device_info(gh_plugin *ctx, int device)
+{
+    if (!ctx || device < 0 || device >= ctx->n_devices) {
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "device_info: device %d does not exist", device);
+        return NULL;
+    }
+    return &ctx->devices[device].info;
+}
+
+gh_status gh_cuda_synchronize(gh_plugin *ctx, int device)
+{
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "synchronize", device, &dev);
+    if (st)
+        return st;
+    return gh_cu_check(ctx->cu->cuCtxSynchronize(), "synchronize: cuCtxSynchronize on device %d", dev->index);
 }

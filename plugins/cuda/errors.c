@@ -1,53 +1,8 @@
-/* Per-thread error text and the names of CUDA, NVRTC and cuBLAS statuses. */
-#include "cuda_errors.h"
+/* The names and descriptions of CUDA, NVRTC and cuBLAS statuses; see errors.h. */
+#include "errors.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
-
-/* Large enough for an NVRTC compile log. */
-#define GH_ERROR_SIZE 16384
-
-static _Thread_local char tl_text[GH_ERROR_SIZE];
-static _Thread_local uint64_t tl_ctx_id; /* context ids start at 1; 0 is "none" */
-static _Thread_local int tl_set;
-
-static void set_error_v(const gh_plugin *ctx, const char *fmt, va_list ap)
-{
-    int n = vsnprintf(tl_text, sizeof tl_text, fmt, ap);
-    if (n >= (int)sizeof tl_text) {
-        static const char cut[] = "\n... (truncated)";
-        memcpy(tl_text + sizeof tl_text - sizeof cut, cut, sizeof cut);
-    }
-    tl_ctx_id = ctx ? ctx->id : 0;
-    tl_set = 1;
-}
-
-gh_status gh_cuda_fail(const gh_plugin *ctx, gh_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_error_v(ctx, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
-const char *gh_cuda_last_error(const gh_plugin *ctx)
-{
-    if (tl_set && (!ctx || tl_ctx_id == ctx->id))
-        return tl_text;
-    if (ctx && ctx->no_device[0])
-        return ctx->no_device;
-    return "";
-}
-
-void gh_cuda_forget_errors(const gh_plugin *ctx)
-{
-    if (tl_set && ctx && tl_ctx_id == ctx->id) {
-        tl_set = 0;
-        tl_text[0] = '\0';
-    }
-}
 
 void gh_cu_describe(CUresult r, char *out, size_t out_size)
 {
@@ -65,7 +20,7 @@ void gh_cu_describe(CUresult r, char *out, size_t out_size)
         snprintf(out, out_size, "CUresult %d (unknown to this driver)", (int)r);
 }
 
-gh_status gh_cu_check(const gh_plugin *ctx, CUresult r, const char *what, ...)
+gh_status gh_cu_check(CUresult r, const char *what, ...)
 {
     if (r == CUDA_SUCCESS)
         return GH_OK;
@@ -78,10 +33,10 @@ gh_status gh_cu_check(const gh_plugin *ctx, CUresult r, const char *what, ...)
     gh_status st = r == CUDA_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY
                  : r == CUDA_ERROR_NO_DEVICE     ? GH_NO_DEVICE
                                                  : GH_ERROR;
-    return gh_cuda_fail(ctx, st, "%s: %s", call, desc);
+    return gh_plugin_set_error(st, "%s: %s", call, desc);
 }
 
-gh_status gh_nvrtc_check(const gh_plugin *ctx, nvrtcResult r, const char *what, ...)
+gh_status gh_nvrtc_check(nvrtcResult r, const char *what, ...)
 {
     if (r == NVRTC_SUCCESS)
         return GH_OK;
@@ -94,8 +49,8 @@ gh_status gh_nvrtc_check(const gh_plugin *ctx, nvrtcResult r, const char *what, 
     const char *name = nv ? nv->nvrtcGetErrorString(r) : NULL;
     gh_status st = r == NVRTC_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR;
     if (name)
-        return gh_cuda_fail(ctx, st, "%s: %s", call, name);
-    return gh_cuda_fail(ctx, st, "%s: nvrtcResult %d", call, (int)r);
+        return gh_plugin_set_error(st, "%s: %s", call, name);
+    return gh_plugin_set_error(st, "%s: nvrtcResult %d", call, (int)r);
 }
 
 const char *gh_cublas_status_name(cublasStatus_t s)
@@ -132,7 +87,7 @@ static const char *cublas_status_text(cublasStatus_t s)
     return "no description";
 }
 
-gh_status gh_cublas_check(const gh_plugin *ctx, cublasStatus_t s, const char *what, ...)
+gh_status gh_cublas_check(cublasStatus_t s, const char *what, ...)
 {
     if (s == CUBLAS_STATUS_SUCCESS)
         return GH_OK;
@@ -145,6 +100,6 @@ gh_status gh_cublas_check(const gh_plugin *ctx, cublasStatus_t s, const char *wh
                  : s == CUBLAS_STATUS_NOT_SUPPORTED ? GH_UNSUPPORTED
                  : s == CUBLAS_STATUS_ARCH_MISMATCH ? GH_UNSUPPORTED
                                                     : GH_ERROR;
-    return gh_cuda_fail(ctx, st, "%s: %s (%d): %s", call, gh_cublas_status_name(s), (int)s,
-                        cublas_status_text(s));
+    return gh_plugin_set_error(st, "%s: %s (%d): %s", call, gh_cublas_status_name(s), (int)s,
+                               cublas_status_text(s));
 }

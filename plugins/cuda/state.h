@@ -1,35 +1,15 @@
-/* The CUDA plugin's internal types, shared by its source files. */
-#ifndef GH_CUDA_PLUGIN_H
-#define GH_CUDA_PLUGIN_H
+/* The CUDA plugin's context and per-device state, shared by its source
+ * files: a context owns its devices, buffers, streams and host memory;
+ * entry.c's close frees them, top down. */
+#ifndef GH_CUDA_STATE_H
+#define GH_CUDA_STATE_H
 
 #include <pthread.h>
 #include <stdint.h>
 
 #include "gemmhost/plugin.h"
-#include "cuda_libs.h"
-
-/* Kernel indices, in the order kernel_info() lists them. */
-enum { GH_CUDA_NAIVE = 0, GH_CUDA_TILED = 1, GH_CUDA_BLOCKED = 2, GH_CUDA_CUBLAS = 3, GH_CUDA_KERNEL_COUNT = 4 };
-#define GH_CUDA_SOURCE_KERNELS 3 /* naive, tiled and blocked are compiled from kernels/cuda */
-
-/* The parameter values the source kernels are built for. A kernel's
- * variants (one per combination of its parameters) index a device's module
- * cache: tiled by its tile's index, blocked by
- * tile index * GH_CUDA_BLOCKED_WORK_COUNT + work index. */
-#define GH_CUDA_TILE_COUNT 4
-extern const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT];
-#define GH_CUDA_BLOCKED_TILE_COUNT 3
-extern const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT];
-#define GH_CUDA_BLOCKED_WORK_COUNT 3
-extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
-#define GH_CUDA_VARIANT_MAX (GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT)
-
-/* One compiled variant of a source kernel. */
-typedef struct gh_cuda_variant {
-    int64_t tile;                 /* tiled and blocked; 0 for naive */
-    int64_t work;                 /* blocked; 0 otherwise */
-    int index;                    /* into gh_cuda_device.modules[kernel][dtype] */
-} gh_cuda_variant;
+#include "kernels.h"
+#include "libs.h"
 
 /* A compiled kernel, loaded on one device. blocked.cu has one function per
  * transpose pair; naive and tiled one for all four. */
@@ -102,17 +82,16 @@ typedef struct gh_cuda_host_block {
 } gh_cuda_host_block;
 
 struct gh_plugin {
-    uint64_t id;                  /* tags this context's errors; never reused */
     const gh_cu_api *cu;          /* NULL when there is no driver or no device */
     char *kernel_dir;             /* owned; NULL: the sources embedded at build time */
     gh_cuda_device *devices;      /* n_devices entries */
     int n_devices;
     char no_device[1024];         /* why devices are missing; "" when none are */
-    pthread_mutex_t buffers_lock; /* threads of different devices share the list */
+    pthread_mutex_t buffers_lock; /* threads of different devices share these lists */
     struct gh_buffer *buffers;
-    pthread_mutex_t streams_lock; /* guards streams and host_blocks likewise */
-    struct gh_stream *streams;
     gh_cuda_host_block *host_blocks;
+    pthread_mutex_t streams_lock; /* guards streams likewise */
+    struct gh_stream *streams;
 };
 
 #endif

@@ -1,5 +1,5 @@
-/* Kernel sources, NVRTC compilation and the per-device module cache. */
-#include "cuda_modules.h"
+/* NVRTC compilation and the per-device module cache; see compile.h. */
+#include "compile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,18 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuda_errors.h"
-#include "cuda_gemm.h"
-#include "cuda_kernels.h"
-
-/* The table cmake/Embed.cmake generates from kernels/cuda (NULL-terminated;
- * each file's bytes are followed by a NUL). */
-struct gh_embedded_file {
-    const char *name;
-    const unsigned char *data;
-    unsigned long size;
-};
-extern const struct gh_embedded_file gh_cuda_kernel_sources[];
+#include "errors.h"
+#include "kernels.h"
+#include "sources.h"
 
 static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu"};
 /* The functions of each kernel's module, by trans_a * 2 + trans_b. */
@@ -28,81 +19,6 @@ static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][4] = {
     {"gemm_blocked_nn", "gemm_blocked_nt", "gemm_blocked_tn", "gemm_blocked_tt"},
 };
 static const char *const dtype_types[GH_DTYPE_COUNT] = {"float", "double", "int"};
-
-#define GH_MAX_SOURCES 16
-
-/* Every kernel source file: the programs and the headers they include. */
-typedef struct source_set {
-    int n;
-    const char *names[GH_MAX_SOURCES];
-    char *texts[GH_MAX_SOURCES]; /* owned, NUL-terminated */
-} source_set;
-
-static void free_sources(source_set *s)
-{
-    for (int i = 0; i < s->n; ++i)
-        free(s->texts[i]);
-    s->n = 0;
-}
-
-static char *read_text_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t size = 0, cap = 4096;
-    char *text = malloc(cap);
-    while (text) {
-        size += fread(text + size, 1, cap - size - 1, f);
-        if (size < cap - 1)
-            break;
-        char *bigger = realloc(text, cap *= 2);
-        if (!bigger)
-            free(text);
-        text = bigger;
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (!text || failed) {
-        free(text);
-        if (failed)
-            errno = EIO;
-        return NULL;
-    }
-    text[size] = '\0';
-    return text;
-}
-
-/* The sources from kernel_dir when set, else the embedded copies. */
-static gh_status load_sources(const gh_plugin *ctx, source_set *s)
-{
-    s->n = 0;
-    for (const struct gh_embedded_file *e = gh_cuda_kernel_sources; e->name && s->n < GH_MAX_SOURCES; ++e) {
-        char *text;
-        if (ctx->kernel_dir) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", ctx->kernel_dir, e->name);
-            text = read_text_file(path);
-            if (!text) {
-                gh_status st = gh_cuda_fail(ctx, GH_ERROR, "cannot read kernel source %s: %s", path, strerror(errno));
-                free_sources(s);
-                return st;
-            }
-        } else {
-            text = malloc(e->size + 1);
-            if (!text) {
-                free_sources(s);
-                return gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for kernel sources");
-            }
-            memcpy(text, e->data, e->size);
-            text[e->size] = '\0';
-        }
-        s->names[s->n] = e->name;
-        s->texts[s->n] = text;
-        s->n++;
-    }
-    return GH_OK;
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -116,17 +32,17 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     const char *why = NULL;
     const gh_nvrtc_api *nv = gh_cuda_nvrtc(&why);
     if (!nv)
-        return gh_cuda_fail(ctx, GH_UNSUPPORTED, "%s", why);
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
 
-    source_set src;
-    gh_status st = load_sources(ctx, &src);
+    gh_cuda_sources src;
+    gh_status st = gh_cuda_sources_load(ctx->kernel_dir, &src);
     if (st)
         return st;
 
     /* The kernel's file is the program; every .cuh is offered as a header
      * it may #include (NVRTC reads no files itself). */
     int program = -1, n_headers = 0;
-    const char *header_texts[GH_MAX_SOURCES], *header_names[GH_MAX_SOURCES];
+    const char *header_texts[GH_CUDA_MAX_SOURCES], *header_names[GH_CUDA_MAX_SOURCES];
     for (int i = 0; i < src.n; ++i) {
         if (strcmp(src.names[i], kernel_files[kernel]) == 0)
             program = i;
@@ -136,8 +52,8 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
         }
     }
     if (program < 0) {
-        free_sources(&src);
-        return gh_cuda_fail(ctx, GH_ERROR, "no kernel source %s among the plugin's sources", kernel_files[kernel]);
+        gh_cuda_sources_free(&src);
+        return gh_plugin_set_error(GH_ERROR, "no kernel source %s among the plugin's sources", kernel_files[kernel]);
     }
 
     /* A real architecture (sm_XY, not compute_XY) makes NVRTC emit a CUBIN
@@ -162,8 +78,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
              cc_minor, ctx->kernel_dir ? ctx->kernel_dir : "built in");
 
     nvrtcProgram prog = NULL;
-    st = gh_nvrtc_check(ctx,
-                        nv->nvrtcCreateProgram(&prog, src.texts[program], src.names[program], n_headers,
+    st = gh_nvrtc_check(nv->nvrtcCreateProgram(&prog, src.texts[program], src.names[program], n_headers,
                                                header_texts, header_names),
                         "nvrtcCreateProgram(%s)", variant);
     if (st == GH_OK) {
@@ -176,20 +91,22 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
                     log[0] = '\0';
                 log[log_size] = '\0';
             }
-            st = gh_cuda_fail(ctx, r == NVRTC_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR,
-                              "NVRTC could not compile %s: nvrtcCompileProgram: %s\n%s", variant,
-                              nv->nvrtcGetErrorString(r), log ? log : "(no log)");
+            /* The log goes last: what does not fit is cut, and says so. */
+            st = gh_plugin_set_error(r == NVRTC_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR,
+                                     "NVRTC could not compile %s: nvrtcCompileProgram: %s\n", variant,
+                                     nv->nvrtcGetErrorString(r));
+            gh_plugin_append_error("%s", log ? log : "(no log)");
             free(log);
         }
     }
     if (st == GH_OK) {
         size_t size = 0;
-        st = gh_nvrtc_check(ctx, nv->nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize(%s)", variant);
+        st = gh_nvrtc_check(nv->nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize(%s)", variant);
         void *image = st == GH_OK ? malloc(size) : NULL;
         if (st == GH_OK && !image)
-            st = gh_cuda_fail(ctx, GH_OUT_OF_MEMORY, "out of host memory for the CUBIN of %s", variant);
+            st = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for the CUBIN of %s", variant);
         if (st == GH_OK)
-            st = gh_nvrtc_check(ctx, nv->nvrtcGetCUBIN(prog, image), "nvrtcGetCUBIN(%s)", variant);
+            st = gh_nvrtc_check(nv->nvrtcGetCUBIN(prog, image), "nvrtcGetCUBIN(%s)", variant);
         if (st == GH_OK) {
             *cubin = image;
             *cubin_size = size;
@@ -199,7 +116,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     }
     if (prog)
         nv->nvrtcDestroyProgram(&prog);
-    free_sources(&src);
+    gh_cuda_sources_free(&src);
     return st;
 }
 
@@ -220,7 +137,7 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
         return st;
 
     CUmodule module = NULL;
-    st = gh_cu_check(ctx, cu->cuModuleLoadData(&module, cubin), "cuModuleLoadData(%s, %zu bytes of CUBIN) on device %d",
+    st = gh_cu_check(cu->cuModuleLoadData(&module, cubin), "cuModuleLoadData(%s, %zu bytes of CUBIN) on device %d",
                      kernel_files[kernel], cubin_size, dev->index);
     free(cubin);
     if (st)
@@ -230,10 +147,10 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
         const char *name = kernel_functions[kernel][t];
         CUfunction function = NULL;
         int max_threads = 0, static_shared = 0;
-        if ((st = gh_cu_check(ctx, cu->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction(%s)", name)) ||
-            (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+        if ((st = gh_cu_check(cu->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction(%s)", name)) ||
+            (st = gh_cu_check(cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)", name)) ||
-            (st = gh_cu_check(ctx, cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+            (st = gh_cu_check(cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", name)))
             break;
         loaded.function[t] = function;
@@ -258,7 +175,7 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
             for (int t = 0; t < GH_CUDA_VARIANT_MAX; ++t) {
                 gh_cuda_module *m = &dev->modules[k][d][t];
                 if (m->module)
-                    gh_cu_check(ctx, ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
+                    gh_cu_check(ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
                 m->module = NULL;
             }
 }
@@ -266,7 +183,7 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
 {
     if (!ctx)
-        return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "no context (NULL)");
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "no context (NULL)");
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
             for (int i = 0; i < gh_cuda_variant_count(k); ++i) {
@@ -283,33 +200,4 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
                     return st;
             }
     return GH_OK;
-}
-
-gh_status gh_cuda_check_kernel_dir(const char *dir, const char *origin)
-{
-    for (const struct gh_embedded_file *e = gh_cuda_kernel_sources; e->name; ++e) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->name);
-        if (access(path, R_OK) != 0) {
-            char all[512] = "";
-            for (const struct gh_embedded_file *f = gh_cuda_kernel_sources; f->name; ++f) {
-                size_t used = strlen(all);
-                snprintf(all + used, sizeof all - used, "%s%s", used ? ", " : "", f->name);
-            }
-            return gh_cuda_fail(NULL, GH_INVALID_ARGUMENT, "%s %s: cannot read %s (%s); it must hold %s", origin, dir,
-                                e->name, strerror(errno), all);
-        }
-    }
-    return GH_OK;
-}
-
-int gh_cuda_kernel_dir_complete(const char *dir)
-{
-    for (const struct gh_embedded_file *e = gh_cuda_kernel_sources; e->name; ++e) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->name);
-        if (access(path, R_OK) != 0)
-            return 0;
-    }
-    return 1;
 }

@@ -2,7 +2,7 @@
 #ifndef GH_CUDA_CUBLAS_H
 #define GH_CUDA_CUBLAS_H
 
-#include "cuda_plugin.h"
+#include "state.h"
 
 /* Queues args (already checked by gemm()) on dev, current on this thread,
  * through the handle *handle, which is bound to `stream` (created on it when
@@ -12,9 +12,6 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
                                  const gh_gemm_args *args, CUevent start, CUevent stop);
 
 /* Destroys *handle if set (dev's context current) and clears it. */
-void gh_cuda_cublas_destroy(gh_plugin *ctx, const gh_cuda_device *dev, cublasHandle_t *handle);
-
-/* Destroys dev's own handle, if it has one (its context current). */
-void gh_cuda_cublas_release(gh_plugin *ctx, gh_cuda_device *dev);
+void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle);
 
 #endif

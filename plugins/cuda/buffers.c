@@ -1,0 +1,193 @@
+/* Device buffers, blocking copies and page-locked host memory; see buffers.h. */
+#include "buffers.h"
+
+#include <stdlib.h>
+
+#include "devices.h"
+#include "errors.h"
+
+static void list_add(gh_plugin *ctx, gh_buffer *b)
+{
+    pthread_mutex_lock(&ctx->buffers_lock);
+    b->prev = NULL;
+    b->next = ctx->buffers;
+    if (ctx->buffers)
+        ctx->buffers->prev = b;
+    ctx->buffers = b;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+}
+
+static void list_remove(gh_plugin *ctx, gh_buffer *b)
+{
+    pthread_mutex_lock(&ctx->buffers_lock);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        ctx->buffers = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+}
+
+gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+{
+    /* Malformed before beyond the device (plugin.h). */
+    if (!out)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    *out = NULL;
+    if (bytes == 0)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "buffer_alloc", device, &dev);
+    if (st)
+        return st;
+    gh_buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory for a buffer record");
+    st = gh_cu_check(ctx->cu->cuMemAlloc(&b->ptr, (size_t)bytes), "buffer_alloc: cuMemAlloc(%llu bytes) on device %d",
+                     (unsigned long long)bytes, dev->index);
+    if (st) {
+        free(b);
+        return st;
+    }
+    b->device = device;
+    b->bytes = bytes;
+    list_add(ctx, b);
+    *out = b;
+    return GH_OK;
+}
+
+gh_plugin_extent gh_cuda_extent(const gh_buffer *buf)
+{
+    return (gh_plugin_extent){buf->bytes, buf->device};
+}
+
+/* Frees the device memory; b must already be off the list. */
+static void release(gh_plugin *ctx, gh_buffer *b)
+{
+    gh_cuda_device *dev = NULL;
+    if (gh_cuda_device_enter(ctx, "buffer_free", b->device, &dev) == GH_OK)
+        gh_cu_check(ctx->cu->cuMemFree(b->ptr), "cuMemFree on device %d", dev->index);
+    free(b);
+}
+
+void gh_cuda_buffer_free(gh_plugin *ctx, gh_buffer *buf)
+{
+    if (!ctx || !buf)
+        return;
+    list_remove(ctx, buf);
+    release(ctx, buf);
+}
+
+void gh_cuda_buffers_free_all(gh_plugin *ctx)
+{
+    while (ctx->buffers) {
+        gh_buffer *b = ctx->buffers;
+        list_remove(ctx, b);
+        release(ctx, b);
+    }
+}
+
+/* Copies go through the device's stream, then wait for it: blocking for the
+ * host, and ordered with the kernels queued on that stream. */
+gh_status gh_cuda_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
+{
+    gh_status st = gh_plugin_check_copy("upload", dst, gh_cuda_extent, offset, src, bytes);
+    gh_cuda_device *dev = NULL;
+    if (st || (st = gh_cuda_device_enter(ctx, "upload", dst->device, &dev)) || bytes == 0)
+        return st;
+    if ((st = gh_cu_check(ctx->cu->cuMemcpyHtoDAsync(dst->ptr + offset, src, (size_t)bytes, dev->stream),
+                          "cuMemcpyHtoDAsync(%llu bytes) to device %d", (unsigned long long)bytes, dev->index)))
+        return st;
+    return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream), "cuStreamSynchronize after upload to device %d",
+                       dev->index);
+}
+
+gh_status gh_cuda_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
+{
+    gh_status st = gh_plugin_check_copy("download", src, gh_cuda_extent, offset, dst, bytes);
+    gh_cuda_device *dev = NULL;
+    if (st || (st = gh_cuda_device_enter(ctx, "download", src->device, &dev)) || bytes == 0)
+        return st;
+    if ((st = gh_cu_check(ctx->cu->cuMemcpyDtoHAsync(dst, src->ptr + offset, (size_t)bytes, dev->stream),
+                          "cuMemcpyDtoHAsync(%llu bytes) from device %d", (unsigned long long)bytes, dev->index)))
+        return st;
+    return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream),
+                       "cuStreamSynchronize after download from device %d", dev->index);
+}
+
+/* ---- page-locked host memory (ABI minor 1) ---- */
+
+gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
+{
+    if (!out)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
+    *out = NULL;
+    if (bytes == 0)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: 0 bytes");
+    /* Any context will do: the memory is portable. Device 0's is the one
+     * every context with a device has. */
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "host_alloc", 0, &dev);
+    if (st)
+        return st;
+    if (bytes > SIZE_MAX)
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: %llu bytes do not fit in size_t",
+                                   (unsigned long long)bytes);
+    gh_cuda_host_block *b = calloc(1, sizeof *b);
+    if (!b)
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: out of host memory for a host block record");
+    void *p = NULL;
+    if ((st = gh_cu_check(ctx->cu->cuMemHostAlloc(&p, (size_t)bytes, CU_MEMHOSTALLOC_PORTABLE),
+                          "host_alloc: cuMemHostAlloc(%llu bytes, CU_MEMHOSTALLOC_PORTABLE) with device %d's context",
+                          (unsigned long long)bytes, dev->index))) {
+        free(b);
+        return st;
+    }
+    b->ptr = p;
+    b->bytes = bytes;
+    b->device = 0;
+    pthread_mutex_lock(&ctx->buffers_lock);
+    b->next = ctx->host_blocks;
+    ctx->host_blocks = b;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+    *out = p;
+    return GH_OK;
+}
+
+static void release_host_block(gh_plugin *ctx, gh_cuda_host_block *b)
+{
+    gh_cuda_device *dev = NULL;
+    if (gh_cuda_device_enter(ctx, "host_free", b->device, &dev) == GH_OK)
+        gh_cu_check(ctx->cu->cuMemFreeHost(b->ptr), "cuMemFreeHost with device %d's context", dev->index);
+    free(b);
+}
+
+void gh_cuda_host_free(gh_plugin *ctx, void *ptr)
+{
+    if (!ctx || !ptr)
+        return;
+    gh_cuda_host_block *found = NULL;
+    pthread_mutex_lock(&ctx->buffers_lock);
+    for (gh_cuda_host_block **link = &ctx->host_blocks; *link; link = &(*link)->next)
+        if ((*link)->ptr == ptr) {
+            found = *link;
+            *link = found->next;
+            break;
+        }
+    pthread_mutex_unlock(&ctx->buffers_lock);
+    if (!found) {
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_free: %p did not come from this context's host_alloc", ptr);
+        return;
+    }
+    release_host_block(ctx, found);
+}
+
+void gh_cuda_host_free_all(gh_plugin *ctx)
+{
+    while (ctx->host_blocks) {
+        gh_cuda_host_block *b = ctx->host_blocks;
+        ctx->host_blocks = b->next;
+        release_host_block(ctx, b);
+    }
+}

@@ -1,0 +1,159 @@
+/* gemm(): checks every argument before anything runs, launches the kernel
+ * (or cuBLAS) and times it by the device's events; see gemm.h. */
+#include "gemm.h"
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "buffers.h"
+#include "compile.h"
+#include "cublas.h"
+#include "devices.h"
+#include "errors.h"
+#include "kernels.h"
+
+gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *a,
+                             gh_cuda_variant *variant)
+{
+    gh_status st = gh_cuda_check_device(ctx, call, device);
+    if (st == GH_OK)
+        st = gh_plugin_check_index(call, "kernel", kernel, GH_CUDA_KERNEL_COUNT);
+    if (st)
+        return st;
+    const gh_plugin_gemm_target target = {device, &ctx->devices[device].info, &gh_cuda_kernel_infos[kernel], 0,
+                                          gh_cuda_extent};
+    st = gh_plugin_check_gemm(call, a, &target);
+    if (st == GH_UNSUPPORTED && kernel == GH_CUDA_CUBLAS && a->dtype == GH_I32)
+        gh_plugin_append_error(": cuBLAS has no int32 GEMM");
+    if (st)
+        return st;
+    /* The kernels take M, N and K as int (leading dimensions as long long;
+     * cuBLAS checks its own). */
+    if (a->m > INT_MAX || a->n > INT_MAX || a->k > INT_MAX)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s: kernel %s takes M, N, K up to %d (got %lld, %lld, %lld)", call,
+                                   gh_cuda_kernel_infos[kernel].name, INT_MAX, (long long)a->m, (long long)a->n,
+                                   (long long)a->k);
+    *variant = gh_cuda_variant_of(kernel, a->params);
+    return GH_OK;
+}
+
+/* One scalar kernel argument of the GEMM's dtype; cuLaunchKernel copies as
+ * many bytes as the kernel's parameter has, from the start. */
+typedef union scalar {
+    float f32;
+    double f64;
+    int i32;
+} scalar;
+
+static scalar to_scalar(gh_dtype dtype, double v)
+{
+    scalar s;
+    if (dtype == GH_F32)
+        s.f32 = (float)v;
+    else if (dtype == GH_F64)
+        s.f64 = v;
+    else
+        s.i32 = (int)v; /* gemm() checked it is an integral int32 */
+    return s;
+}
+
+/* Queues a checked request for a source kernel (naive, tiled, blocked) in
+ * its variant on `stream` of dev, current on this thread, between the
+ * events start and stop when they are not NULL. A variant over the device's
+ * limits (threads or shared memory per block, grid size) is GH_UNSUPPORTED,
+ * naming the limit, before anything is compiled or queued. */
+static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
+                        const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
+{
+    size_t es = gh_plugin_dtype_size(a->dtype);
+    char variant[96];
+    gh_cuda_variant_name(variant, sizeof variant, kernel, a->dtype, v);
+
+    /* The device's limits are checked before compiling or launching. */
+    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n);
+    if (shape.threads > dev->max_threads_per_block)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %lld threads per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                                   variant, shape.threads, dev->name, dev->max_threads_per_block);
+    if (shape.shared > dev->max_shared_per_block)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %lld bytes of shared memory per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                                   variant, shape.shared, dev->name, dev->max_shared_per_block);
+    if (shape.grid_x > dev->max_grid_x || shape.grid_y > dev->max_grid_y)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
+                                   (long long)a->m, (long long)a->n, shape.grid_x, shape.grid_y, dev->name,
+                                   dev->max_grid_x, dev->max_grid_y);
+
+    gh_cuda_module *mod = NULL;
+    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
+    if (st)
+        return st;
+    /* What the compiled kernel can take (its registers can lower it). */
+    const unsigned block_x = shape.block_x, block_y = shape.block_y;
+    if ((int)(block_x * block_y) > mod->max_threads)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs %u threads per block; compiled, it runs at most %d on %s "
+                                   "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                                   variant, block_x * block_y, mod->max_threads, dev->name);
+    if (mod->static_shared > dev->max_shared_per_block)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s uses %d bytes of shared memory per block; %s allows %d "
+                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
+                                   variant, mod->static_shared, dev->name, dev->max_shared_per_block);
+
+    /* The kernels' parameters, in order (see kernels/cuda/naive.cu). */
+    int M = (int)a->m, N = (int)a->n, K = (int)a->k;
+    int trans_a = a->trans_a, trans_b = a->trans_b;
+    scalar alpha = to_scalar(a->dtype, a->alpha), beta = to_scalar(a->dtype, a->beta);
+    CUdeviceptr A = a->a->ptr + a->a_offset * es;
+    CUdeviceptr B = a->b->ptr + a->b_offset * es;
+    CUdeviceptr C = a->c->ptr + a->c_offset * es;
+    long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
+    void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
+
+    if ((st = gh_cuda_record(ctx, dev, start, stream)))
+        return st;
+    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)shape.grid_x,
+                                                  (unsigned)shape.grid_y, 1, block_x, block_y, 1, 0, stream, params,
+                                                  NULL),
+                          "cuLaunchKernel(%s, %s, grid %lld x %lld, block %u x %u) on device %d", variant,
+                          trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), shape.grid_x, shape.grid_y,
+                          block_x, block_y, dev->index)))
+        return st;
+    return gh_cuda_record(ctx, dev, stop, stream);
+}
+
+gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
+                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas,
+                               CUevent start, CUevent stop)
+{
+    if (kernel == GH_CUDA_CUBLAS)
+        return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, args, start, stop);
+    return launch(ctx, dev, kernel, args, variant, stream, start, stop);
+}
+
+gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a, gh_gemm_timing *timing)
+{
+    gh_cuda_variant variant;
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
+    if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev)))
+        return st;
+    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->cublas, dev->start, dev->stop))) {
+        ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle; the first error is reported */
+        return st;
+    }
+    double ms = 0.0;
+    if ((st = gh_cuda_wait_elapsed(ctx, dev, dev->start, dev->stop, gh_cuda_kernel_infos[kernel].name, &ms)))
+        return st;
+    if (timing) {
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms))
+            timing->kernel_ms = ms;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock))
+            timing->clock = GH_CLOCK_DEVICE;
+    }
+    return GH_OK;
+}

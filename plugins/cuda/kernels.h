@@ -1,0 +1,69 @@
+/*
+ * The kernels the plugin offers, as data (gh_kernel_info, gh_param_info),
+ * the variants the source kernels are compiled in, and each one's launch
+ * geometry. Plain data and arithmetic: no CUDA call, no context.
+ */
+#ifndef GH_CUDA_KERNELS_H
+#define GH_CUDA_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gemmhost/plugin.h"
+
+/* Kernel indices, in the order kernel_info() lists them. */
+enum { GH_CUDA_NAIVE = 0, GH_CUDA_TILED = 1, GH_CUDA_BLOCKED = 2, GH_CUDA_CUBLAS = 3, GH_CUDA_KERNEL_COUNT = 4 };
+#define GH_CUDA_SOURCE_KERNELS 3 /* naive, tiled and blocked are compiled from kernels/cuda */
+
+/* The parameter values the source kernels are built for. A kernel's
+ * variants (one per combination of its parameters) index a device's module
+ * cache: tiled by its tile's index, blocked by
+ * tile index * GH_CUDA_BLOCKED_WORK_COUNT + work index. */
+#define GH_CUDA_TILE_COUNT 4
+extern const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT];
+#define GH_CUDA_BLOCKED_TILE_COUNT 3
+extern const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT];
+#define GH_CUDA_BLOCKED_WORK_COUNT 3
+extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
+#define GH_CUDA_VARIANT_MAX (GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT)
+
+/* One compiled variant of a source kernel. */
+typedef struct gh_cuda_variant {
+    int64_t tile;                 /* tiled and blocked; 0 for naive */
+    int64_t work;                 /* blocked; 0 otherwise */
+    int index;                    /* into gh_cuda_device.modules[kernel][dtype] */
+} gh_cuda_variant;
+
+extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
+
+/* The kernel_count and kernel_info members of the table. */
+int gh_cuda_kernel_count(gh_plugin *ctx);
+const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel);
+
+/* How many variants a source kernel is built in (naive 1, tiled one per tile,
+ * blocked one per tile and work), the parameters of variant `index`, and the
+ * variant of a request whose parameters gh_plugin_check_params accepted. */
+int gh_cuda_variant_count(int kernel);
+gh_cuda_variant gh_cuda_variant_at(int kernel, int index);
+gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params);
+
+/* The variant's name in messages, e.g. "gemm_tiled (f32, tile 16)". */
+void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *variant);
+
+/* What the blocked kernel needs, as blocked.cu computes it: its step along K
+ * for a dtype, and its static shared memory in bytes. */
+int gh_cuda_blocked_depth(gh_dtype dtype);
+long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile);
+
+/* How a source kernel's variant is launched for an M x N C: its block, the
+ * threads and static shared memory a block needs (threads 0 for naive, whose
+ * fixed 256 threads every device runs), and its grid. */
+typedef struct gh_cuda_launch_shape {
+    unsigned block_x, block_y;
+    long long threads, shared;
+    long long grid_x, grid_y;
+} gh_cuda_launch_shape;
+gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *variant, int64_t m,
+                                             int64_t n);
+
+#endif

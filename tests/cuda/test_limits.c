@@ -1,0 +1,70 @@
+/* What a CUDA device cannot run is refused before anything runs, naming the
+ * limit: blocked at tile 128, work 2 needs 4096 threads per block, over
+ * every device's 1024; cuBLAS has no i32 GEMM. The device still works
+ * afterwards. (The generic refusals are gemmhost-conformance's.) */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda_test.h"
+
+static int contains(const char *s, const char *part)
+{
+    return s && strstr(s, part) != NULL;
+}
+
+/* Expects status `want` from gemm with args and a message containing `says`. */
+static void expect_gemm(const gh_plugin_api *api, gh_plugin *ctx, int device, const char *kernel,
+                        const gh_gemm_args *args, gh_status want, const char *says, const char *what)
+{
+    gh_gemm_timing timing = {.size = sizeof timing};
+    gh_status st = api->gemm(ctx, device, find_kernel(api, ctx, kernel), args, &timing);
+    const char *e = api->last_error(ctx);
+    CHECK(st == want && contains(e, says), "%s: %s gives status %d (got %d) saying \"%s\" (got \"%s\")", kernel, what,
+          (int)want, (int)st, says, e);
+}
+
+void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
+{
+    /* Three 64 x 64 f32 matrices, one buffer each. */
+    enum { N = 64 };
+    static float host[N * N];
+    for (int i = 0; i < N * N; ++i)
+        host[i] = (float)((i * 7) % 13 - 6);
+    gh_buffer *a = NULL, *b = NULL, *c = NULL;
+    if (api->buffer_alloc(ctx, device, sizeof host, &a) || api->buffer_alloc(ctx, device, sizeof host, &b) ||
+        api->buffer_alloc(ctx, device, sizeof host, &c) || api->upload(ctx, a, 0, host, sizeof host) ||
+        api->upload(ctx, b, 0, host, sizeof host) || api->upload(ctx, c, 0, host, sizeof host)) {
+        check_verdict(0, "limits: buffers of %zu bytes: %s", sizeof host, api->last_error(ctx));
+        goto done;
+    }
+
+    int64_t tile = 16;
+    const gh_gemm_args good = {.size = sizeof good, .dtype = GH_F32, .m = N, .n = N, .k = N, .alpha = 1.0,
+                               .beta = 0.0, .lda = N, .ldb = N, .ldc = N, .a = a, .b = b, .c = c,
+                               .params = &tile, .n_params = 1};
+    gh_gemm_args args = good;
+    args.dtype = GH_I32;
+    args.params = NULL;
+    args.n_params = 0;
+    expect_gemm(api, ctx, device, "cublas", &args, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM", "i32");
+
+    /* Allowed values, but a combination over the device's threads per block. */
+    int64_t blocked_params[2] = {128, 2};
+    args = good;
+    args.params = blocked_params;
+    args.n_params = 2;
+    expect_gemm(api, ctx, device, "blocked", &args, GH_UNSUPPORTED, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK",
+                "tile 128 work 2 (4096 threads)");
+    expect_gemm(api, ctx, device, "blocked", &args, GH_UNSUPPORTED, "4096 threads", "tile 128 work 2 (4096 threads)");
+
+    /* The device still works after all that. */
+    gh_gemm_timing timing = {.size = sizeof timing};
+    gh_status st = api->gemm(ctx, device, find_kernel(api, ctx, "tiled"), &good, &timing);
+    CHECK(st == GH_OK, "a good GEMM after the refused ones runs (status %d: %s)", (int)st, api->last_error(ctx));
+    st = api->synchronize(ctx, device);
+    CHECK(st == GH_OK, "synchronize (status %d: %s)", (int)st, api->last_error(ctx));
+done:
+    api->buffer_free(ctx, a);
+    api->buffer_free(ctx, b);
+    api->buffer_free(ctx, c);
+}
