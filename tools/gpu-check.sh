@@ -32,6 +32,12 @@ step vulkan 120 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulka
 (cd "$logs" && step cross-vendor 60 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor" --overwrite)
 step bench 180 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
+# The plugin contract on every device of each GPU plugin (NVIDIA's and any
+# other the machine has), each in its own step: every check group runs in a
+# fresh process and compiles its kernels again.
+for p in cuda opencl vulkan; do
+  step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
+done
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
-step ctest 60 ctest --test-dir "$build" --output-on-failure -j 8 -E '^(cuda|opencl|vulkan)_plugin$'
+step ctest 90 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan))$'
 
