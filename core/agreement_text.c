@@ -10,7 +10,7 @@
 #include "encode.h"
 
 typedef struct member {
-    const char *backend, *device, *what;   /* parts of the label */
+    const char *backend, *device, *what; /* parts of the label */
     size_t backend_len, device_len;
     size_t group;
 } member;
@@ -19,11 +19,15 @@ static member split_label(const char *label, size_t group)
 {
     member m = {label, "", label, strlen(label), 0, group};
     const char *slash = strchr(label, '/');
-    if (!slash) return m;                  /* not from run.c: shown whole */
+    if (!slash) return m; /* not from run.c: shown whole */
     m.backend_len = (size_t)(slash - label);
     m.device = slash + 1;
     const char *slash2 = strchr(m.device, '/');
-    if (!slash2) { m.what = m.device; m.device = ""; return m; }
+    if (!slash2) {
+        m.what = m.device;
+        m.device = "";
+        return m;
+    }
     m.device_len = (size_t)(slash2 - m.device);
     m.what = slash2 + 1;
     return m;
@@ -52,7 +56,7 @@ static backend_stats stats_of(const member *all, size_t n, const member *m)
         if (!same_backend(&all[i], m)) continue;
         s.results++;
         if (all[i].group != m->group) s.one_group = 0;
-        size_t first = 0;              /* count each device once: at its first result */
+        size_t first = 0; /* count each device once: at its first result */
         while (!(same_backend(&all[first], m) && same_device(&all[first], &all[i]))) first++;
         if (first == i) s.devices++;
     }
@@ -71,15 +75,21 @@ static void append_group(gh_sbuf *b, const member *all, size_t n, size_t group)
     for (size_t i = 0; i < n; i++) {
         const member *m = &all[i];
         if (m->group != group) continue;
-        int seen = 0;                  /* a whole backend is one item, at its first member */
+        int seen = 0; /* a whole backend is one item, at its first member */
         for (size_t j = 0; j < i && !seen; j++) seen = all[j].group == group && same_backend(&all[j], m);
         backend_stats s = stats_of(all, n, m);
         int whole = s.one_group && s.results > 1;
         if (whole && seen) continue;
-        if (items == GH_AGREEMENT_ITEMS) { more++; continue; }
+        if (items == GH_AGREEMENT_ITEMS) {
+            more++;
+            continue;
+        }
         gh_sb_puts(b, items++ ? ", " : "");
         gh_sb_putn(b, m->backend, m->backend_len);
-        if (whole) { gh_sb_printf(b, " x%zu", s.results); continue; }
+        if (whole) {
+            gh_sb_printf(b, " x%zu", s.results);
+            continue;
+        }
         if (s.devices > 1) {
             gh_sb_putc(b, '/');
             gh_sb_putn(b, m->device, m->device_len);
@@ -107,7 +117,10 @@ char *gh_agreement_line(const gh_agreement *a)
         return gh_sb_take(&b);
     }
     member *all = calloc(n, sizeof *all);
-    if (!all) { free(gh_sb_take(&b)); return NULL; }
+    if (!all) {
+        free(gh_sb_take(&b));
+        return NULL;
+    }
     size_t k = 0;
     for (size_t g = 0; g < a->n_groups; g++)
         for (size_t m = 0; m < a->groups[g].n_members; m++) all[k++] = split_label(a->groups[g].members[m], g);

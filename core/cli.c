@@ -9,47 +9,48 @@
 
 static void usage(FILE *to)
 {
-    fputs("usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
-          "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
-          "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
-          "                [--overwrite] [--junit FILE] [--full-agreement] [--quiet]\n"
-          "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
-          "\n"
-          "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
-          "and device the config names, verifies each result against a host reference,\n"
-          "compares backends and reports timings on the terminal and in PREFIX.csv and\n"
-          "PREFIX.json. Every option also takes the --name=VALUE form.\n"
-          "\n"
-          "  --config FILE     the run's INI file (default: a built-in quick run of every plugin)\n"
-          "  --set S.K=V       override key K of section S: run.sizes=64, NAME.tile=16 for\n"
-          "                    [backend NAME], split.NAME.panel=512 for [split NAME]\n"
-          "  --output PREFIX   write PREFIX.csv and PREFIX.json (overrides [run] output);\n"
-          "                    a PREFIX ending in / is a folder: PREFIX/gemmhost-results.*\n"
-          "  --overwrite       replace the results of an earlier run at PREFIX\n"
-          "  --backend LIST    run only these [backend]/[split] sections (plugin names\n"
-          "                    without sections)\n"
-          "  --kernel LIST     run only these kernels\n"
-          "  --device LIST     run only these devices: indices, all, hardware, software,\n"
-          "                    or parts of a device's name\n"
-          "  --size LIST       sizes instead of [run] sizes (N or MxNxK)\n"
-          "  --dtype LIST      dtypes instead of [run] dtype (f32, f64, i32)\n"
-          "  --trans LIST      transposes instead of [run] trans (nn, nt, tn, tt)\n"
-          "  --junit FILE      also write the results as JUnit XML, for CI systems\n"
-          "  --full-agreement  print every agreement group's members, not one line per case\n"
-          "  --list            show every plugin found, its devices, kernels and options,\n"
-          "                    and why any plugin could not be loaded\n"
-          "  --json, --summary with --list: as JSON, or one line per plugin and device\n"
-          "  --dry-run         check the config and print the plan without running; exits\n"
-          "                    as the run would for what it can tell in advance (2, 3)\n"
-          "  --quiet           no table on the terminal (notes and failures still shown)\n"
-          "  --version         the version, its git commit, and the plugins found\n"
-          "\n"
-          "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
-          "the build tree's plugins/ folder next to the binary and the installed folder.\n"
-          "\n"
-          "Exit status: 0 all ran and passed; 1 a result failed verification; 2 usage or\n"
-          "config error, nothing ran; 3 a requested backend, device or kernel could not run.\n",
-          to);
+    fputs(
+        "usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
+        "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
+        "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
+        "                [--overwrite] [--junit FILE] [--full-agreement] [--quiet]\n"
+        "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
+        "\n"
+        "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
+        "and device the config names, verifies each result against a host reference,\n"
+        "compares backends and reports timings on the terminal and in PREFIX.csv and\n"
+        "PREFIX.json. Every option also takes the --name=VALUE form.\n"
+        "\n"
+        "  --config FILE     the run's INI file (default: a built-in quick run of every plugin)\n"
+        "  --set S.K=V       override key K of section S: run.sizes=64, NAME.tile=16 for\n"
+        "                    [backend NAME], split.NAME.panel=512 for [split NAME]\n"
+        "  --output PREFIX   write PREFIX.csv and PREFIX.json (overrides [run] output);\n"
+        "                    a PREFIX ending in / is a folder: PREFIX/gemmhost-results.*\n"
+        "  --overwrite       replace the results of an earlier run at PREFIX\n"
+        "  --backend LIST    run only these [backend]/[split] sections (plugin names\n"
+        "                    without sections)\n"
+        "  --kernel LIST     run only these kernels\n"
+        "  --device LIST     run only these devices: indices, all, hardware, software,\n"
+        "                    or parts of a device's name\n"
+        "  --size LIST       sizes instead of [run] sizes (N or MxNxK)\n"
+        "  --dtype LIST      dtypes instead of [run] dtype (f32, f64, i32)\n"
+        "  --trans LIST      transposes instead of [run] trans (nn, nt, tn, tt)\n"
+        "  --junit FILE      also write the results as JUnit XML, for CI systems\n"
+        "  --full-agreement  print every agreement group's members, not one line per case\n"
+        "  --list            show every plugin found, its devices, kernels and options,\n"
+        "                    and why any plugin could not be loaded\n"
+        "  --json, --summary with --list: as JSON, or one line per plugin and device\n"
+        "  --dry-run         check the config and print the plan without running; exits\n"
+        "                    as the run would for what it can tell in advance (2, 3)\n"
+        "  --quiet           no table on the terminal (notes and failures still shown)\n"
+        "  --version         the version, its git commit, and the plugins found\n"
+        "\n"
+        "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
+        "the build tree's plugins/ folder next to the binary and the installed folder.\n"
+        "\n"
+        "Exit status: 0 all ran and passed; 1 a result failed verification; 2 usage or\n"
+        "config error, nothing ran; 3 a requested backend, device or kernel could not run.\n",
+        to);
 }
 
 typedef enum opt_kind { OPT_FLAG, OPT_VALUE } opt_kind;
@@ -57,24 +58,23 @@ typedef enum opt_kind { OPT_FLAG, OPT_VALUE } opt_kind;
 typedef struct option {
     const char *name;
     opt_kind kind;
-    const char *run_key;         /* --size and friends: the [run] key they override */
+    const char *run_key; /* --size and friends: the [run] key they override */
 } option;
 
 static const option options[] = {
-    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},   {"--list", OPT_FLAG, NULL},
-    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},     {"--overwrite", OPT_FLAG, NULL},
-    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},   {"--full-agreement", OPT_FLAG, NULL},
-    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},      {"--output", OPT_VALUE, NULL},
-    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL},  {"--kernel", OPT_VALUE, NULL},
-    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"},  {"--dtype", OPT_VALUE, "dtype"},
+    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},  {"--list", OPT_FLAG, NULL},
+    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},    {"--overwrite", OPT_FLAG, NULL},
+    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},  {"--full-agreement", OPT_FLAG, NULL},
+    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},     {"--output", OPT_VALUE, NULL},
+    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL}, {"--kernel", OPT_VALUE, NULL},
+    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"}, {"--dtype", OPT_VALUE, "dtype"},
     {"--trans", OPT_VALUE, "trans"},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
 {
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
-        if (strlen(options[i].name) == name_len && strncmp(options[i].name, arg, name_len) == 0)
-            return &options[i];
+        if (strlen(options[i].name) == name_len && strncmp(options[i].name, arg, name_len) == 0) return &options[i];
     return NULL;
 }
 
@@ -112,8 +112,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--backend")) c->filters.backends = value;
     else if (!strcmp(n, "--kernel")) c->filters.kernels = value;
     else if (!strcmp(n, "--device")) c->filters.devices = value;
-    if (o->kind == OPT_VALUE && !*value && strcmp(n, "--output") != 0)
-        return usage_error("%s needs a value", n);
+    if (o->kind == OPT_VALUE && !*value && strcmp(n, "--output") != 0) return usage_error("%s needs a value", n);
     return 0;
 }
 

@@ -9,19 +9,19 @@ enum { EXIT_PASS = 0, EXIT_VERIFY_FAILED = 1, EXIT_USAGE = 2, EXIT_NOT_RUN = 3 }
 
 /* Comma lists from --backend, --kernel and --device: what a run keeps. */
 typedef struct gh_cli_filters {
-    const char *backends;        /* section (or, without sections, plugin) names */
-    const char *kernels;         /* kernel names */
-    const char *devices;         /* indices, all/hardware/software, or name substrings */
+    const char *backends; /* section (or, without sections, plugin) names */
+    const char *kernels;  /* kernel names */
+    const char *devices;  /* indices, all/hardware/software, or name substrings */
 } gh_cli_filters;
 
 typedef struct gh_cli {
     const char *config_path;
-    const char **overrides;      /* --set, then --size/--dtype/--trans as run.* overrides */
+    const char **overrides; /* --set, then --size/--dtype/--trans as run.* overrides */
     size_t n_overrides;
-    char **owned;                /* override texts built here */
+    char **owned; /* override texts built here */
     size_t n_owned;
-    const char *output;          /* --output; NULL when not given */
-    const char *junit;           /* --junit FILE */
+    const char *output; /* --output; NULL when not given */
+    const char *junit;  /* --junit FILE */
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
 } gh_cli;

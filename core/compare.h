@@ -14,7 +14,7 @@ typedef struct gh_compare_member {
 
 typedef struct gh_compare_group {
     uint64_t hash;
-    gh_matrix output;            /* one copy per distinct output */
+    gh_matrix output; /* one copy per distinct output */
 } gh_compare_group;
 
 typedef struct gh_compare {

@@ -65,21 +65,19 @@ const char gh_default_config_text[] =
 
 #include "config_ini.h"
 
-#define MAX_DIM 2147483647LL        /* 2^31 - 1: plugins may index with int32 */
-#define MAX_COUNT 1000000LL         /* warmup, repeat */
-#define MAX_PAD 1048576LL           /* ld_pad, guard */
+#define MAX_DIM   2147483647LL /* 2^31 - 1: plugins may index with int32 */
+#define MAX_COUNT 1000000LL    /* warmup, repeat */
+#define MAX_PAD   1048576LL    /* ld_pad, guard */
 
 /* ---- numbers --------------------------------------------------------- */
 
 int gh_parse_int64(const char *s, int64_t *out)
 {
-    if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+'))
-        return -1;
+    if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+')) return -1;
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end != '\0')
-        return -1;
+    if (errno || end == s || *end != '\0') return -1;
     *out = (int64_t)v;
     return 0;
 }
@@ -87,16 +85,13 @@ int gh_parse_int64(const char *s, int64_t *out)
 /* Decimal, or hex with 0x; no sign (strtoull would wrap a '-'). */
 static int parse_uint64(const char *s, uint64_t *out)
 {
-    if (!s || !isdigit((unsigned char)s[0]))
-        return -1;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
     int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    if (hex && !isxdigit((unsigned char)s[2]))
-        return -1;
+    if (hex && !isxdigit((unsigned char)s[2])) return -1;
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
-    if (errno || *end != '\0')
-        return -1;
+    if (errno || *end != '\0') return -1;
     *out = (uint64_t)v;
     return 0;
 }
@@ -104,13 +99,11 @@ static int parse_uint64(const char *s, uint64_t *out)
 /* A finite number; NaN and Inf are refused. */
 static int parse_double(const char *s, double *out)
 {
-    if (!s || *s == '\0' || ini_is_blank(*s))
-        return -1;
+    if (!s || *s == '\0' || ini_is_blank(*s)) return -1;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno == ERANGE || *end != '\0' || !isfinite(v))
-        return -1;
+    if (errno == ERANGE || *end != '\0' || !isfinite(v)) return -1;
     *out = v;
     return 0;
 }
@@ -118,28 +111,22 @@ static int parse_double(const char *s, double *out)
 /* "1024", "512M", "4G", "4GiB", "4GB": binary multiples, whole numbers. */
 int gh_parse_size_bytes(const char *s, uint64_t *out)
 {
-    if (!s || !isdigit((unsigned char)s[0]))
-        return -1;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
+    if (errno) return -1;
     static const char units[] = "KMGT";
     const char *unit = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
     int shift = 0;
     if (unit) {
         shift = 10 * (int)(unit - units + 1);
         end++;
-        if (*end == 'i' && end[1] == 'B')
-            end++;
+        if (*end == 'i' && end[1] == 'B') end++;
     }
-    if (*end == 'B')
-        end++;
-    if (*end != '\0')
-        return -1;
-    if (shift && v > (UINT64_MAX >> shift))
-        return -1;
+    if (*end == 'B') end++;
+    if (*end != '\0') return -1;
+    if (shift && v > (UINT64_MAX >> shift)) return -1;
     *out = (uint64_t)v << shift;
     return 0;
 }
@@ -148,7 +135,7 @@ int gh_parse_size_bytes(const char *s, uint64_t *out)
 
 static gh_origin origin_of(const loader *ld, const entry *e)
 {
-    gh_origin o = { e->set_text ? SET_ORIGIN : ld->file, e->line };
+    gh_origin o = {e->set_text ? SET_ORIGIN : ld->file, e->line};
     return o;
 }
 
@@ -157,8 +144,7 @@ static gh_origin origin_of(const loader *ld, const entry *e)
  * directory. Replaces *path in place. */
 static void resolve_in_config_dir(const loader *ld, const entry *e, char **path)
 {
-    if (!ld->dir || e->set_text || (*path)[0] == '/' || strcmp(ld->dir, ".") == 0)
-        return;
+    if (!ld->dir || e->set_text || (*path)[0] == '/' || strcmp(ld->dir, ".") == 0) return;
     char *joined = gh_strdupf("%s/%s", ld->dir, *path);
     free(*path);
     *path = joined;
@@ -168,8 +154,7 @@ static void resolve_in_config_dir(const loader *ld, const entry *e, char **path)
 static int get_single(loader *ld, const section *s, const entry *e, const char **out)
 {
     *out = e->value;
-    if (strchr(e->value, ','))
-        return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
+    if (strchr(e->value, ',')) return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
     return 0;
 }
 
@@ -177,16 +162,14 @@ static int get_list(loader *ld, const section *s, const entry *e, char ***items,
 {
     if (ini_split_list(e->value, items, n) != 0)
         return ini_fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)", e->value);
-    if (*n == 0)
-        return ini_fail_key(ld, s, e, "the list is empty (give at least one value)");
+    if (*n == 0) return ini_fail_key(ld, s, e, "the list is empty (give at least one value)");
     return 0;
 }
 
 /* A list of names where each may appear once (kernels, split members). */
 static int get_unique_list(loader *ld, const section *s, const entry *e, char ***items, size_t *n)
 {
-    if (get_list(ld, s, e, items, n) != 0)
-        return -1;
+    if (get_list(ld, s, e, items, n) != 0) return -1;
     for (size_t i = 0; i < *n; i++)
         for (size_t j = 0; j < i; j++)
             if (strcmp((*items)[i], (*items)[j]) == 0)
@@ -197,11 +180,9 @@ static int get_unique_list(loader *ld, const section *s, const entry *e, char **
 static int get_int(loader *ld, const section *s, const entry *e, int64_t lo, int64_t hi, int64_t *out)
 {
     const char *v;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
+    if (get_single(ld, s, e, &v) != 0) return -1;
     if (gh_parse_int64(v, out) != 0 || *out < lo || *out > hi)
-        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", v, (long long)lo,
-                        (long long)hi);
+        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", v, (long long)lo, (long long)hi);
     return 0;
 }
 
@@ -220,20 +201,18 @@ static int get_choice(loader *ld, const section *s, const entry *e, const char *
 }
 
 /* A list of choices, each once, as indexes into names[]. */
-static int get_choice_list(loader *ld, const section *s, const entry *e, const char *what,
-                           const char *const *names, int count, int **out, size_t *n_out)
+static int get_choice_list(loader *ld, const section *s, const entry *e, const char *what, const char *const *names,
+                           int count, int **out, size_t *n_out)
 {
     char **items;
     size_t n;
-    if (get_list(ld, s, e, &items, &n) != 0)
-        return -1;
+    if (get_list(ld, s, e, &items, &n) != 0) return -1;
     int *idx = gh_xrealloc(NULL, n * sizeof(int));
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = get_choice(ld, s, e, items[i], what, names, count, &idx[i]);
         for (size_t j = 0; j < i && rc == 0; j++)
-            if (idx[j] == idx[i])
-                rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", items[i]);
+            if (idx[j] == idx[i]) rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", items[i]);
     }
     ini_free_strings(items, n);
     if (rc != 0) {
@@ -247,12 +226,13 @@ static int get_choice_list(loader *ld, const section *s, const entry *e, const c
 
 /* -- [run] -- */
 
-static const char *const dtype_names[] = { "f32", "f64", "i32" };
-static const char *const trans_names[] = { "nn", "nt", "tn", "tt" };   /* index = 2 * a + b */
-static const char *const verify_names[] = { "auto", "full", "freivalds", "sample", "none" };
+static const char *const dtype_names[] = {"f32", "f64", "i32"};
+static const char *const trans_names[] = {"nn", "nt", "tn", "tt"}; /* index = 2 * a + b */
+static const char *const verify_names[] = {"auto", "full", "freivalds", "sample", "none"};
 _Static_assert(GH_F32 == 0 && GH_F64 == 1 && GH_I32 == 2, "dtype_names follows gh_dtype");
-_Static_assert(GH_VERIFY_AUTO == 0 && GH_VERIFY_FULL == 1 && GH_VERIFY_FREIVALDS == 2 &&
-               GH_VERIFY_SAMPLE == 3 && GH_VERIFY_NONE == 4, "verify_names follows gh_verify_method");
+_Static_assert(GH_VERIFY_AUTO == 0 && GH_VERIFY_FULL == 1 && GH_VERIFY_FREIVALDS == 2 && GH_VERIFY_SAMPLE == 3 &&
+                   GH_VERIFY_NONE == 4,
+               "verify_names follows gh_verify_method");
 
 typedef struct run_key run_key;
 typedef int (*run_setter)(loader *, const section *, const entry *, const run_key *, gh_run_config *);
@@ -260,10 +240,10 @@ typedef int (*run_setter)(loader *, const section *, const entry *, const run_ke
 /* A [run] key: its default (as text, parsed like the file's) and where it goes. */
 struct run_key {
     const char *name;
-    const char *def;        /* NULL: no default, the member stays zero */
+    const char *def; /* NULL: no default, the member stays zero */
     run_setter set;
-    size_t offset;          /* of the member in gh_run_config */
-    int64_t lo, hi;         /* range of integer keys */
+    size_t offset;  /* of the member in gh_run_config */
+    int64_t lo, hi; /* range of integer keys */
 };
 
 #define MEMBER(run, key, type) ((type *)((char *)(run) + (key)->offset))
@@ -283,13 +263,11 @@ static int parse_shape(const char *text, gh_shape *out)
             break;
         }
         n++;
-        if (last)
-            break;
+        if (last) break;
         p = x + 1;
     }
     free(copy);
-    if (rc != 0 || n == 2)
-        return -1;
+    if (rc != 0 || n == 2) return -1;
     out->m = d[0];
     out->n = n == 3 ? d[1] : d[0];
     out->k = n == 3 ? d[2] : d[0];
@@ -301,8 +279,7 @@ static int set_sizes(loader *ld, const section *s, const entry *e, const run_key
     (void)key;
     char **items;
     size_t n;
-    if (get_list(ld, s, e, &items, &n) != 0)
-        return -1;
+    if (get_list(ld, s, e, &items, &n) != 0) return -1;
     free(run->sizes);
     run->sizes = gh_xrealloc(NULL, n * sizeof(gh_shape));
     run->n_sizes = 0;
@@ -311,7 +288,7 @@ static int set_sizes(loader *ld, const section *s, const entry *e, const run_key
         gh_shape sh;
         if (parse_shape(items[i], &sh) != 0) {
             rc = ini_fail_key(ld, s, e, "\"%s\" is not a size: write N for NxNxN, or MxNxK, each from 1 to %lld",
-                          items[i], MAX_DIM);
+                              items[i], MAX_DIM);
             break;
         }
         for (size_t j = 0; j < run->n_sizes && rc == 0; j++)
@@ -328,12 +305,10 @@ static int set_dtypes(loader *ld, const section *s, const entry *e, const run_ke
     (void)key;
     int *idx;
     size_t n;
-    if (get_choice_list(ld, s, e, "a dtype", dtype_names, 3, &idx, &n) != 0)
-        return -1;
+    if (get_choice_list(ld, s, e, "a dtype", dtype_names, 3, &idx, &n) != 0) return -1;
     free(run->dtypes);
     run->dtypes = gh_xrealloc(NULL, n * sizeof(gh_dtype));
-    for (size_t i = 0; i < n; i++)
-        run->dtypes[i] = (gh_dtype)idx[i];
+    for (size_t i = 0; i < n; i++) run->dtypes[i] = (gh_dtype)idx[i];
     run->n_dtypes = n;
     free(idx);
     return 0;
@@ -344,8 +319,7 @@ static int set_trans(loader *ld, const section *s, const entry *e, const run_key
     (void)key;
     int *idx;
     size_t n;
-    if (get_choice_list(ld, s, e, "a transpose", trans_names, 4, &idx, &n) != 0)
-        return -1;
+    if (get_choice_list(ld, s, e, "a transpose", trans_names, 4, &idx, &n) != 0) return -1;
     free(run->trans);
     run->trans = gh_xrealloc(NULL, n * sizeof(gh_trans));
     for (size_t i = 0; i < n; i++) {
@@ -373,12 +347,9 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
 {
     const char *v;
     double d;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
-    if (parse_double(v, &d) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
-    if (key->lo == 0 && d < 0)
-        return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
+    if (get_single(ld, s, e, &v) != 0) return -1;
+    if (parse_double(v, &d) != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
+    if (key->lo == 0 && d < 0) return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
     *MEMBER(run, key, double) = d;
     return 0;
 }
@@ -386,8 +357,7 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
 static int set_int(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
 {
     int64_t v = 0;
-    if (get_int(ld, s, e, key->lo, key->hi, &v) != 0)
-        return -1;
+    if (get_int(ld, s, e, key->lo, key->hi, &v) != 0) return -1;
     *MEMBER(run, key, int) = (int)v;
     return 0;
 }
@@ -401,8 +371,7 @@ static int set_seed(loader *ld, const section *s, const entry *e, const run_key 
 {
     (void)key;
     const char *v;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
+    if (get_single(ld, s, e, &v) != 0) return -1;
     if (parse_uint64(v, &run->seed) != 0)
         return ini_fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)", v);
     return 0;
@@ -413,8 +382,7 @@ static int set_output(loader *ld, const section *s, const entry *e, const run_ke
 {
     (void)key;
     const char *v;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
+    if (get_single(ld, s, e, &v) != 0) return -1;
     free(run->output);
     run->output = gh_strdup(v);
     return 0;
@@ -426,10 +394,8 @@ static int set_plugin_dirs(loader *ld, const section *s, const entry *e, const r
     ini_free_strings(run->plugin_dirs, run->n_plugin_dirs);
     run->plugin_dirs = NULL;
     run->n_plugin_dirs = 0;
-    if (get_list(ld, s, e, &run->plugin_dirs, &run->n_plugin_dirs) != 0)
-        return -1;
-    for (size_t i = 0; i < run->n_plugin_dirs; i++)
-        resolve_in_config_dir(ld, e, &run->plugin_dirs[i]);
+    if (get_list(ld, s, e, &run->plugin_dirs, &run->n_plugin_dirs) != 0) return -1;
+    for (size_t i = 0; i < run->n_plugin_dirs; i++) resolve_in_config_dir(ld, e, &run->plugin_dirs[i]);
     return 0;
 }
 
@@ -437,38 +403,36 @@ static int set_plugin_dirs(loader *ld, const section *s, const entry *e, const r
  * spells them out), so an empty config runs what no config runs. */
 #define RUN_OFF(member) offsetof(gh_run_config, member)
 static const run_key run_keys[] = {
-    { "sizes", "64, 100x75x50, 37x53x29, 1x1x1, 129x31x65", set_sizes, 0, 0, 0 },
-    { "dtype", "f32, f64, i32", set_dtypes, 0, 0, 0 },
-    { "trans", "nn, tt", set_trans, 0, 0, 0 },
-    { "alpha", "1", set_double, RUN_OFF(alpha), INT64_MIN, 0 },
-    { "beta", "0", set_double, RUN_OFF(beta), INT64_MIN, 0 },
-    { "warmup", "1", set_int, RUN_OFF(warmup), 0, MAX_COUNT },
-    { "repeat", "3", set_int, RUN_OFF(repeat), 1, MAX_COUNT },
-    { "seed", "1", set_seed, 0, 0, 0 },
-    { "verify", "auto", set_verify, 0, 0, 0 },
-    { "full_max", "268435456", set_double, RUN_OFF(full_max_flops), 0, 0 },   /* 2 * 512^3 */
-    { "freivalds_trials", "3", set_int, RUN_OFF(freivalds_trials), 1, 1000 },
-    { "samples", "4096", set_int64, RUN_OFF(samples), 1, 1000000000 },
-    { "ld_pad", "3", set_int64, RUN_OFF(ld_pad), 0, MAX_PAD },
-    { "guard", "64", set_int64, RUN_OFF(guard), 0, MAX_PAD },
-    { "output", "gemmhost-results", set_output, 0, 0, 0 },
-    { "plugin_dir", NULL, set_plugin_dirs, 0, 0, 0 },
+    {"sizes", "64, 100x75x50, 37x53x29, 1x1x1, 129x31x65", set_sizes, 0, 0, 0},
+    {"dtype", "f32, f64, i32", set_dtypes, 0, 0, 0},
+    {"trans", "nn, tt", set_trans, 0, 0, 0},
+    {"alpha", "1", set_double, RUN_OFF(alpha), INT64_MIN, 0},
+    {"beta", "0", set_double, RUN_OFF(beta), INT64_MIN, 0},
+    {"warmup", "1", set_int, RUN_OFF(warmup), 0, MAX_COUNT},
+    {"repeat", "3", set_int, RUN_OFF(repeat), 1, MAX_COUNT},
+    {"seed", "1", set_seed, 0, 0, 0},
+    {"verify", "auto", set_verify, 0, 0, 0},
+    {"full_max", "268435456", set_double, RUN_OFF(full_max_flops), 0, 0}, /* 2 * 512^3 */
+    {"freivalds_trials", "3", set_int, RUN_OFF(freivalds_trials), 1, 1000},
+    {"samples", "4096", set_int64, RUN_OFF(samples), 1, 1000000000},
+    {"ld_pad", "3", set_int64, RUN_OFF(ld_pad), 0, MAX_PAD},
+    {"guard", "64", set_int64, RUN_OFF(guard), 0, MAX_PAD},
+    {"output", "gemmhost-results", set_output, 0, 0, 0},
+    {"plugin_dir", NULL, set_plugin_dirs, 0, 0, 0},
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])
 
 static const run_key *find_run_key(const char *name)
 {
     for (size_t i = 0; i < N_RUN_KEYS; i++)
-        if (strcmp(run_keys[i].name, name) == 0)
-            return &run_keys[i];
+        if (strcmp(run_keys[i].name, name) == 0) return &run_keys[i];
     return NULL;
 }
 
 static int unknown_run_key(loader *ld, const section *s, const entry *e)
 {
     const char *names[N_RUN_KEYS];
-    for (size_t i = 0; i < N_RUN_KEYS; i++)
-        names[i] = run_keys[i].name;
+    for (size_t i = 0; i < N_RUN_KEYS; i++) names[i] = run_keys[i].name;
     char allowed[512];
     ini_join_names(names, N_RUN_KEYS, allowed, sizeof allowed);
     return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
@@ -478,17 +442,17 @@ static int unknown_run_key(loader *ld, const section *s, const entry *e)
 static int check_int_scalars(loader *ld, const section *s, const gh_run_config *run)
 {
     int has_i32 = 0;
-    for (size_t i = 0; i < run->n_dtypes; i++)
-        has_i32 |= run->dtypes[i] == GH_I32;
-    const char *names[2] = { "alpha", "beta" };
-    double values[2] = { run->alpha, run->beta };
+    for (size_t i = 0; i < run->n_dtypes; i++) has_i32 |= run->dtypes[i] == GH_I32;
+    const char *names[2] = {"alpha", "beta"};
+    double values[2] = {run->alpha, run->beta};
     for (int i = 0; i < 2 && has_i32; i++) {
-        if (values[i] == floor(values[i]) && fabs(values[i]) <= 2147483647.0)
-            continue;
+        if (values[i] == floor(values[i]) && fabs(values[i]) <= 2147483647.0) continue;
         const entry *e = ini_find_entry(s, names[i]);
         if (e)
-            return ini_fail_key(ld, s, e, "\"%s\" is not a whole number from -2147483647 to 2147483647, "
-                            "which dtype i32 needs", e->value);
+            return ini_fail_key(ld, s, e,
+                                "\"%s\" is not a whole number from -2147483647 to 2147483647, "
+                                "which dtype i32 needs",
+                                e->value);
     }
     return 0;
 }
@@ -499,18 +463,14 @@ static int check_run(loader *ld, gh_run_config *run)
     for (size_t i = 0; i < s->n_entries; i++) {
         const entry *e = &s->entries[i];
         const run_key *key = find_run_key(e->key);
-        if (!key)
-            return unknown_run_key(ld, s, e);
-        if (key->set(ld, s, e, key, run) != 0)
-            return -1;
+        if (!key) return unknown_run_key(ld, s, e);
+        if (key->set(ld, s, e, key, run) != 0) return -1;
     }
     for (size_t i = 0; i < N_RUN_KEYS; i++) {
         const run_key *key = &run_keys[i];
-        if (!key->def || ini_find_entry(s, key->name))
-            continue;
-        entry def = { (char *)key->name, (char *)key->def, 0, NULL };
-        if (key->set(ld, s, &def, key, run) != 0)
-            return -1;
+        if (!key->def || ini_find_entry(s, key->name)) continue;
+        entry def = {(char *)key->name, (char *)key->def, 0, NULL};
+        if (key->set(ld, s, &def, key, run) != 0) return -1;
     }
     return check_int_scalars(ld, s, run);
 }
@@ -520,10 +480,8 @@ static int check_run(loader *ld, gh_run_config *run)
 static int get_nonempty(loader *ld, const section *s, const entry *e, const char *what, char **out)
 {
     const char *v;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
-    if (*v == '\0')
-        return ini_fail_key(ld, s, e, "the value is empty (give %s)", what);
+    if (get_single(ld, s, e, &v) != 0) return -1;
+    if (*v == '\0') return ini_fail_key(ld, s, e, "the value is empty (give %s)", what);
     free(*out);
     *out = gh_strdup(v);
     return 0;
@@ -535,17 +493,14 @@ static int get_devices(loader *ld, const section *s, const entry *e, char **out)
 {
     char **items;
     size_t n;
-    if (get_list(ld, s, e, &items, &n) != 0)
-        return -1;
+    if (get_list(ld, s, e, &items, &n) != 0) return -1;
     size_t len = 1;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(items[i]) + 1;
+    for (size_t i = 0; i < n; i++) len += strlen(items[i]) + 1;
     free(*out);
     *out = gh_xrealloc(NULL, len);
     (*out)[0] = '\0';
     for (size_t i = 0; i < n; i++) {
-        if (i)
-            strcat(*out, ",");
+        if (i) strcat(*out, ",");
         strcat(*out, items[i]);
     }
     ini_free_strings(items, n);
@@ -564,16 +519,12 @@ static int add_raw_key(loader *ld, const section *s, const entry *e, gh_backend_
 static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_config *b)
 {
     if (strcmp(e->key, "plugin") == 0) {
-        if (get_nonempty(ld, s, e, "a plugin name such as cpu, or a path to its .so", &b->plugin) != 0)
-            return -1;
-        if (gh_plugin_names_file(b->plugin))
-            resolve_in_config_dir(ld, e, &b->plugin);
+        if (get_nonempty(ld, s, e, "a plugin name such as cpu, or a path to its .so", &b->plugin) != 0) return -1;
+        if (gh_plugin_names_file(b->plugin)) resolve_in_config_dir(ld, e, &b->plugin);
         return 0;
     }
-    if (strcmp(e->key, "devices") == 0)
-        return get_devices(ld, s, e, &b->devices);
-    if (strcmp(e->key, "kernels") == 0)
-        return get_unique_list(ld, s, e, &b->kernels, &b->n_kernels);
+    if (strcmp(e->key, "devices") == 0) return get_devices(ld, s, e, &b->devices);
+    if (strcmp(e->key, "kernels") == 0) return get_unique_list(ld, s, e, &b->kernels, &b->n_kernels);
     return add_raw_key(ld, s, e, b);
 }
 
@@ -581,37 +532,34 @@ static int check_backend(loader *ld, const section *s, gh_config *cfg)
 {
     gh_backend_config *b = ini_push(&cfg->backends, &cfg->n_backends, sizeof(gh_backend_config));
     b->name = gh_strdup(s->name);
-    b->origin = (gh_origin){ ld->file, s->line };
+    b->origin = (gh_origin){ld->file, s->line};
     for (size_t i = 0; i < s->n_entries; i++)
-        if (backend_key(ld, s, &s->entries[i], b) != 0)
-            return -1;
-    if (!b->plugin)
-        b->plugin = gh_strdup(s->name);
-    if (!b->devices)
-        b->devices = gh_strdup("all");
+        if (backend_key(ld, s, &s->entries[i], b) != 0) return -1;
+    if (!b->plugin) b->plugin = gh_strdup(s->name);
+    if (!b->devices) b->devices = gh_strdup("all");
     return 0;
 }
 
 /* -- [split NAME] -- */
 
-static const char *const split_key_names[] = { "backends", "panel", "mem_limit", "kernel" };
+static const char *const split_key_names[] = {"backends", "panel", "mem_limit", "kernel"};
 
 static int get_mem_limit(loader *ld, const section *s, const entry *e, uint64_t *out)
 {
     const char *v;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
+    if (get_single(ld, s, e, &v) != 0) return -1;
     if (gh_parse_size_bytes(v, out) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" is not a size in bytes (e.g. 1048576, 512M, 4G; "
-                        "K, M, G, T are powers of 1024; 0 = no limit)", v);
+        return ini_fail_key(ld, s, e,
+                            "\"%s\" is not a size in bytes (e.g. 1048576, 512M, 4G; "
+                            "K, M, G, T are powers of 1024; 0 = no limit)",
+                            v);
     return 0;
 }
 
 static int get_string(loader *ld, const section *s, const entry *e, char **out)
 {
     const char *v;
-    if (get_single(ld, s, e, &v) != 0)
-        return -1;
+    if (get_single(ld, s, e, &v) != 0) return -1;
     free(*out);
     *out = gh_strdup(v);
     return 0;
@@ -619,14 +567,10 @@ static int get_string(loader *ld, const section *s, const entry *e, char **out)
 
 static int split_key(loader *ld, const section *s, const entry *e, gh_split_config *sp)
 {
-    if (strcmp(e->key, "backends") == 0)
-        return get_unique_list(ld, s, e, &sp->backends, &sp->n_backends);
-    if (strcmp(e->key, "panel") == 0)
-        return get_int(ld, s, e, 1, MAX_DIM, &sp->panel);
-    if (strcmp(e->key, "mem_limit") == 0)
-        return get_mem_limit(ld, s, e, &sp->mem_limit);
-    if (strcmp(e->key, "kernel") == 0)
-        return get_string(ld, s, e, &sp->kernel);
+    if (strcmp(e->key, "backends") == 0) return get_unique_list(ld, s, e, &sp->backends, &sp->n_backends);
+    if (strcmp(e->key, "panel") == 0) return get_int(ld, s, e, 1, MAX_DIM, &sp->panel);
+    if (strcmp(e->key, "mem_limit") == 0) return get_mem_limit(ld, s, e, &sp->mem_limit);
+    if (strcmp(e->key, "kernel") == 0) return get_string(ld, s, e, &sp->kernel);
     char allowed[128];
     ini_join_names(split_key_names, 4, allowed, sizeof allowed);
     return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
@@ -636,16 +580,14 @@ static int check_split(loader *ld, const section *s, gh_config *cfg)
 {
     gh_split_config *sp = ini_push(&cfg->splits, &cfg->n_splits, sizeof(gh_split_config));
     sp->name = gh_strdup(s->name);
-    sp->origin = (gh_origin){ ld->file, s->line };
+    sp->origin = (gh_origin){ld->file, s->line};
     sp->panel = 2048;
     for (size_t i = 0; i < s->n_entries; i++)
-        if (split_key(ld, s, &s->entries[i], sp) != 0)
-            return -1;
+        if (split_key(ld, s, &s->entries[i], sp) != 0) return -1;
     if (!sp->backends)
         return ini_fail_line(ld, s->line, "[split %s]: missing key backends (the [backend] sections to split over)",
-                         s->name);
-    if (!sp->kernel)
-        sp->kernel = gh_strdup("");
+                             s->name);
+    if (!sp->kernel) sp->kernel = gh_strdup("");
     return 0;
 }
 
@@ -655,17 +597,15 @@ static int check_split_members(loader *ld, const gh_config *cfg)
     for (size_t i = 0; i < cfg->n_splits; i++) {
         const gh_split_config *sp = &cfg->splits[i];
         for (size_t j = 0; j < sp->n_backends; j++) {
-            if (ini_find_section(ld, SEC_BACKEND, sp->backends[j]))
-                continue;
-            const char *names[64] = { NULL };
+            if (ini_find_section(ld, SEC_BACKEND, sp->backends[j])) continue;
+            const char *names[64] = {NULL};
             size_t n = 0;
-            for (size_t b = 0; b < cfg->n_backends && n < 64; b++)
-                names[n++] = cfg->backends[b].name;
+            for (size_t b = 0; b < cfg->n_backends && n < 64; b++) names[n++] = cfg->backends[b].name;
             char have[512];
             ini_join_names(names, n, have, sizeof have);
             const section *s = ini_find_section(ld, SEC_SPLIT, sp->name);
             return ini_fail_key(ld, s, ini_find_entry(s, "backends"), "\"%s\" is not a [backend] section in %s (%s%s)",
-                            sp->backends[j], ld->file, n ? "backends: " : "there are none", have);
+                                sp->backends[j], ld->file, n ? "backends: " : "there are none", have);
         }
     }
     return 0;
@@ -673,28 +613,22 @@ static int check_split_members(loader *ld, const gh_config *cfg)
 
 static int check_config(loader *ld, gh_config *cfg)
 {
-    if (check_run(ld, &cfg->run) != 0)
-        return -1;
+    if (check_run(ld, &cfg->run) != 0) return -1;
     for (size_t i = 0; i < ld->n_sections; i++) {
         const section *s = &ld->sections[i];
-        if (s->kind == SEC_BACKEND && check_backend(ld, s, cfg) != 0)
-            return -1;
-        if (s->kind == SEC_SPLIT && check_split(ld, s, cfg) != 0)
-            return -1;
+        if (s->kind == SEC_BACKEND && check_backend(ld, s, cfg) != 0) return -1;
+        if (s->kind == SEC_SPLIT && check_split(ld, s, cfg) != 0) return -1;
     }
-    if (check_split_members(ld, cfg) != 0)
-        return -1;
+    if (check_split_members(ld, cfg) != 0) return -1;
     cfg->auto_backends = cfg->n_backends == 0;
     return 0;
 }
 
 /* ---- the public functions ----------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static void set_error(char *err, size_t err_size, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void set_error(char *err, size_t err_size, const char *fmt, ...)
 {
-    if (!err || err_size == 0)
-        return;
+    if (!err || err_size == 0) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, err_size, fmt, ap);
@@ -707,20 +641,17 @@ static int load(char *text, size_t len, const char *name, int from_file, const c
 {
     memset(out, 0, sizeof *out);
     out->path = gh_strdup(name);
-    loader ld = { .file = out->path, .text = text, .len = len, .current = -1, .err = err, .err_size = err_size };
+    loader ld = {.file = out->path, .text = text, .len = len, .current = -1, .err = err, .err_size = err_size};
     const char *slash = strrchr(name, '/');
-    if (from_file)
-        ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : gh_strdup(".");
+    if (from_file) ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : gh_strdup(".");
     int rc = -1;
-    if (memchr(text, '\0', len))
-        ini_fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
+    if (memchr(text, '\0', len)) ini_fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
     else if (ini_read_sections(&ld) == 0 && ini_apply_overrides(&ld, overrides, n_overrides) == 0 &&
              check_config(&ld, out) == 0)
         rc = 0;
     ini_free_sections(&ld);
     free(ld.dir);
-    if (rc != 0)
-        gh_config_free(out);
+    if (rc != 0) gh_config_free(out);
     return rc;
 }
 
@@ -755,8 +686,8 @@ static int read_file(const char *path, char **data, size_t *len, char *err, size
     return 0;
 }
 
-int gh_config_load_file(const char *path, const char *const *overrides, size_t n_overrides, gh_config *out,
-                        char *err, size_t err_size)
+int gh_config_load_file(const char *path, const char *const *overrides, size_t n_overrides, gh_config *out, char *err,
+                        size_t err_size)
 {
     memset(out, 0, sizeof *out);
     char *text;
@@ -765,8 +696,7 @@ int gh_config_load_file(const char *path, const char *const *overrides, size_t n
         set_error(err, err_size, "no config file given");
         return -1;
     }
-    if (read_file(path, &text, &len, err, err_size) != 0)
-        return -1;
+    if (read_file(path, &text, &len, err, err_size) != 0) return -1;
     int rc = load(text, len, path, 1, overrides, n_overrides, out, err, err_size);
     free(text);
     return rc;
@@ -783,8 +713,7 @@ int gh_config_load_text(const char *text, const char *name, const char *const *o
 
 void gh_config_free(gh_config *cfg)
 {
-    if (!cfg)
-        return;
+    if (!cfg) return;
     gh_run_config *run = &cfg->run;
     free(run->sizes);
     free(run->dtypes);
@@ -816,9 +745,7 @@ void gh_config_free(gh_config *cfg)
 
 const char *gh_origin_format(const gh_origin *o, char *buf, size_t size)
 {
-    if (o->line > 0)
-        snprintf(buf, size, "%s:%d", o->file, o->line);
-    else
-        snprintf(buf, size, "%s", o->file ? o->file : "?");
+    if (o->line > 0) snprintf(buf, size, "%s:%d", o->file, o->line);
+    else snprintf(buf, size, "%s", o->file ? o->file : "?");
     return buf;
 }

@@ -9,13 +9,17 @@
 #include "gemmhost/plugin.h"
 #include "verify.h"
 
-typedef struct gh_shape { int64_t m, n, k; } gh_shape;
-typedef struct gh_trans { int a, b; } gh_trans;
+typedef struct gh_shape {
+    int64_t m, n, k;
+} gh_shape;
+typedef struct gh_trans {
+    int a, b;
+} gh_trans;
 
 /* Where a value came from, for error messages: "run.ini:12" or "--set". */
 typedef struct gh_origin {
-    const char *file;      /* owned by the config; "--set" or "<built-in>" */
-    int line;              /* 0 for --set */
+    const char *file; /* owned by the config; "--set" or "<built-in>" */
+    int line;         /* 0 for --set */
 } gh_origin;
 
 /* A key the config keeps for later checking; values are the comma-separated
@@ -28,51 +32,57 @@ typedef struct gh_raw_key {
 } gh_raw_key;
 
 typedef struct gh_backend_config {
-    char *name;            /* section name: [backend NAME] */
-    char *plugin;          /* plugin name ("cpu") or a path to a .so */
-    char *devices;         /* "all" (default), "hardware", "software", "0,2", or a name substring */
-    char **kernels;        /* empty: every kernel */
+    char *name;     /* section name: [backend NAME] */
+    char *plugin;   /* plugin name ("cpu") or a path to a .so */
+    char *devices;  /* "all" (default), "hardware", "software", "0,2", or a name substring */
+    char **kernels; /* empty: every kernel */
     size_t n_kernels;
-    gh_raw_key *keys;      /* every other key: kernel params or plugin options */
+    gh_raw_key *keys; /* every other key: kernel params or plugin options */
     size_t n_keys;
-    gh_origin origin;      /* the section header */
+    gh_origin origin; /* the section header */
 } gh_backend_config;
 
 typedef struct gh_split_config {
-    char *name;            /* [split NAME] */
-    char **backends;       /* names of [backend] sections */
+    char *name;      /* [split NAME] */
+    char **backends; /* names of [backend] sections */
     size_t n_backends;
-    int64_t panel;         /* rows of A/C per chunk, columns of B per panel */
-    uint64_t mem_limit;    /* bytes per device; 0 = no limit */
-    char *kernel;          /* kernel each member runs; "" (default): each member's
+    int64_t panel;      /* rows of A/C per chunk, columns of B per panel */
+    uint64_t mem_limit; /* bytes per device; 0 = no limit */
+    char *kernel;       /* kernel each member runs; "" (default): each member's
                               first kernel in its [backend] kernels, else the
                               plugin's first kernel */
     gh_origin origin;
 } gh_split_config;
 
 typedef struct gh_run_config {
-    gh_shape *sizes; size_t n_sizes;
-    gh_dtype *dtypes; size_t n_dtypes;
-    gh_trans *trans; size_t n_trans;
+    gh_shape *sizes;
+    size_t n_sizes;
+    gh_dtype *dtypes;
+    size_t n_dtypes;
+    gh_trans *trans;
+    size_t n_trans;
     double alpha, beta;
     int warmup, repeat;
     uint64_t seed;
     gh_verify_method verify;
-    double full_max_flops;   /* key full_max: verify=auto uses full up to this many 2MNK flops */
-    int freivalds_trials;    /* key freivalds_trials */
-    int64_t samples;         /* key samples */
-    int64_t ld_pad;          /* key ld_pad: extra elements per row of every matrix */
-    int64_t guard;           /* key guard: guard elements before/after every matrix */
-    char *output;            /* prefix for .csv and .json; "" = none */
-    char **plugin_dirs; size_t n_plugin_dirs; /* key plugin_dir (a list) */
+    double full_max_flops; /* key full_max: verify=auto uses full up to this many 2MNK flops */
+    int freivalds_trials;  /* key freivalds_trials */
+    int64_t samples;       /* key samples */
+    int64_t ld_pad;        /* key ld_pad: extra elements per row of every matrix */
+    int64_t guard;         /* key guard: guard elements before/after every matrix */
+    char *output;          /* prefix for .csv and .json; "" = none */
+    char **plugin_dirs;
+    size_t n_plugin_dirs; /* key plugin_dir (a list) */
 } gh_run_config;
 
 typedef struct gh_config {
-    char *path;              /* file name, "<built-in>" for the default */
+    char *path; /* file name, "<built-in>" for the default */
     gh_run_config run;
-    gh_backend_config *backends; size_t n_backends;
-    gh_split_config *splits; size_t n_splits;
-    int auto_backends;       /* 1: no [backend] section given: every plugin found, every device */
+    gh_backend_config *backends;
+    size_t n_backends;
+    gh_split_config *splits;
+    size_t n_splits;
+    int auto_backends; /* 1: no [backend] section given: every plugin found, every device */
 } gh_config;
 
 /* Parses an INI file (path) or text (when path is NULL, name used in messages),
@@ -91,10 +101,10 @@ typedef struct gh_config {
  * backend or split section must exist in the file. Overridden values carry
  * the origin { "--set", 0 }, and their errors quote the --set argument.
  * load_text's name may be NULL ("<text>"). On error *out is left empty. */
-int gh_config_load_file(const char *path, const char *const *overrides, size_t n_overrides,
+int gh_config_load_file(const char *path, const char *const *overrides, size_t n_overrides, gh_config *out, char *err,
+                        size_t err_size);
+int gh_config_load_text(const char *text, const char *name, const char *const *overrides, size_t n_overrides,
                         gh_config *out, char *err, size_t err_size);
-int gh_config_load_text(const char *text, const char *name, const char *const *overrides,
-                        size_t n_overrides, gh_config *out, char *err, size_t err_size);
 void gh_config_free(gh_config *cfg);
 
 /* The built-in default: every plugin and device found, every kernel, a few
@@ -106,7 +116,7 @@ extern const char gh_default_config_text[];
 const char *gh_origin_format(const gh_origin *o, char *buf, size_t size);
 
 /* Helpers shared with the planner. */
-int gh_parse_int64(const char *s, int64_t *out);  /* 0 on success, whole string */
+int gh_parse_int64(const char *s, int64_t *out);       /* 0 on success, whole string */
 int gh_parse_size_bytes(const char *s, uint64_t *out); /* "4G", "512M", "1024" */
 
 #endif

@@ -23,8 +23,7 @@ static void out_of_memory(void)
 static char *xstrndup(const char *s, size_t n)
 {
     char *d = strndup(s, n);
-    if (!d)
-        out_of_memory();
+    if (!d) out_of_memory();
     return d;
 }
 
@@ -47,18 +46,15 @@ int ini_is_blank(char c)
 /* Trims in place: returns the first non-blank, cuts trailing blanks. */
 char *ini_trim(char *s)
 {
-    while (ini_is_blank(*s))
-        s++;
+    while (ini_is_blank(*s)) s++;
     size_t n = strlen(s);
-    while (n > 0 && ini_is_blank(s[n - 1]))
-        s[--n] = '\0';
+    while (n > 0 && ini_is_blank(s[n - 1])) s[--n] = '\0';
     return s;
 }
 
 void ini_free_strings(char **v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
+    for (size_t i = 0; i < n; i++) free(v[i]);
     free(v);
 }
 
@@ -77,14 +73,11 @@ int ini_split_list(const char *value, char ***items, size_t *n)
     char *p = copy;
     for (;;) {
         char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
+        if (comma) *comma = '\0';
         char *item = ini_trim(p);
-        if (*item == '\0')
-            rc = -1;
+        if (*item == '\0') rc = -1;
         *(char **)ini_push(items, n, sizeof(char *)) = gh_strdup(item);
-        if (!comma)
-            break;
+        if (!comma) break;
         p = comma + 1;
     }
     free(copy);
@@ -107,7 +100,7 @@ void ini_join_names(const char *const *names, size_t n, char *buf, size_t size)
 
 /* ---- the raw file: sections of text keys ------------------------------- */
 
-static const char *const section_kind_names[] = { "run", "backend", "split" };
+static const char *const section_kind_names[] = {"run", "backend", "split"};
 
 void ini_free_sections(loader *ld)
 {
@@ -127,18 +120,15 @@ void ini_free_sections(loader *ld)
 
 static void section_label(const section *s, char *buf, size_t size)
 {
-    if (s->name)
-        snprintf(buf, size, "[%s %s]", section_kind_names[s->kind], s->name);
-    else
-        snprintf(buf, size, "[%s]", section_kind_names[s->kind]);
+    if (s->name) snprintf(buf, size, "[%s %s]", section_kind_names[s->kind], s->name);
+    else snprintf(buf, size, "[%s]", section_kind_names[s->kind]);
 }
 
 section *ini_find_section(loader *ld, section_kind kind, const char *name)
 {
     for (size_t i = 0; i < ld->n_sections; i++) {
         section *s = &ld->sections[i];
-        if (s->kind == kind && (!name || (s->name && strcmp(s->name, name) == 0)))
-            return s;
+        if (s->kind == kind && (!name || (s->name && strcmp(s->name, name) == 0))) return s;
     }
     return NULL;
 }
@@ -157,13 +147,11 @@ section *ini_run_section(loader *ld)
 entry *ini_find_entry(const section *s, const char *key)
 {
     for (size_t i = 0; i < s->n_entries; i++)
-        if (strcmp(s->entries[i].key, key) == 0)
-            return &s->entries[i];
+        if (strcmp(s->entries[i].key, key) == 0) return &s->entries[i];
     return NULL;
 }
 
-static entry *add_entry(section *s, const char *key, const char *value, int line,
-                        const char *set_text)
+static entry *add_entry(section *s, const char *key, const char *value, int line, const char *set_text)
 {
     entry *e = ini_push(&s->entries, &s->n_entries, sizeof(entry));
     e->key = gh_strdup(key);
@@ -179,24 +167,18 @@ static entry *add_entry(section *s, const char *key, const char *value, int line
  * WHERE is "file:line", "--set TEXT", or "file" when line is 0. */
 static int vfail(loader *ld, const char *set_text, int line, const char *fmt, va_list ap)
 {
-    if (ld->failed)
-        return -1;
+    if (ld->failed) return -1;
     ld->failed = 1;
-    if (!ld->err || ld->err_size == 0)
-        return -1;
+    if (!ld->err || ld->err_size == 0) return -1;
     char msg[768];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    if (set_text)
-        snprintf(ld->err, ld->err_size, "%s %s: %s", SET_ORIGIN, set_text, msg);
-    else if (line > 0)
-        snprintf(ld->err, ld->err_size, "%s:%d: %s", ld->file, line, msg);
-    else
-        snprintf(ld->err, ld->err_size, "%s: %s", ld->file, msg);
+    if (set_text) snprintf(ld->err, ld->err_size, "%s %s: %s", SET_ORIGIN, set_text, msg);
+    else if (line > 0) snprintf(ld->err, ld->err_size, "%s:%d: %s", ld->file, line, msg);
+    else snprintf(ld->err, ld->err_size, "%s: %s", ld->file, msg);
     return -1;
 }
 
-__attribute__((format(printf, 3, 4)))
-int ini_fail_line(loader *ld, int line, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) int ini_fail_line(loader *ld, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -205,8 +187,7 @@ int ini_fail_line(loader *ld, int line, const char *fmt, ...)
     return -1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int fail_set(loader *ld, const char *set_text, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail_set(loader *ld, const char *set_text, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -216,8 +197,8 @@ static int fail_set(loader *ld, const char *set_text, const char *fmt, ...)
 }
 
 /* "file:7: [run] dtype: MESSAGE" for one key. */
-__attribute__((format(printf, 4, 5)))
-int ini_fail_key(loader *ld, const section *s, const entry *e, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) int ini_fail_key(loader *ld, const section *s, const entry *e, const char *fmt,
+                                                       ...)
 {
     char label[MAX_NAME_LEN + 16], msg[640];
     section_label(s, label, sizeof label);
@@ -225,8 +206,7 @@ int ini_fail_key(loader *ld, const section *s, const entry *e, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (e->set_text)
-        return fail_set(ld, e->set_text, "%s %s: %s", label, e->key, msg);
+    if (e->set_text) return fail_set(ld, e->set_text, "%s %s: %s", label, e->key, msg);
     return ini_fail_line(ld, e->line, "%s %s: %s", label, e->key, msg);
 }
 
@@ -235,11 +215,9 @@ int ini_fail_key(loader *ld, const section *s, const entry *e, const char *fmt, 
 static int valid_name(const char *s)
 {
     size_t n = strlen(s);
-    if (n == 0 || n > MAX_NAME_LEN)
-        return 0;
+    if (n == 0 || n > MAX_NAME_LEN) return 0;
     for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
-            return 0;
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-') return 0;
     return 1;
 }
 
@@ -274,12 +252,11 @@ static int check_new_section(loader *ld, section_kind kind, const char *name)
         section_label(s, label, sizeof label);
         if (kind == SEC_RUN && s->kind == SEC_RUN)
             return ini_fail_line(ld, ld->line, "[run]: duplicate section (first at line %d)", s->line);
-        if (kind == SEC_RUN || s->kind == SEC_RUN || strcmp(s->name, name) != 0)
-            continue;
+        if (kind == SEC_RUN || s->kind == SEC_RUN || strcmp(s->name, name) != 0) continue;
         if (s->kind == kind)
             return ini_fail_line(ld, ld->line, "%s: duplicate section (first at line %d)", label, s->line);
         return ini_fail_line(ld, ld->line, "[%s %s]: the name \"%s\" is already used by %s at line %d",
-                         section_kind_names[kind], name, name, label, s->line);
+                             section_kind_names[kind], name, name, label, s->line);
     }
     return 0;
 }
@@ -292,27 +269,23 @@ static int section_header(loader *ld, char *text)
         return ini_fail_line(ld, ld->line, "expected \"]\" at the end of the section header \"%s\"", text);
     text[n - 1] = '\0';
     char *word = ini_trim(text + 1), *name = word;
-    while (*name && !ini_is_blank(*name))
-        name++;
-    if (*name)
-        *name++ = '\0';
+    while (*name && !ini_is_blank(*name)) name++;
+    if (*name) *name++ = '\0';
     name = ini_trim(name);
 
     section_kind kind;
     if (kind_from_word(word, &kind) != 0)
         return ini_fail_line(ld, ld->line, "[%s%s%s]: unknown section (allowed: [run], [backend NAME], [split NAME])",
-                         word, *name ? " " : "", name);
-    if (kind == SEC_RUN && *name)
-        return ini_fail_line(ld, ld->line, "[run %s]: [run] takes no name", name);
+                             word, *name ? " " : "", name);
+    if (kind == SEC_RUN && *name) return ini_fail_line(ld, ld->line, "[run %s]: [run] takes no name", name);
     if (kind != SEC_RUN && !*name)
         return ini_fail_line(ld, ld->line, "[%s]: a %s section needs a name, e.g. [%s %s]", word, word, word,
-                         kind == SEC_BACKEND ? "cpu" : "gpus");
+                             kind == SEC_BACKEND ? "cpu" : "gpus");
     if (kind != SEC_RUN && !valid_name(name))
         return ini_fail_line(ld, ld->line,
-                         "[%s %s]: \"%s\" is not a section name (letters, digits, '_' and '-', at most %d)",
-                         word, name, name, MAX_NAME_LEN);
-    if (check_new_section(ld, kind, name) != 0)
-        return -1;
+                             "[%s %s]: \"%s\" is not a section name (letters, digits, '_' and '-', at most %d)", word,
+                             name, name, MAX_NAME_LEN);
+    if (check_new_section(ld, kind, name) != 0) return -1;
 
     section *s = ini_push(&ld->sections, &ld->n_sections, sizeof(section));
     s->kind = kind;
@@ -326,8 +299,7 @@ static int section_header(loader *ld, char *text)
 /* The next line of the input, terminated in place; NULL at the end. */
 static char *next_raw_line(loader *ld)
 {
-    if (ld->pos >= ld->len)
-        return NULL;
+    if (ld->pos >= ld->len) return NULL;
     char *line = ld->text + ld->pos;
     char *nl = memchr(line, '\n', ld->len - ld->pos);
     size_t n = nl ? (size_t)(nl - line) : ld->len - ld->pos;
@@ -342,19 +314,17 @@ static char *next_raw_line(loader *ld)
  * " value" for a continuation, "key = value" for a key. NULL on error. */
 static const char *prepare_line(loader *ld, char *raw)
 {
-    if (ld->line == 1 && strncmp(raw, "\xEF\xBB\xBF", 3) == 0)
-        raw += 3;
+    if (ld->line == 1 && strncmp(raw, "\xEF\xBB\xBF", 3) == 0) raw += 3;
     strip_comment(raw);
     int indented = ini_is_blank(raw[0]);
     char *s = ini_trim(raw);
     ld->continued = 0;
-    if (*s == '\0')
-        return "";
-    if (*s == '[')
-        return section_header(ld, s) == 0 ? "[s]" : NULL;
+    if (*s == '\0') return "";
+    if (*s == '[') return section_header(ld, s) == 0 ? "[s]" : NULL;
     if (indented && !strchr(s, '=')) {
         if (!ld->have_key) {
-            ini_fail_line(ld, ld->line, "indented line \"%s\" continues no key (a list goes on after \"key = value\")", s);
+            ini_fail_line(ld, ld->line, "indented line \"%s\" continues no key (a list goes on after \"key = value\")",
+                          s);
             return NULL;
         }
         ld->continued = 1;
@@ -380,18 +350,16 @@ static const char *prepare_line(loader *ld, char *raw)
 static char *read_line(char *str, int num, void *stream)
 {
     loader *ld = stream;
-    if (ld->failed)
-        return NULL;
+    if (ld->failed) return NULL;
     char *raw = next_raw_line(ld);
-    if (!raw)
-        return NULL;
+    if (!raw) return NULL;
     const char *clean = prepare_line(ld, raw);
-    if (!clean)
-        return NULL;
+    if (!clean) return NULL;
     if (strlen(clean) + 2 > (size_t)num) {
-        ini_fail_line(ld, ld->line,
-                  "line is longer than %d characters without its comment; continue a long list on the next line, indented",
-                  num - 2);
+        ini_fail_line(
+            ld, ld->line,
+            "line is longer than %d characters without its comment; continue a long list on the next line, indented",
+            num - 2);
         return NULL;
     }
     snprintf(str, (size_t)num, "%s\n", clean);
@@ -413,8 +381,7 @@ static int on_key(void *user, const char *inih_section, const char *name, const 
 {
     loader *ld = user;
     (void)inih_section;
-    if (ld->failed)
-        return 0;
+    if (ld->failed) return 0;
     section *s = &ld->sections[ld->current];
     if (ld->continued) {
         append_continuation(&s->entries[s->n_entries - 1], value);
@@ -434,12 +401,9 @@ static int on_key(void *user, const char *inih_section, const char *name, const 
 int ini_read_sections(loader *ld)
 {
     int rc = ini_parse_stream(read_line, ld, on_key, ld);
-    if (ld->failed)
-        return -1;
-    if (rc == -2)
-        out_of_memory();
-    if (rc != 0)
-        return ini_fail_line(ld, rc, "inih could not parse this line");
+    if (ld->failed) return -1;
+    if (rc == -2) out_of_memory();
+    if (rc != 0) return ini_fail_line(ld, rc, "inih could not parse this line");
     return 0;
 }
 
@@ -449,8 +413,7 @@ int ini_read_sections(loader *ld)
  * "backend.NAME", "backend NAME", or the NAME of a backend. */
 static section *override_section(loader *ld, const char *spec, const char *set_text)
 {
-    if (strcmp(spec, "run") == 0)
-        return ini_run_section(ld);
+    if (strcmp(spec, "run") == 0) return ini_run_section(ld);
     section_kind kind = SEC_BACKEND;
     const char *name = spec;
     if (strncmp(spec, "split", 5) == 0 && (spec[5] == '.' || spec[5] == ' ')) {
@@ -460,8 +423,7 @@ static section *override_section(loader *ld, const char *spec, const char *set_t
         name = spec + 8;
     }
     section *s = ini_find_section(ld, kind, name);
-    if (!s)
-        fail_set(ld, set_text, "there is no [%s %s] section in %s", section_kind_names[kind], name, ld->file);
+    if (!s) fail_set(ld, set_text, "there is no [%s %s] section in %s", section_kind_names[kind], name, ld->file);
     return s;
 }
 
@@ -473,8 +435,9 @@ static int apply_override(loader *ld, const char *text)
     char *dot = strrchr(left, '.');
     int rc = -1;
     if (!eq || !dot) {
-        fail_set(ld, text, "expected SECTION.KEY=VALUE, SECTION being run, a backend's NAME, "
-                           "backend.NAME or split.NAME (e.g. --set run.sizes=64)");
+        fail_set(ld, text,
+                 "expected SECTION.KEY=VALUE, SECTION being run, a backend's NAME, "
+                 "backend.NAME or split.NAME (e.g. --set run.sizes=64)");
         goto out;
     }
     *dot = '\0';
@@ -484,12 +447,10 @@ static int apply_override(loader *ld, const char *text)
         goto out;
     }
     section *s = override_section(ld, spec, text);
-    if (!s)
-        goto out;
+    if (!s) goto out;
     char *copy = gh_strdup(eq + 1);
     entry *e = ini_find_entry(s, key);
-    if (!e)
-        e = add_entry(s, key, "", 0, NULL);
+    if (!e) e = add_entry(s, key, "", 0, NULL);
     free(e->value);
     e->value = gh_strdup(ini_trim(copy));
     e->line = 0;
@@ -504,8 +465,6 @@ out:
 int ini_apply_overrides(loader *ld, const char *const *overrides, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (apply_override(ld, overrides[i]) != 0)
-            return -1;
+        if (apply_override(ld, overrides[i]) != 0) return -1;
     return 0;
 }
-

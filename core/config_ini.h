@@ -7,37 +7,37 @@
 
 #include <stddef.h>
 
-#define MAX_NAME_LEN 64             /* section names */
-#define SET_ORIGIN "--set"
+#define MAX_NAME_LEN 64 /* section names */
+#define SET_ORIGIN   "--set"
 
 typedef enum section_kind { SEC_RUN, SEC_BACKEND, SEC_SPLIT } section_kind;
 
 typedef struct entry {
     char *key;
-    char *value;            /* whole value, continuation lines appended */
-    int line;               /* 0 for --set and defaults */
-    const char *set_text;   /* the --set argument it came from, or NULL */
+    char *value;          /* whole value, continuation lines appended */
+    int line;             /* 0 for --set and defaults */
+    const char *set_text; /* the --set argument it came from, or NULL */
 } entry;
 
 typedef struct section {
     section_kind kind;
-    char *name;             /* NULL for [run] */
-    int line;               /* header line; 0 when --set created it */
+    char *name; /* NULL for [run] */
+    int line;   /* header line; 0 when --set created it */
     entry *entries;
     size_t n_entries;
 } section;
 
 typedef struct loader {
-    const char *file;       /* for messages; owned by the gh_config */
-    char *dir;              /* the config file's folder, for relative paths; NULL for text */
-    char *text;             /* the whole input, split into lines in place */
+    const char *file; /* for messages; owned by the gh_config */
+    char *dir;        /* the config file's folder, for relative paths; NULL for text */
+    char *text;       /* the whole input, split into lines in place */
     size_t pos, len;
-    int line;               /* the line last handed to inih */
-    int continued;          /* that line continues the previous key */
-    int have_key;           /* the current section has a key to continue */
+    int line;      /* the line last handed to inih */
+    int continued; /* that line continues the previous key */
+    int have_key;  /* the current section has a key to continue */
     section *sections;
     size_t n_sections;
-    long current;           /* index of the current section; -1 before one */
+    long current; /* index of the current section; -1 before one */
     char *err;
     size_t err_size;
     int failed;

@@ -44,8 +44,11 @@ static void say(const char *s)
 
 static void on_fatal(int sig)
 {
-    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
-                     : sig == SIGILL  ? "SIGILL"  : "SIGABRT";
+    const char *name = sig == SIGSEGV  ? "SIGSEGV"
+                       : sig == SIGBUS ? "SIGBUS"
+                       : sig == SIGFPE ? "SIGFPE"
+                       : sig == SIGILL ? "SIGILL"
+                                       : "SIGABRT";
     say("\ngemmhost: fatal signal ");
     say(name);
     if (doing[0]) {

@@ -37,9 +37,8 @@ const char *gh_dtype_name(gh_dtype d)
 
 int gh_dtype_parse(const char *s, gh_dtype *out)
 {
-    static const gh_dtype all[GH_DTYPE_COUNT] = { GH_F32, GH_F64, GH_I32 };
-    if (!s)
-        return -1;
+    static const gh_dtype all[GH_DTYPE_COUNT] = {GH_F32, GH_F64, GH_I32};
+    if (!s) return -1;
     for (int i = 0; i < GH_DTYPE_COUNT; i++) {
         if (strcmp(s, gh_dtype_name(all[i])) == 0) {
             *out = all[i];
@@ -81,12 +80,9 @@ double gh_matrix_get(const gh_matrix *m, int64_t i, int64_t j)
  * defined behaviour. */
 static int32_t to_i32(double v)
 {
-    if (v != v)
-        return 0;
-    if (v >= 2147483647.0)
-        return INT32_MAX;
-    if (v <= -2147483648.0)
-        return INT32_MIN;
+    if (v != v) return 0;
+    if (v >= 2147483647.0) return INT32_MAX;
+    if (v <= -2147483648.0) return INT32_MIN;
     return (int32_t)lrint(v);
 }
 
@@ -183,21 +179,17 @@ static void for_each_guard_range(const gh_matrix *m, range_fn fn, void *ctx)
 {
     size_t guard = (size_t)m->guard, ld = (size_t)m->ld, cols = (size_t)m->cols;
     size_t rows = (size_t)m->rows;
-    if (guard > 0)
-        fn(m, 0, guard, ctx);
+    if (guard > 0) fn(m, 0, guard, ctx);
     if (ld > cols)
-        for (size_t i = 0; i < rows; i++)
-            fn(m, guard + i * ld + cols, ld - cols, ctx);
-    if (guard > 0)
-        fn(m, guard + rows * ld, guard, ctx);
+        for (size_t i = 0; i < rows; i++) fn(m, guard + i * ld + cols, ld - cols, ctx);
+    if (guard > 0) fn(m, guard + rows * ld, guard, ctx);
 }
 
 static void write_guard_range(const gh_matrix *m, size_t first, size_t count, void *ctx)
 {
     (void)ctx;
     uint64_t bits = guard_bits(m);
-    for (size_t k = 0; k < count; k++)
-        put_bits(m->storage, m->elem_size, first + k, bits);
+    for (size_t k = 0; k < count; k++) put_bits(m->storage, m->elem_size, first + k, bits);
 }
 
 typedef struct guard_scan {
@@ -211,8 +203,7 @@ static void scan_guard_range(const gh_matrix *m, size_t first, size_t count, voi
     uint64_t bits = guard_bits(m);
     for (size_t k = 0; k < count; k++) {
         if (get_bits(m->storage, m->elem_size, first + k) != bits) {
-            if (scan->overwritten == 0)
-                scan->first = (int64_t)(first + k);
+            if (scan->overwritten == 0) scan->first = (int64_t)(first + k);
             scan->overwritten++;
         }
     }
@@ -220,10 +211,9 @@ static void scan_guard_range(const gh_matrix *m, size_t first, size_t count, voi
 
 int64_t gh_matrix_check_guards(const gh_matrix *m, int64_t *first_index)
 {
-    guard_scan scan = { 0, -1 };
+    guard_scan scan = {0, -1};
     for_each_guard_range(m, scan_guard_range, &scan);
-    if (first_index)
-        *first_index = scan.first;
+    if (first_index) *first_index = scan.first;
     return scan.overwritten;
 }
 
@@ -233,8 +223,7 @@ static void poison_rows(gh_matrix *m, int64_t row_begin, int64_t row_end, void *
     uint64_t bits = poison_bits(m);
     void *data = gh_matrix_data(m);
     for (int64_t i = row_begin; i < row_end; i++)
-        for (int64_t j = 0; j < m->cols; j++)
-            put_bits(data, m->elem_size, element_index(m, i, j), bits);
+        for (int64_t j = 0; j < m->cols; j++) put_bits(data, m->elem_size, element_index(m, i, j), bits);
 }
 
 void gh_matrix_poison(gh_matrix *m)
@@ -264,23 +253,18 @@ int gh_matrix_alloc(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t cols, in
 int gh_matrix_alloc_with(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t cols, int64_t ld, int64_t guard,
                          const gh_host_allocator *alloc)
 {
-    static const gh_host_allocator plain = { malloc_bytes, free_bytes, NULL };
-    if (!alloc || !alloc->alloc || !alloc->free)
-        alloc = &plain;
+    static const gh_host_allocator plain = {malloc_bytes, free_bytes, NULL};
+    if (!alloc || !alloc->alloc || !alloc->free) alloc = &plain;
     memset(m, 0, sizeof *m);
-    if (rows < 0 || cols < 0 || ld < cols || ld < 1 || guard < 0)
-        return -1;
+    if (rows < 0 || cols < 0 || ld < cols || ld < 1 || guard < 0) return -1;
     size_t elem_size = gh_dtype_size(dtype);
     /* Refuse sizes whose byte count would not fit a size_t. */
     double total = 2.0 * (double)guard + (double)rows * (double)ld;
-    if (total * (double)elem_size >= (double)SIZE_MAX / 2)
-        return -1;
+    if (total * (double)elem_size >= (double)SIZE_MAX / 2) return -1;
     size_t elems = (size_t)(2 * guard + rows * ld);
     void *storage = alloc->alloc(alloc->user, (elems > 0 ? elems : 1) * elem_size);
-    if (!storage)
-        return -1;
-    if (alloc != &plain)
-        m->allocator = *alloc;
+    if (!storage) return -1;
+    if (alloc != &plain) m->allocator = *alloc;
     m->dtype = dtype;
     m->rows = rows;
     m->cols = cols;
@@ -296,12 +280,9 @@ int gh_matrix_alloc_with(gh_matrix *m, gh_dtype dtype, int64_t rows, int64_t col
 
 void gh_matrix_free(gh_matrix *m)
 {
-    if (!m)
-        return;
-    if (m->storage && m->allocator.free)
-        m->allocator.free(m->allocator.user, m->storage);
-    else
-        free(m->storage);
+    if (!m) return;
+    if (m->storage && m->allocator.free) m->allocator.free(m->allocator.user, m->storage);
+    else free(m->storage);
     memset(m, 0, sizeof *m);
 }
 
@@ -309,8 +290,7 @@ void gh_matrix_copy(gh_matrix *dst, const gh_matrix *src)
 {
     /* Same shape means the same storage layout: one copy, guards included. */
     size_t bytes = gh_matrix_storage_bytes(src);
-    if (gh_matrix_storage_bytes(dst) < bytes)
-        bytes = gh_matrix_storage_bytes(dst);
+    if (gh_matrix_storage_bytes(dst) < bytes) bytes = gh_matrix_storage_bytes(dst);
     memcpy(dst->storage, src->storage, bytes);
 }
 
@@ -345,8 +325,14 @@ uint64_t gh_random_u64(uint64_t seed, uint64_t stream, uint64_t index)
 }
 
 /* Uniform in [-1, 1): 24 random bits for f32 (exact as a float), 53 for f64. */
-static double uniform_f32(uint64_t x) { return (double)(x >> 40) * 0x1p-23 - 1.0; }
-static double uniform_f64(uint64_t x) { return (double)(x >> 11) * 0x1p-52 - 1.0; }
+static double uniform_f32(uint64_t x)
+{
+    return (double)(x >> 40) * 0x1p-23 - 1.0;
+}
+static double uniform_f64(uint64_t x)
+{
+    return (double)(x >> 11) * 0x1p-52 - 1.0;
+}
 
 /* Uniform integer in [-range, range] by multiply-shift (bias < range / 2^32). */
 static int32_t uniform_i32(uint64_t x, int32_t range)
@@ -359,8 +345,7 @@ static int matrix_is_all_zero(const gh_matrix *m)
 {
     for (int64_t i = 0; i < m->rows; i++)
         for (int64_t j = 0; j < m->cols; j++)
-            if (gh_matrix_get(m, i, j) != 0.0)
-                return 0;
+            if (gh_matrix_get(m, i, j) != 0.0) return 0;
     return 1;
 }
 
@@ -390,11 +375,10 @@ static void fill_rows(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ct
 
 void gh_matrix_fill_random(gh_matrix *m, uint64_t seed, uint64_t stream, int32_t int_range)
 {
-    fill_params fp = { stream_key(seed, stream), int_range < 1 ? 1 : int_range };
+    fill_params fp = {stream_key(seed, stream), int_range < 1 ? 1 : int_range};
     for_rows_parallel(m, fill_rows, &fp);
     /* Zeros hide wrong indexing; a tiny i32 matrix can draw all zeros. */
-    if (m->rows > 0 && m->cols > 0 && matrix_is_all_zero(m))
-        gh_matrix_set(m, 0, 0, 1.0);
+    if (m->rows > 0 && m->cols > 0 && matrix_is_all_zero(m)) gh_matrix_set(m, 0, 0, 1.0);
 }
 
 /* Small values find indexing errors just as well, and keep the integer
@@ -409,9 +393,8 @@ int32_t gh_i32_input_range(int64_t k, double alpha, double beta)
     double b = fabs(beta);
     double kk = k > 1 ? (double)k : 1.0;
     for (int32_t r = I32_RANGE_CAP; r > 1; r--) {
-        double sum = kk * (double)r * (double)r;   /* the accumulator alone */
-        if (sum <= limit && a * sum + b * r <= limit)
-            return r;
+        double sum = kk * (double)r * (double)r; /* the accumulator alone */
+        if (sum <= limit && a * sum + b * r <= limit) return r;
     }
     return 1;
 }
@@ -420,14 +403,12 @@ int32_t gh_i32_input_range(int64_t k, double alpha, double beta)
 
 int gh_matrix_same_values(const gh_matrix *x, const gh_matrix *y)
 {
-    if (x->dtype != y->dtype || x->rows != y->rows || x->cols != y->cols)
-        return 0;
+    if (x->dtype != y->dtype || x->rows != y->rows || x->cols != y->cols) return 0;
     size_t row_bytes = (size_t)x->cols * x->elem_size;
     for (int64_t i = 0; i < x->rows; i++) {
         const char *px = (const char *)gh_matrix_data(x) + (size_t)(i * x->ld) * x->elem_size;
         const char *py = (const char *)gh_matrix_data(y) + (size_t)(i * y->ld) * y->elem_size;
-        if (memcmp(px, py, row_bytes) != 0)
-            return 0;
+        if (memcmp(px, py, row_bytes) != 0) return 0;
     }
     return 1;
 }

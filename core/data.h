@@ -24,15 +24,15 @@ typedef struct gh_host_allocator {
 typedef struct gh_matrix {
     gh_dtype dtype;
     int64_t rows, cols, ld;
-    int64_t guard;           /* elements before and after the matrix */
-    size_t elem_size;        /* 4 or 8 */
-    size_t storage_elems;    /* guard + rows * ld + guard */
-    void *storage;           /* owned; storage_elems * elem_size bytes */
+    int64_t guard;               /* elements before and after the matrix */
+    size_t elem_size;            /* 4 or 8 */
+    size_t storage_elems;        /* guard + rows * ld + guard */
+    void *storage;               /* owned; storage_elems * elem_size bytes */
     gh_host_allocator allocator; /* how storage was allocated; all NULL: malloc */
 } gh_matrix;
 
 size_t gh_dtype_size(gh_dtype d);
-const char *gh_dtype_name(gh_dtype d);       /* "f32", "f64", "i32" */
+const char *gh_dtype_name(gh_dtype d);            /* "f32", "f64", "i32" */
 int gh_dtype_parse(const char *s, gh_dtype *out); /* 0 on success */
 
 /* Allocates and fills guards and padding with the guard pattern; the matrix

@@ -21,8 +21,8 @@ static size_t print_split(const gh_plan *plan, const gh_split_plan *sp, int *imp
     char limit[64];
     if (sp->config->mem_limit) gh_split_format_bytes(sp->config->mem_limit, limit, sizeof limit);
     else snprintf(limit, sizeof limit, "none (90%% of each device's memory)");
-    printf("  split %s: %zu runs over %zu member device(s), panel %lld, mem_limit %s\n", sp->name, runs,
-           sp->n_members, (long long)sp->config->panel, limit);
+    printf("  split %s: %zu runs over %zu member device(s), panel %lld, mem_limit %s\n", sp->name, runs, sp->n_members,
+           (long long)sp->config->panel, limit);
     for (size_t m = 0; m < sp->n_members; m++) {
         const gh_split_member *mb = &sp->members[m];
         printf("    member %s/%d (plugin %s): kernel %s%s%s, %s%s\n", mb->backend, mb->device, mb->api->name,
@@ -86,10 +86,10 @@ int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
         return EXIT_USAGE;
     }
     if (cannot_run || total == 0) {
-        fprintf(stderr, "gemmhost: %s\n", cannot_run ? "some requested backends or splits cannot run (see above)"
-                                                      : "nothing would run (see above and gemmhost --list)");
+        fprintf(stderr, "gemmhost: %s\n",
+                cannot_run ? "some requested backends or splits cannot run (see above)"
+                           : "nothing would run (see above and gemmhost --list)");
         return EXIT_NOT_RUN;
     }
     return EXIT_PASS;
 }
-

@@ -17,7 +17,10 @@ static int sb_reserve(gh_sbuf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra + 1) cap *= 2;
     char *s = realloc(b->s, cap);
-    if (!s) { b->oom = 1; return -1; }
+    if (!s) {
+        b->oom = 1;
+        return -1;
+    }
     b->s = s;
     b->cap = cap;
     return 0;
@@ -31,8 +34,14 @@ void gh_sb_putn(gh_sbuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-void gh_sb_puts(gh_sbuf *b, const char *s) { gh_sb_putn(b, s, strlen(s)); }
-void gh_sb_putc(gh_sbuf *b, char c) { gh_sb_putn(b, &c, 1); }
+void gh_sb_puts(gh_sbuf *b, const char *s)
+{
+    gh_sb_putn(b, s, strlen(s));
+}
+void gh_sb_putc(gh_sbuf *b, char c)
+{
+    gh_sb_putn(b, &c, 1);
+}
 
 void gh_sb_vprintf(gh_sbuf *b, const char *fmt, va_list ap)
 {
@@ -40,7 +49,10 @@ void gh_sb_vprintf(gh_sbuf *b, const char *fmt, va_list ap)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0) { b->oom = 1; return; }
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
     if (sb_reserve(b, (size_t)n) != 0) return;
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;
@@ -58,7 +70,11 @@ void gh_sb_printf(gh_sbuf *b, const char *fmt, ...)
 char *gh_sb_take(gh_sbuf *b)
 {
     if (!b->oom && !b->s) sb_reserve(b, 0);
-    if (b->oom) { free(b->s); b->s = NULL; return NULL; }
+    if (b->oom) {
+        free(b->s);
+        b->s = NULL;
+        return NULL;
+    }
     char *s = b->s;
     if (s) s[b->len] = '\0';
     b->s = NULL;
@@ -76,7 +92,10 @@ int gh_sl_push(gh_strlist *l, char *s)
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
         char **items = realloc(l->items, cap * sizeof *items);
-        if (!items) { free(s); return -1; }
+        if (!items) {
+            free(s);
+            return -1;
+        }
         l->items = items;
         l->cap = cap;
     }
@@ -111,12 +130,21 @@ size_t gh_utf8_seq_len(const unsigned char *s)
     size_t n;
     uint32_t cp, min;
     if (c < 0x80) return 1;
-    if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; min = 0x10000; }
-    else return 0;
+    if ((c & 0xE0) == 0xC0) {
+        n = 2;
+        cp = c & 0x1F;
+        min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3;
+        cp = c & 0x0F;
+        min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4;
+        cp = c & 0x07;
+        min = 0x10000;
+    } else return 0;
     for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;   /* also stops at the terminating NUL */
+        if ((s[i] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
         cp = (cp << 6) | (s[i] & 0x3F);
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
@@ -142,14 +170,22 @@ static void json_ascii(gh_sbuf *b, unsigned char c)
  * invalid bytes become U+FFFD. */
 void gh_json_str(gh_sbuf *b, const char *s)
 {
-    if (!s) { gh_sb_puts(b, "null"); return; }
+    if (!s) {
+        gh_sb_puts(b, "null");
+        return;
+    }
     const unsigned char *p = (const unsigned char *)s;
     gh_sb_putc(b, '"');
     while (*p) {
         size_t n = gh_utf8_seq_len(p);
-        if (n == 0) { gh_sb_puts(b, "\\ufffd"); p++; }
-        else if (n == 1) json_ascii(b, *p++);
-        else { gh_sb_putn(b, (const char *)p, n); p += n; }
+        if (n == 0) {
+            gh_sb_puts(b, "\\ufffd");
+            p++;
+        } else if (n == 1) json_ascii(b, *p++);
+        else {
+            gh_sb_putn(b, (const char *)p, n);
+            p += n;
+        }
     }
     gh_sb_putc(b, '"');
 }
@@ -165,7 +201,10 @@ void gh_json_num(gh_sbuf *b, double v, int digits)
 void gh_csv_str(gh_sbuf *b, const char *s)
 {
     if (!s) return;
-    if (!strpbrk(s, ",\"\r\n")) { gh_sb_puts(b, s); return; }
+    if (!strpbrk(s, ",\"\r\n")) {
+        gh_sb_puts(b, s);
+        return;
+    }
     gh_sb_putc(b, '"');
     for (; *s; s++) {
         if (*s == '"') gh_sb_putc(b, '"');
@@ -195,10 +234,22 @@ static gh_field *fs_add(gh_fieldset *fs, const char *name, gh_field_kind kind)
     return f;
 }
 
-void gh_fs_null(gh_fieldset *fs, const char *name) { fs_add(fs, name, GH_FIELD_NULL); }
-void gh_fs_str(gh_fieldset *fs, const char *name, const char *s) { fs_add(fs, name, GH_FIELD_STR)->s = s; }
-void gh_fs_int(gh_fieldset *fs, const char *name, int64_t i) { fs_add(fs, name, GH_FIELD_INT)->i = i; }
-void gh_fs_bool(gh_fieldset *fs, const char *name, int v) { fs_add(fs, name, GH_FIELD_BOOL)->i = v != 0; }
+void gh_fs_null(gh_fieldset *fs, const char *name)
+{
+    fs_add(fs, name, GH_FIELD_NULL);
+}
+void gh_fs_str(gh_fieldset *fs, const char *name, const char *s)
+{
+    fs_add(fs, name, GH_FIELD_STR)->s = s;
+}
+void gh_fs_int(gh_fieldset *fs, const char *name, int64_t i)
+{
+    fs_add(fs, name, GH_FIELD_INT)->i = i;
+}
+void gh_fs_bool(gh_fieldset *fs, const char *name, int v)
+{
+    fs_add(fs, name, GH_FIELD_BOOL)->i = v != 0;
+}
 
 void gh_fs_num_digits(gh_fieldset *fs, const char *name, double d, int digits)
 {
@@ -207,7 +258,10 @@ void gh_fs_num_digits(gh_fieldset *fs, const char *name, double d, int digits)
     f->digits = digits;
 }
 
-void gh_fs_num(gh_fieldset *fs, const char *name, double d) { gh_fs_num_digits(fs, name, d, GH_NUM_DIGITS); }
+void gh_fs_num(gh_fieldset *fs, const char *name, double d)
+{
+    gh_fs_num_digits(fs, name, d, GH_NUM_DIGITS);
+}
 
 /* A value that only means something when `known`; empty/null otherwise
  * (e.g. no error sizes for a case that never ran). */
@@ -290,8 +344,16 @@ void gh_xml_str(gh_sbuf *b, const char *s)
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         size_t n = gh_utf8_seq_len(p);
-        if (n == 0) { gh_sb_puts(b, "\xef\xbf\xbd"); p++; continue; }
-        if (n > 1) { gh_sb_putn(b, (const char *)p, n); p += n; continue; }
+        if (n == 0) {
+            gh_sb_puts(b, "\xef\xbf\xbd");
+            p++;
+            continue;
+        }
+        if (n > 1) {
+            gh_sb_putn(b, (const char *)p, n);
+            p += n;
+            continue;
+        }
         switch (*p) {
         case '&': gh_sb_puts(b, "&amp;"); break;
         case '<': gh_sb_puts(b, "&lt;"); break;
@@ -317,12 +379,18 @@ void gh_device_label(char *out, size_t size, int index, const char *name)
     if (index >= 0) gh_sb_printf(&b, "%d:", index);
     size_t start = b.len;
     for (const char *p = name; *p;) {
-        if (strncmp(p, " @ ", 3) == 0) break;   /* clock speed suffix */
+        if (strncmp(p, " @ ", 3) == 0) break; /* clock speed suffix */
         size_t skip = 0;
         for (size_t i = 0; i < sizeof noise / sizeof noise[0] && !skip; i++)
             if (strncmp(p, noise[i], strlen(noise[i])) == 0) skip = strlen(noise[i]);
-        if (skip) { p += skip; continue; }
-        if (*p == ' ' && (b.len == start || b.s[b.len - 1] == ' ')) { p++; continue; }
+        if (skip) {
+            p += skip;
+            continue;
+        }
+        if (*p == ' ' && (b.len == start || b.s[b.len - 1] == ' ')) {
+            p++;
+            continue;
+        }
         gh_sb_putc(&b, *p++);
     }
     while (b.len > start && b.s[b.len - 1] == ' ') b.len--;

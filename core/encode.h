@@ -57,7 +57,7 @@ typedef struct gh_field {
     const char *s;
     int64_t i;
     double d;
-    int digits;              /* significant digits of a GH_FIELD_NUM */
+    int digits; /* significant digits of a GH_FIELD_NUM */
 } gh_field;
 
 enum { GH_MAX_FIELDS = 64, GH_NUM_DIGITS = 9, GH_EXACT_DIGITS = 17 };
@@ -65,7 +65,7 @@ enum { GH_MAX_FIELDS = 64, GH_NUM_DIGITS = 9, GH_EXACT_DIGITS = 17 };
 typedef struct gh_fieldset {
     gh_field f[GH_MAX_FIELDS];
     size_t n;
-    char hash[17];           /* storage for strings built here */
+    char hash[17]; /* storage for strings built here */
     char trans[3];
 } gh_fieldset;
 
@@ -98,7 +98,7 @@ void gh_device_label(char *out, size_t size, int index, const char *name);
 void gh_trans_name(char out[3], int trans_a, int trans_b);
 
 /* The records: each resets fs and fills it. */
-void gh_fields_result(gh_fieldset *fs, const gh_result *res);   /* every member, in CSV column order */
+void gh_fields_result(gh_fieldset *fs, const gh_result *res); /* every member, in CSV column order */
 void gh_fields_device(gh_fieldset *fs, const char *backend, int index, const gh_device_info *d);
 /* Appends every member of a device's info that its size covers (no reset). */
 void gh_fields_device_info(gh_fieldset *fs, const gh_device_info *d);

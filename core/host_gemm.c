@@ -29,8 +29,8 @@ int gh_verify_parts(int requested, int64_t n, double work)
 
 typedef struct packed_operands {
     int64_t m, n, k, m_panels, n_panels;
-    double *a;   /* op(A) in MR-row panels: a[(ip*k + p)*MR + r] */
-    double *b;   /* op(B) in NR-column panels: b[(jp*k + p)*NR + c] */
+    double *a; /* op(A) in MR-row panels: a[(ip*k + p)*MR + r] */
+    double *b; /* op(B) in NR-column panels: b[(jp*k + p)*NR + c] */
 } packed_operands;
 
 static int pack_operands(const gh_case_inputs *in, packed_operands *pk)
@@ -42,8 +42,7 @@ static int pack_operands(const gh_case_inputs *in, packed_operands *pk)
     pk->n_panels = (in->n + NR - 1) / NR;
     pk->a = calloc((size_t)(pk->m_panels * in->k * MR), sizeof(double));
     pk->b = calloc((size_t)(pk->n_panels * in->k * NR), sizeof(double));
-    if (!pk->a || !pk->b)
-        return -1;
+    if (!pk->a || !pk->b) return -1;
     for (int64_t i = 0; i < in->m; i++)
         for (int64_t p = 0; p < in->k; p++)
             pk->a[((i / MR) * in->k + p) * MR + i % MR] = gh_op_get(in->a, in->trans_a, i, p);
@@ -54,12 +53,10 @@ static int pack_operands(const gh_case_inputs *in, packed_operands *pk)
 }
 
 /* Fixed trip counts let the compiler keep the tile in registers. */
-static void micro_kernel(int64_t kc, const double *a, const double *b,
-                         double acc[MR][NR], double abs_acc[MR][NR])
+static void micro_kernel(int64_t kc, const double *a, const double *b, double acc[MR][NR], double abs_acc[MR][NR])
 {
     for (int r = 0; r < MR; r++)
-        for (int c = 0; c < NR; c++)
-            acc[r][c] = abs_acc[r][c] = 0.0;
+        for (int c = 0; c < NR; c++) acc[r][c] = abs_acc[r][c] = 0.0;
     for (int64_t p = 0; p < kc; p++, a += MR, b += NR) {
         for (int r = 0; r < MR; r++) {
             for (int c = 0; c < NR; c++) {
@@ -73,11 +70,10 @@ static void micro_kernel(int64_t kc, const double *a, const double *b,
 
 typedef struct full_job {
     const packed_operands *pk;
-    double *sum, *abs_sum;            /* M x N accumulators */
+    double *sum, *abs_sum; /* M x N accumulators */
 } full_job;
 
-static void add_tile(const full_job *job, int64_t ip, int64_t jp,
-                     double acc[MR][NR], double abs_acc[MR][NR])
+static void add_tile(const full_job *job, int64_t ip, int64_t jp, double acc[MR][NR], double abs_acc[MR][NR])
 {
     const packed_operands *pk = job->pk;
     for (int r = 0; r < MR && ip * MR + r < pk->m; r++) {
@@ -123,10 +119,9 @@ static void threaded_products(const packed_operands *pk, int threads, double *su
 
 int gh_host_products(const gh_case_inputs *in, int threads, double *sum, double *abs_sum)
 {
-    packed_operands pk = { 0 };
+    packed_operands pk = {0};
     int rc = pack_operands(in, &pk);
-    if (rc == 0)
-        threaded_products(&pk, threads, sum, abs_sum);
+    if (rc == 0) threaded_products(&pk, threads, sum, abs_sum);
     free(pk.a);
     free(pk.b);
     return rc;
@@ -137,8 +132,7 @@ int gh_host_products(const gh_case_inputs *in, int threads, double *sum, double 
 /* Columns [j0, j1) of row i of a stored matrix as doubles. */
 static void load_row_part(const gh_matrix *s, int64_t i, int64_t j0, int64_t j1, double *row)
 {
-    for (int64_t j = j0; j < j1; j++)
-        row[j - j0] = gh_matrix_get(s, i, j);
+    for (int64_t j = j0; j < j1; j++) row[j - j0] = gh_matrix_get(s, i, j);
 }
 
 void gh_load_row(const gh_matrix *s, int64_t i, double *row)
@@ -159,7 +153,7 @@ typedef struct matvec_job {
     double *y, *y_abs;
     const uint64_t *x64;
     uint64_t *y64;
-    double *rows;                /* per part: row_len doubles (or uint64s) */
+    double *rows; /* per part: row_len doubles (or uint64s) */
     int64_t row_len;
 } matvec_job;
 
@@ -172,8 +166,7 @@ static void matvec_span(void *ctx, int64_t begin, int64_t end, int part)
     const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
     double *row = job->rows + (size_t)part * (size_t)job->row_len;
     for (int t = 0; t < job->count; t++)
-        for (int64_t o = begin; o < end; o++)
-            job->y[t * y_len + o] = job->y_abs[t * y_len + o] = 0.0;
+        for (int64_t o = begin; o < end; o++) job->y[t * y_len + o] = job->y_abs[t * y_len + o] = 0.0;
     for (int64_t i = i0; i < i1; i++) {
         load_row_part(s, i, j0, j1, row);
         for (int t = 0; t < job->count; t++) {
@@ -201,19 +194,15 @@ static void matvec_mod64_span(void *ctx, int64_t begin, int64_t end, int part)
     const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
     uint64_t *row = (uint64_t *)job->rows + (size_t)part * (size_t)job->row_len;
     for (int t = 0; t < job->count; t++)
-        for (int64_t o = begin; o < end; o++)
-            job->y64[t * y_len + o] = 0;
+        for (int64_t o = begin; o < end; o++) job->y64[t * y_len + o] = 0;
     for (int64_t i = i0; i < i1; i++) {
-        for (int64_t j = j0; j < j1; j++)
-            row[j - j0] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
+        for (int64_t j = j0; j < j1; j++) row[j - j0] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
         for (int t = 0; t < job->count; t++) {
             const uint64_t *xt = job->x64 + t * x_len;
             uint64_t *yt = job->y64 + t * y_len;
             for (int64_t j = j0; j < j1; j++) {
-                if (tr)
-                    yt[j] += row[j - j0] * xt[i];
-                else
-                    yt[i] += row[j - j0] * xt[j];
+                if (tr) yt[j] += row[j - j0] * xt[i];
+                else yt[i] += row[j - j0] * xt[j];
             }
         }
     }
@@ -228,25 +217,22 @@ static int matvec_run(matvec_job *job, int threads, gh_span_fn fn)
     /* A part's row is its span of columns when transposed, a whole row otherwise. */
     job->row_len = job->transposed ? y_len / parts + 1 : s->cols;
     job->rows = malloc((size_t)parts * (size_t)job->row_len * sizeof(double));
-    if (!job->rows)
-        return -1;
+    if (!job->rows) return -1;
     gh_parallel_spans(y_len, parts, fn, job);
     free(job->rows);
     return 0;
 }
 
-int gh_host_matvec(const gh_matrix *s, int transposed, int count, const double *x, const double *x_abs,
-                  double *y, double *y_abs, int threads)
+int gh_host_matvec(const gh_matrix *s, int transposed, int count, const double *x, const double *x_abs, double *y,
+                   double *y_abs, int threads)
 {
-    matvec_job job = { .s = s, .transposed = transposed, .count = count, .x = x, .x_abs = x_abs, .y = y,
-                       .y_abs = y_abs };
+    matvec_job job = {.s = s, .transposed = transposed, .count = count, .x = x, .x_abs = x_abs, .y = y, .y_abs = y_abs};
     return matvec_run(&job, threads, matvec_span);
 }
 
 /* The same modulo 2^64: exact for integer matrices. */
 int gh_host_matvec_mod64(const gh_matrix *s, int transposed, int count, const uint64_t *x, uint64_t *y, int threads)
 {
-    matvec_job job = { .s = s, .transposed = transposed, .count = count, .x64 = x, .y64 = y };
+    matvec_job job = {.s = s, .transposed = transposed, .count = count, .x64 = x, .y64 = y};
     return matvec_run(&job, threads, matvec_mod64_span);
 }
-

@@ -79,11 +79,11 @@ int gh_check_host_memory(const gh_config *cfg, const gh_plan *plan, int show, ch
     char need_text[64], have_text[64];
     gh_split_format_bytes(worst, need_text, sizeof need_text);
     gh_split_format_bytes(have, have_text, sizeof have_text);
-    snprintf(err, size, "case %lldx%lldx%lld %s needs about %s of host memory (%llu bytes) and this machine has "
+    snprintf(err, size,
+             "case %lldx%lldx%lld %s needs about %s of host memory (%llu bytes) and this machine has "
              "%s available (%llu bytes): use smaller sizes%s",
              (long long)worst_shape.m, (long long)worst_shape.n, (long long)worst_shape.k, gh_dtype_name(worst_dtype),
              need_text, (unsigned long long)worst, have_text, (unsigned long long)have,
              full_reference(run, worst_shape) ? ", or verify = freivalds to skip the full f64 reference" : "");
     return -1;
 }
-

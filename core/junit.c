@@ -12,8 +12,8 @@
 
 struct gh_junit {
     char *path, *timestamp, *hostname, *version, *commit;
-    gh_strlist cases;            /* rendered <testcase> elements */
-    gh_sbuf notes;               /* system-out text */
+    gh_strlist cases; /* rendered <testcase> elements */
+    gh_sbuf notes;    /* system-out text */
     size_t failures, errors, skipped;
     double seconds;
     int complete;
@@ -73,7 +73,7 @@ static int write_doc(const gh_junit *j, char *err, size_t err_size)
     gh_sb_puts(&b, ">\n    <properties>\n");
     property(&b, "gemmhost.version", j->version);
     property(&b, "gemmhost.git_commit", j->commit);
-    property(&b, "complete", j->complete ? "true" : "false");   /* false: the run was killed */
+    property(&b, "complete", j->complete ? "true" : "false"); /* false: the run was killed */
     gh_sb_puts(&b, "    </properties>\n");
     for (size_t i = 0; i < j->cases.n; i++) gh_sb_puts(&b, j->cases.items[i]);
     gh_sb_puts(&b, "    <system-out>");
@@ -152,8 +152,14 @@ static char *render_case(const gh_result *res, double seconds)
     const char *why = res->detail[0] ? res->detail : res->verify.message;
     switch (res->status) {
     case GH_RESULT_PASS: gh_sb_puts(&b, "/>\n"); return gh_sb_take(&b);
-    case GH_RESULT_FAIL: gh_sb_puts(&b, ">\n"); outcome(&b, "failure", "FAIL", why[0] ? why : "failed"); break;
-    case GH_RESULT_ERROR: gh_sb_puts(&b, ">\n"); outcome(&b, "error", "ERROR", why[0] ? why : "error"); break;
+    case GH_RESULT_FAIL:
+        gh_sb_puts(&b, ">\n");
+        outcome(&b, "failure", "FAIL", why[0] ? why : "failed");
+        break;
+    case GH_RESULT_ERROR:
+        gh_sb_puts(&b, ">\n");
+        outcome(&b, "error", "ERROR", why[0] ? why : "error");
+        break;
     case GH_RESULT_UNSUPPORTED:
         gh_sb_puts(&b, ">\n");
         outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported");

@@ -12,9 +12,9 @@ typedef struct gh_junit gh_junit;
 
 typedef struct gh_junit_info {
     const char *path;
-    const char *timestamp;       /* ISO 8601 UTC, when the run started */
+    const char *timestamp; /* ISO 8601 UTC, when the run started */
     const char *hostname;
-    const char *version;         /* gemmhost's version and git commit */
+    const char *version; /* gemmhost's version and git commit */
     const char *commit;
 } gh_junit_info;
 

@@ -17,7 +17,10 @@
 #define GEMMHOST_VERSION "unknown"
 #endif
 
-static const char *yes_no(int v) { return v ? "yes" : "no"; }
+static const char *yes_no(int v)
+{
+    return v ? "yes" : "no";
+}
 
 /* A plugin opened for listing; ctx NULL with why when it cannot be. */
 typedef struct opened {
@@ -126,7 +129,8 @@ static void list_summary(gh_plugin_set *set)
         if (o.n_devices <= 0) printf("no usable device: %s", api->last_error(o.ctx));
         else printf("%d device%s", o.n_devices, o.n_devices == 1 ? "" : "s");
         printf(", kernels");
-        for (int k = 0; k < api->kernel_count(o.ctx); k++) printf("%s %s", k ? "," : "", api->kernel_info(o.ctx, k)->name);
+        for (int k = 0; k < api->kernel_count(o.ctx); k++)
+            printf("%s %s", k ? "," : "", api->kernel_info(o.ctx, k)->name);
         printf("; %s\n", p->path);
         for (int d = 0; d < o.n_devices; d++) {
             const gh_device_info *di = api->device_info(o.ctx, d);
@@ -181,7 +185,8 @@ static void json_kernel(gh_sbuf *b, const gh_kernel_info *k)
         if (!pi->n_allowed) gh_sb_puts(b, "null");
         else {
             gh_sb_putc(b, '[');
-            for (size_t v = 0; v < pi->n_allowed; v++) gh_sb_printf(b, "%s%lld", v ? "," : "", (long long)pi->allowed[v]);
+            for (size_t v = 0; v < pi->n_allowed; v++)
+                gh_sb_printf(b, "%s%lld", v ? "," : "", (long long)pi->allowed[v]);
             gh_sb_putc(b, ']');
         }
         gh_sb_putc(b, '}');

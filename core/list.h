@@ -6,9 +6,9 @@
 #include "loader.h"
 
 typedef enum gh_list_mode {
-    GH_LIST_TEXT,                /* everything, for people */
-    GH_LIST_JSON,                /* everything, for programs (like clinfo --json) */
-    GH_LIST_SUMMARY              /* one line per plugin and per device */
+    GH_LIST_TEXT,   /* everything, for people */
+    GH_LIST_JSON,   /* everything, for programs (like clinfo --json) */
+    GH_LIST_SUMMARY /* one line per plugin and per device */
 } gh_list_mode;
 
 /* Prints on stdout; returns the exit status (0). */

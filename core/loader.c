@@ -38,10 +38,9 @@ static char *stem_of(const char *path)
 /* The members every minor-0 table has; a shorter table is unusable. */
 static int api_is_complete(const gh_plugin_api *api)
 {
-    return api->size >= GH_PLUGIN_API_MINOR0_SIZE && api->open && api->close &&
-           api->last_error && api->device_count && api->device_info && api->kernel_count && api->kernel_info &&
-           api->buffer_alloc && api->buffer_free && api->upload && api->download && api->gemm &&
-           api->synchronize && api->name;
+    return api->size >= GH_PLUGIN_API_MINOR0_SIZE && api->open && api->close && api->last_error && api->device_count &&
+           api->device_info && api->kernel_count && api->kernel_info && api->buffer_alloc && api->buffer_free &&
+           api->upload && api->download && api->gemm && api->synchronize && api->name;
 }
 
 /* Minor 1's groups are all or none (plugin.h): a plugin offering part of
@@ -54,10 +53,13 @@ static const char *minor1_problem(const gh_plugin_api *api, char *buf, size_t si
                  api->size, (size_t)GH_PLUGIN_API_MINOR1_SIZE);
         return buf;
     }
-    const struct { const char *name; int set; } streams[] = {
-        {"stream_create", api->stream_create != NULL},       {"stream_destroy", api->stream_destroy != NULL},
-        {"upload_2d_async", api->upload_2d_async != NULL},   {"download_2d_async", api->download_2d_async != NULL},
-        {"gemm_async", api->gemm_async != NULL},             {"stream_synchronize", api->stream_synchronize != NULL},
+    const struct {
+        const char *name;
+        int set;
+    } streams[] = {
+        {"stream_create", api->stream_create != NULL},     {"stream_destroy", api->stream_destroy != NULL},
+        {"upload_2d_async", api->upload_2d_async != NULL}, {"download_2d_async", api->download_2d_async != NULL},
+        {"gemm_async", api->gemm_async != NULL},           {"stream_synchronize", api->stream_synchronize != NULL},
     };
     int n_set = 0;
     char missing[160] = "";
@@ -97,7 +99,9 @@ static int negotiate(gh_loaded_plugin *p)
     gh_status s = entry(&req);
     p->abi_major = req.plugin_abi_major;
     if (s == GH_VERSION_MISMATCH || (s == GH_OK && req.plugin_abi_major != GEMMHOST_ABI_MAJOR)) {
-        set_error(p, "%s: plugin ABI major %u, host ABI %u.%u: majors must match (rebuild the plugin against this host's plugin.h)",
+        set_error(p,
+                  "%s: plugin ABI major %u, host ABI %u.%u: majors must match (rebuild the plugin against this host's "
+                  "plugin.h)",
                   p->path, req.plugin_abi_major, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
         return -1;
     }
@@ -106,13 +110,13 @@ static int negotiate(gh_loaded_plugin *p)
         return -1;
     }
     if (req.abi_minor > GEMMHOST_ABI_MINOR) {
-        set_error(p, "%s: plugin answered ABI minor %u, above the host's %u.%u it was offered",
-                  p->path, req.abi_minor, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
+        set_error(p, "%s: plugin answered ABI minor %u, above the host's %u.%u it was offered", p->path, req.abi_minor,
+                  GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
         return -1;
     }
     if (!api_is_complete(req.api)) {
-        set_error(p, "%s: function table is incomplete (size %zu, host needs %zu for ABI %u.0)", p->path,
-                  req.api->size, (size_t)GH_PLUGIN_API_MINOR0_SIZE, GEMMHOST_ABI_MAJOR);
+        set_error(p, "%s: function table is incomplete (size %zu, host needs %zu for ABI %u.0)", p->path, req.api->size,
+                  (size_t)GH_PLUGIN_API_MINOR0_SIZE, GEMMHOST_ABI_MAJOR);
         return -1;
     }
     char problem[256];
@@ -263,7 +267,8 @@ static gh_loaded_plugin *add_named_file(gh_plugin_set *set, const char *path)
 static int is_plugin_file(const char *name)
 {
     size_t len = strlen(name), pre = strlen(GH_PLUGIN_PREFIX), suf = strlen(GH_PLUGIN_SUFFIX);
-    return len > pre + suf && strncmp(name, GH_PLUGIN_PREFIX, pre) == 0 && strcmp(name + len - suf, GH_PLUGIN_SUFFIX) == 0;
+    return len > pre + suf && strncmp(name, GH_PLUGIN_PREFIX, pre) == 0 &&
+           strcmp(name + len - suf, GH_PLUGIN_SUFFIX) == 0;
 }
 
 static int compare_names(const void *x, const void *y)

@@ -11,21 +11,21 @@
 #define GH_PLUGIN_SUFFIX ".so"
 
 typedef struct gh_loaded_plugin {
-    char *path;                 /* the file */
-    char *name;                 /* the API's name when loaded, else the file's stem */
-    void *handle;               /* dlopen handle, NULL when not loaded */
-    const gh_plugin_api *api;   /* NULL when not loaded */
-    uint32_t abi_major;         /* what the plugin reported (0 if it never answered) */
-    uint32_t abi_minor;         /* negotiated */
-    char *error;                /* why it did not load; NULL when loaded */
-    char *shadowed_by;          /* path of an earlier plugin of the same name, if any */
-    int by_path;                /* named by its path in the config, not found by name */
+    char *path;               /* the file */
+    char *name;               /* the API's name when loaded, else the file's stem */
+    void *handle;             /* dlopen handle, NULL when not loaded */
+    const gh_plugin_api *api; /* NULL when not loaded */
+    uint32_t abi_major;       /* what the plugin reported (0 if it never answered) */
+    uint32_t abi_minor;       /* negotiated */
+    char *error;              /* why it did not load; NULL when loaded */
+    char *shadowed_by;        /* path of an earlier plugin of the same name, if any */
+    int by_path;              /* named by its path in the config, not found by name */
 } gh_loaded_plugin;
 
 typedef struct gh_plugin_set {
-    gh_loaded_plugin **items;   /* each allocated alone: pointers stay valid as the set grows */
+    gh_loaded_plugin **items; /* each allocated alone: pointers stay valid as the set grows */
     size_t n;
-    char **dirs;                /* the folders searched, in order */
+    char **dirs; /* the folders searched, in order */
     size_t n_dirs;
 } gh_plugin_set;
 

@@ -49,8 +49,8 @@ static void report_plugins(gh_report *report, const gh_plugin_set *set)
 {
     for (size_t i = 0; i < set->n; i++) {
         const gh_loaded_plugin *p = set->items[i];
-        gh_report_plugin info = {p->name, p->path, p->api ? p->api->version : "", p->abi_major, p->abi_minor,
-                                 p->api ? NULL : p->error};
+        gh_report_plugin info = {p->name,      p->path,      p->api ? p->api->version : "",
+                                 p->abi_major, p->abi_minor, p->api ? NULL : p->error};
         gh_report_plugin_info(report, &info);
     }
 }
@@ -90,8 +90,8 @@ static int exit_status(const gh_run_summary *s, int quiet)
 {
     size_t ran = s->passed + s->failed + s->unsupported + s->errors + s->unchecked;
     if (!quiet)
-        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked\n", s->passed,
-               s->failed, s->unsupported, s->errors, s->unchecked);
+        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked\n", s->passed, s->failed,
+               s->unsupported, s->errors, s->unchecked);
     if (s->failed) return EXIT_VERIFY_FAILED;
     if (s->requested_not_run || ran == 0) {
         if (ran == 0) fprintf(stderr, "gemmhost: nothing ran (see the notes above and gemmhost --list)\n");
@@ -105,10 +105,17 @@ static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, c
                                         char **argv)
 {
     return (gh_report_options){
-        .prefix = c->output ? c->output : cfg->run.output, .junit_path = c->junit,
-        .overwrite = c->overwrite, .replace_default = !c->config_path && !c->output,
-        .config_text = config_text, .argc = argc, .argv = argv,
-        .table = stdout, .messages = stderr, .quiet = c->quiet, .full_agreement = c->full_agreement,
+        .prefix = c->output ? c->output : cfg->run.output,
+        .junit_path = c->junit,
+        .overwrite = c->overwrite,
+        .replace_default = !c->config_path && !c->output,
+        .config_text = config_text,
+        .argc = argc,
+        .argv = argv,
+        .table = stdout,
+        .messages = stderr,
+        .quiet = c->quiet,
+        .full_agreement = c->full_agreement,
     };
 }
 
@@ -148,8 +155,9 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     report_devices(report, plan);
     expect_rows(report, plan);
     gh_run_summary summary;
-    gh_progress_mode progress = c->quiet ? GH_PROGRESS_OFF
-                              : isatty(STDERR_FILENO) ? GH_PROGRESS_TERMINAL : GH_PROGRESS_LOG;
+    gh_progress_mode progress = c->quiet                ? GH_PROGRESS_OFF
+                                : isatty(STDERR_FILENO) ? GH_PROGRESS_TERMINAL
+                                                        : GH_PROGRESS_LOG;
     gh_run_plan(cfg, plan, report, progress, &summary);
     gh_report_summary(report);
     int status = exit_status(&summary, c->quiet);
@@ -172,8 +180,7 @@ static void print_version(void)
         if (p->api)
             printf("  plugin %s %s (ABI %u.%u): %s\n", p->name, p->api->version ? p->api->version : "?", p->abi_major,
                    p->abi_minor, p->path);
-        else
-            printf("  plugin %s not loaded: %s\n", p->name, p->error);
+        else printf("  plugin %s not loaded: %s\n", p->name, p->error);
     }
     gh_plugins_free(&plugins);
 }
@@ -195,8 +202,8 @@ int main(int argc, char **argv)
     char err[2048] = "";
     gh_config cfg;
     int rc = c.config_path ? gh_config_load_file(c.config_path, c.overrides, c.n_overrides, &cfg, err, sizeof err)
-                           : gh_config_load_text(gh_default_config_text, "<built-in>", c.overrides, c.n_overrides,
-                                                 &cfg, err, sizeof err);
+                           : gh_config_load_text(gh_default_config_text, "<built-in>", c.overrides, c.n_overrides, &cfg,
+                                                 err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
         gh_cli_free(&c);

@@ -106,8 +106,8 @@ static const gh_kernel_info *kernel_with_param(const gh_plugin_api *api, gh_plug
 
 /* Every raw key must be a plugin option or a parameter of a selected kernel,
  * and parameter values must be allowed. Options take one value. */
-static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_plugin *ctx,
-                      const int *kernels, size_t n_kernels, char *err, size_t size)
+static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_plugin *ctx, const int *kernels,
+                      size_t n_kernels, char *err, size_t size)
 {
     for (size_t i = 0; i < bc->n_keys; i++) {
         const gh_raw_key *key = &bc->keys[i];
@@ -128,8 +128,9 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
                     int64_t value;
                     if (gh_parse_int64(key->values[v], &value) != 0 || !param_value_allowed(param, value)) {
                         char *allowed = describe_allowed(param);
-                        config_error(err, size, &key->origin, bc->name, "%s: \"%s\" is not allowed for kernel %s (allowed: %s)",
-                                     key->name, key->values[v], kinfo->name, allowed);
+                        config_error(err, size, &key->origin, bc->name,
+                                     "%s: \"%s\" is not allowed for kernel %s (allowed: %s)", key->name, key->values[v],
+                                     kinfo->name, allowed);
                         free(allowed);
                         return -1;
                     }
@@ -139,7 +140,8 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
         const gh_kernel_info *unselected = kernel_with_param(api, ctx, key->name);
         if (!used && unselected) {
             char *selected = gh_strdup("");
-            for (size_t k = 0; k < n_kernels; k++) selected = append_unique(selected, api->kernel_info(ctx, kernels[k])->name);
+            for (size_t k = 0; k < n_kernels; k++)
+                selected = append_unique(selected, api->kernel_info(ctx, kernels[k])->name);
             config_error(err, size, &key->origin, bc->name,
                          "%s: a parameter of kernel %s, which this backend does not run (kernels = %s): add %s to "
                          "kernels, or remove %s",
@@ -149,9 +151,10 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
         }
         if (!used) {
             char *options = list_options(api), *params = list_kernels(ctx, api, 1);
-            config_error(err, size, &key->origin, bc->name,
-                         "%s: not an option of plugin %s (options: %s) nor a parameter of its selected kernels (parameters: %s)",
-                         key->name, api->name, *options ? options : "none", *params ? params : "none");
+            config_error(
+                err, size, &key->origin, bc->name,
+                "%s: not an option of plugin %s (options: %s) nor a parameter of its selected kernels (parameters: %s)",
+                key->name, api->name, *options ? options : "none", *params ? params : "none");
             free(options);
             free(params);
             return -1;
@@ -191,8 +194,8 @@ static void add_variants(gh_instance *inst, const gh_backend_config *bc, int ker
                 rest /= key->n_values;
             }
             v->params[p] = value;
-            int n = snprintf(v->label + used, sizeof v->label - used, "%s%s=%lld", p ? " " : "",
-                             k->params[p].name, (long long)value);
+            int n = snprintf(v->label + used, sizeof v->label - used, "%s%s=%lld", p ? " " : "", k->params[p].name,
+                             (long long)value);
             if (n > 0 && used + (size_t)n < sizeof v->label) used += (size_t)n;
         }
     }
@@ -343,8 +346,8 @@ static int open_context(gh_instance *inst, const gh_backend_config *bc, char *er
     inst->ctx = NULL;
     if (s == GH_INVALID_ARGUMENT && bc) {
         const char *why = api->last_error(NULL);
-        return config_error(err, size, refused_option_origin(bc, api, why), bc->name, "plugin %s refused its options: %s",
-                            api->name, why);
+        return config_error(err, size, refused_option_origin(bc, api, why), bc->name,
+                            "plugin %s refused its options: %s", api->name, why);
     }
     set_problem(inst, "plugin %s could not be opened: %s", api->name, api->last_error(NULL));
     return 0;
@@ -363,8 +366,9 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
                 free(dirs);
                 dirs = next;
             }
-            set_problem(inst, "no plugin named \"%s\" (file " GH_PLUGIN_PREFIX "%s" GH_PLUGIN_SUFFIX
-                              ") in the search path: %s%s",
+            set_problem(inst,
+                        "no plugin named \"%s\" (file " GH_PLUGIN_PREFIX "%s" GH_PLUGIN_SUFFIX
+                        ") in the search path: %s%s",
                         want, want, dirs,
                         strcmp(want, bc->name) == 0 ? "; a [backend] section without `plugin =` uses its own name "
                                                       "as the plugin name"
@@ -414,9 +418,8 @@ static gh_instance *find_instance(gh_plan *plan, const char *name)
 /* The kernel a member runs: the split's `kernel`, with the parameters of its
  * first variant in the member's [backend] (the plugin's defaults when the
  * backend does not select it); with no `kernel`, the backend's first variant. */
-static int member_kernel(const gh_split_config *sc, const gh_instance *inst, int *kernel,
-                         const gh_kernel_info **info, const int64_t **params, const char **label, char *err,
-                         size_t size)
+static int member_kernel(const gh_split_config *sc, const gh_instance *inst, int *kernel, const gh_kernel_info **info,
+                         const int64_t **params, const char **label, char *err, size_t size)
 {
     for (size_t v = 0; v < inst->n_variants; v++) {
         const gh_kernel_variant *kv = &inst->variants[v];
@@ -604,8 +607,8 @@ static int check_filter_names(const gh_config *cfg, const gh_plan *plan, const g
     items = f->kernels && rc == 0 ? list_items(f->kernels, &n) : NULL;
     for (size_t i = 0; items && i < n && rc == 0; i++) {
         if (in_list(kernels, items[i])) continue;
-        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)",
-                 f->kernels, items[i], *kernels ? kernels : "none");
+        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)", f->kernels,
+                 items[i], *kernels ? kernels : "none");
         rc = -1;
     }
     if (items) free_items(items, n);
@@ -674,9 +677,9 @@ static void plan_layouts(const gh_config *cfg, gh_split_plan *sp)
                 const gh_split_member *mb = &sp->members[m];
                 gh_member_layout *ml = &sp->layouts[(s * run->n_dtypes + d) * sp->n_members + m];
                 gh_split_shape shape = {run->dtypes[d], run->sizes[s].m, run->sizes[s].n, run->sizes[s].k};
-                ml->fits = gh_split_plan_layout(&shape, sp->config->panel, gh_split_member_limit(mb, sp->config->mem_limit),
-                                                gh_split_member_has_streams(mb) ? 2 : 1, &ml->layout, ml->why,
-                                                sizeof ml->why) == 0;
+                ml->fits = gh_split_plan_layout(
+                               &shape, sp->config->panel, gh_split_member_limit(mb, sp->config->mem_limit),
+                               gh_split_member_has_streams(mb) ? 2 : 1, &ml->layout, ml->why, sizeof ml->why) == 0;
             }
 }
 

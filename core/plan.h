@@ -10,23 +10,23 @@
 #include "split.h"
 
 typedef struct gh_kernel_variant {
-    int kernel;                  /* index in the plugin */
+    int kernel; /* index in the plugin */
     const gh_kernel_info *info;
-    int64_t *params;             /* info->n_params values */
-    char label[128];             /* "tile=16", "" without params */
+    int64_t *params; /* info->n_params values */
+    char label[128]; /* "tile=16", "" without params */
 } gh_kernel_variant;
 
 typedef struct gh_instance {
-    char *name;                  /* the backend section, or the plugin's name in auto mode */
-    int requested;               /* 1: named in a [backend] section; failures count for exit 3 */
-    gh_loaded_plugin *plugin;    /* NULL when the plugin was not found */
-    gh_plugin *ctx;              /* open context, NULL when it could not be opened */
-    int *devices;                /* selected device indices */
+    char *name;               /* the backend section, or the plugin's name in auto mode */
+    int requested;            /* 1: named in a [backend] section; failures count for exit 3 */
+    gh_loaded_plugin *plugin; /* NULL when the plugin was not found */
+    gh_plugin *ctx;           /* open context, NULL when it could not be opened */
+    int *devices;             /* selected device indices */
     size_t n_devices;
     gh_kernel_variant *variants;
     size_t n_variants;
-    char *problem;               /* why this instance cannot run at all; NULL when it can */
-    int runs_alone;              /* 0: filtered out on the command line, kept only as a split's member */
+    char *problem;  /* why this instance cannot run at all; NULL when it can */
+    int runs_alone; /* 0: filtered out on the command line, kept only as a split's member */
 } gh_instance;
 
 /* A [split NAME]: one device of a backend instance per member, each with
@@ -37,20 +37,20 @@ typedef struct gh_instance {
 typedef struct gh_member_layout {
     int fits;
     gh_split_layout layout;
-    char why[512];               /* when it does not fit */
+    char why[512]; /* when it does not fit */
 } gh_member_layout;
 
 typedef struct gh_split_plan {
-    char *name;                  /* the section name, reported as the backend */
+    char *name;                    /* the section name, reported as the backend */
     const gh_split_config *config; /* panel and mem_limit */
-    gh_split_member *members;    /* strings and params owned here (or by the instances) */
+    gh_split_member *members;      /* strings and params owned here (or by the instances) */
     size_t n_members;
-    char *device_name;           /* "split: cpu/0 + opencl/0" */
-    char *kernel;                /* the members' kernel, "naive+tiled" when they differ */
-    char *params;                /* the members' params when they agree, else "" */
-    int alike;                   /* same plugin, device model, kernel and params: outputs must repeat bit for bit */
-    char *problem;               /* why it cannot run at all; NULL when it can */
-    gh_member_layout *layouts;   /* [(size * n_dtypes + dtype) * n_members + member] */
+    char *device_name;         /* "split: cpu/0 + opencl/0" */
+    char *kernel;              /* the members' kernel, "naive+tiled" when they differ */
+    char *params;              /* the members' params when they agree, else "" */
+    int alike;                 /* same plugin, device model, kernel and params: outputs must repeat bit for bit */
+    char *problem;             /* why it cannot run at all; NULL when it can */
+    gh_member_layout *layouts; /* [(size * n_dtypes + dtype) * n_members + member] */
 } gh_split_plan;
 
 /* One case: a size, a dtype and a transpose, numbered in the order they run
@@ -68,9 +68,9 @@ typedef struct gh_plan {
     size_t n_instances;
     gh_split_plan *splits;
     size_t n_splits;
-    gh_case *cases;              /* sizes x dtypes x trans, in run order */
+    gh_case *cases; /* sizes x dtypes x trans, in run order */
     size_t n_cases;
-    size_t n_dtypes;             /* for indexing a split's layouts */
+    size_t n_dtypes; /* for indexing a split's layouts */
 } gh_plan;
 
 /* What the command line keeps (--backend, --kernel, --device): comma lists,

@@ -10,9 +10,9 @@ struct gh_progress {
     gh_progress_mode mode;
     size_t total, done;
     double start_ms, last_ms, interval_ms;
-    double fraction;             /* of the current run, from its repeats */
+    double fraction; /* of the current run, from its repeats */
     char what[160];
-    char repeat[64];             /* " (repeat 10 of 1000)" inside a long run */
+    char repeat[64]; /* " (repeat 10 of 1000)" inside a long run */
 };
 
 gh_progress *gh_progress_start(gh_progress_mode mode, size_t total_runs, double interval_s)

@@ -23,7 +23,10 @@ int gh_replace_file(const char *path, const char *text, size_t len, char *err, s
     }
     int bad = fwrite(text, 1, len, f) != len;
     int saved = errno;
-    if (fclose(f) != 0 && !bad) { bad = 1; saved = errno; }
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
     if (bad) {
         snprintf(err, err_size, "cannot write %s: %s", tmp, strerror(saved));
         remove(tmp);

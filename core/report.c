@@ -31,17 +31,17 @@
 #endif
 
 struct gh_report {
-    gh_table *table;             /* the terminal, quiet or not */
+    gh_table *table; /* the terminal, quiet or not */
     gh_report_paths paths;
-    char *files;                 /* "X.csv and X.json" */
-    FILE *csv;                   /* NULL: no files */
-    gh_junit *junit;             /* NULL: no JUnit file */
-    char *head_json;             /* the members that do not change: version, host, command line, config */
-    char start[32], end[32];     /* ISO 8601 UTC; end is "" until close */
+    char *files;             /* "X.csv and X.json" */
+    FILE *csv;               /* NULL: no files */
+    gh_junit *junit;         /* NULL: no JUnit file */
+    char *head_json;         /* the members that do not change: version, host, command line, config */
+    char start[32], end[32]; /* ISO 8601 UTC; end is "" until close */
     int complete;
     gh_strlist plugins, devices, device_keys, results, agreement, splits, notes;
     int failed;
-    char error[512];             /* the first write failure */
+    char error[512]; /* the first write failure */
 };
 
 /* Keeps the first failure: it is usually the cause of the rest. */
@@ -98,8 +98,10 @@ void gh_report_paths_free(gh_report_paths *p)
 
 static int refuse(const char *path, const char *option, char *err, size_t err_size)
 {
-    snprintf(err, err_size, "%s exists and may hold the results of an earlier run; --overwrite replaces it "
-             "(or give another %s)", path, option);
+    snprintf(err, err_size,
+             "%s exists and may hold the results of an earlier run; --overwrite replaces it "
+             "(or give another %s)",
+             path, option);
     return -1;
 }
 
@@ -112,7 +114,7 @@ int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char
     if (len) {
         char *prefix;
         if (out[len - 1] == '/' || is_folder(out)) {
-            while (len > 1 && out[len - 1] == '/') len--;   /* "dir//" and "dir" alike; "/" stays */
+            while (len > 1 && out[len - 1] == '/') len--; /* "dir//" and "dir" alike; "/" stays */
             gh_sbuf b = {0};
             gh_sb_putn(&b, out, len);
             p->folder = gh_sb_take(&b);
@@ -138,8 +140,7 @@ int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char
     int rc = 0;
     if (earlier && !o->overwrite && !own_default)
         rc = refuse(exists(p->csv) ? p->csv : p->json, "--output", err, err_size);
-    else if (p->junit && exists(p->junit) && !o->overwrite)
-        rc = refuse(p->junit, "--junit", err, err_size);
+    else if (p->junit && exists(p->junit) && !o->overwrite) rc = refuse(p->junit, "--junit", err, err_size);
     if (rc) gh_report_paths_free(p);
     else p->replaces = earlier && !o->overwrite;
     return rc;
@@ -221,7 +222,10 @@ static void update_json(gh_report *r)
 /* Adds a rendered fragment (NULL: rendering ran out of memory) and rewrites. */
 static void add_fragment(gh_report *r, gh_strlist *list, char *json)
 {
-    if (!r->paths.json) { free(json); return; }
+    if (!r->paths.json) {
+        free(json);
+        return;
+    }
     if (gh_sl_push(list, json) != 0) {
         report_fail(r, "cannot update %s: out of memory", r->paths.json);
         return;
@@ -260,8 +264,14 @@ static char *render_head_json(const gh_report_options *o)
 
 static void write_csv(gh_report *r, char *line)
 {
-    if (!r->csv) { free(line); return; }
-    if (!line) { report_fail(r, "cannot write %s: out of memory", r->paths.csv); return; }
+    if (!r->csv) {
+        free(line);
+        return;
+    }
+    if (!line) {
+        report_fail(r, "cannot write %s: out of memory", r->paths.csv);
+        return;
+    }
     size_t n = strlen(line);
     /* Flushed per line: a killed run leaves only complete lines. */
     if (fwrite(line, 1, n, r->csv) != n || fflush(r->csv) != 0)
@@ -362,7 +372,8 @@ gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size
     if (!r->paths.csv) gh_table_say(r->table, "output is empty: no result files are written");
     if (replacing) {
         char *line = str_concat("replacing the earlier run's ", r->files);
-        char *text = line ? str_concat(line, " (the built-in default's files; --output PREFIX keeps results apart)") : NULL;
+        char *text =
+            line ? str_concat(line, " (the built-in default's files; --output PREFIX keeps results apart)") : NULL;
         gh_table_say(r->table, text ? text : "replacing the earlier run's files");
         free(line);
         free(text);
@@ -418,7 +429,10 @@ void gh_report_device(gh_report *r, const char *backend, int device_index, const
     gh_sbuf key = {0};
     gh_sb_printf(&key, "%d:%s", device_index, backend ? backend : "");
     char *k = gh_sb_take(&key);
-    if (k && gh_sl_contains(&r->device_keys, k)) { free(k); return; }   /* once per backend/device */
+    if (k && gh_sl_contains(&r->device_keys, k)) {
+        free(k);
+        return;
+    } /* once per backend/device */
     if (gh_sl_push(&r->device_keys, k) != 0) {
         report_fail(r, "cannot update the report: out of memory");
         return;
@@ -446,8 +460,8 @@ void gh_report_result(gh_report *r, const gh_result *res)
     if (r->junit && gh_junit_result(r->junit, res, err, sizeof err) != 0) report_fail(r, "%s", err);
 }
 
-void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms,
-                             const gh_report_split_member *members, size_t n)
+void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms, const gh_report_split_member *members,
+                             size_t n)
 {
     if (!r || !res || (!members && n)) return;
     gh_table_split_members(r->table, members, n);
@@ -470,7 +484,10 @@ void gh_report_note(gh_report *r, const char *fmt, ...)
     gh_sb_vprintf(&text, fmt, ap);
     va_end(ap);
     char *s = gh_sb_take(&text);
-    if (!s) { report_fail(r, "cannot add a note: out of memory"); return; }
+    if (!s) {
+        report_fail(r, "cannot add a note: out of memory");
+        return;
+    }
     gh_table_note(r->table, s);
     if (r->paths.json) {
         gh_sbuf b = {0};

@@ -20,26 +20,26 @@ typedef struct gh_report_options {
      * naming an existing folder means FOLDER/gemmhost-results.* (the folder
      * is created, with its parents, when missing); "" or NULL: no files. */
     const char *prefix;
-    const char *junit_path;      /* JUnit XML; NULL: none */
+    const char *junit_path; /* JUnit XML; NULL: none */
     /* Files of an earlier run are not replaced: open fails, naming the file,
      * unless overwrite; or, with replace_default (the built-in default run:
      * no --config, no --output) and the prefix GH_REPORT_DEFAULT_NAME, the
      * default's own files are replaced with a notice. */
     int overwrite, replace_default;
-    const char *config_text;     /* the config as run (file text plus overrides), stored in the JSON */
-    int argc;                    /* the command line, stored in the JSON */
+    const char *config_text; /* the config as run (file text plus overrides), stored in the JSON */
+    int argc;                /* the command line, stored in the JSON */
     char *const *argv;
-    FILE *table;                 /* the table and summary (stdout); NULL: none */
-    FILE *messages;              /* with quiet: failures, errors and notes; NULL: stderr */
-    int quiet;                   /* no table and no summary */
-    int full_agreement;          /* every agreement group's members on the terminal */
+    FILE *table;        /* the table and summary (stdout); NULL: none */
+    FILE *messages;     /* with quiet: failures, errors and notes; NULL: stderr */
+    int quiet;          /* no table and no summary */
+    int full_agreement; /* every agreement group's members on the terminal */
 } gh_report_options;
 
 /* The files a run with these options writes, NULL where none. */
 typedef struct gh_report_paths {
     char *csv, *json, *junit;
-    char *folder;                /* the output folder, when the output names one */
-    int replaces;                /* replace_default applies: an earlier run's files will be replaced */
+    char *folder; /* the output folder, when the output names one */
+    int replaces; /* replace_default applies: an earlier run's files will be replaced */
 } gh_report_paths;
 
 /* Resolves o's prefix and JUnit path and checks that none of the files holds
@@ -51,7 +51,7 @@ void gh_report_paths_free(gh_report_paths *p);
 typedef struct gh_report_plugin {
     const char *name, *path, *version;
     uint32_t abi_major, abi_minor;
-    const char *error;           /* NULL when loaded */
+    const char *error; /* NULL when loaded */
 } gh_report_plugin;
 
 /* Returns NULL and writes err when a file exists (see overwrite) or cannot
@@ -70,26 +70,26 @@ void gh_report_result(gh_report *r, const gh_result *res);
 void gh_report_agreement(gh_report *r, const gh_agreement *a);
 /* One member of a split result: what it ran and how its time went. */
 typedef struct gh_report_split_member {
-    const char *backend;         /* its [backend] section */
+    const char *backend; /* its [backend] section */
     const char *plugin;
     int device_index;
     const char *device_name;
     const char *kernel;
-    const char *params;          /* "tile=16", or "" */
-    int streams;                 /* 1: transfers overlapped through ABI minor-1 streams */
-    const char *layout;          /* what the device held, e.g. "B resident, ..." */
-    uint64_t device_bytes;       /* device memory it allocated */
-    int64_t chunks, gemms;       /* row chunks taken, GEMM calls */
+    const char *params;    /* "tile=16", or "" */
+    int streams;           /* 1: transfers overlapped through ABI minor-1 streams */
+    const char *layout;    /* what the device held, e.g. "B resident, ..." */
+    uint64_t device_bytes; /* device memory it allocated */
+    int64_t chunks, gemms; /* row chunks taken, GEMM calls */
     double compute_ms, upload_ms, download_ms, wait_ms;
     uint64_t bytes_up, bytes_down;
-    const char *error;           /* why it failed; NULL or "" when it did not */
+    const char *error; /* why it failed; NULL or "" when it did not */
 } gh_report_split_member;
 
 /* The members of the split result just reported (call right after
  * gh_report_result): a line each under its table row, and an entry in the
  * JSON "splits" list with the product's wall time. */
-void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms,
-                             const gh_report_split_member *members, size_t n);
+void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms, const gh_report_split_member *members,
+                             size_t n);
 /* A line in the JSON "notes" list and on the terminal (e.g. a backend that
  * could not run); with quiet on stderr, never hidden. */
 void gh_report_note(gh_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

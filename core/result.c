@@ -5,10 +5,10 @@ const char *gh_result_status_name(gh_result_status s)
 {
     switch (s) {
     case GH_RESULT_PASS: return "pass";
-    case GH_RESULT_FAIL: return "FAIL";           /* upper case: must catch the eye */
+    case GH_RESULT_FAIL: return "FAIL"; /* upper case: must catch the eye */
     case GH_RESULT_UNSUPPORTED: return "unsupported";
     case GH_RESULT_ERROR: return "ERROR";
-    case GH_RESULT_UNCHECKED: return "unchecked";  /* never "pass": nothing compared the values */
+    case GH_RESULT_UNCHECKED: return "unchecked"; /* never "pass": nothing compared the values */
     }
     return "unknown";
 }

@@ -8,10 +8,10 @@
 
 typedef enum gh_result_status {
     GH_RESULT_PASS = 0,
-    GH_RESULT_FAIL,          /* ran, but wrong (verification, guards or nondeterminism) */
-    GH_RESULT_UNSUPPORTED,   /* the backend declined this case, with a reason */
-    GH_RESULT_ERROR,         /* the backend failed (allocation, launch, driver) */
-    GH_RESULT_UNCHECKED      /* ran with verify = none: guards and repeats checked, values not */
+    GH_RESULT_FAIL,        /* ran, but wrong (verification, guards or nondeterminism) */
+    GH_RESULT_UNSUPPORTED, /* the backend declined this case, with a reason */
+    GH_RESULT_ERROR,       /* the backend failed (allocation, launch, driver) */
+    GH_RESULT_UNCHECKED    /* ran with verify = none: guards and repeats checked, values not */
 } gh_result_status;
 
 const char *gh_result_status_name(gh_result_status s);
@@ -19,39 +19,39 @@ const char *gh_result_status_name(gh_result_status s);
 int gh_result_status_ran(gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked" */
 
 typedef struct gh_result {
-    int case_index;              /* same index = same inputs */
+    int case_index; /* same index = same inputs */
     /* what ran */
-    const char *backend;         /* config section name */
-    const char *plugin;          /* plugin name */
+    const char *backend; /* config section name */
+    const char *plugin;  /* plugin name */
     const char *plugin_path;
-    int device_index;            /* -1 for a split group */
+    int device_index; /* -1 for a split group */
     const char *device_name;
-    const gh_device_info *device;/* NULL for a split group */
+    const gh_device_info *device; /* NULL for a split group */
     const char *kernel;
-    char params[128];            /* "tile=16", or "" */
+    char params[128]; /* "tile=16", or "" */
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;
     double alpha, beta;
     /* outcome */
     gh_result_status status;
-    char detail[512];            /* why it failed, was unsupported or errored; "" on pass */
-    const char *verify_method;   /* "full", "freivalds+sample", "none" */
+    char detail[512];          /* why it failed, was unsupported or errored; "" on pass */
+    const char *verify_method; /* "full", "freivalds+sample", "none" */
     gh_verify_result verify;
-    int deterministic;           /* 1: every repeat's output had the same hash */
+    int deterministic; /* 1: every repeat's output had the same hash */
     uint64_t output_hash;
     /* timing: kernel by the device clock (or host, see clock), transfers by host */
-    int repeats;                 /* timed runs */
+    int repeats; /* timed runs */
     double kernel_ms_median, kernel_ms_min, kernel_ms_max;
     gh_clock clock;
     double upload_ms, download_ms;
-    double gflops;               /* 2MNK / median */
+    double gflops; /* 2MNK / median */
 } gh_result;
 
 /* Per case: results grouped by equal output hash. */
 typedef struct gh_agreement_group {
     uint64_t hash;
-    const char **members;        /* labels "backend/device/kernel[ params]" */
+    const char **members; /* labels "backend/device/kernel[ params]" */
     size_t n_members;
 } gh_agreement_group;
 
@@ -62,7 +62,7 @@ typedef struct gh_agreement {
     int64_t m, n, k;
     gh_agreement_group *groups;
     size_t n_groups;
-    double max_diff_in_bounds;   /* largest difference between groups / bound; 0 for one group */
+    double max_diff_in_bounds; /* largest difference between groups / bound; 0 for one group */
 } gh_agreement;
 
 #endif

@@ -21,7 +21,7 @@ typedef struct case_data {
     const gh_host_allocator *alloc; /* pinned host memory of a split member, or NULL (malloc) */
     gh_case_inputs in;
     gh_matrix a, b, c0;
-    gh_matrix c_init;            /* what C holds before each run: poison (beta = 0) or C0 */
+    gh_matrix c_init; /* what C holds before each run: poison (beta = 0) or C0 */
     gh_reference *ref;
 } case_data;
 
@@ -42,7 +42,6 @@ static void settle_verdict(gh_result *r)
     if (r->verify.checked && !r->verify.passed) result_detail(r, GH_RESULT_FAIL, "%s", r->verify.message);
     else if (!r->verify.checked) r->status = GH_RESULT_UNCHECKED;
 }
-
 
 static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype,
                         gh_trans trans, const gh_host_allocator *alloc)
@@ -137,8 +136,8 @@ static int measure_repetitions(const gh_run_config *run, const case_data *cd, gh
     gh_matrix scratch = {0};
     if (total > 1 && gh_matrix_alloc_with(&scratch, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
                                           cd->alloc) != 0) {
-        result_detail(r, GH_RESULT_ERROR, "out of host memory for a second output of %lldx%lld",
-                      (long long)cd->c0.rows, (long long)cd->c0.cols);
+        result_detail(r, GH_RESULT_ERROR, "out of host memory for a second output of %lldx%lld", (long long)cd->c0.rows,
+                      (long long)cd->c0.cols);
         return -1;
     }
     r->deterministic = 1;
@@ -167,7 +166,8 @@ static int measure_repetitions(const gh_run_config *run, const case_data *cd, gh
     r->kernel_ms_min = sorted[0];
     r->kernel_ms_max = sorted[run->repeat - 1];
     free(sorted);
-    r->gflops = r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
+    r->gflops =
+        r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
     settle_verdict(r);
     return 0;
 }
@@ -180,8 +180,8 @@ typedef struct kernel_job {
     const case_data *cd;
     device_buffers buf;
     gh_gemm_args args;
-    double upload_c_ms;          /* of the first timed repetition */
-    double *download_ms;         /* per timed repetition */
+    double upload_c_ms;  /* of the first timed repetition */
+    double *download_ms; /* per timed repetition */
 } kernel_job;
 
 /* Every repetition starts from poison (or C0), so an unwritten element shows. */
@@ -191,7 +191,8 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     const gh_plugin_api *api = job->api;
     gh_status s;
     double t0 = gh_now_ms();
-    if ((s = api->upload(job->ctx, job->buf.c, 0, job->cd->c_init.storage, gh_matrix_storage_bytes(&job->cd->c_init)))) {
+    if ((s = api->upload(job->ctx, job->buf.c, 0, job->cd->c_init.storage,
+                         gh_matrix_storage_bytes(&job->cd->c_init)))) {
         result_detail(r, status_of(s), "uploading C: %s", api->last_error(job->ctx));
         return -1;
     }
@@ -217,8 +218,10 @@ static void kernel_repeat_check(void *p, const gh_matrix *first, const gh_matrix
     (void)p;
     if (r->deterministic && !gh_matrix_same_values(got, first)) {
         r->deterministic = 0;
-        result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
-                      "on the same inputs (a missing barrier or a race?)", timed + 1);
+        result_detail(r, GH_RESULT_FAIL,
+                      "nondeterministic: timed run %d's output differs from run 1's "
+                      "on the same inputs (a missing barrier or a race?)",
+                      timed + 1);
     } else if (gh_matrix_check_guards(got, NULL) != 0 && r->status == GH_RESULT_PASS) {
         result_detail(r, GH_RESULT_FAIL, "timed run %d wrote outside C (guard zone or row padding)", timed + 1);
     }
@@ -227,8 +230,8 @@ static void kernel_repeat_check(void *p, const gh_matrix *first, const gh_matrix
 /* Runs warm-up and timed repeats of one kernel variant on one device, fills
  * timing, verification and determinism into r. `out` receives the first
  * timed output for the agreement table. */
-static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
-                    case_data *cd, gh_matrix *out, gh_result *r, gh_progress *progress)
+static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v, case_data *cd,
+                    gh_matrix *out, gh_result *r, gh_progress *progress)
 {
     kernel_job job = {.api = inst->plugin->api, .ctx = inst->ctx, .device = device, .kernel = v->kernel, .cd = cd};
     const gh_plugin_api *api = job.api;
@@ -254,11 +257,20 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
         .dtype = cd->in.dtype,
         .trans_a = cd->in.trans_a,
         .trans_b = cd->in.trans_b,
-        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
-        .alpha = run->alpha, .beta = run->beta,
-        .lda = cd->a.ld, .ldb = cd->b.ld, .ldc = cd->c0.ld,
-        .a = job.buf.a, .b = job.buf.b, .c = job.buf.c,
-        .a_offset = (uint64_t)cd->a.guard, .b_offset = (uint64_t)cd->b.guard, .c_offset = (uint64_t)cd->c0.guard,
+        .m = cd->in.m,
+        .n = cd->in.n,
+        .k = cd->in.k,
+        .alpha = run->alpha,
+        .beta = run->beta,
+        .lda = cd->a.ld,
+        .ldb = cd->b.ld,
+        .ldc = cd->c0.ld,
+        .a = job.buf.a,
+        .b = job.buf.b,
+        .c = job.buf.c,
+        .a_offset = (uint64_t)cd->a.guard,
+        .b_offset = (uint64_t)cd->b.guard,
+        .c_offset = (uint64_t)cd->c0.guard,
         .params = v->params,
         .n_params = v->info->n_params,
     };
@@ -288,7 +300,10 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
     if (inst->requested && r->status == GH_RESULT_ERROR) sum->requested_not_run++;
 }
 
-static int integral(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
+static int integral(double x)
+{
+    return x == floor(x) && fabs(x) < 2147483648.0;
+}
 
 /* A result for this case, passing until shown otherwise; the caller names
  * who produced it (backend, plugin, device, kernel). */
@@ -297,17 +312,21 @@ static gh_result case_result(const gh_run_config *run, const case_data *cd)
     return (gh_result){
         .case_index = cd->index,
         .dtype = cd->in.dtype,
-        .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
-        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k,
-        .alpha = run->alpha, .beta = run->beta,
+        .trans_a = cd->in.trans_a,
+        .trans_b = cd->in.trans_b,
+        .m = cd->in.m,
+        .n = cd->in.n,
+        .k = cd->in.k,
+        .alpha = run->alpha,
+        .beta = run->beta,
         .status = GH_RESULT_PASS,
         .verify_method = gh_reference_method(cd->ref),
     };
 }
 
-static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device,
-                                    const gh_kernel_variant *v, case_data *cd, gh_compare *cmp, gh_report *report,
-                                    gh_progress *progress, gh_run_summary *sum)
+static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
+                                    case_data *cd, gh_compare *cmp, gh_report *report, gh_progress *progress,
+                                    gh_run_summary *sum)
 {
     const gh_plugin_api *api = inst->plugin->api;
     const gh_device_info *info = api->device_info(inst->ctx, device);
@@ -358,7 +377,9 @@ static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_
         for (size_t d = 0; d < inst->n_devices; d++)
             for (size_t v = 0; v < inst->n_variants; v++) {
                 if (ran[i][d * inst->n_variants + v]) continue;
-                gh_report_note(report, "backend %s: kernel %s%s%s never ran on device %d: no case ran (each was unsupported or skipped above)",
+                gh_report_note(report,
+                               "backend %s: kernel %s%s%s never ran on device %d: no case ran (each was unsupported or "
+                               "skipped above)",
                                inst->name, inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
                                inst->variants[v].label, inst->devices[d]);
                 sum->requested_not_run++;
@@ -373,8 +394,8 @@ typedef struct split_job {
     const gh_split_plan *sp;
     const case_data *cd;
     const gh_run_config *run;
-    gh_split_member_stats *last;       /* the members' stats of the latest repetition */
-    gh_split_member_stats *per_timed;  /* n_members per timed repetition */
+    gh_split_member_stats *last;      /* the members' stats of the latest repetition */
+    gh_split_member_stats *per_timed; /* n_members per timed repetition */
     double failed_wall_ms;
 } split_job;
 
@@ -385,9 +406,18 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
     const size_t n = job->sp->n_members;
     gh_matrix_poison(dst); /* an element no member writes then fails */
     gh_split_problem prob = {
-        .dtype = cd->in.dtype, .trans_a = cd->in.trans_a, .trans_b = cd->in.trans_b,
-        .m = cd->in.m, .n = cd->in.n, .k = cd->in.k, .alpha = job->run->alpha, .beta = job->run->beta,
-        .a = &cd->a, .b = &cd->b, .c0 = &cd->c0, .c = dst,
+        .dtype = cd->in.dtype,
+        .trans_a = cd->in.trans_a,
+        .trans_b = cd->in.trans_b,
+        .m = cd->in.m,
+        .n = cd->in.n,
+        .k = cd->in.k,
+        .alpha = job->run->alpha,
+        .beta = job->run->beta,
+        .a = &cd->a,
+        .b = &cd->b,
+        .c0 = &cd->c0,
+        .c = dst,
     };
     gh_split_outcome o = {.members = job->last};
     if (gh_split_run(job->sp->members, n, job->sp->config->panel, job->sp->config->mem_limit, &prob, &o) != GH_OK) {
@@ -409,8 +439,10 @@ static void split_repeat_check(void *p, const gh_matrix *first, const gh_matrix 
     if (!gh_matrix_same_values(got, first)) {
         r->deterministic = 0;
         if (job->sp->alike) {
-            result_detail(r, GH_RESULT_FAIL, "nondeterministic: timed run %d's output differs from run 1's "
-                          "on the same inputs and alike members", timed + 1);
+            result_detail(r, GH_RESULT_FAIL,
+                          "nondeterministic: timed run %d's output differs from run 1's "
+                          "on the same inputs and alike members",
+                          timed + 1);
             return;
         }
         gh_verify_result v;
@@ -454,7 +486,10 @@ static void measure_split(const gh_run_config *run, const gh_split_plan *sp, cas
 {
     const size_t n = sp->n_members;
     double *wall = gh_xcalloc((size_t)run->repeat, sizeof *wall);
-    split_job job = {.sp = sp, .cd = cd, .run = run, .last = shown,
+    split_job job = {.sp = sp,
+                     .cd = cd,
+                     .run = run,
+                     .last = shown,
                      .per_timed = gh_xcalloc((size_t)run->repeat * n, sizeof *job.per_timed)};
     r->clock = GH_CLOCK_HOST;
     if (measure_repetitions(run, cd, out, split_repetition, split_repeat_check, &job, wall, r, progress) == 0) {
@@ -473,19 +508,31 @@ static void report_split(gh_report *report, const gh_split_plan *sp, const gh_re
                          const gh_split_member_stats *st, double wall_ms)
 {
     gh_report_split_member *rows = gh_xcalloc(sp->n_members, sizeof *rows);
-    char (*layouts)[160] = gh_xcalloc(sp->n_members, sizeof *layouts);
+    char(*layouts)[160] = gh_xcalloc(sp->n_members, sizeof *layouts);
     for (size_t i = 0; i < sp->n_members; i++) {
         const gh_split_member *mb = &sp->members[i];
         const gh_device_info *info = mb->api->device_info(mb->ctx, mb->device);
         if (st[i].layout.n_chunks > 0) gh_split_layout_describe(&st[i].layout, layouts[i], sizeof layouts[i]);
         else snprintf(layouts[i], sizeof layouts[i], "not planned");
         rows[i] = (gh_report_split_member){
-            .backend = mb->backend, .plugin = mb->api->name, .device_index = mb->device,
-            .device_name = info ? info->name : "?", .kernel = mb->kernel_info->name, .params = mb->params_label,
-            .streams = st[i].streams, .layout = layouts[i], .device_bytes = st[i].layout.device_bytes,
-            .chunks = st[i].chunks, .gemms = st[i].gemms, .compute_ms = st[i].compute_ms,
-            .upload_ms = st[i].upload_ms, .download_ms = st[i].download_ms, .wait_ms = st[i].wait_ms,
-            .bytes_up = st[i].bytes_up, .bytes_down = st[i].bytes_down, .error = st[i].error,
+            .backend = mb->backend,
+            .plugin = mb->api->name,
+            .device_index = mb->device,
+            .device_name = info ? info->name : "?",
+            .kernel = mb->kernel_info->name,
+            .params = mb->params_label,
+            .streams = st[i].streams,
+            .layout = layouts[i],
+            .device_bytes = st[i].layout.device_bytes,
+            .chunks = st[i].chunks,
+            .gemms = st[i].gemms,
+            .compute_ms = st[i].compute_ms,
+            .upload_ms = st[i].upload_ms,
+            .download_ms = st[i].download_ms,
+            .wait_ms = st[i].wait_ms,
+            .bytes_up = st[i].bytes_up,
+            .bytes_down = st[i].bytes_down,
+            .error = st[i].error,
         };
     }
     gh_report_split_members(report, r, wall_ms, rows, sp->n_members);
@@ -499,8 +546,8 @@ static void count_split(gh_run_summary *sum, const gh_result *r)
     count(sum, &requested, r);
 }
 
-static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd,
-                                  gh_compare *cmp, gh_report *report, gh_progress *progress, gh_run_summary *sum)
+static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd, gh_compare *cmp,
+                                  gh_report *report, gh_progress *progress, gh_run_summary *sum)
 {
     gh_result r = case_result(run, cd);
     r.backend = sp->name;
@@ -516,8 +563,8 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
     if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
         result_detail(&r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
                       run->alpha, run->beta);
-    } else if (gh_matrix_alloc_with(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
-                                    cd->alloc) != 0) {
+    } else if (gh_matrix_alloc_with(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard, cd->alloc) !=
+               0) {
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
         measure_split(run, sp, cd, &out, &r, st, &wall_ms, progress);
@@ -583,14 +630,13 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
         const int index = c->index;
         case_data cd;
         char what[160];
-        snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(c->dtype),
-                 c->trans.a ? "t" : "n", c->trans.b ? "t" : "n", (long long)c->shape.m,
-                 (long long)c->shape.n, (long long)c->shape.k);
+        snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(c->dtype), c->trans.a ? "t" : "n",
+                 c->trans.b ? "t" : "n", (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k);
         gh_progress_run(progress, done, what);
         if (case_prepare(&cd, run, index, c->shape, c->dtype, c->trans, alloc) != 0) {
             gh_progress_clear(progress);
-            gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference",
-                           index, what + strlen("preparing "));
+            gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference", index,
+                           what + strlen("preparing "));
             sum->errors++;
             case_release(&cd);
             continue;
@@ -605,8 +651,8 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
                              inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
                              inst->variants[v].label);
                     gh_progress_run(progress, done, what);
-                    if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report,
-                                    progress, sum) != GH_RESULT_UNSUPPORTED)
+                    if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report, progress,
+                                    sum) != GH_RESULT_UNSUPPORTED)
                         ran[i][dv * inst->n_variants + v]++;
                     done++;
                 }
@@ -621,8 +667,13 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
         }
         if (cmp.n_members > 0) {
             gh_agreement a = {
-                .case_index = index, .dtype = cd.in.dtype, .trans_a = cd.in.trans_a,
-                .trans_b = cd.in.trans_b, .m = cd.in.m, .n = cd.in.n, .k = cd.in.k,
+                .case_index = index,
+                .dtype = cd.in.dtype,
+                .trans_a = cd.in.trans_a,
+                .trans_b = cd.in.trans_b,
+                .m = cd.in.m,
+                .n = cd.in.n,
+                .k = cd.in.k,
             };
             gh_compare_finish(&cmp, cd.ref, &a);
             gh_progress_clear(progress);
@@ -631,12 +682,13 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
         }
         gh_compare_clear(&cmp);
         case_release(&cd);
-            }
+    }
     gh_progress_finish(progress);
     report_never_ran(plan, ran, report, sum);
     for (size_t i = 0; i < plan->n_splits; i++) {
         if (plan->splits[i].problem || split_ran[i]) continue;
-        gh_report_note(report, "split %s never ran: no case ran (each was unsupported or skipped above)", plan->splits[i].name);
+        gh_report_note(report, "split %s never ran: no case ran (each was unsupported or skipped above)",
+                       plan->splits[i].name);
         sum->requested_not_run++;
     }
     free(split_ran);

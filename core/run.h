@@ -12,7 +12,7 @@
 
 typedef struct gh_run_summary {
     size_t passed, failed, unsupported, errors, unchecked;
-    size_t requested_not_run;    /* unsupported or errored results of requested backends */
+    size_t requested_not_run; /* unsupported or errored results of requested backends */
 } gh_run_summary;
 
 /* Progress goes to stderr in the given mode. Returns nothing; the summary

@@ -25,9 +25,9 @@
 /* The blocking path packs sub-matrices here: large enough that a copy takes
  * few calls, small beside the matrices. */
 #define STAGING_MAX_BYTES ((uint64_t)64 << 20)
-#define MAX_LANES 2
+#define MAX_LANES         2
 /* One task queues at most: A, a B panel and C0. */
-#define MAX_TASK_UPLOADS 3
+#define MAX_TASK_UPLOADS  3
 
 /* ---- members ------------------------------------------------------------ */
 
@@ -60,16 +60,14 @@ static void member_host_free(void *user, void *ptr)
 
 int gh_split_host_allocator(const gh_split_member *mb, gh_host_allocator *out)
 {
-    if (!gh_split_member_has_host_alloc(mb))
-        return -1;
-    *out = (gh_host_allocator){ member_host_alloc, member_host_free, (void *)mb };
+    if (!gh_split_member_has_host_alloc(mb)) return -1;
+    *out = (gh_host_allocator){member_host_alloc, member_host_free, (void *)mb};
     return 0;
 }
 
 uint64_t gh_split_member_limit(const gh_split_member *mb, uint64_t mem_limit)
 {
-    if (mem_limit > 0)
-        return mem_limit;
+    if (mem_limit > 0) return mem_limit;
     const gh_device_info *info = mb->api->device_info(mb->ctx, mb->device);
     if (!info || !GH_HAS_MEMBER(info, gh_device_info, global_mem_bytes) || info->global_mem_bytes == 0)
         return UINT64_MAX;
@@ -90,8 +88,14 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
 
 typedef struct layout_choice {
     int b_resident, full_width, depth;
@@ -114,35 +118,30 @@ static int size_layout(const gh_split_shape *s, int64_t panel, uint64_t limit, l
     l->b_bytes = sat_mul(sat_mul((uint64_t)s->k, (uint64_t)(ch.b_resident ? s->n : l->panel_cols)), e);
     l->c_bytes = sat_mul(sat_mul((uint64_t)l->chunk_rows, (uint64_t)(l->full_width ? s->n : l->panel_cols)), e);
     uint64_t per_set = sat_add(l->a_bytes, l->c_bytes);
-    if (!ch.b_resident)
-        per_set = sat_add(per_set, l->b_bytes);
+    if (!ch.b_resident) per_set = sat_add(per_set, l->b_bytes);
     l->device_bytes = sat_mul((uint64_t)ch.depth, per_set);
-    if (ch.b_resident)
-        l->device_bytes = sat_add(l->device_bytes, l->b_bytes);
+    if (ch.b_resident) l->device_bytes = sat_add(l->device_bytes, l->b_bytes);
     return l->device_bytes <= limit;
 }
 
 void gh_split_format_bytes(uint64_t bytes, char *buf, size_t size)
 {
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = (double)bytes;
     int u = 0;
     while (v >= 1024.0 && u < 4) {
         v /= 1024.0;
         u++;
     }
-    if (bytes == UINT64_MAX)
-        snprintf(buf, size, "more than 16 EiB");
-    else if (u == 0)
-        snprintf(buf, size, "%llu B", (unsigned long long)bytes);
-    else
-        snprintf(buf, size, "%.2f %s", v, units[u]);
+    if (bytes == UINT64_MAX) snprintf(buf, size, "more than 16 EiB");
+    else if (u == 0) snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+    else snprintf(buf, size, "%.2f %s", v, units[u]);
 }
 
 /* The smallest layout: one chunk, one streamed B panel, one C tile. */
 static int smallest_fits(const gh_split_shape *s, int64_t panel, uint64_t limit, gh_split_layout *l)
 {
-    return size_layout(s, panel, limit, (layout_choice){ 0, 0, 1 }, l);
+    return size_layout(s, panel, limit, (layout_choice){0, 0, 1}, l);
 }
 
 /* Explains why not even the smallest layout fits, and which panel would. */
@@ -161,22 +160,17 @@ static void explain_too_small(const gh_split_shape *s, int64_t panel, uint64_t l
     int64_t lo = 0, hi = panel;
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (smallest_fits(s, mid, limit, &probe))
-            lo = mid;
-        else
-            hi = mid;
+        if (smallest_fits(s, mid, limit, &probe)) lo = mid;
+        else hi = mid;
     }
     int n = snprintf(err, size,
                      "mem_limit %s is too small for one panel: %lld rows of op(A) (%s), a %lld-column panel of "
                      "op(B) (%s) and a %lldx%lld tile of C (%s) need %s",
                      have, (long long)l.chunk_rows, a, (long long)l.panel_cols, b, (long long)l.chunk_rows,
                      (long long)l.panel_cols, c, need);
-    if (n < 0 || (size_t)n >= size)
-        return;
-    if (lo >= 1)
-        snprintf(err + n, size - (size_t)n, "; panel = %lld would fit", (long long)lo);
-    else
-        snprintf(err + n, size - (size_t)n, "; not even panel = 1 fits (K = %lld)", (long long)s->k);
+    if (n < 0 || (size_t)n >= size) return;
+    if (lo >= 1) snprintf(err + n, size - (size_t)n, "; panel = %lld would fit", (long long)lo);
+    else snprintf(err + n, size - (size_t)n, "; not even panel = 1 fits (K = %lld)", (long long)s->k);
 }
 
 int gh_split_plan_layout(const gh_split_shape *shape, int64_t panel, uint64_t limit, int max_depth,
@@ -185,17 +179,15 @@ int gh_split_plan_layout(const gh_split_shape *shape, int64_t panel, uint64_t li
     /* Resident B first: re-streaming B for every chunk costs far more than
      * losing the overlap. Then double buffering, then full-width C. */
     static const layout_choice prefs[] = {
-        { 1, 1, 2 }, { 1, 0, 2 }, { 1, 1, 1 }, { 1, 0, 1 }, { 0, 0, 2 }, { 0, 0, 1 },
+        {1, 1, 2}, {1, 0, 2}, {1, 1, 1}, {1, 0, 1}, {0, 0, 2}, {0, 0, 1},
     };
     if (panel < 1 || shape->m < 1 || shape->n < 1 || shape->k < 1) {
         snprintf(err, err_size, "panel and every dimension must be >= 1");
         return -1;
     }
     for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; i++) {
-        if (prefs[i].depth > max_depth)
-            continue;
-        if (size_layout(shape, panel, limit, prefs[i], out))
-            return 0;
+        if (prefs[i].depth > max_depth) continue;
+        if (size_layout(shape, panel, limit, prefs[i], out)) return 0;
     }
     explain_too_small(shape, panel, limit, err, err_size);
     return -1;
@@ -221,10 +213,10 @@ typedef struct shared {
     pthread_mutex_t lock;
     pthread_cond_t all_arrived;
     size_t n_workers, arrived;
-    double t_start;               /* when the last worker finished setting up */
+    double t_start; /* when the last worker finished setting up */
     int64_t next_chunk, n_chunks;
-    atomic_int aborted;           /* a member failed: nobody takes more work */
-    gh_status status;             /* the first failure */
+    atomic_int aborted; /* a member failed: nobody takes more work */
+    gh_status status;   /* the first failure */
     char *error;
     size_t error_size;
 } shared;
@@ -237,8 +229,7 @@ static void arrive(shared *sh, int wait)
         sh->t_start = gh_now_ms();
         pthread_cond_broadcast(&sh->all_arrived);
     }
-    while (wait && sh->arrived < sh->n_workers)
-        pthread_cond_wait(&sh->all_arrived, &sh->lock);
+    while (wait && sh->arrived < sh->n_workers) pthread_cond_wait(&sh->all_arrived, &sh->lock);
     pthread_mutex_unlock(&sh->lock);
 }
 
@@ -257,10 +248,10 @@ static void record_failure(shared *sh, gh_status status, const char *text)
 
 /* A stream (or, on the blocking path, none) and the buffers its tasks use. */
 typedef struct lane {
-    gh_stream *stream;            /* NULL on the blocking path */
-    gh_buffer *a, *b, *c;         /* b: this lane's B panel, only when B is streamed */
-    int64_t a_chunk;              /* the chunk whose op(A) rows are in a; -1: none */
-    uint64_t syncs;               /* synchronizations so far */
+    gh_stream *stream;    /* NULL on the blocking path */
+    gh_buffer *a, *b, *c; /* b: this lane's B panel, only when B is streamed */
+    int64_t a_chunk;      /* the chunk whose op(A) rows are in a; -1: none */
+    uint64_t syncs;       /* synchronizations so far */
     /* Written by the device at the next synchronize. */
     double up_ms[MAX_TASK_UPLOADS];
     int n_up;
@@ -268,25 +259,25 @@ typedef struct lane {
     int n_down;
     gh_gemm_timing timing;
     int n_gemm;
-    gh_gemm_args args;            /* the queued GEMM's arguments, kept as long as its timing */
+    gh_gemm_args args; /* the queued GEMM's arguments, kept as long as its timing */
 } lane;
 
 typedef struct worker {
     const gh_split_member *mb;
     const gh_split_problem *p;
     shared *sh;
-    gh_split_member_stats *st;    /* st->layout is this device's plan */
+    gh_split_member_stats *st; /* st->layout is this device's plan */
     int async;
     lane lanes[MAX_LANES];
     int n_lanes, next_lane;
-    gh_buffer *b_whole;           /* resident B, stored layout, no padding */
-    unsigned char *panel_loaded;  /* per B panel: queued into b_whole */
-    int *panel_lane;              /* the lane that queued it */
-    uint64_t *panel_sync;         /* that lane's sync count when it did */
+    gh_buffer *b_whole;          /* resident B, stored layout, no padding */
+    unsigned char *panel_loaded; /* per B panel: queued into b_whole */
+    int *panel_lane;             /* the lane that queued it */
+    uint64_t *panel_sync;        /* that lane's sync count when it did */
     int64_t panels_loaded;
-    unsigned char *staging;       /* blocking path: packing buffer */
+    unsigned char *staging; /* blocking path: packing buffer */
     uint64_t staging_bytes;
-    int staging_pinned;           /* from the plugin's host_alloc */
+    int staging_pinned; /* from the plugin's host_alloc */
     int failed;
     int started;
     double end_ms;
@@ -295,8 +286,8 @@ typedef struct worker {
 
 /* Records this member's failure (first one only) with the plugin's words,
  * read right after the failing call since last_error is per thread. */
-__attribute__((format(printf, 4, 5)))
-static gh_status fail(worker *w, gh_status status, int plugin_words, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static gh_status fail(worker *w, gh_status status, int plugin_words,
+                                                            const char *fmt, ...)
 {
     char what[256];
     va_list ap;
@@ -308,8 +299,8 @@ static gh_status fail(worker *w, gh_status status, int plugin_words, const char 
         snprintf(w->st->error, sizeof w->st->error, "%s%s%s", what, why ? ": " : "",
                  why ? (*why ? why : "(the plugin gave no reason)") : "");
         char text[768];
-        snprintf(text, sizeof text, "member %s/%d (%s): %s", w->mb->backend, w->mb->device,
-                 w->mb->kernel_info->name, w->st->error);
+        snprintf(text, sizeof text, "member %s/%d (%s): %s", w->mb->backend, w->mb->device, w->mb->kernel_info->name,
+                 w->st->error);
         record_failure(w->sh, status, text);
     }
     w->failed = 1;
@@ -321,20 +312,18 @@ static int64_t take_chunk(worker *w)
     double t0 = gh_now_ms();
     int64_t chunk = -1;
     pthread_mutex_lock(&w->sh->lock);
-    if (!atomic_load(&w->sh->aborted) && w->sh->next_chunk < w->sh->n_chunks)
-        chunk = w->sh->next_chunk++;
+    if (!atomic_load(&w->sh->aborted) && w->sh->next_chunk < w->sh->n_chunks) chunk = w->sh->next_chunk++;
     pthread_mutex_unlock(&w->sh->lock);
     w->st->wait_ms += gh_now_ms() - t0;
-    if (chunk >= 0)
-        w->st->chunks++;
+    if (chunk >= 0) w->st->chunks++;
     return chunk;
 }
 
 /* Rows of bytes on the host: a sub-matrix of one of the case's matrices. */
 typedef struct host_block {
     unsigned char *host;
-    uint64_t pitch;               /* bytes from one row to the next */
-    uint64_t rows, width;         /* width in bytes */
+    uint64_t pitch;       /* bytes from one row to the next */
+    uint64_t rows, width; /* width in bytes */
 } host_block;
 
 static unsigned char *element_at(const gh_matrix *m, int64_t i, int64_t j)
@@ -344,8 +333,8 @@ static unsigned char *element_at(const gh_matrix *m, int64_t i, int64_t j)
 
 static host_block block_of(const gh_matrix *m, int64_t row0, int64_t col0, int64_t rows, int64_t cols)
 {
-    return (host_block){ element_at(m, row0, col0), (uint64_t)m->ld * m->elem_size, (uint64_t)rows,
-                         (uint64_t)cols * m->elem_size };
+    return (host_block){element_at(m, row0, col0), (uint64_t)m->ld * m->elem_size, (uint64_t)rows,
+                        (uint64_t)cols * m->elem_size};
 }
 
 /* Rows row0.. of op(A): rows of A, or columns of A when it is stored transposed. */
@@ -377,8 +366,7 @@ static int64_t resident_b_ld(const gh_split_problem *p)
  * Contiguous on both sides: one call. Compact on the device only: rows
  * packed through the staging buffer, as many per call as it holds. Else one
  * call per row. */
-static gh_status blocking_copy(worker *w, int upload, gh_buffer *buf, uint64_t offset, uint64_t dev_pitch,
-                               host_block b)
+static gh_status blocking_copy(worker *w, int upload, gh_buffer *buf, uint64_t offset, uint64_t dev_pitch, host_block b)
 {
     const gh_plugin_api *api = w->mb->api;
     gh_plugin *ctx = w->mb->ctx;
@@ -399,8 +387,7 @@ static gh_status blocking_copy(worker *w, int upload, gh_buffer *buf, uint64_t o
     for (uint64_t r = 0; r < b.rows && s == GH_OK; r += per_call) {
         uint64_t n = b.rows - r < per_call ? b.rows - r : per_call;
         if (upload) {
-            for (uint64_t i = 0; i < n; i++)
-                memcpy(w->staging + i * b.width, b.host + (r + i) * b.pitch, b.width);
+            for (uint64_t i = 0; i < n; i++) memcpy(w->staging + i * b.width, b.host + (r + i) * b.pitch, b.width);
             s = api->upload(ctx, buf, offset + r * b.width, w->staging, n * b.width);
         } else {
             s = api->download(ctx, buf, offset + r * b.width, w->staging, n * b.width);
@@ -450,18 +437,14 @@ static gh_status get_block(worker *w, lane *l, gh_buffer *buf, uint64_t offset, 
 /* Waits for the lane's queued work and books the device's times for it. */
 static gh_status lane_sync(worker *w, lane *l)
 {
-    if (!l->stream)
-        return GH_OK;
+    if (!l->stream) return GH_OK;
     double t0 = gh_now_ms();
     gh_status s = w->mb->api->stream_synchronize(w->mb->ctx, l->stream);
     w->st->wait_ms += gh_now_ms() - t0;
     l->syncs++;
-    for (int i = 0; i < l->n_up; i++)
-        w->st->upload_ms += l->up_ms[i];
-    if (l->n_down)
-        w->st->download_ms += l->down_ms;
-    if (l->n_gemm)
-        w->st->compute_ms += l->timing.kernel_ms;
+    for (int i = 0; i < l->n_up; i++) w->st->upload_ms += l->up_ms[i];
+    if (l->n_down) w->st->download_ms += l->down_ms;
+    if (l->n_gemm) w->st->compute_ms += l->timing.kernel_ms;
     l->n_up = l->n_down = l->n_gemm = 0;
     return s == GH_OK ? GH_OK : fail(w, s, 1, "queued work failed (stream_synchronize)");
 }
@@ -472,12 +455,12 @@ static gh_status run_gemm(worker *w, lane *l, const gh_gemm_args *g)
     w->st->gemms++;
     gh_status s;
     if (w->async) {
-        l->timing = (gh_gemm_timing){ .size = sizeof l->timing };
+        l->timing = (gh_gemm_timing){.size = sizeof l->timing};
         l->n_gemm = 1;
         l->args = *g;
         s = mb->api->gemm_async(mb->ctx, l->stream, mb->kernel, &l->args, &l->timing);
     } else {
-        gh_gemm_timing t = { .size = sizeof t };
+        gh_gemm_timing t = {.size = sizeof t};
         s = mb->api->gemm(mb->ctx, mb->device, mb->kernel, g, &t);
         w->st->compute_ms += t.kernel_ms;
     }
@@ -507,8 +490,7 @@ static gh_status load_panels(worker *w, int self, const task *t)
     const gh_split_problem *p = w->p;
     const uint64_t e = p->b->elem_size, pitch = (uint64_t)resident_b_ld(p) * e;
     for (int64_t j = t->panel_first; j < t->panel_end; j++) {
-        if (w->panel_loaded[j])
-            continue;
+        if (w->panel_loaded[j]) continue;
         int64_t col0, cols;
         panel_range(w, j, &col0, &cols);
         if (put_block(w, &w->lanes[self], w->b_whole, resident_b_offset(p, col0) * e, pitch, b_block(p, col0, cols),
@@ -538,8 +520,7 @@ static gh_status load_whole_b(worker *w)
 {
     const gh_matrix *b = w->p->b;
     host_block whole = block_of(b, 0, 0, b->rows, b->cols);
-    if (put_block(w, &w->lanes[0], w->b_whole, 0, whole.width, whole, "B") != GH_OK)
-        return GH_ERROR;
+    if (put_block(w, &w->lanes[0], w->b_whole, 0, whole.width, whole, "B") != GH_OK) return GH_ERROR;
     for (int64_t j = 0; j < w->st->layout.n_panels; j++) {
         w->panel_loaded[j] = 1;
         w->panel_lane[j] = 0;
@@ -570,18 +551,15 @@ static gh_status run_task(worker *w, const task *t)
     lane *l = &w->lanes[self];
     w->next_lane = (w->next_lane + 1) % w->n_lanes;
     /* The lane's previous task must be done before its buffers are reused. */
-    if (lane_sync(w, l) != GH_OK)
-        return GH_ERROR;
+    if (lane_sync(w, l) != GH_OK) return GH_ERROR;
     if (l->a_chunk != t->chunk) {
         host_block a = a_block(p, t->row0, t->rows);
-        if (put_block(w, l, l->a, 0, a.width, a, "rows of A") != GH_OK)
-            return GH_ERROR;
+        if (put_block(w, l, l->a, 0, a.width, a, "rows of A") != GH_OK) return GH_ERROR;
         l->a_chunk = t->chunk;
     }
     if (!lay->b_resident) {
         host_block b = b_block(p, t->col0, t->cols);
-        if (put_block(w, l, l->b, 0, b.width, b, "a panel of B") != GH_OK)
-            return GH_ERROR;
+        if (put_block(w, l, l->b, 0, b.width, b, "a panel of B") != GH_OK) return GH_ERROR;
     } else if (load_panels(w, self, t) != GH_OK) {
         return GH_ERROR;
     }
@@ -591,24 +569,32 @@ static gh_status run_task(worker *w, const task *t)
     if (p->beta != 0 && put_block(w, l, l->c, c_offset * e, (uint64_t)ldc * e,
                                   block_of(p->c0, t->row0, t->col0, t->rows, t->cols), "C0") != GH_OK)
         return GH_ERROR;
-    if (lay->b_resident && await_panels(w, self, t) != GH_OK)
-        return GH_ERROR;
+    if (lay->b_resident && await_panels(w, self, t) != GH_OK) return GH_ERROR;
     gh_gemm_args g = {
         .size = sizeof g,
         .dtype = p->dtype,
-        .trans_a = p->trans_a, .trans_b = p->trans_b,
-        .m = t->rows, .n = t->cols, .k = p->k,
-        .alpha = p->alpha, .beta = p->beta,
-        .lda = p->trans_a ? t->rows : p->k, .a = l->a, .a_offset = 0,
-        .ldb = lay->b_resident ? resident_b_ld(p) : p->trans_b ? p->k : t->cols,
+        .trans_a = p->trans_a,
+        .trans_b = p->trans_b,
+        .m = t->rows,
+        .n = t->cols,
+        .k = p->k,
+        .alpha = p->alpha,
+        .beta = p->beta,
+        .lda = p->trans_a ? t->rows : p->k,
+        .a = l->a,
+        .a_offset = 0,
+        .ldb = lay->b_resident ? resident_b_ld(p)
+               : p->trans_b    ? p->k
+                               : t->cols,
         .b = lay->b_resident ? w->b_whole : l->b,
         .b_offset = lay->b_resident ? resident_b_offset(p, t->col0) : 0,
-        .ldc = ldc, .c = l->c, .c_offset = c_offset,
+        .ldc = ldc,
+        .c = l->c,
+        .c_offset = c_offset,
         .params = w->mb->params,
         .n_params = w->mb->kernel_info->n_params,
     };
-    if (run_gemm(w, l, &g) != GH_OK)
-        return GH_ERROR;
+    if (run_gemm(w, l, &g) != GH_OK) return GH_ERROR;
     return get_block(w, l, l->c, c_offset * e, (uint64_t)ldc * e, block_of(p->c, t->row0, t->col0, t->rows, t->cols));
 }
 
@@ -617,10 +603,9 @@ static gh_status run_task(worker *w, const task *t)
 static gh_status run_chunk(worker *w, int64_t chunk)
 {
     const gh_split_layout *lay = &w->st->layout;
-    task t = { .chunk = chunk, .row0 = chunk * lay->chunk_rows };
+    task t = {.chunk = chunk, .row0 = chunk * lay->chunk_rows};
     t.rows = min64(lay->chunk_rows, w->p->m - t.row0);
-    if (lay->b_resident && !w->async && w->panels_loaded < lay->n_panels && load_whole_b(w) != GH_OK)
-        return GH_ERROR;
+    if (lay->b_resident && !w->async && w->panels_loaded < lay->n_panels && load_whole_b(w) != GH_OK) return GH_ERROR;
     if (lay->full_width && w->panels_loaded == lay->n_panels) {
         t.col0 = 0;
         t.cols = w->p->n;
@@ -629,13 +614,11 @@ static gh_status run_chunk(worker *w, int64_t chunk)
         return run_task(w, &t);
     }
     for (int64_t j = 0; j < lay->n_panels; j++) {
-        if (atomic_load(&w->sh->aborted))
-            return GH_OK; /* another member failed and said so */
+        if (atomic_load(&w->sh->aborted)) return GH_OK; /* another member failed and said so */
         panel_range(w, j, &t.col0, &t.cols);
         t.panel_first = j;
         t.panel_end = j + 1;
-        if (run_task(w, &t) != GH_OK)
-            return GH_ERROR;
+        if (run_task(w, &t) != GH_OK) return GH_ERROR;
     }
     return GH_OK;
 }
@@ -660,13 +643,10 @@ static uint64_t staging_size(const worker *w)
     const gh_split_layout *l = &w->st->layout;
     const uint64_t e = w->p->a->elem_size;
     uint64_t want = l->a_bytes > l->c_bytes ? l->a_bytes : l->c_bytes;
-    if (l->b_bytes > want)
-        want = l->b_bytes;
-    if (want > STAGING_MAX_BYTES)
-        want = STAGING_MAX_BYTES;
+    if (l->b_bytes > want) want = l->b_bytes;
+    if (want > STAGING_MAX_BYTES) want = STAGING_MAX_BYTES;
     int64_t widest = w->p->k > w->p->n ? w->p->k : w->p->n;
-    if (l->chunk_rows > widest)
-        widest = l->chunk_rows;
+    if (l->chunk_rows > widest) widest = l->chunk_rows;
     return want > (uint64_t)widest * e ? want : (uint64_t)widest * e;
 }
 
@@ -702,8 +682,7 @@ static gh_status worker_setup(worker *w)
             (!lay->b_resident && alloc_buffer(w, lay->b_bytes, &l->b, "a panel of B")))
             return GH_ERROR;
     }
-    if (lay->b_resident && alloc_buffer(w, lay->b_bytes, &w->b_whole, "B"))
-        return GH_ERROR;
+    if (lay->b_resident && alloc_buffer(w, lay->b_bytes, &w->b_whole, "B")) return GH_ERROR;
     size_t n_panels = (size_t)lay->n_panels;
     w->panel_loaded = gh_xcalloc(n_panels, sizeof *w->panel_loaded);
     w->panel_lane = gh_xcalloc(n_panels, sizeof *w->panel_lane);
@@ -714,8 +693,7 @@ static gh_status worker_setup(worker *w)
 /* Every queued copy and GEMM finishes before a buffer is freed. */
 static void drain(worker *w)
 {
-    for (int i = 0; i < w->n_lanes; i++)
-        lane_sync(w, &w->lanes[i]);
+    for (int i = 0; i < w->n_lanes; i++) lane_sync(w, &w->lanes[i]);
 }
 
 static void worker_teardown(worker *w)
@@ -740,17 +718,15 @@ static void worker_teardown(worker *w)
 static void *worker_main(void *arg)
 {
     worker *w = arg;
-    gh_crash_doing("running split member %s/%d (plugin %s), kernel %s%s%s, on a %lldx%lldx%lld product",
-                   w->mb->backend, w->mb->device, w->mb->api->name, w->mb->kernel_info->name,
-                   *w->mb->params_label ? " " : "", w->mb->params_label, (long long)w->p->m, (long long)w->p->n,
-                   (long long)w->p->k);
+    gh_crash_doing("running split member %s/%d (plugin %s), kernel %s%s%s, on a %lldx%lldx%lld product", w->mb->backend,
+                   w->mb->device, w->mb->api->name, w->mb->kernel_info->name, *w->mb->params_label ? " " : "",
+                   w->mb->params_label, (long long)w->p->m, (long long)w->p->n, (long long)w->p->k);
     gh_status s = worker_setup(w);
     arrive(w->sh, 1); /* a member that could not set up still arrives: nobody waits forever */
     if (s == GH_OK) {
         int64_t chunk;
         while (!w->failed && (chunk = take_chunk(w)) >= 0)
-            if (run_chunk(w, chunk) != GH_OK)
-                break;
+            if (run_chunk(w, chunk) != GH_OK) break;
     }
     drain(w);
     w->end_ms = gh_now_ms();
@@ -765,7 +741,7 @@ static void *worker_main(void *arg)
 static gh_status check_members(const gh_split_member *members, size_t n, int64_t panel, uint64_t mem_limit,
                                const gh_split_problem *p, gh_split_outcome *out)
 {
-    const gh_split_shape shape = { p->dtype, p->m, p->n, p->k };
+    const gh_split_shape shape = {p->dtype, p->m, p->n, p->k};
     for (size_t i = 0; i < n; i++) {
         const gh_split_member *mb = &members[i];
         gh_split_member_stats *st = &out->members[i];
@@ -799,18 +775,20 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, int64_t
         snprintf(out->error, sizeof out->error, "a split needs at least one member");
         return out->status = GH_INVALID_ARGUMENT;
     }
-    if (check_members(members, n_members, panel, mem_limit, p, out) != GH_OK)
-        return out->status;
+    if (check_members(members, n_members, panel, mem_limit, p, out) != GH_OK) return out->status;
 
-    shared sh = { .n_workers = n_members, .n_chunks = out->members[0].layout.n_chunks,
-                  .status = GH_OK, .error = out->error, .error_size = sizeof out->error };
+    shared sh = {.n_workers = n_members,
+                 .n_chunks = out->members[0].layout.n_chunks,
+                 .status = GH_OK,
+                 .error = out->error,
+                 .error_size = sizeof out->error};
     pthread_mutex_init(&sh.lock, NULL);
     pthread_cond_init(&sh.all_arrived, NULL);
     atomic_init(&sh.aborted, 0);
     worker *workers = gh_xcalloc(n_members, sizeof *workers);
     for (size_t i = 0; i < n_members; i++) {
         worker *w = &workers[i];
-        *w = (worker){ .mb = &members[i], .p = p, .sh = &sh, .st = &out->members[i] };
+        *w = (worker){.mb = &members[i], .p = p, .sh = &sh, .st = &out->members[i]};
         w->async = w->st->streams;
         w->started = pthread_create(&w->thread, NULL, worker_main, w) == 0;
         if (!w->started) {
@@ -820,11 +798,9 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, int64_t
     }
     double end = 0;
     for (size_t i = 0; i < n_members; i++) {
-        if (!workers[i].started)
-            continue;
+        if (!workers[i].started) continue;
         pthread_join(workers[i].thread, NULL);
-        if (workers[i].end_ms > end)
-            end = workers[i].end_ms;
+        if (workers[i].end_ms > end) end = workers[i].end_ms;
     }
     out->wall_ms = end > sh.t_start ? end - sh.t_start : 0;
     out->status = sh.status;

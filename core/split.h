@@ -25,15 +25,15 @@
 /* One device of one backend instance, and the kernel it runs. Pointers are
  * borrowed: they must outlive every call that is given the member. */
 typedef struct gh_split_member {
-    const char *backend;          /* the [backend] section, for messages */
+    const char *backend; /* the [backend] section, for messages */
     const gh_plugin_api *api;
-    uint32_t abi_minor;           /* negotiated with the plugin */
+    uint32_t abi_minor; /* negotiated with the plugin */
     gh_plugin *ctx;
     int device;
     int kernel;
     const gh_kernel_info *kernel_info;
-    const int64_t *params;        /* kernel_info->n_params values */
-    const char *params_label;     /* "tile=16", or "" */
+    const int64_t *params;    /* kernel_info->n_params values */
+    const char *params_label; /* "tile=16", or "" */
 } gh_split_member;
 
 /* 1 when the member's plugin offers every minor-1 stream function. */
@@ -56,17 +56,17 @@ typedef struct gh_split_shape {
 } gh_split_shape;
 
 typedef struct gh_split_layout {
-    int64_t chunk_rows;       /* rows of op(A) and C per chunk: panel, or M when smaller */
-    int64_t panel_cols;       /* columns of op(B) and C per panel: panel, or N when smaller */
-    int64_t n_chunks;         /* ceil(M / chunk_rows) */
-    int64_t n_panels;         /* ceil(N / panel_cols) */
-    int b_resident;           /* 1: the whole of B stays on the device, uploaded once */
-    int full_width;           /* 1: once B is resident, one GEMM per chunk over all N */
-    int depth;                /* buffer sets: 2 overlaps transfers with the GEMM, 1 does not */
-    uint64_t a_bytes;         /* one chunk of op(A) */
-    uint64_t b_bytes;         /* the whole of B (resident), or one panel (streamed) */
-    uint64_t c_bytes;         /* one chunk of C (full width) or one tile */
-    uint64_t device_bytes;    /* everything the device allocates: <= the limit */
+    int64_t chunk_rows;    /* rows of op(A) and C per chunk: panel, or M when smaller */
+    int64_t panel_cols;    /* columns of op(B) and C per panel: panel, or N when smaller */
+    int64_t n_chunks;      /* ceil(M / chunk_rows) */
+    int64_t n_panels;      /* ceil(N / panel_cols) */
+    int b_resident;        /* 1: the whole of B stays on the device, uploaded once */
+    int full_width;        /* 1: once B is resident, one GEMM per chunk over all N */
+    int depth;             /* buffer sets: 2 overlaps transfers with the GEMM, 1 does not */
+    uint64_t a_bytes;      /* one chunk of op(A) */
+    uint64_t b_bytes;      /* the whole of B (resident), or one panel (streamed) */
+    uint64_t c_bytes;      /* one chunk of C (full width) or one tile */
+    uint64_t device_bytes; /* everything the device allocates: <= the limit */
 } gh_split_layout;
 
 /* Picks the layout for one device: B resident when it fits, then double
@@ -89,27 +89,27 @@ typedef struct gh_split_problem {
     int trans_a, trans_b;
     int64_t m, n, k;
     double alpha, beta;
-    const gh_matrix *a, *b;       /* as the case holds them (guards, ld) */
-    const gh_matrix *c0;          /* read when beta != 0 */
-    gh_matrix *c;                 /* M x N: only its matrix area is written */
+    const gh_matrix *a, *b; /* as the case holds them (guards, ld) */
+    const gh_matrix *c0;    /* read when beta != 0 */
+    gh_matrix *c;           /* M x N: only its matrix area is written */
 } gh_split_problem;
 
 typedef struct gh_split_member_stats {
     gh_split_layout layout;
-    int64_t chunks;               /* row chunks taken from the queue */
-    int64_t gemms;                /* GEMM calls (a chunk is one, or one per panel) */
-    double compute_ms;            /* kernel time, by the device's clock */
-    double upload_ms, download_ms;/* device clock on streams; host clock (packing included) when blocking */
-    double wait_ms;               /* blocked on stream_synchronize or on the queue */
+    int64_t chunks;                /* row chunks taken from the queue */
+    int64_t gemms;                 /* GEMM calls (a chunk is one, or one per panel) */
+    double compute_ms;             /* kernel time, by the device's clock */
+    double upload_ms, download_ms; /* device clock on streams; host clock (packing included) when blocking */
+    double wait_ms;                /* blocked on stream_synchronize or on the queue */
     uint64_t bytes_up, bytes_down;
-    int streams;                  /* 1: minor-1 streams, 0: blocking calls */
-    char error[512];              /* why this member failed; "" when it did not */
+    int streams;     /* 1: minor-1 streams, 0: blocking calls */
+    char error[512]; /* why this member failed; "" when it did not */
 } gh_split_member_stats;
 
 typedef struct gh_split_outcome {
-    gh_status status;             /* GH_OK, or the first failure's status */
-    char error[768];              /* the first failure: member, what, the plugin's words */
-    double wall_ms;               /* first upload to last download, every member */
+    gh_status status;               /* GH_OK, or the first failure's status */
+    char error[768];                /* the first failure: member, what, the plugin's words */
+    double wall_ms;                 /* first upload to last download, every member */
     gh_split_member_stats *members; /* n entries, given by the caller */
 } gh_split_outcome;
 

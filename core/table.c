@@ -19,21 +19,21 @@ enum { N_RESULT_COLS = 11, N_STATUS = GH_RESULT_UNCHECKED + 1, MAX_COLS = 16 };
 
 typedef struct column {
     const char *title;
-    int width;                   /* when no row was announced */
-    int right;                   /* right-aligned (numbers) */
+    int width; /* when no row was announced */
+    int right; /* right-aligned (numbers) */
 } column;
 
 static const column result_cols[N_RESULT_COLS] = {
-    {"backend", 10, 0}, {"device", 18, 0}, {"kernel", 10, 0}, {"params", 10, 0}, {"dtype", 5, 0},
-    {"trans", 5, 0}, {"MxNxK", 17, 0}, {"status", 11, 0}, {"err/bound", 9, 1}, {"median ms", 10, 1},
-    {"GFLOP/s", 9, 1},
+    {"backend", 10, 0},  {"device", 18, 0},    {"kernel", 10, 0}, {"params", 10, 0},
+    {"dtype", 5, 0},     {"trans", 5, 0},      {"MxNxK", 17, 0},  {"status", 11, 0},
+    {"err/bound", 9, 1}, {"median ms", 10, 1}, {"GFLOP/s", 9, 1},
 };
 
 /* The summary's counts, in gh_result_status order. */
 static const char *const count_titles[N_STATUS] = {"passed", "failed", "unsupported", "errors", "unchecked"};
 
 typedef struct summary_row {
-    char *cells[N_TEXT_COLS];    /* backend, device, kernel, params as in the table */
+    char *cells[N_TEXT_COLS]; /* backend, device, kernel, params as in the table */
     size_t count[N_STATUS];
     double best[GH_DTYPE_COUNT]; /* best GFLOP/s of the results that ran; < 0: none */
 } summary_row;
@@ -41,13 +41,13 @@ typedef struct summary_row {
 struct gh_table {
     gh_table_options o;
     int header_done;
-    int announced;               /* gh_table_expect was called */
-    int expected[N_TEXT_COLS];   /* widest announced cell */
+    int announced;             /* gh_table_expect was called */
+    int expected[N_TEXT_COLS]; /* widest announced cell */
     int width[N_RESULT_COLS];
     summary_row *rows;
     size_t n_rows;
-    unsigned dtypes_seen;        /* GH_DTYPE_BIT mask */
-    gh_strlist failures, notes;  /* texts, repeated at the end */
+    unsigned dtypes_seen;       /* GH_DTYPE_BIT mask */
+    gh_strlist failures, notes; /* texts, repeated at the end */
 };
 
 gh_table *gh_table_open(const gh_table_options *o)
@@ -84,7 +84,10 @@ static char *clean(const char *s)
     return c;
 }
 
-static int is_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+static int is_continuation(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
 
 /* Characters (not bytes) in the first n bytes of s. */
 static int text_cols(const char *s, size_t n)
@@ -94,7 +97,10 @@ static int text_cols(const char *s, size_t n)
     return cols;
 }
 
-static int is_break(char c) { return c == ' ' || c == ',' || c == '/' || c == ';'; }
+static int is_break(char c)
+{
+    return c == ' ' || c == ',' || c == '/' || c == ';';
+}
 
 /* The bytes of s that fit in `width` characters, ending after a space,
  * comma or slash when one is in the second half; *next is where the rest
@@ -105,7 +111,10 @@ static size_t piece(const char *s, int width, const char **next)
     for (int cols = 0; s[n] && (cols < width || is_continuation(s[n])); n++) cols += !is_continuation(s[n]);
     if (s[n] && s[n] != ' ') {
         for (size_t i = n; i > n / 2; i--)
-            if (is_break(s[i - 1])) { n = i; break; }
+            if (is_break(s[i - 1])) {
+                n = i;
+                break;
+            }
     }
     *next = s + n;
     while (**next == ' ') (*next)++;
@@ -171,8 +180,7 @@ static void free_cells(char **cells, size_t n)
     for (size_t c = 0; c < n; c++) free(cells[c]);
 }
 
-void gh_table_expect(gh_table *t, const char *backend, const char *device_label, const char *kernel,
-                     const char *params)
+void gh_table_expect(gh_table *t, const char *backend, const char *device_label, const char *kernel, const char *params)
 {
     if (!t) return;
     char device[512], *cells[N_TEXT_COLS];
@@ -190,7 +198,8 @@ static void settle_widths(gh_table *t)
 {
     for (int c = 0; c < N_RESULT_COLS; c++) {
         int w = result_cols[c].width, title = (int)strlen(result_cols[c].title);
-        if (c < N_TEXT_COLS && t->announced) w = t->expected[c] < GH_TABLE_MAX_CELL ? t->expected[c] : GH_TABLE_MAX_CELL;
+        if (c < N_TEXT_COLS && t->announced)
+            w = t->expected[c] < GH_TABLE_MAX_CELL ? t->expected[c] : GH_TABLE_MAX_CELL;
         t->width[c] = w > title ? w : title;
     }
 }
@@ -223,9 +232,9 @@ static char *failure_text(const gh_result *res, const char *device)
     char trans[3];
     gh_trans_name(trans, res->trans_a, res->trans_b);
     return gh_strdupf("%-5s %s, %s, %s%s%s, %s %s %" PRId64 "x%" PRId64 "x%" PRId64 ": %s",
-                      gh_result_status_name(res->status), res->backend, device, res->kernel,
-                      res->params[0] ? " " : "", res->params, gh_dtype_name(res->dtype), trans, res->m, res->n,
-                      res->k, reason(res)[0] ? reason(res) : "(no reason given)");
+                      gh_result_status_name(res->status), res->backend, device, res->kernel, res->params[0] ? " " : "",
+                      res->params, gh_dtype_name(res->dtype), trans, res->m, res->n, res->k,
+                      reason(res)[0] ? reason(res) : "(no reason given)");
 }
 
 static summary_row *summary_row_for(gh_table *t, char *const *cells)
@@ -282,8 +291,17 @@ void gh_table_result(gh_table *t, const gh_result *res)
             snprintf(ms, sizeof ms, "-");
             snprintf(gf, sizeof gf, "-");
         }
-        const char *row[N_RESULT_COLS] = {cells[0], cells[1], cells[2], cells[3], gh_dtype_name(res->dtype), trans,
-                                          shape, gh_result_status_name(res->status), err, ms, gf};
+        const char *row[N_RESULT_COLS] = {cells[0],
+                                          cells[1],
+                                          cells[2],
+                                          cells[3],
+                                          gh_dtype_name(res->dtype),
+                                          trans,
+                                          shape,
+                                          gh_result_status_name(res->status),
+                                          err,
+                                          ms,
+                                          gf};
         print_result_row(t, row);
         if (res->status != GH_RESULT_PASS && reason(res)[0]) print_indented(t->o.out, "    ", "    ", reason(res));
     }
@@ -297,7 +315,9 @@ void gh_table_split_members(gh_table *t, const gh_report_split_member *members, 
     if (!t || t->o.quiet) return;
     for (size_t i = 0; i < n; i++) {
         const gh_report_split_member *m = &members[i];
-        fprintf(t->o.out, "    %s/%d %s%s%s: %" PRId64 " chunks, %" PRId64 " GEMMs, compute %.3f ms, upload %.3f ms, "
+        fprintf(t->o.out,
+                "    %s/%d %s%s%s: %" PRId64 " chunks, %" PRId64
+                " GEMMs, compute %.3f ms, upload %.3f ms, "
                 "download %.3f ms, wait %.3f ms; %s, %s\n",
                 m->backend, m->device_index, m->kernel, m->params && *m->params ? " " : "", m->params ? m->params : "",
                 m->chunks, m->gemms, m->compute_ms, m->upload_ms, m->download_ms, m->wait_ms,
@@ -345,7 +365,7 @@ void gh_table_note(gh_table *t, const char *text)
     FILE *f = t->o.quiet ? t->o.err : t->o.out;
     print_indented(f, "note: ", "      ", text);
     fflush(f);
-    gh_sl_push(&t->notes, gh_strdup(text));   /* out of memory: not repeated at the end */
+    gh_sl_push(&t->notes, gh_strdup(text)); /* out of memory: not repeated at the end */
 }
 
 /* ------------------------------------------------------------------------ */

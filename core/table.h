@@ -12,10 +12,10 @@
 typedef struct gh_table gh_table;
 
 typedef struct gh_table_options {
-    FILE *out;                   /* the table and the summary (stdout) */
-    FILE *err;                   /* with quiet: failures, errors and notes (stderr) */
+    FILE *out; /* the table and the summary (stdout) */
+    FILE *err; /* with quiet: failures, errors and notes (stderr) */
     int quiet;
-    int full_agreement;          /* every group's members under each agreement line */
+    int full_agreement; /* every group's members under each agreement line */
 } gh_table_options;
 
 /* Widest cell before it wraps onto more lines. */

@@ -31,8 +31,8 @@
  * numbers the runner uses for A, B and C. */
 #define STREAM_FREIVALDS 0x4652454956000000ull
 #define STREAM_SAMPLES   0x53414D504C450000ull
-#define DEFAULT_SAMPLES 4096
-#define DEFAULT_TRIALS 3
+#define DEFAULT_SAMPLES  4096
+#define DEFAULT_TRIALS   3
 
 const char *gh_verify_method_name(gh_verify_method m)
 {
@@ -69,9 +69,9 @@ double gh_gamma(gh_dtype d, int64_t k)
 struct gh_reference {
     gh_case_inputs in;
     const char *method;
-    int threads;             /* opt->threads: 0 = every core */
-    double gamma;            /* per element: kernel plus reference rounding */
-    double eta;              /* per element: underflow allowance */
+    int threads;  /* opt->threads: 0 = every core */
+    double gamma; /* per element: kernel plus reference rounding */
+    double eta;   /* per element: underflow allowance */
 
     /* full: every element and its bound, row-major M x N */
     double *full_value, *full_bound;
@@ -98,8 +98,7 @@ static double underflow_eta(gh_dtype d, int64_t k)
 
 static double element_gamma(gh_dtype d, int64_t k)
 {
-    if (d == GH_I32)
-        return 0.0;
+    if (d == GH_I32) return 0.0;
     return gh_gamma(d, k + 2) + gh_gamma(GH_F64, k + 2);
 }
 
@@ -132,7 +131,8 @@ static int build_full(gh_reference *ref, const gh_verify_options *opt)
     ref->full_value = calloc(mn, sizeof(double));
     ref->full_bound = calloc(mn, sizeof(double));
     int rc = -1;
-    if (ref->full_value && ref->full_bound && gh_host_products(in, opt->threads, ref->full_value, ref->full_bound) == 0) {
+    if (ref->full_value && ref->full_bound &&
+        gh_host_products(in, opt->threads, ref->full_value, ref->full_bound) == 0) {
         /* Finish in place: value = alpha*AB + beta*C0, bound from |alpha||A||B| + |beta||C0|. */
         for (int64_t i = 0; i < in->m; i++) {
             for (int64_t j = 0; j < in->n; j++) {
@@ -169,14 +169,13 @@ static int freivalds_f64(gh_reference *ref)
     const int count = ref->trials;
     int64_t len = max3(in->m, in->n, in->k);
     double *buf = malloc((size_t)(5 * count * len) * sizeof(double));
-    if (!buf)
-        return -1;
+    if (!buf) return -1;
     double *r_abs = buf, *u = r_abs + count * len, *u_abs = u + count * len;
     double *w = u_abs + count * len, *w_abs = w + count * len;
-    for (int64_t j = 0; j < count * in->n; j++)
-        r_abs[j] = fabs(ref->fr_r[j]);
-    if (gh_host_matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, ref->threads) != 0 ||     /* u = op(B) r */
-        gh_host_matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, ref->threads) != 0 || /* y = op(A) u */
+    for (int64_t j = 0; j < count * in->n; j++) r_abs[j] = fabs(ref->fr_r[j]);
+    if (gh_host_matvec(in->b, in->trans_b, count, ref->fr_r, r_abs, u, u_abs, ref->threads) != 0 || /* u = op(B) r */
+        gh_host_matvec(in->a, in->trans_a, count, u, u_abs, ref->fr_y, ref->fr_abs, ref->threads) !=
+            0 || /* y = op(A) u */
         (in->beta != 0.0 && gh_host_matvec(in->c0, 0, count, ref->fr_r, r_abs, w, w_abs, ref->threads) != 0)) {
         free(buf);
         return -1;
@@ -199,8 +198,7 @@ static int freivalds_mod64(gh_reference *ref)
     const int count = ref->trials;
     int64_t len = max3(in->m, in->n, in->k);
     uint64_t *u = malloc((size_t)(2 * count * len) * sizeof(uint64_t));
-    if (!u)
-        return -1;
+    if (!u) return -1;
     uint64_t *w = u + count * len;
     uint64_t alpha = (uint64_t)(int64_t)in->alpha, beta = (uint64_t)(int64_t)in->beta;
     if (gh_host_matvec_mod64(in->b, in->trans_b, count, ref->fr_r64, u, ref->threads) != 0 ||
@@ -225,14 +223,12 @@ static int build_freivalds(gh_reference *ref, const gh_verify_options *opt)
     if (exact) {
         ref->fr_r64 = malloc(rn * sizeof(uint64_t));
         ref->fr_y64 = malloc(ym * sizeof(uint64_t));
-        if (!ref->fr_r64 || !ref->fr_y64)
-            return -1;
+        if (!ref->fr_r64 || !ref->fr_y64) return -1;
     } else {
         ref->fr_r = malloc(rn * sizeof(double));
         ref->fr_y = malloc(ym * sizeof(double));
         ref->fr_abs = malloc(ym * sizeof(double));
-        if (!ref->fr_r || !ref->fr_y || !ref->fr_abs)
-            return -1;
+        if (!ref->fr_r || !ref->fr_y || !ref->fr_abs) return -1;
     }
     /* Random real r in [-1, 1): a wrong element escapes only when its r_j is
      * tiny. For i32, random 64-bit r: it escapes only when e * r_j = 0 mod 2^64. */
@@ -240,10 +236,8 @@ static int build_freivalds(gh_reference *ref, const gh_verify_options *opt)
         for (int64_t j = 0; j < in->n; j++) {
             uint64_t x = gh_random_u64(opt->seed, STREAM_FREIVALDS + (uint64_t)t, (uint64_t)j);
             size_t at = (size_t)(t * in->n + j);
-            if (exact)
-                ref->fr_r64[at] = x;
-            else
-                ref->fr_r[at] = (double)(x >> 11) * 0x1p-52 - 1.0;
+            if (exact) ref->fr_r64[at] = x;
+            else ref->fr_r[at] = (double)(x >> 11) * 0x1p-52 - 1.0;
         }
     }
     return exact ? freivalds_mod64(ref) : freivalds_f64(ref);
@@ -270,7 +264,7 @@ static void choose_samples(gh_reference *ref, uint64_t seed)
         }
         return;
     }
-    const int64_t corner_i[4] = { 0, 0, m - 1, m - 1 }, corner_j[4] = { 0, n - 1, 0, n - 1 };
+    const int64_t corner_i[4] = {0, 0, m - 1, m - 1}, corner_j[4] = {0, n - 1, 0, n - 1};
     int64_t edges = count / 8;
     for (int64_t s = 0; s < count; s++) {
         uint64_t x = gh_random_u64(seed, STREAM_SAMPLES, (uint64_t)s);
@@ -280,10 +274,22 @@ static void choose_samples(gh_reference *ref, uint64_t seed)
             ref->s_j[s] = corner_j[s];
         } else if (s < 4 + edges) {
             switch (s % 4) {
-            case 0: ref->s_i[s] = 0; ref->s_j[s] = rj; break;
-            case 1: ref->s_i[s] = m - 1; ref->s_j[s] = rj; break;
-            case 2: ref->s_i[s] = ri; ref->s_j[s] = 0; break;
-            default: ref->s_i[s] = ri; ref->s_j[s] = n - 1; break;
+            case 0:
+                ref->s_i[s] = 0;
+                ref->s_j[s] = rj;
+                break;
+            case 1:
+                ref->s_i[s] = m - 1;
+                ref->s_j[s] = rj;
+                break;
+            case 2:
+                ref->s_i[s] = ri;
+                ref->s_j[s] = 0;
+                break;
+            default:
+                ref->s_i[s] = ri;
+                ref->s_j[s] = n - 1;
+                break;
             }
         } else {
             ref->s_i[s] = ri;
@@ -304,18 +310,17 @@ static int build_samples(gh_reference *ref, const gh_verify_options *opt)
 {
     int64_t want = opt->samples > 0 ? opt->samples : DEFAULT_SAMPLES;
     int64_t all = ref->in.m * ref->in.n;
-    if (want < 4)
-        want = 4;
+    if (want < 4) want = 4;
     ref->n_samples = want < all ? want : all;
     size_t count = (size_t)ref->n_samples;
     ref->s_i = malloc(count * sizeof(int64_t));
     ref->s_j = malloc(count * sizeof(int64_t));
     ref->s_value = malloc(count * sizeof(double));
     ref->s_bound = malloc(count * sizeof(double));
-    if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound)
-        return -1;
+    if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound) return -1;
     choose_samples(ref, opt->seed);
-    gh_parallel_spans(ref->n_samples, gh_verify_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k), sample_span, ref);
+    gh_parallel_spans(ref->n_samples, gh_verify_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k),
+                      sample_span, ref);
     return 0;
 }
 
@@ -324,35 +329,27 @@ static int build_samples(gh_reference *ref, const gh_verify_options *opt)
 static int inputs_consistent(const gh_case_inputs *in)
 {
     const gh_matrix *a = in->a, *b = in->b;
-    if (!a || !b || in->m < 1 || in->n < 1 || in->k < 1)
-        return 0;
-    if (a->dtype != in->dtype || b->dtype != in->dtype)
-        return 0;
-    if (a->rows != (in->trans_a ? in->k : in->m) || a->cols != (in->trans_a ? in->m : in->k))
-        return 0;
-    if (b->rows != (in->trans_b ? in->n : in->k) || b->cols != (in->trans_b ? in->k : in->n))
-        return 0;
-    if (in->beta != 0.0 && (!in->c0 || in->c0->rows != in->m || in->c0->cols != in->n ||
-                            in->c0->dtype != in->dtype))
+    if (!a || !b || in->m < 1 || in->n < 1 || in->k < 1) return 0;
+    if (a->dtype != in->dtype || b->dtype != in->dtype) return 0;
+    if (a->rows != (in->trans_a ? in->k : in->m) || a->cols != (in->trans_a ? in->m : in->k)) return 0;
+    if (b->rows != (in->trans_b ? in->n : in->k) || b->cols != (in->trans_b ? in->k : in->n)) return 0;
+    if (in->beta != 0.0 && (!in->c0 || in->c0->rows != in->m || in->c0->cols != in->n || in->c0->dtype != in->dtype))
         return 0;
     return 1;
 }
 
 static gh_verify_method resolve_method(const gh_case_inputs *in, const gh_verify_options *opt)
 {
-    if (opt->method != GH_VERIFY_AUTO)
-        return opt->method;
+    if (opt->method != GH_VERIFY_AUTO) return opt->method;
     double flops = 2.0 * (double)in->m * (double)in->n * (double)in->k;
     return flops <= opt->full_max_flops ? GH_VERIFY_FULL : GH_VERIFY_FREIVALDS;
 }
 
 gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_options *opt)
 {
-    if (!in || !opt || !inputs_consistent(in))
-        return NULL;
+    if (!in || !opt || !inputs_consistent(in)) return NULL;
     gh_reference *ref = calloc(1, sizeof *ref);
-    if (!ref)
-        return NULL;
+    if (!ref) return NULL;
     ref->in = *in;
     ref->threads = opt->threads;
     ref->gamma = element_gamma(in->dtype, in->k);
@@ -375,12 +372,9 @@ gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_optio
         ref->check_samples = 1;
         break;
     case GH_VERIFY_AUTO:
-    case GH_VERIFY_NONE:
-        ref->method = "none";
-        break;
+    case GH_VERIFY_NONE: ref->method = "none"; break;
     }
-    if (rc == 0 && method != GH_VERIFY_FULL)
-        rc = build_samples(ref, opt);
+    if (rc == 0 && method != GH_VERIFY_FULL) rc = build_samples(ref, opt);
     if (rc != 0) {
         gh_reference_free(ref);
         return NULL;
@@ -390,8 +384,7 @@ gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_optio
 
 void gh_reference_free(gh_reference *ref)
 {
-    if (!ref)
-        return;
+    if (!ref) return;
     free(ref->full_value);
     free(ref->full_bound);
     free(ref->fr_r);
@@ -415,12 +408,12 @@ const char *gh_reference_method(const gh_reference *ref)
 
 typedef enum failure_kind {
     FAIL_NONE = 0,
-    FAIL_POISON,      /* still the poison: never written */
+    FAIL_POISON, /* still the poison: never written */
     FAIL_NAN,
     FAIL_INF,
-    FAIL_VALUE,       /* finite but outside the bound */
-    FAIL_ROW,         /* Freivalds: a row is wrong, no single element found */
-    FAIL_NO_MEMORY    /* the check itself could not run */
+    FAIL_VALUE,    /* finite but outside the bound */
+    FAIL_ROW,      /* Freivalds: a row is wrong, no single element found */
+    FAIL_NO_MEMORY /* the check itself could not run */
 } failure_kind;
 
 /* What the checks found, folded into the result at the end. */
@@ -429,38 +422,32 @@ typedef struct check_state {
     double max_abs, max_ratio;
     double diff_sq, ref_sq;
     int nonfinite;
-    int scanned;                   /* every NaN/Inf/poison already counted */
-    failure_kind kind;             /* of the first failure */
+    int scanned;       /* every NaN/Inf/poison already counted */
+    failure_kind kind; /* of the first failure */
     int64_t fail_i, fail_j;
     double got, expected, bound;
-    int trial;                     /* FAIL_ROW */
+    int trial; /* FAIL_ROW */
 } check_state;
 
 static double ratio_of(double err, double bound)
 {
-    if (err != err)
-        return INFINITY;
-    if (bound > 0.0)
-        return err / bound;
+    if (err != err) return INFINITY;
+    if (bound > 0.0) return err / bound;
     return err == 0.0 ? 0.0 : INFINITY;
 }
 
 static failure_kind classify(const gh_matrix *c, int64_t i, int64_t j, double got)
 {
-    if (gh_matrix_is_poison(c, i, j))
-        return FAIL_POISON;
-    if (isnan(got))
-        return FAIL_NAN;
-    if (isinf(got))
-        return FAIL_INF;
+    if (gh_matrix_is_poison(c, i, j)) return FAIL_POISON;
+    if (isnan(got)) return FAIL_NAN;
+    if (isinf(got)) return FAIL_INF;
     return FAIL_NONE;
 }
 
-static void note_failure(check_state *st, failure_kind kind, int64_t i, int64_t j,
-                         double got, double expected, double bound)
+static void note_failure(check_state *st, failure_kind kind, int64_t i, int64_t j, double got, double expected,
+                         double bound)
 {
-    if (st->failed++ > 0)
-        return;
+    if (st->failed++ > 0) return;
     st->kind = kind;
     st->fail_i = i;
     st->fail_j = j;
@@ -470,28 +457,23 @@ static void note_failure(check_state *st, failure_kind kind, int64_t i, int64_t 
 }
 
 /* One element against its expected value; feeds every statistic. */
-static void check_element(check_state *st, const gh_matrix *c, int64_t i, int64_t j,
-                          double expected, double bound)
+static void check_element(check_state *st, const gh_matrix *c, int64_t i, int64_t j, double expected, double bound)
 {
     double got = gh_matrix_get(c, i, j);
     failure_kind kind = classify(c, i, j, got);
     if (kind != FAIL_NONE) {
         st->nonfinite = 1;
         st->max_abs = st->max_ratio = INFINITY;
-        if (!st->scanned)
-            note_failure(st, kind, i, j, got, expected, bound);
+        if (!st->scanned) note_failure(st, kind, i, j, got, expected, bound);
         return;
     }
     double err = fabs(got - expected);
     double ratio = ratio_of(err, bound);
-    if (err > st->max_abs)
-        st->max_abs = err;
-    if (ratio > st->max_ratio)
-        st->max_ratio = ratio;
+    if (err > st->max_abs) st->max_abs = err;
+    if (ratio > st->max_ratio) st->max_ratio = ratio;
     st->diff_sq += err * err;
     st->ref_sq += expected * expected;
-    if (!(ratio <= 1.0))
-        note_failure(st, FAIL_VALUE, i, j, got, expected, bound);
+    if (!(ratio <= 1.0)) note_failure(st, FAIL_VALUE, i, j, got, expected, bound);
 }
 
 static void check_full(const gh_reference *ref, const gh_matrix *c, check_state *st)
@@ -512,7 +494,7 @@ static void check_samples(const gh_reference *ref, const gh_matrix *c, check_sta
 /* One part's view of the elements that are NaN, Inf or poison. */
 typedef struct nonfinite_part {
     int64_t count;
-    int64_t i, j;                /* the first one in the part's rows */
+    int64_t i, j; /* the first one in the part's rows */
     failure_kind kind;
     double got;
 } nonfinite_part;
@@ -530,8 +512,7 @@ static void nonfinite_span(void *ctx, int64_t begin, int64_t end, int part)
         for (int64_t j = 0; j < scan->c->cols; j++) {
             double got = gh_matrix_get(scan->c, i, j);
             failure_kind kind = classify(scan->c, i, j, got);
-            if (kind == FAIL_NONE || np->count++ > 0)
-                continue;
+            if (kind == FAIL_NONE || np->count++ > 0) continue;
             np->i = i;
             np->j = j;
             np->kind = kind;
@@ -556,8 +537,7 @@ static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_st
     /* Parts in row order: the first one found is the first in the matrix. */
     for (int p = 0; p < parts; p++) {
         const nonfinite_part *np = &scan->parts[p];
-        if (np->count == 0)
-            continue;
+        if (np->count == 0) continue;
         st->nonfinite = 1;
         st->max_abs = st->max_ratio = INFINITY;
         int64_t rest = np->count;
@@ -574,24 +554,21 @@ static void scan_nonfinite(const gh_reference *ref, const gh_matrix *c, check_st
 }
 
 /* Freivalds found row i wrong: recompute that row exactly to name the element. */
-static void localize_row(const gh_reference *ref, const gh_matrix *c, int64_t i, int trial,
-                         double row_ratio, check_state *st)
+static void localize_row(const gh_reference *ref, const gh_matrix *c, int64_t i, int trial, double row_ratio,
+                         check_state *st)
 {
     for (int64_t j = 0; j < ref->in.n; j++) {
         double expected, bound, got = gh_matrix_get(c, i, j);
         exact_element(ref, i, j, &expected, &bound);
         double ratio = ratio_of(fabs(got - expected), bound);
         if (!(ratio <= 1.0)) {
-            if (ratio > st->max_ratio)
-                st->max_ratio = ratio;
-            if (fabs(got - expected) > st->max_abs)
-                st->max_abs = fabs(got - expected);
+            if (ratio > st->max_ratio) st->max_ratio = ratio;
+            if (fabs(got - expected) > st->max_abs) st->max_abs = fabs(got - expected);
             note_failure(st, FAIL_VALUE, i, j, got, expected, bound);
             return;
         }
     }
-    if (row_ratio > st->max_ratio)
-        st->max_ratio = row_ratio;
+    if (row_ratio > st->max_ratio) st->max_ratio = row_ratio;
     note_failure(st, FAIL_ROW, i, -1, NAN, NAN, NAN);
     st->trial = trial;
 }
@@ -599,7 +576,7 @@ static void localize_row(const gh_reference *ref, const gh_matrix *c, int64_t i,
 /* One part's findings over its rows of C. */
 typedef struct freivalds_part {
     double max_ratio, max_abs;
-    int64_t bad_row;             /* its first failing row, -1 if none */
+    int64_t bad_row; /* its first failing row, -1 if none */
     int bad_trial;
     double bad_ratio;
 } freivalds_part;
@@ -608,29 +585,26 @@ typedef struct freivalds_scan {
     const gh_reference *ref;
     const gh_matrix *c;
     double g_diff, g_cr;
-    double *err_sq;              /* per (row, trial): err^2, for the row statistics; NULL without */
-    void *rows;                  /* per part: one row of C (doubles or uint64s) */
+    double *err_sq; /* per (row, trial): err^2, for the row statistics; NULL without */
+    void *rows;     /* per part: one row of C (doubles or uint64s) */
     freivalds_part parts[GH_PARALLEL_MAX];
 } freivalds_scan;
 
 static freivalds_scan *freivalds_scan_new(const gh_reference *ref, const gh_matrix *c, int parts, int row_stats)
 {
     freivalds_scan *scan = calloc(1, sizeof *scan);
-    if (!scan)
-        return NULL;
+    if (!scan) return NULL;
     scan->ref = ref;
     scan->c = c;
     scan->rows = malloc((size_t)parts * (size_t)ref->in.n * sizeof(double));
-    if (row_stats)
-        scan->err_sq = malloc((size_t)ref->in.m * (size_t)ref->trials * sizeof(double));
+    if (row_stats) scan->err_sq = malloc((size_t)ref->in.m * (size_t)ref->trials * sizeof(double));
     if (!scan->rows || (row_stats && !scan->err_sq)) {
         free(scan->rows);
         free(scan->err_sq);
         free(scan);
         return NULL;
     }
-    for (int p = 0; p < parts; p++)
-        scan->parts[p].bad_row = -1;
+    for (int p = 0; p < parts; p++) scan->parts[p].bad_row = -1;
     return scan;
 }
 
@@ -662,11 +636,9 @@ static void freivalds_f64_span(void *ctx, int64_t begin, int64_t end, int part)
             double err = fabs(cr - ref->fr_y[yi]);
             double bound = scan->g_diff * ref->fr_abs[yi] + scan->g_cr * cr_abs + ref->eta * r_abs;
             double ratio = ratio_of(err, bound);
-            if (ratio > fp->max_ratio)
-                fp->max_ratio = ratio;
+            if (ratio > fp->max_ratio) fp->max_ratio = ratio;
             if (scan->err_sq) {
-                if (err > fp->max_abs || err != err)
-                    fp->max_abs = err != err ? INFINITY : err;
+                if (err > fp->max_abs || err != err) fp->max_abs = err != err ? INFINITY : err;
                 scan->err_sq[(size_t)(i * ref->trials + t)] = err * err;
             }
             if (!(ratio <= 1.0) && fp->bad_row < 0) {
@@ -681,8 +653,7 @@ static void freivalds_f64_span(void *ctx, int64_t begin, int64_t end, int part)
 /* Per row and trial: |C r - y| against the bound on that difference. With
  * samples checked too, only the ratio feeds the statistics: the element
  * errors come from the samples. */
-static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, check_state *st,
-                                int row_stats)
+static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, check_state *st, int row_stats)
 {
     const gh_case_inputs *in = &ref->in;
     const int parts = gh_verify_parts(ref->threads, in->m, (double)in->n * ref->trials);
@@ -699,12 +670,9 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
     const freivalds_part *bad = NULL;
     for (int p = 0; p < parts; p++) {
         const freivalds_part *fp = &scan->parts[p];
-        if (fp->max_ratio > st->max_ratio)
-            st->max_ratio = fp->max_ratio;
-        if (row_stats && fp->max_abs > st->max_abs)
-            st->max_abs = fp->max_abs;
-        if (!bad && fp->bad_row >= 0)
-            bad = fp;
+        if (fp->max_ratio > st->max_ratio) st->max_ratio = fp->max_ratio;
+        if (row_stats && fp->max_abs > st->max_abs) st->max_abs = fp->max_abs;
+        if (!bad && fp->bad_row >= 0) bad = fp;
     }
     /* The sums in row and trial order, as one thread would add them. */
     for (int64_t i = 0; row_stats && i < in->m; i++) {
@@ -715,8 +683,7 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
         }
     }
     /* When other checks already failed, the row adds nothing to the message. */
-    if (bad && st->failed == 0)
-        localize_row(ref, c, bad->bad_row, bad->bad_trial, bad->bad_ratio, st);
+    if (bad && st->failed == 0) localize_row(ref, c, bad->bad_row, bad->bad_trial, bad->bad_ratio, st);
     freivalds_scan_free(scan);
 }
 
@@ -728,15 +695,12 @@ static void freivalds_mod64_span(void *ctx, int64_t begin, int64_t end, int part
     freivalds_part *fp = &scan->parts[part];
     uint64_t *row = (uint64_t *)scan->rows + (size_t)part * (size_t)in->n;
     for (int64_t i = begin; i < end && fp->bad_row < 0; i++) {
-        for (int64_t j = 0; j < in->n; j++)
-            row[j] = (uint64_t)(int64_t)gh_matrix_get(scan->c, i, j);
+        for (int64_t j = 0; j < in->n; j++) row[j] = (uint64_t)(int64_t)gh_matrix_get(scan->c, i, j);
         for (int t = 0; t < ref->trials; t++) {
             const uint64_t *r = ref->fr_r64 + (size_t)(t * in->n);
             uint64_t cr = 0;
-            for (int64_t j = 0; j < in->n; j++)
-                cr += row[j] * r[j];
-            if (cr == ref->fr_y64[(size_t)(t * in->m + i)])
-                continue;
+            for (int64_t j = 0; j < in->n; j++) cr += row[j] * r[j];
+            if (cr == ref->fr_y64[(size_t)(t * in->m + i)]) continue;
             fp->bad_row = i;
             fp->bad_trial = t;
             break;
@@ -758,11 +722,9 @@ static void check_freivalds_mod64(const gh_reference *ref, const gh_matrix *c, c
     gh_parallel_spans(in->m, parts, freivalds_mod64_span, scan);
     for (int p = 0; p < parts; p++) {
         const freivalds_part *fp = &scan->parts[p];
-        if (fp->bad_row < 0)
-            continue;
+        if (fp->bad_row < 0) continue;
         st->max_ratio = INFINITY;
-        if (st->failed == 0)
-            localize_row(ref, c, fp->bad_row, fp->bad_trial, INFINITY, st);
+        if (st->failed == 0) localize_row(ref, c, fp->bad_row, fp->bad_trial, INFINITY, st);
         break;
     }
     freivalds_scan_free(scan);
@@ -791,40 +753,28 @@ static void describe_failure(const gh_reference *ref, const check_state *st, cha
     case FAIL_POISON:
         snprintf(buf, size, "element C[%lld,%lld] never written (still poison), expected %s", i, j, expected);
         break;
-    case FAIL_NAN:
-        snprintf(buf, size, "C[%lld,%lld] is NaN, expected %s", i, j, expected);
-        break;
-    case FAIL_INF:
-        snprintf(buf, size, "C[%lld,%lld] = %s expected %s", i, j, got, expected);
-        break;
+    case FAIL_NAN: snprintf(buf, size, "C[%lld,%lld] is NaN, expected %s", i, j, expected); break;
+    case FAIL_INF: snprintf(buf, size, "C[%lld,%lld] = %s expected %s", i, j, got, expected); break;
     case FAIL_VALUE:
         if (st->bound > 0.0)
-            snprintf(buf, size, "C[%lld,%lld] = %s expected %s (error %.3g is %.3g x the bound)",
-                     i, j, got, expected, fabs(st->got - st->expected),
-                     fabs(st->got - st->expected) / st->bound);
-        else
-            snprintf(buf, size, "C[%lld,%lld] = %s expected %s (must match exactly)", i, j, got, expected);
+            snprintf(buf, size, "C[%lld,%lld] = %s expected %s (error %.3g is %.3g x the bound)", i, j, got, expected,
+                     fabs(st->got - st->expected), fabs(st->got - st->expected) / st->bound);
+        else snprintf(buf, size, "C[%lld,%lld] = %s expected %s (must match exactly)", i, j, got, expected);
         break;
     case FAIL_ROW:
-        snprintf(buf, size, "row %lld of C fails the Freivalds check (trial %d), no single element found",
-                 i, st->trial + 1);
+        snprintf(buf, size, "row %lld of C fails the Freivalds check (trial %d), no single element found", i,
+                 st->trial + 1);
         break;
-    case FAIL_NO_MEMORY:
-        snprintf(buf, size, "out of memory while checking the result");
-        break;
-    case FAIL_NONE:
-        buf[0] = '\0';
-        break;
+    case FAIL_NO_MEMORY: snprintf(buf, size, "out of memory while checking the result"); break;
+    case FAIL_NONE: buf[0] = '\0'; break;
     }
 }
 
 static const char *guard_place(const gh_matrix *c, int64_t index, int64_t *row)
 {
-    if (index < c->guard)
-        return "guard before the matrix";
+    if (index < c->guard) return "guard before the matrix";
     int64_t inside = index - c->guard;
-    if (inside >= c->rows * c->ld)
-        return "guard after the matrix";
+    if (inside >= c->rows * c->ld) return "guard after the matrix";
     *row = inside / c->ld;
     return "row padding of row";
 }
@@ -834,16 +784,16 @@ static void describe_guards(const gh_matrix *c, int64_t count, int64_t first, ch
     int64_t row = -1;
     const char *place = guard_place(c, first, &row);
     if (row >= 0)
-        snprintf(buf, size, "%lld guard element%s overwritten, first at storage index %lld (%s %lld)",
-                 (long long)count, count == 1 ? "" : "s", (long long)first, place, (long long)row);
+        snprintf(buf, size, "%lld guard element%s overwritten, first at storage index %lld (%s %lld)", (long long)count,
+                 count == 1 ? "" : "s", (long long)first, place, (long long)row);
     else
-        snprintf(buf, size, "%lld guard element%s overwritten, first at storage index %lld (%s)",
-                 (long long)count, count == 1 ? "" : "s", (long long)first, place);
+        snprintf(buf, size, "%lld guard element%s overwritten, first at storage index %lld (%s)", (long long)count,
+                 count == 1 ? "" : "s", (long long)first, place);
 }
 
 /* One line: the first wrong element, how many in all, then the guards. */
-static void compose_message(const gh_reference *ref, const gh_matrix *c, const check_state *st,
-                            int64_t guard_first, gh_verify_result *out)
+static void compose_message(const gh_reference *ref, const gh_matrix *c, const check_state *st, int64_t guard_first,
+                            gh_verify_result *out)
 {
     char *msg = out->message;
     size_t size = sizeof out->message, len = 0;
@@ -889,10 +839,8 @@ static int output_matches(const gh_reference *ref, const gh_matrix *c, gh_verify
 
 static double relative_fro(const check_state *st)
 {
-    if (st->nonfinite || st->diff_sq != st->diff_sq)
-        return INFINITY;
-    if (st->ref_sq == 0.0)
-        return st->diff_sq == 0.0 ? 0.0 : INFINITY;
+    if (st->nonfinite || st->diff_sq != st->diff_sq) return INFINITY;
+    if (st->ref_sq == 0.0) return st->diff_sq == 0.0 ? 0.0 : INFINITY;
     return sqrt(st->diff_sq) / sqrt(st->ref_sq);
 }
 
@@ -907,19 +855,16 @@ void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *ou
     int64_t guard_first = -1;
     out->guard_overwrites = gh_matrix_check_guards(c, &guard_first);
 
-    check_state st = { 0 };
+    check_state st = {0};
     st.fail_i = st.fail_j = -1;
     out->checked = strcmp(ref->method, "none") != 0;
     if (ref->full_value) {
         check_full(ref, c, &st);
     } else if (out->checked) {
         scan_nonfinite(ref, c, &st);
-        if (ref->check_samples)
-            check_samples(ref, c, &st);
-        if (ref->fr_y64)
-            check_freivalds_mod64(ref, c, &st);
-        else if (ref->fr_y)
-            check_freivalds_f64(ref, c, &st, !ref->check_samples);
+        if (ref->check_samples) check_samples(ref, c, &st);
+        if (ref->fr_y64) check_freivalds_mod64(ref, c, &st);
+        else if (ref->fr_y) check_freivalds_f64(ref, c, &st, !ref->check_samples);
     }
     out->max_abs_err = st.max_abs;
     out->max_err_over_bound = st.max_ratio;
@@ -929,15 +874,14 @@ void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *ou
     out->fail_got = st.failed ? st.got : 0.0;
     out->fail_expected = st.failed ? st.expected : 0.0;
     out->passed = st.failed == 0 && out->guard_overwrites == 0;
-    if (!out->passed)
-        compose_message(ref, c, &st, guard_first, out);
+    if (!out->passed) compose_message(ref, c, &st, guard_first, out);
 }
 
 /* ---- agreement between two outputs ------------------------------------- */
 
 typedef struct finite_scan {
     const gh_matrix *x;
-    int found[256];              /* per part */
+    int found[256]; /* per part */
 } finite_scan;
 
 static void finite_span(void *ctx, int64_t begin, int64_t end, int part)
@@ -953,38 +897,34 @@ static void finite_span(void *ctx, int64_t begin, int64_t end, int part)
 
 static int has_nonfinite(const gh_matrix *x, int threads)
 {
-    finite_scan scan = { .x = x };
+    finite_scan scan = {.x = x};
     int parts = gh_verify_parts(threads, x->rows, (double)x->cols);
     gh_parallel_spans(x->rows, parts, finite_span, &scan);
     for (int p = 0; p < parts; p++)
-        if (scan.found[p])
-            return 1;
+        if (scan.found[p]) return 1;
     return 0;
 }
 
 double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y)
 {
-    if (!ref || !x || !y || x->rows != ref->in.m || x->cols != ref->in.n ||
-        y->rows != ref->in.m || y->cols != ref->in.n)
+    if (!ref || !x || !y || x->rows != ref->in.m || x->cols != ref->in.n || y->rows != ref->in.m ||
+        y->cols != ref->in.n)
         return INFINITY;
-    if (has_nonfinite(x, ref->threads) || has_nonfinite(y, ref->threads))
-        return INFINITY;
+    if (has_nonfinite(x, ref->threads) || has_nonfinite(y, ref->threads)) return INFINITY;
     double worst = 0.0;
     if (ref->full_bound) {
         for (int64_t i = 0; i < ref->in.m; i++)
             for (int64_t j = 0; j < ref->in.n; j++) {
                 double err = fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j));
                 double r = ratio_of(err, ref->full_bound[(size_t)(i * ref->in.n + j)]);
-                if (r > worst)
-                    worst = r;
+                if (r > worst) worst = r;
             }
         return worst;
     }
     for (int64_t s = 0; s < ref->n_samples; s++) {
         int64_t i = ref->s_i[s], j = ref->s_j[s];
         double r = ratio_of(fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j)), ref->s_bound[s]);
-        if (r > worst)
-            worst = r;
+        if (r > worst) worst = r;
     }
     return worst;
 }

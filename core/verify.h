@@ -7,7 +7,7 @@
 #include "data.h"
 
 typedef enum gh_verify_method {
-    GH_VERIFY_AUTO = 0,   /* full up to full_max_flops, freivalds + sample beyond */
+    GH_VERIFY_AUTO = 0, /* full up to full_max_flops, freivalds + sample beyond */
     GH_VERIFY_FULL,
     GH_VERIFY_FREIVALDS,
     GH_VERIFY_SAMPLE,
@@ -23,17 +23,17 @@ typedef struct gh_case_inputs {
     int trans_a, trans_b;
     int64_t m, n, k;
     double alpha, beta;
-    const gh_matrix *a;   /* M x K, or K x M when trans_a */
-    const gh_matrix *b;   /* K x N, or N x K when trans_b */
-    const gh_matrix *c0;  /* M x N, C before the run (ignored when beta == 0) */
+    const gh_matrix *a;  /* M x K, or K x M when trans_a */
+    const gh_matrix *b;  /* K x N, or N x K when trans_b */
+    const gh_matrix *c0; /* M x N, C before the run (ignored when beta == 0) */
 } gh_case_inputs;
 
 typedef struct gh_verify_options {
     gh_verify_method method;
-    double full_max_flops;   /* auto: full reference while 2*M*N*K <= this */
-    int freivalds_trials;    /* e.g. 3 */
-    int64_t samples;         /* sampled entries, e.g. 4096 */
-    int threads;             /* for the full reference; 0 = all cores */
+    double full_max_flops; /* auto: full reference while 2*M*N*K <= this */
+    int freivalds_trials;  /* e.g. 3 */
+    int64_t samples;       /* sampled entries, e.g. 4096 */
+    int threads;           /* for the full reference; 0 = all cores */
     uint64_t seed;
 } gh_verify_options;
 
@@ -48,15 +48,15 @@ void gh_reference_free(gh_reference *ref);
 const char *gh_reference_method(const gh_reference *ref);
 
 typedef struct gh_verify_result {
-    int passed;                 /* 1 pass; 0 fail */
-    int checked;                /* 0 when method none */
+    int passed;  /* 1 pass; 0 fail */
+    int checked; /* 0 when method none */
     double max_abs_err;
-    double max_err_over_bound;  /* <= 1 passes; inf for NaN/Inf or unwritten */
-    double rel_fro_err;         /* ||C - Cref||_F / ||Cref||_F over what was checked */
-    int64_t fail_i, fail_j;     /* first failing element, -1 if none */
+    double max_err_over_bound; /* <= 1 passes; inf for NaN/Inf or unwritten */
+    double rel_fro_err;        /* ||C - Cref||_F / ||Cref||_F over what was checked */
+    int64_t fail_i, fail_j;    /* first failing element, -1 if none */
     double fail_got, fail_expected;
-    int64_t guard_overwrites;   /* elements outside the matrix that changed */
-    char message[256];          /* one line: why it failed, or "" */
+    int64_t guard_overwrites; /* elements outside the matrix that changed */
+    char message[256];        /* one line: why it failed, or "" */
 } gh_verify_result;
 
 /* Checks an output matrix (same shape/ld/guard as in->c0) against ref,

@@ -32,8 +32,8 @@
 
 #ifdef CHECK_MAIN
 atomic_int check_passed, check_failed, check_skipped;
-int check_quiet;       /* set to print only failures, skips and the summary */
-char check_last[512];  /* the last verdict's text, printed or not: for a crash report */
+int check_quiet;      /* set to print only failures, skips and the summary */
+char check_last[512]; /* the last verdict's text, printed or not: for a crash report */
 #else
 extern atomic_int check_passed, check_failed, check_skipped;
 extern int check_quiet;
@@ -59,8 +59,7 @@ static inline CHECK_PRINTF(2, 3) int check_verdict(int passed, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(check_last, sizeof check_last, fmt, ap);
     va_end(ap);
-    if (passed && check_quiet)
-        return passed;
+    if (passed && check_quiet) return passed;
     va_start(ap, fmt);
     check_vline(passed ? "ok" : "FAIL", fmt, ap);
     va_end(ap);
@@ -82,8 +81,7 @@ static inline CHECK_PRINTF(1, 2) void check_skip(const char *fmt, ...)
 /* Information that is not a verdict (printed unless quiet). */
 static inline CHECK_PRINTF(1, 2) void check_note(const char *fmt, ...)
 {
-    if (check_quiet)
-        return;
+    if (check_quiet) return;
     va_list ap;
     va_start(ap, fmt);
     check_vline("note", fmt, ap);

@@ -57,7 +57,9 @@ gh_status cpu_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
     if (!out) return fail(GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
     if (bytes == 0) return fail(GH_INVALID_ARGUMENT, "host_alloc: 0 bytes");
     void *p = bytes <= SIZE_MAX ? malloc((size_t)bytes) : NULL;
-    if (!p) return fail(GH_OUT_OF_MEMORY, "host_alloc: cannot allocate %llu bytes of host memory", (unsigned long long)bytes);
+    if (!p)
+        return fail(GH_OUT_OF_MEMORY, "host_alloc: cannot allocate %llu bytes of host memory",
+                    (unsigned long long)bytes);
     *out = p;
     return GH_OK;
 }
@@ -67,4 +69,3 @@ void cpu_host_free(gh_plugin *ctx, void *ptr)
     (void)ctx;
     free(ptr);
 }
-

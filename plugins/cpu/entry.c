@@ -76,14 +76,22 @@ static void cpu_close(gh_plugin *ctx)
     free(ctx);
 }
 
-static int cpu_device_count(gh_plugin *ctx) { (void)ctx; return DEVICE_COUNT; }
+static int cpu_device_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return DEVICE_COUNT;
+}
 
 static const gh_device_info *cpu_device_info(gh_plugin *ctx, int device)
 {
     return device == 0 ? &ctx->info : NULL;
 }
 
-static int cpu_kernel_count(gh_plugin *ctx) { (void)ctx; return KERNEL_COUNT; }
+static int cpu_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return KERNEL_COUNT;
+}
 
 static const gh_kernel_info *cpu_kernel_info(gh_plugin *ctx, int kernel)
 {

@@ -11,7 +11,7 @@
 #include "loops.h"
 
 typedef struct gemm_parts {
-    const cpu_gemm_job *jobs;   /* one per part */
+    const cpu_gemm_job *jobs; /* one per part */
     int kernel;
 } gemm_parts;
 
@@ -81,4 +81,3 @@ gh_status cpu_synchronize(gh_plugin *ctx, int device)
     /* Every call above is already complete when it returns. */
     return gh_plugin_check_device("synchronize", device, DEVICE_COUNT, NULL);
 }
-

@@ -3,8 +3,8 @@
 
 static const int64_t tile_values[] = {4, 8, 16, 32, 64};
 static const gh_param_info tiled_params[] = {
-    {sizeof(gh_param_info), "tile", "edge of the square cache block, in elements", 32,
-     tile_values, sizeof tile_values / sizeof tile_values[0], 0, 0},
+    {sizeof(gh_param_info), "tile", "edge of the square cache block, in elements", 32, tile_values,
+     sizeof tile_values / sizeof tile_values[0], 0, 0},
 };
 
 const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {

@@ -17,18 +17,18 @@
 typedef struct helper {
     cpu_pool *pool;
     int part;
-    unsigned long seen;          /* the last run it has looked at */
+    unsigned long seen; /* the last run it has looked at */
     pthread_t thread;
 } helper;
 
 struct cpu_pool {
     int width;
-    pthread_mutex_t run_lock;    /* held for a whole run */
-    pthread_mutex_t lock;        /* guards everything below */
-    pthread_cond_t wake;         /* helpers: a new run, or stop */
-    pthread_cond_t done;         /* the run: pending reached zero */
-    helper *helpers;             /* width - 1 of them */
-    int started;                 /* helpers whose thread runs */
+    pthread_mutex_t run_lock; /* held for a whole run */
+    pthread_mutex_t lock;     /* guards everything below */
+    pthread_cond_t wake;      /* helpers: a new run, or stop */
+    pthread_cond_t done;      /* the run: pending reached zero */
+    helper *helpers;          /* width - 1 of them */
+    int started;              /* helpers whose thread runs */
     unsigned long generation;
     int n_parts;
     cpu_pool_fn fn;

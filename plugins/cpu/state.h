@@ -14,7 +14,7 @@ enum { DEVICE_COUNT = 1 }; /* the host CPU */
 
 struct gh_plugin {
     int threads;
-    cpu_pool *pool;     /* the GEMM's threads, started at the first GEMM */
+    cpu_pool *pool; /* the GEMM's threads, started at the first GEMM */
     char device_name[256];
     char api[64];
     gh_device_info info;

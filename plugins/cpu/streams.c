@@ -13,8 +13,8 @@ typedef enum op_kind { OP_UPLOAD_2D, OP_DOWNLOAD_2D, OP_GEMM } op_kind;
 
 typedef struct copy_2d {
     gh_buffer *buf;
-    uint64_t offset, pitch;       /* in the buffer, bytes */
-    unsigned char *host;          /* source of an upload, destination of a download */
+    uint64_t offset, pitch; /* in the buffer, bytes */
+    unsigned char *host;    /* source of an upload, destination of a download */
     uint64_t host_pitch, width, rows;
 } copy_2d;
 
@@ -23,7 +23,7 @@ typedef struct queued_op {
     copy_2d copy;
     double *elapsed_ms;
     int kernel;
-    gh_gemm_args args;            /* params point into `params` below */
+    gh_gemm_args args; /* params point into `params` below */
     int64_t params[MAX_QUEUED_PARAMS];
     gh_gemm_timing *timing;
 } queued_op;
@@ -80,18 +80,16 @@ static gh_status queue_copy(gh_stream *stream, op_kind kind, const copy_2d *c, d
     return enqueue(stream, &op);
 }
 
-gh_status cpu_upload_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *dst, uint64_t offset,
-                                     uint64_t pitch, const void *src, uint64_t src_pitch, uint64_t width,
-                                     uint64_t rows, double *elapsed_ms)
+gh_status cpu_upload_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *dst, uint64_t offset, uint64_t pitch,
+                              const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows, double *elapsed_ms)
 {
     (void)ctx;
     copy_2d c = {dst, offset, pitch, (unsigned char *)src, src_pitch, width, rows};
     return queue_copy(stream, OP_UPLOAD_2D, &c, elapsed_ms);
 }
 
-gh_status cpu_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset,
-                                       uint64_t pitch, void *dst, uint64_t dst_pitch, uint64_t width,
-                                       uint64_t rows, double *elapsed_ms)
+gh_status cpu_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset, uint64_t pitch,
+                                void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms)
 {
     (void)ctx;
     copy_2d c = {src, offset, pitch, dst, dst_pitch, width, rows};
@@ -100,7 +98,7 @@ gh_status cpu_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *sr
 
 /* Arguments are checked now, so a bad call fails where it was made. */
 gh_status cpu_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
-                                gh_gemm_timing *timing)
+                         gh_gemm_timing *timing)
 {
     if (!stream) return fail(GH_INVALID_ARGUMENT, "gemm_async: the stream is NULL");
     gh_status s = cpu_check_gemm(ctx, "gemm_async", stream->device, kernel, args);
@@ -145,4 +143,3 @@ gh_status cpu_stream_synchronize(gh_plugin *ctx, gh_stream *stream)
     stream->n_ops = 0;
     return status;
 }
-

@@ -11,8 +11,7 @@ static void list_add(gh_plugin *ctx, gh_buffer *b)
     pthread_mutex_lock(&ctx->buffers_lock);
     b->prev = NULL;
     b->next = ctx->buffers;
-    if (ctx->buffers)
-        ctx->buffers->prev = b;
+    if (ctx->buffers) ctx->buffers->prev = b;
     ctx->buffers = b;
     pthread_mutex_unlock(&ctx->buffers_lock);
 }
@@ -20,30 +19,23 @@ static void list_add(gh_plugin *ctx, gh_buffer *b)
 static void list_remove(gh_plugin *ctx, gh_buffer *b)
 {
     pthread_mutex_lock(&ctx->buffers_lock);
-    if (b->prev)
-        b->prev->next = b->next;
-    else
-        ctx->buffers = b->next;
-    if (b->next)
-        b->next->prev = b->prev;
+    if (b->prev) b->prev->next = b->next;
+    else ctx->buffers = b->next;
+    if (b->next) b->next->prev = b->prev;
     pthread_mutex_unlock(&ctx->buffers_lock);
 }
 
 gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {
     /* Malformed before beyond the device (plugin.h). */
-    if (!out)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
     *out = NULL;
-    if (bytes == 0)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
+    if (bytes == 0) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_device_enter(ctx, "buffer_alloc", device, &dev);
-    if (st)
-        return st;
+    if (st) return st;
     gh_buffer *b = calloc(1, sizeof *b);
-    if (!b)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory for a buffer record");
+    if (!b) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory for a buffer record");
     st = gh_cu_check(ctx->cu->cuMemAlloc(&b->ptr, (size_t)bytes), "buffer_alloc: cuMemAlloc(%llu bytes) on device %d",
                      (unsigned long long)bytes, dev->index);
     if (st) {
@@ -73,8 +65,7 @@ static void release(gh_plugin *ctx, gh_buffer *b)
 
 void gh_cuda_buffer_free(gh_plugin *ctx, gh_buffer *buf)
 {
-    if (!ctx || !buf)
-        return;
+    if (!ctx || !buf) return;
     list_remove(ctx, buf);
     release(ctx, buf);
 }
@@ -94,8 +85,7 @@ gh_status gh_cuda_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const 
 {
     gh_status st = gh_plugin_check_copy("upload", dst, gh_cuda_extent, offset, src, bytes);
     gh_cuda_device *dev = NULL;
-    if (st || (st = gh_cuda_device_enter(ctx, "upload", dst->device, &dev)) || bytes == 0)
-        return st;
+    if (st || (st = gh_cuda_device_enter(ctx, "upload", dst->device, &dev)) || bytes == 0) return st;
     if ((st = gh_cu_check(ctx->cu->cuMemcpyHtoDAsync(dst->ptr + offset, src, (size_t)bytes, dev->stream),
                           "cuMemcpyHtoDAsync(%llu bytes) to device %d", (unsigned long long)bytes, dev->index)))
         return st;
@@ -107,36 +97,31 @@ gh_status gh_cuda_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void
 {
     gh_status st = gh_plugin_check_copy("download", src, gh_cuda_extent, offset, dst, bytes);
     gh_cuda_device *dev = NULL;
-    if (st || (st = gh_cuda_device_enter(ctx, "download", src->device, &dev)) || bytes == 0)
-        return st;
+    if (st || (st = gh_cuda_device_enter(ctx, "download", src->device, &dev)) || bytes == 0) return st;
     if ((st = gh_cu_check(ctx->cu->cuMemcpyDtoHAsync(dst, src->ptr + offset, (size_t)bytes, dev->stream),
                           "cuMemcpyDtoHAsync(%llu bytes) from device %d", (unsigned long long)bytes, dev->index)))
         return st;
-    return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream),
-                       "cuStreamSynchronize after download from device %d", dev->index);
+    return gh_cu_check(ctx->cu->cuStreamSynchronize(dev->stream), "cuStreamSynchronize after download from device %d",
+                       dev->index);
 }
 
 /* ---- page-locked host memory (ABI minor 1) ---- */
 
 gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
 {
-    if (!out)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: out is NULL");
     *out = NULL;
-    if (bytes == 0)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: 0 bytes");
+    if (bytes == 0) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_alloc: 0 bytes");
     /* Any context will do: the memory is portable. Device 0's is the one
      * every context with a device has. */
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_device_enter(ctx, "host_alloc", 0, &dev);
-    if (st)
-        return st;
+    if (st) return st;
     if (bytes > SIZE_MAX)
         return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: %llu bytes do not fit in size_t",
                                    (unsigned long long)bytes);
     gh_cuda_host_block *b = calloc(1, sizeof *b);
-    if (!b)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: out of host memory for a host block record");
+    if (!b) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_alloc: out of host memory for a host block record");
     void *p = NULL;
     if ((st = gh_cu_check(ctx->cu->cuMemHostAlloc(&p, (size_t)bytes, CU_MEMHOSTALLOC_PORTABLE),
                           "host_alloc: cuMemHostAlloc(%llu bytes, CU_MEMHOSTALLOC_PORTABLE) with device %d's context",
@@ -165,8 +150,7 @@ static void release_host_block(gh_plugin *ctx, gh_cuda_host_block *b)
 
 void gh_cuda_host_free(gh_plugin *ctx, void *ptr)
 {
-    if (!ctx || !ptr)
-        return;
+    if (!ctx || !ptr) return;
     gh_cuda_host_block *found = NULL;
     pthread_mutex_lock(&ctx->buffers_lock);
     for (gh_cuda_host_block **link = &ctx->host_blocks; *link; link = &(*link)->next)

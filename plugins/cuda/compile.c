@@ -26,26 +26,23 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
-                          int cc_major, int cc_minor, void **cubin, size_t *cubin_size)
+gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, const gh_cuda_variant *v, int cc_major,
+                          int cc_minor, void **cubin, size_t *cubin_size)
 {
     const char *why = NULL;
     const gh_nvrtc_api *nv = gh_cuda_nvrtc(&why);
-    if (!nv)
-        return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
+    if (!nv) return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
 
     gh_cuda_sources src;
     gh_status st = gh_cuda_sources_load(ctx->kernel_dir, &src);
-    if (st)
-        return st;
+    if (st) return st;
 
     /* The kernel's file is the program; every .cuh is offered as a header
      * it may #include (NVRTC reads no files itself). */
     int program = -1, n_headers = 0;
     const char *header_texts[GH_CUDA_MAX_SOURCES], *header_names[GH_CUDA_MAX_SOURCES];
     for (int i = 0; i < src.n; ++i) {
-        if (strcmp(src.names[i], kernel_files[kernel]) == 0)
-            program = i;
+        if (strcmp(src.names[i], kernel_files[kernel]) == 0) program = i;
         else if (ends_with(src.names[i], ".cuh")) {
             header_texts[n_headers] = src.texts[i];
             header_names[n_headers++] = src.names[i];
@@ -78,17 +75,16 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
              cc_minor, ctx->kernel_dir ? ctx->kernel_dir : "built in");
 
     nvrtcProgram prog = NULL;
-    st = gh_nvrtc_check(nv->nvrtcCreateProgram(&prog, src.texts[program], src.names[program], n_headers,
-                                               header_texts, header_names),
-                        "nvrtcCreateProgram(%s)", variant);
+    st = gh_nvrtc_check(
+        nv->nvrtcCreateProgram(&prog, src.texts[program], src.names[program], n_headers, header_texts, header_names),
+        "nvrtcCreateProgram(%s)", variant);
     if (st == GH_OK) {
         nvrtcResult r = nv->nvrtcCompileProgram(prog, n_options, options);
         if (r != NVRTC_SUCCESS) {
             size_t log_size = 0;
             char *log = NULL;
             if (nv->nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && (log = malloc(log_size + 1))) {
-                if (nv->nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
-                    log[0] = '\0';
+                if (nv->nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) log[0] = '\0';
                 log[log_size] = '\0';
             }
             /* The log goes last: what does not fit is cut, and says so. */
@@ -105,8 +101,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
         void *image = st == GH_OK ? malloc(size) : NULL;
         if (st == GH_OK && !image)
             st = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for the CUBIN of %s", variant);
-        if (st == GH_OK)
-            st = gh_nvrtc_check(nv->nvrtcGetCUBIN(prog, image), "nvrtcGetCUBIN(%s)", variant);
+        if (st == GH_OK) st = gh_nvrtc_check(nv->nvrtcGetCUBIN(prog, image), "nvrtcGetCUBIN(%s)", variant);
         if (st == GH_OK) {
             *cubin = image;
             *cubin_size = size;
@@ -114,8 +109,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
             free(image);
         }
     }
-    if (prog)
-        nv->nvrtcDestroyProgram(&prog);
+    if (prog) nv->nvrtcDestroyProgram(&prog);
     gh_cuda_sources_free(&src);
     return st;
 }
@@ -133,15 +127,13 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
     void *cubin = NULL;
     size_t cubin_size = 0;
     gh_status st = gh_cuda_compile(ctx, kernel, dtype, &v, dev->cc_major, dev->cc_minor, &cubin, &cubin_size);
-    if (st)
-        return st;
+    if (st) return st;
 
     CUmodule module = NULL;
     st = gh_cu_check(cu->cuModuleLoadData(&module, cubin), "cuModuleLoadData(%s, %zu bytes of CUBIN) on device %d",
                      kernel_files[kernel], cubin_size, dev->index);
     free(cubin);
-    if (st)
-        return st;
+    if (st) return st;
     gh_cuda_module loaded = {module, {NULL, NULL, NULL, NULL}, 0, 0};
     for (int t = 0; t < 4 && st == GH_OK; ++t) {
         const char *name = kernel_functions[kernel][t];
@@ -154,10 +146,8 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", name)))
             break;
         loaded.function[t] = function;
-        if (t == 0 || max_threads < loaded.max_threads)
-            loaded.max_threads = max_threads;
-        if (static_shared > loaded.static_shared)
-            loaded.static_shared = static_shared;
+        if (t == 0 || max_threads < loaded.max_threads) loaded.max_threads = max_threads;
+        if (static_shared > loaded.static_shared) loaded.static_shared = static_shared;
     }
     if (st) {
         cu->cuModuleUnload(module);
@@ -182,22 +172,19 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
 
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
 {
-    if (!ctx)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "no context (NULL)");
+    if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "no context (NULL)");
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
             for (int i = 0; i < gh_cuda_variant_count(k); ++i) {
                 gh_cuda_variant v = gh_cuda_variant_at(k, i);
                 /* blocked at tile 128, work 2 needs 4096 threads: no CUDA
                  * device runs it, and gemm() refuses it before compiling. */
-                if (k == GH_CUDA_BLOCKED && (v.tile / v.work) * (v.tile / v.work) > 1024)
-                    continue;
+                if (k == GH_CUDA_BLOCKED && (v.tile / v.work) * (v.tile / v.work) > 1024) continue;
                 void *cubin = NULL;
                 size_t size = 0;
                 gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, &v, cc_major, cc_minor, &cubin, &size);
                 free(cubin);
-                if (st)
-                    return st;
+                if (st) return st;
             }
     return GH_OK;
 }

@@ -11,12 +11,10 @@
  * the runtime API) works in the same context as our buffers. */
 static gh_status get_handle(const gh_cuda_device *dev, const gh_cublas_api *cb, cublasHandle_t *slot, CUstream stream)
 {
-    if (*slot)
-        return GH_OK;
+    if (*slot) return GH_OK;
     cublasHandle_t h = NULL;
     gh_status st = gh_cublas_check(cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
-    if (st)
-        return st;
+    if (st) return st;
     /* Default math: fp32 stays fp32 (no TF32 tensor cores), so cuBLAS is
      * checked against the same bound and compared like for like. */
     cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
@@ -45,15 +43,13 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
         return gh_plugin_set_error(GH_UNSUPPORTED, "cuBLAS has no int32 GEMM");
     const char *why = NULL;
     const gh_cublas_api *cb = gh_cuda_cublas(&why);
-    if (!cb)
-        return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
+    if (!cb) return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
     if (a->lda > INT_MAX || a->ldb > INT_MAX || a->ldc > INT_MAX)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "cuBLAS takes 32-bit leading dimensions (lda %lld, ldb %lld, ldc %lld)",
                                    (long long)a->lda, (long long)a->ldb, (long long)a->ldc);
     gh_status st = get_handle(dev, cb, handle, stream);
-    if (st)
-        return st;
+    if (st) return st;
 
     /* cuBLAS is column-major, and a row-major matrix read as column-major is
      * its transpose. So C^T = op(B)^T op(A)^T: pass B first and A second,
@@ -68,8 +64,7 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
     int m = (int)a->n, n = (int)a->m, k = (int)a->k;
     int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
 
-    if ((st = gh_cuda_record(ctx, dev, start, stream)))
-        return st;
+    if ((st = gh_cuda_record(ctx, dev, start, stream))) return st;
     if (a->dtype == GH_F32) {
         float alpha = (float)a->alpha, beta = (float)a->beta;
         st = gh_cublas_check(cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
@@ -81,17 +76,14 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
                                              (const double *)A, lda, &beta, (double *)C, ldc),
                              "cublasDgemm on device %d", dev->index);
     }
-    if (st)
-        return st;
+    if (st) return st;
     return gh_cuda_record(ctx, dev, stop, stream);
 }
 
 void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle)
 {
-    if (!*handle)
-        return;
+    if (!*handle) return;
     const gh_cublas_api *cb = gh_cuda_cublas(NULL);
-    if (cb)
-        gh_cublas_check(cb->cublasDestroy(*handle), "cublasDestroy on device %d", dev->index);
+    if (cb) gh_cublas_check(cb->cublasDestroy(*handle), "cublasDestroy on device %d", dev->index);
     *handle = NULL;
 }

@@ -13,8 +13,7 @@ static void read_kernel_module_version(char *out, size_t out_size)
 {
     out[0] = '\0';
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    if (!f)
-        return;
+    if (!f) return;
     char line[512];
     if (fgets(line, sizeof line, f)) {
         /* "NVRM version: NVIDIA UNIX [Open Kernel Module for] x86_64  580.159.04  Release ...":
@@ -34,11 +33,11 @@ static void read_kernel_module_version(char *out, size_t out_size)
     fclose(f);
 }
 
-static gh_status get_attribute(gh_plugin *ctx, gh_cuda_device *d, CUdevice_attribute attr,
-                               const char *attr_name, int *value)
+static gh_status get_attribute(gh_plugin *ctx, gh_cuda_device *d, CUdevice_attribute attr, const char *attr_name,
+                               int *value)
 {
-    return gh_cu_check(ctx->cu->cuDeviceGetAttribute(value, attr, d->handle),
-                       "cuDeviceGetAttribute(%s) for device %d", attr_name, d->index);
+    return gh_cu_check(ctx->cu->cuDeviceGetAttribute(value, attr, d->handle), "cuDeviceGetAttribute(%s) for device %d",
+                       attr_name, d->index);
 }
 #define GH_ATTR(ctx, d, attr, out) get_attribute((ctx), (d), attr, #attr, (out))
 
@@ -48,19 +47,14 @@ static gh_status get_attribute(gh_plugin *ctx, gh_cuda_device *d, CUdevice_attri
 static void close_device(gh_plugin *ctx, gh_cuda_device *d)
 {
     const gh_cu_api *cu = ctx->cu;
-    if (!d->context)
-        return;
+    if (!d->context) return;
     /* Cleanup can only report, not stop: keep going and leave the reason. */
     gh_cu_check(cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", d->index);
-    if (d->stop)
-        gh_cu_check(cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
-    if (d->start)
-        gh_cu_check(cu->cuEventDestroy(d->start), "cuEventDestroy on device %d", d->index);
-    if (d->stream)
-        gh_cu_check(cu->cuStreamDestroy(d->stream), "cuStreamDestroy on device %d", d->index);
+    if (d->stop) gh_cu_check(cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
+    if (d->start) gh_cu_check(cu->cuEventDestroy(d->start), "cuEventDestroy on device %d", d->index);
+    if (d->stream) gh_cu_check(cu->cuStreamDestroy(d->stream), "cuStreamDestroy on device %d", d->index);
     gh_cu_check(cu->cuCtxSetCurrent(NULL), "cuCtxSetCurrent(NULL)");
-    gh_cu_check(cu->cuDevicePrimaryCtxRelease(d->handle), "cuDevicePrimaryCtxRelease for device %d",
-                d->index);
+    gh_cu_check(cu->cuDevicePrimaryCtxRelease(d->handle), "cuDevicePrimaryCtxRelease for device %d", d->index);
     d->context = NULL;
 }
 
@@ -71,14 +65,12 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
     memset(d, 0, sizeof *d);
     d->index = ordinal;
 
-    if ((st = gh_cu_check(cu->cuDeviceGet(&d->handle, ordinal), "cuDeviceGet(%d)", ordinal)))
-        return st;
-    if ((st = gh_cu_check(cu->cuDeviceGetName(d->name, (int)sizeof d->name, d->handle),
-                          "cuDeviceGetName for device %d", ordinal)))
+    if ((st = gh_cu_check(cu->cuDeviceGet(&d->handle, ordinal), "cuDeviceGet(%d)", ordinal))) return st;
+    if ((st = gh_cu_check(cu->cuDeviceGetName(d->name, (int)sizeof d->name, d->handle), "cuDeviceGetName for device %d",
+                          ordinal)))
         return st;
     size_t total_mem = 0;
-    if ((st = gh_cu_check(cu->cuDeviceTotalMem(&total_mem, d->handle), "cuDeviceTotalMem for device %d",
-                          ordinal)))
+    if ((st = gh_cu_check(cu->cuDeviceTotalMem(&total_mem, d->handle), "cuDeviceTotalMem for device %d", ordinal)))
         return st;
     int sm_count = 0;
     if ((st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->cc_major)) ||
@@ -86,8 +78,7 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &sm_count)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &d->max_threads_per_block)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &d->max_shared_per_block)) ||
-        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                      &d->max_shared_per_block_optin)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &d->max_shared_per_block_optin)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &d->max_grid_x)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &d->max_grid_y)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_PITCH, &d->max_pitch)))
@@ -99,12 +90,9 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
                           "cuDevicePrimaryCtxRetain for device %d", ordinal)))
         return st;
     if ((st = gh_cu_check(cu->cuCtxSetCurrent(d->context), "cuCtxSetCurrent for device %d", ordinal)) ||
-        (st = gh_cu_check(cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT),
-                          "cuStreamCreate on device %d", ordinal)) ||
-        (st = gh_cu_check(cu->cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
-                          ordinal)) ||
-        (st = gh_cu_check(cu->cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
-                          ordinal))) {
+        (st = gh_cu_check(cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT), "cuStreamCreate on device %d", ordinal)) ||
+        (st = gh_cu_check(cu->cuEventCreate(&d->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d", ordinal)) ||
+        (st = gh_cu_check(cu->cuEventCreate(&d->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d", ordinal))) {
         close_device(ctx, d);
         return st;
     }
@@ -115,10 +103,9 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
     if (module_version[0])
         snprintf(d->driver_version, sizeof d->driver_version, "%s (CUDA %d.%d)", module_version, cuda_major,
                  cuda_minor);
-    else
-        snprintf(d->driver_version, sizeof d->driver_version, "CUDA %d.%d", cuda_major, cuda_minor);
-    snprintf(d->api, sizeof d->api, "CUDA %d.%d driver API, sm_%d%d, NVRTC", cuda_major, cuda_minor,
-             d->cc_major, d->cc_minor);
+    else snprintf(d->driver_version, sizeof d->driver_version, "CUDA %d.%d", cuda_major, cuda_minor);
+    snprintf(d->api, sizeof d->api, "CUDA %d.%d driver API, sm_%d%d, NVRTC", cuda_major, cuda_minor, d->cc_major,
+             d->cc_minor);
 
     d->info = (gh_device_info){
         .size = sizeof(gh_device_info),
@@ -153,13 +140,11 @@ gh_status gh_cuda_devices_open(gh_plugin *ctx)
         return GH_OK;
     }
     if (count <= 0) {
-        snprintf(ctx->no_device, sizeof ctx->no_device,
-                 "CUDA driver found but no CUDA device (cuDeviceGetCount: 0)");
+        snprintf(ctx->no_device, sizeof ctx->no_device, "CUDA driver found but no CUDA device (cuDeviceGetCount: 0)");
         return GH_OK;
     }
     ctx->devices = calloc((size_t)count, sizeof *ctx->devices);
-    if (!ctx->devices)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for %d CUDA devices", count);
+    if (!ctx->devices) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for %d CUDA devices", count);
 
     for (int i = 0; i < count; ++i) {
         gh_cuda_device *d = &ctx->devices[ctx->n_devices];
@@ -179,8 +164,7 @@ gh_status gh_cuda_devices_open(gh_plugin *ctx)
 
 void gh_cuda_devices_close(gh_plugin *ctx)
 {
-    for (int i = 0; i < ctx->n_devices; ++i)
-        close_device(ctx, &ctx->devices[i]);
+    for (int i = 0; i < ctx->n_devices; ++i) close_device(ctx, &ctx->devices[i]);
     free(ctx->devices);
     ctx->devices = NULL;
     ctx->n_devices = 0;
@@ -188,20 +172,17 @@ void gh_cuda_devices_close(gh_plugin *ctx)
 
 gh_status gh_cuda_check_device(const gh_plugin *ctx, const char *call, int device)
 {
-    if (!ctx)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: no context (NULL)", call);
+    if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: no context (NULL)", call);
     return gh_plugin_check_device(call, device, ctx->n_devices, ctx->no_device);
 }
 
 gh_status gh_cuda_device_enter(gh_plugin *ctx, const char *call, int device, gh_cuda_device **out)
 {
     gh_status st = gh_cuda_check_device(ctx, call, device);
-    if (st)
-        return st;
+    if (st) return st;
     gh_cuda_device *d = &ctx->devices[device];
     st = gh_cu_check(ctx->cu->cuCtxSetCurrent(d->context), "%s: cuCtxSetCurrent for device %d", call, d->index);
-    if (st == GH_OK)
-        *out = d;
+    if (st == GH_OK) *out = d;
     return st;
 }
 
@@ -212,22 +193,21 @@ gh_status gh_cuda_device_use(gh_plugin *ctx, const gh_cuda_device *dev)
 
 gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, CUstream stream)
 {
-    if (!ev)
-        return GH_OK;
+    if (!ev) return GH_OK;
     return gh_cu_check(ctx->cu->cuEventRecord(ev, stream), "cuEventRecord on device %d", dev->index);
 }
 
-gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop,
-                               const char *what, double *ms)
+gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop, const char *what,
+                               double *ms)
 {
     const gh_cu_api *cu = ctx->cu;
     gh_status st;
-    if ((st = gh_cu_check(cu->cuEventSynchronize(stop), "%s on device %d (waiting for it to finish)", what,
-                          dev->index)))
+    if ((st =
+             gh_cu_check(cu->cuEventSynchronize(stop), "%s on device %d (waiting for it to finish)", what, dev->index)))
         return st;
     float elapsed = 0.0f;
-    if ((st = gh_cu_check(cu->cuEventElapsedTime(&elapsed, start, stop), "cuEventElapsedTime on device %d",
-                          dev->index)))
+    if ((st =
+             gh_cu_check(cu->cuEventElapsedTime(&elapsed, start, stop), "cuEventElapsedTime on device %d", dev->index)))
         return st;
     *ms = elapsed;
     return GH_OK;
@@ -235,11 +215,9 @@ gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUeven
 
 int gh_cuda_device_count(gh_plugin *ctx)
 {
-    if (!ctx)
-        return 0;
+    if (!ctx) return 0;
     /* plugin.h: with no device, last_error() says why. */
-    if (ctx->n_devices == 0)
-        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device);
+    if (ctx->n_devices == 0) gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->no_device);
     return ctx->n_devices;
 }
 
@@ -256,7 +234,6 @@ gh_status gh_cuda_synchronize(gh_plugin *ctx, int device)
 {
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_device_enter(ctx, "synchronize", device, &dev);
-    if (st)
-        return st;
+    if (st) return st;
     return gh_cu_check(ctx->cu->cuCtxSynchronize(), "synchronize: cuCtxSynchronize on device %d", dev->index);
 }

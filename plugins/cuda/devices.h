@@ -35,7 +35,7 @@ gh_status gh_cuda_record(gh_plugin *ctx, const gh_cuda_device *dev, CUevent ev, 
 /* Waits for the event stop, recorded after work that start was recorded
  * before, and gives the time between them. Errors of that work (a bad
  * address, say) surface here, reported under `what`. */
-gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop,
-                               const char *what, double *ms);
+gh_status gh_cuda_wait_elapsed(gh_plugin *ctx, const gh_cuda_device *dev, CUevent start, CUevent stop, const char *what,
+                               double *ms);
 
 #endif

@@ -21,28 +21,27 @@
 #include "streams.h"
 
 enum { OPTION_KERNEL_DIR, OPTION_COUNT };
-static const gh_option_info options[OPTION_COUNT] = {[OPTION_KERNEL_DIR] = {
-    .size = sizeof(gh_option_info),
-    .name = "kernel_dir",
-    .description = "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies "
-                   "built into the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), "
-                   "else built in",
-    .default_value = "",
-}};
+static const gh_option_info options[OPTION_COUNT] = {
+    [OPTION_KERNEL_DIR] = {
+        .size = sizeof(gh_option_info),
+        .name = "kernel_dir",
+        .description =
+            "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies "
+            "built into the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), "
+            "else built in",
+        .default_value = "",
+    }};
 
 static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
 {
-    if (!out)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
     *out = NULL;
     const char *settings[OPTION_COUNT];
     gh_status st = gh_plugin_read_options("cuda", options, OPTION_COUNT, opts, n_opts, settings);
-    if (st)
-        return st;
+    if (st) return st;
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
-    if (!ctx)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory for a context");
+    if (!ctx) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory for a context");
     if ((st = gh_cuda_choose_kernel_dir(settings[OPTION_KERNEL_DIR], &ctx->kernel_dir))) {
         free(ctx);
         return st;
@@ -67,8 +66,7 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
  * modules, with its context current), then the devices themselves. */
 static void plugin_close(gh_plugin *ctx)
 {
-    if (!ctx)
-        return;
+    if (!ctx) return;
     gh_cuda_streams_free_all(ctx);
     gh_cuda_buffers_free_all(ctx);
     gh_cuda_host_free_all(ctx);

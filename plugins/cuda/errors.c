@@ -9,21 +9,16 @@ void gh_cu_describe(CUresult r, char *out, size_t out_size)
     const gh_cu_api *cu = gh_cuda_driver(NULL);
     const char *name = NULL, *text = NULL;
     if (cu) {
-        if (cu->cuGetErrorName(r, &name) != CUDA_SUCCESS)
-            name = NULL;
-        if (cu->cuGetErrorString(r, &text) != CUDA_SUCCESS)
-            text = NULL;
+        if (cu->cuGetErrorName(r, &name) != CUDA_SUCCESS) name = NULL;
+        if (cu->cuGetErrorString(r, &text) != CUDA_SUCCESS) text = NULL;
     }
-    if (name)
-        snprintf(out, out_size, "%s: %s", name, text ? text : "no description");
-    else
-        snprintf(out, out_size, "CUresult %d (unknown to this driver)", (int)r);
+    if (name) snprintf(out, out_size, "%s: %s", name, text ? text : "no description");
+    else snprintf(out, out_size, "CUresult %d (unknown to this driver)", (int)r);
 }
 
 gh_status gh_cu_check(CUresult r, const char *what, ...)
 {
-    if (r == CUDA_SUCCESS)
-        return GH_OK;
+    if (r == CUDA_SUCCESS) return GH_OK;
     char call[512], desc[512];
     va_list ap;
     va_start(ap, what);
@@ -31,15 +26,14 @@ gh_status gh_cu_check(CUresult r, const char *what, ...)
     va_end(ap);
     gh_cu_describe(r, desc, sizeof desc);
     gh_status st = r == CUDA_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY
-                 : r == CUDA_ERROR_NO_DEVICE     ? GH_NO_DEVICE
+                   : r == CUDA_ERROR_NO_DEVICE   ? GH_NO_DEVICE
                                                  : GH_ERROR;
     return gh_plugin_set_error(st, "%s: %s", call, desc);
 }
 
 gh_status gh_nvrtc_check(nvrtcResult r, const char *what, ...)
 {
-    if (r == NVRTC_SUCCESS)
-        return GH_OK;
+    if (r == NVRTC_SUCCESS) return GH_OK;
     char call[512];
     va_list ap;
     va_start(ap, what);
@@ -48,8 +42,7 @@ gh_status gh_nvrtc_check(nvrtcResult r, const char *what, ...)
     const gh_nvrtc_api *nv = gh_cuda_nvrtc(NULL);
     const char *name = nv ? nv->nvrtcGetErrorString(r) : NULL;
     gh_status st = r == NVRTC_ERROR_OUT_OF_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR;
-    if (name)
-        return gh_plugin_set_error(st, "%s: %s", call, name);
+    if (name) return gh_plugin_set_error(st, "%s: %s", call, name);
     return gh_plugin_set_error(st, "%s: nvrtcResult %d", call, (int)r);
 }
 
@@ -89,17 +82,15 @@ static const char *cublas_status_text(cublasStatus_t s)
 
 gh_status gh_cublas_check(cublasStatus_t s, const char *what, ...)
 {
-    if (s == CUBLAS_STATUS_SUCCESS)
-        return GH_OK;
+    if (s == CUBLAS_STATUS_SUCCESS) return GH_OK;
     char call[512];
     va_list ap;
     va_start(ap, what);
     vsnprintf(call, sizeof call, what, ap);
     va_end(ap);
-    gh_status st = s == CUBLAS_STATUS_ALLOC_FAILED  ? GH_OUT_OF_MEMORY
-                 : s == CUBLAS_STATUS_NOT_SUPPORTED ? GH_UNSUPPORTED
-                 : s == CUBLAS_STATUS_ARCH_MISMATCH ? GH_UNSUPPORTED
-                                                    : GH_ERROR;
-    return gh_plugin_set_error(st, "%s: %s (%d): %s", call, gh_cublas_status_name(s), (int)s,
-                               cublas_status_text(s));
+    gh_status st = s == CUBLAS_STATUS_ALLOC_FAILED    ? GH_OUT_OF_MEMORY
+                   : s == CUBLAS_STATUS_NOT_SUPPORTED ? GH_UNSUPPORTED
+                   : s == CUBLAS_STATUS_ARCH_MISMATCH ? GH_UNSUPPORTED
+                                                      : GH_ERROR;
+    return gh_plugin_set_error(st, "%s: %s (%d): %s", call, gh_cublas_status_name(s), (int)s, cublas_status_text(s));
 }

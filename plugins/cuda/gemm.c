@@ -16,17 +16,14 @@ gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int k
                              gh_cuda_variant *variant)
 {
     gh_status st = gh_cuda_check_device(ctx, call, device);
-    if (st == GH_OK)
-        st = gh_plugin_check_index(call, "kernel", kernel, GH_CUDA_KERNEL_COUNT);
-    if (st)
-        return st;
+    if (st == GH_OK) st = gh_plugin_check_index(call, "kernel", kernel, GH_CUDA_KERNEL_COUNT);
+    if (st) return st;
     const gh_plugin_gemm_target target = {device, &ctx->devices[device].info, &gh_cuda_kernel_infos[kernel], 0,
                                           gh_cuda_extent};
     st = gh_plugin_check_gemm(call, a, &target);
     if (st == GH_UNSUPPORTED && kernel == GH_CUDA_CUBLAS && a->dtype == GH_I32)
         gh_plugin_append_error(": cuBLAS has no int32 GEMM");
-    if (st)
-        return st;
+    if (st) return st;
     /* The kernels take M, N and K as int (leading dimensions as long long;
      * cuBLAS checks its own). */
     if (a->m > INT_MAX || a->n > INT_MAX || a->k > INT_MAX)
@@ -48,12 +45,9 @@ typedef union scalar {
 static scalar to_scalar(gh_dtype dtype, double v)
 {
     scalar s;
-    if (dtype == GH_F32)
-        s.f32 = (float)v;
-    else if (dtype == GH_F64)
-        s.f64 = v;
-    else
-        s.i32 = (int)v; /* gemm() checked it is an integral int32 */
+    if (dtype == GH_F32) s.f32 = (float)v;
+    else if (dtype == GH_F64) s.f64 = v;
+    else s.i32 = (int)v; /* gemm() checked it is an integral int32 */
     return s;
 }
 
@@ -82,15 +76,13 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
                                    variant, shape.shared, dev->name, dev->max_shared_per_block);
     if (shape.grid_x > dev->max_grid_x || shape.grid_y > dev->max_grid_y)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
-                                   (long long)a->m, (long long)a->n, shape.grid_x, shape.grid_y, dev->name,
-                                   dev->max_grid_x, dev->max_grid_y);
+        return gh_plugin_set_error(
+            GH_UNSUPPORTED, "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
+            (long long)a->m, (long long)a->n, shape.grid_x, shape.grid_y, dev->name, dev->max_grid_x, dev->max_grid_y);
 
     gh_cuda_module *mod = NULL;
     gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
-    if (st)
-        return st;
+    if (st) return st;
     /* What the compiled kernel can take (its registers can lower it). */
     const unsigned block_x = shape.block_x, block_y = shape.block_y;
     if ((int)(block_x * block_y) > mod->max_threads)
@@ -114,8 +106,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
     void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
 
-    if ((st = gh_cuda_record(ctx, dev, start, stream)))
-        return st;
+    if ((st = gh_cuda_record(ctx, dev, start, stream))) return st;
     if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)shape.grid_x,
                                                   (unsigned)shape.grid_y, 1, block_x, block_y, 1, 0, stream, params,
                                                   NULL),
@@ -127,11 +118,10 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
 }
 
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
-                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas,
-                               CUevent start, CUevent stop)
+                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas, CUevent start,
+                               CUevent stop)
 {
-    if (kernel == GH_CUDA_CUBLAS)
-        return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, args, start, stop);
+    if (kernel == GH_CUDA_CUBLAS) return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, args, start, stop);
     return launch(ctx, dev, kernel, args, variant, stream, start, stop);
 }
 
@@ -140,20 +130,16 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     gh_cuda_variant variant;
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
-    if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev)))
-        return st;
+    if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev))) return st;
     if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->cublas, dev->start, dev->stop))) {
         ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle; the first error is reported */
         return st;
     }
     double ms = 0.0;
-    if ((st = gh_cuda_wait_elapsed(ctx, dev, dev->start, dev->stop, gh_cuda_kernel_infos[kernel].name, &ms)))
-        return st;
+    if ((st = gh_cuda_wait_elapsed(ctx, dev, dev->start, dev->stop, gh_cuda_kernel_infos[kernel].name, &ms))) return st;
     if (timing) {
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms))
-            timing->kernel_ms = ms;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock))
-            timing->clock = GH_CLOCK_DEVICE;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = ms;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
     }
     return GH_OK;
 }

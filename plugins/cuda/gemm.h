@@ -16,8 +16,8 @@ gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int k
  * which is created on that stream when NULL. A request over one of the
  * device's limits returns GH_UNSUPPORTED, naming it, with nothing queued. */
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
-                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas,
-                               CUevent start, CUevent stop);
+                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas, CUevent start,
+                               CUevent stop);
 
 /* gemm(): the blocking call, on the device's own stream. */
 gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing);

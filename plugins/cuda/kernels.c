@@ -54,8 +54,7 @@ static const gh_param_info blocked_params[] = {
 
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
     [GH_CUDA_NAIVE] = {sizeof(gh_kernel_info), "naive",
-                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES,
-                       NULL, 0},
+                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES, NULL, 0},
     [GH_CUDA_TILED] = {sizeof(gh_kernel_info), "tiled",
                        "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)", ALL_DTYPES,
                        tiled_params, 1},
@@ -109,8 +108,7 @@ const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel)
 gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params)
 {
     const gh_param_info *p = gh_cuda_kernel_infos[kernel].params;
-    if (kernel == GH_CUDA_TILED)
-        return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
+    if (kernel == GH_CUDA_TILED) return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
     if (kernel == GH_CUDA_BLOCKED)
         return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]) * GH_CUDA_BLOCKED_WORK_COUNT +
                                               gh_plugin_param_index(&p[1], params[1]));
@@ -138,12 +136,10 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, co
                  (long long)v->work);
     else if (kernel == GH_CUDA_TILED)
         snprintf(out, size, "gemm_tiled (%s, tile %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile);
-    else
-        snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
+    else snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
 }
 
-gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m,
-                                             int64_t n)
+gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m, int64_t n)
 {
     gh_cuda_launch_shape s = {NAIVE_BLOCK_X, NAIVE_BLOCK_Y, 0, 0, 0, 0};
     long long cover_x = NAIVE_BLOCK_X, cover_y = NAIVE_BLOCK_Y; /* the edges of C a block computes */

@@ -29,9 +29,9 @@ extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
 
 /* One compiled variant of a source kernel. */
 typedef struct gh_cuda_variant {
-    int64_t tile;                 /* tiled and blocked; 0 for naive */
-    int64_t work;                 /* blocked; 0 otherwise */
-    int index;                    /* into gh_cuda_device.modules[kernel][dtype] */
+    int64_t tile; /* tiled and blocked; 0 for naive */
+    int64_t work; /* blocked; 0 otherwise */
+    int index;    /* into gh_cuda_device.modules[kernel][dtype] */
 } gh_cuda_variant;
 
 extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];

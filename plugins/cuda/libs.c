@@ -13,16 +13,14 @@ static const char *dl_reason(void)
 }
 
 #define GH_STR_(x) #x
-#define GH_STR(x) GH_STR_(x) /* expands macros first: "cuMemAlloc_v2" */
+#define GH_STR(x)  GH_STR_(x) /* expands macros first: "cuMemAlloc_v2" */
 
 /* Fetches one symbol into api.fn unless an earlier one was already missing. */
-#define GH_LOAD_SYM(api, lib, missing, fn)                   \
-    if (!(missing)) {                                        \
-        void *sym_ = dlsym((lib), GH_STR(fn));               \
-        if (sym_)                                            \
-            (api).fn = (__typeof__((api).fn))sym_;           \
-        else                                                 \
-            (missing) = GH_STR(fn);                          \
+#define GH_LOAD_SYM(api, lib, missing, fn)               \
+    if (!(missing)) {                                    \
+        void *sym_ = dlsym((lib), GH_STR(fn));           \
+        if (sym_) (api).fn = (__typeof__((api).fn))sym_; \
+        else (missing) = GH_STR(fn);                     \
     }
 
 /* dlopen by soname (LD_LIBRARY_PATH, the plugin's RUNPATH, the system
@@ -31,8 +29,7 @@ static const char *dl_reason(void)
 static void *open_toolkit_lib(const char *soname, char *why, size_t why_size)
 {
     void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (lib)
-        return lib;
+    if (lib) return lib;
     char first[256];
     snprintf(first, sizeof first, "%s", dl_reason());
 
@@ -40,8 +37,7 @@ static void *open_toolkit_lib(const char *soname, char *why, size_t why_size)
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dirs[i], soname);
-        if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-            return lib;
+        if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) return lib;
     }
     snprintf(why, why_size, "%s not found (%s; also looked in %s, /usr/local/cuda/lib64 and /usr/local/cuda/lib)",
              soname, first, GH_CUDA_TOOLKIT_LIBDIR);
@@ -70,23 +66,21 @@ static void load_driver(void)
 #undef GH_LOAD_CU
     if (missing) {
         snprintf(cu_why, sizeof cu_why,
-                 "CUDA driver too old: libcuda.so.1 has no %s (the plugin was built with CUDA %d)",
-                 missing, GH_CUDA_TOOLKIT_MAJOR);
+                 "CUDA driver too old: libcuda.so.1 has no %s (the plugin was built with CUDA %d)", missing,
+                 GH_CUDA_TOOLKIT_MAJOR);
         return; /* lib stays loaded: harmless, and dlclose of a driver is not */
     }
 
     CUresult r = cu_api.cuInit(0);
     if (r != CUDA_SUCCESS) {
         const char *name = NULL, *text = NULL;
-        if (cu_api.cuGetErrorName(r, &name) != CUDA_SUCCESS)
-            name = "unknown CUresult";
-        if (cu_api.cuGetErrorString(r, &text) != CUDA_SUCCESS)
-            text = "no description";
+        if (cu_api.cuGetErrorName(r, &name) != CUDA_SUCCESS) name = "unknown CUresult";
+        if (cu_api.cuGetErrorString(r, &text) != CUDA_SUCCESS) text = "no description";
         if (r == CUDA_ERROR_NO_DEVICE)
             snprintf(cu_why, sizeof cu_why, "CUDA driver found but no CUDA device (cuInit: %s: %s)", name, text);
         else
-            snprintf(cu_why, sizeof cu_why, "CUDA driver found but it did not start (cuInit: %s (%d): %s)",
-                     name, (int)r, text);
+            snprintf(cu_why, sizeof cu_why, "CUDA driver found but it did not start (cuInit: %s (%d): %s)", name,
+                     (int)r, text);
         return;
     }
     cu_ready = &cu_api;
@@ -95,8 +89,7 @@ static void load_driver(void)
 const gh_cu_api *gh_cuda_driver(const char **why)
 {
     pthread_once(&cu_once, load_driver);
-    if (!cu_ready && why)
-        *why = cu_why;
+    if (!cu_ready && why) *why = cu_why;
     return cu_ready;
 }
 
@@ -129,8 +122,7 @@ static void load_nvrtc(void)
 const gh_nvrtc_api *gh_cuda_nvrtc(const char **why)
 {
     pthread_once(&nvrtc_once, load_nvrtc);
-    if (!nvrtc_ready && why)
-        *why = nvrtc_why;
+    if (!nvrtc_ready && why) *why = nvrtc_why;
     return nvrtc_ready;
 }
 
@@ -163,7 +155,6 @@ static void load_cublas(void)
 const gh_cublas_api *gh_cuda_cublas(const char **why)
 {
     pthread_once(&cublas_once, load_cublas);
-    if (!cublas_ready && why)
-        *why = cublas_why;
+    if (!cublas_ready && why) *why = cublas_why;
     return cublas_ready;
 }

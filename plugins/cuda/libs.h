@@ -23,31 +23,38 @@
  * cuMemAlloc_v2, and the loader looks up that same versioned symbol. */
 #define GH_LIB_MEMBER(fn) __typeof__(&fn) fn;
 
-#define GH_CU_FUNCTIONS(X)                                                        \
-    X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString)        \
-    X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceTotalMem)    \
-    X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)                          \
-    X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
-    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
-    X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
-    X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync)        \
-    X(cuMemcpyDtoHAsync) X(cuMemcpy2DAsync) X(cuMemHostAlloc) X(cuMemFreeHost)   \
-    X(cuModuleLoadData) X(cuModuleUnload)                                        \
-    X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuLaunchKernel)
+#define GH_CU_FUNCTIONS(X)                                                                                          \
+    X(cuInit)                                                                                                       \
+    X(cuDriverGetVersion)                                                                                           \
+    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceTotalMem) \
+        X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)         \
+            X(cuCtxSynchronize) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuEventCreate)        \
+                X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemAlloc)        \
+                    X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpy2DAsync) X(cuMemHostAlloc)     \
+                        X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)               \
+                            X(cuFuncGetAttribute) X(cuLaunchKernel)
 
-#define GH_NVRTC_FUNCTIONS(X)                                                     \
-    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)                 \
-    X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize)      \
-    X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+#define GH_NVRTC_FUNCTIONS(X)                                                                     \
+    X(nvrtcVersion)                                                                               \
+    X(nvrtcGetErrorString)                                                                        \
+    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) \
+        X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
 
-#define GH_CUBLAS_FUNCTIONS(X)                                                    \
-    X(cublasCreate) X(cublasDestroy) X(cublasGetVersion) X(cublasSetStream)      \
-    X(cublasSetMathMode) X(cublasGetMathMode) X(cublasSetPointerMode)            \
-    X(cublasSgemm) X(cublasDgemm)
+#define GH_CUBLAS_FUNCTIONS(X)                                                                               \
+    X(cublasCreate)                                                                                          \
+    X(cublasDestroy)                                                                                         \
+    X(cublasGetVersion) X(cublasSetStream) X(cublasSetMathMode) X(cublasGetMathMode) X(cublasSetPointerMode) \
+        X(cublasSgemm) X(cublasDgemm)
 
-typedef struct gh_cu_api { GH_CU_FUNCTIONS(GH_LIB_MEMBER) } gh_cu_api;
-typedef struct gh_nvrtc_api { GH_NVRTC_FUNCTIONS(GH_LIB_MEMBER) } gh_nvrtc_api;
-typedef struct gh_cublas_api { GH_CUBLAS_FUNCTIONS(GH_LIB_MEMBER) } gh_cublas_api;
+typedef struct gh_cu_api {
+    GH_CU_FUNCTIONS(GH_LIB_MEMBER)
+} gh_cu_api;
+typedef struct gh_nvrtc_api {
+    GH_NVRTC_FUNCTIONS(GH_LIB_MEMBER)
+} gh_nvrtc_api;
+typedef struct gh_cublas_api {
+    GH_CUBLAS_FUNCTIONS(GH_LIB_MEMBER)
+} gh_cublas_api;
 
 /* Each returns the library's table, or NULL with *why set to a sentence
  * that says what was missing (static text, valid for the process). */

@@ -20,33 +20,28 @@ extern const struct gh_embedded_file gh_cuda_kernel_sources[];
 
 void gh_cuda_sources_free(gh_cuda_sources *s)
 {
-    for (int i = 0; i < s->n; ++i)
-        free(s->texts[i]);
+    for (int i = 0; i < s->n; ++i) free(s->texts[i]);
     s->n = 0;
 }
 
 static char *read_text_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     size_t size = 0, cap = 4096;
     char *text = malloc(cap);
     while (text) {
         size += fread(text + size, 1, cap - size - 1, f);
-        if (size < cap - 1)
-            break;
+        if (size < cap - 1) break;
         char *bigger = realloc(text, cap *= 2);
-        if (!bigger)
-            free(text);
+        if (!bigger) free(text);
         text = bigger;
     }
     int failed = ferror(f);
     fclose(f);
     if (!text || failed) {
         free(text);
-        if (failed)
-            errno = EIO;
+        if (failed) errno = EIO;
         return NULL;
     }
     text[size] = '\0';
@@ -106,8 +101,7 @@ int gh_cuda_kernel_dir_complete(const char *dir)
     for (const struct gh_embedded_file *e = gh_cuda_kernel_sources; e->name; ++e) {
         char path[4096 + 256]; /* a folder of up to 4096 bytes and a file name */
         snprintf(path, sizeof path, "%s/%s", dir, e->name);
-        if (access(path, R_OK) != 0)
-            return 0;
+        if (access(path, R_OK) != 0) return 0;
     }
     return 1;
 }
@@ -116,8 +110,7 @@ static char *copy_string(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *c = malloc(n);
-    if (c)
-        memcpy(c, s, n);
+    if (c) memcpy(c, s, n);
     return c;
 }
 
@@ -129,15 +122,13 @@ gh_status gh_cuda_choose_kernel_dir(const char *option, char **out)
     char sub[4096];
     if (!dir) {
         const char *env = getenv(GH_CUDA_KERNEL_DIR_ENV);
-        if (!env || !env[0])
-            return GH_OK;
+        if (!env || !env[0]) return GH_OK;
         snprintf(sub, sizeof sub, "%s/cuda", env);
         dir = gh_cuda_kernel_dir_complete(sub) ? sub : env;
         origin = "$" GH_CUDA_KERNEL_DIR_ENV " (or its cuda/ folder)";
     }
     gh_status st = gh_cuda_check_kernel_dir(dir, origin);
-    if (st)
-        return st;
+    if (st) return st;
     *out = copy_string(dir);
     return *out ? GH_OK : gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory");
 }

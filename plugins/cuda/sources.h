@@ -10,7 +10,7 @@
 #include "gemmhost/plugin.h"
 
 #define GH_CUDA_KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
-#define GH_CUDA_MAX_SOURCES 16
+#define GH_CUDA_MAX_SOURCES    16
 
 /* Every kernel source file: the programs and the headers they include. */
 typedef struct gh_cuda_sources {

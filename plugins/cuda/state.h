@@ -14,33 +14,33 @@
 /* A compiled kernel, loaded on one device. blocked.cu has one function per
  * transpose pair; naive and tiled one for all four. */
 typedef struct gh_cuda_module {
-    CUmodule module;              /* NULL until first used */
-    CUfunction function[4];       /* by trans_a * 2 + trans_b */
-    int max_threads;              /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, least of them */
-    int static_shared;            /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, most of them */
+    CUmodule module;        /* NULL until first used */
+    CUfunction function[4]; /* by trans_a * 2 + trans_b */
+    int max_threads;        /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, least of them */
+    int static_shared;      /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, most of them */
 } gh_cuda_module;
 
 /* One device of a context. Calls about one device come from one thread at a
  * time (plugin.h), so nothing here needs a lock. */
 typedef struct gh_cuda_device {
-    int index;                    /* the CUDA ordinal */
+    int index; /* the CUDA ordinal */
     CUdevice handle;
-    CUcontext context;            /* the primary context, retained: cuBLAS uses it too */
-    CUstream stream;              /* every copy, kernel and cuBLAS call goes here */
-    CUevent start, stop;          /* around each timed GEMM */
+    CUcontext context;   /* the primary context, retained: cuBLAS uses it too */
+    CUstream stream;     /* every copy, kernel and cuBLAS call goes here */
+    CUevent start, stop; /* around each timed GEMM */
     int cc_major, cc_minor;
     int max_threads_per_block;
-    int max_shared_per_block;     /* the static __shared__ limit, which these kernels use */
+    int max_shared_per_block;       /* the static __shared__ limit, which these kernels use */
     int max_shared_per_block_optin; /* needs dynamic shared memory; reported only */
     int max_grid_x, max_grid_y;
-    int max_pitch;                /* the largest pitch cuMemcpy2D takes */
+    int max_pitch; /* the largest pitch cuMemcpy2D takes */
     char name[256];
     char driver_version[96];
     char api[128];
-    gh_device_info info;          /* points into the strings above */
+    gh_device_info info; /* points into the strings above */
     /* Per (kernel, dtype, variant); naive has variant 0 only. */
     gh_cuda_module modules[GH_CUDA_SOURCE_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
-    cublasHandle_t cublas;        /* on `stream`; NULL until the first blocking cuBLAS GEMM */
+    cublasHandle_t cublas; /* on `stream`; NULL until the first blocking cuBLAS GEMM */
 } gh_cuda_device;
 
 struct gh_buffer {
@@ -53,23 +53,23 @@ struct gh_buffer {
 /* A timed operation queued on a stream, waiting for stream_synchronize to
  * write its time. Its events stay with the slot for reuse. */
 typedef struct gh_cuda_pending {
-    CUevent start, stop;          /* created on first use of the slot */
-    int timed;                    /* 0: nothing ran (an empty copy): writes 0 */
-    double *ms;                   /* the caller's elapsed_ms, or NULL */
-    gh_gemm_timing *timing;       /* the caller's GEMM timing, or NULL */
+    CUevent start, stop;    /* created on first use of the slot */
+    int timed;              /* 0: nothing ran (an empty copy): writes 0 */
+    double *ms;             /* the caller's elapsed_ms, or NULL */
+    gh_gemm_timing *timing; /* the caller's GEMM timing, or NULL */
 } gh_cuda_pending;
 
 /* A CUstream on one device's primary context (ABI minor 1). Used by the one
  * thread that works on its device at a time. */
 struct gh_stream {
-    gh_plugin *ctx;               /* the context that made it */
-    int device;                   /* index into ctx->devices */
-    CUstream stream;              /* non-blocking */
-    cublasHandle_t cublas;        /* this stream's own; NULL until its first cuBLAS GEMM */
-    gh_cuda_pending *pending;     /* n_pending in use, cap_pending allocated (grows) */
+    gh_plugin *ctx;           /* the context that made it */
+    int device;               /* index into ctx->devices */
+    CUstream stream;          /* non-blocking */
+    cublasHandle_t cublas;    /* this stream's own; NULL until its first cuBLAS GEMM */
+    gh_cuda_pending *pending; /* n_pending in use, cap_pending allocated (grows) */
     size_t n_pending, cap_pending;
-    unsigned long long queued;    /* operations queued since the last synchronize */
-    char last_op[160];            /* the last of them, for error messages */
+    unsigned long long queued; /* operations queued since the last synchronize */
+    char last_op[160];         /* the last of them, for error messages */
     struct gh_stream *prev, *next;
 };
 
@@ -77,14 +77,14 @@ struct gh_stream {
 typedef struct gh_cuda_host_block {
     void *ptr;
     uint64_t bytes;
-    int device;                   /* whose primary context was current */
+    int device; /* whose primary context was current */
     struct gh_cuda_host_block *next;
 } gh_cuda_host_block;
 
 struct gh_plugin {
-    const gh_cu_api *cu;          /* NULL when there is no driver or no device */
-    char *kernel_dir;             /* owned; NULL: the sources embedded at build time */
-    gh_cuda_device *devices;      /* n_devices entries */
+    const gh_cu_api *cu;     /* NULL when there is no driver or no device */
+    char *kernel_dir;        /* owned; NULL: the sources embedded at build time */
+    gh_cuda_device *devices; /* n_devices entries */
     int n_devices;
     char no_device[1024];         /* why devices are missing; "" when none are */
     pthread_mutex_t buffers_lock; /* threads of different devices share these lists */

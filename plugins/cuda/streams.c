@@ -19,8 +19,7 @@ static void stream_list_add(gh_plugin *ctx, gh_stream *s)
     pthread_mutex_lock(&ctx->streams_lock);
     s->prev = NULL;
     s->next = ctx->streams;
-    if (ctx->streams)
-        ctx->streams->prev = s;
+    if (ctx->streams) ctx->streams->prev = s;
     ctx->streams = s;
     pthread_mutex_unlock(&ctx->streams_lock);
 }
@@ -28,22 +27,17 @@ static void stream_list_add(gh_plugin *ctx, gh_stream *s)
 static void stream_list_remove(gh_plugin *ctx, gh_stream *s)
 {
     pthread_mutex_lock(&ctx->streams_lock);
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        ctx->streams = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    if (s->prev) s->prev->next = s->next;
+    else ctx->streams = s->next;
+    if (s->next) s->next->prev = s->prev;
     pthread_mutex_unlock(&ctx->streams_lock);
 }
 
 /* Checks the stream and makes its device's context current on this thread. */
 static gh_status enter_stream(gh_plugin *ctx, gh_stream *s, const char *what, gh_cuda_device **dev)
 {
-    if (!ctx)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: no context (NULL)", what);
-    if (!s)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the stream is NULL", what);
+    if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: no context (NULL)", what);
+    if (!s) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the stream is NULL", what);
     if (s->ctx != ctx)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the stream belongs to another context", what);
     return gh_cuda_device_enter(ctx, what, s->device, dev);
@@ -69,13 +63,10 @@ static gh_status next_slot(gh_plugin *ctx, const gh_cuda_device *dev, gh_stream 
     gh_cuda_pending *p = &s->pending[s->n_pending];
     gh_status st = GH_OK;
     if (timed && !p->start)
-        st = gh_cu_check(ctx->cu->cuEventCreate(&p->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
-                         dev->index);
+        st = gh_cu_check(ctx->cu->cuEventCreate(&p->start, CU_EVENT_DEFAULT), "cuEventCreate on device %d", dev->index);
     if (timed && !st && !p->stop)
-        st = gh_cu_check(ctx->cu->cuEventCreate(&p->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d",
-                         dev->index);
-    if (st)
-        return st;
+        st = gh_cu_check(ctx->cu->cuEventCreate(&p->stop, CU_EVENT_DEFAULT), "cuEventCreate on device %d", dev->index);
+    if (st) return st;
     p->timed = timed;
     p->ms = NULL;
     p->timing = NULL;
@@ -99,16 +90,13 @@ static void note_queued(gh_stream *s, const char *fmt, ...)
 gh_status gh_cuda_stream_create(gh_plugin *ctx, int device, gh_stream **out)
 {
     /* Malformed before beyond the device (plugin.h). */
-    if (!out)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "stream_create: out is NULL");
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "stream_create: out is NULL");
     *out = NULL;
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_device_enter(ctx, "stream_create", device, &dev);
-    if (st)
-        return st;
+    if (st) return st;
     gh_stream *s = calloc(1, sizeof *s);
-    if (!s)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "stream_create: out of host memory for a stream");
+    if (!s) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "stream_create: out of host memory for a stream");
     /* Non-blocking: no implicit ordering with the legacy NULL stream, so
      * streams of one device overlap. */
     if ((st = gh_cu_check(ctx->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING),
@@ -146,8 +134,7 @@ static void release_stream(gh_plugin *ctx, gh_stream *s)
 
 void gh_cuda_stream_destroy(gh_plugin *ctx, gh_stream *stream)
 {
-    if (!ctx || !stream)
-        return;
+    if (!ctx || !stream) return;
     if (stream->ctx != ctx) {
         gh_plugin_set_error(GH_INVALID_ARGUMENT, "stream_destroy: the stream belongs to another context");
         return;
@@ -169,18 +156,18 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
 {
     gh_cuda_device *dev = NULL;
     gh_status st = enter_stream(ctx, s, "stream_synchronize", &dev);
-    if (st)
-        return st;
+    if (st) return st;
     const gh_cu_api *cu = ctx->cu;
     CUresult r = cu->cuStreamSynchronize(s->stream);
     if (r != CUDA_SUCCESS) {
         /* CUDA does not say which operation failed: name how many there
          * were and the last, and drop their times. */
         if (s->queued)
-            st = gh_cu_check(r,
-                             "stream_synchronize on device %d: work queued on the stream failed (%llu operation%s since "
-                             "the last synchronize, the last %s); cuStreamSynchronize",
-                             dev->index, s->queued, s->queued == 1 ? "" : "s", s->last_op);
+            st =
+                gh_cu_check(r,
+                            "stream_synchronize on device %d: work queued on the stream failed (%llu operation%s since "
+                            "the last synchronize, the last %s); cuStreamSynchronize",
+                            dev->index, s->queued, s->queued == 1 ? "" : "s", s->last_op);
         else
             st = gh_cu_check(r,
                              "stream_synchronize on device %d: nothing was queued since the last synchronize, yet "
@@ -200,18 +187,13 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
             float elapsed = 0.0f;
             gh_status e = gh_cu_check(cu->cuEventElapsedTime(&elapsed, p->start, p->stop),
                                       "stream_synchronize on device %d: cuEventElapsedTime", dev->index);
-            if (e == GH_OK)
-                ms = elapsed;
-            else if (st == GH_OK)
-                st = e;
+            if (e == GH_OK) ms = elapsed;
+            else if (st == GH_OK) st = e;
         }
-        if (p->ms)
-            *p->ms = ms;
+        if (p->ms) *p->ms = ms;
         if (p->timing) {
-            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms))
-                p->timing->kernel_ms = ms;
-            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock))
-                p->timing->clock = GH_CLOCK_DEVICE;
+            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = ms;
+            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = GH_CLOCK_DEVICE;
         }
     }
     s->n_pending = 0;
@@ -226,7 +208,7 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
 typedef struct copy_2d {
     int upload;
     gh_buffer *buf;
-    uint64_t offset, pitch;       /* in the buffer, bytes */
+    uint64_t offset, pitch; /* in the buffer, bytes */
     void *host;
     uint64_t host_pitch, width, rows;
 } copy_2d;
@@ -266,21 +248,21 @@ static gh_status enqueue_copy(gh_plugin *ctx, const gh_cuda_device *dev, gh_stre
         }
         m.WidthInBytes = (size_t)c->width;
         m.Height = (size_t)c->rows;
-        return gh_cu_check(cu->cuMemcpy2DAsync(&m, s->stream),
-                           "%s: cuMemcpy2DAsync(%llu rows of %llu bytes, device pitch %llu, host pitch %llu) on device %d",
-                           what, (unsigned long long)c->rows, (unsigned long long)c->width,
-                           (unsigned long long)c->pitch, (unsigned long long)c->host_pitch, dev->index);
+        return gh_cu_check(
+            cu->cuMemcpy2DAsync(&m, s->stream),
+            "%s: cuMemcpy2DAsync(%llu rows of %llu bytes, device pitch %llu, host pitch %llu) on device %d", what,
+            (unsigned long long)c->rows, (unsigned long long)c->width, (unsigned long long)c->pitch,
+            (unsigned long long)c->host_pitch, dev->index);
     }
     for (uint64_t row = 0; row < c->rows; ++row) {
         CUdeviceptr dr = d + row * c->pitch;
         unsigned char *hr = (unsigned char *)c->host + row * c->host_pitch;
         CUresult r = c->upload ? cu->cuMemcpyHtoDAsync(dr, hr, (size_t)c->width, s->stream)
                                : cu->cuMemcpyDtoHAsync(hr, dr, (size_t)c->width, s->stream);
-        gh_status st = gh_cu_check(r, "%s: row %llu of %llu (pitch over CU_DEVICE_ATTRIBUTE_MAX_PITCH %d) on device %d",
-                                   what, (unsigned long long)row, (unsigned long long)c->rows, dev->max_pitch,
-                                   dev->index);
-        if (st)
-            return st;
+        gh_status st =
+            gh_cu_check(r, "%s: row %llu of %llu (pitch over CU_DEVICE_ATTRIBUTE_MAX_PITCH %d) on device %d", what,
+                        (unsigned long long)row, (unsigned long long)c->rows, dev->max_pitch, dev->index);
+        if (st) return st;
     }
     return GH_OK;
 }
@@ -290,8 +272,7 @@ static gh_status queue_copy(gh_plugin *ctx, gh_stream *s, const copy_2d *c, doub
     const char *what = c->upload ? "upload_2d_async" : "download_2d_async";
     gh_cuda_device *dev = NULL;
     gh_status st = enter_stream(ctx, s, what, &dev);
-    if (st)
-        return st;
+    if (st) return st;
     if ((st = gh_plugin_check_copy_2d(what, c->buf, gh_cuda_extent, c->offset, c->pitch, c->host, c->host_pitch,
                                       c->width, c->rows)))
         return st;
@@ -301,8 +282,7 @@ static gh_status queue_copy(gh_plugin *ctx, gh_stream *s, const copy_2d *c, doub
     if (c->width == 0 || c->rows == 0) {
         /* Nothing to copy; its time is 0, written at synchronize like any. */
         gh_cuda_pending *p = NULL;
-        if (elapsed_ms && (st = next_slot(ctx, dev, s, 0, &p)))
-            return st;
+        if (elapsed_ms && (st = next_slot(ctx, dev, s, 0, &p))) return st;
         if (p) {
             p->ms = elapsed_ms;
             s->n_pending++;
@@ -312,16 +292,13 @@ static gh_status queue_copy(gh_plugin *ctx, gh_stream *s, const copy_2d *c, doub
     /* The host side's last byte, checked for overflow. */
     uint64_t host_end = 0;
     if (__builtin_mul_overflow(c->rows - 1, c->host_pitch, &host_end) ||
-        __builtin_add_overflow(host_end, c->width, &host_end) ||
-        host_end > UINTPTR_MAX - (uintptr_t)c->host)
+        __builtin_add_overflow(host_end, c->width, &host_end) || host_end > UINTPTR_MAX - (uintptr_t)c->host)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: %llu rows with host pitch %llu overflow the address space",
                                    what, (unsigned long long)c->rows, (unsigned long long)c->host_pitch);
 
     gh_cuda_pending *p = NULL;
-    if (elapsed_ms && (st = next_slot(ctx, dev, s, 1, &p)))
-        return st;
-    if ((st = gh_cuda_record(ctx, dev, p ? p->start : NULL, s->stream)) ||
-        (st = enqueue_copy(ctx, dev, s, c, what)) ||
+    if (elapsed_ms && (st = next_slot(ctx, dev, s, 1, &p))) return st;
+    if ((st = gh_cuda_record(ctx, dev, p ? p->start : NULL, s->stream)) || (st = enqueue_copy(ctx, dev, s, c, what)) ||
         (st = gh_cuda_record(ctx, dev, p ? p->stop : NULL, s->stream)))
         return st;
     if (p) {
@@ -340,9 +317,8 @@ gh_status gh_cuda_upload_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *
     return queue_copy(ctx, stream, &c, elapsed_ms);
 }
 
-gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset,
-                                    uint64_t pitch, void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows,
-                                    double *elapsed_ms)
+gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset, uint64_t pitch,
+                                    void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms)
 {
     copy_2d c = {0, src, offset, pitch, dst, dst_pitch, width, rows};
     return queue_copy(ctx, stream, &c, elapsed_ms);
@@ -350,17 +326,14 @@ gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer
 
 /* ---- GEMM ---- */
 
-gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_gemm_args *args,
-                             gh_gemm_timing *timing)
+gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
     gh_cuda_device *dev = NULL;
     gh_cuda_variant v;
     gh_status st = enter_stream(ctx, s, "gemm_async", &dev);
-    if (st || (st = gh_cuda_gemm_check(ctx, "gemm_async", s->device, kernel, args, &v)))
-        return st;
+    if (st || (st = gh_cuda_gemm_check(ctx, "gemm_async", s->device, kernel, args, &v))) return st;
     gh_cuda_pending *p = NULL;
-    if (timing && (st = next_slot(ctx, dev, s, 1, &p)))
-        return st;
+    if (timing && (st = next_slot(ctx, dev, s, 1, &p))) return st;
     if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->cublas, p ? p->start : NULL,
                                    p ? p->stop : NULL)))
         return st;
@@ -370,7 +343,7 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_
     }
     note_queued(s, "gemm_async %s %s%s %lldx%lldx%lld", gh_cuda_kernel_infos[kernel].name,
                 gh_plugin_dtype_name(args->dtype),
-                args->trans_a ? (args->trans_b ? " tt" : " tn") : (args->trans_b ? " nt" : " nn"),
-                (long long)args->m, (long long)args->n, (long long)args->k);
+                args->trans_a ? (args->trans_b ? " tt" : " tn") : (args->trans_b ? " nt" : " nn"), (long long)args->m,
+                (long long)args->n, (long long)args->k);
     return GH_OK;
 }

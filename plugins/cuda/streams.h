@@ -22,9 +22,8 @@ void gh_cuda_stream_destroy(gh_plugin *ctx, gh_stream *stream);
 gh_status gh_cuda_upload_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *dst, uint64_t offset, uint64_t pitch,
                                   const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows,
                                   double *elapsed_ms);
-gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset,
-                                    uint64_t pitch, void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows,
-                                    double *elapsed_ms);
+gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset, uint64_t pitch,
+                                    void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms);
 gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
                              gh_gemm_timing *timing);
 gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *stream);

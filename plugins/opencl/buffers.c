@@ -24,8 +24,8 @@ gh_status ocl_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer
     buf->mem = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
     if (err != CL_SUCCESS) {
         free(buf);
-        status = ocl_fail_cl(err, "clCreateBuffer", "buffer of %llu bytes on '%s'", (unsigned long long)bytes,
-                             dev->name);
+        status =
+            ocl_fail_cl(err, "clCreateBuffer", "buffer of %llu bytes on '%s'", (unsigned long long)bytes, dev->name);
         return err == CL_OUT_OF_RESOURCES || err == CL_INVALID_BUFFER_SIZE ? GH_OUT_OF_MEMORY : status;
     }
     buf->device = device;
@@ -68,13 +68,12 @@ gh_status ocl_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void
     gh_status status = gh_plugin_check_copy("upload", dst, ocl_buffer_extent, offset, src, bytes);
     if (status != GH_OK || bytes == 0) return status;
     ocl_device *dev = &ctx->devices[dst->device];
-    cl_int err = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_TRUE, (size_t)offset, (size_t)bytes, src, 0, NULL,
-                                      NULL);
+    cl_int err = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_TRUE, (size_t)offset, (size_t)bytes, src, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         /* CL_MEM_OBJECT_ALLOCATION_FAILURE becomes GH_OUT_OF_MEMORY: drivers
          * may allocate a buffer only when it is first written. */
-        return ocl_fail_cl(err, "clEnqueueWriteBuffer", "upload of %llu bytes to '%s'",
-                           (unsigned long long)bytes, dev->name);
+        return ocl_fail_cl(err, "clEnqueueWriteBuffer", "upload of %llu bytes to '%s'", (unsigned long long)bytes,
+                           dev->name);
     return GH_OK;
 }
 
@@ -83,10 +82,9 @@ gh_status ocl_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *ds
     gh_status status = gh_plugin_check_copy("download", src, ocl_buffer_extent, offset, dst, bytes);
     if (status != GH_OK || bytes == 0) return status;
     ocl_device *dev = &ctx->devices[src->device];
-    cl_int err = clEnqueueReadBuffer(dev->queue, src->mem, CL_TRUE, (size_t)offset, (size_t)bytes, dst, 0, NULL,
-                                     NULL);
+    cl_int err = clEnqueueReadBuffer(dev->queue, src->mem, CL_TRUE, (size_t)offset, (size_t)bytes, dst, 0, NULL, NULL);
     if (err != CL_SUCCESS)
-        return ocl_fail_cl(err, "clEnqueueReadBuffer", "download of %llu bytes from '%s'",
-                           (unsigned long long)bytes, dev->name);
+        return ocl_fail_cl(err, "clEnqueueReadBuffer", "download of %llu bytes from '%s'", (unsigned long long)bytes,
+                           dev->name);
     return GH_OK;
 }

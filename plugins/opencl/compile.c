@@ -13,8 +13,7 @@
 /* The most registers a ptxas register limit can say (sm_30 and later). */
 #define NV_MAX_REGISTERS 255
 
-static const char *const dtype_c_type[GH_DTYPE_COUNT] = {
-    [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int"};
+static const char *const dtype_c_type[GH_DTYPE_COUNT] = {[GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int"};
 
 /* The text the compiler gets: each file after a #line directive naming it,
  * and where each file's lines sit in the whole (for ocl_log_translate). */
@@ -138,8 +137,8 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
     char *log = build_log(*program, dev->id, &src, &translated);
     free(src.text);
     if (err != CL_SUCCESS) {
-        status = ocl_fail_cl(err, "clBuildProgram", "gemm: building kernel %s (%s, %s) for '%s' failed",
-                             def->info.name, gh_plugin_dtype_name(dtype), options, dev->name);
+        status = ocl_fail_cl(err, "clBuildProgram", "gemm: building kernel %s (%s, %s) for '%s' failed", def->info.name,
+                             gh_plugin_dtype_name(dtype), options, dev->name);
         gh_plugin_append_error("\n--- compiler log%s ---\n%s",
                                translated ? " (its line numbers of the whole program given as file:line)" : "",
                                log ? log : "(the compiler left no log)");
@@ -154,8 +153,8 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
     return status;
 }
 
-gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype,
-                          const ocl_variant *v, cl_kernel *out, const ocl_program_slot **slot_out)
+gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v,
+                          cl_kernel *out, const ocl_program_slot **slot_out)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     if (v->slot < 0 || v->slot >= OCL_MAX_VARIANTS)

@@ -12,8 +12,7 @@
 
 /* A string query of a platform or device, in a new allocation ("?" when the
  * query fails: a description is not worth failing open() over). */
-static char *query_string(cl_int (*query)(void *, cl_uint, size_t, void *, size_t *),
-                          void *object, cl_uint param)
+static char *query_string(cl_int (*query)(void *, cl_uint, size_t, void *, size_t *), void *object, cl_uint param)
 {
     size_t size = 0;
     char *text = NULL;
@@ -45,9 +44,7 @@ static int contains_ignoring_case(const char *haystack, const char *needle)
     size_t n = strlen(needle);
     for (; *haystack; haystack++) {
         size_t i = 0;
-        while (i < n && haystack[i] &&
-               tolower((unsigned char)haystack[i]) == tolower((unsigned char)needle[i]))
-            i++;
+        while (i < n && haystack[i] && tolower((unsigned char)haystack[i]) == tolower((unsigned char)needle[i])) i++;
         if (i == n) return 1;
     }
     return n == 0;
@@ -67,13 +64,11 @@ static int has_extension(const char *extensions, const char *extension)
 static int device_has_fp64(cl_device_id id, const char *extensions)
 {
     cl_device_fp_config fp64 = 0;
-    if (clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) == CL_SUCCESS && fp64)
-        return 1;
+    if (clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) == CL_SUCCESS && fp64) return 1;
     return has_extension(extensions, "cl_khr_fp64");
 }
 
-static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_device_id id,
-                                 const char *platform_name)
+static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_device_id id, const char *platform_name)
 {
     memset(dev, 0, sizeof *dev);
     dev->platform = platform;
@@ -99,8 +94,7 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
     clGetDeviceInfo(id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof compute_units, &compute_units, NULL);
     clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
     clGetDeviceInfo(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof dev->max_alloc_bytes, &dev->max_alloc_bytes, NULL);
-    clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dev->max_work_item_sizes,
-                    dev->max_work_item_sizes, NULL);
+    clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dev->max_work_item_sizes, dev->max_work_item_sizes, NULL);
     char *extensions = query_string(device_query, id, CL_DEVICE_EXTENSIONS);
     if (!extensions) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
     /* NVIDIA's: build options for ptxas (register limit, verbose), and the
@@ -148,8 +142,7 @@ gh_status ocl_devices_discover(gh_plugin *ctx, const char *platform_filter)
         snprintf(ctx->no_device_reason, sizeof ctx->no_device_reason,
                  "no OpenCL platform found (clGetPlatformIDs: %s): is an ICD installed? "
                  "see /etc/OpenCL/vendors (or OCL_ICD_VENDORS)",
-                 err != CL_SUCCESS ? ocl_cl_code_text(err, code_text, sizeof code_text)
-                                   : "0 platforms");
+                 err != CL_SUCCESS ? ocl_cl_code_text(err, code_text, sizeof code_text) : "0 platforms");
         return GH_OK;
     }
     cl_platform_id *platforms = calloc(n_platforms, sizeof *platforms);
@@ -169,7 +162,10 @@ gh_status ocl_devices_discover(gh_plugin *ctx, const char *platform_filter)
     gh_status status = GH_OK;
     for (cl_uint p = 0; p < n_platforms && status == GH_OK; p++) {
         char *pname = query_string(platform_query, platforms[p], CL_PLATFORM_NAME);
-        if (!pname) { status = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory"); break; }
+        if (!pname) {
+            status = gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory");
+            break;
+        }
         append(seen, sizeof seen, seen[0] ? ", '%s'" : "'%s'", pname);
         if (platform_filter && !contains_ignoring_case(pname, platform_filter)) {
             free(pname);
@@ -215,8 +211,8 @@ gh_status ocl_devices_discover(gh_plugin *ctx, const char *platform_filter)
             snprintf(ctx->no_device_reason, sizeof ctx->no_device_reason,
                      "no OpenCL platform name contains '%s' (platforms found: %s)", platform_filter, seen);
         else
-            snprintf(ctx->no_device_reason, sizeof ctx->no_device_reason,
-                     "no OpenCL device found (platforms: %s)", seen);
+            snprintf(ctx->no_device_reason, sizeof ctx->no_device_reason, "no OpenCL device found (platforms: %s)",
+                     seen);
     }
     return GH_OK;
 }

@@ -16,20 +16,22 @@
 enum { OPTION_PLATFORM, OPTION_KERNEL_DIR, OPTION_COUNT };
 
 static const gh_option_info options[OPTION_COUNT] = {
-    [OPTION_PLATFORM] = {
-        .size = sizeof(gh_option_info),
-        .name = "platform",
-        .description = "use only platforms whose name contains this text (case-insensitive), "
-                       "e.g. NVIDIA or Portable; empty: every platform",
-        .default_value = "",
-    },
-    [OPTION_KERNEL_DIR] = {
-        .size = sizeof(gh_option_info),
-        .name = "kernel_dir",
-        .description = "read the .cl kernel sources from this directory (or its opencl/ folder) "
-                       "instead of the copies built into the plugin; default: $GEMMHOST_KERNEL_DIR",
-        .default_value = "",
-    },
+    [OPTION_PLATFORM] =
+        {
+            .size = sizeof(gh_option_info),
+            .name = "platform",
+            .description = "use only platforms whose name contains this text (case-insensitive), "
+                           "e.g. NVIDIA or Portable; empty: every platform",
+            .default_value = "",
+        },
+    [OPTION_KERNEL_DIR] =
+        {
+            .size = sizeof(gh_option_info),
+            .name = "kernel_dir",
+            .description = "read the .cl kernel sources from this directory (or its opencl/ folder) "
+                           "instead of the copies built into the plugin; default: $GEMMHOST_KERNEL_DIR",
+            .default_value = "",
+        },
 };
 
 static char *copy_string(const char *s)
@@ -91,8 +93,9 @@ static const gh_plugin_api api = {
     .abi_major = GEMMHOST_ABI_MAJOR,
     .abi_minor = GEMMHOST_ABI_MINOR,
     .name = "opencl",
-    .description = "OpenCL through the ICD loader: every platform and device, naive, tiled and blocked "
-                   "kernels built at run time",
+    .description =
+        "OpenCL through the ICD loader: every platform and device, naive, tiled and blocked "
+        "kernels built at run time",
     .version = PLUGIN_VERSION,
     .options = options,
     .n_options = OPTION_COUNT,

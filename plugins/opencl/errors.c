@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include "errors.h"
 
-static const struct { cl_int code; const char *name; } cl_error_names[] = {
+static const struct {
+    cl_int code;
+    const char *name;
+} cl_error_names[] = {
     {0, "CL_SUCCESS"},
     {-1, "CL_DEVICE_NOT_FOUND"},
     {-2, "CL_DEVICE_NOT_AVAILABLE"},
@@ -121,10 +124,8 @@ const char *cl_error_name(cl_int code)
 const char *ocl_cl_code_text(cl_int code, char *buf, size_t size)
 {
     const char *name = cl_error_name(code);
-    if (name)
-        snprintf(buf, size, "%s (%d)", name, (int)code);
-    else
-        snprintf(buf, size, "unknown OpenCL error (%d)", (int)code);
+    if (name) snprintf(buf, size, "%s (%d)", name, (int)code);
+    else snprintf(buf, size, "unknown OpenCL error (%d)", (int)code);
     return buf;
 }
 

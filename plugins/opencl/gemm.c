@@ -84,19 +84,46 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
     const cl_int trans_a = args->trans_a, trans_b = args->trans_b;
     const cl_ulong a_off = args->a_offset, b_off = args->b_offset, c_off = args->c_offset;
     /* alpha and beta in the element type, as the kernel computes. */
-    union { cl_float f; cl_double d; cl_int i; } alpha, beta;
+    union {
+        cl_float f;
+        cl_double d;
+        cl_int i;
+    } alpha, beta;
     size_t scalar_size = gh_plugin_dtype_size(args->dtype);
     switch (args->dtype) {
-    case GH_F32: alpha.f = (cl_float)args->alpha; beta.f = (cl_float)args->beta; break;
-    case GH_F64: alpha.d = args->alpha; beta.d = args->beta; break;
-    case GH_I32: alpha.i = (cl_int)args->alpha; beta.i = (cl_int)args->beta; break;
+    case GH_F32:
+        alpha.f = (cl_float)args->alpha;
+        beta.f = (cl_float)args->beta;
+        break;
+    case GH_F64:
+        alpha.d = args->alpha;
+        beta.d = args->beta;
+        break;
+    case GH_I32:
+        alpha.i = (cl_int)args->alpha;
+        beta.i = (cl_int)args->beta;
+        break;
     }
-    const struct { size_t size; const void *value; } list[] = {
-        {sizeof m, &m}, {sizeof n, &n}, {sizeof kk, &kk},
-        {scalar_size, &alpha}, {scalar_size, &beta},
-        {sizeof(cl_mem), &args->a->mem}, {sizeof a_off, &a_off}, {sizeof lda, &lda}, {sizeof trans_a, &trans_a},
-        {sizeof(cl_mem), &args->b->mem}, {sizeof b_off, &b_off}, {sizeof ldb, &ldb}, {sizeof trans_b, &trans_b},
-        {sizeof(cl_mem), &args->c->mem}, {sizeof c_off, &c_off}, {sizeof ldc, &ldc},
+    const struct {
+        size_t size;
+        const void *value;
+    } list[] = {
+        {sizeof m, &m},
+        {sizeof n, &n},
+        {sizeof kk, &kk},
+        {scalar_size, &alpha},
+        {scalar_size, &beta},
+        {sizeof(cl_mem), &args->a->mem},
+        {sizeof a_off, &a_off},
+        {sizeof lda, &lda},
+        {sizeof trans_a, &trans_a},
+        {sizeof(cl_mem), &args->b->mem},
+        {sizeof b_off, &b_off},
+        {sizeof ldb, &ldb},
+        {sizeof trans_b, &trans_b},
+        {sizeof(cl_mem), &args->c->mem},
+        {sizeof c_off, &c_off},
+        {sizeof ldc, &ldc},
     };
     for (cl_uint i = 0; i < sizeof list / sizeof list[0]; i++) {
         cl_int err = clSetKernelArg(k, i, list[i].size, list[i].value);

@@ -52,48 +52,54 @@ static const gh_param_info blocked_params[] = {
 #define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
 
 const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
-    [OCL_KERNEL_NAIVE] = {
-        .info = {
-            .size = sizeof(gh_kernel_info),
-            .name = "naive",
-            .description = "one work-item per element of C, the inner product over K in a loop",
-            .dtypes = ALL_DTYPES,
-            .params = naive_params,
-            .n_params = COUNT(naive_params),
+    [OCL_KERNEL_NAIVE] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "naive",
+                    .description = "one work-item per element of C, the inner product over K in a loop",
+                    .dtypes = ALL_DTYPES,
+                    .params = naive_params,
+                    .n_params = COUNT(naive_params),
+                },
+            .file = "naive.cl",
+            .function = "gemm_naive",
+            .defines = {"WG"},
         },
-        .file = "naive.cl",
-        .function = "gemm_naive",
-        .defines = {"WG"},
-    },
-    [OCL_KERNEL_TILED] = {
-        .info = {
-            .size = sizeof(gh_kernel_info),
-            .name = "tiled",
-            .description = "tile x tile work-groups stage tiles of A and B in local memory, "
-                           "one element of C per work-item",
-            .dtypes = ALL_DTYPES,
-            .params = tiled_params,
-            .n_params = COUNT(tiled_params),
+    [OCL_KERNEL_TILED] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "tiled",
+                    .description = "tile x tile work-groups stage tiles of A and B in local memory, "
+                                   "one element of C per work-item",
+                    .dtypes = ALL_DTYPES,
+                    .params = tiled_params,
+                    .n_params = COUNT(tiled_params),
+                },
+            .file = "tiled.cl",
+            .function = "gemm_tiled",
+            .defines = {"TILE"},
         },
-        .file = "tiled.cl",
-        .function = "gemm_tiled",
-        .defines = {"TILE"},
-    },
-    [OCL_KERNEL_BLOCKED] = {
-        .info = {
-            .size = sizeof(gh_kernel_info),
-            .name = "blocked",
-            .description = "2D register blocking: a work-group computes a tile x tile block of C "
-                           "from tiles of A and B in local memory, each work-item a work x work "
-                           "micro-tile in registers",
-            .dtypes = ALL_DTYPES,
-            .params = blocked_params,
-            .n_params = COUNT(blocked_params),
+    [OCL_KERNEL_BLOCKED] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "blocked",
+                    .description = "2D register blocking: a work-group computes a tile x tile block of C "
+                                   "from tiles of A and B in local memory, each work-item a work x work "
+                                   "micro-tile in registers",
+                    .dtypes = ALL_DTYPES,
+                    .params = blocked_params,
+                    .n_params = COUNT(blocked_params),
+                },
+            .file = "blocked.cl",
+            .function = "gemm_blocked",
+            .defines = {"TILE", "WORK"},
         },
-        .file = "blocked.cl",
-        .function = "gemm_blocked",
-        .defines = {"TILE", "WORK"},
-    },
 };
 
 /* blocked.cl's local memory: two tiles of DEPTH rows of TILE elements, each
@@ -104,8 +110,7 @@ static uint64_t blocked_local_bytes(int64_t tile, int depth, gh_dtype dtype)
     return 2 * (uint64_t)depth * ((uint64_t)tile + pad) * elem;
 }
 
-void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes,
-                         ocl_variant *out)
+void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes, ocl_variant *out)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     *out = (ocl_variant){0};
@@ -116,8 +121,8 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         out->values[i] = params[i];
         slot = slot * (int)p->n_allowed + gh_plugin_param_index(p, params[i]);
         if (used < sizeof out->text)
-            used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s=%lld", i ? " " : "",
-                                     p->name, (long long)params[i]);
+            used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s=%lld", i ? " " : "", p->name,
+                                     (long long)params[i]);
     }
     out->slot = slot;
 

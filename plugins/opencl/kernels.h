@@ -10,15 +10,15 @@
 enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_COUNT };
 
 /* Most parameters any kernel takes. */
-#define OCL_MAX_PARAMS 2
+#define OCL_MAX_PARAMS   2
 /* Most combinations of allowed values any kernel has (blocked: 3 tiles x 3
  * works): the program cache has one slot each. */
 #define OCL_MAX_VARIANTS 9
 
 typedef struct ocl_kernel_def {
     gh_kernel_info info;
-    const char *file;          /* source in kernels/opencl/, after common.cl */
-    const char *function;      /* the __kernel's name */
+    const char *file;                    /* source in kernels/opencl/, after common.cl */
+    const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
 } ocl_kernel_def;
 
@@ -44,8 +44,7 @@ typedef struct ocl_variant {
  * checked allowed by gh_plugin_check_params). local_mem_bytes (0: unknown) is
  * the device's, from which blocked picks its K step: 16, or 8 where 16 does
  * not fit. */
-void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes,
-                         ocl_variant *out);
+void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes, ocl_variant *out);
 
 /* The -D options of the variant (after -DDTYPE), e.g. " -DTILE=128 -DWORK=8 -DDEPTH=16". */
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size);

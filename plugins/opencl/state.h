@@ -11,24 +11,24 @@
 typedef struct ocl_program_slot {
     cl_program program;
     cl_kernel kernel;
-    char compiler_info[256];      /* NVIDIA: ptxas's registers and spills; else "" */
+    char compiler_info[256]; /* NVIDIA: ptxas's registers and spills; else "" */
 } ocl_program_slot;
 
 typedef struct ocl_device {
     cl_platform_id platform;
     cl_device_id id;
-    gh_device_info info;          /* what device_info() returns */
+    gh_device_info info;                                        /* what device_info() returns */
     char *name, *vendor, *driver_version, *api, *platform_name; /* info's strings */
-    cl_ulong max_alloc_bytes;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    cl_ulong max_alloc_bytes;                                   /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_work_item_sizes[3];
-    int nv_compiler_options;      /* cl_nv_compiler_options: -cl-nv-* build options */
+    int nv_compiler_options;        /* cl_nv_compiler_options: -cl-nv-* build options */
     cl_uint nv_registers_per_block; /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
 
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;
-    cl_command_queue queue;       /* in order, with profiling */
+    cl_command_queue queue; /* in order, with profiling */
     ocl_program_slot programs[OCL_KERNEL_COUNT][GH_DTYPE_COUNT][OCL_MAX_VARIANTS];
-    struct gh_buffer *buffers;    /* live buffers, so close() can free them */
+    struct gh_buffer *buffers; /* live buffers, so close() can free them */
 } ocl_device;
 
 struct gh_buffer {
@@ -41,8 +41,8 @@ struct gh_buffer {
 struct gh_plugin {
     ocl_device *devices;
     int device_count;
-    char *kernel_dir;             /* NULL: use the embedded sources */
-    char no_device_reason[1024];  /* why device_count is 0 */
+    char *kernel_dir;            /* NULL: use the embedded sources */
+    char no_device_reason[1024]; /* why device_count is 0 */
 };
 
 #endif

@@ -18,8 +18,8 @@
 /* A buffer and its own memory, of the first type with `required` flags
  * (preferring `preferred`). */
 static gh_status create_buffer(vkp_device *d, VkDeviceSize size, VkBufferUsageFlags usage,
-                               VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
-                               VkBuffer *buffer, VkDeviceMemory *memory, const char *what)
+                               VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, VkBuffer *buffer,
+                               VkDeviceMemory *memory, const char *what)
 {
     VkBufferCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -43,12 +43,10 @@ static gh_status create_buffer(vkp_device *d, VkDeviceSize size, VkBufferUsageFl
         .memoryTypeIndex = (uint32_t)type,
     };
     VkResult r = d->fn.vkAllocateMemory(d->dev, &alloc, NULL, memory);
-    if (r == VK_SUCCESS)
-        r = d->fn.vkBindBufferMemory(d->dev, *buffer, *memory, 0);
+    if (r == VK_SUCCESS) r = d->fn.vkBindBufferMemory(d->dev, *buffer, *memory, 0);
     if (r != VK_SUCCESS) {
         gh_status st = vkp_vk_fail(r, "vkAllocateMemory/vkBindBufferMemory", what);
-        if (*memory)
-            d->fn.vkFreeMemory(d->dev, *memory, NULL);
+        if (*memory) d->fn.vkFreeMemory(d->dev, *memory, NULL);
         d->fn.vkDestroyBuffer(d->dev, *buffer, NULL);
         *buffer = VK_NULL_HANDLE;
         *memory = VK_NULL_HANDLE;
@@ -60,12 +58,9 @@ static gh_status create_buffer(vkp_device *d, VkDeviceSize size, VkBufferUsageFl
 static void staging_release(vkp_device *d)
 {
     vkp_staging *s = &d->staging;
-    if (s->map)
-        d->fn.vkUnmapMemory(d->dev, s->memory);
-    if (s->buffer)
-        d->fn.vkDestroyBuffer(d->dev, s->buffer, NULL);
-    if (s->memory)
-        d->fn.vkFreeMemory(d->dev, s->memory, NULL);
+    if (s->map) d->fn.vkUnmapMemory(d->dev, s->memory);
+    if (s->buffer) d->fn.vkDestroyBuffer(d->dev, s->buffer, NULL);
+    if (s->memory) d->fn.vkFreeMemory(d->dev, s->memory, NULL);
     *s = (vkp_staging){0};
 }
 
@@ -73,17 +68,14 @@ static void staging_release(vkp_device *d)
 static gh_status staging_ready(vkp_device *d, uint64_t bytes)
 {
     VkDeviceSize want = bytes < VKP_STAGING_MAX ? bytes : VKP_STAGING_MAX;
-    if (d->staging.buffer && d->staging.size >= want)
-        return GH_OK;
+    if (d->staging.buffer && d->staging.size >= want) return GH_OK;
     staging_release(d);
     vkp_staging *s = &d->staging;
     /* Coherent, so no flush or invalidate; cached makes downloads fast. */
     gh_status st = create_buffer(d, want, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                 VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &s->buffer, &s->memory,
-                                 "staging buffer");
-    if (st != GH_OK)
-        return st;
+                                 VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &s->buffer, &s->memory, "staging buffer");
+    if (st != GH_OK) return st;
     VkResult r = d->fn.vkMapMemory(d->dev, s->memory, 0, VK_WHOLE_SIZE, 0, &s->map);
     if (r != VK_SUCCESS) {
         s->map = NULL;
@@ -97,22 +89,17 @@ static gh_status staging_ready(vkp_device *d, uint64_t bytes)
 gh_status vkp_buffer_alloc(struct gh_plugin *ctx, int device, uint64_t bytes, struct gh_buffer **out)
 {
     gh_status st = vkp_check_device(ctx, "buffer_alloc", device);
-    if (st != GH_OK)
-        return st;
-    if (!out)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
-    if (bytes == 0)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
+    if (st != GH_OK) return st;
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: out is NULL");
+    if (bytes == 0) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "buffer_alloc: 0 bytes");
     if (bytes > UINT64_MAX - 3)
         return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: %llu bytes is more than any device holds",
                                    (unsigned long long)bytes);
     vkp_device *d = &ctx->devices[device];
-    if ((st = vkp_device_ready(d)) != GH_OK)
-        return st;
+    if ((st = vkp_device_ready(d)) != GH_OK) return st;
 
     struct gh_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory");
+    if (!buf) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "buffer_alloc: out of host memory");
     /* Whole 32-bit words, as the shaders read them. */
     VkDeviceSize size = (bytes + 3) & ~(VkDeviceSize)3;
     char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 64];
@@ -128,8 +115,7 @@ gh_status vkp_buffer_alloc(struct gh_plugin *ctx, int device, uint64_t bytes, st
     buf->device = d;
     buf->bytes = bytes;
     buf->next = d->buffers;
-    if (d->buffers)
-        d->buffers->prev = buf;
+    if (d->buffers) d->buffers->prev = buf;
     d->buffers = buf;
     *out = buf;
     return GH_OK;
@@ -145,17 +131,13 @@ static void buffer_destroy(vkp_device *d, struct gh_buffer *buf)
 void vkp_buffer_free(struct gh_plugin *ctx, struct gh_buffer *buf)
 {
     (void)ctx;
-    if (!buf)
-        return;
+    if (!buf) return;
     vkp_device *d = buf->device;
     /* The host may free a buffer right after a gemm that used it: every
      * call waits for its own work, so nothing is still running on it. */
-    if (buf->prev)
-        buf->prev->next = buf->next;
-    else
-        d->buffers = buf->next;
-    if (buf->next)
-        buf->next->prev = buf->prev;
+    if (buf->prev) buf->prev->next = buf->next;
+    else d->buffers = buf->next;
+    if (buf->next) buf->next->prev = buf->prev;
     buffer_destroy(d, buf);
 }
 
@@ -174,56 +156,46 @@ gh_plugin_extent vkp_buffer_extent(const struct gh_buffer *buf)
     return (gh_plugin_extent){buf->bytes, buf->device->index};
 }
 
-gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offset, const void *src,
-                     uint64_t bytes)
+gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
 {
     (void)ctx;
     gh_status st = gh_plugin_check_copy("upload", dst, vkp_buffer_extent, offset, src, bytes);
-    if (st != GH_OK || bytes == 0)
-        return st;
+    if (st != GH_OK || bytes == 0) return st;
     vkp_device *d = dst->device;
-    if ((st = staging_ready(d, bytes)) != GH_OK)
-        return st;
+    if ((st = staging_ready(d, bytes)) != GH_OK) return st;
     for (uint64_t done = 0; done < bytes;) {
         VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
         /* Host writes before vkQueueSubmit are visible to the device. */
         memcpy(d->staging.map, (const unsigned char *)src + done, chunk);
-        if ((st = vkp_commands_begin(d)) != GH_OK)
-            return st;
+        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
         /* Earlier kernels may still read or write the destination. */
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_WRITE_BIT);
         VkBufferCopy copy = {.srcOffset = 0, .dstOffset = offset + done, .size = chunk};
         d->fn.vkCmdCopyBuffer(d->cmd, d->staging.buffer, dst->buffer, 1, &copy);
-        if ((st = vkp_commands_submit(d, "upload")) != GH_OK)
-            return st;
+        if ((st = vkp_commands_submit(d, "upload")) != GH_OK) return st;
         done += chunk;
     }
     return GH_OK;
 }
 
-gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t offset, void *dst,
-                       uint64_t bytes)
+gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
 {
     (void)ctx;
     gh_status st = gh_plugin_check_copy("download", src, vkp_buffer_extent, offset, dst, bytes);
-    if (st != GH_OK || bytes == 0)
-        return st;
+    if (st != GH_OK || bytes == 0) return st;
     vkp_device *d = src->device;
-    if ((st = staging_ready(d, bytes)) != GH_OK)
-        return st;
+    if ((st = staging_ready(d, bytes)) != GH_OK) return st;
     for (uint64_t done = 0; done < bytes;) {
         VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
-        if ((st = vkp_commands_begin(d)) != GH_OK)
-            return st;
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_READ_BIT);
         VkBufferCopy copy = {.srcOffset = offset + done, .dstOffset = 0, .size = chunk};
         d->fn.vkCmdCopyBuffer(d->cmd, src->buffer, d->staging.buffer, 1, &copy);
-        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-        if ((st = vkp_commands_submit(d, "download")) != GH_OK)
-            return st;
+        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+        if ((st = vkp_commands_submit(d, "download")) != GH_OK) return st;
         memcpy((unsigned char *)dst + done, d->staging.map, chunk);
         done += chunk;
     }

@@ -31,21 +31,17 @@ gh_status vkp_commands_submit(vkp_device *d, const char *what)
     /* Reset even after a failed wait, so the next submit does not trip on a
      * signalled fence. */
     VkResult reset = d->fn.vkResetFences(d->dev, 1, &d->fence);
-    if (r != VK_SUCCESS)
-        return vkp_vk_fail(r, "vkWaitForFences", what);
-    if (reset != VK_SUCCESS)
-        return vkp_vk_fail(reset, "vkResetFences", what);
+    if (r != VK_SUCCESS) return vkp_vk_fail(r, "vkWaitForFences", what);
+    if (reset != VK_SUCCESS) return vkp_vk_fail(reset, "vkResetFences", what);
     return GH_OK;
 }
 
 gh_status vkp_synchronize(gh_plugin *ctx, int device)
 {
     gh_status st = vkp_check_device(ctx, "synchronize", device);
-    if (st != GH_OK)
-        return st;
+    if (st != GH_OK) return st;
     vkp_device *d = &ctx->devices[device];
-    if (!d->ready)
-        return GH_OK; /* nothing was ever queued */
+    if (!d->ready) return GH_OK; /* nothing was ever queued */
     VKP_TRY(d->fn.vkQueueWaitIdle(d->queue), "synchronize");
     return GH_OK;
 }

@@ -25,9 +25,7 @@ static const char *vendor_name(uint32_t id, char *buf, size_t size)
     case 0x1010: return "Imagination";
     case 0x106B: return "Apple";
     case 0x10005: return "Mesa"; /* VK_VENDOR_ID_MESA: lavapipe and friends */
-    default:
-        snprintf(buf, size, "vendor 0x%04x", id);
-        return buf;
+    default: snprintf(buf, size, "vendor 0x%04x", id); return buf;
     }
 }
 
@@ -37,40 +35,33 @@ static void decode_driver_version(const VkPhysicalDeviceProperties *p, char *buf
     uint32_t v = p->driverVersion;
     if (p->vendorID == 0x10DE) /* NVIDIA: 10.8.8.6 bits */
         snprintf(buf, size, "%u.%u.%u.%u", v >> 22, (v >> 14) & 0xff, (v >> 6) & 0xff, v & 0x3f);
-    else
-        snprintf(buf, size, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
-                 VK_API_VERSION_PATCH(v));
+    else snprintf(buf, size, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
 }
 
 static int has_device_extension(struct gh_plugin *ctx, VkPhysicalDevice phys, const char *name)
 {
     uint32_t n = 0;
-    if (ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0)
-        return 0;
+    if (ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0) return 0;
     VkExtensionProperties *props = calloc(n, sizeof *props);
     int found = 0;
     if (props && ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, props) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(props[i].extensionName, name) == 0;
+        for (uint32_t i = 0; i < n && !found; i++) found = strcmp(props[i].extensionName, name) == 0;
     free(props);
     return found;
 }
 
 /* A queue family with compute; prefer one with timestamps, then one without
  * graphics (a dedicated compute queue). Returns 0 when there is none. */
-static int pick_queue_family(struct gh_plugin *ctx, VkPhysicalDevice phys, uint32_t *family,
-                             uint32_t *timestamp_bits)
+static int pick_queue_family(struct gh_plugin *ctx, VkPhysicalDevice phys, uint32_t *family, uint32_t *timestamp_bits)
 {
     uint32_t n = 0;
     ctx->vk.vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, NULL);
     VkQueueFamilyProperties *q = calloc(n ? n : 1, sizeof *q);
-    if (!q)
-        return 0;
+    if (!q) return 0;
     ctx->vk.vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, q);
     int best = -1, best_score = -1;
     for (uint32_t i = 0; i < n; i++) {
-        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[i].queueCount == 0)
-            continue;
+        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[i].queueCount == 0) continue;
         int score = (q[i].timestampValidBits > 0) * 2 + !(q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT);
         if (score > best_score) {
             best = (int)i;
@@ -116,12 +107,10 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
 
     char vendor_buf[32];
     snprintf(d->name, sizeof d->name, "%s", d->props.deviceName);
-    snprintf(d->vendor, sizeof d->vendor, "%s",
-             vendor_name(d->props.vendorID, vendor_buf, sizeof vendor_buf));
+    snprintf(d->vendor, sizeof d->vendor, "%s", vendor_name(d->props.vendorID, vendor_buf, sizeof vendor_buf));
     if (have_driver && driver.driverInfo[0])
         snprintf(d->driver, sizeof d->driver, "%s %s", driver.driverName, driver.driverInfo);
-    else
-        decode_driver_version(&d->props, d->driver, sizeof d->driver);
+    else decode_driver_version(&d->props, d->driver, sizeof d->driver);
     snprintf(d->api, sizeof d->api, "Vulkan %u.%u.%u", VK_API_VERSION_MAJOR(d->props.apiVersion),
              VK_API_VERSION_MINOR(d->props.apiVersion), VK_API_VERSION_PATCH(d->props.apiVersion));
 
@@ -133,10 +122,8 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
 
     int is_cpu = d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     uint32_t units = 0;
-    if (have_sm)
-        units = sm.shaderSMCount;
-    else if (is_cpu) /* lavapipe runs on every online CPU */
-        units = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    if (have_sm) units = sm.shaderSMCount;
+    else if (is_cpu) /* lavapipe runs on every online CPU */ units = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 
     d->info = (gh_device_info){
         .size = sizeof(gh_device_info),
@@ -203,38 +190,31 @@ gh_status vkp_devices_open(struct gh_plugin *ctx)
 
 int vkp_device_count(gh_plugin *ctx)
 {
-    if (!ctx)
-        return 0;
+    if (!ctx) return 0;
     /* Said on every call, so that the thread asking learns why there are none. */
-    if (ctx->device_count == 0)
-        gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->note);
+    if (ctx->device_count == 0) gh_plugin_set_error(GH_NO_DEVICE, "%s", ctx->note);
     return ctx->device_count;
 }
 
 const gh_device_info *vkp_device_info(gh_plugin *ctx, int device)
 {
-    if (vkp_check_device(ctx, "device_info", device) != GH_OK)
-        return NULL;
+    if (vkp_check_device(ctx, "device_info", device) != GH_OK) return NULL;
     return &ctx->devices[device].info;
 }
 
 gh_status vkp_check_device(const struct gh_plugin *ctx, const char *call, int device)
 {
-    if (!ctx)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the context is NULL", call);
+    if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the context is NULL", call);
     return gh_plugin_check_device(call, device, ctx->device_count, ctx->note);
 }
 
 /* Destroys what create_device made, also when it stopped halfway. */
 static void device_teardown(vkp_device *d)
 {
-    if (!d->dev)
-        return;
+    if (!d->dev) return;
     d->fn.vkDeviceWaitIdle(d->dev);
-    if (d->timestamps)
-        d->fn.vkDestroyQueryPool(d->dev, d->timestamps, NULL);
-    if (d->fence)
-        d->fn.vkDestroyFence(d->dev, d->fence, NULL);
+    if (d->timestamps) d->fn.vkDestroyQueryPool(d->dev, d->timestamps, NULL);
+    if (d->fence) d->fn.vkDestroyFence(d->dev, d->fence, NULL);
     if (d->pool) /* frees the command buffer with it */
         d->fn.vkDestroyCommandPool(d->dev, d->pool, NULL);
     d->fn.vkDestroyDevice(d->dev, NULL);
@@ -249,14 +229,12 @@ static void device_teardown(vkp_device *d)
 void vkp_device_wait_idle(vkp_device *d)
 {
     /* A failure here is a lost device: close goes on regardless. */
-    if (d->dev)
-        d->fn.vkDeviceWaitIdle(d->dev);
+    if (d->dev) d->fn.vkDeviceWaitIdle(d->dev);
 }
 
 void vkp_devices_close(struct gh_plugin *ctx)
 {
-    for (int i = 0; i < ctx->device_count; i++)
-        device_teardown(&ctx->devices[i]);
+    for (int i = 0; i < ctx->device_count; i++) device_teardown(&ctx->devices[i]);
     free(ctx->devices);
     ctx->devices = NULL;
     ctx->device_count = 0;
@@ -285,8 +263,7 @@ static gh_status create_device(vkp_device *d)
     if (st != GH_OK) {
         /* Without the table there is no vkDestroyDevice to call; look it up alone. */
         PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)ctx->vk.vkGetDeviceProcAddr(d->dev, "vkDestroyDevice");
-        if (destroy)
-            destroy(d->dev, NULL);
+        if (destroy) destroy(d->dev, NULL);
         d->dev = VK_NULL_HANDLE;
         return st;
     }
@@ -320,8 +297,7 @@ static gh_status create_device(vkp_device *d)
 
 gh_status vkp_device_ready(vkp_device *d)
 {
-    if (d->ready)
-        return GH_OK;
+    if (d->ready) return GH_OK;
     gh_status st = create_device(d);
     if (st != GH_OK) {
         device_teardown(d); /* partial state; the next call tries again */
@@ -337,12 +313,9 @@ int vkp_memory_type(const vkp_device *d, uint32_t type_bits, VkMemoryPropertyFla
     int fallback = -1;
     for (uint32_t i = 0; i < d->mem.memoryTypeCount; i++) {
         VkMemoryPropertyFlags flags = d->mem.memoryTypes[i].propertyFlags;
-        if (!(type_bits & (1u << i)) || (flags & required) != required)
-            continue;
-        if ((flags & preferred) == preferred)
-            return (int)i;
-        if (fallback < 0)
-            fallback = (int)i;
+        if (!(type_bits & (1u << i)) || (flags & required) != required) continue;
+        if ((flags & preferred) == preferred) return (int)i;
+        if (fallback < 0) fallback = (int)i;
     }
     return fallback;
 }

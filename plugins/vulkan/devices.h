@@ -25,7 +25,7 @@ gh_status vkp_device_ready(vkp_device *d);
 void vkp_device_wait_idle(vkp_device *d);
 /* Index of a memory type allowed by type_bits having all `required` flags,
  * preferring one that also has `preferred`; -1 when none. */
-int vkp_memory_type(const vkp_device *d, uint32_t type_bits,
-                    VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred);
+int vkp_memory_type(const vkp_device *d, uint32_t type_bits, VkMemoryPropertyFlags required,
+                    VkMemoryPropertyFlags preferred);
 
 #endif

@@ -37,8 +37,7 @@ static const gh_option_info options[OPTION_COUNT] = {{
  * context's share of the loader. No layer below tears down one above it. */
 static void plugin_close(gh_plugin *ctx)
 {
-    if (!ctx)
-        return;
+    if (!ctx) return;
     for (int i = 0; i < ctx->device_count; i++) {
         vkp_device *d = &ctx->devices[i];
         vkp_device_wait_idle(d);
@@ -52,20 +51,16 @@ static void plugin_close(gh_plugin *ctx)
 
 static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
 {
-    if (!out)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
     const char *settings[OPTION_COUNT];
     gh_status st = gh_plugin_read_options("vulkan", options, OPTION_COUNT, opts, n_opts, settings);
-    if (st != GH_OK)
-        return st;
+    if (st != GH_OK) return st;
     /* "" (the default) means the same as leaving the option out. */
     const char *kernel_dir = settings[OPTION_KERNEL_DIR];
-    if (!kernel_dir || !kernel_dir[0])
-        kernel_dir = getenv(KERNEL_DIR_ENV);
+    if (!kernel_dir || !kernel_dir[0]) kernel_dir = getenv(KERNEL_DIR_ENV);
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
-    if (!ctx)
-        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory");
+    if (!ctx) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory");
     if (kernel_dir && strlen(kernel_dir) >= sizeof ctx->kernel_dir) {
         free(ctx);
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: kernel_dir is longer than %zu bytes",
@@ -75,8 +70,7 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
 
     /* No loader, no driver, no device: still a context, with zero devices
      * and ctx->note saying why (device_count puts it in last_error). */
-    if (vkp_loader_open(ctx) == GH_OK)
-        vkp_devices_open(ctx);
+    if (vkp_loader_open(ctx) == GH_OK) vkp_devices_open(ctx);
     *out = ctx;
     return GH_OK;
 }

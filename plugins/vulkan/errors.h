@@ -17,11 +17,10 @@ gh_status vkp_vk_fail(VkResult result, const char *call, const char *what);
 
 /* Runs a Vulkan call and returns from the enclosing gh_status function on
  * failure, naming the call. */
-#define VKP_TRY(call, what)                                   \
-    do {                                                      \
-        VkResult vkp_r_ = (call);                             \
-        if (vkp_r_ != VK_SUCCESS)                             \
-            return vkp_vk_fail(vkp_r_, #call, (what));        \
+#define VKP_TRY(call, what)                                                  \
+    do {                                                                     \
+        VkResult vkp_r_ = (call);                                            \
+        if (vkp_r_ != VK_SUCCESS) return vkp_vk_fail(vkp_r_, #call, (what)); \
     } while (0)
 
 #endif

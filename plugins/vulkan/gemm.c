@@ -17,16 +17,15 @@
 /* The part of a buffer one matrix is bound as: the shaders index with 32-bit
  * element offsets from the start of this range. */
 typedef struct window {
-    VkDeviceSize base;   /* byte offset of the range in the buffer, aligned */
-    VkDeviceSize range;  /* bytes */
-    uint32_t offset;     /* element offset of the matrix inside the range */
+    VkDeviceSize base;  /* byte offset of the range in the buffer, aligned */
+    VkDeviceSize range; /* bytes */
+    uint32_t offset;    /* element offset of the matrix inside the range */
 } window;
 
 /* A matrix stored as `rows` rows of `cols` elements, `ld` apart, starting at
  * element `offset` of buf (gh_plugin_check_gemm has seen that it fits). */
-static gh_status bind_window(const vkp_device *d, char name, const struct gh_buffer *buf,
-                             uint64_t offset, uint64_t rows, uint64_t cols, uint64_t ld,
-                             uint32_t esize, window *w)
+static gh_status bind_window(const vkp_device *d, char name, const struct gh_buffer *buf, uint64_t offset,
+                             uint64_t rows, uint64_t cols, uint64_t ld, uint32_t esize, window *w)
 {
     /* Sizes were checked to fit 32 bits, so this cannot overflow. */
     uint64_t span = (rows - 1) * ld + cols;
@@ -37,8 +36,8 @@ static gh_status bind_window(const vkp_device *d, char name, const struct gh_buf
     uint64_t needed = start + span * esize - w->base;
     if (needed > lim->maxStorageBufferRange)
         return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "gemm: %c spans %llu bytes, over the device's maxStorageBufferRange = %u (%s)",
-                                   name, (unsigned long long)needed, lim->maxStorageBufferRange, d->name);
+                                   "gemm: %c spans %llu bytes, over the device's maxStorageBufferRange = %u (%s)", name,
+                                   (unsigned long long)needed, lim->maxStorageBufferRange, d->name);
     /* Bind on to the end of the buffer (as far as the limit allows), not
      * just the matrix: a kernel that writes past the matrix then hits the
      * host's guard zone, where it is seen, instead of being silently
@@ -53,10 +52,8 @@ static gh_status bind_window(const vkp_device *d, char name, const struct gh_buf
 static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3])
 {
     uint32_t u[VKP_PUSH_UINTS] = {
-        (uint32_t)a->m,   (uint32_t)a->n,   (uint32_t)a->k,
-        (uint32_t)a->lda, (uint32_t)a->ldb, (uint32_t)a->ldc,
-        w[0].offset,      w[1].offset,      w[2].offset,
-        (uint32_t)a->trans_a, (uint32_t)a->trans_b, 0,
+        (uint32_t)a->m, (uint32_t)a->n, (uint32_t)a->k, (uint32_t)a->lda,     (uint32_t)a->ldb,     (uint32_t)a->ldc,
+        w[0].offset,    w[1].offset,    w[2].offset,    (uint32_t)a->trans_a, (uint32_t)a->trans_b, 0,
     };
     memcpy(push, u, sizeof u);
     unsigned char *scalars = push + sizeof u;
@@ -82,20 +79,15 @@ static double now_ms(void)
 gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
     gh_status st = vkp_check_device(ctx, "gemm", device);
-    if (st == GH_OK)
-        st = gh_plugin_check_index("gemm", "kernel", kernel, VKP_KERNEL_COUNT);
-    if (st != GH_OK)
-        return st;
+    if (st == GH_OK) st = gh_plugin_check_index("gemm", "kernel", kernel, VKP_KERNEL_COUNT);
+    if (st != GH_OK) return st;
     vkp_device *d = &ctx->devices[device];
     /* The shaders index with 32-bit unsigned integers. */
     const gh_plugin_gemm_target target = {device, &d->info, &vkp_kernels[kernel], UINT32_MAX, vkp_buffer_extent};
-    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK)
-        return st;
+    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) return st;
     vkp_variant v;
-    if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK)
-        return st;
-    if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK)
-        return st;
+    if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK) return st;
+    if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK) return st;
     uint32_t side = v.side; /* every kernel's workgroup computes a side x side block of C */
 
     uint32_t esize = (uint32_t)gh_plugin_dtype_size(args->dtype);
@@ -117,11 +109,9 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
                                    (unsigned long long)groups_x, (unsigned long long)groups_y, max_groups[0],
                                    max_groups[1], d->name);
 
-    if ((st = vkp_device_ready(d)) != GH_OK)
-        return st;
+    if ((st = vkp_device_ready(d)) != GH_OK) return st;
     VkPipeline pipeline;
-    if ((st = vkp_pipeline(d, kernel, args->dtype, &v, &pipeline)) != GH_OK)
-        return st;
+    if ((st = vkp_pipeline(d, kernel, args->dtype, &v, &pipeline)) != GH_OK) return st;
 
     const struct gh_buffer *bufs[3] = {args->a, args->b, args->c};
     VkDescriptorBufferInfo infos[3];
@@ -143,25 +133,20 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     fill_push(push, args, w);
     uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * esize;
 
-    if ((st = vkp_commands_begin(d)) != GH_OK)
-        return st;
+    if ((st = vkp_commands_begin(d)) != GH_OK) return st;
     /* Uploads and earlier kernels must land before this one reads. */
-    vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    if (d->timestamps)
-        d->fn.vkCmdResetQueryPool(d->cmd, d->timestamps, 0, 2);
+    vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if (d->timestamps) d->fn.vkCmdResetQueryPool(d->cmd, d->timestamps, 0, 2);
     d->fn.vkCmdBindPipeline(d->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     d->fn.vkCmdBindDescriptorSets(d->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d->layout, 0, 1, &d->set, 0, NULL);
     d->fn.vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
-    if (d->timestamps)
-        d->fn.vkCmdWriteTimestamp(d->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, d->timestamps, 0);
+    if (d->timestamps) d->fn.vkCmdWriteTimestamp(d->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, d->timestamps, 0);
     d->fn.vkCmdDispatch(d->cmd, (uint32_t)groups_x, (uint32_t)groups_y, 1);
-    if (d->timestamps)
-        d->fn.vkCmdWriteTimestamp(d->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, d->timestamps, 1);
+    if (d->timestamps) d->fn.vkCmdWriteTimestamp(d->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, d->timestamps, 1);
 
     double host_start = now_ms();
-    if ((st = vkp_commands_submit(d, "gemm")) != GH_OK)
-        return st;
+    if ((st = vkp_commands_submit(d, "gemm")) != GH_OK) return st;
     double host_ms = now_ms() - host_start;
 
     double kernel_ms = host_ms;
@@ -177,10 +162,8 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
         clock = GH_CLOCK_DEVICE;
     }
     if (timing) {
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms))
-            timing->kernel_ms = kernel_ms;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock))
-            timing->clock = clock;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = kernel_ms;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = clock;
     }
     return GH_OK;
 }

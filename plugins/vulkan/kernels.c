@@ -7,7 +7,7 @@
 #include "gemmhost/plugin_helpers.h"
 #include "state.h"
 
-#define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
+#define ALL_DTYPES   (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static const int64_t sides[] = {4, 8, 16, 32};
@@ -55,31 +55,34 @@ static const gh_param_info blocked_params[] = {
 };
 
 const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
-    [VKP_KERNEL_NAIVE] = {
-        .size = sizeof(gh_kernel_info),
-        .name = "naive",
-        .description = "compute shader, one invocation per element of C reading A and B from global memory",
-        .dtypes = ALL_DTYPES, /* f64 only where the device has shaderFloat64 */
-        .params = naive_params,
-        .n_params = COUNT(naive_params),
-    },
-    [VKP_KERNEL_TILED] = {
-        .size = sizeof(gh_kernel_info),
-        .name = "tiled",
-        .description = "compute shader, tile x tile workgroups sharing tiles of A and B in shared memory",
-        .dtypes = ALL_DTYPES,
-        .params = tiled_params,
-        .n_params = COUNT(tiled_params),
-    },
-    [VKP_KERNEL_BLOCKED] = {
-        .size = sizeof(gh_kernel_info),
-        .name = "blocked",
-        .description = "compute shader, register blocking: each invocation computes a work x work block "
-                       "of C from tiles of A and B staged in shared memory, tile x tile per workgroup",
-        .dtypes = ALL_DTYPES,
-        .params = blocked_params,
-        .n_params = COUNT(blocked_params),
-    },
+    [VKP_KERNEL_NAIVE] =
+        {
+            .size = sizeof(gh_kernel_info),
+            .name = "naive",
+            .description = "compute shader, one invocation per element of C reading A and B from global memory",
+            .dtypes = ALL_DTYPES, /* f64 only where the device has shaderFloat64 */
+            .params = naive_params,
+            .n_params = COUNT(naive_params),
+        },
+    [VKP_KERNEL_TILED] =
+        {
+            .size = sizeof(gh_kernel_info),
+            .name = "tiled",
+            .description = "compute shader, tile x tile workgroups sharing tiles of A and B in shared memory",
+            .dtypes = ALL_DTYPES,
+            .params = tiled_params,
+            .n_params = COUNT(tiled_params),
+        },
+    [VKP_KERNEL_BLOCKED] =
+        {
+            .size = sizeof(gh_kernel_info),
+            .name = "blocked",
+            .description = "compute shader, register blocking: each invocation computes a work x work block "
+                           "of C from tiles of A and B staged in shared memory, tile x tile per workgroup",
+            .dtypes = ALL_DTYPES,
+            .params = blocked_params,
+            .n_params = COUNT(blocked_params),
+        },
 };
 
 int vkp_kernel_count(gh_plugin *ctx)
@@ -91,8 +94,7 @@ int vkp_kernel_count(gh_plugin *ctx)
 const gh_kernel_info *vkp_kernel_info(gh_plugin *ctx, int kernel)
 {
     (void)ctx;
-    if (gh_plugin_check_index("kernel_info", "kernel", kernel, VKP_KERNEL_COUNT) != GH_OK)
-        return NULL;
+    if (gh_plugin_check_index("kernel_info", "kernel", kernel, VKP_KERNEL_COUNT) != GH_OK) return NULL;
     return &vkp_kernels[kernel];
 }
 
@@ -110,8 +112,7 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
         stride *= (int)param->n_allowed;
         int n = snprintf(v->label + used, sizeof v->label - used, "%s%s = %lld", p ? ", " : "", param->name,
                          (long long)args->params[p]);
-        if (n > 0 && (size_t)n < sizeof v->label - used)
-            used += (size_t)n;
+        if (n > 0 && (size_t)n < sizeof v->label - used) used += (size_t)n;
     }
     if (slot >= VKP_VARIANT_MAX) /* a kernel table out of step with VKP_VARIANT_MAX */
         return gh_plugin_set_error(GH_ERROR, "gemm: kernel %s: %s needs pipeline slot %d of %d", k->name, v->label,

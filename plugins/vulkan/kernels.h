@@ -14,7 +14,7 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 #define VKP_VARIANT_MAX 9
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays. */
-#define VKP_MODULE_MAX 3
+#define VKP_MODULE_MAX  3
 
 /* Push constants, as kernels/vulkan/gemm_common.glsl declares them: twelve
  * uints, then alpha and beta in the element type. */
@@ -23,14 +23,14 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 
 /* A kernel's parameter values, as one launch uses them. */
 typedef struct vkp_variant {
-    int slot;              /* the pipeline's cache index, < VKP_VARIANT_MAX */
-    uint32_t side;         /* side of the block of C one workgroup computes:
+    int slot;             /* the pipeline's cache index, < VKP_VARIANT_MAX */
+    uint32_t side;        /* side of the block of C one workgroup computes:
                             * naive's wg, tiled's and blocked's tile */
-    uint32_t work;         /* blocked: side of each invocation's micro-tile; else 1 */
-    uint32_t depth;        /* blocked: the k step, chosen by vkp_check_limits; else 0 */
-    uint32_t invocations;  /* per workgroup */
-    int module;            /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX */
-    char label[48];        /* "tile = 128, work = 8", for messages */
+    uint32_t work;        /* blocked: side of each invocation's micro-tile; else 1 */
+    uint32_t depth;       /* blocked: the k step, chosen by vkp_check_limits; else 0 */
+    uint32_t invocations; /* per workgroup */
+    int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX */
+    char label[48];       /* "tile = 128, work = 8", for messages */
 } vkp_variant;
 
 /* The api's kernel_count and kernel_info. */

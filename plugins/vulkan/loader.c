@@ -24,20 +24,18 @@
 #define VKP_LOADER_NAME "libvulkan.so.1"
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
-static vkp_instance_fns shared_vk;      /* valid once shared_instance is set */
+static vkp_instance_fns shared_vk; /* valid once shared_instance is set */
 static VkInstance shared_instance;
 static uint32_t shared_version;
 
 static int has_instance_extension(const vkp_instance_fns *vk, const char *name)
 {
     uint32_t n = 0;
-    if (vk->vkEnumerateInstanceExtensionProperties(NULL, &n, NULL) != VK_SUCCESS || n == 0)
-        return 0;
+    if (vk->vkEnumerateInstanceExtensionProperties(NULL, &n, NULL) != VK_SUCCESS || n == 0) return 0;
     VkExtensionProperties *props = calloc(n, sizeof *props);
     int found = 0;
     if (props && vk->vkEnumerateInstanceExtensionProperties(NULL, &n, props) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(props[i].extensionName, name) == 0;
+        for (uint32_t i = 0; i < n && !found; i++) found = strcmp(props[i].extensionName, name) == 0;
     free(props);
     return found;
 }
@@ -62,24 +60,23 @@ static int create_instance(char *why, size_t why_size)
     }
     memcpy(&vk.vkGetInstanceProcAddr, &sym, sizeof sym);
 
-#define LOAD_GLOBAL(name)                                                         \
-    vk.name = (PFN_##name)vk.vkGetInstanceProcAddr(VK_NULL_HANDLE, #name);         \
-    if (!vk.name) {                                                               \
-        snprintf(why, why_size, "the Vulkan loader has no %s", #name);            \
-        return 0;                                                                 \
+#define LOAD_GLOBAL(name)                                                  \
+    vk.name = (PFN_##name)vk.vkGetInstanceProcAddr(VK_NULL_HANDLE, #name); \
+    if (!vk.name) {                                                        \
+        snprintf(why, why_size, "the Vulkan loader has no %s", #name);     \
+        return 0;                                                          \
     }
     VKP_GLOBAL_FUNCTIONS(LOAD_GLOBAL)
 #undef LOAD_GLOBAL
-    vk.vkEnumerateInstanceVersion = (PFN_vkEnumerateInstanceVersion)
-        vk.vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkEnumerateInstanceVersion");
+    vk.vkEnumerateInstanceVersion =
+        (PFN_vkEnumerateInstanceVersion)vk.vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkEnumerateInstanceVersion");
 
     /* Ask for the newest version the loader knows, up to 1.3: 1.1 gives
      * vkGetPhysicalDeviceProperties2, 1.2 the driver's own version string. */
     uint32_t version = VK_API_VERSION_1_0;
     if (vk.vkEnumerateInstanceVersion && vk.vkEnumerateInstanceVersion(&version) != VK_SUCCESS)
         version = VK_API_VERSION_1_0;
-    if (version > VK_API_VERSION_1_3)
-        version = VK_API_VERSION_1_3;
+    if (version > VK_API_VERSION_1_3) version = VK_API_VERSION_1_3;
 
     VkApplicationInfo app = {
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -109,19 +106,19 @@ static int create_instance(char *why, size_t why_size)
         return 0;
     }
 
-#define LOAD_INSTANCE(name)                                                       \
-    vk.name = (PFN_##name)vk.vkGetInstanceProcAddr(instance, #name);               \
-    if (!vk.name) {                                                               \
-        snprintf(why, why_size, "the Vulkan instance has no %s", #name);          \
-        if (vk.vkDestroyInstance) /* first in the list */                         \
-            vk.vkDestroyInstance(instance, NULL);                                 \
-        return 0;                                                                 \
+#define LOAD_INSTANCE(name)                                              \
+    vk.name = (PFN_##name)vk.vkGetInstanceProcAddr(instance, #name);     \
+    if (!vk.name) {                                                      \
+        snprintf(why, why_size, "the Vulkan instance has no %s", #name); \
+        if (vk.vkDestroyInstance) /* first in the list */                \
+            vk.vkDestroyInstance(instance, NULL);                        \
+        return 0;                                                        \
     }
     VKP_INSTANCE_FUNCTIONS(LOAD_INSTANCE)
 #undef LOAD_INSTANCE
     if (version >= VK_API_VERSION_1_1)
-        vk.vkGetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)
-            vk.vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceProperties2");
+        vk.vkGetPhysicalDeviceProperties2 =
+            (PFN_vkGetPhysicalDeviceProperties2)vk.vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceProperties2");
 
     shared_vk = vk;
     shared_version = version;
@@ -150,10 +147,9 @@ void vkp_loader_close(struct gh_plugin *ctx)
 
 gh_status vkp_load_device_functions(struct gh_plugin *ctx, VkDevice dev, vkp_device_fns *fn)
 {
-#define LOAD_DEVICE(name)                                                         \
-    fn->name = (PFN_##name)ctx->vk.vkGetDeviceProcAddr(dev, #name);                \
-    if (!fn->name)                                                                \
-        return gh_plugin_set_error(GH_ERROR, "the Vulkan device has no %s", #name);
+#define LOAD_DEVICE(name)                                           \
+    fn->name = (PFN_##name)ctx->vk.vkGetDeviceProcAddr(dev, #name); \
+    if (!fn->name) return gh_plugin_set_error(GH_ERROR, "the Vulkan device has no %s", #name);
     VKP_DEVICE_FUNCTIONS(LOAD_DEVICE)
 #undef LOAD_DEVICE
     return GH_OK;

@@ -42,10 +42,10 @@ typedef struct vkp_device {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem;
     uint32_t queue_family;
-    uint32_t timestamp_bits;      /* 0: no timestamps on that family, host timing */
+    uint32_t timestamp_bits; /* 0: no timestamps on that family, host timing */
     int has_fp64;
 
-    gh_device_info info;          /* its strings point into the arrays below */
+    gh_device_info info; /* its strings point into the arrays below */
     char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
     char vendor[64];
     char driver[VK_MAX_DRIVER_INFO_SIZE + VK_MAX_DRIVER_NAME_SIZE + 32];
@@ -63,7 +63,7 @@ typedef struct vkp_device {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
-    VkQueryPool timestamps;       /* two queries; VK_NULL_HANDLE without timestamps */
+    VkQueryPool timestamps; /* two queries; VK_NULL_HANDLE without timestamps */
 
     /* compile.c: the pipeline layout, its one descriptor set, the pipelines */
     VkDescriptorSetLayout set_layout;
@@ -82,18 +82,18 @@ struct gh_buffer {
     vkp_device *device;
     VkBuffer buffer;
     VkDeviceMemory memory;
-    uint64_t bytes;               /* as asked for */
+    uint64_t bytes; /* as asked for */
     struct gh_buffer *prev, *next;
 };
 
 struct gh_plugin {
-    vkp_instance_fns vk;          /* copied from the process-wide instance */
-    VkInstance instance;          /* shared by all contexts, never destroyed (loader.c) */
+    vkp_instance_fns vk; /* copied from the process-wide instance */
+    VkInstance instance; /* shared by all contexts, never destroyed (loader.c) */
     uint32_t instance_version;
     vkp_device *devices;
     int device_count;
-    char note[512];               /* why there are no devices, or "" */
-    char kernel_dir[PATH_MAX];    /* SPIR-V override folder, or "" */
+    char note[512];            /* why there are no devices, or "" */
+    char kernel_dir[PATH_MAX]; /* SPIR-V override folder, or "" */
 };
 
 #endif

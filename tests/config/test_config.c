@@ -16,7 +16,7 @@
 #endif
 
 static int n_passed, n_failed;
-static int case_failed;          /* a check in the current test failed */
+static int case_failed; /* a check in the current test failed */
 static const char *case_name;
 
 #define CHECK(cond) check_that((cond) ? 1 : 0, #cond, __LINE__)
@@ -35,17 +35,15 @@ static void run_test(const char *name, void (*fn)(void))
     case_name = name;
     case_failed = 0;
     fn();
-    if (case_failed)
-        n_failed++;
-    else
-        n_passed++;
+    if (case_failed) n_failed++;
+    else n_passed++;
 }
 
 static char err[1024];
 
 static int load_text(const char *text, const char *set, gh_config *cfg)
 {
-    const char *sets[1] = { set };
+    const char *sets[1] = {set};
     memset(err, 0, sizeof err);
     return gh_config_load_text(text, "test.ini", sets, set ? 1 : 0, cfg, err, sizeof err);
 }
@@ -58,16 +56,14 @@ static int shape_is(const gh_shape *s, int64_t m, int64_t n, int64_t k)
 static const gh_raw_key *raw_key(const gh_backend_config *b, const char *name)
 {
     for (size_t i = 0; i < b->n_keys; i++)
-        if (strcmp(b->keys[i].name, name) == 0)
-            return &b->keys[i];
+        if (strcmp(b->keys[i].name, name) == 0) return &b->keys[i];
     return NULL;
 }
 
 static const gh_backend_config *backend(const gh_config *cfg, const char *name)
 {
     for (size_t i = 0; i < cfg->n_backends; i++)
-        if (strcmp(cfg->backends[i].name, name) == 0)
-            return &cfg->backends[i];
+        if (strcmp(cfg->backends[i].name, name) == 0) return &cfg->backends[i];
     return NULL;
 }
 
@@ -99,13 +95,11 @@ static void check_defaults(const gh_config *cfg)
 static void test_empty_text_gives_defaults(void)
 {
     gh_config cfg;
-    if (!CHECK(load_text("", NULL, &cfg) == 0))
-        return;
+    if (!CHECK(load_text("", NULL, &cfg) == 0)) return;
     check_defaults(&cfg);
     CHECK(strcmp(cfg.path, "test.ini") == 0);
     gh_config_free(&cfg);
-    if (CHECK(load_text("; only a comment\n[run]\n\n", NULL, &cfg) == 0))
-        check_defaults(&cfg);
+    if (CHECK(load_text("; only a comment\n[run]\n\n", NULL, &cfg) == 0)) check_defaults(&cfg);
     gh_config_free(&cfg);
 }
 
@@ -121,7 +115,7 @@ static void test_builtin_default(void)
     const gh_run_config *r = &cfg.run;
     CHECK(cfg.auto_backends == 1 && cfg.n_backends == 0 && cfg.n_splits == 0);
     CHECK(r->n_sizes >= 4);
-    int odd = 0, tiny = 0;   /* a shape no tile divides, and a 1x1x1 */
+    int odd = 0, tiny = 0; /* a shape no tile divides, and a 1x1x1 */
     for (size_t i = 0; i < r->n_sizes; i++) {
         odd |= r->sizes[i].m % 2 && r->sizes[i].n % 2 && r->sizes[i].k % 2 && r->sizes[i].m > 16;
         tiny |= shape_is(&r->sizes[i], 1, 1, 1);
@@ -148,8 +142,8 @@ static void test_good_file(void)
     CHECK(r->n_sizes == 3 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
           shape_is(&r->sizes[2], 512, 512, 512));
     CHECK(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
-    CHECK(r->n_trans == 3 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 &&
-          r->trans[1].b == 0 && r->trans[2].a == 1 && r->trans[2].b == 1);
+    CHECK(r->n_trans == 3 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 0 &&
+          r->trans[2].a == 1 && r->trans[2].b == 1);
     CHECK(r->alpha == 2.0 && r->beta == -1.0 && r->warmup == 0 && r->repeat == 7);
     CHECK(r->seed == 0xDEADBEEFull && r->verify == GH_VERIFY_FREIVALDS && r->full_max_flops == 1e6);
     CHECK(r->freivalds_trials == 5 && r->samples == 100 && r->ld_pad == 3 && r->guard == 0);
@@ -199,14 +193,15 @@ static void test_crlf_and_bom(void)
 static void test_comments(void)
 {
     gh_config cfg;
-    const char *text = "# leading comment\n"
-                       "[run]   ; section comment\n"
-                       "sizes = 64 ; semicolon comment\n"
-                       "dtype = f64 # hash comment\n"
-                       "output = a#b;c ; '#' and ';' inside a word stay\n"
-                       "  ; indented comment\n"
-                       "[backend cpu]  #header comment\n"
-                       "plugin = /opt/x#1/libcpu.so\n";
+    const char *text =
+        "# leading comment\n"
+        "[run]   ; section comment\n"
+        "sizes = 64 ; semicolon comment\n"
+        "dtype = f64 # hash comment\n"
+        "output = a#b;c ; '#' and ';' inside a word stay\n"
+        "  ; indented comment\n"
+        "[backend cpu]  #header comment\n"
+        "plugin = /opt/x#1/libcpu.so\n";
     if (!CHECK(load_text(text, NULL, &cfg) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
@@ -221,8 +216,7 @@ static void test_comments(void)
 static void test_backend_defaults(void)
 {
     gh_config cfg;
-    if (!CHECK(load_text("[run]\nsizes = 8\n\n[backend ocl_1]\n", NULL, &cfg) == 0))
-        return;
+    if (!CHECK(load_text("[run]\nsizes = 8\n\n[backend ocl_1]\n", NULL, &cfg) == 0)) return;
     const gh_backend_config *b = backend(&cfg, "ocl_1");
     if (CHECK(b)) {
         CHECK(strcmp(b->plugin, "ocl_1") == 0 && strcmp(b->devices, "all") == 0);
@@ -251,12 +245,13 @@ static void test_split_defaults_and_forward_reference(void)
 static void test_continuation_lines(void)
 {
     gh_config cfg;
-    const char *text = "[run]\n"
-                       "sizes = 64,\n"
-                       "        100x75x50\n"
-                       "        , 7\n"
-                       "\n"
-                       "  dtype = f32\n";
+    const char *text =
+        "[run]\n"
+        "sizes = 64,\n"
+        "        100x75x50\n"
+        "        , 7\n"
+        "\n"
+        "  dtype = f32\n";
     if (!CHECK(load_text(text, NULL, &cfg) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
@@ -269,22 +264,27 @@ static void test_continuation_lines(void)
 static void test_long_lines(void)
 {
     char text[1024] = "[run]\nsizes = 1";
-    for (int i = 2; strlen(text) < 180; i++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), ", %d", i);
+    for (int i = 2; strlen(text) < 180; i++) snprintf(text + strlen(text), sizeof text - strlen(text), ", %d", i);
     strcat(text, "   ; a comment that makes the raw line longer than inih's buffer ...........\n");
     gh_config cfg;
-    if (CHECK(load_text(text, NULL, &cfg) == 0))
-        CHECK(cfg.run.n_sizes > 30);
+    if (CHECK(load_text(text, NULL, &cfg) == 0)) CHECK(cfg.run.n_sizes > 30);
     gh_config_free(&cfg);
 }
 
 static void test_set_overrides(void)
 {
-    const char *text = "[run]\nsizes = 64\n[backend cpu]\ntile = 8, 16\n"
-                       "[backend gpu]\nplugin = cuda\n[split g]\nbackends = cpu, gpu\n";
+    const char *text =
+        "[run]\nsizes = 64\n[backend cpu]\ntile = 8, 16\n"
+        "[backend gpu]\nplugin = cuda\n[split g]\nbackends = cpu, gpu\n";
     const char *sets[] = {
-        "run.sizes=128, 3x4x5", "cpu.tile=16", "backend.cpu.kernels = naive", "backend gpu.devices=1",
-        "split.g.panel=512", "split g.mem_limit=1M", "run.output=", "gpu.platform=NVIDIA CUDA",
+        "run.sizes=128, 3x4x5",
+        "cpu.tile=16",
+        "backend.cpu.kernels = naive",
+        "backend gpu.devices=1",
+        "split.g.panel=512",
+        "split g.mem_limit=1M",
+        "run.output=",
+        "gpu.platform=NVIDIA CUDA",
     };
     gh_config cfg;
     int rc = gh_config_load_text(text, "test.ini", sets, sizeof sets / sizeof sets[0], &cfg, err, sizeof err);
@@ -292,8 +292,7 @@ static void test_set_overrides(void)
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    CHECK(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) &&
-          shape_is(&cfg.run.sizes[1], 3, 4, 5));
+    CHECK(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) && shape_is(&cfg.run.sizes[1], 3, 4, 5));
     CHECK(strcmp(cfg.run.output, "") == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *gpu = backend(&cfg, "gpu");
     if (CHECK(cpu && gpu)) {
@@ -312,7 +311,7 @@ static void test_set_overrides(void)
     if (CHECK(load_text("[backend cpu]\n", "run.dtype=i32,f64", &cfg) == 0))
         CHECK(cfg.run.n_dtypes == 2 && cfg.run.dtypes[0] == GH_I32 && cfg.run.n_sizes == 5);
     gh_config_free(&cfg);
-    const char *one[] = { "run.sizes=1x2x3" };
+    const char *one[] = {"run.sizes=1x2x3"};
     if (CHECK(gh_config_load_text(gh_default_config_text, "<built-in>", one, 1, &cfg, err, sizeof err) == 0))
         CHECK(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 1, 2, 3) && cfg.run.ld_pad == 3);
     gh_config_free(&cfg);
@@ -338,7 +337,7 @@ static void test_number_helpers(void)
     CHECK(gh_parse_size_bytes("1.5G", &u) != 0 && gh_parse_size_bytes("", &u) != 0);
     CHECK(gh_parse_size_bytes("99999999999T", &u) != 0);
     char buf[64];
-    gh_origin o = { "run.ini", 12 }, s = { "--set", 0 };
+    gh_origin o = {"run.ini", 12}, s = {"--set", 0};
     CHECK(strcmp(gh_origin_format(&o, buf, sizeof buf), "run.ini:12") == 0);
     CHECK(strcmp(gh_origin_format(&s, buf, sizeof buf), "--set") == 0);
 }
@@ -346,8 +345,7 @@ static void test_number_helpers(void)
 static void test_seed_range(void)
 {
     gh_config cfg;
-    if (CHECK(load_text("[run]\nseed = 18446744073709551615\n", NULL, &cfg) == 0))
-        CHECK(cfg.run.seed == UINT64_MAX);
+    if (CHECK(load_text("[run]\nseed = 18446744073709551615\n", NULL, &cfg) == 0)) CHECK(cfg.run.seed == UINT64_MAX);
     gh_config_free(&cfg);
 }
 
@@ -355,100 +353,106 @@ static void test_seed_range(void)
 
 typedef struct bad_case {
     const char *text;
-    const char *set;            /* one --set, or NULL */
-    const char *expect[5];      /* substrings of the message */
+    const char *set;       /* one --set, or NULL */
+    const char *expect[5]; /* substrings of the message */
 } bad_case;
 
 static const bad_case bad_cases[] = {
-    { "[run]\ndtype = f16\n", NULL, { "test.ini:2: [run] dtype: \"f16\" is not a dtype (allowed: f32, f64, i32)" } },
-    { "[run]\nsizes = 0\n", NULL, { "test.ini:2:", "[run] sizes:", "\"0\" is not a size", "2147483647" } },
-    { "[run]\nsizes = 8, -5\n", NULL, { "test.ini:2:", "[run] sizes:", "\"-5\"" } },
-    { "[run]\nsizes = 12x0x3\n", NULL, { "test.ini:2:", "[run] sizes:", "\"12x0x3\"" } },
-    { "[run]\nsizes = abc\n", NULL, { "test.ini:2:", "[run] sizes:", "\"abc\"", "MxNxK" } },
-    { "[run]\nsizes = 64x64\n", NULL, { "test.ini:2:", "[run] sizes:", "\"64x64\"" } },
-    { "[run]\nsizes = 1x2x3x4\n", NULL, { "test.ini:2:", "[run] sizes:", "\"1x2x3x4\"" } },
-    { "[run]\nsizes = 2147483648\n", NULL, { "test.ini:2:", "[run] sizes:", "\"2147483648\"" } },
-    { "[run]\nsizes = 99999999999999999999999\n", NULL, { "test.ini:2:", "[run] sizes:", "not a size" } },
-    { "[run]\nsizes = 64,,100\n", NULL, { "test.ini:2:", "[run] sizes:", "empty item" } },
-    { "[run]\nsizes = 64,\n", NULL, { "test.ini:2:", "[run] sizes:", "empty item" } },
-    { "[run]\n\nsizes =\n", NULL, { "test.ini:3:", "[run] sizes:", "list is empty" } },
-    { "[run]\nsizes = 64, 64x64x64\n", NULL, { "test.ini:2:", "[run] sizes:", "repeats" } },
-    { "[run]\ntrans = nn, xx\n", NULL, { "test.ini:2:", "[run] trans:", "\"xx\"", "allowed: nn, nt, tn, tt" } },
-    { "[run]\ndtype = f32, F32\n", NULL, { "test.ini:2:", "[run] dtype:", "listed twice" } },
-    { "[run]\nalpha = abc\n", NULL, { "test.ini:2:", "[run] alpha:", "not a number" } },
-    { "[run]\nalpha = nan\n", NULL, { "test.ini:2:", "[run] alpha:", "not a number" } },
-    { "[run]\nbeta = 1e999\n", NULL, { "test.ini:2:", "[run] beta:", "not a number" } },
-    { "[run]\nbeta = 1,5\n", NULL, { "test.ini:2:", "[run] beta:", "takes one value" } },
-    { "[run]\nwarmup = -1\n", NULL, { "test.ini:2:", "[run] warmup:", "from 0 to 1000000" } },
-    { "[run]\nrepeat = 0\n", NULL, { "test.ini:2:", "[run] repeat:", "from 1 to" } },
-    { "[run]\nrepeat = 1.5\n", NULL, { "test.ini:2:", "[run] repeat:", "\"1.5\" is not an integer" } },
-    { "[run]\nrepeat = 5 6\n", NULL, { "test.ini:2:", "[run] repeat:", "\"5 6\"" } },
-    { "[run]\nseed = -1\n", NULL, { "test.ini:2:", "[run] seed:", "not a seed" } },
-    { "[run]\nseed = 18446744073709551616\n", NULL, { "test.ini:2:", "[run] seed:", "not a seed" } },
-    { "[run]\nseed = 0x\n", NULL, { "test.ini:2:", "[run] seed:", "not a seed" } },
-    { "[run]\nverify = maybe\n", NULL,
-      { "test.ini:2:", "[run] verify:", "\"maybe\"", "allowed: auto, full, freivalds, sample, none" } },
-    { "[run]\nfull_max = -1\n", NULL, { "test.ini:2:", "[run] full_max:", "negative" } },
-    { "[run]\nfreivalds_trials = 0\n", NULL, { "test.ini:2:", "[run] freivalds_trials:", "from 1 to" } },
-    { "[run]\nsamples = 0\n", NULL, { "test.ini:2:", "[run] samples:", "from 1 to" } },
-    { "[run]\nld_pad = -1\n", NULL, { "test.ini:2:", "[run] ld_pad:", "from 0 to" } },
-    { "[run]\nguard = lots\n", NULL, { "test.ini:2:", "[run] guard:", "from 0 to" } },
-    { "[run]\noutput = a, b\n", NULL, { "test.ini:2:", "[run] output:", "takes one value" } },
-    { "[run]\nplugin_dir =\n", NULL, { "test.ini:2:", "[run] plugin_dir:", "list is empty" } },
-    { "[run]\nsizes = 8\nsizez = 64\n", NULL, { "test.ini:3:", "[run] sizez:", "unknown key", "allowed: sizes," } },
-    { "[run]\ndtype = i32\nalpha = 0.5\n", NULL, { "test.ini:3:", "[run] alpha:", "i32" } },
-    { "[run]\nbeta = 2.5\ndtype = f32, i32\n", NULL, { "test.ini:2:", "[run] beta:", "i32" } },
+    {"[run]\ndtype = f16\n", NULL, {"test.ini:2: [run] dtype: \"f16\" is not a dtype (allowed: f32, f64, i32)"}},
+    {"[run]\nsizes = 0\n", NULL, {"test.ini:2:", "[run] sizes:", "\"0\" is not a size", "2147483647"}},
+    {"[run]\nsizes = 8, -5\n", NULL, {"test.ini:2:", "[run] sizes:", "\"-5\""}},
+    {"[run]\nsizes = 12x0x3\n", NULL, {"test.ini:2:", "[run] sizes:", "\"12x0x3\""}},
+    {"[run]\nsizes = abc\n", NULL, {"test.ini:2:", "[run] sizes:", "\"abc\"", "MxNxK"}},
+    {"[run]\nsizes = 64x64\n", NULL, {"test.ini:2:", "[run] sizes:", "\"64x64\""}},
+    {"[run]\nsizes = 1x2x3x4\n", NULL, {"test.ini:2:", "[run] sizes:", "\"1x2x3x4\""}},
+    {"[run]\nsizes = 2147483648\n", NULL, {"test.ini:2:", "[run] sizes:", "\"2147483648\""}},
+    {"[run]\nsizes = 99999999999999999999999\n", NULL, {"test.ini:2:", "[run] sizes:", "not a size"}},
+    {"[run]\nsizes = 64,,100\n", NULL, {"test.ini:2:", "[run] sizes:", "empty item"}},
+    {"[run]\nsizes = 64,\n", NULL, {"test.ini:2:", "[run] sizes:", "empty item"}},
+    {"[run]\n\nsizes =\n", NULL, {"test.ini:3:", "[run] sizes:", "list is empty"}},
+    {"[run]\nsizes = 64, 64x64x64\n", NULL, {"test.ini:2:", "[run] sizes:", "repeats"}},
+    {"[run]\ntrans = nn, xx\n", NULL, {"test.ini:2:", "[run] trans:", "\"xx\"", "allowed: nn, nt, tn, tt"}},
+    {"[run]\ndtype = f32, F32\n", NULL, {"test.ini:2:", "[run] dtype:", "listed twice"}},
+    {"[run]\nalpha = abc\n", NULL, {"test.ini:2:", "[run] alpha:", "not a number"}},
+    {"[run]\nalpha = nan\n", NULL, {"test.ini:2:", "[run] alpha:", "not a number"}},
+    {"[run]\nbeta = 1e999\n", NULL, {"test.ini:2:", "[run] beta:", "not a number"}},
+    {"[run]\nbeta = 1,5\n", NULL, {"test.ini:2:", "[run] beta:", "takes one value"}},
+    {"[run]\nwarmup = -1\n", NULL, {"test.ini:2:", "[run] warmup:", "from 0 to 1000000"}},
+    {"[run]\nrepeat = 0\n", NULL, {"test.ini:2:", "[run] repeat:", "from 1 to"}},
+    {"[run]\nrepeat = 1.5\n", NULL, {"test.ini:2:", "[run] repeat:", "\"1.5\" is not an integer"}},
+    {"[run]\nrepeat = 5 6\n", NULL, {"test.ini:2:", "[run] repeat:", "\"5 6\""}},
+    {"[run]\nseed = -1\n", NULL, {"test.ini:2:", "[run] seed:", "not a seed"}},
+    {"[run]\nseed = 18446744073709551616\n", NULL, {"test.ini:2:", "[run] seed:", "not a seed"}},
+    {"[run]\nseed = 0x\n", NULL, {"test.ini:2:", "[run] seed:", "not a seed"}},
+    {"[run]\nverify = maybe\n",
+     NULL,
+     {"test.ini:2:", "[run] verify:", "\"maybe\"", "allowed: auto, full, freivalds, sample, none"}},
+    {"[run]\nfull_max = -1\n", NULL, {"test.ini:2:", "[run] full_max:", "negative"}},
+    {"[run]\nfreivalds_trials = 0\n", NULL, {"test.ini:2:", "[run] freivalds_trials:", "from 1 to"}},
+    {"[run]\nsamples = 0\n", NULL, {"test.ini:2:", "[run] samples:", "from 1 to"}},
+    {"[run]\nld_pad = -1\n", NULL, {"test.ini:2:", "[run] ld_pad:", "from 0 to"}},
+    {"[run]\nguard = lots\n", NULL, {"test.ini:2:", "[run] guard:", "from 0 to"}},
+    {"[run]\noutput = a, b\n", NULL, {"test.ini:2:", "[run] output:", "takes one value"}},
+    {"[run]\nplugin_dir =\n", NULL, {"test.ini:2:", "[run] plugin_dir:", "list is empty"}},
+    {"[run]\nsizes = 8\nsizez = 64\n", NULL, {"test.ini:3:", "[run] sizez:", "unknown key", "allowed: sizes,"}},
+    {"[run]\ndtype = i32\nalpha = 0.5\n", NULL, {"test.ini:3:", "[run] alpha:", "i32"}},
+    {"[run]\nbeta = 2.5\ndtype = f32, i32\n", NULL, {"test.ini:2:", "[run] beta:", "i32"}},
     /* sections */
-    { "[foo]\n", NULL, { "test.ini:1:", "[foo]", "unknown section", "[backend NAME]" } },
-    { "[run]\n[Backend cpu]\n", NULL, { "test.ini:2:", "[Backend cpu]", "unknown section" } },
-    { "[backend]\n", NULL, { "test.ini:1:", "[backend]", "needs a name" } },
-    { "[backend my gpu]\n", NULL, { "test.ini:1:", "\"my gpu\" is not a section name" } },
-    { "[backend a.b]\n", NULL, { "test.ini:1:", "\"a.b\" is not a section name" } },
-    { "[split]\n", NULL, { "test.ini:1:", "[split]", "needs a name" } },
-    { "[run x]\n", NULL, { "test.ini:1:", "[run x]", "takes no name" } },
-    { "[run\nsizes = 8\n", NULL, { "test.ini:1:", "expected \"]\"" } },
-    { "[run]\n[backend cpu]#no blank before the comment\n", NULL, { "test.ini:2:", "expected \"]\"" } },
-    { "[run]\n[run]\n", NULL, { "test.ini:2:", "[run]", "duplicate section (first at line 1)" } },
-    { "[backend cpu]\n\n[backend cpu]\n", NULL, { "test.ini:3:", "[backend cpu]", "duplicate section (first at line 1)" } },
-    { "[backend cpu]\n[split cpu]\nbackends = cpu\n", NULL,
-      { "test.ini:2:", "[split cpu]", "already used by [backend cpu] at line 1" } },
+    {"[foo]\n", NULL, {"test.ini:1:", "[foo]", "unknown section", "[backend NAME]"}},
+    {"[run]\n[Backend cpu]\n", NULL, {"test.ini:2:", "[Backend cpu]", "unknown section"}},
+    {"[backend]\n", NULL, {"test.ini:1:", "[backend]", "needs a name"}},
+    {"[backend my gpu]\n", NULL, {"test.ini:1:", "\"my gpu\" is not a section name"}},
+    {"[backend a.b]\n", NULL, {"test.ini:1:", "\"a.b\" is not a section name"}},
+    {"[split]\n", NULL, {"test.ini:1:", "[split]", "needs a name"}},
+    {"[run x]\n", NULL, {"test.ini:1:", "[run x]", "takes no name"}},
+    {"[run\nsizes = 8\n", NULL, {"test.ini:1:", "expected \"]\""}},
+    {"[run]\n[backend cpu]#no blank before the comment\n", NULL, {"test.ini:2:", "expected \"]\""}},
+    {"[run]\n[run]\n", NULL, {"test.ini:2:", "[run]", "duplicate section (first at line 1)"}},
+    {"[backend cpu]\n\n[backend cpu]\n", NULL, {"test.ini:3:", "[backend cpu]", "duplicate section (first at line 1)"}},
+    {"[backend cpu]\n[split cpu]\nbackends = cpu\n",
+     NULL,
+     {"test.ini:2:", "[split cpu]", "already used by [backend cpu] at line 1"}},
     /* lines and keys */
-    { "sizes = 64\n", NULL, { "test.ini:1:", "outside any section" } },
-    { "[run]\nsizes 64\n", NULL, { "test.ini:2:", "expected \"[section]\" or \"key = value\"", "sizes 64" } },
-    { "[run]\n= 64\n", NULL, { "test.ini:2:", "key name is missing" } },
-    { "[run]\n    64\n", NULL, { "test.ini:2:", "continues no key" } },
-    { "[run]\nsizes = 64\nrepeat = 3\nsizes = 65\n", NULL,
-      { "test.ini:4:", "[run] sizes:", "duplicate key (first at line 2)" } },
-    { "[backend cpu]\ntile = 8\ntile = 16\n", NULL, { "test.ini:3:", "[backend cpu] tile:", "duplicate key" } },
-    { "[backend cpu]\ntile = 8,\n", NULL, { "test.ini:2:", "[backend cpu] tile:", "empty item" } },
-    { "[backend cpu]\nkernels =\n", NULL, { "test.ini:2:", "[backend cpu] kernels:", "list is empty" } },
-    { "[backend cpu]\nkernels = naive, naive\n", NULL, { "test.ini:2:", "[backend cpu] kernels:", "listed twice" } },
-    { "[backend cpu]\nplugin =\n", NULL, { "test.ini:2:", "[backend cpu] plugin:", "empty" } },
-    { "[backend cpu]\ndevices = 0,,1\n", NULL, { "test.ini:2:", "[backend cpu] devices:", "empty item" } },
+    {"sizes = 64\n", NULL, {"test.ini:1:", "outside any section"}},
+    {"[run]\nsizes 64\n", NULL, {"test.ini:2:", "expected \"[section]\" or \"key = value\"", "sizes 64"}},
+    {"[run]\n= 64\n", NULL, {"test.ini:2:", "key name is missing"}},
+    {"[run]\n    64\n", NULL, {"test.ini:2:", "continues no key"}},
+    {"[run]\nsizes = 64\nrepeat = 3\nsizes = 65\n",
+     NULL,
+     {"test.ini:4:", "[run] sizes:", "duplicate key (first at line 2)"}},
+    {"[backend cpu]\ntile = 8\ntile = 16\n", NULL, {"test.ini:3:", "[backend cpu] tile:", "duplicate key"}},
+    {"[backend cpu]\ntile = 8,\n", NULL, {"test.ini:2:", "[backend cpu] tile:", "empty item"}},
+    {"[backend cpu]\nkernels =\n", NULL, {"test.ini:2:", "[backend cpu] kernels:", "list is empty"}},
+    {"[backend cpu]\nkernels = naive, naive\n", NULL, {"test.ini:2:", "[backend cpu] kernels:", "listed twice"}},
+    {"[backend cpu]\nplugin =\n", NULL, {"test.ini:2:", "[backend cpu] plugin:", "empty"}},
+    {"[backend cpu]\ndevices = 0,,1\n", NULL, {"test.ini:2:", "[backend cpu] devices:", "empty item"}},
     /* splits */
-    { "[split g]\npanel = 4\n", NULL, { "test.ini:1:", "[split g]", "missing key backends" } },
-    { "[backend cpu]\n[split g]\nbackends = cpu, gpu9\n", NULL,
-      { "test.ini:3:", "[split g] backends:", "\"gpu9\" is not a [backend] section", "backends: cpu" } },
-    { "[split g]\nbackends = gpu9\n", NULL, { "test.ini:2:", "[split g] backends:", "there are none" } },
-    { "[backend cpu]\n[split g]\nbackends = cpu, cpu\n", NULL, { "test.ini:3:", "[split g] backends:", "listed twice" } },
-    { "[backend cpu]\n[split g]\nbackends = cpu\npanel = 0\n", NULL, { "test.ini:4:", "[split g] panel:", "from 1 to" } },
-    { "[backend cpu]\n[split g]\nbackends = cpu\nmem_limit = 4Q\n", NULL,
-      { "test.ini:4:", "[split g] mem_limit:", "\"4Q\" is not a size in bytes" } },
-    { "[backend cpu]\n[split g]\nbackends = cpu\nstream_width = 4\n", NULL,
-      { "test.ini:4:", "[split g] stream_width:", "unknown key (allowed: backends, panel, mem_limit, kernel)" } },
+    {"[split g]\npanel = 4\n", NULL, {"test.ini:1:", "[split g]", "missing key backends"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu, gpu9\n",
+     NULL,
+     {"test.ini:3:", "[split g] backends:", "\"gpu9\" is not a [backend] section", "backends: cpu"}},
+    {"[split g]\nbackends = gpu9\n", NULL, {"test.ini:2:", "[split g] backends:", "there are none"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu, cpu\n", NULL, {"test.ini:3:", "[split g] backends:", "listed twice"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu\npanel = 0\n", NULL, {"test.ini:4:", "[split g] panel:", "from 1 to"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu\nmem_limit = 4Q\n",
+     NULL,
+     {"test.ini:4:", "[split g] mem_limit:", "\"4Q\" is not a size in bytes"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu\nstream_width = 4\n",
+     NULL,
+     {"test.ini:4:", "[split g] stream_width:", "unknown key (allowed: backends, panel, mem_limit, kernel)"}},
     /* --set */
-    { "[run]\n", "run.dtype=f16", { "--set run.dtype=f16: [run] dtype: \"f16\" is not a dtype" } },
-    { "[run]\ndtype = f32\n", "run.dtype=f16", { "--set run.dtype=f16:", "[run] dtype:" } },
-    { "[backend cpu]\n", "gpu.tile=1", { "--set gpu.tile=1:", "no [backend gpu] section in test.ini" } },
-    { "[backend cpu]\n", "backend.gpu.tile=1", { "--set backend.gpu.tile=1:", "no [backend gpu] section" } },
-    { "[backend cpu]\n", "split.nope.panel=1", { "--set split.nope.panel=1:", "no [split nope] section" } },
-    { "[run]\n", "runsizes=64", { "--set runsizes=64:", "expected SECTION.KEY=VALUE" } },
-    { "[run]\n", "run.sizes", { "--set run.sizes:", "expected SECTION.KEY=VALUE" } },
-    { "[run]\n", ".sizes=4", { "--set .sizes=4:", "a section and a key" } },
-    { "[run]\n", "run.=4", { "--set run.=4:", "a section and a key" } },
-    { "[run]\n", "run.bogus=1", { "--set run.bogus=1:", "[run] bogus:", "unknown key" } },
-    { "[backend cpu]\n[split g]\nbackends = cpu\n", "split.g.panel=0", { "--set split.g.panel=0:", "[split g] panel:" } },
-    { "[backend cpu]\n", "cpu.kernels=", { "--set cpu.kernels=:", "[backend cpu] kernels:", "list is empty" } },
+    {"[run]\n", "run.dtype=f16", {"--set run.dtype=f16: [run] dtype: \"f16\" is not a dtype"}},
+    {"[run]\ndtype = f32\n", "run.dtype=f16", {"--set run.dtype=f16:", "[run] dtype:"}},
+    {"[backend cpu]\n", "gpu.tile=1", {"--set gpu.tile=1:", "no [backend gpu] section in test.ini"}},
+    {"[backend cpu]\n", "backend.gpu.tile=1", {"--set backend.gpu.tile=1:", "no [backend gpu] section"}},
+    {"[backend cpu]\n", "split.nope.panel=1", {"--set split.nope.panel=1:", "no [split nope] section"}},
+    {"[run]\n", "runsizes=64", {"--set runsizes=64:", "expected SECTION.KEY=VALUE"}},
+    {"[run]\n", "run.sizes", {"--set run.sizes:", "expected SECTION.KEY=VALUE"}},
+    {"[run]\n", ".sizes=4", {"--set .sizes=4:", "a section and a key"}},
+    {"[run]\n", "run.=4", {"--set run.=4:", "a section and a key"}},
+    {"[run]\n", "run.bogus=1", {"--set run.bogus=1:", "[run] bogus:", "unknown key"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu\n", "split.g.panel=0", {"--set split.g.panel=0:", "[split g] panel:"}},
+    {"[backend cpu]\n", "cpu.kernels=", {"--set cpu.kernels=:", "[backend cpu] kernels:", "list is empty"}},
 };
 
 /* Each case counts as one test. */
@@ -462,25 +466,20 @@ static void run_bad_cases(void)
         memset(&cfg, 0x5a, sizeof cfg);
         int rc = load_text(c->text, c->set, &cfg);
         int ok = rc == -1 && cfg.path == NULL && cfg.n_backends == 0 && strchr(err, '\n') == NULL;
-        for (int j = 0; j < 5 && c->expect[j]; j++)
-            ok = ok && strstr(err, c->expect[j]) != NULL;
+        for (int j = 0; j < 5 && c->expect[j]; j++) ok = ok && strstr(err, c->expect[j]) != NULL;
         if (!CHECK(ok))
-            fprintf(stderr, "  case %zu: text \"%s\" set %s\n  got rc %d: %s\n", i, c->text,
-                    c->set ? c->set : "-", rc, err);
-        if (rc == 0)
-            gh_config_free(&cfg);
-        if (case_failed)
-            n_failed++;
-        else
-            n_passed++;
+            fprintf(stderr, "  case %zu: text \"%s\" set %s\n  got rc %d: %s\n", i, c->text, c->set ? c->set : "-", rc,
+                    err);
+        if (rc == 0) gh_config_free(&cfg);
+        if (case_failed) n_failed++;
+        else n_passed++;
     }
 }
 
 static void test_too_long_line(void)
 {
     char text[600] = "[run]\nsizes = 1";
-    for (int i = 2; strlen(text) < 400; i++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), ", %d", i);
+    for (int i = 2; strlen(text) < 400; i++) snprintf(text + strlen(text), sizeof text - strlen(text), ", %d", i);
     strcat(text, "\n");
     gh_config cfg;
     CHECK(load_text(text, NULL, &cfg) == -1);
@@ -494,8 +493,7 @@ static void expect_file_error(const char *path, const char *a, const char *b, co
     int rc = gh_config_load_file(path, NULL, 0, &cfg, err, sizeof err);
     if (!CHECK(rc == -1 && strstr(err, a) && strstr(err, b) && (!c || strstr(err, c))))
         fprintf(stderr, "  %s: got rc %d: %s\n", path, rc, err);
-    if (rc == 0)
-        gh_config_free(&cfg);
+    if (rc == 0) gh_config_free(&cfg);
 }
 
 static void test_bad_files(void)
@@ -513,8 +511,7 @@ static void test_nul_byte(void)
 {
     char path[] = "/tmp/gemmhost-config-test-XXXXXX";
     int fd = mkstemp(path);
-    if (!CHECK(fd >= 0))
-        return;
+    if (!CHECK(fd >= 0)) return;
     const char data[] = "[run]\nsizes = 6\0 4\n";
     CHECK(write(fd, data, sizeof data - 1) == (ssize_t)(sizeof data - 1));
     close(fd);

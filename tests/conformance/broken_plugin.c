@@ -9,16 +9,16 @@
 
 #include "gemmhost/plugin_helpers.h"
 
-#define BROKEN_NONE 0
-#define BROKEN_READS_C 1          /* reads C when beta is 0 */
-#define BROKEN_WRITES_PAST_C 2    /* writes the element after each row of C */
-#define BROKEN_WRITES_A 3         /* writes into A's buffer */
-#define BROKEN_WRONG_STATUS 4     /* a too small ld is GH_ERROR */
-#define BROKEN_SHARED_ERROR 5     /* one error text for every thread */
-#define BROKEN_SHORT_PARAMS 6     /* n_params short of the kernel's: defaults filled in */
-#define BROKEN_PARTIAL_STREAMS 7  /* two of the six stream members */
-#define BROKEN_NO_DEVICE 8        /* no device (correct: the suite exits 77) */
-#define BROKEN_CRASH 9            /* crashes on a NULL option value */
+#define BROKEN_NONE              0
+#define BROKEN_READS_C           1  /* reads C when beta is 0 */
+#define BROKEN_WRITES_PAST_C     2  /* writes the element after each row of C */
+#define BROKEN_WRITES_A          3  /* writes into A's buffer */
+#define BROKEN_WRONG_STATUS      4  /* a too small ld is GH_ERROR */
+#define BROKEN_SHARED_ERROR      5  /* one error text for every thread */
+#define BROKEN_SHORT_PARAMS      6  /* n_params short of the kernel's: defaults filled in */
+#define BROKEN_PARTIAL_STREAMS   7  /* two of the six stream members */
+#define BROKEN_NO_DEVICE         8  /* no device (correct: the suite exits 77) */
+#define BROKEN_CRASH             9  /* crashes on a NULL option value */
 #define BROKEN_OLD_MINOR_IGNORED 10 /* answers minor 1 to a host offering 1.0 */
 
 #ifndef BROKEN
@@ -46,9 +46,13 @@ static gh_status fail(gh_status status, const char *fmt, ...)
     share();
     return status;
 }
-static const char *broken_last_error(gh_plugin *ctx) { (void)ctx; return shared_text; }
+static const char *broken_last_error(gh_plugin *ctx)
+{
+    (void)ctx;
+    return shared_text;
+}
 #else
-#define fail gh_plugin_set_error
+#define fail              gh_plugin_set_error
 #define broken_last_error gh_plugin_last_error
 #endif
 
@@ -56,8 +60,7 @@ static const char *broken_last_error(gh_plugin *ctx) { (void)ctx; return shared_
 static gh_status checked(gh_status s)
 {
 #if BROKEN == BROKEN_SHARED_ERROR
-    if (s != GH_OK)
-        share();
+    if (s != GH_OK) share();
 #endif
     return s;
 }
@@ -71,9 +74,16 @@ static const gh_param_info params[] = {
 };
 static const gh_kernel_info kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1};
 
-struct gh_plugin { gh_device_info info; };
-struct gh_buffer { uint64_t bytes; unsigned char *data; };
-struct gh_stream { int device; };
+struct gh_plugin {
+    gh_device_info info;
+};
+struct gh_buffer {
+    uint64_t bytes;
+    unsigned char *data;
+};
+struct gh_stream {
+    int device;
+};
 
 static const char *const no_device_reason = "the broken plugin was built without a device";
 static int device_count(gh_plugin *ctx)
@@ -93,43 +103,53 @@ static gh_status check_device(const char *call, int device)
 
 static gh_status broken_open(const gh_option_value *values, size_t n, gh_plugin **out)
 {
-    if (BROKEN == BROKEN_CRASH && n && values && !values[0].value)
-        raise(SIGSEGV);
+    if (BROKEN == BROKEN_CRASH && n && values && !values[0].value) raise(SIGSEGV);
     const char *settings[1];
     gh_status s = checked(gh_plugin_read_options("broken", options, 1, values, n, settings));
-    if (s != GH_OK)
-        return s;
-    if (!out)
-        return fail(GH_INVALID_ARGUMENT, "open: out is NULL");
+    if (s != GH_OK) return s;
+    if (!out) return fail(GH_INVALID_ARGUMENT, "open: out is NULL");
     gh_plugin *ctx = calloc(1, sizeof *ctx);
-    if (!ctx)
-        return fail(GH_OUT_OF_MEMORY, "open: out of memory");
-    ctx->info = (gh_device_info){sizeof(gh_device_info), "broken device", "nobody", "0", "C", "", 1u << 30, 0, 1, 0,
-                                 1, 1};
+    if (!ctx) return fail(GH_OUT_OF_MEMORY, "open: out of memory");
+    ctx->info =
+        (gh_device_info){sizeof(gh_device_info), "broken device", "nobody", "0", "C", "", 1u << 30, 0, 1, 0, 1, 1};
     *out = ctx;
     return GH_OK;
 }
 
-static void broken_close(gh_plugin *ctx) { free(ctx); }
-static const gh_device_info *device_info(gh_plugin *ctx, int d) { return d == 0 && device_count(ctx) ? &ctx->info : NULL; }
-static int kernel_count(gh_plugin *ctx) { (void)ctx; return 1; }
-static const gh_kernel_info *kernel_info(gh_plugin *ctx, int k) { (void)ctx; return k == 0 ? &kernel : NULL; }
+static void broken_close(gh_plugin *ctx)
+{
+    free(ctx);
+}
+static const gh_device_info *device_info(gh_plugin *ctx, int d)
+{
+    return d == 0 && device_count(ctx) ? &ctx->info : NULL;
+}
+static int kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+static const gh_kernel_info *kernel_info(gh_plugin *ctx, int k)
+{
+    (void)ctx;
+    return k == 0 ? &kernel : NULL;
+}
 
 /* ---- buffers ---- */
 
-static gh_plugin_extent extent(const gh_buffer *b) { return (gh_plugin_extent){b->bytes, 0}; }
+static gh_plugin_extent extent(const gh_buffer *b)
+{
+    return (gh_plugin_extent){b->bytes, 0};
+}
 
 static gh_status buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {
     (void)ctx;
     gh_status s = check_device("buffer_alloc", device);
-    if (s != GH_OK)
-        return s;
-    if (!out || !bytes)
-        return fail(GH_INVALID_ARGUMENT, "buffer_alloc: out NULL or 0 bytes");
+    if (s != GH_OK) return s;
+    if (!out || !bytes) return fail(GH_INVALID_ARGUMENT, "buffer_alloc: out NULL or 0 bytes");
     gh_buffer *b = calloc(1, sizeof *b);
-    if (b && bytes <= SIZE_MAX)
-        b->data = malloc((size_t)bytes);
+    if (b && bytes <= SIZE_MAX) b->data = malloc((size_t)bytes);
     if (!b || !b->data) {
         free(b);
         return fail(GH_OUT_OF_MEMORY, "buffer_alloc: no %llu bytes", (unsigned long long)bytes);
@@ -142,8 +162,7 @@ static gh_status buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buf
 static void buffer_free(gh_plugin *ctx, gh_buffer *b)
 {
     (void)ctx;
-    if (b)
-        free(b->data);
+    if (b) free(b->data);
     free(b);
 }
 
@@ -151,8 +170,7 @@ static gh_status upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const v
 {
     (void)ctx;
     gh_status s = checked(gh_plugin_check_copy("upload", dst, extent, offset, src, bytes));
-    if (s == GH_OK && bytes)
-        memcpy(dst->data + offset, src, bytes);
+    if (s == GH_OK && bytes) memcpy(dst->data + offset, src, bytes);
     return s;
 }
 
@@ -160,8 +178,7 @@ static gh_status download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void 
 {
     (void)ctx;
     gh_status s = checked(gh_plugin_check_copy("download", src, extent, offset, dst, bytes));
-    if (s == GH_OK && bytes)
-        memcpy(dst, src->data + offset, bytes);
+    if (s == GH_OK && bytes) memcpy(dst, src->data + offset, bytes);
     return s;
 }
 
@@ -188,12 +205,9 @@ static void put(const gh_gemm_args *g, gh_buffer *b, uint64_t i, double v)
 static gh_status check_gemm(gh_plugin *ctx, const char *call, int device, int k, const gh_gemm_args *g)
 {
     gh_status s = check_device(call, device);
-    if (s == GH_OK)
-        s = checked(gh_plugin_check_index(call, "kernel", k, 1));
-    if (s != GH_OK)
-        return s;
-    if (BROKEN == BROKEN_WRONG_STATUS && g && g->ldc < g->n)
-        return fail(GH_ERROR, "%s: ldc too small", call);
+    if (s == GH_OK) s = checked(gh_plugin_check_index(call, "kernel", k, 1));
+    if (s != GH_OK) return s;
+    if (BROKEN == BROKEN_WRONG_STATUS && g && g->ldc < g->n) return fail(GH_ERROR, "%s: ldc too small", call);
     gh_gemm_args copy;
     if (BROKEN == BROKEN_SHORT_PARAMS && g && GH_HAS_MEMBER(g, gh_gemm_args, n_params) && g->n_params == 0) {
         static const int64_t defaults[] = {1};
@@ -209,8 +223,7 @@ static gh_status check_gemm(gh_plugin *ctx, const char *call, int device, int k,
 static gh_status gemm(gh_plugin *ctx, int device, int k, const gh_gemm_args *g, gh_gemm_timing *timing)
 {
     gh_status s = check_gemm(ctx, "gemm", device, k, g);
-    if (s != GH_OK)
-        return s;
+    if (s != GH_OK) return s;
     for (int64_t i = 0; i < g->m; i++)
         for (int64_t j = 0; j < g->n; j++) {
             double acc = 0;
@@ -219,18 +232,13 @@ static gh_status gemm(gh_plugin *ctx, int device, int k, const gh_gemm_args *g, 
                        get(g, g->b, g->b_offset + (uint64_t)(g->trans_b ? j * g->ldb + p : p * g->ldb + j));
             const uint64_t at = g->c_offset + (uint64_t)(i * g->ldc + j);
             double out = g->alpha * acc;
-            if (g->beta != 0 || BROKEN == BROKEN_READS_C)
-                out += g->beta * get(g, g->c, at);
+            if (g->beta != 0 || BROKEN == BROKEN_READS_C) out += g->beta * get(g, g->c, at);
             put(g, g->c, at, out);
-            if (BROKEN == BROKEN_WRITES_PAST_C && j == g->n - 1 && g->ldc > g->n)
-                put(g, g->c, at + 1, 42);
+            if (BROKEN == BROKEN_WRITES_PAST_C && j == g->n - 1 && g->ldc > g->n) put(g, g->c, at + 1, 42);
         }
-    if (BROKEN == BROKEN_WRITES_A)
-        put(g, g->a, 0, 42);
-    if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms))
-        timing->kernel_ms = 0;
-    if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock))
-        timing->clock = GH_CLOCK_HOST;
+    if (BROKEN == BROKEN_WRITES_A) put(g, g->a, 0, 42);
+    if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = 0;
+    if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_HOST;
     return GH_OK;
 }
 
@@ -252,52 +260,53 @@ static gh_status stream_create(gh_plugin *ctx, int device, gh_stream **out)
 {
     (void)ctx;
     gh_status s = check_device("stream_create", device);
-    if (s != GH_OK)
-        return s;
-    if (!out)
-        return fail(GH_INVALID_ARGUMENT, "stream_create: out is NULL");
+    if (s != GH_OK) return s;
+    if (!out) return fail(GH_INVALID_ARGUMENT, "stream_create: out is NULL");
     *out = calloc(1, sizeof **out);
     return *out ? GH_OK : fail(GH_OUT_OF_MEMORY, "stream_create: out of memory");
 }
 
-static void stream_destroy(gh_plugin *ctx, gh_stream *s) { (void)ctx; free(s); }
+static void stream_destroy(gh_plugin *ctx, gh_stream *s)
+{
+    (void)ctx;
+    free(s);
+}
 
 static gh_status copy_2d(const char *call, gh_stream *s, gh_buffer *buf, uint64_t offset, uint64_t pitch,
                          unsigned char *host, uint64_t host_pitch, uint64_t width, uint64_t rows, int up,
                          double *elapsed_ms)
 {
-    if (!s)
-        return fail(GH_INVALID_ARGUMENT, "%s: the stream is NULL", call);
+    if (!s) return fail(GH_INVALID_ARGUMENT, "%s: the stream is NULL", call);
     gh_status st = checked(gh_plugin_check_copy_2d(call, buf, extent, offset, pitch, host, host_pitch, width, rows));
-    if (st != GH_OK)
-        return st;
+    if (st != GH_OK) return st;
     for (uint64_t r = 0; r < rows && width; r++) {
         unsigned char *dev = buf->data + offset + r * pitch, *h = host + r * host_pitch;
         memcpy(up ? dev : h, up ? h : dev, width);
     }
-    if (elapsed_ms)
-        *elapsed_ms = 0;
+    if (elapsed_ms) *elapsed_ms = 0;
     return GH_OK;
 }
 
-MAYBE_UNUSED static gh_status upload_2d_async(gh_plugin *ctx, gh_stream *s, gh_buffer *dst, uint64_t offset, uint64_t pitch,
-                                 const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows, double *ms)
+MAYBE_UNUSED static gh_status upload_2d_async(gh_plugin *ctx, gh_stream *s, gh_buffer *dst, uint64_t offset,
+                                              uint64_t pitch, const void *src, uint64_t src_pitch, uint64_t width,
+                                              uint64_t rows, double *ms)
 {
     (void)ctx;
     return copy_2d("upload_2d_async", s, dst, offset, pitch, (unsigned char *)src, src_pitch, width, rows, 1, ms);
 }
 
-MAYBE_UNUSED static gh_status download_2d_async(gh_plugin *ctx, gh_stream *s, gh_buffer *src, uint64_t offset, uint64_t pitch,
-                                   void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *ms)
+MAYBE_UNUSED static gh_status download_2d_async(gh_plugin *ctx, gh_stream *s, gh_buffer *src, uint64_t offset,
+                                                uint64_t pitch, void *dst, uint64_t dst_pitch, uint64_t width,
+                                                uint64_t rows, double *ms)
 {
     (void)ctx;
     return copy_2d("download_2d_async", s, src, offset, pitch, dst, dst_pitch, width, rows, 0, ms);
 }
 
-MAYBE_UNUSED static gh_status gemm_async(gh_plugin *ctx, gh_stream *s, int k, const gh_gemm_args *g, gh_gemm_timing *timing)
+MAYBE_UNUSED static gh_status gemm_async(gh_plugin *ctx, gh_stream *s, int k, const gh_gemm_args *g,
+                                         gh_gemm_timing *timing)
 {
-    if (!s)
-        return fail(GH_INVALID_ARGUMENT, "gemm_async: the stream is NULL");
+    if (!s) return fail(GH_INVALID_ARGUMENT, "gemm_async: the stream is NULL");
     return gemm(ctx, s->device, k, g, timing);
 }
 
@@ -310,28 +319,50 @@ MAYBE_UNUSED static gh_status stream_synchronize(gh_plugin *ctx, gh_stream *s)
 static gh_status host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
 {
     (void)ctx;
-    if (!out || !bytes)
-        return fail(GH_INVALID_ARGUMENT, "host_alloc: out NULL or 0 bytes");
+    if (!out || !bytes) return fail(GH_INVALID_ARGUMENT, "host_alloc: out NULL or 0 bytes");
     *out = bytes <= SIZE_MAX ? malloc((size_t)bytes) : NULL;
     return *out ? GH_OK : fail(GH_OUT_OF_MEMORY, "host_alloc: no %llu bytes", (unsigned long long)bytes);
 }
 
-static void host_free(gh_plugin *ctx, void *p) { (void)ctx; free(p); }
+static void host_free(gh_plugin *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
 
 static const gh_plugin_api api = {
-    .size = sizeof(gh_plugin_api), .abi_major = GEMMHOST_ABI_MAJOR, .abi_minor = GEMMHOST_ABI_MINOR,
-    .name = "broken", .description = "breaks one rule of plugin.h (tests/conformance)", .version = "0",
-    .options = options, .n_options = 1,
-    .open = broken_open, .close = broken_close, .last_error = broken_last_error,
-    .device_count = device_count, .device_info = device_info, .kernel_count = kernel_count,
-    .kernel_info = kernel_info, .buffer_alloc = buffer_alloc, .buffer_free = buffer_free,
-    .upload = upload, .download = download, .gemm = gemm, .synchronize = synchronize, .get_proc = NULL,
-    .stream_create = stream_create, .stream_destroy = stream_destroy,
+    .size = sizeof(gh_plugin_api),
+    .abi_major = GEMMHOST_ABI_MAJOR,
+    .abi_minor = GEMMHOST_ABI_MINOR,
+    .name = "broken",
+    .description = "breaks one rule of plugin.h (tests/conformance)",
+    .version = "0",
+    .options = options,
+    .n_options = 1,
+    .open = broken_open,
+    .close = broken_close,
+    .last_error = broken_last_error,
+    .device_count = device_count,
+    .device_info = device_info,
+    .kernel_count = kernel_count,
+    .kernel_info = kernel_info,
+    .buffer_alloc = buffer_alloc,
+    .buffer_free = buffer_free,
+    .upload = upload,
+    .download = download,
+    .gemm = gemm,
+    .synchronize = synchronize,
+    .get_proc = NULL,
+    .stream_create = stream_create,
+    .stream_destroy = stream_destroy,
 #if BROKEN != BROKEN_PARTIAL_STREAMS
-    .upload_2d_async = upload_2d_async, .download_2d_async = download_2d_async, .gemm_async = gemm_async,
+    .upload_2d_async = upload_2d_async,
+    .download_2d_async = download_2d_async,
+    .gemm_async = gemm_async,
     .stream_synchronize = stream_synchronize,
 #endif
-    .host_alloc = host_alloc, .host_free = host_free,
+    .host_alloc = host_alloc,
+    .host_free = host_free,
 };
 
 #if BROKEN == BROKEN_OLD_MINOR_IGNORED
@@ -339,8 +370,7 @@ GH_PLUGIN_DEFINE_ERROR_TEXT;
 GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)
 {
     gh_status s = gh_plugin_negotiate(req, &api);
-    if (s == GH_OK)
-        req->abi_minor = GEMMHOST_ABI_MINOR; /* whatever the host offered */
+    if (s == GH_OK) req->abi_minor = GEMMHOST_ABI_MINOR; /* whatever the host offered */
     return s;
 }
 #else

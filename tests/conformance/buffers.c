@@ -13,8 +13,7 @@ void conf_check_no_device(const conformance *c)
     gh_buffer *buf = NULL;
     gh_status s = api->buffer_alloc(c->ctx, 0, 64, &buf);
     conf_expect(c, "nodevice.buffer_alloc", s, GH_NO_DEVICE, "buffer_alloc on device 0 of a context without devices");
-    if (s == GH_OK)
-        api->buffer_free(c->ctx, buf);
+    if (s == GH_OK) api->buffer_free(c->ctx, buf);
     conf_expect(c, "nodevice.synchronize", api->synchronize(c->ctx, 0), GH_NO_DEVICE,
                 "synchronize device 0 of a context without devices");
     if (c->has_streams) {
@@ -22,8 +21,7 @@ void conf_check_no_device(const conformance *c)
         s = api->stream_create(c->ctx, 0, &stream);
         conf_expect(c, "nodevice.stream_create", s, GH_NO_DEVICE,
                     "stream_create on device 0 of a context without devices");
-        if (s == GH_OK)
-            api->stream_destroy(c->ctx, stream);
+        if (s == GH_OK) api->stream_destroy(c->ctx, stream);
     }
 }
 
@@ -35,27 +33,23 @@ static void check_alloc(const conformance *c, int device)
     gh_status s = api->buffer_alloc(c->ctx, device, 0, &buf);
     snprintf(what, sizeof what, "buffer_alloc of 0 bytes on device %d", device);
     conf_expect(c, "buffers.alloc_zero", s, GH_INVALID_ARGUMENT, what);
-    if (s == GH_OK)
-        api->buffer_free(c->ctx, buf);
+    if (s == GH_OK) api->buffer_free(c->ctx, buf);
 
     const uint64_t huge = (uint64_t)1 << 62;
     s = api->buffer_alloc(c->ctx, device, huge, &buf);
     snprintf(what, sizeof what, "buffer_alloc of 2^62 bytes on device %d", device);
     conf_expect(c, "buffers.alloc_huge", s, GH_OUT_OF_MEMORY, what);
-    if (s == GH_OK)
-        api->buffer_free(c->ctx, buf);
+    if (s == GH_OK) api->buffer_free(c->ctx, buf);
 
     conf_expect(c, "buffers.alloc_null_out", api->buffer_alloc(c->ctx, device, 64, NULL), GH_INVALID_ARGUMENT,
                 "buffer_alloc with out NULL");
     s = api->buffer_alloc(c->ctx, -1, 64, &buf);
     conf_expect(c, "buffers.alloc_bad_device", s, GH_INVALID_ARGUMENT, "buffer_alloc on device -1");
-    if (s == GH_OK)
-        api->buffer_free(c->ctx, buf);
+    if (s == GH_OK) api->buffer_free(c->ctx, buf);
     s = api->buffer_alloc(c->ctx, c->n_devices, 64, &buf);
     snprintf(what, sizeof what, "buffer_alloc on device %d (past the last)", c->n_devices);
     conf_expect(c, "buffers.alloc_bad_device", s, GH_INVALID_ARGUMENT, what);
-    if (s == GH_OK)
-        api->buffer_free(c->ctx, buf);
+    if (s == GH_OK) api->buffer_free(c->ctx, buf);
     api->buffer_free(c->ctx, NULL);
     CHECK(1, "buffers.free_null: buffer_free(NULL) does nothing");
 }
@@ -71,8 +65,7 @@ static void check_copies(const conformance *c, gh_buffer *buf)
     const gh_plugin_api *api = c->api;
     unsigned char fill[BUFFER_BYTES], expect[BUFFER_BYTES], got[BUFFER_BYTES], piece[13];
     memset(fill, 0xa5, sizeof fill);
-    for (size_t i = 0; i < sizeof piece; i++)
-        piece[i] = (unsigned char)(i * 7 + 1);
+    for (size_t i = 0; i < sizeof piece; i++) piece[i] = (unsigned char)(i * 7 + 1);
     gh_status s1 = api->upload(c->ctx, buf, 0, fill, BUFFER_BYTES);
     gh_status s2 = api->upload(c->ctx, buf, 7, piece, sizeof piece);
     memcpy(expect, fill, sizeof expect);
@@ -112,8 +105,9 @@ static void check_copies(const conformance *c, gh_buffer *buf)
     conf_expect(c, "buffers.null_host", api->download(c->ctx, buf, 0, NULL, 4), GH_INVALID_ARGUMENT,
                 "download of 4 bytes into NULL");
     whole = read_all(c, buf, got);
-    CHECK(whole && memcmp(got, expect, sizeof got) == 0, "buffers.refusals_write_nothing: the refused copies left "
-                                                         "the buffer as it was");
+    CHECK(whole && memcmp(got, expect, sizeof got) == 0,
+          "buffers.refusals_write_nothing: the refused copies left "
+          "the buffer as it was");
 }
 
 void conf_check_buffers(const conformance *c, int device)

@@ -20,8 +20,7 @@ const char *conf_status_name(gh_status s)
 const char *conf_outcome(const conformance *c, gh_status s)
 {
     static char text[1024];
-    if (s == GH_OK)
-        return "GH_OK";
+    if (s == GH_OK) return "GH_OK";
     snprintf(text, sizeof text, "%s: %s", conf_status_name(s), conf_error(c));
     return text;
 }

@@ -10,13 +10,13 @@
 #include "../check.h"
 
 typedef struct conformance {
-    const char *path;              /* the plugin file */
+    const char *path; /* the plugin file */
     gh_entry_fn entry;
-    const gh_plugin_api *api;      /* the table, as negotiated at the host's minor */
-    uint32_t minor;                /* the negotiated minor */
-    int has_streams;               /* all six stream members, negotiated minor >= 1 */
-    int has_host_alloc;            /* the host_alloc/host_free pair, minor >= 1 */
-    gh_plugin *ctx;                /* the context most checks use (no options) */
+    const gh_plugin_api *api; /* the table, as negotiated at the host's minor */
+    uint32_t minor;           /* the negotiated minor */
+    int has_streams;          /* all six stream members, negotiated minor >= 1 */
+    int has_host_alloc;       /* the host_alloc/host_free pair, minor >= 1 */
+    gh_plugin *ctx;           /* the context most checks use (no options) */
     int n_devices;
     int n_kernels;
 } conformance;
@@ -43,12 +43,12 @@ int conf_expect2(const conformance *c, const char *id, gh_status got, gh_status 
 int conf_negotiate(conformance *c);
 
 /* The groups of checks, in the order main runs them. */
-void conf_check_entry(conformance *c);          /* entry and function table; sets api, minor */
+void conf_check_entry(conformance *c); /* entry and function table; sets api, minor */
 void conf_check_fresh_errors(const conformance *c);
 void conf_check_options(const conformance *c);
 void conf_check_static_info(const conformance *c); /* devices (count, info) and kernels */
 void conf_check_thread_errors(const conformance *c);
-void conf_check_no_device(const conformance *c);   /* calls naming a device in a context with none */
+void conf_check_no_device(const conformance *c); /* calls naming a device in a context with none */
 void conf_check_buffers(const conformance *c, int device);
 void conf_check_refusals(const conformance *c, int device);
 void conf_check_results(const conformance *c, int device);

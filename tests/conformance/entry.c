@@ -13,8 +13,11 @@ typedef struct longer_request {
 
 static gh_entry_request request(uint32_t major, uint32_t minor)
 {
-    return (gh_entry_request){.size = sizeof(gh_entry_request), .host_abi_major = major, .abi_minor = minor,
-                              .plugin_abi_major = 0xdead, .api = NULL};
+    return (gh_entry_request){.size = sizeof(gh_entry_request),
+                              .host_abi_major = major,
+                              .abi_minor = minor,
+                              .plugin_abi_major = 0xdead,
+                              .api = NULL};
 }
 
 static void check_refusals(conformance *c)
@@ -32,9 +35,10 @@ static void check_refusals(conformance *c)
     r = request(GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
     r.size = offsetof(gh_entry_request, api); /* no room for the answer */
     s = c->entry(&r);
-    CHECK(s == GH_INVALID_ARGUMENT && r.api == NULL,
-          "entry.short_request: a request of %zu bytes (no room for api) -> GH_INVALID_ARGUMENT, api untouched (got %s)",
-          r.size, conf_status_name(s));
+    CHECK(
+        s == GH_INVALID_ARGUMENT && r.api == NULL,
+        "entry.short_request: a request of %zu bytes (no room for api) -> GH_INVALID_ARGUMENT, api untouched (got %s)",
+        r.size, conf_status_name(s));
     r = request(GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
     r.size = 0;
     s = c->entry(&r);
@@ -67,13 +71,25 @@ static void check_minors(conformance *c, uint32_t table_minor)
 /* Every minor-0 member but get_proc is required. */
 static void check_required(const gh_plugin_api *api)
 {
-    const struct { const char *name; int set; } members[] = {
-        {"name", api->name != NULL}, {"description", api->description != NULL}, {"version", api->version != NULL},
-        {"open", api->open != NULL}, {"close", api->close != NULL}, {"last_error", api->last_error != NULL},
-        {"device_count", api->device_count != NULL}, {"device_info", api->device_info != NULL},
-        {"kernel_count", api->kernel_count != NULL}, {"kernel_info", api->kernel_info != NULL},
-        {"buffer_alloc", api->buffer_alloc != NULL}, {"buffer_free", api->buffer_free != NULL},
-        {"upload", api->upload != NULL}, {"download", api->download != NULL}, {"gemm", api->gemm != NULL},
+    const struct {
+        const char *name;
+        int set;
+    } members[] = {
+        {"name", api->name != NULL},
+        {"description", api->description != NULL},
+        {"version", api->version != NULL},
+        {"open", api->open != NULL},
+        {"close", api->close != NULL},
+        {"last_error", api->last_error != NULL},
+        {"device_count", api->device_count != NULL},
+        {"device_info", api->device_info != NULL},
+        {"kernel_count", api->kernel_count != NULL},
+        {"kernel_info", api->kernel_info != NULL},
+        {"buffer_alloc", api->buffer_alloc != NULL},
+        {"buffer_free", api->buffer_free != NULL},
+        {"upload", api->upload != NULL},
+        {"download", api->download != NULL},
+        {"gemm", api->gemm != NULL},
         {"synchronize", api->synchronize != NULL},
     };
     char missing[512] = "";
@@ -86,8 +102,7 @@ static void check_required(const gh_plugin_api *api)
     if (api->get_proc)
         CHECK(api->get_proc("gemmhost.conformance.no_such_extra") == NULL,
               "table.get_proc: an unknown name gives NULL");
-    else
-        check_skip("table.get_proc: get_proc is NULL (optional)");
+    else check_skip("table.get_proc: get_proc is NULL (optional)");
 }
 
 static void check_minor1(conformance *c)
@@ -119,8 +134,8 @@ void conf_check_entry(conformance *c)
                "table.size: at least minor 0's %zu bytes, major %d (got %zu bytes, major %u)",
                (size_t)GH_PLUGIN_API_MINOR0_SIZE, GEMMHOST_ABI_MAJOR, api->size, api->abi_major))
         return;
-    CHECK(r.abi_minor <= GEMMHOST_ABI_MINOR && r.abi_minor == (api->abi_minor < GEMMHOST_ABI_MINOR ? api->abi_minor
-                                                                                                  : GEMMHOST_ABI_MINOR),
+    CHECK(r.abi_minor <= GEMMHOST_ABI_MINOR &&
+              r.abi_minor == (api->abi_minor < GEMMHOST_ABI_MINOR ? api->abi_minor : GEMMHOST_ABI_MINOR),
           "entry.minor: answers min(host %d, table %u) (got %u)", GEMMHOST_ABI_MINOR, api->abi_minor, r.abi_minor);
     c->api = api;
     c->minor = r.abi_minor;
@@ -134,10 +149,8 @@ void conf_check_entry(conformance *c)
         c->api = NULL; /* nothing more can be called */
         return;
     }
-    if (c->minor >= 1)
-        check_minor1(c);
-    else
-        check_skip("table.minor1: the plugin answers minor 0: no minor-1 members");
+    if (c->minor >= 1) check_minor1(c);
+    else check_skip("table.minor1: the plugin answers minor 0: no minor-1 members");
     check_minors(c, api->abi_minor);
     check_refusals(c);
 }
@@ -145,8 +158,7 @@ void conf_check_entry(conformance *c)
 int conf_negotiate(conformance *c)
 {
     gh_entry_request r = request(GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
-    if (c->entry(&r) != GH_OK || !r.api || r.api->size < GH_PLUGIN_API_MINOR0_SIZE)
-        return -1;
+    if (c->entry(&r) != GH_OK || !r.api || r.api->size < GH_PLUGIN_API_MINOR0_SIZE) return -1;
     const gh_plugin_api *api = r.api;
     if (!api->open || !api->close || !api->last_error || !api->device_count || !api->device_info ||
         !api->kernel_count || !api->kernel_info || !api->buffer_alloc || !api->buffer_free || !api->upload ||
@@ -155,8 +167,8 @@ int conf_negotiate(conformance *c)
     c->api = api;
     c->minor = r.abi_minor;
     if (c->minor >= 1 && api->size >= GH_PLUGIN_API_MINOR1_SIZE) {
-        c->has_streams = api->stream_create && api->stream_destroy && api->upload_2d_async &&
-                         api->download_2d_async && api->gemm_async && api->stream_synchronize;
+        c->has_streams = api->stream_create && api->stream_destroy && api->upload_2d_async && api->download_2d_async &&
+                         api->gemm_async && api->stream_synchronize;
         c->has_host_alloc = api->host_alloc && api->host_free;
     }
     return 0;

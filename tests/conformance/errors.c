@@ -75,8 +75,7 @@ static void *thread_two(void *arg)
     const gh_option_value bogus = {"conformance-thread-two", "1"};
     gh_plugin *ctx = NULL;
     p->two_status = p->c->api->open(&bogus, 1, &ctx);
-    if (p->two_status == GH_OK)
-        p->c->api->close(ctx);
+    if (p->two_status == GH_OK) p->c->api->close(ctx);
     copy_text(p->two_null, sizeof p->two_null, p->c->api->last_error(NULL));
     copy_text(p->two_ctx, sizeof p->two_ctx, p->c->api->last_error(p->c->ctx));
     return NULL;
@@ -94,8 +93,7 @@ void conf_check_thread_errors(const conformance *c)
     }
     sem_wait(&p.one_failed);
     int two_started = pthread_create(&two, NULL, thread_two, &p) == 0;
-    if (two_started)
-        pthread_join(two, NULL);
+    if (two_started) pthread_join(two, NULL);
     sem_post(&p.two_done);
     pthread_join(one, NULL);
     sem_destroy(&p.one_failed);
@@ -112,9 +110,10 @@ void conf_check_thread_errors(const conformance *c)
           "errors.per_thread: a thread that has not failed reads \"\" while another thread's failure stands "
           "(got \"%s\")",
           p.two_fresh);
-    CHECK(strcmp(p.one_again, p.one_first) == 0,
-          "errors.per_thread: a thread still reads its own failure after another thread failed (had \"%s\", then \"%s\")",
-          p.one_first, p.one_again);
+    CHECK(
+        strcmp(p.one_again, p.one_first) == 0,
+        "errors.per_thread: a thread still reads its own failure after another thread failed (had \"%s\", then \"%s\")",
+        p.one_first, p.one_again);
     CHECK(p.two_status == GH_INVALID_ARGUMENT && p.two_null[0] && strcmp(p.two_null, p.two_ctx) == 0,
           "errors.any_ctx: after a failed open, last_error(NULL) and last_error(ctx) give the same text "
           "(\"%s\" vs \"%s\")",

@@ -26,30 +26,39 @@ gh_status gemm_setup_make(const conformance *c, int device, const gh_kernel_info
     gh_status st;
     /* Odd gaps and offsets, so that no guard lines up with a tile. */
     *what = "allocating A";
-    if ((st = placed_make(c, device, &s->a, gc->dtype, ar, ac, 2, 5, 3, &seed)))
-        return st;
+    if ((st = placed_make(c, device, &s->a, gc->dtype, ar, ac, 2, 5, 3, &seed))) return st;
     *what = "allocating B";
-    if ((st = placed_make(c, device, &s->b, gc->dtype, br, bc, 1, 3, 2, &seed)))
-        return st;
+    if ((st = placed_make(c, device, &s->b, gc->dtype, br, bc, 1, 3, 2, &seed))) return st;
     *what = "allocating C";
-    if ((st = placed_make(c, device, &s->c, gc->dtype, gc->m, gc->n, 3, 7, 5, &seed)))
-        return st;
+    if ((st = placed_make(c, device, &s->c, gc->dtype, gc->m, gc->n, 3, 7, 5, &seed))) return st;
     if (gc->beta == 0 && gc->dtype != GH_I32)
         for (int64_t i = 0; i < gc->m; i++)
             for (int64_t j = 0; j < gc->n; j++)
                 placed_set(&s->c, placed_index(&s->c, i, j), NAN); /* must not be read */
     *what = "uploading";
-    if ((st = placed_upload(c, &s->a)) || (st = placed_upload(c, &s->b)) || (st = placed_upload(c, &s->c)))
-        return st;
-    for (size_t p = 0; p < ki->n_params && p < MAX_PARAMS; p++)
-        s->params[p] = ki->params[p].default_value;
+    if ((st = placed_upload(c, &s->a)) || (st = placed_upload(c, &s->b)) || (st = placed_upload(c, &s->c))) return st;
+    for (size_t p = 0; p < ki->n_params && p < MAX_PARAMS; p++) s->params[p] = ki->params[p].default_value;
     s->args = (gh_gemm_args){
-        .size = sizeof(gh_gemm_args), .dtype = gc->dtype, .trans_a = gc->trans_a, .trans_b = gc->trans_b,
-        .m = gc->m, .n = gc->n, .k = gc->k, .alpha = gc->alpha, .beta = gc->beta,
-        .lda = s->a.ld, .ldb = s->b.ld, .ldc = s->c.ld,
-        .a = s->a.buf, .b = s->b.buf, .c = s->c.buf,
-        .a_offset = s->a.offset, .b_offset = s->b.offset, .c_offset = s->c.offset,
-        .params = ki->n_params ? s->params : NULL, .n_params = ki->n_params,
+        .size = sizeof(gh_gemm_args),
+        .dtype = gc->dtype,
+        .trans_a = gc->trans_a,
+        .trans_b = gc->trans_b,
+        .m = gc->m,
+        .n = gc->n,
+        .k = gc->k,
+        .alpha = gc->alpha,
+        .beta = gc->beta,
+        .lda = s->a.ld,
+        .ldb = s->b.ld,
+        .ldc = s->c.ld,
+        .a = s->a.buf,
+        .b = s->b.buf,
+        .c = s->c.buf,
+        .a_offset = s->a.offset,
+        .b_offset = s->b.offset,
+        .c_offset = s->c.offset,
+        .params = ki->n_params ? s->params : NULL,
+        .n_params = ki->n_params,
     };
     return GH_OK;
 }
@@ -115,15 +124,14 @@ static void judge_guards(const placed *p, const unsigned char *got, char *out, s
     char where[160];
     gemm_case_text(gc, where, sizeof where);
     for (uint64_t idx = 0; idx < p->elements; idx++) {
-        if (what[0] == 'C' && placed_inside(p, idx))
-            continue;
+        if (what[0] == 'C' && placed_inside(p, idx)) continue;
         if (memcmp(got + idx * p->elem, p->image + idx * p->elem, p->elem) != 0) {
             uint64_t rel = idx >= p->offset ? idx - p->offset : 0;
             snprintf(out, size, "%s: %s element %llu of its buffer changed (%s; the matrix starts at %llu, ld %lld)",
                      where, what, (unsigned long long)idx,
-                     idx < p->offset ? "before the matrix"
+                     idx < p->offset                              ? "before the matrix"
                      : rel / (uint64_t)p->ld >= (uint64_t)p->rows ? "after the matrix"
-                                                                   : "in the gap after a row",
+                                                                  : "in the gap after a row",
                      (unsigned long long)p->offset, (long long)p->ld);
             return;
         }
@@ -141,12 +149,9 @@ int gemm_verify(const conformance *c, const gemm_setup *s, gemm_verdict *v)
         snprintf(v->result, sizeof v->result, "downloading the matrices: %s: %s", conf_status_name(st), conf_error(c));
     } else {
         judge_window(s, cc, v);
-        if (!v->guard[0])
-            judge_guards(&s->c, cc, v->guard, sizeof v->guard, "C", &s->gc);
-        if (!v->untouched[0])
-            judge_guards(&s->a, a, v->untouched, sizeof v->untouched, "A", &s->gc);
-        if (!v->untouched[0])
-            judge_guards(&s->b, b, v->untouched, sizeof v->untouched, "B", &s->gc);
+        if (!v->guard[0]) judge_guards(&s->c, cc, v->guard, sizeof v->guard, "C", &s->gc);
+        if (!v->untouched[0]) judge_guards(&s->a, a, v->untouched, sizeof v->untouched, "A", &s->gc);
+        if (!v->untouched[0]) judge_guards(&s->b, b, v->untouched, sizeof v->untouched, "B", &s->gc);
     }
     free(a);
     free(b);

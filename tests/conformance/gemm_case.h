@@ -12,7 +12,7 @@ typedef struct gemm_case {
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;
-    double alpha, beta;           /* beta 0: C's window starts as NaN (f32, f64) */
+    double alpha, beta; /* beta 0: C's window starts as NaN (f32, f64) */
 } gemm_case;
 
 typedef struct gemm_setup {
@@ -24,10 +24,10 @@ typedef struct gemm_setup {
 
 /* Each rule's first failure, "" where the rule held. */
 typedef struct gemm_verdict {
-    char result[320];             /* C's window against the reference */
-    char nan[320];                /* beta 0: a NaN in C's window */
-    char guard[320];              /* an element outside C's window changed */
-    char untouched[320];          /* A's or B's buffer changed */
+    char result[320];    /* C's window against the reference */
+    char nan[320];       /* beta 0: a NaN in C's window */
+    char guard[320];     /* an element outside C's window changed */
+    char untouched[320]; /* A's or B's buffer changed */
 } gemm_verdict;
 
 /* Allocates, fills and uploads; args at the kernel's default parameters.

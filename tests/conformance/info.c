@@ -15,11 +15,12 @@ static void check_option_infos(const conformance *c)
         const gh_option_info *o = &api->options[i];
         sane = GH_HAS_MEMBER(o, gh_option_info, default_value) && o->name && o->name[0] && o->description &&
                o->default_value;
-        for (size_t j = 0; j < i && sane; j++)
-            sane = strcmp(api->options[j].name, o->name) != 0;
+        for (size_t j = 0; j < i && sane; j++) sane = strcmp(api->options[j].name, o->name) != 0;
         if (!sane)
-            check_verdict(0, "options.info: option %zu: size covers default_value, name non-empty and unique, "
-                             "description and default non-NULL", i);
+            check_verdict(0,
+                          "options.info: option %zu: size covers default_value, name non-empty and unique, "
+                          "description and default non-NULL",
+                          i);
     }
     if (sane)
         check_verdict(1, "options.info: %zu option%s, each with a size, a unique name, a description and a default",
@@ -31,8 +32,7 @@ static gh_status try_open(const conformance *c, const gh_option_value *values, s
 {
     gh_plugin *ctx = NULL;
     gh_status s = c->api->open(values, n, &ctx);
-    if (s == GH_OK)
-        c->api->close(ctx);
+    if (s == GH_OK) c->api->close(ctx);
     return s;
 }
 
@@ -43,8 +43,7 @@ static void check_open_refusals(const conformance *c)
     gh_plugin *const canary = (gh_plugin *)&unknown;
     gh_plugin *ctx = canary; /* a refusal returns no context */
     gh_status s = api->open(&unknown, 1, &ctx);
-    if (s == GH_OK)
-        api->close(ctx);
+    if (s == GH_OK) api->close(ctx);
     const char *e = api->last_error(NULL);
     conf_expect(c, "options.unknown", s, GH_INVALID_ARGUMENT, "open with an unknown option");
     CHECK(e && strstr(e, unknown.name), "options.unknown_named: the refusal names the option (\"%s\")", e ? e : "NULL");
@@ -79,18 +78,15 @@ static void check_defaults(const conformance *c)
         int n1 = api->device_count(plain), n2 = api->device_count(defaults);
         CHECK(n1 == n2, "options.defaults: the same devices as with no options (%d vs %d)", n1, n2);
     }
-    if (s1 == GH_OK)
-        api->close(plain);
-    if (s2 == GH_OK)
-        api->close(defaults);
+    if (s1 == GH_OK) api->close(plain);
+    if (s2 == GH_OK) api->close(defaults);
     free(values);
 }
 
 void conf_check_options(const conformance *c)
 {
     check_option_infos(c);
-    if (c->api->n_options > 0 && !c->api->options)
-        return;
+    if (c->api->n_options > 0 && !c->api->options) return;
     check_open_refusals(c);
     check_defaults(c);
 }
@@ -100,10 +96,9 @@ void conf_check_options(const conformance *c)
 static void check_device_info(const conformance *c, int d)
 {
     const gh_device_info *i = c->api->device_info(c->ctx, d);
-    if (!CHECK(i != NULL, "devices.info: device %d has info", d))
-        return;
-    if (!CHECK(GH_HAS_MEMBER(i, gh_device_info, has_fp64), "devices.info: device %d: size %zu covers ABI 1.0's %zu",
-               d, i->size, sizeof(gh_device_info)))
+    if (!CHECK(i != NULL, "devices.info: device %d has info", d)) return;
+    if (!CHECK(GH_HAS_MEMBER(i, gh_device_info, has_fp64), "devices.info: device %d: size %zu covers ABI 1.0's %zu", d,
+               i->size, sizeof(gh_device_info)))
         return;
     CHECK(i->name && i->name[0] && i->vendor && i->driver_version && i->api && i->platform,
           "devices.info: device %d: name non-empty, vendor, driver_version, api, platform non-NULL", d);
@@ -121,8 +116,7 @@ static void check_devices(const conformance *c)
         const char *e = conf_error(c);
         CHECK(e[0], "devices.no_device_reason: with 0 devices, last_error on the same thread says why (\"%s\")", e);
     }
-    for (int d = 0; d < c->n_devices; d++)
-        check_device_info(c, d);
+    for (int d = 0; d < c->n_devices; d++) check_device_info(c, d);
     CHECK(c->api->device_info(c->ctx, -1) == NULL && c->api->device_info(c->ctx, c->n_devices) == NULL,
           "devices.out_of_range: device_info(-1) and device_info(%d) are NULL", c->n_devices);
 }
@@ -131,11 +125,9 @@ static void check_devices(const conformance *c)
 
 static int param_value_allowed(const gh_param_info *p, int64_t v)
 {
-    if (p->n_allowed == 0)
-        return v >= p->min_value && v <= p->max_value;
+    if (p->n_allowed == 0) return v >= p->min_value && v <= p->max_value;
     for (size_t i = 0; i < p->n_allowed; i++)
-        if (p->allowed[i] == v)
-            return 1;
+        if (p->allowed[i] == v) return 1;
     return 0;
 }
 
@@ -143,20 +135,14 @@ static int param_value_allowed(const gh_param_info *p, int64_t v)
 static const char *kernel_problem(const conformance *c, int k, char *why, size_t size)
 {
     const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
-    if (!ki)
-        return "kernel_info returns NULL";
-    if (!GH_HAS_MEMBER(ki, gh_kernel_info, n_params))
-        return "its size does not cover n_params";
-    if (!ki->name || !ki->name[0] || !ki->description)
-        return "no name or no description";
-    if (ki->dtypes == 0 || ki->dtypes >> GH_DTYPE_COUNT)
-        return "its dtype mask is empty or has unknown bits";
-    if (ki->n_params && !ki->params)
-        return "n_params > 0 but params is NULL";
+    if (!ki) return "kernel_info returns NULL";
+    if (!GH_HAS_MEMBER(ki, gh_kernel_info, n_params)) return "its size does not cover n_params";
+    if (!ki->name || !ki->name[0] || !ki->description) return "no name or no description";
+    if (ki->dtypes == 0 || ki->dtypes >> GH_DTYPE_COUNT) return "its dtype mask is empty or has unknown bits";
+    if (ki->n_params && !ki->params) return "n_params > 0 but params is NULL";
     for (int j = 0; j < k; j++) {
         const gh_kernel_info *other = c->api->kernel_info(c->ctx, j);
-        if (other && other->name && strcmp(other->name, ki->name) == 0)
-            return "its name is not unique";
+        if (other && other->name && strcmp(other->name, ki->name) == 0) return "its name is not unique";
     }
     for (size_t i = 0; i < ki->n_params; i++) {
         const gh_param_info *p = &ki->params[i];
@@ -179,14 +165,14 @@ static const char *kernel_problem(const conformance *c, int k, char *why, size_t
 
 static void check_kernels(const conformance *c)
 {
-    if (!CHECK(c->n_kernels >= 1, "kernels.count: at least one kernel (%d)", c->n_kernels))
-        return;
+    if (!CHECK(c->n_kernels >= 1, "kernels.count: at least one kernel (%d)", c->n_kernels)) return;
     for (int k = 0; k < c->n_kernels; k++) {
         char why[256];
         const char *problem = kernel_problem(c, k, why, sizeof why);
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
-        CHECK(!problem, "kernels.info: kernel %d (%s): size, unique name, description, dtype mask, params with "
-                        "allowed defaults%s%s",
+        CHECK(!problem,
+              "kernels.info: kernel %d (%s): size, unique name, description, dtype mask, params with "
+              "allowed defaults%s%s",
               k, ki && ki->name ? ki->name : "?", problem ? ": " : "", problem ? problem : "");
     }
     CHECK(c->api->kernel_info(c->ctx, -1) == NULL && c->api->kernel_info(c->ctx, c->n_kernels) == NULL,

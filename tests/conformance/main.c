@@ -30,26 +30,35 @@
 
 /* What a group found out, handed from the child to the parent. */
 typedef struct facts {
-    int done;                     /* the group ran to its end */
+    int done; /* the group ran to its end */
     int passed, failed, skipped;
-    int usable;                   /* the plugin loads and negotiates */
+    int usable; /* the plugin loads and negotiates */
     int n_devices;
     int has_host_alloc;
-    char no_device[1024];         /* device_count's reason when it is 0 */
+    char no_device[1024]; /* device_count's reason when it is 0 */
 } facts;
 
 typedef enum group {
-    GROUP_ENTRY, GROUP_CONTEXT, GROUP_ERRORS, GROUP_NO_DEVICE, GROUP_BUFFERS, GROUP_REFUSALS, GROUP_RESULTS, GROUP_STREAMS,
+    GROUP_ENTRY,
+    GROUP_CONTEXT,
+    GROUP_ERRORS,
+    GROUP_NO_DEVICE,
+    GROUP_BUFFERS,
+    GROUP_REFUSALS,
+    GROUP_RESULTS,
+    GROUP_STREAMS,
     GROUP_HOST_ALLOC
 } group;
 
-static const char *const group_names[] = {"entry and table", "devices and kernels", "options and errors", "no device", "buffers",
-                                          "gemm refusals", "gemm results", "streams", "host_alloc"};
+static const char *const group_names[] = {"entry and table", "devices and kernels", "options and errors", "no device",
+                                          "buffers",         "gemm refusals",       "gemm results",       "streams",
+                                          "host_alloc"};
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "gemmhost-conformance: %s\n"
-                    "usage: gemmhost-conformance PLUGIN.so [--device N] [--quiet] [--no-fork]\n",
+    fprintf(stderr,
+            "gemmhost-conformance: %s\n"
+            "usage: gemmhost-conformance PLUGIN.so [--device N] [--quiet] [--no-fork]\n",
             why);
     return 2;
 }
@@ -60,8 +69,7 @@ static int load(conformance *c, group g)
 {
     void *handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        if (g == GROUP_ENTRY)
-            check_verdict(0, "load: dlopen(RTLD_NOW | RTLD_LOCAL): %s", dlerror());
+        if (g == GROUP_ENTRY) check_verdict(0, "load: dlopen(RTLD_NOW | RTLD_LOCAL): %s", dlerror());
         return -1;
     }
     *(void **)&c->entry = dlsym(handle, GEMMHOST_ENTRY_NAME);
@@ -70,13 +78,10 @@ static int load(conformance *c, group g)
         return c->entry ? 0 : -1;
     }
     /* Plugins stay mapped, as in the host: drivers may have atexit handlers. */
-    if (!c->entry || conf_negotiate(c) != 0)
-        return -1;
-    if (g == GROUP_CONTEXT || g == GROUP_ERRORS)
-        return 0; /* these groups open (and check open) themselves */
+    if (!c->entry || conf_negotiate(c) != 0) return -1;
+    if (g == GROUP_CONTEXT || g == GROUP_ERRORS) return 0; /* these groups open (and check open) themselves */
     gh_status s = c->api->open(NULL, 0, &c->ctx);
-    if (s != GH_OK)
-        return check_verdict(0, "open: %s: %s", conf_status_name(s), conf_error(c)), -1;
+    if (s != GH_OK) return check_verdict(0, "open: %s: %s", conf_status_name(s), conf_error(c)), -1;
     c->n_devices = c->api->device_count(c->ctx);
     c->n_kernels = c->api->kernel_count(c->ctx);
     return 0;
@@ -86,13 +91,11 @@ static int load(conformance *c, group g)
 static void run_context_group(conformance *c, facts *f)
 {
     gh_status s = c->api->open(NULL, 0, &c->ctx);
-    if (!check_verdict(s == GH_OK && c->ctx, "open: no options -> GH_OK and a context (got %s)",
-                       conf_outcome(c, s)))
+    if (!check_verdict(s == GH_OK && c->ctx, "open: no options -> GH_OK and a context (got %s)", conf_outcome(c, s)))
         return;
     c->n_devices = c->api->device_count(c->ctx);
     c->n_kernels = c->api->kernel_count(c->ctx);
-    if (c->n_devices == 0)
-        snprintf(f->no_device, sizeof f->no_device, "%s", conf_error(c)); /* device_count's reason */
+    if (c->n_devices == 0) snprintf(f->no_device, sizeof f->no_device, "%s", conf_error(c)); /* device_count's reason */
     f->n_devices = c->n_devices;
     conf_check_static_info(c);
     c->api->close(c->ctx);
@@ -134,15 +137,12 @@ static void run_group(const char *path, group g, int device, facts *f)
         case GROUP_REFUSALS: conf_check_refusals(&c, device); break;
         case GROUP_RESULTS: conf_check_results(&c, device); break;
         case GROUP_STREAMS:
-            if (c.has_streams)
-                conf_check_streams(&c, device);
-            else
-                check_skip("streams: device %d: the plugin has no minor-1 streams (optional)", device);
+            if (c.has_streams) conf_check_streams(&c, device);
+            else check_skip("streams: device %d: the plugin has no minor-1 streams (optional)", device);
             break;
         case GROUP_HOST_ALLOC: conf_check_host_alloc(&c); break;
         }
-        if (c.ctx)
-            c.api->close(c.ctx);
+        if (c.ctx) c.api->close(c.ctx);
     } else if (g != GROUP_ENTRY) {
         check_verdict(0, "load: group %s: the plugin did not load, negotiate or open", group_names[g]);
     }
@@ -179,8 +179,7 @@ static facts run_isolated(const char *path, group g, int device)
     if (!no_fork && pipe(fds) == 0 && (pid = fork()) == 0) {
         close(fds[0]);
         static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-            signal(fatal[i], on_crash);
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], on_crash);
         check_last[0] = '\0';
         atomic_store(&check_passed, 0);
         atomic_store(&check_failed, 0);
@@ -199,21 +198,18 @@ static facts run_isolated(const char *path, group g, int device)
     close(fds[1]);
     size_t got = 0;
     ssize_t n;
-    while (got < sizeof f && (n = read(fds[0], (char *)&f + got, sizeof f - got)) > 0)
-        got += (size_t)n;
+    while (got < sizeof f && (n = read(fds[0], (char *)&f + got, sizeof f - got)) > 0) got += (size_t)n;
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
     if (got != sizeof f || !f.done) {
         memset(&f, 0, sizeof f);
         char label[96];
-        if (device >= 0)
-            snprintf(label, sizeof label, "%s on device %d", group_names[g], device);
-        else
-            snprintf(label, sizeof label, "%s", group_names[g]);
+        if (device >= 0) snprintf(label, sizeof label, "%s on device %d", group_names[g], device);
+        else snprintf(label, sizeof label, "%s", group_names[g]);
         if (WIFSIGNALED(status))
-            check_verdict(0, "crash: group %s died of signal %d (%s): the note above names the check before it",
-                          label, WTERMSIG(status), strsignal(WTERMSIG(status)));
+            check_verdict(0, "crash: group %s died of signal %d (%s): the note above names the check before it", label,
+                          WTERMSIG(status), strsignal(WTERMSIG(status)));
         else
             check_verdict(0, "crash: group %s exited (status %d) before finishing", label,
                           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -252,8 +248,7 @@ int main(int argc, char **argv)
             path = argv[i];
         }
     }
-    if (!path)
-        return usage("no plugin named");
+    if (!path) return usage("no plugin named");
     printf("gemmhost-conformance: %s against ABI %d.%d\n", path, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
     fflush(stdout); /* before any fork */
 
@@ -265,10 +260,8 @@ int main(int argc, char **argv)
     facts context = run_isolated(path, GROUP_CONTEXT, -1);
     run_isolated(path, GROUP_ERRORS, -1);
     if (context.n_devices <= 0) {
-        if (context.done)
-            run_isolated(path, GROUP_NO_DEVICE, -1);
-        if (check_summary("conformance"))
-            return 1;
+        if (context.done) run_isolated(path, GROUP_NO_DEVICE, -1);
+        if (check_summary("conformance")) return 1;
         printf("no device: %s\n", context.no_device);
         return EXIT_NO_DEVICE;
     }
@@ -278,14 +271,10 @@ int main(int argc, char **argv)
         return 2;
     }
     for (int d = 0; d < context.n_devices; d++) {
-        if (only_device >= 0 && d != only_device)
-            continue;
-        for (group g = GROUP_BUFFERS; g <= GROUP_STREAMS; g++)
-            run_isolated(path, g, d);
+        if (only_device >= 0 && d != only_device) continue;
+        for (group g = GROUP_BUFFERS; g <= GROUP_STREAMS; g++) run_isolated(path, g, d);
     }
-    if (entry.has_host_alloc)
-        run_isolated(path, GROUP_HOST_ALLOC, -1);
-    else
-        check_skip("host_alloc: the plugin has no minor-1 host_alloc/host_free (optional)");
+    if (entry.has_host_alloc) run_isolated(path, GROUP_HOST_ALLOC, -1);
+    else check_skip("host_alloc: the plugin has no minor-1 host_alloc/host_free (optional)");
     return check_summary("conformance");
 }

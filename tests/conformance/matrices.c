@@ -15,8 +15,7 @@ static uint64_t next_random(uint64_t *s)
 double random_value(gh_dtype d, uint64_t *seed)
 {
     uint64_t r = next_random(seed) >> 11;
-    if (d == GH_I32)
-        return (double)(int)(r % 17) - 8;
+    if (d == GH_I32) return (double)(int)(r % 17) - 8;
     return (double)(int64_t)(r % 2001 - 1000) / 1000.0;
 }
 
@@ -28,24 +27,20 @@ static size_t elem_size(gh_dtype d)
 gh_status placed_make(const conformance *c, int device, placed *p, gh_dtype dtype, int64_t rows, int64_t cols,
                       int64_t pad, uint64_t offset, uint64_t tail, uint64_t *seed)
 {
-    *p = (placed){.dtype = dtype, .elem = elem_size(dtype), .rows = rows, .cols = cols, .ld = cols + pad,
-                  .offset = offset};
+    *p = (placed){
+        .dtype = dtype, .elem = elem_size(dtype), .rows = rows, .cols = cols, .ld = cols + pad, .offset = offset};
     p->elements = offset + (uint64_t)(rows - 1) * (uint64_t)p->ld + (uint64_t)cols + tail;
     p->image = malloc(p->elements * p->elem);
-    if (!p->image)
-        return GH_OUT_OF_MEMORY;
-    for (uint64_t i = 0; i < p->elements; i++)
-        placed_set(p, i, random_value(dtype, seed));
+    if (!p->image) return GH_OUT_OF_MEMORY;
+    for (uint64_t i = 0; i < p->elements; i++) placed_set(p, i, random_value(dtype, seed));
     gh_status s = c->api->buffer_alloc(c->ctx, device, p->elements * p->elem, &p->buf);
-    if (s != GH_OK)
-        p->buf = NULL;
+    if (s != GH_OK) p->buf = NULL;
     return s;
 }
 
 void placed_free(const conformance *c, placed *p)
 {
-    if (p->buf)
-        c->api->buffer_free(c->ctx, p->buf);
+    if (p->buf) c->api->buffer_free(c->ctx, p->buf);
     free(p->image);
     memset(p, 0, sizeof *p);
 }
@@ -54,9 +49,21 @@ double placed_get(const placed *p, const unsigned char *image, uint64_t index)
 {
     const unsigned char *at = image + index * p->elem;
     switch (p->dtype) {
-    case GH_F32: { float f; memcpy(&f, at, 4); return f; }
-    case GH_F64: { double d; memcpy(&d, at, 8); return d; }
-    default: { int32_t i; memcpy(&i, at, 4); return i; }
+    case GH_F32: {
+        float f;
+        memcpy(&f, at, 4);
+        return f;
+    }
+    case GH_F64: {
+        double d;
+        memcpy(&d, at, 8);
+        return d;
+    }
+    default: {
+        int32_t i;
+        memcpy(&i, at, 4);
+        return i;
+    }
     }
 }
 
@@ -64,9 +71,17 @@ void placed_set(placed *p, uint64_t index, double value)
 {
     unsigned char *at = p->image + index * p->elem;
     switch (p->dtype) {
-    case GH_F32: { float f = (float)value; memcpy(at, &f, 4); break; }
+    case GH_F32: {
+        float f = (float)value;
+        memcpy(at, &f, 4);
+        break;
+    }
     case GH_F64: memcpy(at, &value, 8); break;
-    default: { int32_t i = (int32_t)value; memcpy(at, &i, 4); break; }
+    default: {
+        int32_t i = (int32_t)value;
+        memcpy(at, &i, 4);
+        break;
+    }
     }
 }
 
@@ -77,8 +92,7 @@ uint64_t placed_index(const placed *p, int64_t r, int64_t col)
 
 int placed_inside(const placed *p, uint64_t index)
 {
-    if (index < p->offset)
-        return 0;
+    if (index < p->offset) return 0;
     uint64_t rel = index - p->offset;
     return rel / (uint64_t)p->ld < (uint64_t)p->rows && rel % (uint64_t)p->ld < (uint64_t)p->cols;
 }

@@ -10,11 +10,11 @@
 
 typedef struct placed {
     gh_dtype dtype;
-    size_t elem;                  /* bytes per element */
-    int64_t rows, cols, ld;       /* as stored, row-major */
-    uint64_t offset;              /* elements before the matrix */
-    uint64_t elements;            /* in the whole buffer */
-    unsigned char *image;         /* the buffer's intended content */
+    size_t elem;            /* bytes per element */
+    int64_t rows, cols, ld; /* as stored, row-major */
+    uint64_t offset;        /* elements before the matrix */
+    uint64_t elements;      /* in the whole buffer */
+    unsigned char *image;   /* the buffer's intended content */
     gh_buffer *buf;
 } placed;
 

@@ -16,17 +16,14 @@ static int find_baseline(const conformance *c, int device, gemm_setup *s, int *k
     snprintf(why, size, "no kernel x dtype ran a 4x4x4 gemm");
     for (int k = 0; k < c->n_kernels; k++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
-        if (!ki || ki->n_params > MAX_PARAMS)
-            continue;
+        if (!ki || ki->n_params > MAX_PARAMS) continue;
         for (int i = 0; i < 3; i++) {
-            if (!(ki->dtypes & GH_DTYPE_BIT(order[i])))
-                continue;
+            if (!(ki->dtypes & GH_DTYPE_BIT(order[i]))) continue;
             gemm_case gc = {order[i], 0, 0, 4, 4, 4, 1, order[i] == GH_I32 ? 2 : 0.5};
             const char *step = "";
             gh_status st = gemm_setup_make(c, device, ki, &gc, 11, s, &step);
             gh_gemm_timing t = {sizeof t, 0, GH_CLOCK_DEVICE};
-            if (st == GH_OK)
-                st = c->api->gemm(c->ctx, device, k, &s->args, &t);
+            if (st == GH_OK) st = c->api->gemm(c->ctx, device, k, &s->args, &t);
             if (st == GH_OK && placed_upload(c, &s->c) == GH_OK) { /* C as it was, for "writes nothing" */
                 *kernel = k;
                 return 1;
@@ -51,11 +48,11 @@ static void check_malformed(const conformance *c, int device, int kernel, const 
     const gh_gemm_args base = s->args;
     gh_gemm_args g;
     const gh_status bad = GH_INVALID_ARGUMENT;
-#define REFUSE(id, what, change)                                            \
-    do {                                                                    \
-        g = base;                                                           \
-        change;                                                             \
-        conf_expect(c, id, run(c, device, kernel, &g), bad, what);          \
+#define REFUSE(id, what, change)                                   \
+    do {                                                           \
+        g = base;                                                  \
+        change;                                                    \
+        conf_expect(c, id, run(c, device, kernel, &g), bad, what); \
     } while (0)
 
     conf_expect(c, "gemm.refuse.args_null", run(c, device, kernel, NULL), bad, "args NULL");
@@ -113,15 +110,12 @@ static void check_other_device(const conformance *c, int device, int kernel, con
 /* A value the parameter does not allow. */
 static int64_t disallowed_value(const gh_param_info *p)
 {
-    if (p->n_allowed == 0)
-        return p->max_value < INT64_MAX ? p->max_value + 1 : p->min_value - 1;
+    if (p->n_allowed == 0) return p->max_value < INT64_MAX ? p->max_value + 1 : p->min_value - 1;
     static const int64_t candidates[] = {7, 3, 5, 1000003, -1};
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
         int allowed = 0;
-        for (size_t a = 0; a < p->n_allowed; a++)
-            allowed |= p->allowed[a] == candidates[i];
-        if (!allowed)
-            return candidates[i];
+        for (size_t a = 0; a < p->n_allowed; a++) allowed |= p->allowed[a] == candidates[i];
+        if (!allowed) return candidates[i];
     }
     return INT64_MIN;
 }
@@ -131,10 +125,10 @@ static void check_params(const conformance *c, int device)
 {
     for (int k = 0; k < c->n_kernels; k++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
-        if (!ki || ki->n_params + 1 > MAX_PARAMS)
-            continue;
-        const gh_dtype d = ki->dtypes & GH_DTYPE_BIT(GH_F32) ? GH_F32 : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64
-                                                                                                           : GH_I32;
+        if (!ki || ki->n_params + 1 > MAX_PARAMS) continue;
+        const gh_dtype d = ki->dtypes & GH_DTYPE_BIT(GH_F32)   ? GH_F32
+                           : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64
+                                                               : GH_I32;
         gemm_case gc = {d, 0, 0, 4, 4, 4, 1, 0};
         gemm_setup s;
         const char *step = "";
@@ -166,8 +160,8 @@ static void check_params(const conformance *c, int device)
                     snprintf(number, sizeof number, "%lld", (long long)value);
                     const char *e = conf_error(c);
                     CHECK(strstr(e, ki->params[p].name) && strstr(e, number),
-                          "params.disallowed_named: the refusal names %s and %s (\"%s\")", ki->params[p].name,
-                          number, e);
+                          "params.disallowed_named: the refusal names %s and %s (\"%s\")", ki->params[p].name, number,
+                          e);
                 }
             }
         }
@@ -188,13 +182,11 @@ static void check_unsupported(const conformance *c, int device)
     int tested_mask = 0, tested_fp64 = 0;
     for (int k = 0; k < c->n_kernels; k++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
-        if (!ki || ki->n_params > MAX_PARAMS)
-            continue;
+        if (!ki || ki->n_params > MAX_PARAMS) continue;
         for (int d = 0; d < GH_DTYPE_COUNT; d++) {
             const int in_mask = (ki->dtypes & GH_DTYPE_BIT(d)) != 0;
             const int no_fp64 = d == GH_F64 && in_mask && di && !di->has_fp64;
-            if ((in_mask && !no_fp64) || (!in_mask && tested_mask) || (no_fp64 && tested_fp64))
-                continue;
+            if ((in_mask && !no_fp64) || (!in_mask && tested_mask) || (no_fp64 && tested_fp64)) continue;
             gemm_case gc = {(gh_dtype)d, 0, 0, 4, 4, 4, 1, 0};
             gemm_setup s;
             const char *step = "";
@@ -202,16 +194,15 @@ static void check_unsupported(const conformance *c, int device)
                 char what[160];
                 snprintf(what, sizeof what, "kernel %s with %s, %s", ki->name, dtype_name((gh_dtype)d),
                          no_fp64 ? "on a device without fp64" : "not in its dtype mask");
-                conf_expect(c, no_fp64 ? "gemm.unsupported.fp64" : "gemm.unsupported.dtype",
-                            run(c, device, k, &s.args), GH_UNSUPPORTED, what);
+                conf_expect(c, no_fp64 ? "gemm.unsupported.fp64" : "gemm.unsupported.dtype", run(c, device, k, &s.args),
+                            GH_UNSUPPORTED, what);
                 tested_mask |= !in_mask;
                 tested_fp64 |= no_fp64;
             }
             gemm_setup_free(c, &s);
         }
     }
-    if (!tested_mask)
-        check_skip("gemm.unsupported.dtype: every kernel implements every dtype");
+    if (!tested_mask) check_skip("gemm.unsupported.dtype: every kernel implements every dtype");
 }
 
 /* m = n = k = 1 with leading dimensions over 32 bits: a well-formed request

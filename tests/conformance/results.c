@@ -12,14 +12,13 @@ static const int64_t shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 18, 21}};
 
 typedef struct timing_tally {
     int runs;
-    char bad[256];                /* the first gemm whose timing broke the rule */
+    char bad[256]; /* the first gemm whose timing broke the rule */
 } timing_tally;
 
 /* Runs one case; returns its status (GH_UNSUPPORTED is reported by the
  * caller, anything else not OK lands in v->result). */
-static gh_status run_case(const conformance *c, int device, int kernel, const gh_kernel_info *ki,
-                          const gemm_case *gc, uint64_t seed, gemm_verdict *v, timing_tally *tt, char *why,
-                          size_t why_size)
+static gh_status run_case(const conformance *c, int device, int kernel, const gh_kernel_info *ki, const gemm_case *gc,
+                          uint64_t seed, gemm_verdict *v, timing_tally *tt, char *why, size_t why_size)
 {
     gemm_setup s;
     const char *step = "";
@@ -42,7 +41,8 @@ static gh_status run_case(const conformance *c, int device, int kernel, const gh
     } else {
         gemm_verify(c, &s, v);
         tt->runs++;
-        if (!tt->bad[0] && !(timing.kernel_ms >= 0 && (timing.clock == GH_CLOCK_DEVICE || timing.clock == GH_CLOCK_HOST)))
+        if (!tt->bad[0] &&
+            !(timing.kernel_ms >= 0 && (timing.clock == GH_CLOCK_DEVICE || timing.clock == GH_CLOCK_HOST)))
             snprintf(tt->bad, sizeof tt->bad, "kernel %s %s: kernel_ms %g, clock %d", ki->name, text, timing.kernel_ms,
                      (int)timing.clock);
     }
@@ -64,28 +64,31 @@ static int check_kernel_dtype(const conformance *c, int device, int kernel, cons
             for (int b0 = 0; b0 < 2; b0++) {
                 gemm_case gc = {d, t & 1, t >> 1, shapes[sh][0], shapes[sh][1], shapes[sh][2], alpha, b0 ? 0 : beta};
                 char why[512] = "";
-                uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)(kernel * 131 + (int)d * 17 + (int)sh * 5 + t * 2 + b0);
+                uint64_t seed =
+                    0x9e3779b97f4a7c15ull ^ (uint64_t)(kernel * 131 + (int)d * 17 + (int)sh * 5 + t * 2 + b0);
                 gh_status st = run_case(c, device, kernel, ki, &gc, seed, &v, tt, why, sizeof why);
                 cases++;
                 ran += st == GH_OK;
-                if (st == GH_UNSUPPORTED && !unsupported[0])
-                    snprintf(unsupported, sizeof unsupported, "%s", why);
+                if (st == GH_UNSUPPORTED && !unsupported[0]) snprintf(unsupported, sizeof unsupported, "%s", why);
             }
     const char *k = ki->name;
     const char *dn = dtype_name(d);
     if (ran == 0 && unsupported[0]) {
-        check_skip("gemm: device %d kernel %s %s: GH_UNSUPPORTED at default parameters: %s", device, k, dn, unsupported);
+        check_skip("gemm: device %d kernel %s %s: GH_UNSUPPORTED at default parameters: %s", device, k, dn,
+                   unsupported);
         return 0;
     }
     if (unsupported[0])
         check_note("gemm: device %d kernel %s %s: %d of %d cases GH_UNSUPPORTED, e.g. %s", device, k, dn, cases - ran,
                    cases, unsupported);
-    CHECK(!v.result[0], "gemm.result: device %d kernel %s %s: %d cases (nn/tn/nt/tt x %zu shapes x beta %g and 0) "
-                        "match the f64 host loop%s%s",
+    CHECK(!v.result[0],
+          "gemm.result: device %d kernel %s %s: %d cases (nn/tn/nt/tt x %zu shapes x beta %g and 0) "
+          "match the f64 host loop%s%s",
           device, k, dn, ran, N_SHAPES, beta, v.result[0] ? ": " : "", v.result);
     if (d != GH_I32)
-        CHECK(!v.nan[0], "gemm.beta0_nan: device %d kernel %s %s: with beta 0 and C filled with NaN, no NaN in the "
-                         "output%s%s",
+        CHECK(!v.nan[0],
+              "gemm.beta0_nan: device %d kernel %s %s: with beta 0 and C filled with NaN, no NaN in the "
+              "output%s%s",
               device, k, dn, v.nan[0] ? ": " : "", v.nan);
     CHECK(!v.guard[0], "gemm.c_guard: device %d kernel %s %s: nothing outside C's window changed%s%s", device, k, dn,
           v.guard[0] ? ": " : "", v.guard);
@@ -120,11 +123,9 @@ void conf_check_results(const conformance *c, int device)
     gh_dtype first_dtype = GH_F32;
     for (int kernel = 0; kernel < c->n_kernels; kernel++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, kernel);
-        if (!ki || ki->n_params > MAX_PARAMS)
-            continue;
+        if (!ki || ki->n_params > MAX_PARAMS) continue;
         for (int d = 0; d < GH_DTYPE_COUNT; d++) {
-            if (!(ki->dtypes & GH_DTYPE_BIT(d)))
-                continue;
+            if (!(ki->dtypes & GH_DTYPE_BIT(d))) continue;
             int ran = check_kernel_dtype(c, device, kernel, ki, (gh_dtype)d, &tt);
             if (ran && first_kernel < 0) {
                 first_kernel = kernel;
@@ -133,8 +134,9 @@ void conf_check_results(const conformance *c, int device)
             total += ran;
         }
     }
-    if (!CHECK(total > 0, "gemm.runs: device %d: at least one kernel x dtype runs at its default parameters (%d "
-                          "gemms ran)",
+    if (!CHECK(total > 0,
+               "gemm.runs: device %d: at least one kernel x dtype runs at its default parameters (%d "
+               "gemms ran)",
                device, total))
         return;
     CHECK(!tt.bad[0], "gemm.timing: device %d: every successful gemm wrote kernel_ms >= 0 and a gh_clock (%d runs)%s%s",

@@ -16,8 +16,7 @@ static void check_create(const conformance *c, int device)
     gh_stream *s = NULL;
     gh_status st = api->stream_create(c->ctx, -1, &s);
     conf_expect(c, "streams.create_bad_device", st, GH_INVALID_ARGUMENT, "stream_create on device -1");
-    if (st == GH_OK)
-        api->stream_destroy(c->ctx, s);
+    if (st == GH_OK) api->stream_destroy(c->ctx, s);
     conf_expect(c, "streams.create_null_out", api->stream_create(c->ctx, device, NULL), GH_INVALID_ARGUMENT,
                 "stream_create with out NULL");
     api->stream_destroy(c->ctx, NULL);
@@ -29,33 +28,32 @@ static void check_copies(const conformance *c, int device, gh_stream *stream)
     const gh_plugin_api *api = c->api;
     gh_buffer *buf = NULL;
     gh_status st = api->buffer_alloc(c->ctx, device, COPY_BUFFER, &buf);
-    if (!CHECK(st == GH_OK, "streams.copy_2d: a %d-byte buffer (%s)", COPY_BUFFER, conf_status_name(st)))
-        return;
+    if (!CHECK(st == GH_OK, "streams.copy_2d: a %d-byte buffer (%s)", COPY_BUFFER, conf_status_name(st))) return;
     unsigned char fill[COPY_BUFFER], src[ROWS * SRC_PITCH], dst[ROWS * DST_PITCH], whole[COPY_BUFFER];
     memset(fill, 0x11, sizeof fill);
-    for (size_t i = 0; i < sizeof src; i++)
-        src[i] = (unsigned char)(i * 13 + 5);
+    for (size_t i = 0; i < sizeof src; i++) src[i] = (unsigned char)(i * 13 + 5);
     memset(dst, 0xee, sizeof dst);
     double up_ms = -1, down_ms = -1;
     gh_status s0 = api->upload(c->ctx, buf, 0, fill, COPY_BUFFER);
-    gh_status s1 = api->upload_2d_async(c->ctx, stream, buf, DEV_OFFSET, DEV_PITCH, src, SRC_PITCH, WIDTH, ROWS, &up_ms);
+    gh_status s1 =
+        api->upload_2d_async(c->ctx, stream, buf, DEV_OFFSET, DEV_PITCH, src, SRC_PITCH, WIDTH, ROWS, &up_ms);
     gh_status s2 =
         api->download_2d_async(c->ctx, stream, buf, DEV_OFFSET, DEV_PITCH, dst, DST_PITCH, WIDTH, ROWS, &down_ms);
     gh_status s3 = api->stream_synchronize(c->ctx, stream);
     int ok = s0 == GH_OK && s1 == GH_OK && s2 == GH_OK && s3 == GH_OK;
     for (int r = 0; r < ROWS && ok; r++)
-        ok = memcmp(dst + r * DST_PITCH, src + r * SRC_PITCH, WIDTH) == 0 &&
-             dst[r * DST_PITCH + WIDTH] == 0xee && dst[r * DST_PITCH + DST_PITCH - 1] == 0xee;
-    CHECK(ok, "streams.copy_2d_round_trip: %d rows of %d bytes up (pitches %d, %d) and down (pitch %d) come back, "
-              "host gaps untouched (%s, %s, %s)",
+        ok = memcmp(dst + r * DST_PITCH, src + r * SRC_PITCH, WIDTH) == 0 && dst[r * DST_PITCH + WIDTH] == 0xee &&
+             dst[r * DST_PITCH + DST_PITCH - 1] == 0xee;
+    CHECK(ok,
+          "streams.copy_2d_round_trip: %d rows of %d bytes up (pitches %d, %d) and down (pitch %d) come back, "
+          "host gaps untouched (%s, %s, %s)",
           ROWS, WIDTH, SRC_PITCH, DEV_PITCH, DST_PITCH, conf_status_name(s1), conf_status_name(s2),
           conf_status_name(s3));
     CHECK(up_ms >= 0 && down_ms >= 0, "streams.elapsed: stream_synchronize wrote both copies' elapsed_ms (%g, %g)",
           up_ms, down_ms);
     unsigned char expect[COPY_BUFFER];
     memcpy(expect, fill, sizeof expect);
-    for (int r = 0; r < ROWS; r++)
-        memcpy(expect + DEV_OFFSET + r * DEV_PITCH, src + r * SRC_PITCH, WIDTH);
+    for (int r = 0; r < ROWS; r++) memcpy(expect + DEV_OFFSET + r * DEV_PITCH, src + r * SRC_PITCH, WIDTH);
     st = api->download(c->ctx, buf, 0, whole, COPY_BUFFER);
     CHECK(st == GH_OK && memcmp(whole, expect, sizeof whole) == 0,
           "streams.copy_2d_guard: the 2D upload changed its rows' bytes and nothing between or around them");
@@ -63,10 +61,10 @@ static void check_copies(const conformance *c, int device, gh_stream *stream)
     conf_expect(c, "streams.copy_2d_past_end",
                 api->upload_2d_async(c->ctx, stream, buf, COPY_BUFFER - 40, DEV_PITCH, src, SRC_PITCH, WIDTH, 2, NULL),
                 GH_INVALID_ARGUMENT, "upload_2d_async whose second row runs past the buffer");
-    conf_expect(c, "streams.copy_2d_past_end",
-                api->download_2d_async(c->ctx, stream, buf, COPY_BUFFER - 40, DEV_PITCH, dst, DST_PITCH, WIDTH, 2,
-                                       NULL),
-                GH_INVALID_ARGUMENT, "download_2d_async whose second row runs past the buffer");
+    conf_expect(
+        c, "streams.copy_2d_past_end",
+        api->download_2d_async(c->ctx, stream, buf, COPY_BUFFER - 40, DEV_PITCH, dst, DST_PITCH, WIDTH, 2, NULL),
+        GH_INVALID_ARGUMENT, "download_2d_async whose second row runs past the buffer");
     conf_expect(c, "streams.copy_2d_pitch",
                 api->upload_2d_async(c->ctx, stream, buf, 0, WIDTH - 1, src, SRC_PITCH, WIDTH, 2, NULL),
                 GH_INVALID_ARGUMENT, "upload_2d_async with a pitch below the width");
@@ -84,21 +82,18 @@ static void check_copies(const conformance *c, int device, gh_stream *stream)
 /* gemm_async gives gemm's bytes, and work on one stream runs in order:
  * A arrives by upload_2d_async, then gemm_async, then C leaves by
  * download_2d_async, all queued before one synchronize. */
-static void check_gemm_async(const conformance *c, int device, gh_stream *stream, int kernel,
-                             const gh_kernel_info *ki, gh_dtype d)
+static void check_gemm_async(const conformance *c, int device, gh_stream *stream, int kernel, const gh_kernel_info *ki,
+                             gh_dtype d)
 {
     const gh_plugin_api *api = c->api;
     gemm_case gc = {d, 0, 1, 7, 5, 3, d == GH_I32 ? 2 : 1.5, d == GH_I32 ? -3 : -0.5};
     gemm_setup blocking, queued;
     const char *step = "";
     gh_status st = gemm_setup_make(c, device, ki, &gc, 21, &blocking, &step);
-    if (st == GH_OK)
-        st = gemm_setup_make(c, device, ki, &gc, 21, &queued, &step);
-    else
-        memset(&queued, 0, sizeof queued);
+    if (st == GH_OK) st = gemm_setup_make(c, device, ki, &gc, 21, &queued, &step);
+    else memset(&queued, 0, sizeof queued);
     gh_gemm_timing t1 = {sizeof t1, -1, GH_CLOCK_DEVICE}, t2 = {sizeof t2, -1, (gh_clock)99};
-    if (st == GH_OK)
-        st = api->gemm(c->ctx, device, kernel, &blocking.args, &t1);
+    if (st == GH_OK) st = api->gemm(c->ctx, device, kernel, &blocking.args, &t1);
     if (st != GH_OK) {
         check_skip("streams.gemm_async: kernel %s %s: %s: %s", ki->name, dtype_name(d), step, conf_error(c));
         gemm_setup_free(c, &blocking);
@@ -123,7 +118,7 @@ static void check_gemm_async(const conformance *c, int device, gh_stream *stream
               "stream give gemm's bytes (%s)",
               ki->name, dtype_name(d), conf_outcome(c, s5))) {
         gemm_verdict v;
-    memset(&v, 0, sizeof v);
+        memset(&v, 0, sizeof v);
         gemm_verify(c, &queued, &v);
         CHECK(!v.result[0] && !v.guard[0], "streams.gemm_async_result: ... and match the f64 host loop%s%s%s",
               v.result[0] || v.guard[0] ? ": " : "", v.result, v.guard);
@@ -154,10 +149,10 @@ void conf_check_streams(const conformance *c, int device)
     check_copies(c, device, stream);
     for (int k = 0; k < c->n_kernels; k++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
-        if (!ki || ki->n_params > MAX_PARAMS)
-            continue;
-        const gh_dtype d = ki->dtypes & GH_DTYPE_BIT(GH_F32) ? GH_F32 : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64
-                                                                                                           : GH_I32;
+        if (!ki || ki->n_params > MAX_PARAMS) continue;
+        const gh_dtype d = ki->dtypes & GH_DTYPE_BIT(GH_F32)   ? GH_F32
+                           : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64
+                                                               : GH_I32;
         check_gemm_async(c, device, stream, k, ki, d);
     }
     c->api->stream_destroy(c->ctx, stream);
@@ -177,8 +172,7 @@ void conf_check_host_alloc(const conformance *c)
     p = NULL;
     st = api->host_alloc(c->ctx, 0, &p);
     conf_expect(c, "host_alloc.zero", st, GH_INVALID_ARGUMENT, "host_alloc of 0 bytes");
-    if (st == GH_OK)
-        api->host_free(c->ctx, p);
+    if (st == GH_OK) api->host_free(c->ctx, p);
     conf_expect(c, "host_alloc.null_out", api->host_alloc(c->ctx, 64, NULL), GH_INVALID_ARGUMENT,
                 "host_alloc with out NULL");
     api->host_free(c->ctx, NULL);

@@ -37,7 +37,7 @@ static int passed, failed;
 /* ---- the process's live threads ---------------------------------------- */
 
 #define PF_EXITING 0x4 /* linux/sched.h: the task has begun to exit */
-#define MAX_TIDS 4096
+#define MAX_TIDS   4096
 
 typedef struct tid_set {
     int n;
@@ -92,8 +92,8 @@ static int same_threads(const tid_set *a, const tid_set *b)
 /* ---- the pool on its own ------------------------------------------------ */
 
 typedef struct count_job {
-    atomic_int runs[16];    /* times each part ran */
-    int fail_part;          /* this part reports failure; -1: none */
+    atomic_int runs[16]; /* times each part ran */
+    int fail_part;       /* this part reports failure; -1: none */
 } count_job;
 
 static int count_part(void *arg, int part)
@@ -273,10 +273,26 @@ static int run_case(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c
         api->upload(ctx, bb, 0, b, b_bytes) || api->upload(ctx, bc, 0, cc, c_bytes))
         goto out;
     int kernel = kernel_index(api, ctx, c->kernel);
-    gh_gemm_args args = {.size = sizeof args, .dtype = c->dtype, .trans_a = c->trans_a, .trans_b = c->trans_b,
-                         .m = c->m, .n = c->n, .k = c->k, .alpha = 2, .beta = -1, .lda = lda, .ldb = ldb,
-                         .ldc = ldc, .a = ba, .b = bb, .c = bc, .a_offset = off, .b_offset = off,
-                         .c_offset = off, .params = &c->tile, .n_params = strcmp(c->kernel, "tiled") == 0};
+    gh_gemm_args args = {.size = sizeof args,
+                         .dtype = c->dtype,
+                         .trans_a = c->trans_a,
+                         .trans_b = c->trans_b,
+                         .m = c->m,
+                         .n = c->n,
+                         .k = c->k,
+                         .alpha = 2,
+                         .beta = -1,
+                         .lda = lda,
+                         .ldb = ldb,
+                         .ldc = ldc,
+                         .a = ba,
+                         .b = bb,
+                         .c = bc,
+                         .a_offset = off,
+                         .b_offset = off,
+                         .c_offset = off,
+                         .params = &c->tile,
+                         .n_params = strcmp(c->kernel, "tiled") == 0};
     if (api->gemm(ctx, 0, kernel, &args, timing) != GH_OK) {
         fprintf(stderr, "gemm: %s\n", api->last_error(ctx));
         goto out;
@@ -321,17 +337,25 @@ static void test_results(const gh_plugin_api *api)
             for (int d = 0; d < GH_DTYPE_COUNT; d++)
                 for (int tr = 0; tr < 4; tr++)
                     for (int kern = 0; kern < 2; kern++) {
-                        gemm_case c = {(gh_dtype)d, tr >> 1, tr & 1, shapes[s][0], shapes[s][1], shapes[s][2],
-                                       kern ? "tiled" : "naive", 4};
+                        gemm_case c = {(gh_dtype)d,
+                                       tr >> 1,
+                                       tr & 1,
+                                       shapes[s][0],
+                                       shapes[s][1],
+                                       shapes[s][2],
+                                       kern ? "tiled" : "naive",
+                                       4};
                         gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1};
                         int wrong = run_case(api, ctx, &c, &timing);
                         cases++;
                         if (wrong != 0 || !isfinite(timing.kernel_ms) || timing.kernel_ms < 0 ||
                             timing.clock != GH_CLOCK_DEVICE) {
                             bad++;
-                            fprintf(stderr, "threads=%d %s dtype %d trans %d%d %lldx%lldx%lld: %d wrong elements, "
-                                    "kernel_ms %g\n", thread_counts[t], c.kernel, d, c.trans_a, c.trans_b,
-                                    (long long)c.m, (long long)c.n, (long long)c.k, wrong, timing.kernel_ms);
+                            fprintf(stderr,
+                                    "threads=%d %s dtype %d trans %d%d %lldx%lldx%lld: %d wrong elements, "
+                                    "kernel_ms %g\n",
+                                    thread_counts[t], c.kernel, d, c.trans_a, c.trans_b, (long long)c.m, (long long)c.n,
+                                    (long long)c.k, wrong, timing.kernel_ms);
                         }
                     }
         CHECK(bad == 0, "threads=%d: %d of %d GEMMs right, with a device-clock kernel_ms", thread_counts[t],
@@ -363,13 +387,13 @@ static void test_threads_kept(const gh_plugin_api *api)
     for (int i = 0; i < 50; i++) bad += run_case(api, ctx, i % 2 ? &odd : &tiny, &timing) != 0;
     live_threads(&later);
     CHECK(bad == 0, "50 more GEMMs right (%d wrong)", bad);
-    CHECK(same_threads(&first, &later), "50 more GEMMs run on the same threads, none started (%d, then %d)",
-          first.n, later.n);
+    CHECK(same_threads(&first, &later), "50 more GEMMs run on the same threads, none started (%d, then %d)", first.n,
+          later.n);
 
     api->close(ctx);
     live_threads(&closed);
-    CHECK(same_threads(&before, &closed), "close joins the pool's threads (%d before open, %d after close)",
-          before.n, closed.n);
+    CHECK(same_threads(&before, &closed), "close joins the pool's threads (%d before open, %d after close)", before.n,
+          closed.n);
 }
 
 /* Contexts used from several threads at once, as the split does: each its
@@ -414,7 +438,10 @@ static void test_contexts_in_threads(const gh_plugin_api *api)
     CHECK(same_threads(&before, &after), "every context's threads joined at close (%d, then %d)", before.n, after.n);
 }
 
-static void *nothing(void *arg) { return arg; }
+static void *nothing(void *arg)
+{
+    return arg;
+}
 
 int main(int argc, char **argv)
 {

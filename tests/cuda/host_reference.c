@@ -31,8 +31,7 @@ static double *draw_matrix(gh_dtype dtype, int64_t count, uint64_t *state)
 {
     double *x = malloc((size_t)count * sizeof *x);
     if (x)
-        for (int64_t i = 0; i < count; ++i)
-            x[i] = draw(dtype, state);
+        for (int64_t i = 0; i < count; ++i) x[i] = draw(dtype, state);
     return x;
 }
 
@@ -101,26 +100,20 @@ int host_products(logical_problem *p)
         return -1;
     }
     for (int64_t q = 0; q < p->k; ++q)
-        for (int64_t j = 0; j < p->n; ++j)
-            bt[j * p->k + q] = p->op_b[q * p->n + j];
+        for (int64_t j = 0; j < p->n; ++j) bt[j * p->k + q] = p->op_b[q * p->n + j];
 
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int64_t threads = cpus < 1 ? 1 : cpus > 32 ? 32 : cpus;
-    if (threads > p->m)
-        threads = p->m;
+    if (threads > p->m) threads = p->m;
     pthread_t ids[32];
     int created[32] = {0};
     products_job jobs[32];
-    for (int64_t t = 0; t < threads; ++t)
-        jobs[t] = (products_job){p, bt, p->m * t / threads, p->m * (t + 1) / threads};
-    for (int64_t t = 1; t < threads; ++t)
-        created[t] = pthread_create(&ids[t], NULL, products_rows, &jobs[t]) == 0;
+    for (int64_t t = 0; t < threads; ++t) jobs[t] = (products_job){p, bt, p->m * t / threads, p->m * (t + 1) / threads};
+    for (int64_t t = 1; t < threads; ++t) created[t] = pthread_create(&ids[t], NULL, products_rows, &jobs[t]) == 0;
     products_rows(&jobs[0]);
     for (int64_t t = 1; t < threads; ++t) {
-        if (created[t])
-            pthread_join(ids[t], NULL);
-        else /* no thread could start: do its rows here */
-            products_rows(&jobs[t]);
+        if (created[t]) pthread_join(ids[t], NULL);
+        else /* no thread could start: do its rows here */ products_rows(&jobs[t]);
     }
     free(bt);
     return 0;
@@ -133,8 +126,7 @@ static double gamma_n(double n, double u)
 
 double gemm_error_bound(gh_dtype dtype, int64_t k, double alpha, double beta, double mag, double c0)
 {
-    if (dtype == GH_I32)
-        return 0.0;
+    if (dtype == GH_I32) return 0.0;
     double u = dtype == GH_F32 ? 0x1.0p-24 : 0x1.0p-53;
     double n = (double)k + 2.0;
     double scale = fabs(alpha) * mag + (beta != 0.0 ? fabs(beta) * fabs(c0) : 0.0);
@@ -150,19 +142,14 @@ size_t elem_size(gh_dtype d)
 
 void put(gh_dtype d, void *base, size_t i, double v)
 {
-    if (d == GH_F32)
-        ((float *)base)[i] = (float)v;
-    else if (d == GH_F64)
-        ((double *)base)[i] = v;
-    else
-        ((int32_t *)base)[i] = (int32_t)v;
+    if (d == GH_F32) ((float *)base)[i] = (float)v;
+    else if (d == GH_F64) ((double *)base)[i] = v;
+    else ((int32_t *)base)[i] = (int32_t)v;
 }
 
 double get(gh_dtype d, const void *base, size_t i)
 {
-    if (d == GH_F32)
-        return ((const float *)base)[i];
-    if (d == GH_F64)
-        return ((const double *)base)[i];
+    if (d == GH_F32) return ((const float *)base)[i];
+    if (d == GH_F64) return ((const double *)base)[i];
     return ((const int32_t *)base)[i];
 }

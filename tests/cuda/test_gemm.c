@@ -21,10 +21,9 @@ typedef struct variant {
 /* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
  * checks it is refused. */
 static const variant variants[] = {
-    {"naive", {0, 0}},      {"tiled", {4, 0}},      {"tiled", {8, 0}},      {"tiled", {16, 0}},
-    {"tiled", {32, 0}},     {"blocked", {32, 2}},   {"blocked", {32, 4}},   {"blocked", {32, 8}},
-    {"blocked", {64, 2}},   {"blocked", {64, 4}},   {"blocked", {64, 8}},   {"blocked", {128, 4}},
-    {"blocked", {128, 8}},  {"cublas", {0, 0}},
+    {"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {8, 0}},     {"tiled", {16, 0}},   {"tiled", {32, 0}},
+    {"blocked", {32, 2}}, {"blocked", {32, 4}},  {"blocked", {32, 8}},  {"blocked", {64, 2}}, {"blocked", {64, 4}},
+    {"blocked", {64, 8}}, {"blocked", {128, 4}}, {"blocked", {128, 8}}, {"cublas", {0, 0}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -38,10 +37,8 @@ static void variant_name(const variant *v, char *out, size_t size)
 {
     if (v->params[1])
         snprintf(out, size, "%s tile=%lld work=%lld", v->kernel, (long long)v->params[0], (long long)v->params[1]);
-    else if (v->params[0])
-        snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
-    else
-        snprintf(out, size, "%s", v->kernel);
+    else if (v->params[0]) snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
+    else snprintf(out, size, "%s", v->kernel);
 }
 
 /* Where each matrix sits in its buffer: extra elements per row, elements
@@ -62,13 +59,12 @@ static const layout layouts[] = {
  * products, K below every tile, tile +- 1 for every tile (blocked's 64 and
  * 128 too, with K around its steps of 8 and 16), several blocks each way. */
 static const int64_t shapes[][3] = {
-    {1, 1, 1},   {1, 67, 1},   {71, 1, 45},   {37, 53, 29},  {3, 5, 3},     {5, 3, 5},     {7, 9, 7},
-    {9, 7, 9},   {15, 17, 15}, {17, 15, 17},  {31, 33, 31},  {33, 31, 33},  {63, 65, 7},   {65, 63, 9},
-    {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000},
+    {1, 1, 1},   {1, 67, 1},  {71, 1, 45},    {37, 53, 29},   {3, 5, 3},      {5, 3, 5},
+    {7, 9, 7},   {9, 7, 9},   {15, 17, 15},   {17, 15, 17},   {31, 33, 31},   {33, 31, 33},
+    {63, 65, 7}, {65, 63, 9}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000},
 };
 
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"};
-
 
 /* Bit patterns: NaN in the padding of A and B (read by mistake, it spoils
  * the result), a NaN with a payload around C (compared bit for bit after the
@@ -118,21 +114,20 @@ static void put_logical(placed *p, gh_dtype d, const double *logical, int transp
 {
     for (int64_t i = 0; i < p->rows; ++i)
         for (int64_t j = 0; j < p->cols; ++j)
-            put(d, p->host, p->offset + i * p->ld + j, transposed ? logical[j * p->rows + i] : logical[i * p->cols + j]);
+            put(d, p->host, p->offset + i * p->ld + j,
+                transposed ? logical[j * p->rows + i] : logical[i * p->cols + j]);
 }
 
 static int in_matrix(const placed *p, size_t idx)
 {
-    if (idx < p->offset)
-        return 0;
+    if (idx < p->offset) return 0;
     uint64_t rel = idx - p->offset;
     return rel < (uint64_t)((p->rows - 1) * p->ld + p->cols) && (int64_t)(rel % (uint64_t)p->ld) < p->cols;
 }
 
 static void free_placed(const gh_plugin_api *api, gh_plugin *ctx, placed *p)
 {
-    if (p->buf)
-        api->buffer_free(ctx, p->buf);
+    if (p->buf) api->buffer_free(ctx, p->buf);
     free(p->host);
     memset(p, 0, sizeof *p);
 }
@@ -140,8 +135,7 @@ static void free_placed(const gh_plugin_api *api, gh_plugin *ctx, placed *p)
 static int upload_placed(const gh_plugin_api *api, gh_plugin *ctx, int device, placed *p, gh_dtype d)
 {
     size_t bytes = p->elems * elem_size(d);
-    if (!p->buf && api->buffer_alloc(ctx, device, bytes, &p->buf) != GH_OK)
-        return -1;
+    if (!p->buf && api->buffer_alloc(ctx, device, bytes, &p->buf) != GH_OK) return -1;
     return api->upload(ctx, p->buf, 0, p->host, bytes) == GH_OK ? 0 : -1;
 }
 
@@ -165,14 +159,13 @@ static check_result check_c(const logical_problem *lp, const placed *c, const vo
         for (int64_t j = 0; j < lp->n; ++j) {
             double got = get(d, c_out, c->offset + i * c->ld + j);
             double c0 = lp->c0[i * lp->n + j];
-            long double want = (long double)alpha * lp->s[i * lp->n + j] + (beta != 0.0 ? (long double)beta * c0 : 0.0L);
+            long double want =
+                (long double)alpha * lp->s[i * lp->n + j] + (beta != 0.0 ? (long double)beta * c0 : 0.0L);
             double err = (double)fabsl((long double)got - want);
             double bound = gemm_error_bound(d, lp->k, alpha, beta, lp->mag[i * lp->n + j], c0);
             int ok = isfinite(got) && (d == GH_I32 ? got == (double)want : err <= bound);
-            if (isfinite(err) && err > r.max_abs)
-                r.max_abs = err;
-            if (bound > 0.0 && err / bound > r.worst_ratio)
-                r.worst_ratio = err / bound;
+            if (isfinite(err) && err > r.max_abs) r.max_abs = err;
+            if (bound > 0.0 && err / bound > r.worst_ratio) r.worst_ratio = err / bound;
             if (!ok && r.bad++ == 0) {
                 r.bad_i = i;
                 r.bad_j = j;
@@ -188,10 +181,26 @@ static gh_gemm_args make_args(gh_dtype d, int ta, int tb, const logical_problem 
                               const placed *a, const placed *b, const placed *c, const variant *v)
 {
     gh_gemm_args args = {
-        .size = sizeof args, .dtype = d, .trans_a = ta, .trans_b = tb, .m = lp->m, .n = lp->n, .k = lp->k,
-        .alpha = alpha, .beta = beta, .lda = a->ld, .ldb = b->ld, .ldc = c->ld, .a = a->buf, .b = b->buf,
-        .c = c->buf, .a_offset = a->offset, .b_offset = b->offset, .c_offset = c->offset,
-        .params = n_params_of(v) ? v->params : NULL, .n_params = n_params_of(v),
+        .size = sizeof args,
+        .dtype = d,
+        .trans_a = ta,
+        .trans_b = tb,
+        .m = lp->m,
+        .n = lp->n,
+        .k = lp->k,
+        .alpha = alpha,
+        .beta = beta,
+        .lda = a->ld,
+        .ldb = b->ld,
+        .ldc = c->ld,
+        .a = a->buf,
+        .b = b->buf,
+        .c = c->buf,
+        .a_offset = a->offset,
+        .b_offset = b->offset,
+        .c_offset = c->offset,
+        .params = n_params_of(v) ? v->params : NULL,
+        .n_params = n_params_of(v),
     };
     return args;
 }
@@ -298,8 +307,7 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
         return;
     }
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j)
-            lp.op_b[i * n + j] = i == j;
+        for (int64_t j = 0; j < n; ++j) lp.op_b[i * n + j] = i == j;
     placed a = {0}, b = {0}, c = {0};
     float *out = NULL;
     if (place(&a, GH_F32, n, n, 0, 0, 0) || place(&b, GH_F32, n, n, 0, 0, 0) || place(&c, GH_F32, n, n, 0, 0, 0) ||
@@ -319,17 +327,14 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
         gh_status st = upload_placed(api, ctx, device, &c, GH_F32) ? GH_ERROR : GH_OK;
         gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.0, 0.0, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
-        if (st == GH_OK)
-            st = api->gemm(ctx, device, find_kernel(api, ctx, probes[v].kernel), &args, &timing);
-        if (st == GH_OK)
-            st = api->download(ctx, c.buf, 0, out, c.elems * 4);
+        if (st == GH_OK) st = api->gemm(ctx, device, find_kernel(api, ctx, probes[v].kernel), &args, &timing);
+        if (st == GH_OK) st = api->download(ctx, c.buf, 0, out, c.elems * 4);
         if (st != GH_OK) {
             check_verdict(0, "%s f32 A*I (TF32 probe): status %d: %s", probes[v].kernel, (int)st, api->last_error(ctx));
             continue;
         }
         int64_t differ = 0;
-        for (int64_t i = 0; i < n * n; ++i)
-            differ += out[i] != (float)lp.op_a[i];
+        for (int64_t i = 0; i < n * n; ++i) differ += out[i] != (float)lp.op_a[i];
         CHECK(differ == 0, "%s f32 512^3 A*I equals A bit for bit (no TF32): %lld elements differ", probes[v].kernel,
               (long long)differ);
     }
@@ -349,12 +354,12 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
         check_verdict(0, "repeatability: out of host memory");
         return;
     }
-    const variant probes[] = {{"naive", {0, 0}},       {"tiled", {4, 0}},       {"tiled", {32, 0}},
-                              {"blocked", {32, 2}},    {"blocked", {128, 8}},   {"cublas", {0, 0}}};
+    const variant probes[] = {{"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {32, 0}},
+                              {"blocked", {32, 2}}, {"blocked", {128, 8}}, {"cublas", {0, 0}}};
     placed a = {0}, b = {0}, c = {0};
     float *first = NULL, *second = NULL;
-    if (place(&a, GH_F32, 37, 29, 0, 0, 0) || place(&b, GH_F32, 29, 53, 0, 0, 0) || place(&c, GH_F32, 37, 53, 0, 0, 0) ||
-        !(first = malloc(c.elems * 4)) || !(second = malloc(c.elems * 4))) {
+    if (place(&a, GH_F32, 37, 29, 0, 0, 0) || place(&b, GH_F32, 29, 53, 0, 0, 0) ||
+        place(&c, GH_F32, 37, 53, 0, 0, 0) || !(first = malloc(c.elems * 4)) || !(second = malloc(c.elems * 4))) {
         check_verdict(0, "repeatability: out of host memory");
         goto done;
     }
@@ -373,9 +378,11 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
         gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.5, -0.75, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
         int kernel = find_kernel(api, ctx, probes[v].kernel);
-        int ok = upload_placed(api, ctx, device, &c, GH_F32) == 0 && api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
+        int ok = upload_placed(api, ctx, device, &c, GH_F32) == 0 &&
+                 api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
                  api->download(ctx, c.buf, 0, first, c.elems * 4) == GH_OK &&
-                 upload_placed(api, ctx, device, &c, GH_F32) == 0 && api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
+                 upload_placed(api, ctx, device, &c, GH_F32) == 0 &&
+                 api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
                  api->download(ctx, c.buf, 0, second, c.elems * 4) == GH_OK;
         char vname[64];
         variant_name(&probes[v], vname, sizeof vname);

@@ -28,8 +28,7 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     /* Three 64 x 64 f32 matrices, one buffer each. */
     enum { N = 64 };
     static float host[N * N];
-    for (int i = 0; i < N * N; ++i)
-        host[i] = (float)((i * 7) % 13 - 6);
+    for (int i = 0; i < N * N; ++i) host[i] = (float)((i * 7) % 13 - 6);
     gh_buffer *a = NULL, *b = NULL, *c = NULL;
     if (api->buffer_alloc(ctx, device, sizeof host, &a) || api->buffer_alloc(ctx, device, sizeof host, &b) ||
         api->buffer_alloc(ctx, device, sizeof host, &c) || api->upload(ctx, a, 0, host, sizeof host) ||
@@ -39,9 +38,21 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     }
 
     int64_t tile = 16;
-    const gh_gemm_args good = {.size = sizeof good, .dtype = GH_F32, .m = N, .n = N, .k = N, .alpha = 1.0,
-                               .beta = 0.0, .lda = N, .ldb = N, .ldc = N, .a = a, .b = b, .c = c,
-                               .params = &tile, .n_params = 1};
+    const gh_gemm_args good = {.size = sizeof good,
+                               .dtype = GH_F32,
+                               .m = N,
+                               .n = N,
+                               .k = N,
+                               .alpha = 1.0,
+                               .beta = 0.0,
+                               .lda = N,
+                               .ldb = N,
+                               .ldc = N,
+                               .a = a,
+                               .b = b,
+                               .c = c,
+                               .params = &tile,
+                               .n_params = 1};
     gh_gemm_args args = good;
     args.dtype = GH_I32;
     args.params = NULL;

@@ -41,8 +41,7 @@ int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
 {
     for (int i = 0; i < api->kernel_count(ctx); ++i) {
         const gh_kernel_info *k = api->kernel_info(ctx, i);
-        if (k && strcmp(k->name, name) == 0)
-            return i;
+        if (k && strcmp(k->name, name) == 0) return i;
     }
     return -1;
 }
@@ -77,7 +76,8 @@ static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
     for (size_t i = 0; i < sizeof internal / sizeof internal[0]; ++i)
         CHECK(dlsym(lib, internal[i]) == NULL, "internal symbol %s is hidden", internal[i]);
 
-    CHECK(api->name && strcmp(api->name, "cuda") == 0, "plugin name is \"cuda\" (got %s)", api->name ? api->name : "NULL");
+    CHECK(api->name && strcmp(api->name, "cuda") == 0, "plugin name is \"cuda\" (got %s)",
+          api->name ? api->name : "NULL");
     /* ABI minor 1: the multi-device split uses them all on NVIDIA GPUs. */
     CHECK(req.abi_minor == GEMMHOST_ABI_MINOR && GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->stream_create &&
               api->stream_destroy && api->upload_2d_async && api->download_2d_async && api->gemm_async &&
@@ -107,8 +107,7 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
     st = api->open(&good, 1, &ctx);
     CHECK(st == GH_OK && ctx, "open with kernel_dir=%s (status %d: %s)", kernel_src_dir, (int)st,
           st == GH_OK ? "" : api->last_error(NULL));
-    if (st == GH_OK)
-        api->close(ctx);
+    if (st == GH_OK) api->close(ctx);
 }
 
 /* ---- kernels ---- */
@@ -117,8 +116,14 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
     CHECK(api->kernel_count(ctx) == 4, "four kernels (got %d)", api->kernel_count(ctx));
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32);
-    const struct { const char *name; unsigned dtypes; size_t n_params; } want[] = {
-        {"naive", all, 0}, {"tiled", all, 1}, {"blocked", all, 2}, {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), 0}};
+    const struct {
+        const char *name;
+        unsigned dtypes;
+        size_t n_params;
+    } want[] = {{"naive", all, 0},
+                {"tiled", all, 1},
+                {"blocked", all, 2},
+                {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), 0}};
     for (size_t i = 0; i < 4; ++i) {
         int k = find_kernel(api, ctx, want[i].name);
         const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
@@ -132,8 +137,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
         const gh_param_info *p = &info->params[0];
         int ok = p->size >= sizeof(gh_param_info) && strcmp(p->name, "tile") == 0 && p->default_value == 16 &&
                  p->n_allowed == 4;
-        for (size_t i = 0; ok && i < 4; ++i)
-            ok = p->allowed[i] == (int64_t)(4 << i);
+        for (size_t i = 0; ok && i < 4; ++i) ok = p->allowed[i] == (int64_t)(4 << i);
         CHECK(ok, "tiled's parameter: tile, default 16, allowed 4, 8, 16, 32");
     }
     int blocked = find_kernel(api, ctx, "blocked");
@@ -154,8 +158,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 static int write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     int ok = fputs(text, f) >= 0;
     return fclose(f) == 0 && ok ? 0 : -1;
 }
@@ -163,8 +166,7 @@ static int write_file(const char *path, const char *text)
 static char *read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -173,8 +175,7 @@ static char *read_file(const char *path)
         free(text);
         text = NULL;
     }
-    if (text)
-        text[size] = '\0';
+    if (text) text[size] = '\0';
     fclose(f);
     return text;
 }
@@ -191,8 +192,7 @@ static int make_kernel_dir(const char *src_dir, const char *dir, const char *bro
         snprintf(from, sizeof from, "%s/%s", src_dir, files[i]);
         snprintf(to, sizeof to, "%s/%s", dir, files[i]);
         char *text = read_file(from);
-        if (!text)
-            return -1;
+        if (!text) return -1;
         int rc;
         if (broken && strcmp(files[i], broken) == 0) {
             size_t n = strlen(text) + strlen(when) + 64;
@@ -208,8 +208,7 @@ static int make_kernel_dir(const char *src_dir, const char *dir, const char *bro
             rc = write_file(to, text);
         }
         free(text);
-        if (rc)
-            return -1;
+        if (rc) return -1;
     }
     return 0;
 }
@@ -231,8 +230,7 @@ static void remove_kernel_dir(const char *dir)
 static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *kernel_src_dir, int full)
 {
     gemmhost_cuda_compile_all_fn compile_all = (gemmhost_cuda_compile_all_fn)api->get_proc(GEMMHOST_CUDA_COMPILE_ALL);
-    if (!compile_all)
-        return;
+    if (!compile_all) return;
     gh_status st;
     if (full) {
         st = compile_all(ctx, 9, 0);
@@ -245,8 +243,9 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
               "sm_90 from the embedded sources%s%s",
               st ? ": " : "", st ? api->last_error(ctx) : "");
     } else {
-        check_skip("NVRTC compile of every blocked variant from the embedded sources (about a second each): only "
-                   "with --full (tools/gpu-check.sh); below, NVRTC compiles naive and tiled in full and one blocked");
+        check_skip(
+            "NVRTC compile of every blocked variant from the embedded sources (about a second each): only "
+            "with --full (tools/gpu-check.sh); below, NVRTC compiles naive and tiled in full and one blocked");
     }
 
     /* kernel_dir: blocked.cu broken past its first variant. compile_all goes
@@ -365,32 +364,28 @@ int main(int argc, char **argv)
                 if (require && atoi(require))
                     check_verdict(0, "GEMMHOST_CUDA_TEST_REQUIRE_DEVICE is set but there is no device: %s",
                                   api->last_error(ctx));
-                else
-                    check_skip("GEMM on a CUDA device: none here");
+                else check_skip("GEMM on a CUDA device: none here");
             }
             for (int d = 0; d < n; ++d) {
                 const gh_device_info *info = api->device_info(ctx, d);
                 CHECK(info && info->size >= sizeof(gh_device_info) && info->name[0] &&
-                          strcmp(info->vendor, "NVIDIA") == 0 && info->global_mem_bytes > 0 && info->compute_units > 0 &&
-                          info->max_workgroup_size >= 256 && info->local_mem_bytes >= 16384 && info->has_fp64 == 1 &&
-                          info->is_software == 0 && info->driver_version[0] && info->api[0] && info->platform,
+                          strcmp(info->vendor, "NVIDIA") == 0 && info->global_mem_bytes > 0 &&
+                          info->compute_units > 0 && info->max_workgroup_size >= 256 &&
+                          info->local_mem_bytes >= 16384 && info->has_fp64 == 1 && info->is_software == 0 &&
+                          info->driver_version[0] && info->api[0] && info->platform,
                       "device_info(%d) is complete", d);
-                if (!info)
-                    continue;
+                if (!info) continue;
                 print_device(info, d);
                 run_limit_tests(api, ctx, d);
                 run_gemm_tests(api, ctx, d);
                 run_stream_tests(api, ctx, d);
                 const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
-                if (!(no_perf && atoi(no_perf)))
-                    run_perf(api, ctx, d);
+                if (!(no_perf && atoi(no_perf))) run_perf(api, ctx, d);
             }
-            if (n >= 2)
-                run_multi_device_stream_tests(api, ctx, n);
+            if (n >= 2) run_multi_device_stream_tests(api, ctx, n);
             api->close(ctx);
         }
     }
-    if (lib)
-        dlclose(lib);
+    if (lib) dlclose(lib);
     return check_summary("gemmhost-cuda-test");
 }

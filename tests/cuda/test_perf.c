@@ -27,8 +27,8 @@ static const perf_variant perf_variants[] = {
     {"blocked", {64, 4}, "tile=64 work=4"},
     {"cublas", {0, 0}, ""},
 };
-#define N_PERF (sizeof perf_variants / sizeof perf_variants[0])
-#define TILED_16 2
+#define N_PERF          (sizeof perf_variants / sizeof perf_variants[0])
+#define TILED_16        2
 #define BLOCKED_DEFAULT 4
 
 static int compare_doubles(const void *x, const void *y)
@@ -41,8 +41,19 @@ static int compare_doubles(const void *x, const void *y)
 static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, const perf_variant *v, int64_t n,
                           gh_buffer *a, gh_buffer *b, gh_buffer *c)
 {
-    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = n, .n = n, .k = n, .alpha = 1.0, .beta = 0.0,
-                         .lda = n, .ldb = n, .ldc = n, .a = a, .b = b, .c = c,
+    gh_gemm_args args = {.size = sizeof args,
+                         .dtype = GH_F32,
+                         .m = n,
+                         .n = n,
+                         .k = n,
+                         .alpha = 1.0,
+                         .beta = 0.0,
+                         .lda = n,
+                         .ldb = n,
+                         .ldc = n,
+                         .a = a,
+                         .b = b,
+                         .c = c,
                          .params = v->params[0] ? v->params : NULL,
                          .n_params = v->params[0] ? (v->params[1] ? 2 : 1) : 0};
     int kernel = find_kernel(api, ctx, v->kernel);
@@ -55,8 +66,7 @@ static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, 
                           api->last_error(ctx));
             return -1.0;
         }
-        if (r >= 0)
-            ms[r] = timing.kernel_ms;
+        if (r >= 0) ms[r] = timing.kernel_ms;
     }
     qsort(ms, 3, sizeof ms[0], compare_doubles);
     return ms[1];
@@ -77,8 +87,7 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
         }
         /* Random data, never zeros: zeros run faster and hide nothing. */
         uint64_t state = 7;
-        for (int64_t i = 0; i < n * n; ++i)
-            host[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
+        for (int64_t i = 0; i < n * n; ++i) host[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
         if (api->upload(ctx, a, 0, host, bytes) || api->upload(ctx, b, 0, host, bytes)) {
             check_verdict(0, "perf %lld^3: upload: %s", (long long)n, api->last_error(ctx));
             goto next;

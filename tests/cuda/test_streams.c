@@ -38,8 +38,7 @@ static void fill_random(unsigned char *p, size_t n, uint64_t seed)
     uint64_t state = seed;
     for (size_t i = 0; i < n; i += 8) {
         uint64_t r = test_rand_next(&state);
-        for (size_t b = 0; b < 8 && i + b < n; ++b)
-            p[i + b] = (unsigned char)(r >> (8 * b));
+        for (size_t b = 0; b < 8 && i + b < n; ++b) p[i + b] = (unsigned char)(r >> (8 * b));
     }
 }
 
@@ -48,14 +47,14 @@ static void fill_random(unsigned char *p, size_t n, uint64_t seed)
 typedef struct copy_case {
     const char *name;
     uint64_t width, rows;
-    uint64_t src_pitch;           /* host rows going up */
-    uint64_t offset, pitch;       /* in the device buffer */
-    uint64_t back_pitch;          /* host rows coming back */
-    int pinned_src;               /* source from host_alloc, destination pageable; or the other way */
+    uint64_t src_pitch;     /* host rows going up */
+    uint64_t offset, pitch; /* in the device buffer */
+    uint64_t back_pitch;    /* host rows coming back */
+    int pinned_src;         /* source from host_alloc, destination pageable; or the other way */
 } copy_case;
 
 #define COPY_BUFFER (1u << 20)
-#define HOST_FILL 0x5A
+#define HOST_FILL   0x5A
 #define DEVICE_FILL 0xA5
 
 /* Regions of the device buffer that do not overlap. */
@@ -72,12 +71,10 @@ static const copy_case copy_cases[] = {
  * under its width.) */
 static int in_region(const copy_case *c, uint64_t byte, uint64_t *from)
 {
-    if (byte < c->offset)
-        return 0;
+    if (byte < c->offset) return 0;
     uint64_t rel = byte - c->offset;
     uint64_t row = c->rows == 1 ? 0 : rel / c->pitch, col = rel - row * c->pitch;
-    if (row >= c->rows || col >= c->width)
-        return 0;
+    if (row >= c->rows || col >= c->width) return 0;
     *from = row * c->src_pitch + col;
     return 1;
 }
@@ -128,8 +125,8 @@ static void test_copies(const gh_plugin_api *api, gh_plugin *ctx, int device, gh
     /* Everything on one stream, in order: each download after its upload. */
     for (size_t i = 0; i < N_COPY_CASES; ++i) {
         const copy_case *c = &copy_cases[i];
-        gh_status st = api->upload_2d_async(ctx, s, buf, c->offset, c->pitch, src[i], c->src_pitch, c->width, c->rows,
-                                            &up_ms[i]);
+        gh_status st =
+            api->upload_2d_async(ctx, s, buf, c->offset, c->pitch, src[i], c->src_pitch, c->width, c->rows, &up_ms[i]);
         if (st == GH_OK)
             st = api->download_2d_async(ctx, s, buf, c->offset, c->pitch, dst[i], c->back_pitch, c->width, c->rows,
                                         &down_ms[i]);
@@ -148,8 +145,7 @@ static void test_copies(const gh_plugin_api *api, gh_plugin *ctx, int device, gh
         const copy_case *c = &copy_cases[i];
         uint64_t bad_rows = 0, touched_gaps = 0;
         for (uint64_t r = 0; r < c->rows; ++r) {
-            if (memcmp(dst[i] + r * c->back_pitch, src[i] + r * c->src_pitch, c->width) != 0)
-                bad_rows++;
+            if (memcmp(dst[i] + r * c->back_pitch, src[i] + r * c->src_pitch, c->width) != 0) bad_rows++;
             if (r + 1 < c->rows)
                 for (uint64_t b = c->width; b < c->back_pitch; ++b)
                     touched_gaps += dst[i][r * c->back_pitch + b] != HOST_FILL;
@@ -176,36 +172,30 @@ static void test_copies(const gh_plugin_api *api, gh_plugin *ctx, int device, gh
         int expected = DEVICE_FILL;
         uint64_t from = 0;
         for (size_t i = 0; i < N_COPY_CASES; ++i)
-            if (in_region(&copy_cases[i], byte, &from))
-                expected = src[i][from];
+            if (in_region(&copy_cases[i], byte, &from)) expected = src[i][from];
         wrong += whole[byte] != expected;
     }
     failures += wrong != 0;
     CHECK(wrong == 0, "2D uploads land at their offsets and pitches and touch nothing else (%llu bytes wrong)",
           (unsigned long long)wrong);
-    printf("device %d: streams: 2D copies: %zu round trips with pitches and offsets, %s (upload %.4f ms, download "
-           "%.4f ms for %llu rows of %llu bytes)\n",
-           device, N_COPY_CASES, failures ? "FAILED" : "verified", up_ms[0], down_ms[0],
-           (unsigned long long)copy_cases[0].rows, (unsigned long long)copy_cases[0].width);
+    printf(
+        "device %d: streams: 2D copies: %zu round trips with pitches and offsets, %s (upload %.4f ms, download "
+        "%.4f ms for %llu rows of %llu bytes)\n",
+        device, N_COPY_CASES, failures ? "FAILED" : "verified", up_ms[0], down_ms[0],
+        (unsigned long long)copy_cases[0].rows, (unsigned long long)copy_cases[0].width);
 
 done:
     for (size_t i = 0; i < N_COPY_CASES; ++i) {
-        if (src_pinned[i])
-            api->host_free(ctx, src[i]);
-        else
-            free(src[i]);
-        if (dst_pinned[i])
-            api->host_free(ctx, dst[i]);
-        else
-            free(dst[i]);
+        if (src_pinned[i]) api->host_free(ctx, src[i]);
+        else free(src[i]);
+        if (dst_pinned[i]) api->host_free(ctx, dst[i]);
+        else free(dst[i]);
     }
     api->buffer_free(ctx, buf);
     free(whole);
 }
 
 /* ---- GEMMs queued on streams ---- */
-
-
 
 /* One GEMM with everything it needs: tight host matrices (pinned), device
  * matrices with padded rows at an offset, filled by 2D copies. */
@@ -219,8 +209,8 @@ typedef struct stream_gemm {
     double alpha, beta;
     /* filled in by the test */
     logical_problem lp;
-    void *host[4];                /* A, B, C0 stored tight; C out */
-    gh_buffer *buf[3];            /* A, B, C */
+    void *host[4];     /* A, B, C0 stored tight; C out */
+    gh_buffer *buf[3]; /* A, B, C */
     int64_t rows[3], cols[3], ld[3];
     uint64_t offset[3];
     double up_ms[3], down_ms;
@@ -231,10 +221,8 @@ enum { PAD = 3, OFFSET = 5 };
 
 static void free_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, stream_gemm *g)
 {
-    for (int i = 0; i < 4; ++i)
-        api->host_free(ctx, g->host[i]);
-    for (int i = 0; i < 3; ++i)
-        api->buffer_free(ctx, g->buf[i]);
+    for (int i = 0; i < 4; ++i) api->host_free(ctx, g->host[i]);
+    for (int i = 0; i < 3; ++i) api->buffer_free(ctx, g->buf[i]);
     logical_problem_free(&g->lp);
 }
 
@@ -243,8 +231,7 @@ static int prepare_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, int dev
 {
     memset(g->host, 0, sizeof g->host);
     memset(g->buf, 0, sizeof g->buf);
-    if (logical_problem_init(&g->lp, g->dtype, g->m, g->n, g->k, seed) || host_products(&g->lp))
-        return -1;
+    if (logical_problem_init(&g->lp, g->dtype, g->m, g->n, g->k, seed) || host_products(&g->lp)) return -1;
     size_t es = elem_size(g->dtype);
     g->rows[0] = g->ta ? g->k : g->m;
     g->cols[0] = g->ta ? g->m : g->k;
@@ -267,8 +254,7 @@ static int prepare_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, int dev
                 put(g->dtype, g->host[i], (size_t)(r * g->cols[i] + c),
                     transposed[i] ? logical[i][c * g->rows[i] + r] : logical[i][r * g->cols[i] + c]);
     }
-    if (api->host_alloc(ctx, (size_t)(g->m * g->n) * es, &g->host[3]) != GH_OK)
-        return -1;
+    if (api->host_alloc(ctx, (size_t)(g->m * g->n) * es, &g->host[3]) != GH_OK) return -1;
     memset(g->host[3], 0, (size_t)(g->m * g->n) * es);
     return 0;
 }
@@ -285,14 +271,29 @@ static gh_status queue_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, gh_
                                   &g->up_ms[i]);
     }
     gh_gemm_args args = {
-        .size = sizeof args, .dtype = g->dtype, .trans_a = g->ta, .trans_b = g->tb, .m = g->m, .n = g->n,
-        .k = g->k, .alpha = g->alpha, .beta = g->beta, .lda = g->ld[0], .ldb = g->ld[1], .ldc = g->ld[2],
-        .a = g->buf[0], .b = g->buf[1], .c = g->buf[2], .a_offset = g->offset[0], .b_offset = g->offset[1],
-        .c_offset = g->offset[2], .params = g->n_params ? g->params : NULL, .n_params = g->n_params,
+        .size = sizeof args,
+        .dtype = g->dtype,
+        .trans_a = g->ta,
+        .trans_b = g->tb,
+        .m = g->m,
+        .n = g->n,
+        .k = g->k,
+        .alpha = g->alpha,
+        .beta = g->beta,
+        .lda = g->ld[0],
+        .ldb = g->ld[1],
+        .ldc = g->ld[2],
+        .a = g->buf[0],
+        .b = g->buf[1],
+        .c = g->buf[2],
+        .a_offset = g->offset[0],
+        .b_offset = g->offset[1],
+        .c_offset = g->offset[2],
+        .params = g->n_params ? g->params : NULL,
+        .n_params = g->n_params,
     };
     g->timing = (gh_gemm_timing){.size = sizeof g->timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
-    if (st == GH_OK)
-        st = api->gemm_async(ctx, s, find_kernel(api, ctx, g->kernel), &args, &g->timing);
+    if (st == GH_OK) st = api->gemm_async(ctx, s, find_kernel(api, ctx, g->kernel), &args, &g->timing);
     g->down_ms = -1.0;
     if (st == GH_OK)
         st = api->download_2d_async(ctx, s, g->buf[2], g->offset[2] * es, (uint64_t)g->ld[2] * es, g->host[3],
@@ -313,8 +314,7 @@ static int verify_stream_gemm(const stream_gemm *g, const char *where)
             double err = (double)fabsl((long double)got - want);
             double bound = gemm_error_bound(g->dtype, g->k, g->alpha, g->beta, g->lp.mag[i * g->n + j], c0);
             int ok = isfinite(got) && (g->dtype == GH_I32 ? got == (double)want : err <= bound);
-            if (bound > 0.0 && err / bound > worst)
-                worst = err / bound;
+            if (bound > 0.0 && err / bound > worst) worst = err / bound;
             if (!ok && bad++ == 0) {
                 bad_i = i;
                 bad_j = j;
@@ -327,8 +327,7 @@ static int verify_stream_gemm(const stream_gemm *g, const char *where)
     char params[48] = "";
     if (g->n_params == 2)
         snprintf(params, sizeof params, " tile=%lld work=%lld", (long long)g->params[0], (long long)g->params[1]);
-    else if (g->n_params == 1)
-        snprintf(params, sizeof params, " tile=%lld", (long long)g->params[0]);
+    else if (g->n_params == 1) snprintf(params, sizeof params, " tile=%lld", (long long)g->params[0]);
     if (bad)
         check_verdict(0,
                       "%s: gemm_async %s%s %s %s%s %lldx%lldx%lld: %lld wrong elements, first C(%lld, %lld) = %.17g, "
@@ -353,12 +352,37 @@ static int verify_stream_gemm(const stream_gemm *g, const char *where)
 static void test_two_streams(const gh_plugin_api *api, gh_plugin *ctx, int device, gh_stream *s1, gh_stream *s2)
 {
     stream_gemm g[3] = {
-        {.kernel = "blocked", .params = {128, 8}, .n_params = 2, .dtype = GH_F32, .ta = 0, .tb = 1, .m = 300,
-         .n = 257, .k = 129, .alpha = 1.5, .beta = -0.75},
-        {.kernel = "cublas", .dtype = GH_F64, .ta = 1, .tb = 0, .m = 190, .n = 211, .k = 310, .alpha = 1.5,
+        {.kernel = "blocked",
+         .params = {128, 8},
+         .n_params = 2,
+         .dtype = GH_F32,
+         .ta = 0,
+         .tb = 1,
+         .m = 300,
+         .n = 257,
+         .k = 129,
+         .alpha = 1.5,
          .beta = -0.75},
-        {.kernel = "tiled", .params = {16, 0}, .n_params = 1, .dtype = GH_I32, .ta = 1, .tb = 1, .m = 77, .n = 150,
-         .k = 93, .alpha = 3.0, .beta = -2.0},
+        {.kernel = "cublas",
+         .dtype = GH_F64,
+         .ta = 1,
+         .tb = 0,
+         .m = 190,
+         .n = 211,
+         .k = 310,
+         .alpha = 1.5,
+         .beta = -0.75},
+        {.kernel = "tiled",
+         .params = {16, 0},
+         .n_params = 1,
+         .dtype = GH_I32,
+         .ta = 1,
+         .tb = 1,
+         .m = 77,
+         .n = 150,
+         .k = 93,
+         .alpha = 3.0,
+         .beta = -2.0},
     };
     gh_stream *on[3] = {s1, s2, s1};
     int ready = 1;
@@ -380,22 +404,21 @@ static void test_two_streams(const gh_plugin_api *api, gh_plugin *ctx, int devic
               api->last_error(ctx));
         if (st == GH_OK && st1 == GH_OK && st2 == GH_OK) {
             int ok = 1;
-            for (int i = 0; i < 3; ++i)
-                ok &= verify_stream_gemm(&g[i], "two streams");
-            printf("device %d: streams: gemm_async on two streams: blocked f32 nt 300x257x129 %.4f ms and tiled i32 "
-                   "tt 77x150x93 %.4f ms on one, cublas f64 tn 190x211x310 %.4f ms on the other, %s\n",
-                   device, g[0].timing.kernel_ms, g[2].timing.kernel_ms, g[1].timing.kernel_ms,
-                   ok ? "verified" : "FAILED");
+            for (int i = 0; i < 3; ++i) ok &= verify_stream_gemm(&g[i], "two streams");
+            printf(
+                "device %d: streams: gemm_async on two streams: blocked f32 nt 300x257x129 %.4f ms and tiled i32 "
+                "tt 77x150x93 %.4f ms on one, cublas f64 tn 190x211x310 %.4f ms on the other, %s\n",
+                device, g[0].timing.kernel_ms, g[2].timing.kernel_ms, g[1].timing.kernel_ms,
+                ok ? "verified" : "FAILED");
         }
     }
-    for (int i = 0; i < 3; ++i)
-        free_stream_gemm(api, ctx, &g[i]);
+    for (int i = 0; i < 3; ++i) free_stream_gemm(api, ctx, &g[i]);
 }
 
 /* ---- copy and compute overlapping ---- */
 
-#define OVERLAP_N 2048
-#define OVERLAP_BYTES (256u << 20)
+#define OVERLAP_N        2048
+#define OVERLAP_BYTES    (256u << 20)
 #define OVERLAP_MAX_REPS 256
 
 /* GEMMs on one stream beside one large upload on another: the wall time
@@ -417,18 +440,29 @@ static void test_overlap(const gh_plugin_api *api, gh_plugin *ctx, int device, g
         goto done;
     }
     /* The plugin writes only the members a timing's size covers. */
-    for (int r = 0; r < OVERLAP_MAX_REPS; ++r)
-        timings[r].size = sizeof timings[r];
+    for (int r = 0; r < OVERLAP_MAX_REPS; ++r) timings[r].size = sizeof timings[r];
     uint64_t state = 5;
-    for (int64_t i = 0; i < n * n; ++i)
-        init[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
+    for (int64_t i = 0; i < n * n; ++i) init[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
     memset(host, 1, OVERLAP_BYTES);
     if (api->upload(ctx, a, 0, init, mat) != GH_OK || api->upload(ctx, b, 0, init, mat) != GH_OK) {
         check_verdict(0, "overlap: upload: %s", api->last_error(ctx));
         goto done;
     }
-    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = n, .n = n, .k = n, .alpha = 1.0, .beta = 0.0,
-                         .lda = n, .ldb = n, .ldc = n, .a = a, .b = b, .c = c, .params = params, .n_params = 2};
+    gh_gemm_args args = {.size = sizeof args,
+                         .dtype = GH_F32,
+                         .m = n,
+                         .n = n,
+                         .k = n,
+                         .alpha = 1.0,
+                         .beta = 0.0,
+                         .lda = n,
+                         .ldb = n,
+                         .ldc = n,
+                         .a = a,
+                         .b = b,
+                         .c = c,
+                         .params = params,
+                         .n_params = 2};
     int blocked = find_kernel(api, ctx, "blocked");
 
     /* Each alone first (the first GEMM also compiles the kernel). */
@@ -438,8 +472,8 @@ static void test_overlap(const gh_plugin_api *api, gh_plugin *ctx, int device, g
         if ((st = api->gemm_async(ctx, s1, blocked, &args, &timings[0])) == GH_OK &&
             (st = api->stream_synchronize(ctx, s1)) == GH_OK)
             gemm_alone = timings[0].kernel_ms;
-    if (st == GH_OK && (st = api->upload_2d_async(ctx, s2, big, 0, OVERLAP_BYTES, host, OVERLAP_BYTES, OVERLAP_BYTES,
-                                                  1, &upload_alone)) == GH_OK)
+    if (st == GH_OK && (st = api->upload_2d_async(ctx, s2, big, 0, OVERLAP_BYTES, host, OVERLAP_BYTES, OVERLAP_BYTES, 1,
+                                                  &upload_alone)) == GH_OK)
         st = api->stream_synchronize(ctx, s2);
     if (st != GH_OK || !time_ok(gemm_alone) || !time_ok(upload_alone)) {
         check_verdict(0, "overlap: timing each alone: status %d (%s), GEMM %.4f ms, upload %.4f ms", (int)st,
@@ -452,8 +486,7 @@ static void test_overlap(const gh_plugin_api *api, gh_plugin *ctx, int device, g
     /* Both at once. */
     double upload_ms = -1.0;
     double t0 = now_ms();
-    for (int r = 0; r < reps && st == GH_OK; ++r)
-        st = api->gemm_async(ctx, s1, blocked, &args, &timings[r]);
+    for (int r = 0; r < reps && st == GH_OK; ++r) st = api->gemm_async(ctx, s1, blocked, &args, &timings[r]);
     double queued = now_ms() - t0;
     if (st == GH_OK)
         st = api->upload_2d_async(ctx, s2, big, 0, OVERLAP_BYTES, host, OVERLAP_BYTES, OVERLAP_BYTES, 1, &upload_ms);
@@ -473,16 +506,19 @@ static void test_overlap(const gh_plugin_api *api, gh_plugin *ctx, int device, g
     double shorter = gemms < upload_ms ? gemms : upload_ms;
     double hidden = shorter > 0.0 ? (gemms + upload_ms - wall) / shorter : 0.0;
     CHECK(all_timed, "overlap: every GEMM and the upload timed (> 0)");
-    CHECK(queued < gemms, "overlap: queueing %d GEMMs took %.3f ms, less than they run (%.3f ms): gemm_async does "
-                          "not wait", reps, queued, gemms);
+    CHECK(queued < gemms,
+          "overlap: queueing %d GEMMs took %.3f ms, less than they run (%.3f ms): gemm_async does "
+          "not wait",
+          reps, queued, gemms);
     CHECK(hidden > 0.5,
           "overlap: %d GEMMs on one stream (%.3f ms) beside a %u MiB upload on another (%.3f ms) took %.3f ms: "
           "%.0f%% of the shorter hidden (over 50%% wanted)",
           reps, gemms, OVERLAP_BYTES >> 20, upload_ms, wall, 100.0 * hidden);
-    printf("device %d: streams: overlap: %d x blocked f32 %d^3 on one stream (%.2f ms) beside a %u MiB upload from "
-           "host_alloc memory on another (%.2f ms, %.1f GB/s): %.2f ms wall, %.0f%% of the shorter hidden\n",
-           device, reps, OVERLAP_N, gemms, OVERLAP_BYTES >> 20, upload_ms,
-           (double)OVERLAP_BYTES / (upload_ms * 1e6), wall, 100.0 * hidden);
+    printf(
+        "device %d: streams: overlap: %d x blocked f32 %d^3 on one stream (%.2f ms) beside a %u MiB upload from "
+        "host_alloc memory on another (%.2f ms, %.1f GB/s): %.2f ms wall, %.0f%% of the shorter hidden\n",
+        device, reps, OVERLAP_N, gemms, OVERLAP_BYTES >> 20, upload_ms, (double)OVERLAP_BYTES / (upload_ms * 1e6), wall,
+        100.0 * hidden);
 done:
     api->host_free(ctx, host);
     api->buffer_free(ctx, a);
@@ -506,8 +542,20 @@ static void test_stream_errors(const gh_plugin_api *api, gh_plugin *ctx, int dev
         return;
     }
     int64_t params[2] = {128, 2};
-    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = 64, .n = 64, .k = 64, .alpha = 1.0, .beta = 0.0,
-                         .lda = 64, .ldb = 64, .ldc = 64, .a = buf, .b = buf, .c = buf, .params = params,
+    gh_gemm_args args = {.size = sizeof args,
+                         .dtype = GH_F32,
+                         .m = 64,
+                         .n = 64,
+                         .k = 64,
+                         .alpha = 1.0,
+                         .beta = 0.0,
+                         .lda = 64,
+                         .ldb = 64,
+                         .ldc = 64,
+                         .a = buf,
+                         .b = buf,
+                         .c = buf,
+                         .params = params,
                          .n_params = 2};
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1.0};
     gh_status st = api->gemm_async(ctx, s, find_kernel(api, ctx, "blocked"), &args, &timing);
@@ -538,21 +586,21 @@ static void test_stream_errors(const gh_plugin_api *api, gh_plugin *ctx, int dev
     gh_stream *t = NULL;
     unsigned char *host = malloc(1 << 20);
     gh_buffer *big = NULL;
-    if (host && api->stream_create(ctx, device, &t) == GH_OK && api->buffer_alloc(ctx, device, 1 << 20, &big) == GH_OK) {
+    if (host && api->stream_create(ctx, device, &t) == GH_OK &&
+        api->buffer_alloc(ctx, device, 1 << 20, &big) == GH_OK) {
         double ms = -1.0;
         memset(host, 7, 1 << 20);
         st = api->upload_2d_async(ctx, t, big, 0, 1 << 20, host, 1 << 20, 1 << 20, 1, &ms);
         api->stream_destroy(ctx, t);
         t = NULL;
         unsigned char back[64] = {0};
-        int ok = st == GH_OK && api->download(ctx, big, (1 << 20) - 64, back, 64) == GH_OK && back[0] == 7 &&
-                 back[63] == 7;
+        int ok =
+            st == GH_OK && api->download(ctx, big, (1 << 20) - 64, back, 64) == GH_OK && back[0] == 7 && back[63] == 7;
         CHECK(ok, "stream_destroy with an upload queued waits for it (status %d)", (int)st);
     } else {
         check_verdict(0, "stream errors: stream or buffer: %s", api->last_error(ctx));
     }
-    if (t)
-        api->stream_destroy(ctx, t);
+    if (t) api->stream_destroy(ctx, t);
     api->buffer_free(ctx, big);
     free(host);
 
@@ -568,8 +616,7 @@ void run_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
 {
     gh_stream *s1 = NULL, *s2 = NULL;
     gh_status st = api->stream_create(ctx, device, &s1);
-    if (st == GH_OK)
-        st = api->stream_create(ctx, device, &s2);
+    if (st == GH_OK) st = api->stream_create(ctx, device, &s2);
     CHECK(st == GH_OK && s1 && s2 && s1 != s2, "two streams on device %d (status %d: %s)", device, (int)st,
           st ? api->last_error(ctx) : "");
     if (st == GH_OK) {
@@ -577,16 +624,14 @@ void run_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
         test_two_streams(api, ctx, device, s1, s2);
         const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
         if (no_perf && atoi(no_perf))
-            check_skip("copy and compute overlapping on two streams: a timing run, and GEMMHOST_CUDA_TEST_NO_PERF is "
-                       "set");
-        else
-            test_overlap(api, ctx, device, s1, s2);
+            check_skip(
+                "copy and compute overlapping on two streams: a timing run, and GEMMHOST_CUDA_TEST_NO_PERF is "
+                "set");
+        else test_overlap(api, ctx, device, s1, s2);
         test_stream_errors(api, ctx, device, s1);
     }
-    if (s1)
-        api->stream_destroy(ctx, s1);
-    if (s2)
-        api->stream_destroy(ctx, s2);
+    if (s1) api->stream_destroy(ctx, s1);
+    if (s2) api->stream_destroy(ctx, s2);
 }
 
 /* ---- every device from its own thread ---- */
@@ -595,12 +640,12 @@ typedef struct device_job {
     const gh_plugin_api *api;
     gh_plugin *ctx;
     int device;
-    void *shared_host;            /* one host_alloc block every device copies from */
+    void *shared_host; /* one host_alloc block every device copies from */
     size_t shared_bytes;
-    unsigned char *back;          /* where it comes back */
+    unsigned char *back; /* where it comes back */
     double up_ms, down_ms;
     stream_gemm g[2];
-    int queued;                   /* everything queued and synchronized */
+    int queued; /* everything queued and synchronized */
     char error[512];
 } device_job;
 
@@ -629,18 +674,13 @@ static void *device_thread(void *arg)
     if (st == GH_OK)
         st = api->download_2d_async(j->ctx, s, buf, 0, j->shared_bytes, j->back, j->shared_bytes, j->shared_bytes, 1,
                                     &j->down_ms);
-    for (int i = 0; i < 2 && st == GH_OK; ++i)
-        st = queue_stream_gemm(api, j->ctx, s, &j->g[i]);
-    if (st == GH_OK)
-        st = api->stream_synchronize(j->ctx, s);
-    if (st != GH_OK)
-        snprintf(j->error, sizeof j->error, "status %d: %s", (int)st, api->last_error(j->ctx));
-    else
-        j->queued = 1;
+    for (int i = 0; i < 2 && st == GH_OK; ++i) st = queue_stream_gemm(api, j->ctx, s, &j->g[i]);
+    if (st == GH_OK) st = api->stream_synchronize(j->ctx, s);
+    if (st != GH_OK) snprintf(j->error, sizeof j->error, "status %d: %s", (int)st, api->last_error(j->ctx));
+    else j->queued = 1;
 done:
     api->buffer_free(j->ctx, buf);
-    if (s)
-        api->stream_destroy(j->ctx, s);
+    if (s) api->stream_destroy(j->ctx, s);
     return NULL;
 }
 
@@ -666,10 +706,18 @@ void run_multi_device_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int
         j->device = d;
         j->shared_host = shared;
         j->shared_bytes = bytes;
-        j->g[0] = (stream_gemm){.kernel = "cublas", .dtype = GH_F32, .m = 384, .n = 320, .k = 256, .alpha = 1.0,
-                                .beta = 0.5};
-        j->g[1] = (stream_gemm){.kernel = "blocked", .params = {64, 4}, .n_params = 2, .dtype = GH_F64, .ta = 1,
-                                .m = 200, .n = 170, .k = 150, .alpha = -1.0, .beta = 2.0};
+        j->g[0] =
+            (stream_gemm){.kernel = "cublas", .dtype = GH_F32, .m = 384, .n = 320, .k = 256, .alpha = 1.0, .beta = 0.5};
+        j->g[1] = (stream_gemm){.kernel = "blocked",
+                                .params = {64, 4},
+                                .n_params = 2,
+                                .dtype = GH_F64,
+                                .ta = 1,
+                                .m = 200,
+                                .n = 170,
+                                .k = 150,
+                                .alpha = -1.0,
+                                .beta = 2.0};
         if (!(j->back = malloc(bytes)) || pthread_create(&threads[d], NULL, device_thread, j) != 0) {
             free(j->back);
             break;
@@ -689,11 +737,9 @@ void run_multi_device_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int
             CHECK(copied, "%s: one portable host_alloc block round-trips (upload %.4f ms, download %.4f ms)", where,
                   j->up_ms, j->down_ms);
             ok &= copied;
-            for (int i = 0; i < 2; ++i)
-                ok &= verify_stream_gemm(&j->g[i], where);
+            for (int i = 0; i < 2; ++i) ok &= verify_stream_gemm(&j->g[i], where);
         }
-        for (int i = 0; i < 2; ++i)
-            free_stream_gemm(api, ctx, &j->g[i]);
+        for (int i = 0; i < 2; ++i) free_stream_gemm(api, ctx, &j->g[i]);
         free(j->back);
         all &= ok;
     }

@@ -8,30 +8,40 @@
 #include <string.h>
 #include "gemmhost/plugin.h"
 
-#define FAKE_GOOD 0          /* correct; answers the host's minor */
-#define FAKE_WRONG_MAJOR 1   /* answers another major */
-#define FAKE_NO_ENTRY 2      /* exports a misspelled entry */
-#define FAKE_FAILING_OPEN 3  /* open fails with a driver error */
-#define FAKE_NO_DEVICE 4     /* opens, but has no device */
-#define FAKE_MINOR_TOO_NEW 5 /* answers a minor above the one offered */
-#define FAKE_SHORT_TABLE 6   /* function table shorter than minor 0 */
-#define FAKE_OLD_MINOR 7     /* correct, built for minor 0: a table of minor-0 size */
-#define FAKE_NOOP 8          /* never writes C */
-#define FAKE_RACY 9          /* every other run differs in the last bit */
-#define FAKE_GUARD_WRITER 10 /* also writes one element past the end of row 0 */
-#define FAKE_FAIL_THIRD 11   /* the third gemm call fails */
-#define FAKE_F32_ONLY 12     /* correct, but its kernel has f32 only */
-#define FAKE_CRASH_THIRD 13  /* the third gemm call crashes (SIGSEGV) */
+#define FAKE_GOOD          0  /* correct; answers the host's minor */
+#define FAKE_WRONG_MAJOR   1  /* answers another major */
+#define FAKE_NO_ENTRY      2  /* exports a misspelled entry */
+#define FAKE_FAILING_OPEN  3  /* open fails with a driver error */
+#define FAKE_NO_DEVICE     4  /* opens, but has no device */
+#define FAKE_MINOR_TOO_NEW 5  /* answers a minor above the one offered */
+#define FAKE_SHORT_TABLE   6  /* function table shorter than minor 0 */
+#define FAKE_OLD_MINOR     7  /* correct, built for minor 0: a table of minor-0 size */
+#define FAKE_NOOP          8  /* never writes C */
+#define FAKE_RACY          9  /* every other run differs in the last bit */
+#define FAKE_GUARD_WRITER  10 /* also writes one element past the end of row 0 */
+#define FAKE_FAIL_THIRD    11 /* the third gemm call fails */
+#define FAKE_F32_ONLY      12 /* correct, but its kernel has f32 only */
+#define FAKE_CRASH_THIRD   13 /* the third gemm call crashes (SIGSEGV) */
 
 static _Thread_local char error_text[256] = "";
-static const char *fake_last_error(gh_plugin *ctx) { (void)ctx; return error_text; }
+static const char *fake_last_error(gh_plugin *ctx)
+{
+    (void)ctx;
+    return error_text;
+}
 
-struct gh_plugin { int gemm_calls; };
-struct gh_buffer { uint64_t bytes; unsigned char *data; };
+struct gh_plugin {
+    int gemm_calls;
+};
+struct gh_buffer {
+    uint64_t bytes;
+    unsigned char *data;
+};
 
 static gh_status fake_open(const gh_option_value *o, size_t n, gh_plugin **out)
 {
-    (void)o; (void)n;
+    (void)o;
+    (void)n;
     if (FAKE_MODE == FAKE_FAILING_OPEN) {
         snprintf(error_text, sizeof error_text, "simulated driver failure in open");
         return GH_ERROR;
@@ -39,7 +49,10 @@ static gh_status fake_open(const gh_option_value *o, size_t n, gh_plugin **out)
     *out = calloc(1, sizeof **out);
     return *out ? GH_OK : GH_OUT_OF_MEMORY;
 }
-static void fake_close(gh_plugin *ctx) { free(ctx); }
+static void fake_close(gh_plugin *ctx)
+{
+    free(ctx);
+}
 static int fake_device_count(gh_plugin *ctx)
 {
     (void)ctx;
@@ -49,24 +62,50 @@ static int fake_device_count(gh_plugin *ctx)
     }
     return 1;
 }
-static const gh_device_info fake_info = {sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
-static const gh_device_info *fake_device_info(gh_plugin *ctx, int d) { (void)ctx; return d == 0 ? &fake_info : NULL; }
-static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop",
-                                          FAKE_MODE == FAKE_F32_ONLY ? GH_DTYPE_BIT(GH_F32) : 7u, NULL, 0};
-static int fake_kernel_count(gh_plugin *ctx) { (void)ctx; return 1; }
-static const gh_kernel_info *fake_kernel_info(gh_plugin *ctx, int k) { (void)ctx; return k == 0 ? &fake_kernel : NULL; }
+static const gh_device_info fake_info = {
+    sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
+static const gh_device_info *fake_device_info(gh_plugin *ctx, int d)
+{
+    (void)ctx;
+    return d == 0 ? &fake_info : NULL;
+}
+static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
+                                           "loop",
+                                           "a plain triple loop",
+                                           FAKE_MODE == FAKE_F32_ONLY ? GH_DTYPE_BIT(GH_F32) : 7u,
+                                           NULL,
+                                           0};
+static int fake_kernel_count(gh_plugin *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+static const gh_kernel_info *fake_kernel_info(gh_plugin *ctx, int k)
+{
+    (void)ctx;
+    return k == 0 ? &fake_kernel : NULL;
+}
 
 static gh_status fake_alloc(gh_plugin *ctx, int d, uint64_t bytes, gh_buffer **out)
 {
-    (void)ctx; (void)d;
+    (void)ctx;
+    (void)d;
     gh_buffer *b = calloc(1, sizeof *b);
     if (b) b->data = calloc(1, bytes ? bytes : 1);
-    if (!b || !b->data) { free(b); return GH_OUT_OF_MEMORY; }
+    if (!b || !b->data) {
+        free(b);
+        return GH_OUT_OF_MEMORY;
+    }
     b->bytes = bytes;
     *out = b;
     return GH_OK;
 }
-static void fake_free(gh_plugin *ctx, gh_buffer *b) { (void)ctx; if (b) free(b->data); free(b); }
+static void fake_free(gh_plugin *ctx, gh_buffer *b)
+{
+    (void)ctx;
+    if (b) free(b->data);
+    free(b);
+}
 static gh_status fake_upload(gh_plugin *ctx, gh_buffer *b, uint64_t off, const void *src, uint64_t n)
 {
     (void)ctx;
@@ -81,8 +120,8 @@ static gh_status fake_download(gh_plugin *ctx, gh_buffer *b, uint64_t off, void 
 }
 
 /* op(A)(i,p) and op(B)(p,j) of any dtype, as double. */
-static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off, int64_t ld, int trans,
-                      int64_t r, int64_t c)
+static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off, int64_t ld, int trans, int64_t r,
+                      int64_t c)
 {
     uint64_t idx = off + (uint64_t)(trans ? c * ld + r : r * ld + c);
     switch (g->dtype) {
@@ -94,24 +133,42 @@ static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off,
 static void store(const gh_gemm_args *g, uint64_t idx, double v, int perturb)
 {
     switch (g->dtype) {
-    case GH_F32: { float f = (float)v; if (perturb) { uint32_t u; memcpy(&u, &f, 4); u ^= 1; memcpy(&f, &u, 4); }
-                   ((float *)g->c->data)[idx] = f; break; }
-    case GH_F64: { double d = v; if (perturb) { uint64_t u; memcpy(&u, &d, 8); u ^= 1; memcpy(&d, &u, 8); }
-                   ((double *)g->c->data)[idx] = d; break; }
+    case GH_F32: {
+        float f = (float)v;
+        if (perturb) {
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            u ^= 1;
+            memcpy(&f, &u, 4);
+        }
+        ((float *)g->c->data)[idx] = f;
+        break;
+    }
+    case GH_F64: {
+        double d = v;
+        if (perturb) {
+            uint64_t u;
+            memcpy(&u, &d, 8);
+            u ^= 1;
+            memcpy(&d, &u, 8);
+        }
+        ((double *)g->c->data)[idx] = d;
+        break;
+    }
     default: ((int32_t *)g->c->data)[idx] = (int32_t)v + perturb; break;
     }
 }
 
 static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh_gemm_timing *t)
 {
-    (void)d; (void)k;
+    (void)d;
+    (void)k;
     ctx->gemm_calls++;
     if (FAKE_MODE == FAKE_FAIL_THIRD && ctx->gemm_calls == 3) {
         snprintf(error_text, sizeof error_text, "simulated device lost on the third gemm");
         return GH_ERROR;
     }
-    if (FAKE_MODE == FAKE_CRASH_THIRD && ctx->gemm_calls == 3)
-        raise(SIGSEGV); /* what a driver's bad pointer does */
+    if (FAKE_MODE == FAKE_CRASH_THIRD && ctx->gemm_calls == 3) raise(SIGSEGV); /* what a driver's bad pointer does */
     int perturb = FAKE_MODE == FAKE_RACY && ctx->gemm_calls % 2 == 0;
     if (FAKE_MODE != FAKE_NOOP)
         for (int64_t i = 0; i < g->m; i++)
@@ -129,20 +186,41 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
     t->clock = GH_CLOCK_DEVICE;
     return GH_OK;
 }
-static gh_status fake_sync(gh_plugin *ctx, int d) { (void)ctx; (void)d; return GH_OK; }
-static void *fake_get_proc(const char *name) { (void)name; return NULL; }
+static gh_status fake_sync(gh_plugin *ctx, int d)
+{
+    (void)ctx;
+    (void)d;
+    return GH_OK;
+}
+static void *fake_get_proc(const char *name)
+{
+    (void)name;
+    return NULL;
+}
 
 static const gh_plugin_api fake_api = {
     .size = FAKE_MODE == FAKE_SHORT_TABLE ? offsetof(gh_plugin_api, gemm)
-          : FAKE_MODE == FAKE_OLD_MINOR  ? GH_PLUGIN_API_MINOR0_SIZE
-                                         : sizeof(gh_plugin_api),
-    .abi_major = GEMMHOST_ABI_MAJOR, .abi_minor = FAKE_MODE == FAKE_OLD_MINOR ? 0 : GEMMHOST_ABI_MINOR,
-    .name = FAKE_NAME, .description = "a fake plugin for the loader tests", .version = "0",
-    .open = fake_open, .close = fake_close, .last_error = fake_last_error,
-    .device_count = fake_device_count, .device_info = fake_device_info,
-    .kernel_count = fake_kernel_count, .kernel_info = fake_kernel_info,
-    .buffer_alloc = fake_alloc, .buffer_free = fake_free, .upload = fake_upload, .download = fake_download,
-    .gemm = fake_gemm, .synchronize = fake_sync, .get_proc = fake_get_proc,
+            : FAKE_MODE == FAKE_OLD_MINOR ? GH_PLUGIN_API_MINOR0_SIZE
+                                          : sizeof(gh_plugin_api),
+    .abi_major = GEMMHOST_ABI_MAJOR,
+    .abi_minor = FAKE_MODE == FAKE_OLD_MINOR ? 0 : GEMMHOST_ABI_MINOR,
+    .name = FAKE_NAME,
+    .description = "a fake plugin for the loader tests",
+    .version = "0",
+    .open = fake_open,
+    .close = fake_close,
+    .last_error = fake_last_error,
+    .device_count = fake_device_count,
+    .device_info = fake_device_info,
+    .kernel_count = fake_kernel_count,
+    .kernel_info = fake_kernel_info,
+    .buffer_alloc = fake_alloc,
+    .buffer_free = fake_free,
+    .upload = fake_upload,
+    .download = fake_download,
+    .gemm = fake_gemm,
+    .synchronize = fake_sync,
+    .get_proc = fake_get_proc,
 };
 
 #if FAKE_MODE == FAKE_NO_ENTRY

@@ -64,11 +64,11 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
     }
     /* Hardware: every blocked tile x work (those over the device's limits
      * print why); software: a few, each is a compile. */
-    static const bench_config hardware[] = {
-        {"naive", 1, {16}}, {"tiled", 1, {8}}, {"tiled", 1, {16}}, {"tiled", 1, {32}},
-        {"blocked", 2, {32, 2}}, {"blocked", 2, {32, 4}}, {"blocked", 2, {32, 8}},
-        {"blocked", 2, {64, 2}}, {"blocked", 2, {64, 4}}, {"blocked", 2, {64, 8}},
-        {"blocked", 2, {128, 2}}, {"blocked", 2, {128, 4}}, {"blocked", 2, {128, 8}}};
+    static const bench_config hardware[] = {{"naive", 1, {16}},      {"tiled", 1, {8}},        {"tiled", 1, {16}},
+                                            {"tiled", 1, {32}},      {"blocked", 2, {32, 2}},  {"blocked", 2, {32, 4}},
+                                            {"blocked", 2, {32, 8}}, {"blocked", 2, {64, 2}},  {"blocked", 2, {64, 4}},
+                                            {"blocked", 2, {64, 8}}, {"blocked", 2, {128, 2}}, {"blocked", 2, {128, 4}},
+                                            {"blocked", 2, {128, 8}}};
     static const bench_config software[] = {
         {"naive", 1, {16}}, {"tiled", 1, {16}}, {"blocked", 2, {64, 4}}, {"blocked", 2, {128, 8}}};
     const bench_config *configs = is_software ? software : hardware;
@@ -81,11 +81,22 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         if (bc->n_params == 2)
             snprintf(label, sizeof label, "%-7s %3lldx%lld", bc->kernel, (long long)bc->params[0],
                      (long long)bc->params[1]);
-        else
-            snprintf(label, sizeof label, "%-7s %3lld", bc->kernel, (long long)bc->params[0]);
-        gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .m = n, .n = n, .k = n, .alpha = 1, .beta = 0,
-                             .lda = n, .ldb = n, .ldc = n, .a = da, .b = db, .c = dc,
-                             .params = bc->params, .n_params = bc->n_params};
+        else snprintf(label, sizeof label, "%-7s %3lld", bc->kernel, (long long)bc->params[0]);
+        gh_gemm_args args = {.size = sizeof args,
+                             .dtype = GH_F32,
+                             .m = n,
+                             .n = n,
+                             .k = n,
+                             .alpha = 1,
+                             .beta = 0,
+                             .lda = n,
+                             .ldb = n,
+                             .ldc = n,
+                             .a = da,
+                             .b = db,
+                             .c = dc,
+                             .params = bc->params,
+                             .n_params = bc->n_params};
         double ms[REPEATS + 1];
         for (int r = 0; r <= REPEATS && st == GH_OK; r++) { /* run 0 warms up (and builds) */
             gh_gemm_timing timing = {.size = sizeof timing};

@@ -7,10 +7,8 @@
 /* The texts only when they differ: they run over several lines. */
 static void expect_text(const char *got, const char *want, const char *what)
 {
-    if (got && strcmp(got, want) == 0)
-        CHECK(1, "%s", what);
-    else
-        CHECK(0, "%s: got '%s', expected '%s'", what, got ? got : "(null)", want);
+    if (got && strcmp(got, want) == 0) CHECK(1, "%s", what);
+    else CHECK(0, "%s: got '%s', expected '%s'", what, got ? got : "(null)", want);
 }
 
 void build_log_checks(void)
@@ -19,9 +17,10 @@ void build_log_checks(void)
      * line 38 #line, tiled.cl on lines 39-42. */
     const ocl_source_piece pieces[2] = {{"common.cl", 2, 36}, {"tiled.cl", 39, 4}};
     int n = -1;
-    char *out = ocl_log_translate("<kernel>:41:5: error: unknown type name 'this'\n"
-                                  "    this is not OpenCL C;\n    ^\n",
-                                  pieces, 2, &n);
+    char *out = ocl_log_translate(
+        "<kernel>:41:5: error: unknown type name 'this'\n"
+        "    this is not OpenCL C;\n    ^\n",
+        pieces, 2, &n);
     expect_text(out, "tiled.cl:3:5: error: unknown type name 'this'\n    this is not OpenCL C;\n    ^\n",
                 "build log: NVIDIA's <kernel>:LINE becomes the kernel file's own line");
     CHECK(n == 1, "build log: one position counted (%d)", n);
@@ -32,9 +31,10 @@ void build_log_checks(void)
                 "build log: first and last lines of each file");
     free(out);
 
-    out = ocl_log_translate("<kernel>:1:2: on the directive\n<kernel>:38:1: x\n<kernel>:43:1: past the end\n"
-                            "<built-in>:1:9: note: previous definition\nno position <here> at all <\n",
-                            pieces, 2, &n);
+    out = ocl_log_translate(
+        "<kernel>:1:2: on the directive\n<kernel>:38:1: x\n<kernel>:43:1: past the end\n"
+        "<built-in>:1:9: note: previous definition\nno position <here> at all <\n",
+        pieces, 2, &n);
     expect_text(out,
                 "<kernel>:1:2: on the directive\n<kernel>:38:1: x\n<kernel>:43:1: past the end\n"
                 "<built-in>:1:9: note: previous definition\nno position <here> at all <\n",
@@ -47,12 +47,13 @@ void build_log_checks(void)
     free(out);
 
     char summary[256];
-    ocl_log_ptxas_summary("ptxas info    : 0 bytes gmem\n"
-                          "ptxas info    : Compiling entry function 'gemm_blocked' for 'sm_90'\n"
-                          "ptxas info    : Function properties for gemm_blocked\n"
-                          "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-                          "ptxas info    : Used 128 registers, 400 bytes cmem[0]\n",
-                          summary, sizeof summary);
+    ocl_log_ptxas_summary(
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function 'gemm_blocked' for 'sm_90'\n"
+        "ptxas info    : Function properties for gemm_blocked\n"
+        "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 128 registers, 400 bytes cmem[0]\n",
+        summary, sizeof summary);
     expect_text(summary,
                 "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads; Used 128 registers, 400 bytes cmem[0]",
                 "build log: ptxas's registers and spills picked out");

@@ -16,8 +16,7 @@ static void check_device_info(const gh_plugin_api *api, gh_plugin *ctx, int devi
     CHECK(info->max_workgroup_size > 0, "device info: CL_DEVICE_MAX_WORK_GROUP_SIZE (%u)", info->max_workgroup_size);
     /* PoCL's device is a CPU: software. */
     if (strstr(info->platform, "Portable Computing Language"))
-        CHECK(info->is_software == 1, "device info: PoCL's CPU device is software (is_software %d)",
-              info->is_software);
+        CHECK(info->is_software == 1, "device info: PoCL's CPU device is software (is_software %d)", info->is_software);
 }
 
 /* blocked tile=128 work=2 wants 64 x 64 = 4096 work-items in a group. */
@@ -59,9 +58,19 @@ static void *worker_thread(void *arg)
                             find_kernel(w->api, w->ctx, "blocked")};
     for (int i = 0; i < 9; i++) {
         /* naive wg=16, tiled tile=16, blocked 128x8 */
-        gemm_case c = {.kernel = kernels[i % 3], .params = {i % 3 < 2 ? 16 : 128, 8}, .n_params = i % 3 < 2 ? 1 : 2,
-                       .dtype = GH_F32, .trans_a = i % 3 == 0, .trans_b = i % 4 == 1, .m = 61 + i, .n = 47,
-                       .k = 33 + 5 * i, .alpha = 1.5, .beta = -0.75, .pad = 2, .offset = 3,
+        gemm_case c = {.kernel = kernels[i % 3],
+                       .params = {i % 3 < 2 ? 16 : 128, 8},
+                       .n_params = i % 3 < 2 ? 1 : 2,
+                       .dtype = GH_F32,
+                       .trans_a = i % 3 == 0,
+                       .trans_b = i % 4 == 1,
+                       .m = 61 + i,
+                       .n = 47,
+                       .k = 33 + 5 * i,
+                       .alpha = 1.5,
+                       .beta = -0.75,
+                       .pad = 2,
+                       .offset = 3,
                        .seed = 1000u + (uint64_t)i};
         if (gemm_case_run(w->api, w->ctx, w->device, &c, w->why, sizeof w->why) == CASE_FAIL) w->failures++;
     }

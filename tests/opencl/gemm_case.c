@@ -87,10 +87,9 @@ void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_cas
     for (size_t i = 0, used = 0; i < c->n_params && i < 2 && used < sizeof params; i++)
         used += (size_t)snprintf(params + used, sizeof params - used, " %s=%lld",
                                  k && i < k->n_params ? k->params[i].name : "param", (long long)c->params[i]);
-    snprintf(text, size, "%s%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu", k ? k->name : "?",
-             params, gh_plugin_dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n',
-             (long long)c->m, (long long)c->n, (long long)c->k, c->alpha, c->beta, (long long)c->pad,
-             (unsigned long long)c->offset);
+    snprintf(text, size, "%s%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu", k ? k->name : "?", params,
+             gh_plugin_dtype_name(c->dtype), c->trans_a ? 't' : 'n', c->trans_b ? 't' : 'n', (long long)c->m,
+             (long long)c->n, (long long)c->k, c->alpha, c->beta, (long long)c->pad, (unsigned long long)c->offset);
 }
 
 /* gamma_n = n u / (1 - n u), the worst-case relative error of n roundings. */
@@ -112,8 +111,8 @@ static void free_buffers(const gh_plugin_api *api, gh_plugin *ctx, run_buffers *
 }
 
 /* Compares C after the run with the reference; 0 when all is well. */
-static int check_result(const gemm_case *c, const layout *la, const layout *lb, const layout *lc,
-                        const void *a, const void *b, const void *c0, const void *c1, char *why, size_t why_size)
+static int check_result(const gemm_case *c, const layout *la, const layout *lb, const layout *lc, const void *a,
+                        const void *b, const void *c0, const void *c1, char *why, size_t why_size)
 {
     const gh_dtype d = c->dtype;
     const size_t eb = gh_plugin_dtype_size(d);
@@ -122,8 +121,7 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
         int inside = x >= lc->offset && (int64_t)(x - lc->offset) / lc->ld < lc->rows &&
                      (int64_t)(x - lc->offset) % lc->ld < lc->cols;
         if (!inside && memcmp((const char *)c0 + x * eb, (const char *)c1 + x * eb, eb) != 0) {
-            snprintf(why, why_size, "element %llu of C's buffer, outside C, was overwritten",
-                     (unsigned long long)x);
+            snprintf(why, why_size, "element %llu of C's buffer, outside C, was overwritten", (unsigned long long)x);
             return -1;
         }
     }
@@ -157,17 +155,16 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
                 ok = fabsl((long double)got - expected) <= bound; /* false for NaN */
             }
             if (!ok) {
-                snprintf(why, why_size, "C[%lld][%lld] = %.9g, expected %.9g (error %.3g, bound %.3g)",
-                         (long long)i, (long long)j, got, (double)expected,
-                         (double)fabsl((long double)got - expected), bound);
+                snprintf(why, why_size, "C[%lld][%lld] = %.9g, expected %.9g (error %.3g, bound %.3g)", (long long)i,
+                         (long long)j, got, (double)expected, (double)fabsl((long double)got - expected), bound);
                 return -1;
             }
         }
     return 0;
 }
 
-case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c,
-                          char *why, size_t why_size)
+case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c, char *why,
+                          size_t why_size)
 {
     const gh_dtype d = c->dtype;
     const size_t eb = gh_plugin_dtype_size(d);
@@ -200,12 +197,26 @@ case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, 
     }
 
     gh_gemm_args args = {
-        .size = sizeof args, .dtype = d, .trans_a = c->trans_a, .trans_b = c->trans_b,
-        .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta,
-        .lda = la.ld, .ldb = lb.ld, .ldc = lc.ld,
-        .a = bufs.a, .b = bufs.b, .c = bufs.c,
-        .a_offset = la.offset, .b_offset = lb.offset, .c_offset = lc.offset,
-        .params = c->params, .n_params = c->n_params,
+        .size = sizeof args,
+        .dtype = d,
+        .trans_a = c->trans_a,
+        .trans_b = c->trans_b,
+        .m = c->m,
+        .n = c->n,
+        .k = c->k,
+        .alpha = c->alpha,
+        .beta = c->beta,
+        .lda = la.ld,
+        .ldb = lb.ld,
+        .ldc = lc.ld,
+        .a = bufs.a,
+        .b = bufs.b,
+        .c = bufs.c,
+        .a_offset = la.offset,
+        .b_offset = lb.offset,
+        .c_offset = lc.offset,
+        .params = c->params,
+        .n_params = c->n_params,
     };
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1, .clock = GH_CLOCK_HOST};
     st = api->gemm(ctx, device, c->kernel, &args, &timing);
@@ -272,10 +283,21 @@ gh_status gemm_case_status(const gh_plugin_api *api, gh_plugin *ctx, int device,
     if (st == GH_OK) st = api->upload(ctx, bufs.a, 0, host, sizeof host);
     if (st == GH_OK) st = api->upload(ctx, bufs.b, 0, host, sizeof host);
     if (st == GH_OK) {
-        gh_gemm_args args = {
-            .size = sizeof args, .dtype = GH_F32, .m = EDGE, .n = EDGE, .k = EDGE, .alpha = 1, .beta = 0,
-            .lda = EDGE, .ldb = EDGE, .ldc = EDGE, .a = bufs.a, .b = bufs.b, .c = bufs.c,
-            .params = params, .n_params = n_params};
+        gh_gemm_args args = {.size = sizeof args,
+                             .dtype = GH_F32,
+                             .m = EDGE,
+                             .n = EDGE,
+                             .k = EDGE,
+                             .alpha = 1,
+                             .beta = 0,
+                             .lda = EDGE,
+                             .ldb = EDGE,
+                             .ldc = EDGE,
+                             .a = bufs.a,
+                             .b = bufs.b,
+                             .c = bufs.c,
+                             .params = params,
+                             .n_params = n_params};
         gh_gemm_timing timing = {.size = sizeof timing};
         st = api->gemm(ctx, device, kernel, &args, &timing);
     }

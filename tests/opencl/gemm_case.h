@@ -6,17 +6,17 @@
 #include <gemmhost/plugin.h>
 
 typedef struct gemm_case {
-    int kernel;            /* index in the plugin */
-    int64_t params[2];     /* the kernel's parameters in its order (wg; tile; tile, work) */
-    size_t n_params;       /* how many of them are given: the kernel's n_params */
+    int kernel;        /* index in the plugin */
+    int64_t params[2]; /* the kernel's parameters in its order (wg; tile; tile, work) */
+    size_t n_params;   /* how many of them are given: the kernel's n_params */
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;
-    double alpha, beta;    /* beta == 0: C starts as NaN (a sentinel for i32) */
-    int64_t pad;           /* every ld is the stored width + pad */
-    uint64_t offset;       /* elements before each matrix in its buffer */
+    double alpha, beta; /* beta == 0: C starts as NaN (a sentinel for i32) */
+    int64_t pad;        /* every ld is the stored width + pad */
+    uint64_t offset;    /* elements before each matrix in its buffer */
     uint64_t seed;
-    int repeat;            /* run a second time; C must come out bit for bit the same */
+    int repeat; /* run a second time; C must come out bit for bit the same */
 } gemm_case;
 
 typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } case_result;
@@ -25,8 +25,8 @@ typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } case_result;
  * extended-precision reference with the K-scaled bound of verification.md
  * (exact for i32), and every element around C for stray writes. On a fail or
  * skip, `why` says what happened. */
-case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c,
-                          char *why, size_t why_size);
+case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c, char *why,
+                          size_t why_size);
 
 /* A 5x5x5 f32 GEMM of the kernel with the given parameters, for checks that
  * want the status (and last_error) rather than the numbers. */

@@ -27,7 +27,9 @@
 
 #define SKIP_EXIT_CODE 77
 
-typedef struct shape { int64_t m, n, k; } shape;
+typedef struct shape {
+    int64_t m, n, k;
+} shape;
 
 /* Shapes every kernel meets: one element, one row, one column, primes. */
 static const shape base_shapes[] = {{1, 1, 1}, {1, 19, 1}, {23, 1, 17}, {37, 53, 29}};
@@ -60,7 +62,10 @@ static int blocked_shapes(int64_t t, shape *out)
  * a micro-tile (128/2, 128/8 f32 and f64), more work-items than a tile has
  * elements (128/2: 4096 of them), more than a tile's row (128/8) and fewer
  * (32/8: 16 work-items for rows of 32, so the loads step along rows). */
-static const struct { int64_t tile, work; unsigned dtypes; } blocked_software[] = {
+static const struct {
+    int64_t tile, work;
+    unsigned dtypes;
+} blocked_software[] = {
     {128, 2, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)},
     {128, 8, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)},
     {32, 8, GH_DTYPE_BIT(GH_F32)},
@@ -79,8 +84,8 @@ typedef struct sweep {
 
 /* Runs one shape with every alpha/beta variant (one of them beta = 0 on a
  * NaN-filled C); params holds the kernel's n_params values. */
-static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t n_params, gh_dtype dtype,
-                             int trans, shape sh)
+static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t n_params, gh_dtype dtype, int trans,
+                             shape sh)
 {
     static const double float_ab[2][2] = {{1.5, -0.75}, {-1.25, 0}};
     static const double int_ab[2][2] = {{3, -2}, {-2, 0}};
@@ -89,10 +94,21 @@ static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t
     for (int v = 0; v < 2; v++) {
         unsigned n = s->counter++;
         const double *ab = dtype == GH_I32 ? int_ab[v] : float_ab[v];
-        gemm_case c = {.kernel = kernel, .params = {n_params > 0 ? params[0] : 0, n_params > 1 ? params[1] : 0},
-                       .n_params = n_params, .dtype = dtype, .trans_a = trans >> 1, .trans_b = trans & 1,
-                       .m = sh.m, .n = sh.n, .k = sh.k, .alpha = ab[0], .beta = ab[1],
-                       .pad = pads[n % 3], .offset = offsets[n % 4], .seed = n, .repeat = n % 10 == 0};
+        gemm_case c = {.kernel = kernel,
+                       .params = {n_params > 0 ? params[0] : 0, n_params > 1 ? params[1] : 0},
+                       .n_params = n_params,
+                       .dtype = dtype,
+                       .trans_a = trans >> 1,
+                       .trans_b = trans & 1,
+                       .m = sh.m,
+                       .n = sh.n,
+                       .k = sh.k,
+                       .alpha = ab[0],
+                       .beta = ab[1],
+                       .pad = pads[n % 3],
+                       .offset = offsets[n % 4],
+                       .seed = n,
+                       .repeat = n % 10 == 0};
         char what[256], why[1024] = "";
         gemm_case_describe(s->api, s->ctx, &c, what, sizeof what);
         case_result r = gemm_case_run(s->api, s->ctx, s->device, &c, why, sizeof why);

@@ -9,7 +9,6 @@ int passed, failed;
 
 const char *tricky_detail = "bad value, got \"x\"\nat (1, 2)";
 
-
 gh_device_info sample_device(void)
 {
     gh_device_info d;
@@ -42,8 +41,11 @@ gh_result pass_result(const gh_device_info *dev, int case_index)
     snprintf(r.params, sizeof r.params, "tile=16");
     r.dtype = GH_F32;
     r.trans_b = 1;
-    r.m = 100; r.n = 75; r.k = 50;
-    r.alpha = 1; r.beta = 0.5;
+    r.m = 100;
+    r.n = 75;
+    r.k = 50;
+    r.alpha = 1;
+    r.beta = 0.5;
     r.status = GH_RESULT_PASS;
     r.verify_method = "full";
     r.verify.passed = 1;
@@ -55,9 +57,12 @@ gh_result pass_result(const gh_device_info *dev, int case_index)
     r.deterministic = 1;
     r.output_hash = 0x00ab00cd00ef0012ull;
     r.repeats = 5;
-    r.kernel_ms_median = 0.25; r.kernel_ms_min = 0.2; r.kernel_ms_max = 0.5;
+    r.kernel_ms_median = 0.25;
+    r.kernel_ms_min = 0.2;
+    r.kernel_ms_max = 0.5;
     r.clock = GH_CLOCK_DEVICE;
-    r.upload_ms = 0.1; r.download_ms = 0.05;
+    r.upload_ms = 0.1;
+    r.download_ms = 0.05;
     r.gflops = 2.0 * 100 * 75 * 50 / 0.25e-3 / 1e9;
     return r;
 }
@@ -74,8 +79,10 @@ gh_result fail_result(const gh_device_info *dev)
     r.verify.max_abs_err = NAN;
     r.verify.max_err_over_bound = INFINITY;
     r.verify.rel_fro_err = -INFINITY;
-    r.verify.fail_i = 1; r.verify.fail_j = 2;
-    r.verify.fail_got = NAN; r.verify.fail_expected = 0.125;
+    r.verify.fail_i = 1;
+    r.verify.fail_j = 2;
+    r.verify.fail_got = NAN;
+    r.verify.fail_expected = 0.125;
     r.verify.guard_overwrites = 3;
     r.deterministic = 0;
     r.gflops = NAN;
@@ -118,7 +125,10 @@ char *read_stream(FILE *f)
     char *s = malloc(cap);
     for (size_t n; s && (n = fread(s + len, 1, cap - len - 1, f)) > 0;) {
         len += n;
-        if (cap - len < 2) { cap *= 2; s = realloc(s, cap); }
+        if (cap - len < 2) {
+            cap *= 2;
+            s = realloc(s, cap);
+        }
     }
     if (s) s[len] = '\0';
     return s;

@@ -7,18 +7,18 @@
 
 extern int passed, failed;
 
-#define CHECK(cond, ...)                                            \
-    do {                                                            \
-        if (cond) passed++;                                         \
-        else {                                                      \
-            failed++;                                               \
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (cond) passed++;                                                    \
+        else {                                                                 \
+            failed++;                                                          \
             fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                           \
-            fputc('\n', stderr);                                    \
-        }                                                           \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+        }                                                                      \
     } while (0)
 
-extern const char *tricky_detail;   /* quotes, a comma and a line break */
+extern const char *tricky_detail; /* quotes, a comma and a line break */
 
 gh_device_info sample_device(void);
 gh_result pass_result(const gh_device_info *dev, int case_index);

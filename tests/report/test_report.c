@@ -48,7 +48,7 @@ typedef struct csv_doc {
     size_t n_records;
     size_t n_fields[CSV_MAX_RECORDS];
     char *field[CSV_MAX_RECORDS][CSV_MAX_FIELDS];
-    int bad;                 /* malformed: text after a closing quote, an unclosed quote, ... */
+    int bad; /* malformed: text after a closing quote, an unclosed quote, ... */
 } csv_doc;
 
 static void csv_free(csv_doc *d)
@@ -64,9 +64,19 @@ static const char *csv_field(const char *p, char **out, int *bad)
     char *s = malloc(cap);
     if (*p == '"') {
         for (p++;; p++) {
-            if (*p == '\0') { *bad = 1; break; }
-            if (*p == '"' && p[1] == '"') { s[n++] = '"'; p++; continue; }
-            if (*p == '"') { p++; break; }
+            if (*p == '\0') {
+                *bad = 1;
+                break;
+            }
+            if (*p == '"' && p[1] == '"') {
+                s[n++] = '"';
+                p++;
+                continue;
+            }
+            if (*p == '"') {
+                p++;
+                break;
+            }
             s[n++] = *p;
         }
         if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') *bad = 1;
@@ -92,12 +102,15 @@ static int csv_parse(const char *text, csv_doc *d)
         for (;;) {
             if (d->n_fields[r] == CSV_MAX_FIELDS) return -1;
             p = csv_field(p, &d->field[r][d->n_fields[r]++], &d->bad);
-            if (*p == ',') { p++; continue; }
+            if (*p == ',') {
+                p++;
+                continue;
+            }
             break;
         }
         if (*p == '\r') p++;
         if (*p == '\n') p++;
-        else d->bad = 1;     /* every record, the last included, ends its line */
+        else d->bad = 1; /* every record, the last included, ends its line */
     }
     return d->bad ? -1 : 0;
 }
@@ -155,7 +168,8 @@ static const char *json_number(const char *p)
 {
     if (*p == '-') p++;
     if (*p == '0') p++;
-    else if (*p >= '1' && *p <= '9') while (*p >= '0' && *p <= '9') p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9') p++;
     else return NULL;
     if (*p == '.') {
         p++;
@@ -267,8 +281,13 @@ static char *const sample_argv[] = {"gemmhost", "--config", "my run.ini", "--jun
  * earlier test run), JUnit XML at junit (or none), no table. */
 static gh_report_options file_options(const char *prefix, const char *config, const char *junit)
 {
-    gh_report_options o = {.prefix = prefix, .config_text = config, .junit_path = junit, .overwrite = 1,
-                           .argc = 5, .argv = sample_argv, .messages = sink};
+    gh_report_options o = {.prefix = prefix,
+                           .config_text = config,
+                           .junit_path = junit,
+                           .overwrite = 1,
+                           .argc = 5,
+                           .argv = sample_argv,
+                           .messages = sink};
     return o;
 }
 
@@ -291,11 +310,10 @@ static void check_files_complete(const char *prefix, long n_results, const char 
     char *csv_text = read_file(path);
     csv_doc csv;
     CHECK(csv_parse(csv_text, &csv) == 0, "%s: %s is not valid CSV", when, path);
-    CHECK(csv.n_records == (size_t)n_results + 1, "%s: %zu CSV records, want %ld", when, csv.n_records,
-          n_results + 1);
+    CHECK(csv.n_records == (size_t)n_results + 1, "%s: %zu CSV records, want %ld", when, csv.n_records, n_results + 1);
     for (size_t r = 1; r < csv.n_records; r++)
-        CHECK(csv.n_fields[r] == csv.n_fields[0], "%s: record %zu has %zu fields, header %zu", when, r,
-              csv.n_fields[r], csv.n_fields[0]);
+        CHECK(csv.n_fields[r] == csv.n_fields[0], "%s: record %zu has %zu fields, header %zu", when, r, csv.n_fields[r],
+              csv.n_fields[0]);
     csv_free(&csv);
     free(csv_text);
 
@@ -303,14 +321,14 @@ static void check_files_complete(const char *prefix, long n_results, const char 
     char *json_text = read_file(path);
     json_counts top;
     CHECK(json_check(json_text, &top) == 0, "%s: %s is not valid JSON", when, path);
-    CHECK(json_count(&top, "results") == n_results, "%s: %ld JSON results, want %ld", when,
-          json_count(&top, "results"), n_results);
+    CHECK(json_count(&top, "results") == n_results, "%s: %ld JSON results, want %ld", when, json_count(&top, "results"),
+          n_results);
     free(json_text);
 }
 
 static void test_csv_and_json(void)
 {
-    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    char prefix[1024]; /* a copy: path_in_out reuses its buffers */
     snprintf(prefix, sizeof prefix, "%s", path_in_out("basic"));
     char err[512] = "";
     gh_device_info dev = sample_device();
@@ -326,10 +344,10 @@ static void test_csv_and_json(void)
     free(json);
 
     gh_report_plugin_info(r, &(gh_report_plugin){"cpu", "/usr/lib/gemmhost/gemmhost-cpu.so", "0.1", 1, 0, NULL});
-    gh_report_plugin_info(r, &(gh_report_plugin){"vulkan", "/x/gemmhost-vulkan.so", NULL, 2, 0,
-                                                 "ABI major 2, host has 1"});
+    gh_report_plugin_info(
+        r, &(gh_report_plugin){"vulkan", "/x/gemmhost-vulkan.so", NULL, 2, 0, "ABI major 2, host has 1"});
     gh_report_device(r, "cpu", 0, &dev);
-    gh_report_device(r, "cpu", 0, &dev);     /* the same device again: stored once */
+    gh_report_device(r, "cpu", 0, &dev); /* the same device again: stored once */
     gh_report_device(r, "cpu2", 0, &dev);
 
     gh_result results[3] = {pass_result(&dev, 0), fail_result(&dev), unsupported_result()};
@@ -343,8 +361,8 @@ static void test_csv_and_json(void)
         char *xml = read_file(path_in_out("basic.xml"));
         int cases = 0;
         for (const char *p = xml; p && (p = strstr(p, "<testcase ")); p++) cases++;
-        CHECK(cases == i + 1 && strstr(xml, "</testsuites>\n"), "%s: the JUnit file holds %d testcases, want %d",
-              when, cases, i + 1);
+        CHECK(cases == i + 1 && strstr(xml, "</testsuites>\n"), "%s: the JUnit file holds %d testcases, want %d", when,
+              cases, i + 1);
         free(xml);
     }
     const char *labels[] = {"cpu/0/naive", "cpu/0/tiled[tile=16]"};
@@ -359,10 +377,20 @@ static void test_csv_and_json(void)
     CHECK(csv_parse(csv_text, &csv) == 0, "basic.csv parses");
     CHECK(csv.n_records == 4, "%zu records", csv.n_records);
     const char *want[][2] = {
-        {"backend", "cpu"}, {"device_vendor", "GenuineIntel, \"Inc\""}, {"device_is_software", "1"},
-        {"params", "tile=16"}, {"dtype", "f32"}, {"trans", "nt"}, {"m", "100"}, {"status", "pass"},
-        {"output_hash", "00ab00cd00ef0012"}, {"clock", "device"}, {"kernel_ms_median", "0.25"},
-        {"beta", "0.5"}, {"fail_i", ""}, {"detail", ""},
+        {"backend", "cpu"},
+        {"device_vendor", "GenuineIntel, \"Inc\""},
+        {"device_is_software", "1"},
+        {"params", "tile=16"},
+        {"dtype", "f32"},
+        {"trans", "nt"},
+        {"m", "100"},
+        {"status", "pass"},
+        {"output_hash", "00ab00cd00ef0012"},
+        {"clock", "device"},
+        {"kernel_ms_median", "0.25"},
+        {"beta", "0.5"},
+        {"fail_i", ""},
+        {"detail", ""},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const char *got = csv_get(&csv, 1, want[i][0]);
@@ -370,9 +398,9 @@ static void test_csv_and_json(void)
               want[i][1]);
     }
     const char *want_fail[][2] = {
-        {"status", "FAIL"}, {"detail", tricky_detail}, {"max_abs_err", "nan"}, {"max_err_over_bound", "inf"},
-        {"rel_fro_err", "-inf"}, {"fail_i", "1"}, {"fail_j", "2"}, {"fail_expected", "0.125"},
-        {"guard_overwrites", "3"}, {"deterministic", "0"}, {"params", ""},
+        {"status", "FAIL"},        {"detail", tricky_detail}, {"max_abs_err", "nan"}, {"max_err_over_bound", "inf"},
+        {"rel_fro_err", "-inf"},   {"fail_i", "1"},           {"fail_j", "2"},        {"fail_expected", "0.125"},
+        {"guard_overwrites", "3"}, {"deterministic", "0"},    {"params", ""},
     };
     for (size_t i = 0; i < sizeof want_fail / sizeof want_fail[0]; i++) {
         const char *got = csv_get(&csv, 2, want_fail[i][0]);
@@ -380,8 +408,9 @@ static void test_csv_and_json(void)
               got ? got : "(none)", want_fail[i][1]);
     }
     const char *want_unsup[][2] = {
-        {"status", "unsupported"}, {"device_index", "-1"}, {"device_vendor", ""}, {"kernel_ms_median", ""},
-        {"clock", ""}, {"output_hash", ""}, {"max_err_over_bound", ""}, {"repeats", "0"},
+        {"status", "unsupported"},  {"device_index", "-1"}, {"device_vendor", ""},
+        {"kernel_ms_median", ""},   {"clock", ""},          {"output_hash", ""},
+        {"max_err_over_bound", ""}, {"repeats", "0"},
     };
     for (size_t i = 0; i < sizeof want_unsup / sizeof want_unsup[0]; i++) {
         const char *got = csv_get(&csv, 3, want_unsup[i][0]);
@@ -413,7 +442,7 @@ static void test_csv_and_json(void)
 /* A run killed after 3 results, without close: the files already hold them. */
 static void test_killed_run(void)
 {
-    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    char prefix[1024]; /* a copy: path_in_out reuses its buffers */
     snprintf(prefix, sizeof prefix, "%s", path_in_out("killed"));
     fflush(NULL);
     pid_t pid = fork();
@@ -426,11 +455,10 @@ static void test_killed_run(void)
         gh_result res = fail_result(&dev);
         for (int i = 0; i < 3; i++) gh_report_result(r, &res);
         gh_report_note(r, "about to die");
-        _exit(0);   /* no close, no stdio flush at exit */
+        _exit(0); /* no close, no stdio flush at exit */
     }
     int status = 0;
-    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-          "child ran");
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "child ran");
     check_files_complete(prefix, 3, "after kill");
     char *json = read_file(path_in_out("killed.json"));
     json_counts top;
@@ -446,13 +474,13 @@ static void test_bad_prefix(void)
     CHECK(r == NULL, "open in a missing directory fails");
     CHECK(strstr(err, prefix) != NULL, "error names the path: '%s'", err);
     CHECK(strstr(err, strerror(ENOENT)) != NULL, "error says why: '%s'", err);
-    gh_report_close(r, err, sizeof err);   /* NULL is fine */
+    gh_report_close(r, err, sizeof err); /* NULL is fine */
 }
 
 /* The JSON cannot be replaced (a directory took its name): close says so. */
 static void test_write_failure(void)
 {
-    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    char prefix[1024]; /* a copy: path_in_out reuses its buffers */
     snprintf(prefix, sizeof prefix, "%s", path_in_out("broken"));
     char err[512] = "";
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
@@ -475,9 +503,9 @@ static void test_write_failure(void)
 static void test_short_device_info(void)
 {
     gh_device_info dev = sample_device();
-    dev.size = offsetof(gh_device_info, api);   /* has name, vendor, driver_version only */
+    dev.size = offsetof(gh_device_info, api); /* has name, vendor, driver_version only */
     char err[256];
-    char prefix[1024];   /* a copy: path_in_out reuses its buffers */
+    char prefix[1024]; /* a copy: path_in_out reuses its buffers */
     snprintf(prefix, sizeof prefix, "%s", path_in_out("short"));
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
     CHECK(r != NULL, "open: %s", err);
@@ -525,7 +553,8 @@ static void test_output_folder(void)
     CHECK(files && strstr(files, "folder/a/b/gemmhost-results.csv and ") && strstr(files, "b/gemmhost-results.json"),
           "files in the folder: %s", files ? files : "(none)");
     CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
-    CHECK(exists(path_in_out("folder/a/b/gemmhost-results.csv")) && exists(path_in_out("folder/a/b/gemmhost-results.json")),
+    CHECK(exists(path_in_out("folder/a/b/gemmhost-results.csv")) &&
+              exists(path_in_out("folder/a/b/gemmhost-results.json")),
           "both files in the created folder");
 
     /* The folder named without its '/': the same files, now an earlier run's. */
@@ -548,7 +577,7 @@ static void test_output_folder(void)
  * nothing is created or changed by a refused open. */
 static void test_overwrite(void)
 {
-    char err[512] = "", prefix[1024], junit[1024];   /* path_in_out's buffers are reused */
+    char err[512] = "", prefix[1024], junit[1024]; /* path_in_out's buffers are reused */
     snprintf(prefix, sizeof prefix, "%s", path_in_out("earlier"));
     snprintf(junit, sizeof junit, "%s", path_in_out("earlier.xml"));
     write_text(path_in_out("earlier.csv"), "earlier run\n");
@@ -558,7 +587,8 @@ static void test_overwrite(void)
     remove(path_in_out("earlier.xml"));
     gh_report *r = gh_report_open(&o, err, sizeof err);
     CHECK(r == NULL, "an earlier run's CSV is refused");
-    CHECK(strstr(err, "earlier.csv exists") && strstr(err, "--overwrite"), "the refusal names file and option: %s", err);
+    CHECK(strstr(err, "earlier.csv exists") && strstr(err, "--overwrite"), "the refusal names file and option: %s",
+          err);
     char *text = read_file(path_in_out("earlier.csv"));
     CHECK(text && strcmp(text, "earlier run\n") == 0, "the earlier CSV is unchanged");
     free(text);
@@ -617,7 +647,8 @@ static void test_default_and_empty(void)
     CHECK(r != NULL && gh_report_files(r) == NULL, "empty output: no files");
     gh_report_close(r, err, sizeof err);
     char *text = read_stream(t);
-    CHECK(text && count_lines_starting(text, "output is empty: no result files are written") == 1, "said once:\n%s", text);
+    CHECK(text && count_lines_starting(text, "output is empty: no result files are written") == 1, "said once:\n%s",
+          text);
     free(text);
     fclose(t);
     CHECK(chdir(cwd) == 0, "chdir back");

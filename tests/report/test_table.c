@@ -74,8 +74,8 @@ static void test_sweep_columns(void)
     gh_device_info dev = sample_device();
     static const char *const tiles[] = {"tile=4", "tile=8", "tile=16", "tile=32", "tile=64 vec=4 unroll=2"};
     const char *backend = "cpu-with-a-much-longer-backend-name";
-    for (int i = 0; i < 5; i++) gh_report_expect(t.r, backend, "0:Intel(R) Core(TM) i7-8700 Very Long Name CPU @ 3.20GHz",
-                                                 "tiled", tiles[i]);
+    for (int i = 0; i < 5; i++)
+        gh_report_expect(t.r, backend, "0:Intel(R) Core(TM) i7-8700 Very Long Name CPU @ 3.20GHz", "tiled", tiles[i]);
     for (int i = 0; i < 5; i++) {
         gh_result res = pass_result(&dev, 0);
         res.backend = backend;
@@ -87,7 +87,7 @@ static void test_sweep_columns(void)
     CHECK(status_at > 0, "header has a status column:\n%s", out);
     for (int i = 0; i < 5; i++) {
         char cell[64];
-        snprintf(cell, sizeof cell, " %s ", tiles[i]);   /* whole, between column gaps */
+        snprintf(cell, sizeof cell, " %s ", tiles[i]); /* whole, between column gaps */
         char *row = line_with(out, cell);
         CHECK(*row, "params '%s' whole in its row:\n%s", tiles[i], out);
         CHECK(strncmp(row, backend, strlen(backend)) == 0, "backend name whole in row %d: %s", i, row);
@@ -157,24 +157,27 @@ static void test_agreement_lines(void)
     const char *c1[] = {"vulkan/0/naive", "vulkan/0/tiled tile=8", "vulkan/0/tiled tile=16"};
     gh_agreement_group g1[] = {{1, a1, 2}, {2, b1, 3}, {3, c1, 3}};
     gh_agreement a = agreement(g1, 3, 0.102);
-    check_line(&a, "agreement f32 nn 37x53x29: 3 groups (A: cpu x2; B: opencl x3; C: vulkan x3), "
-                   "max diff 0.102 of the bound");
+    check_line(&a,
+               "agreement f32 nn 37x53x29: 3 groups (A: cpu x2; B: opencl x3; C: vulkan x3), "
+               "max diff 0.102 of the bound");
 
     /* A backend split across groups shows its members; its devices only when it ran several. */
     const char *a2[] = {"cpu/0/naive", "opencl/0/naive", "opencl/1/tiled tile=8"};
     const char *b2[] = {"cpu/0/tiled tile=8", "opencl/1/naive"};
     gh_agreement_group g2[] = {{1, a2, 3}, {2, b2, 2}};
     a = agreement(g2, 2, 2.5);
-    check_line(&a, "agreement f32 nn 37x53x29: 2 groups (A: cpu naive, opencl/0 naive, opencl/1 tiled tile=8; "
-                   "B: cpu tiled tile=8, opencl/1 naive), max diff 2.5 of the bound (BEYOND)");
+    check_line(&a,
+               "agreement f32 nn 37x53x29: 2 groups (A: cpu naive, opencl/0 naive, opencl/1 tiled tile=8; "
+               "B: cpu tiled tile=8, opencl/1 naive), max diff 2.5 of the bound (BEYOND)");
 
     /* A long group: GH_AGREEMENT_ITEMS items, then a count. */
     const char *a3[] = {"cpu/0/t 1", "cpu/0/t 2", "cpu/0/t 3", "cpu/0/t 4", "cpu/0/t 5", "cpu/0/t 6"};
     const char *b3[] = {"cpu/0/t 7", "gpu/0/t 1"};
     gh_agreement_group g3[] = {{1, a3, 6}, {2, b3, 2}};
     a = agreement(g3, 2, 0.5);
-    check_line(&a, "agreement f32 nn 37x53x29: 2 groups (A: cpu t 1, cpu t 2, cpu t 3, cpu t 4, +2 more; "
-                   "B: cpu t 7, gpu t 1), max diff 0.5 of the bound");
+    check_line(&a,
+               "agreement f32 nn 37x53x29: 2 groups (A: cpu t 1, cpu t 2, cpu t 3, cpu t 4, +2 more; "
+               "B: cpu t 7, gpu t 1), max diff 0.5 of the bound");
 
     gh_agreement_group g4[] = {{1, a1, 2}};
     a = agreement(g4, 1, 0);
@@ -235,14 +238,17 @@ static void test_summary(void)
     gh_result slow = pass_result(&dev, 0), fast = pass_result(&dev, 1);
     slow.gflops = 1.5;
     fast.gflops = 4.25;
-    gh_result rows[] = {slow, fast, fail_result(&dev), unsupported_result(), error_result(&dev),
-                        unchecked_result(&dev)};
+    gh_result rows[] = {
+        slow, fast, fail_result(&dev), unsupported_result(), error_result(&dev), unchecked_result(&dev)};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) gh_report_result(t.r, &rows[i]);
     gh_report_summary(t.r);
     char *out = close_terminal(&t, NULL);
     const char *end = strstr(out, "\nsummary");
     CHECK(end != NULL, "a summary:\n%s", out);
-    if (!end) { free(out); return; }
+    if (!end) {
+        free(out);
+        return;
+    }
     CHECK(strstr(end, "passed failed unsupported errors unchecked f32 GFLOP/s f64 GFLOP/s") != NULL,
           "summary header:\n%s", end);
     /* tiled tile=16: 2 passed, 1 error, 1 unchecked; best f32 4.2 (of 1.5, 4.25), f64 7.5 (unchecked ran). */
@@ -256,19 +262,21 @@ static void test_summary(void)
               u == 0 && e == 1 && c == 1 && !strcmp(f32, "4.2") && !strcmp(f64, "7.5"),
           "tiled row counts: %s", tiled);
     nums = strstr(naive, " - ");
-    CHECK(nums && sscanf(nums + 3, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 0 &&
-              f == 1 && !strcmp(f32, "-") && !strcmp(f64, "-"),
+    CHECK(nums && sscanf(nums + 3, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 0 && f == 1 &&
+              !strcmp(f32, "-") && !strcmp(f64, "-"),
           "naive row: a failure, no GFLOP/s: %s", naive);
     nums = strstr(gpus, " - ");
     CHECK(nums && sscanf(nums + 3, "%d %d %d %d %d", &p, &f, &u, &e, &c) == 5 && p + f + e + c == 0 && u == 1,
           "split row: one unsupported: %s", gpus);
     const char *again = strstr(end, "failures and errors (2), again:\n");
     CHECK(again != NULL, "failures again:\n%s", end);
-    CHECK(again && strstr(again, "\n  FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: "
-                                 "bad value, got \"x\"\n") != NULL,
+    CHECK(again && strstr(again,
+                          "\n  FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: "
+                          "bad value, got \"x\"\n") != NULL,
           "the failure with its reason:\n%s", end);
-    CHECK(again && strstr(again, "\n  ERROR cpu, 0:Intel Core i7-8700 Very Long Name CPU, tiled tile=16, f32 nt "
-                                 "100x75x50: simulated device lost\n") != NULL,
+    CHECK(again && strstr(again,
+                          "\n  ERROR cpu, 0:Intel Core i7-8700 Very Long Name CPU, tiled tile=16, f32 nt "
+                          "100x75x50: simulated device lost\n") != NULL,
           "the error with its reason:\n%s", end);
     CHECK(strstr(end, "notes (1), again:\n  backend cuda could not run: no device\n") != NULL, "notes again:\n%s", end);
     CHECK(strstr(out, "unchecked") && count_lines_starting(out, "cpu ") >= 5, "unchecked row shown:\n%s", out);
@@ -289,8 +297,9 @@ static void test_quiet(void)
     char *out = close_terminal(&t, &messages);
     CHECK(out && *out == '\0', "nothing on the table stream:\n%s", out);
     CHECK(strstr(messages, "note: backend vulkan could not run: no ICD\n") != NULL, "note said:\n%s", messages);
-    CHECK(strstr(messages, "FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: bad value, "
-                           "got \"x\"\n      at (1, 2)\n") != NULL,
+    CHECK(strstr(messages,
+                 "FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: bad value, "
+                 "got \"x\"\n      at (1, 2)\n") != NULL,
           "failure with its whole reason:\n%s", messages);
     CHECK(strstr(messages, "simulated device lost") != NULL, "error with its reason:\n%s", messages);
     CHECK(strstr(messages, "cl_khr_fp64") == NULL && strstr(messages, "summary") == NULL,

@@ -31,10 +31,9 @@ static int passed, failed;
 
 /* ---- planning ------------------------------------------------------------ */
 
-static gh_split_layout plan_ok(gh_dtype d, int64_t m, int64_t n, int64_t k, int64_t panel, uint64_t limit,
-                               int depth)
+static gh_split_layout plan_ok(gh_dtype d, int64_t m, int64_t n, int64_t k, int64_t panel, uint64_t limit, int depth)
 {
-    gh_split_shape s = { d, m, n, k };
+    gh_split_shape s = {d, m, n, k};
     gh_split_layout l;
     char err[512] = "";
     int rc = gh_split_plan_layout(&s, panel, limit, depth, &l, err, sizeof err);
@@ -84,7 +83,7 @@ static void test_mem_limit_forces_streaming(void)
 
 static void test_mem_limit_too_small(void)
 {
-    gh_split_shape s = { GH_F32, 150, 130, 70 };
+    gh_split_shape s = {GH_F32, 150, 130, 70};
     gh_split_layout l;
     char err[512] = "";
     const uint64_t smallest = (32 * 70 + 70 * 32 + 32 * 32) * 4;
@@ -96,8 +95,8 @@ static void test_mem_limit_too_small(void)
     if (fit) {
         long long p = atoll(fit + strlen("panel = "));
         char dummy[512];
-        CHECK(p == 31 && gh_split_plan_layout(&s, p, smallest - 1, 2, &l, dummy, sizeof dummy) == 0,
-              "panel %lld fits", p);
+        CHECK(p == 31 && gh_split_plan_layout(&s, p, smallest - 1, 2, &l, dummy, sizeof dummy) == 0, "panel %lld fits",
+              p);
     }
     CHECK(gh_split_plan_layout(&s, 32, 100, 2, &l, err, sizeof err) == -1 && strstr(err, "not even panel = 1"),
           "nothing fits: %s", err);
@@ -114,7 +113,7 @@ static void test_large_sizes(void)
     l = plan_ok(GH_F32, 32768, 32768, 32768, 2048, (uint64_t)2 << 30, 2);
     CHECK(!l.b_resident && l.depth == 2 && l.n_panels == 16, "32768 in 2 GiB: streamed");
     /* Products past 2^64 bytes saturate rather than wrap. */
-    gh_split_shape s = { GH_F64, 2147483647LL, 2147483647LL, 2147483647LL };
+    gh_split_shape s = {GH_F64, 2147483647LL, 2147483647LL, 2147483647LL};
     char err[512];
     CHECK(gh_split_plan_layout(&s, 2147483647LL, UINT64_MAX - 1, 2, &l, err, sizeof err) == -1, "no wrap-around");
 }
@@ -122,13 +121,20 @@ static void test_large_sizes(void)
 /* ---- whole products over the C plugin ------------------------------------ */
 
 static gh_loaded_plugin cpu;
-static gh_plugin *cpu_ctx[2];  /* one context per member: one thread per device at a time */
+static gh_plugin *cpu_ctx[2]; /* one context per member: one thread per device at a time */
 
 static gh_split_member cpu_member(const char *name, int kernel, const int64_t *params, uint32_t minor, int ctx)
 {
     return (gh_split_member){
-        .backend = name, .api = cpu.api, .abi_minor = minor, .ctx = cpu_ctx[ctx], .device = 0, .kernel = kernel,
-        .kernel_info = cpu.api->kernel_info(cpu_ctx[ctx], kernel), .params = params, .params_label = "",
+        .backend = name,
+        .api = cpu.api,
+        .abi_minor = minor,
+        .ctx = cpu_ctx[ctx],
+        .device = 0,
+        .kernel = kernel,
+        .kernel_info = cpu.api->kernel_info(cpu_ctx[ctx], kernel),
+        .params = params,
+        .params_label = "",
     };
 }
 
@@ -151,8 +157,8 @@ static void product_make(product *pr, gh_dtype d, int ta, int tb, int64_t m, int
     gh_matrix_fill_random(&pr->a, seed, 0, range);
     gh_matrix_fill_random(&pr->b, seed, 1, range);
     gh_matrix_fill_random(&pr->c0, seed, 2, range);
-    pr->in = (gh_case_inputs){ d, ta, tb, m, n, k, alpha, beta, &pr->a, &pr->b, &pr->c0 };
-    gh_verify_options opt = { .method = GH_VERIFY_FULL, .seed = seed };
+    pr->in = (gh_case_inputs){d, ta, tb, m, n, k, alpha, beta, &pr->a, &pr->b, &pr->c0};
+    gh_verify_options opt = {.method = GH_VERIFY_FULL, .seed = seed};
     pr->ref = gh_reference_build(&pr->in, &opt);
 }
 
@@ -169,8 +175,8 @@ static gh_status product_run(product *pr, const gh_split_member *members, size_t
                              gh_split_outcome *out)
 {
     gh_matrix_poison(&pr->c);
-    gh_split_problem p = { pr->in.dtype, pr->in.trans_a, pr->in.trans_b, pr->in.m, pr->in.n, pr->in.k,
-                           pr->in.alpha, pr->in.beta, &pr->a, &pr->b, &pr->c0, &pr->c };
+    gh_split_problem p = {pr->in.dtype, pr->in.trans_a, pr->in.trans_b, pr->in.m, pr->in.n, pr->in.k,
+                          pr->in.alpha, pr->in.beta,    &pr->a,         &pr->b,   &pr->c0,  &pr->c};
     return gh_split_run(members, n, panel, limit, &p, out);
 }
 
@@ -179,7 +185,7 @@ static gh_status product_run(product *pr, const gh_split_member *members, size_t
  * both in one product. */
 static void test_products(void)
 {
-    static const int64_t tile16[] = { 16 };
+    static const int64_t tile16[] = {16};
     gh_split_member streams = cpu_member("cpu-streams", 1, tile16, 1, 0);
     gh_split_member blocking = cpu_member("cpu-blocking", 0, NULL, 0, 1);
     CHECK(gh_split_member_has_streams(&streams) && !gh_split_member_has_streams(&blocking), "capabilities");
@@ -190,13 +196,19 @@ static void test_products(void)
     old.api = &short_table;
     gh_host_allocator unused;
     CHECK(!gh_split_member_has_streams(&old) && !gh_split_member_has_host_alloc(&old) &&
-          gh_split_host_allocator(&old, &unused) != 0, "a minor-0 table: blocking calls, malloc");
-    const struct { gh_split_member mb[2]; size_t n; } groups[] = {
-        { { streams }, 1 }, { { blocking }, 1 }, { { streams, blocking }, 2 },
+              gh_split_host_allocator(&old, &unused) != 0,
+          "a minor-0 table: blocking calls, malloc");
+    const struct {
+        gh_split_member mb[2];
+        size_t n;
+    } groups[] = {
+        {{streams}, 1},
+        {{blocking}, 1},
+        {{streams, blocking}, 2},
     };
     /* unlimited; f32: resident B with tiles, f64: streamed single; then streamed for all */
-    const uint64_t limits[] = { 0, 10000, 6000 };
-    const gh_dtype dtypes[] = { GH_F32, GH_F64, GH_I32 };
+    const uint64_t limits[] = {0, 10000, 6000};
+    const gh_dtype dtypes[] = {GH_F32, GH_F64, GH_I32};
     int runs = 0, streamed = 0;
     for (size_t g = 0; g < 3; g++)
         for (size_t li = 0; li < 3; li++)
@@ -206,7 +218,7 @@ static void test_products(void)
                     double beta = t % 2 ? -3 : 0;
                     product_make(&pr, dtypes[d], t & 1, t >> 1, 61, 45, 37, 2, beta, 100 + (uint64_t)t);
                     gh_split_member_stats st[2];
-                    gh_split_outcome out = { .members = st };
+                    gh_split_outcome out = {.members = st};
                     gh_status s = product_run(&pr, groups[g].mb, groups[g].n, 8, limits[li], &out);
                     gh_verify_result v;
                     gh_verify(pr.ref, &pr.c, &v);
@@ -292,10 +304,10 @@ static void expect_failure(const char *what, uint32_t minor, const char *words, 
 {
     product pr;
     product_make(&pr, GH_F64, 1, 0, 90, 40, 20, 1, 0.5, 7);
-    gh_split_member members[2] = { cpu_member("faulty-a", 0, NULL, minor, 0), cpu_member("faulty-b", 0, NULL, minor, 1) };
+    gh_split_member members[2] = {cpu_member("faulty-a", 0, NULL, minor, 0), cpu_member("faulty-b", 0, NULL, minor, 1)};
     members[0].api = members[1].api = &faulty;
     gh_split_member_stats st[2];
-    gh_split_outcome out = { .members = st };
+    gh_split_outcome out = {.members = st};
     gh_status s = product_run(&pr, members, 2, 4, limit, &out);
     CHECK(s == want && out.status == want, "%s: status %d", what, (int)s);
     CHECK(strstr(out.error, "member faulty-") && strstr(out.error, words), "%s: %s", what, out.error);
@@ -331,14 +343,14 @@ static void test_failures(void)
     product_make(&pr, GH_F32, 0, 0, 20, 20, 20, 1, 0, 3);
     gh_split_member one = cpu_member("cpu", 0, NULL, 1, 0);
     gh_split_member_stats st[1];
-    gh_split_outcome out = { .members = st };
+    gh_split_outcome out = {.members = st};
     CHECK(product_run(&pr, &one, 1, 8, 100, &out) == GH_OUT_OF_MEMORY && strstr(out.error, "too small for one panel"),
           "limit too small: %s", out.error);
     gh_kernel_info f64_only = *one.kernel_info;
     f64_only.dtypes = GH_DTYPE_BIT(GH_F64);
     one.kernel_info = &f64_only;
-    CHECK(product_run(&pr, &one, 1, 8, 0, &out) == GH_UNSUPPORTED && strstr(out.error, "has no f32"),
-          "dtype: %s", out.error);
+    CHECK(product_run(&pr, &one, 1, 8, 0, &out) == GH_UNSUPPORTED && strstr(out.error, "has no f32"), "dtype: %s",
+          out.error);
     product_free(&pr);
 }
 

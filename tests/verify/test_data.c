@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include "test_util.h"
 
-static const gh_dtype all_dtypes[] = { GH_F32, GH_F64, GH_I32 };
+static const gh_dtype all_dtypes[] = {GH_F32, GH_F64, GH_I32};
 
 static void test_dtype_names(void)
 {
     for (int d = 0; d < 3; d++) {
         gh_dtype parsed = GH_F32;
-        CHECK(gh_dtype_parse(gh_dtype_name(all_dtypes[d]), &parsed) == 0 && parsed == all_dtypes[d],
-              "round trip of %s", gh_dtype_name(all_dtypes[d]));
+        CHECK(gh_dtype_parse(gh_dtype_name(all_dtypes[d]), &parsed) == 0 && parsed == all_dtypes[d], "round trip of %s",
+              gh_dtype_name(all_dtypes[d]));
     }
     gh_dtype unused;
     CHECK(gh_dtype_parse("f16", &unused) != 0, "f16 is not a dtype");
@@ -62,8 +62,8 @@ static void test_get_set_round_trip(void)
     gh_matrix_free(&m);
 }
 
-static uint64_t filled_hash(gh_dtype d, int64_t rows, int64_t cols, int64_t ld, int64_t guard,
-                            uint64_t seed, uint64_t stream)
+static uint64_t filled_hash(gh_dtype d, int64_t rows, int64_t cols, int64_t ld, int64_t guard, uint64_t seed,
+                            uint64_t stream)
 {
     gh_matrix m;
     gh_matrix_alloc(&m, d, rows, cols, ld, guard);
@@ -150,8 +150,8 @@ static void test_never_all_zeros(void)
 
 static void test_i32_range_avoids_overflow(void)
 {
-    const int64_t ks[] = { 1, 7, 100, 4096, 100000, 10000000 };
-    const double alphas[] = { 1, -3, 0, 17 }, betas[] = { 0, 1, -5 };
+    const int64_t ks[] = {1, 7, 100, 4096, 100000, 10000000};
+    const double alphas[] = {1, -3, 0, 17}, betas[] = {0, 1, -5};
     const double limit = (double)GH_I32_POISON;
     for (size_t a = 0; a < 4; a++)
         for (size_t b = 0; b < 3; b++)
@@ -159,8 +159,8 @@ static void test_i32_range_avoids_overflow(void)
                 int32_t r = gh_i32_input_range(ks[i], alphas[a], betas[b]);
                 double worst_sum = (double)ks[i] * r * r;
                 double worst = fmax(fabs(alphas[a]), 1.0) * worst_sum + fabs(betas[b]) * r;
-                CHECK(r >= 1 && worst < limit, "k=%lld alpha=%g beta=%g: range %d reaches %g",
-                      (long long)ks[i], alphas[a], betas[b], r, worst);
+                CHECK(r >= 1 && worst < limit, "k=%lld alpha=%g beta=%g: range %d reaches %g", (long long)ks[i],
+                      alphas[a], betas[b], r, worst);
             }
     CHECK(gh_i32_input_range(64, 1, 0) > 4, "small K keeps a useful range (%d)", gh_i32_input_range(64, 1, 0));
     CHECK(gh_i32_input_range(10000000, 1, 0) < gh_i32_input_range(1000, 1, 0), "large K shrinks the range");
@@ -175,8 +175,8 @@ static void expect_guard_caught(gh_dtype d, int64_t index, const char *where)
     memset((char *)m.storage + (size_t)index * m.elem_size, 0, m.elem_size);
     int64_t first = -2;
     int64_t count = gh_matrix_check_guards(&m, &first);
-    CHECK(count == 1 && first == index, "%s %s: count %lld first %lld, want index %lld",
-          gh_dtype_name(d), where, (long long)count, (long long)first, (long long)index);
+    CHECK(count == 1 && first == index, "%s %s: count %lld first %lld, want index %lld", gh_dtype_name(d), where,
+          (long long)count, (long long)first, (long long)index);
     gh_matrix_free(&m);
 }
 
@@ -205,8 +205,8 @@ static void test_hash_covers_matrix_area_only(void)
     gh_matrix_alloc(&m, GH_F32, 6, 4, 6, 2);
     gh_matrix_fill_random(&m, 9, 0, 0);
     uint64_t h = gh_matrix_hash(&m);
-    ((float *)gh_matrix_data(&m))[4] = 123.0f;   /* padding of row 0 */
-    ((float *)m.storage)[0] = 5.0f;              /* guard */
+    ((float *)gh_matrix_data(&m))[4] = 123.0f; /* padding of row 0 */
+    ((float *)m.storage)[0] = 5.0f;            /* guard */
     CHECK(gh_matrix_hash(&m) == h, "padding and guards do not change the hash");
     gh_matrix_set(&m, 5, 3, gh_matrix_get(&m, 5, 3) + 1.0);
     CHECK(gh_matrix_hash(&m) != h, "changing the last element changes the hash");
@@ -272,8 +272,8 @@ static void count_free(void *user, void *ptr)
 
 static void test_alloc_with_allocator(void)
 {
-    counting_allocator counts = { 0, 0, 0 };
-    gh_host_allocator alloc = { count_alloc, count_free, &counts };
+    counting_allocator counts = {0, 0, 0};
+    gh_host_allocator alloc = {count_alloc, count_free, &counts};
     gh_matrix m;
     CHECK(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, &alloc) == 0, "alloc with");
     CHECK(counts.allocs == 1 && counts.bytes == gh_matrix_storage_bytes(&m), "storage from the allocator");

@@ -10,16 +10,16 @@
 
 static int tests_passed, tests_failed;
 
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (cond) {                                                            \
-            tests_passed++;                                                    \
-        } else {                                                               \
-            tests_failed++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
+#define CHECK(cond, ...)                                                    \
+    do {                                                                    \
+        if (cond) {                                                         \
+            tests_passed++;                                                 \
+        } else {                                                            \
+            tests_failed++;                                                 \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                            \
+        }                                                                   \
     } while (0)
 
 static inline int tests_finish(void)
@@ -37,20 +37,19 @@ typedef struct test_case {
 /* Allocates and fills a case. ld_pad extra elements per row, `guard` around
  * each matrix. i32 inputs use the range that cannot overflow. */
 static inline int test_case_make(test_case *tc, gh_dtype d, int ta, int tb, int64_t m, int64_t n, int64_t k,
-                          double alpha, double beta, int64_t ld_pad, int64_t guard, uint64_t seed)
+                                 double alpha, double beta, int64_t ld_pad, int64_t guard, uint64_t seed)
 {
     memset(tc, 0, sizeof *tc);
     int64_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
     if (gh_matrix_alloc(&tc->a, d, ar, ac, ac + ld_pad, guard) ||
         gh_matrix_alloc(&tc->b, d, br, bc, bc + ld_pad, guard) ||
-        gh_matrix_alloc(&tc->c0, d, m, n, n + ld_pad, guard) ||
-        gh_matrix_alloc(&tc->c, d, m, n, n + ld_pad, guard))
+        gh_matrix_alloc(&tc->c0, d, m, n, n + ld_pad, guard) || gh_matrix_alloc(&tc->c, d, m, n, n + ld_pad, guard))
         return -1;
     int32_t range = gh_i32_input_range(k, alpha, beta);
     gh_matrix_fill_random(&tc->a, seed, 0, range);
     gh_matrix_fill_random(&tc->b, seed, 1, range);
     gh_matrix_fill_random(&tc->c0, seed, 2, range);
-    tc->in = (gh_case_inputs){ d, ta, tb, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0 };
+    tc->in = (gh_case_inputs){d, ta, tb, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0};
     return 0;
 }
 
@@ -71,10 +70,8 @@ static inline void test_case_free(test_case *tc)
 static inline void test_case_compute(test_case *tc, int reverse_k)
 {
     const gh_case_inputs *in = &tc->in;
-    if (in->beta != 0.0)
-        gh_matrix_copy(&tc->c, &tc->c0);
-    else
-        gh_matrix_poison(&tc->c);
+    if (in->beta != 0.0) gh_matrix_copy(&tc->c, &tc->c0);
+    else gh_matrix_poison(&tc->c);
     for (int64_t i = 0; i < in->m; i++) {
         for (int64_t j = 0; j < in->n; j++) {
             size_t at = (size_t)(i * tc->c.ld + j);
@@ -110,7 +107,7 @@ static inline void test_case_compute(test_case *tc, int reverse_k)
 
 static inline gh_verify_options test_options(gh_verify_method method)
 {
-    gh_verify_options o = { method, 1e6, 3, 256, 2, 42 };
+    gh_verify_options o = {method, 1e6, 3, 256, 2, 42};
     return o;
 }
 

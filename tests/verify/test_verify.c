@@ -4,14 +4,19 @@
 #include <stdint.h>
 #include "test_util.h"
 
-static const gh_dtype all_dtypes[] = { GH_F32, GH_F64, GH_I32 };
-static const gh_verify_method checking_methods[] = {
-    GH_VERIFY_FULL, GH_VERIFY_FREIVALDS, GH_VERIFY_SAMPLE, GH_VERIFY_AUTO
-};
+static const gh_dtype all_dtypes[] = {GH_F32, GH_F64, GH_I32};
+static const gh_verify_method checking_methods[] = {GH_VERIFY_FULL, GH_VERIFY_FREIVALDS, GH_VERIFY_SAMPLE,
+                                                    GH_VERIFY_AUTO};
 
 /* Non-trivial scalars; i32 needs integral ones. */
-static double case_alpha(gh_dtype d) { return d == GH_I32 ? 2.0 : 1.5; }
-static double case_beta(gh_dtype d) { return d == GH_I32 ? -3.0 : -0.75; }
+static double case_alpha(gh_dtype d)
+{
+    return d == GH_I32 ? 2.0 : 1.5;
+}
+static double case_beta(gh_dtype d)
+{
+    return d == GH_I32 ? -3.0 : -0.75;
+}
 
 static int contains(const char *text, const char *part)
 {
@@ -23,7 +28,8 @@ static void test_names_and_gamma(void)
     for (int m = GH_VERIFY_AUTO; m <= GH_VERIFY_NONE; m++) {
         gh_verify_method parsed = GH_VERIFY_NONE;
         CHECK(gh_verify_method_parse(gh_verify_method_name((gh_verify_method)m), &parsed) == 0 &&
-              parsed == (gh_verify_method)m, "method %d round trip", m);
+                  parsed == (gh_verify_method)m,
+              "method %d round trip", m);
     }
     gh_verify_method unused;
     CHECK(gh_verify_method_parse("exact", &unused) != 0, "unknown method refused");
@@ -38,7 +44,7 @@ static void test_names_and_gamma(void)
 static void test_correct_results_pass(void)
 {
     static const int64_t shapes[][3] = {
-        { 1, 1, 1 }, { 1, 7, 3 }, { 7, 1, 5 }, { 13, 17, 1 }, { 33, 29, 31 }, { 5, 64, 130 },
+        {1, 1, 1}, {1, 7, 3}, {7, 1, 5}, {13, 17, 1}, {33, 29, 31}, {5, 64, 130},
     };
     int cases = 0, passed = 0;
     for (int d = 0; d < 3; d++)
@@ -47,8 +53,8 @@ static void test_correct_results_pass(void)
                 for (int beta_zero = 0; beta_zero < 2; beta_zero++) {
                     gh_dtype dt = all_dtypes[d];
                     test_case tc;
-                    test_case_make(&tc, dt, t & 1, t >> 1, shapes[s][0], shapes[s][1], shapes[s][2],
-                                   case_alpha(dt), beta_zero ? 0.0 : case_beta(dt), 3, 8, 100 + s);
+                    test_case_make(&tc, dt, t & 1, t >> 1, shapes[s][0], shapes[s][1], shapes[s][2], case_alpha(dt),
+                                   beta_zero ? 0.0 : case_beta(dt), 3, 8, 100 + s);
                     test_case_compute(&tc, (int)s & 1);
                     for (int m = 0; m < 4; m++) {
                         gh_verify_options opt = test_options(checking_methods[m]);
@@ -60,10 +66,9 @@ static void test_correct_results_pass(void)
                         passed += ok;
                         if (!ok)
                             fprintf(stderr, "  %s trans %d%d %lldx%lldx%lld beta %g %s: %s (ratio %g)\n",
-                                    gh_dtype_name(dt), t & 1, t >> 1, (long long)shapes[s][0],
-                                    (long long)shapes[s][1], (long long)shapes[s][2], tc.in.beta,
-                                    gh_verify_method_name(checking_methods[m]), res.message,
-                                    res.max_err_over_bound);
+                                    gh_dtype_name(dt), t & 1, t >> 1, (long long)shapes[s][0], (long long)shapes[s][1],
+                                    (long long)shapes[s][2], tc.in.beta, gh_verify_method_name(checking_methods[m]),
+                                    res.message, res.max_err_over_bound);
                         if (ok && checking_methods[m] == GH_VERIFY_FULL && dt == GH_I32)
                             CHECK(res.max_abs_err == 0.0 && res.rel_fro_err == 0.0, "i32 exact");
                     }
@@ -85,16 +90,16 @@ static void test_long_k_rounding_passes(void)
             gh_verify_result res;
             test_case_verify(&tc, &opt, &res);
             CHECK(res.passed && res.max_abs_err > 0.0 && res.rel_fro_err > 0.0 && res.rel_fro_err < 1e-5,
-                  "%s K=5000 reverse=%d: %s (abs %g, ratio %g, rel %g)", gh_dtype_name(all_dtypes[d]),
-                  reverse, res.message, res.max_abs_err, res.max_err_over_bound, res.rel_fro_err);
+                  "%s K=5000 reverse=%d: %s (abs %g, ratio %g, rel %g)", gh_dtype_name(all_dtypes[d]), reverse,
+                  res.message, res.max_abs_err, res.max_err_over_bound, res.rel_fro_err);
             test_case_free(&tc);
         }
     }
 }
 
 /* Plants an error at (i, j) and expects it caught and named. */
-static void expect_wrong_element_named(gh_dtype d, gh_verify_method method, int64_t i, int64_t j,
-                                       double delta, const char *what)
+static void expect_wrong_element_named(gh_dtype d, gh_verify_method method, int64_t i, int64_t j, double delta,
+                                       const char *what)
 {
     test_case tc;
     test_case_make(&tc, d, 1, 0, 37, 23, 19, case_alpha(d), case_beta(d), 2, 8, 11);
@@ -108,8 +113,8 @@ static void expect_wrong_element_named(gh_dtype d, gh_verify_method method, int6
     snprintf(where, sizeof where, "C[%lld,%lld]", (long long)i, (long long)j);
     CHECK(!res.passed && res.fail_i == i && res.fail_j == j && res.max_err_over_bound > 1.0 &&
               contains(res.message, where) && fabs(res.fail_expected - right) <= fabs(delta) / 100,
-          "%s %s %s: fail at (%lld,%lld), message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method),
-          what, (long long)res.fail_i, (long long)res.fail_j, res.message);
+          "%s %s %s: fail at (%lld,%lld), message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method), what,
+          (long long)res.fail_i, (long long)res.fail_j, res.message);
     CHECK(res.guard_overwrites == 0, "no guard damage reported");
     test_case_free(&tc);
 }
@@ -165,10 +170,8 @@ static void expect_bad_value_caught(gh_dtype d, int64_t i, int64_t j, double val
         test_case tc;
         test_case_make(&tc, d, 0, 1, 21, 18, 9, case_alpha(d), 0.0, 1, 4, 21);
         test_case_compute(&tc, 0);
-        if (leave_unwritten)
-            unwrite(&tc.c, i, j);
-        else
-            gh_matrix_set(&tc.c, i, j, value);
+        if (leave_unwritten) unwrite(&tc.c, i, j);
+        else gh_matrix_set(&tc.c, i, j, value);
         gh_verify_options opt = test_options(checking_methods[m]);
         gh_verify_result res;
         test_case_verify(&tc, &opt, &res);
@@ -267,10 +270,9 @@ static void test_freivalds_catches_single_element(void)
             gh_matrix_set(&tc.c, i, j, right);
             gh_reference_free(ref);
         }
-        CHECK(clean_passes == tries, "%s: the correct result passed %d of %d", gh_dtype_name(dt),
-              clean_passes, tries);
-        CHECK(caught >= tries - 1 && named == caught, "%s: caught %d of %d, named %d", gh_dtype_name(dt),
-              caught, tries, named);
+        CHECK(clean_passes == tries, "%s: the correct result passed %d of %d", gh_dtype_name(dt), clean_passes, tries);
+        CHECK(caught >= tries - 1 && named == caught, "%s: caught %d of %d, named %d", gh_dtype_name(dt), caught, tries,
+              named);
         test_case_free(&tc);
     }
 }
@@ -279,7 +281,7 @@ static void test_freivalds_catches_single_element(void)
 static void test_sample_catches_corners(void)
 {
     const int64_t m = 200, n = 150;
-    const int64_t corners[4][2] = { { 0, 0 }, { 0, n - 1 }, { m - 1, 0 }, { m - 1, n - 1 } };
+    const int64_t corners[4][2] = {{0, 0}, {0, n - 1}, {m - 1, 0}, {m - 1, n - 1}};
     test_case tc;
     test_case_make(&tc, GH_F32, 1, 1, m, n, 100, 1.25, 0.5, 0, 4, 5);
     test_case_compute(&tc, 0);
@@ -293,8 +295,8 @@ static void test_sample_catches_corners(void)
         gh_matrix_set(&tc.c, i, j, right + 0.01);
         gh_verify_result res;
         gh_verify(ref, &tc.c, &res);
-        CHECK(!res.passed && res.fail_i == i && res.fail_j == j, "corner (%lld,%lld): \"%s\"",
-              (long long)i, (long long)j, res.message);
+        CHECK(!res.passed && res.fail_i == i && res.fail_j == j, "corner (%lld,%lld): \"%s\"", (long long)i,
+              (long long)j, res.message);
         gh_matrix_set(&tc.c, i, j, right);
     }
     gh_verify_result res;
@@ -310,14 +312,15 @@ static void test_auto_picks_method(void)
     test_case_make(&tc, GH_F32, 0, 0, 30, 20, 10, 1, 0, 0, 2, 4);
     test_case_compute(&tc, 0);
     double flops = 2.0 * 30 * 20 * 10;
-    struct { gh_verify_method method; double limit; const char *expect; } picks[] = {
-        { GH_VERIFY_AUTO, flops, "full" },
-        { GH_VERIFY_AUTO, flops - 1, "freivalds+sample" },
-        { GH_VERIFY_AUTO, 0, "freivalds+sample" },
-        { GH_VERIFY_FULL, 0, "full" },
-        { GH_VERIFY_FREIVALDS, 1e12, "freivalds" },
-        { GH_VERIFY_SAMPLE, 1e12, "sample" },
-        { GH_VERIFY_NONE, 1e12, "none" },
+    struct {
+        gh_verify_method method;
+        double limit;
+        const char *expect;
+    } picks[] = {
+        {GH_VERIFY_AUTO, flops, "full"},          {GH_VERIFY_AUTO, flops - 1, "freivalds+sample"},
+        {GH_VERIFY_AUTO, 0, "freivalds+sample"},  {GH_VERIFY_FULL, 0, "full"},
+        {GH_VERIFY_FREIVALDS, 1e12, "freivalds"}, {GH_VERIFY_SAMPLE, 1e12, "sample"},
+        {GH_VERIFY_NONE, 1e12, "none"},
     };
     for (size_t p = 0; p < sizeof picks / sizeof picks[0]; p++) {
         gh_verify_options opt = test_options(picks[p].method);
@@ -352,8 +355,7 @@ static void test_threads_do_not_change_reference(void)
         opt.threads = threads;
         gh_verify_result res;
         test_case_verify(&tc, &opt, &res);
-        if (threads == 1)
-            first = res;
+        if (threads == 1) first = res;
         CHECK(res.passed && res.max_abs_err == first.max_abs_err && res.rel_fro_err == first.rel_fro_err,
               "%d threads: abs %.17g vs %.17g", threads, res.max_abs_err, first.max_abs_err);
     }
@@ -375,7 +377,7 @@ static void test_diff_in_bounds(void)
         double orders = gh_reference_diff_in_bounds(ref, &tc.c, &other.c);
         CHECK(same == 0.0, "%s: identical outputs differ by %g", gh_verify_method_name(method), same);
         CHECK(orders <= 2.0, "%s: two correct orders differ by %g bounds", gh_verify_method_name(method), orders);
-        gh_matrix_set(&other.c, 39, 29, gh_matrix_get(&other.c, 39, 29) + 0.1);   /* a corner */
+        gh_matrix_set(&other.c, 39, 29, gh_matrix_get(&other.c, 39, 29) + 0.1); /* a corner */
         double wrong = gh_reference_diff_in_bounds(ref, &tc.c, &other.c);
         CHECK(wrong > 10.0, "%s: a wrong corner gives %g bounds", gh_verify_method_name(method), wrong);
         gh_matrix_set(&other.c, 20, 10, NAN);
@@ -392,12 +394,12 @@ static void test_bad_inputs(void)
     test_case tc;
     test_case_make(&tc, GH_F32, 0, 0, 4, 5, 6, 1, 0, 0, 2, 4);
     gh_verify_options opt = test_options(GH_VERIFY_FULL);
-    tc.in.k = 7;   /* does not match A */
+    tc.in.k = 7; /* does not match A */
     CHECK(gh_reference_build(&tc.in, &opt) == NULL, "inconsistent shapes refused");
     tc.in.k = 6;
     gh_reference *ref = gh_reference_build(&tc.in, &opt);
     gh_verify_result res;
-    gh_verify(ref, &tc.a, &res);   /* wrong shape as output */
+    gh_verify(ref, &tc.a, &res); /* wrong shape as output */
     CHECK(!res.passed && res.message[0], "wrong output shape fails: \"%s\"", res.message);
     gh_verify(NULL, &tc.c, &res);
     CHECK(!res.passed && res.message[0], "no reference fails: \"%s\"", res.message);

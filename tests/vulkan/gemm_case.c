@@ -7,19 +7,25 @@
 #define GUARD 11 /* elements after each matrix, to catch writes past the end */
 
 const scenario scenarios[SCENARIO_COUNT] = {
-    {1.5, -0.75, 3, -2, 3, {5, 7, 9}},  /* everything general */
-    {1.0, 0.0, 1, 0, 0, {0, 0, 0}},     /* beta = 0 over NaN, packed */
-    {-2.0, 0.0, -1, 0, 1, {1, 0, 2}},   /* beta = 0 with padding and offsets */
+    {1.5, -0.75, 3, -2, 3, {5, 7, 9}}, /* everything general */
+    {1.0, 0.0, 1, 0, 0, {0, 0, 0}},    /* beta = 0 over NaN, packed */
+    {-2.0, 0.0, -1, 0, 1, {1, 0, 2}},  /* beta = 0 with padding and offsets */
 };
 
 void make_problem(problem *p, gh_dtype dtype, int ta, int tb, const int64_t shape[3], const scenario *s)
 {
     *p = (problem){
-        .dtype = dtype, .ta = ta, .tb = tb,
-        .m = shape[0], .n = shape[1], .k = shape[2],
+        .dtype = dtype,
+        .ta = ta,
+        .tb = tb,
+        .m = shape[0],
+        .n = shape[1],
+        .k = shape[2],
         .alpha = dtype == GH_I32 ? s->i_alpha : s->alpha,
         .beta = dtype == GH_I32 ? s->i_beta : s->beta,
-        .a_off = s->off[0], .b_off = s->off[1], .c_off = s->off[2],
+        .a_off = s->off[0],
+        .b_off = s->off[1],
+        .c_off = s->off[2],
     };
     p->lda = (ta ? p->m : p->k) + s->pad;
     p->ldb = (tb ? p->k : p->n) + s->pad;
@@ -32,10 +38,9 @@ void describe_params(const plugin *pl, const gemm_case *c, char *buf, size_t siz
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < c->n_params && i < k->n_params; i++) {
-        int n = snprintf(buf + used, size - used, "%s%s=%lld", i ? " " : "", k->params[i].name,
-                         (long long)c->params[i]);
-        if (n < 0 || (size_t)n >= size - used)
-            break;
+        int n =
+            snprintf(buf + used, size - used, "%s%s=%lld", i ? " " : "", k->params[i].name, (long long)c->params[i]);
+        if (n < 0 || (size_t)n >= size - used) break;
         used += (size_t)n;
     }
 }
@@ -47,9 +52,9 @@ void describe_case(const plugin *pl, const gemm_case *c, char *buf, size_t size)
     char params[64];
     describe_params(pl, c, params, sizeof params);
     snprintf(buf, size, "device %d %s %s %s %c%c %lldx%lldx%lld alpha=%g beta=%g ld=%lld/%lld/%lld off=%llu/%llu/%llu",
-             c->device, k->name, params, dtype_name(p->dtype), p->ta ? 't' : 'n', p->tb ? 't' : 'n',
-             (long long)p->m, (long long)p->n, (long long)p->k, p->alpha, p->beta, (long long)p->lda,
-             (long long)p->ldb, (long long)p->ldc, (unsigned long long)p->a_off, (unsigned long long)p->b_off,
+             c->device, k->name, params, dtype_name(p->dtype), p->ta ? 't' : 'n', p->tb ? 't' : 'n', (long long)p->m,
+             (long long)p->n, (long long)p->k, p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
+             (long long)p->ldc, (unsigned long long)p->a_off, (unsigned long long)p->b_off,
              (unsigned long long)p->c_off);
 }
 
@@ -101,11 +106,20 @@ int run_case(const plugin *pl, const gemm_case *c, char *why, size_t why_size, v
         .dtype = p->dtype,
         .trans_a = p->ta,
         .trans_b = p->tb,
-        .m = p->m, .n = p->n, .k = p->k,
-        .alpha = p->alpha, .beta = p->beta,
-        .lda = p->lda, .ldb = p->ldb, .ldc = p->ldc,
-        .a = da, .b = db, .c = dc,
-        .a_offset = p->a_off, .b_offset = p->b_off, .c_offset = p->c_off,
+        .m = p->m,
+        .n = p->n,
+        .k = p->k,
+        .alpha = p->alpha,
+        .beta = p->beta,
+        .lda = p->lda,
+        .ldb = p->ldb,
+        .ldc = p->ldc,
+        .a = da,
+        .b = db,
+        .c = dc,
+        .a_offset = p->a_off,
+        .b_offset = p->b_off,
+        .c_offset = p->c_off,
         .params = c->params,
         .n_params = c->n_params,
     };

@@ -20,17 +20,17 @@ typedef struct plugin {
 
 typedef struct gemm_case {
     int device, kernel;
-    int64_t params[MAX_PARAMS];   /* the kernel's parameters, in its order */
+    int64_t params[MAX_PARAMS]; /* the kernel's parameters, in its order */
     size_t n_params;
     problem p;
 } gemm_case;
 
 /* Alpha, beta, padding and offsets a problem is made with. */
 typedef struct scenario {
-    double alpha, beta;           /* floats */
-    double i_alpha, i_beta;       /* i32: integral */
-    int64_t pad;                  /* ld = width + pad */
-    uint64_t off[3];              /* element offsets of A, B, C */
+    double alpha, beta;     /* floats */
+    double i_alpha, i_beta; /* i32: integral */
+    int64_t pad;            /* ld = width + pad */
+    uint64_t off[3];        /* element offsets of A, B, C */
 } scenario;
 
 enum { SCENARIO_COUNT = 3 };

@@ -49,25 +49,21 @@ void fill_random(gh_dtype dtype, void *p, size_t n, uint64_t *seed)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t r = next(seed);
-        if (dtype == GH_I32)
-            elem_set(dtype, p, i, (double)((int)(r >> 40) % 17 - 8));
-        else
-            elem_set(dtype, p, i, (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+        if (dtype == GH_I32) elem_set(dtype, p, i, (double)((int)(r >> 40) % 17 - 8));
+        else elem_set(dtype, p, i, (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0);
     }
 }
 
 void fill_poison(gh_dtype dtype, void *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (dtype == GH_I32)
-            ((int32_t *)p)[i] = I32_POISON;
-        else
-            elem_set(dtype, p, i, NAN);
+        if (dtype == GH_I32) ((int32_t *)p)[i] = I32_POISON;
+        else elem_set(dtype, p, i, NAN);
     }
 }
 
-int check_result(const problem *p, const void *a, const void *b, const void *c0, const void *got,
-                 size_t c_elems, char *why, size_t why_size)
+int check_result(const problem *p, const void *a, const void *b, const void *c0, const void *got, size_t c_elems,
+                 char *why, size_t why_size)
 {
     const size_t es = elem_size(p->dtype);
     /* gamma for K products plus the alpha and beta roundings and the final add. */
@@ -77,12 +73,12 @@ int check_result(const problem *p, const void *a, const void *b, const void *c0,
 
     for (size_t e = 0; e < c_elems; e++) {
         uint64_t rel = e - p->c_off;
-        int inside = e >= p->c_off && rel / (uint64_t)p->ldc < (uint64_t)p->m &&
-                     rel % (uint64_t)p->ldc < (uint64_t)p->n;
+        int inside =
+            e >= p->c_off && rel / (uint64_t)p->ldc < (uint64_t)p->m && rel % (uint64_t)p->ldc < (uint64_t)p->n;
         if (!inside) {
             if (memcmp((const char *)got + e * es, (const char *)c0 + e * es, es) != 0) {
-                snprintf(why, why_size, "element %zu of C's buffer, outside the matrix, changed from %g to %g",
-                         e, elem_get(p->dtype, c0, e), elem_get(p->dtype, got, e));
+                snprintf(why, why_size, "element %zu of C's buffer, outside the matrix, changed from %g to %g", e,
+                         elem_get(p->dtype, c0, e), elem_get(p->dtype, got, e));
                 return 0;
             }
             continue;
@@ -111,8 +107,8 @@ int check_result(const problem *p, const void *a, const void *b, const void *c0,
         }
         double err = fabs(value - expected);
         if (!(err <= bound)) { /* NaN fails too */
-            snprintf(why, why_size, "C[%lld][%lld] = %.17g, expected %.17g (error %.3g, bound %.3g)",
-                     (long long)i, (long long)j, value, expected, err, bound);
+            snprintf(why, why_size, "C[%lld][%lld] = %.17g, expected %.17g (error %.3g, bound %.3g)", (long long)i,
+                     (long long)j, value, expected, err, bound);
             return 0;
         }
     }

@@ -26,7 +26,7 @@ typedef struct problem {
     int64_t m, n, k;
     double alpha, beta;
     int64_t lda, ldb, ldc;
-    uint64_t a_off, b_off, c_off;  /* elements */
+    uint64_t a_off, b_off, c_off; /* elements */
 } problem;
 
 /* Compares got (the whole C buffer after the run) with the f64 reference
@@ -34,7 +34,7 @@ typedef struct problem {
  * (before the offset, between rows, after the end) must be unchanged bit for
  * bit. Returns 1 when everything passes; otherwise 0 with `why` naming the
  * first failing element. */
-int check_result(const problem *p, const void *a, const void *b, const void *c0, const void *got,
-                 size_t c_elems, char *why, size_t why_size);
+int check_result(const problem *p, const void *a, const void *b, const void *c0, const void *got, size_t c_elems,
+                 char *why, size_t why_size);
 
 #endif

@@ -12,14 +12,14 @@ enum { SHAPE_COUNT = 8 };
 static void shapes_for(int64_t t, int64_t shapes[SHAPE_COUNT][3])
 {
     const int64_t list[SHAPE_COUNT][3] = {
-        {1, 1, 1},                 /* K < tile, one element */
-        {1, 2 * t + 3, 1},         /* one row */
-        {2 * t + 1, 1, t + 3},     /* one column */
-        {37, 53, 29},              /* primes */
-        {t + 1, t - 1, t},         /* around the tile */
+        {1, 1, 1},             /* K < tile, one element */
+        {1, 2 * t + 3, 1},     /* one row */
+        {2 * t + 1, 1, t + 3}, /* one column */
+        {37, 53, 29},          /* primes */
+        {t + 1, t - 1, t},     /* around the tile */
         {t - 1, t + 1, t + 1},
         {2 * t + 1, t, 3 * t - 1},
-        {t + 5, 2 * t - 3, 7},     /* K below blocked's k step, several tiles of C */
+        {t + 5, 2 * t - 3, 7}, /* K below blocked's k step, several tiles of C */
     };
     memcpy(shapes, list, sizeof list);
 }
@@ -39,10 +39,8 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
         return "maxComputeWorkGroupInvocations";
     }
     uint64_t shared = 0;
-    if (strcmp(name, "tiled") == 0)
-        shared = 2 * side * (side + 1) * es;
-    else if (strcmp(name, "blocked") == 0)
-        shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
+    if (strcmp(name, "tiled") == 0) shared = 2 * side * (side + 1) * es;
+    else if (strcmp(name, "blocked") == 0) shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
     if (shared > info->local_mem_bytes) {
         snprintf(value, size, "%llu bytes", (unsigned long long)shared);
         return "maxComputeSharedMemorySize";
@@ -65,9 +63,21 @@ static void expect_refused(const plugin *pl, const gemm_case *c, const char *lim
         return;
     }
     gh_gemm_args args = {
-        .size = sizeof args, .dtype = c->p.dtype, .m = 1, .n = 1, .k = 1, .alpha = 1, .beta = 0,
-        .lda = 1, .ldb = 1, .ldc = 1, .a = buf, .b = buf, .c = buf,
-        .params = c->params, .n_params = c->n_params,
+        .size = sizeof args,
+        .dtype = c->p.dtype,
+        .m = 1,
+        .n = 1,
+        .k = 1,
+        .alpha = 1,
+        .beta = 0,
+        .lda = 1,
+        .ldb = 1,
+        .ldc = 1,
+        .a = buf,
+        .b = buf,
+        .c = buf,
+        .params = c->params,
+        .n_params = c->n_params,
     };
     gh_gemm_timing timing = {.size = sizeof timing};
     gh_status st = api->gemm(pl->ctx, c->device, c->kernel, &args, &timing);
@@ -101,8 +111,7 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
 {
     const gh_kernel_info *k = pl->api->kernel_info(pl->ctx, kernel);
     for (size_t i = 0; i < c->n_params; i++)
-        if (c->params[i] != k->params[i].default_value)
-            return 0;
+        if (c->params[i] != k->params[i].default_value) return 0;
     return 1;
 }
 
@@ -119,8 +128,7 @@ static int every_dtype(const plugin *pl, int device, int kernel, const gemm_case
         strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "blocked") != 0)
         return 1;
     for (size_t i = 0; i < sizeof lavapipe_blocked / sizeof lavapipe_blocked[0]; i++)
-        if (c->params[0] == lavapipe_blocked[i][0] && c->params[1] == lavapipe_blocked[i][1])
-            return 1;
+        if (c->params[0] == lavapipe_blocked[i][0] && c->params[1] == lavapipe_blocked[i][1]) return 1;
     return 0;
 }
 
@@ -137,8 +145,7 @@ static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype
     int64_t shapes[SHAPE_COUNT][3];
     shapes_for(proto->params[0], shapes);
     for (int t = 0; t < 4; t++) {
-        if (quick && (t == 1 || t == 2))
-            continue;
+        if (quick && (t == 1 || t == 2)) continue;
         for (int s = 0; s < SHAPE_COUNT; s++)
             for (int sc = 0; sc < SCENARIO_COUNT; sc++) {
                 if (sc == 2 && s != 3) /* the third scenario on the primes only */
@@ -157,33 +164,28 @@ void sweep(const plugin *pl, int device, int quick)
 {
     static const gh_dtype dtypes[] = {GH_F32, GH_F64, GH_I32};
     const gh_device_info *info = pl->api->device_info(pl->ctx, device);
-    if (!info->has_fp64)
-        check_skip("device %d: every f64 case: %s has no shaderFloat64", device, info->name);
+    if (!info->has_fp64) check_skip("device %d: every f64 case: %s has no shaderFloat64", device, info->name);
     for (int kernel = 0; kernel < pl->api->kernel_count(pl->ctx); kernel++) {
         gemm_case proto = {.device = device};
         for (size_t combo = 0; kernel_combo(pl, kernel, combo, &proto); combo++) {
-            if (quick && !is_default(pl, kernel, &proto))
-                continue;
+            if (quick && !is_default(pl, kernel, &proto)) continue;
             /* Progress, so that a slow device shows where its time goes. */
             double started = seconds_now();
             int checked_before = check_passed + check_failed;
             int n_dtypes = every_dtype(pl, device, kernel, &proto) ? 3 : 1;
             for (int d = 0; d < n_dtypes; d++) {
-                if (dtypes[d] == GH_F64 && !info->has_fp64)
-                    continue;
+                if (dtypes[d] == GH_F64 && !info->has_fp64) continue;
                 gemm_case c = proto;
                 c.p.dtype = dtypes[d];
                 char value[64];
                 const char *limit = over_limit(pl, &c, dtypes[d], value, sizeof value);
-                if (limit)
-                    expect_refused(pl, &c, limit, value);
-                else
-                    sweep_cases(pl, &proto, dtypes[d], quick);
+                if (limit) expect_refused(pl, &c, limit, value);
+                else sweep_cases(pl, &proto, dtypes[d], quick);
             }
             char name[128];
             describe_params(pl, &proto, name, sizeof name);
-            printf("device %d: %s %s: %d checks in %.1f s\n", device, pl->api->kernel_info(pl->ctx, kernel)->name,
-                   name, check_passed + check_failed - checked_before, seconds_now() - started);
+            printf("device %d: %s %s: %d checks in %.1f s\n", device, pl->api->kernel_info(pl->ctx, kernel)->name, name,
+                   check_passed + check_failed - checked_before, seconds_now() - started);
         }
     }
 }

@@ -51,16 +51,22 @@ static void device_limits(const plugin *pl, int device)
 static int kernel_index(const plugin *pl, const char *name)
 {
     for (int k = 0; k < pl->api->kernel_count(pl->ctx); k++)
-        if (strcmp(pl->api->kernel_info(pl->ctx, k)->name, name) == 0)
-            return k;
+        if (strcmp(pl->api->kernel_info(pl->ctx, k)->name, name) == 0) return k;
     return -1;
 }
 
 /* Two runs of the same case give the same bits (a missing barrier would not). */
 static void determinism(const plugin *pl, int device)
 {
-    static const struct { const char *kernel; int64_t params[MAX_PARAMS]; size_t n_params; } runs[] = {
-        {"naive", {16}, 1}, {"tiled", {16}, 1}, {"blocked", {32, 4}, 2}, {"blocked", {128, 8}, 2},
+    static const struct {
+        const char *kernel;
+        int64_t params[MAX_PARAMS];
+        size_t n_params;
+    } runs[] = {
+        {"naive", {16}, 1},
+        {"tiled", {16}, 1},
+        {"blocked", {32, 4}, 2},
+        {"blocked", {128, 8}, 2},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         gemm_case c = {.device = device, .kernel = kernel_index(pl, runs[r].kernel), .n_params = runs[r].n_params};
@@ -69,8 +75,8 @@ static void determinism(const plugin *pl, int device)
         make_problem(&c.p, GH_F32, 0, 1, shape, &scenarios[0]);
         void *first = NULL, *second = NULL;
         char why[512] = "no such kernel";
-        int passed = c.kernel >= 0 && run_case(pl, &c, why, sizeof why, &first) &&
-                     run_case(pl, &c, why, sizeof why, &second);
+        int passed =
+            c.kernel >= 0 && run_case(pl, &c, why, sizeof why, &first) && run_case(pl, &c, why, sizeof why, &second);
         int same = passed && memcmp(first, second, case_c_bytes(&c)) == 0;
         CHECK(same, "determinism: %s %lld/%lld f32 100x90x130 twice gives the same bits%s%s", runs[r].kernel,
               (long long)runs[r].params[0], (long long)runs[r].params[1], passed ? "" : ": ",
@@ -88,7 +94,9 @@ static void small_sweep(const plugin *pl, int device, const char *who)
         for (int t = 0; t < 4; t++)
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
                 /* blocked: 32 / 4, 64 invocations */
-                gemm_case c = {.device = device, .kernel = kernel, .params = {kernel == 2 ? 32 : 8, 4},
+                gemm_case c = {.device = device,
+                               .kernel = kernel,
+                               .params = {kernel == 2 ? 32 : 8, 4},
                                .n_params = kernel == 2 ? 2 : 1};
                 make_problem(&c.p, GH_F32, t >> 1, t & 1, shapes[s], &scenarios[s % 2]);
                 char why[512] = "", name[256];
@@ -109,8 +117,7 @@ static void *run_second_context(void *arg)
     plugin pl = {sc->api, NULL};
     if (pl.api->open(NULL, 0, &pl.ctx) == GH_OK && pl.api->device_count(pl.ctx) > sc->device)
         small_sweep(&pl, sc->device, "second context");
-    else
-        CHECK(0, "second context: open and find device %d: %s", sc->device, pl.api->last_error(pl.ctx));
+    else CHECK(0, "second context: open and find device %d: %s", sc->device, pl.api->last_error(pl.ctx));
     pl.api->close(pl.ctx);
     return NULL;
 }
@@ -197,13 +204,25 @@ static void close_with_work_left(const plugin *pl, int device)
     gh_status st = other.api->buffer_alloc(other.ctx, device, 64 * sizeof(float), &buf);
     int64_t tile = 8;
     gh_gemm_args args = {
-        .size = sizeof args, .dtype = GH_F32, .m = 4, .n = 4, .k = 4, .alpha = 1, .beta = 0,
-        .lda = 4, .ldb = 4, .ldc = 4, .a = buf, .b = buf, .c = buf, .c_offset = 32,
-        .params = &tile, .n_params = 1,
+        .size = sizeof args,
+        .dtype = GH_F32,
+        .m = 4,
+        .n = 4,
+        .k = 4,
+        .alpha = 1,
+        .beta = 0,
+        .lda = 4,
+        .ldb = 4,
+        .ldc = 4,
+        .a = buf,
+        .b = buf,
+        .c = buf,
+        .c_offset = 32,
+        .params = &tile,
+        .n_params = 1,
     };
     gh_gemm_timing timing = {.size = sizeof timing};
-    if (st == GH_OK)
-        st = other.api->gemm(other.ctx, device, kernel_index(pl, "tiled"), &args, &timing);
+    if (st == GH_OK) st = other.api->gemm(other.ctx, device, kernel_index(pl, "tiled"), &args, &timing);
     CHECK(st == GH_OK, "close: a context left with a buffer and a pipeline%s%s", st == GH_OK ? "" : ": ",
           st == GH_OK ? "" : other.api->last_error(other.ctx));
     other.api->close(other.ctx); /* the buffer is not freed first, on purpose */
@@ -251,8 +270,7 @@ int main(int argc, char **argv)
 
     void *lib = NULL;
     plugin pl = {load(argv[1], &lib), NULL};
-    if (!pl.api)
-        return check_summary("test_vulkan");
+    if (!pl.api) return check_summary("test_vulkan");
     gh_status st = pl.api->open(NULL, 0, &pl.ctx);
     if (st != GH_OK) {
         CHECK(0, "open: status %d: %s", (int)st, pl.api->last_error(NULL));
@@ -267,8 +285,8 @@ int main(int argc, char **argv)
 
     for (int d = 0; d < devices; d++) {
         const gh_device_info *i = pl.api->device_info(pl.ctx, d);
-        printf("device %d: %s | %s | driver %s | %s | %.1f GiB | %llu B shared | %u units | wg %u | %s%s\n", d,
-               i->name, i->vendor, i->driver_version, i->api, i->global_mem_bytes / 1073741824.0,
+        printf("device %d: %s | %s | driver %s | %s | %.1f GiB | %llu B shared | %u units | wg %u | %s%s\n", d, i->name,
+               i->vendor, i->driver_version, i->api, i->global_mem_bytes / 1073741824.0,
                (unsigned long long)i->local_mem_bytes, i->compute_units, i->max_workgroup_size,
                i->is_software ? "software" : "hardware", i->has_fp64 ? ", fp64" : ", no fp64");
         int failed_before = check_failures();
@@ -280,8 +298,8 @@ int main(int argc, char **argv)
             kernel_dir(&pl, d);
             close_with_work_left(&pl, d);
         }
-        printf("device %d: %s\n", d, check_failures() == failed_before ? "all GEMMs agree with the reference"
-                                                                       : "FAILURES above");
+        printf("device %d: %s\n", d,
+               check_failures() == failed_before ? "all GEMMs agree with the reference" : "FAILURES above");
     }
     pl.api->close(pl.ctx);
     dlclose(lib);

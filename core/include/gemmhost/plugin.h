@@ -96,8 +96,8 @@
 extern "C" {
 #endif
 
-#define GEMMHOST_ABI_MAJOR 1
-#define GEMMHOST_ABI_MINOR 1
+#define GEMMHOST_ABI_MAJOR  1
+#define GEMMHOST_ABI_MINOR  1
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -112,54 +112,49 @@ extern "C" {
  * `size`, is large enough to hold `member`. The only way a reader checks a
  * size: `size < sizeof(type)` would refuse an older peer's shorter struct
  * even where every member the reader needs is there. */
-#define GH_HAS_MEMBER(ptr, type, member) \
-    ((ptr)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
+#define GH_HAS_MEMBER(ptr, type, member) ((ptr)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
 
 /* What each kind of refusal answers: see "Statuses" above. */
 typedef enum gh_status {
     GH_OK = 0,
-    GH_ERROR = 1,           /* any other failure; last_error() says what */
-    GH_UNSUPPORTED = 2,     /* a well-formed request this device/kernel cannot do */
-    GH_NO_DEVICE = 3,       /* the context has no device; last_error() says why */
-    GH_OUT_OF_MEMORY = 4,   /* an allocation failed */
+    GH_ERROR = 1,            /* any other failure; last_error() says what */
+    GH_UNSUPPORTED = 2,      /* a well-formed request this device/kernel cannot do */
+    GH_NO_DEVICE = 3,        /* the context has no device; last_error() says why */
+    GH_OUT_OF_MEMORY = 4,    /* an allocation failed */
     GH_INVALID_ARGUMENT = 5, /* a malformed call */
-    GH_VERSION_MISMATCH = 6 /* the entry: another major */
+    GH_VERSION_MISMATCH = 6  /* the entry: another major */
 } gh_status;
 
 /* Element types. f32 is computed in f32 (or better), f64 in f64; i32 is exact
  * 32-bit integer arithmetic (the host keeps values where nothing overflows). */
-typedef enum gh_dtype {
-    GH_F32 = 0,
-    GH_F64 = 1,
-    GH_I32 = 2
-} gh_dtype;
-#define GH_DTYPE_COUNT 3
+typedef enum gh_dtype { GH_F32 = 0, GH_F64 = 1, GH_I32 = 2 } gh_dtype;
+#define GH_DTYPE_COUNT  3
 #define GH_DTYPE_BIT(d) (1u << (unsigned)(d))
 
 /* What one device is. Filled by the plugin, read-only for the host, valid
  * until close(). Every string is non-NULL (possibly ""). */
 typedef struct gh_device_info {
-    size_t size;                  /* sizeof(gh_device_info) as the plugin knows it */
-    const char *name;             /* e.g. "NVIDIA H100 80GB HBM3"; not "" */
-    const char *vendor;           /* e.g. "NVIDIA Corporation" */
-    const char *driver_version;   /* the driver's own version string */
-    const char *api;              /* e.g. "OpenCL 3.0 CUDA", "Vulkan 1.3.239", "C (4 threads)" */
-    const char *platform;         /* OpenCL platform, or "" */
-    uint64_t global_mem_bytes;    /* device memory (host memory for CPU devices); > 0 */
-    uint64_t local_mem_bytes;     /* shared/local memory per work-group; 0 if none */
-    uint32_t compute_units;       /* SMs, compute units, or CPU threads; >= 1 */
-    uint32_t max_workgroup_size;  /* invocations per work-group; 0 if not applicable */
-    int32_t is_software;          /* 0 or 1: 1 for CPU/software implementations (PoCL, lavapipe, C) */
-    int32_t has_fp64;             /* 0 or 1: 1 if f64 kernels can run; 0 makes f64 GH_UNSUPPORTED */
+    size_t size;                 /* sizeof(gh_device_info) as the plugin knows it */
+    const char *name;            /* e.g. "NVIDIA H100 80GB HBM3"; not "" */
+    const char *vendor;          /* e.g. "NVIDIA Corporation" */
+    const char *driver_version;  /* the driver's own version string */
+    const char *api;             /* e.g. "OpenCL 3.0 CUDA", "Vulkan 1.3.239", "C (4 threads)" */
+    const char *platform;        /* OpenCL platform, or "" */
+    uint64_t global_mem_bytes;   /* device memory (host memory for CPU devices); > 0 */
+    uint64_t local_mem_bytes;    /* shared/local memory per work-group; 0 if none */
+    uint32_t compute_units;      /* SMs, compute units, or CPU threads; >= 1 */
+    uint32_t max_workgroup_size; /* invocations per work-group; 0 if not applicable */
+    int32_t is_software;         /* 0 or 1: 1 for CPU/software implementations (PoCL, lavapipe, C) */
+    int32_t has_fp64;            /* 0 or 1: 1 if f64 kernels can run; 0 makes f64 GH_UNSUPPORTED */
 } gh_device_info;
 
 /* A named integer parameter of a kernel, e.g. `tile`. Static data. */
 typedef struct gh_param_info {
     size_t size;
-    const char *name;             /* non-NULL, unique within its kernel */
-    const char *description;      /* non-NULL */
-    int64_t default_value;        /* itself an allowed value */
-    const int64_t *allowed;       /* if n_allowed > 0: the only values allowed (non-NULL) */
+    const char *name;        /* non-NULL, unique within its kernel */
+    const char *description; /* non-NULL */
+    int64_t default_value;   /* itself an allowed value */
+    const int64_t *allowed;  /* if n_allowed > 0: the only values allowed (non-NULL) */
     size_t n_allowed;
     int64_t min_value, max_value; /* if n_allowed == 0: inclusive range, min <= max */
 } gh_param_info;
@@ -168,11 +163,11 @@ typedef struct gh_param_info {
  * or without one (device limits show up as GH_UNSUPPORTED from gemm). */
 typedef struct gh_kernel_info {
     size_t size;
-    const char *name;             /* e.g. "naive", "tiled"; non-empty, unique in the plugin */
-    const char *description;      /* non-NULL */
-    uint32_t dtypes;              /* GH_DTYPE_BIT mask the kernel implements; non-zero,
+    const char *name;            /* e.g. "naive", "tiled"; non-empty, unique in the plugin */
+    const char *description;     /* non-NULL */
+    uint32_t dtypes;             /* GH_DTYPE_BIT mask the kernel implements; non-zero,
                                      no bit at or above GH_DTYPE_COUNT */
-    const gh_param_info *params;  /* n_params entries (non-NULL when n_params > 0),
+    const gh_param_info *params; /* n_params entries (non-NULL when n_params > 0),
                                      in the order gemm() takes their values */
     size_t n_params;
 } gh_kernel_info;
@@ -181,9 +176,9 @@ typedef struct gh_kernel_info {
  * OpenCL platform filter or a kernel source directory. Static data. */
 typedef struct gh_option_info {
     size_t size;
-    const char *name;             /* non-NULL, unique */
-    const char *description;      /* non-NULL */
-    const char *default_value;    /* non-NULL ("" when unset); open() accepts it, and
+    const char *name;          /* non-NULL, unique */
+    const char *description;   /* non-NULL */
+    const char *default_value; /* non-NULL ("" when unset); open() accepts it, and
                                      giving it means the same as leaving the option out */
 } gh_option_info;
 
@@ -191,7 +186,7 @@ typedef struct gh_option_info {
  * it is a plain array element the host builds, frozen as it is for the life
  * of major 1 (a new field would be a major bump). */
 typedef struct gh_option_value {
-    const char *name;             /* one of the plugin's options */
+    const char *name; /* one of the plugin's options */
     const char *value;
 } gh_option_value;
 
@@ -202,40 +197,40 @@ typedef struct gh_stream gh_stream; /* an in-order queue of work on one device (
 /* One GEMM request. Every member is minor 0, so a plugin requires
  * GH_HAS_MEMBER(args, gh_gemm_args, n_params) (else GH_INVALID_ARGUMENT). */
 typedef struct gh_gemm_args {
-    size_t size;                  /* sizeof(gh_gemm_args) as the host knows it */
+    size_t size; /* sizeof(gh_gemm_args) as the host knows it */
     gh_dtype dtype;
-    int32_t trans_a, trans_b;     /* 0 or 1 */
-    int64_t m, n, k;              /* each >= 1 */
-    double alpha, beta;           /* for GH_I32: integers in int32's range, used as int32 */
-    int64_t lda, ldb, ldc;        /* leading dimensions in elements (row-major) */
-    gh_buffer *a, *b, *c;         /* non-NULL, from buffer_alloc on the gemm's device */
+    int32_t trans_a, trans_b;              /* 0 or 1 */
+    int64_t m, n, k;                       /* each >= 1 */
+    double alpha, beta;                    /* for GH_I32: integers in int32's range, used as int32 */
+    int64_t lda, ldb, ldc;                 /* leading dimensions in elements (row-major) */
+    gh_buffer *a, *b, *c;                  /* non-NULL, from buffer_alloc on the gemm's device */
     uint64_t a_offset, b_offset, c_offset; /* in elements, from the buffer's start */
-    const int64_t *params;        /* values of the kernel's params, in its order; may be
+    const int64_t *params;                 /* values of the kernel's params, in its order; may be
                                      NULL only when n_params is 0 */
-    size_t n_params;              /* exactly the kernel's n_params */
+    size_t n_params;                       /* exactly the kernel's n_params */
 } gh_gemm_args;
 
 typedef enum gh_clock {
-    GH_CLOCK_DEVICE = 0,          /* events / profiling / timestamp queries */
-    GH_CLOCK_HOST = 1             /* fallback: host clock around launch + wait */
+    GH_CLOCK_DEVICE = 0, /* events / profiling / timestamp queries */
+    GH_CLOCK_HOST = 1    /* fallback: host clock around launch + wait */
 } gh_clock;
 
 /* Written by the plugin on success: only the members `size` covers. */
 typedef struct gh_gemm_timing {
-    size_t size;                  /* set by the host */
-    double kernel_ms;             /* the kernel's time, >= 0 */
-    gh_clock clock;               /* which clock measured kernel_ms */
+    size_t size;      /* set by the host */
+    double kernel_ms; /* the kernel's time, >= 0 */
+    gh_clock clock;   /* which clock measured kernel_ms */
 } gh_gemm_timing;
 
 typedef struct gh_plugin_api {
-    size_t size;                  /* sizeof(gh_plugin_api) as the plugin knows it; at least
+    size_t size;             /* sizeof(gh_plugin_api) as the plugin knows it; at least
                                      GH_PLUGIN_API_MINOR0_SIZE, at least
                                      GH_PLUGIN_API_MINOR1_SIZE when it answers minor 1 */
-    uint32_t abi_major;           /* GEMMHOST_ABI_MAJOR the plugin was built with */
-    uint32_t abi_minor;           /* the newest minor this table implements */
-    const char *name;             /* (required) short name used in configs: "cpu", "opencl" ... */
-    const char *description;      /* (required) non-NULL */
-    const char *version;          /* (required) the plugin's own version, non-NULL */
+    uint32_t abi_major;      /* GEMMHOST_ABI_MAJOR the plugin was built with */
+    uint32_t abi_minor;      /* the newest minor this table implements */
+    const char *name;        /* (required) short name used in configs: "cpu", "opencl" ... */
+    const char *description; /* (required) non-NULL */
+    const char *version;     /* (required) the plugin's own version, non-NULL */
 
     const gh_option_info *options; /* n_options entries, static; non-NULL when n_options > 0 */
     size_t n_options;
@@ -310,8 +305,7 @@ typedef struct gh_plugin_api {
      *     gaps between its rows changes, and nothing in A's or B's buffer;
      *   - on GH_OK writes kernel_ms (the kernel's time by the device's clock,
      *     >= 0) and clock, each only if timing->size covers it. */
-    gh_status (*gemm)(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args,
-                      gh_gemm_timing *timing);
+    gh_status (*gemm)(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing);
     /* (required) Waits for all work queued on the device (GH_NO_DEVICE /
      * GH_INVALID_ARGUMENT for a missing device). */
     gh_status (*synchronize)(gh_plugin *ctx, int device);
@@ -354,9 +348,8 @@ typedef struct gh_plugin_api {
     gh_status (*upload_2d_async)(gh_plugin *ctx, gh_stream *stream, gh_buffer *dst, uint64_t offset, uint64_t pitch,
                                  const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows,
                                  double *elapsed_ms);
-    gh_status (*download_2d_async)(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset,
-                                   uint64_t pitch, void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows,
-                                   double *elapsed_ms);
+    gh_status (*download_2d_async)(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset, uint64_t pitch,
+                                   void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms);
     /* As gemm() on the stream's device, with the same refusals at the call
      * and the same result; timing is written at stream_synchronize. */
     gh_status (*gemm_async)(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
@@ -388,11 +381,11 @@ typedef struct gh_plugin_api {
  *   host) is fine. The entry keeps no state: calling it again answers the
  *   same. */
 typedef struct gh_entry_request {
-    size_t size;                  /* in: sizeof(gh_entry_request) as the host knows it */
-    uint32_t host_abi_major;      /* in */
-    uint32_t abi_minor;           /* in: host's newest minor; out: newest both know */
-    uint32_t plugin_abi_major;    /* out: always written, even on mismatch */
-    const gh_plugin_api *api;     /* out: static table, NULL on failure */
+    size_t size;               /* in: sizeof(gh_entry_request) as the host knows it */
+    uint32_t host_abi_major;   /* in */
+    uint32_t abi_minor;        /* in: host's newest minor; out: newest both know */
+    uint32_t plugin_abi_major; /* out: always written, even on mismatch */
+    const gh_plugin_api *api;  /* out: static table, NULL on failure */
 } gh_entry_request;
 
 typedef gh_status (*gh_entry_fn)(gh_entry_request *request);

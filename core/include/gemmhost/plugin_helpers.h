@@ -41,7 +41,7 @@
 #endif
 
 #if defined(__GNUC__)
-#define GH_PLUGIN_HIDDEN __attribute__((visibility("hidden")))
+#define GH_PLUGIN_HIDDEN       __attribute__((visibility("hidden")))
 #define GH_PLUGIN_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define GH_PLUGIN_HIDDEN
@@ -127,16 +127,12 @@ static inline const char *gh_plugin_last_error(gh_plugin *ctx)
 /* The negotiation of plugin.h's gh_entry_request, for the table `api`. */
 static inline gh_status gh_plugin_negotiate(gh_entry_request *req, const gh_plugin_api *api)
 {
-    if (!req || !GH_HAS_MEMBER(req, gh_entry_request, plugin_abi_major))
-        return GH_INVALID_ARGUMENT;
+    if (!req || !GH_HAS_MEMBER(req, gh_entry_request, plugin_abi_major)) return GH_INVALID_ARGUMENT;
     req->plugin_abi_major = GEMMHOST_ABI_MAJOR;
-    if (!GH_HAS_MEMBER(req, gh_entry_request, api))
-        return GH_INVALID_ARGUMENT;
+    if (!GH_HAS_MEMBER(req, gh_entry_request, api)) return GH_INVALID_ARGUMENT;
     req->api = NULL;
-    if (req->host_abi_major != GEMMHOST_ABI_MAJOR)
-        return GH_VERSION_MISMATCH;
-    if (req->abi_minor > api->abi_minor)
-        req->abi_minor = api->abi_minor;
+    if (req->host_abi_major != GEMMHOST_ABI_MAJOR) return GH_VERSION_MISMATCH;
+    if (req->abi_minor > api->abi_minor) req->abi_minor = api->abi_minor;
     req->api = api;
     return GH_OK;
 }
@@ -147,11 +143,11 @@ static inline gh_status gh_plugin_negotiate(gh_entry_request *req, const gh_plug
     GH_PLUGIN_HIDDEN GH_PLUGIN_THREAD_LOCAL char gh_plugin_error_text[GH_PLUGIN_ERROR_SIZE]
 
 /* Defines the exported entry for the static table `api`, and the error text. */
-#define GH_PLUGIN_ENTRY(api)                                                        \
-    GH_PLUGIN_DEFINE_ERROR_TEXT;                                                    \
-    GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *request)      \
-    {                                                                               \
-        return gh_plugin_negotiate(request, &(api));                                \
+#define GH_PLUGIN_ENTRY(api)                                                   \
+    GH_PLUGIN_DEFINE_ERROR_TEXT;                                               \
+    GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *request) \
+    {                                                                          \
+        return gh_plugin_negotiate(request, &(api));                           \
     }
 
 /* ---- options ---- */
@@ -161,24 +157,20 @@ static inline gh_status gh_plugin_negotiate(gh_entry_request *req, const gh_plug
  * name or value, or an unknown name: GH_INVALID_ARGUMENT naming it and the
  * options the plugin knows. */
 static inline gh_status gh_plugin_read_options(const char *plugin, const gh_option_info *options, size_t n_options,
-                                               const gh_option_value *values, size_t n_values,
-                                               const char **settings)
+                                               const gh_option_value *values, size_t n_values, const char **settings)
 {
-    for (size_t o = 0; o < n_options; o++)
-        settings[o] = NULL;
+    for (size_t o = 0; o < n_options; o++) settings[o] = NULL;
     if (n_values && !values)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: %zu options but no array", n_values);
     for (size_t i = 0; i < n_values; i++) {
         if (!values[i].name || !values[i].value)
             return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: option %zu has no name or no value", i);
         size_t o = 0;
-        while (o < n_options && strcmp(values[i].name, options[o].name) != 0)
-            o++;
+        while (o < n_options && strcmp(values[i].name, options[o].name) != 0) o++;
         if (o == n_options) {
-            gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: unknown option \"%s\" (the %s plugin knows:",
-                                values[i].name, plugin);
-            for (o = 0; o < n_options; o++)
-                gh_plugin_append_error("%s %s", o ? "," : "", options[o].name);
+            gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                "open: unknown option \"%s\" (the %s plugin knows:", values[i].name, plugin);
+            for (o = 0; o < n_options; o++) gh_plugin_append_error("%s %s", o ? "," : "", options[o].name);
             gh_plugin_append_error("%s)", n_options ? "" : " none");
             return GH_INVALID_ARGUMENT;
         }
@@ -224,10 +216,8 @@ typedef gh_plugin_extent (*gh_plugin_extent_fn)(const gh_buffer *buf);
 /* a * b + c without wrapping: 0 and *out, or 1 when it would overflow. */
 static inline int gh_plugin_mul_add_u64(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
 {
-    if (a && b > UINT64_MAX / a)
-        return 1;
-    if (a * b > UINT64_MAX - c)
-        return 1;
+    if (a && b > UINT64_MAX / a) return 1;
+    if (a * b > UINT64_MAX - c) return 1;
     *out = a * b + c;
     return 0;
 }
@@ -237,10 +227,8 @@ static inline int gh_plugin_mul_add_u64(uint64_t a, uint64_t b, uint64_t c, uint
 static inline gh_status gh_plugin_check_copy(const char *call, const gh_buffer *buf, gh_plugin_extent_fn extent,
                                              uint64_t offset, const void *host, uint64_t bytes)
 {
-    if (!buf)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the buffer is NULL", call);
-    if (!host && bytes)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the host pointer is NULL", call);
+    if (!buf) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the buffer is NULL", call);
+    if (!host && bytes) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the host pointer is NULL", call);
     uint64_t size = extent(buf).bytes;
     if (offset > size || bytes > size - offset)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: %llu bytes at offset %llu run past a buffer of %llu bytes",
@@ -252,22 +240,18 @@ static inline gh_status gh_plugin_check_copy(const char *call, const gh_buffer *
 /* A 2D copy of `rows` rows of `width` bytes, `pitch` apart in the buffer and
  * `host_pitch` apart in host memory. */
 static inline gh_status gh_plugin_check_copy_2d(const char *call, const gh_buffer *buf, gh_plugin_extent_fn extent,
-                                                uint64_t offset, uint64_t pitch, const void *host,
-                                                uint64_t host_pitch, uint64_t width, uint64_t rows)
+                                                uint64_t offset, uint64_t pitch, const void *host, uint64_t host_pitch,
+                                                uint64_t width, uint64_t rows)
 {
-    if (!buf)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the buffer is NULL", call);
-    if (rows == 0 || width == 0)
-        return GH_OK;
-    if (!host)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the host pointer is NULL", call);
+    if (!buf) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the buffer is NULL", call);
+    if (rows == 0 || width == 0) return GH_OK;
+    if (!host) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: the host pointer is NULL", call);
     if (rows > 1 && (pitch < width || host_pitch < width))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: pitch %llu or host pitch %llu is less than the width %llu",
                                    call, (unsigned long long)pitch, (unsigned long long)host_pitch,
                                    (unsigned long long)width);
     uint64_t span;
-    if (gh_plugin_mul_add_u64(rows - 1, pitch, width, &span))
-        span = UINT64_MAX;
+    if (gh_plugin_mul_add_u64(rows - 1, pitch, width, &span)) span = UINT64_MAX;
     return gh_plugin_check_copy(call, buf, extent, offset, host, span);
 }
 
@@ -277,18 +261,16 @@ static inline gh_status gh_plugin_check_copy_2d(const char *call, const gh_buffe
  * a range parameter's min..max; -1 when the value is not allowed. */
 static inline int gh_plugin_param_index(const gh_param_info *p, int64_t value)
 {
-    if (p->n_allowed == 0)
-        return value >= p->min_value && value <= p->max_value ? 0 : -1;
+    if (p->n_allowed == 0) return value >= p->min_value && value <= p->max_value ? 0 : -1;
     for (size_t i = 0; i < p->n_allowed; i++)
-        if (p->allowed[i] == value)
-            return (int)i;
+        if (p->allowed[i] == value) return (int)i;
     return -1;
 }
 
 /* n_params exactly the kernel's, params non-NULL when there are any, and
  * each value allowed: "gemm: kernel tiled: tile: 7 is not one of 4, 8, 16". */
-static inline gh_status gh_plugin_check_params(const char *call, const gh_kernel_info *kernel,
-                                               const int64_t *params, size_t n_params)
+static inline gh_status gh_plugin_check_params(const char *call, const gh_kernel_info *kernel, const int64_t *params,
+                                               size_t n_params)
 {
     if (n_params != kernel->n_params)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: kernel %s takes %zu parameter%s, got %zu", call,
@@ -298,14 +280,13 @@ static inline gh_status gh_plugin_check_params(const char *call, const gh_kernel
                                    kernel->name, n_params);
     for (size_t i = 0; i < n_params; i++) {
         const gh_param_info *p = &kernel->params[i];
-        if (gh_plugin_param_index(p, params[i]) >= 0)
-            continue;
+        if (gh_plugin_param_index(p, params[i]) >= 0) continue;
         if (p->n_allowed == 0)
             return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: kernel %s: %s: %lld is outside %lld..%lld", call,
                                        kernel->name, p->name, (long long)params[i], (long long)p->min_value,
                                        (long long)p->max_value);
-        gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: kernel %s: %s: %lld is not one of", call, kernel->name,
-                            p->name, (long long)params[i]);
+        gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: kernel %s: %s: %lld is not one of", call, kernel->name, p->name,
+                            (long long)params[i]);
         for (size_t a = 0; a < p->n_allowed; a++)
             gh_plugin_append_error("%s %lld", a ? "," : "", (long long)p->allowed[a]);
         return GH_INVALID_ARGUMENT;
@@ -317,11 +298,11 @@ static inline gh_status gh_plugin_check_params(const char *call, const gh_kernel
 
 /* Where a gemm runs, for gh_plugin_check_gemm. */
 typedef struct gh_plugin_gemm_target {
-    int device;                         /* the device the call names (checked already) */
-    const gh_device_info *device_info;  /* its info: has_fp64 is checked */
-    const gh_kernel_info *kernel_info;  /* the kernel the call names (checked already) */
-    int64_t index_limit;                /* largest m, n, k and ld the kernels index; 0: none */
-    gh_plugin_extent_fn extent;         /* size and device of one of the plugin's buffers */
+    int device;                        /* the device the call names (checked already) */
+    const gh_device_info *device_info; /* its info: has_fp64 is checked */
+    const gh_kernel_info *kernel_info; /* the kernel the call names (checked already) */
+    int64_t index_limit;               /* largest m, n, k and ld the kernels index; 0: none */
+    gh_plugin_extent_fn extent;        /* size and device of one of the plugin's buffers */
 } gh_plugin_gemm_target;
 
 /* One stored matrix: `rows` rows of `cols` elements, `ld` apart, from
@@ -330,15 +311,15 @@ static inline gh_status gh_plugin_check_matrix(const char *call, char name, cons
                                                int64_t rows, int64_t cols, int64_t ld, size_t elem,
                                                const gh_plugin_gemm_target *t)
 {
-    if (!buf)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: buffer %c is NULL", call, name);
+    if (!buf) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: buffer %c is NULL", call, name);
     gh_plugin_extent e = t->extent(buf);
     if (e.device != t->device)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: buffer %c belongs to device %d, not %d", call, name,
                                    e.device, t->device);
     if (ld < cols)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: ld%c = %lld is less than the %lld columns %c is stored with",
-                                   call, name - 'A' + 'a', (long long)ld, (long long)cols, name);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "%s: ld%c = %lld is less than the %lld columns %c is stored with", call,
+                                   name - 'A' + 'a', (long long)ld, (long long)cols, name);
     /* One past the last element, in elements, then in bytes. */
     uint64_t end, end_bytes;
     if (gh_plugin_mul_add_u64((uint64_t)(rows - 1), (uint64_t)ld, (uint64_t)cols, &end) || end > UINT64_MAX - offset ||
@@ -362,14 +343,13 @@ static inline int gh_plugin_is_int32(double x)
  * device limits (work-group size, local memory). */
 static inline gh_status gh_plugin_check_gemm(const char *call, const gh_gemm_args *g, const gh_plugin_gemm_target *t)
 {
-    if (!g)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: args is NULL", call);
+    if (!g) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: args is NULL", call);
     if (!GH_HAS_MEMBER(g, gh_gemm_args, n_params))
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: args.size %zu does not cover gh_gemm_args of ABI 1.0 (%zu)",
-                                   call, g->size, offsetof(gh_gemm_args, n_params) + sizeof g->n_params);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "%s: args.size %zu does not cover gh_gemm_args of ABI 1.0 (%zu)", call, g->size,
+                                   offsetof(gh_gemm_args, n_params) + sizeof g->n_params);
     const size_t elem = gh_plugin_dtype_size(g->dtype);
-    if (!elem)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: unknown dtype %d", call, (int)g->dtype);
+    if (!elem) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: unknown dtype %d", call, (int)g->dtype);
     if ((g->trans_a != 0 && g->trans_a != 1) || (g->trans_b != 0 && g->trans_b != 1))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: trans_a and trans_b must be 0 or 1 (got %d and %d)", call,
                                    (int)g->trans_a, (int)g->trans_b);
@@ -394,8 +374,8 @@ static inline gh_status gh_plugin_check_gemm(const char *call, const gh_gemm_arg
     if (g->dtype == GH_F64 && t->device_info && !t->device_info->has_fp64)
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: device %s has no fp64", call, t->device_info->name);
     const int64_t limit = t->index_limit;
-    if (limit > 0 && (g->m > limit || g->n > limit || g->k > limit || g->lda > limit || g->ldb > limit ||
-                      g->ldc > limit))
+    if (limit > 0 &&
+        (g->m > limit || g->n > limit || g->k > limit || g->lda > limit || g->ldb > limit || g->ldc > limit))
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s: %lld x %lld x %lld with ld %lld, %lld, %lld is over this plugin's index "
                                    "limit of %lld",
