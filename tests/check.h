@@ -68,6 +68,11 @@ static inline CHECK_PRINTF(2, 3) int check_verdict(int passed, const char *fmt, 
 
 #define CHECK(cond, ...) check_verdict((cond) ? 1 : 0, __VA_ARGS__)
 
+/* Like CHECK, but the message's arguments are evaluated only when the check
+ * fails (they may use what cond tests, e.g. a pointer it found non-NULL); a
+ * pass is shown as the condition's text. */
+#define EXPECT(cond, ...) ((cond) ? check_verdict(1, "%s", #cond) : check_verdict(0, __VA_ARGS__))
+
 /* A check that could not run, and why. */
 static inline CHECK_PRINTF(1, 2) void check_skip(const char *fmt, ...)
 {

@@ -15,28 +15,18 @@
 #error "CONFIG_TEST_FILES must name tests/config/files"
 #endif
 
-static int n_passed, n_failed;
-static int case_failed; /* a check in the current test failed */
-static const char *case_name;
+#define CHECK_MAIN /* this file holds the check counters */
+#include "../check.h"
 
-#define CHECK(cond) check_that((cond) ? 1 : 0, #cond, __LINE__)
+static const char *case_name; /* the test running, for failure messages */
 
-static int check_that(int ok, const char *what, int line)
-{
-    if (!ok) {
-        fprintf(stderr, "FAIL %s (test_config.c:%d): %s\n", case_name, line, what);
-        case_failed = 1;
-    }
-    return ok;
-}
+/* A check through tests/check.h, named by its test, condition and line. */
+#define CHECK_CONFIG(cond) EXPECT(cond, "%s: %s (test_config.c:%d)", case_name, #cond, __LINE__)
 
 static void run_test(const char *name, void (*fn)(void))
 {
     case_name = name;
-    case_failed = 0;
     fn();
-    if (case_failed) n_failed++;
-    else n_passed++;
 }
 
 static char err[1024];
@@ -77,29 +67,29 @@ static int values_are(char **values, size_t n, const char *a, const char *b)
 static void check_defaults(const gh_config *cfg)
 {
     const gh_run_config *r = &cfg->run;
-    CHECK(r->n_sizes == 5 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
+    CHECK_CONFIG(r->n_sizes == 5 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
           shape_is(&r->sizes[4], 129, 31, 65));
-    CHECK(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
-    CHECK(r->n_trans == 2 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 1);
-    CHECK(r->alpha == 1.0 && r->beta == 0.0);
-    CHECK(r->warmup == 1 && r->repeat == 3 && r->seed == 1);
-    CHECK(r->verify == GH_VERIFY_AUTO);
-    CHECK(r->full_max_flops == 2.0 * 512 * 512 * 512);
-    CHECK(r->freivalds_trials == 3 && r->samples == 4096);
-    CHECK(r->ld_pad == 3 && r->guard == 64);
-    CHECK(r->output && strcmp(r->output, "gemmhost-results") == 0);
-    CHECK(r->n_plugin_dirs == 0 && r->plugin_dirs == NULL);
-    CHECK(cfg->n_backends == 0 && cfg->n_splits == 0 && cfg->auto_backends == 1);
+    CHECK_CONFIG(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
+    CHECK_CONFIG(r->n_trans == 2 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 1);
+    CHECK_CONFIG(r->alpha == 1.0 && r->beta == 0.0);
+    CHECK_CONFIG(r->warmup == 1 && r->repeat == 3 && r->seed == 1);
+    CHECK_CONFIG(r->verify == GH_VERIFY_AUTO);
+    CHECK_CONFIG(r->full_max_flops == 2.0 * 512 * 512 * 512);
+    CHECK_CONFIG(r->freivalds_trials == 3 && r->samples == 4096);
+    CHECK_CONFIG(r->ld_pad == 3 && r->guard == 64);
+    CHECK_CONFIG(r->output && strcmp(r->output, "gemmhost-results") == 0);
+    CHECK_CONFIG(r->n_plugin_dirs == 0 && r->plugin_dirs == NULL);
+    CHECK_CONFIG(cfg->n_backends == 0 && cfg->n_splits == 0 && cfg->auto_backends == 1);
 }
 
 static void test_empty_text_gives_defaults(void)
 {
     gh_config cfg;
-    if (!CHECK(load_text("", NULL, &cfg) == 0)) return;
+    if (!CHECK_CONFIG(load_text("", NULL, &cfg) == 0)) return;
     check_defaults(&cfg);
-    CHECK(strcmp(cfg.path, "test.ini") == 0);
+    CHECK_CONFIG(strcmp(cfg.path, "test.ini") == 0);
     gh_config_free(&cfg);
-    if (CHECK(load_text("; only a comment\n[run]\n\n", NULL, &cfg) == 0)) check_defaults(&cfg);
+    if (CHECK_CONFIG(load_text("; only a comment\n[run]\n\n", NULL, &cfg) == 0)) check_defaults(&cfg);
     gh_config_free(&cfg);
 }
 
@@ -108,23 +98,23 @@ static void test_builtin_default(void)
     gh_config cfg;
     memset(err, 0, sizeof err);
     int rc = gh_config_load_text(gh_default_config_text, "<built-in>", NULL, 0, &cfg, err, sizeof err);
-    if (!CHECK(rc == 0)) {
+    if (!CHECK_CONFIG(rc == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
     const gh_run_config *r = &cfg.run;
-    CHECK(cfg.auto_backends == 1 && cfg.n_backends == 0 && cfg.n_splits == 0);
-    CHECK(r->n_sizes >= 4);
+    CHECK_CONFIG(cfg.auto_backends == 1 && cfg.n_backends == 0 && cfg.n_splits == 0);
+    CHECK_CONFIG(r->n_sizes >= 4);
     int odd = 0, tiny = 0; /* a shape no tile divides, and a 1x1x1 */
     for (size_t i = 0; i < r->n_sizes; i++) {
         odd |= r->sizes[i].m % 2 && r->sizes[i].n % 2 && r->sizes[i].k % 2 && r->sizes[i].m > 16;
         tiny |= shape_is(&r->sizes[i], 1, 1, 1);
     }
-    CHECK(odd && tiny);
-    CHECK(r->n_dtypes == 3 && r->n_trans == 2);
-    CHECK(r->ld_pad == 3 && r->guard == 64 && r->verify == GH_VERIFY_AUTO && r->beta == 0.0);
-    CHECK(strcmp(r->output, "gemmhost-results") == 0);
-    CHECK(strcmp(cfg.path, "<built-in>") == 0);
+    CHECK_CONFIG(odd && tiny);
+    CHECK_CONFIG(r->n_dtypes == 3 && r->n_trans == 2);
+    CHECK_CONFIG(r->ld_pad == 3 && r->guard == 64 && r->verify == GH_VERIFY_AUTO && r->beta == 0.0);
+    CHECK_CONFIG(strcmp(r->output, "gemmhost-results") == 0);
+    CHECK_CONFIG(strcmp(cfg.path, "<built-in>") == 0);
     check_defaults(&cfg); /* an empty config runs what no config runs */
     gh_config_free(&cfg);
 }
@@ -133,60 +123,60 @@ static void test_good_file(void)
 {
     gh_config cfg;
     const char *path = CONFIG_TEST_FILES "/good.ini";
-    if (!CHECK(gh_config_load_file(path, NULL, 0, &cfg, err, sizeof err) == 0)) {
+    if (!CHECK_CONFIG(gh_config_load_file(path, NULL, 0, &cfg, err, sizeof err) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
     const gh_run_config *r = &cfg.run;
-    CHECK(strcmp(cfg.path, path) == 0);
-    CHECK(r->n_sizes == 3 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
+    CHECK_CONFIG(strcmp(cfg.path, path) == 0);
+    CHECK_CONFIG(r->n_sizes == 3 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
           shape_is(&r->sizes[2], 512, 512, 512));
-    CHECK(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
-    CHECK(r->n_trans == 3 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 0 &&
+    CHECK_CONFIG(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
+    CHECK_CONFIG(r->n_trans == 3 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 0 &&
           r->trans[2].a == 1 && r->trans[2].b == 1);
-    CHECK(r->alpha == 2.0 && r->beta == -1.0 && r->warmup == 0 && r->repeat == 7);
-    CHECK(r->seed == 0xDEADBEEFull && r->verify == GH_VERIFY_FREIVALDS && r->full_max_flops == 1e6);
-    CHECK(r->freivalds_trials == 5 && r->samples == 100 && r->ld_pad == 3 && r->guard == 0);
-    CHECK(strcmp(r->output, "out/run1") == 0);
-    CHECK(r->n_plugin_dirs == 2 && strcmp(r->plugin_dirs[0], "/opt/gemmhost/plugins") == 0 &&
+    CHECK_CONFIG(r->alpha == 2.0 && r->beta == -1.0 && r->warmup == 0 && r->repeat == 7);
+    CHECK_CONFIG(r->seed == 0xDEADBEEFull && r->verify == GH_VERIFY_FREIVALDS && r->full_max_flops == 1e6);
+    CHECK_CONFIG(r->freivalds_trials == 5 && r->samples == 100 && r->ld_pad == 3 && r->guard == 0);
+    CHECK_CONFIG(strcmp(r->output, "out/run1") == 0);
+    CHECK_CONFIG(r->n_plugin_dirs == 2 && strcmp(r->plugin_dirs[0], "/opt/gemmhost/plugins") == 0 &&
           strcmp(r->plugin_dirs[1], CONFIG_TEST_FILES "/../build/plugins") == 0); /* relative to the file */
 
-    CHECK(cfg.n_backends == 2 && cfg.auto_backends == 0);
+    CHECK_CONFIG(cfg.n_backends == 2 && cfg.auto_backends == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *big = backend(&cfg, "cpu-big");
-    if (CHECK(cpu && big)) {
-        CHECK(strcmp(cpu->plugin, "cpu") == 0 && strcmp(cpu->devices, "all") == 0);
-        CHECK(values_are(cpu->kernels, cpu->n_kernels, "naive", "tiled"));
-        CHECK(cpu->origin.line == 20 && strcmp(cpu->origin.file, path) == 0);
+    if (CHECK_CONFIG(cpu && big)) {
+        CHECK_CONFIG(strcmp(cpu->plugin, "cpu") == 0 && strcmp(cpu->devices, "all") == 0);
+        CHECK_CONFIG(values_are(cpu->kernels, cpu->n_kernels, "naive", "tiled"));
+        CHECK_CONFIG(cpu->origin.line == 20 && strcmp(cpu->origin.file, path) == 0);
         const gh_raw_key *tile = raw_key(cpu, "tile");
-        CHECK(cpu->n_keys == 1 && tile && values_are(tile->values, tile->n_values, "8", "16"));
-        CHECK(tile && tile->origin.line == 24 && strcmp(tile->origin.file, path) == 0);
-        CHECK(strcmp(big->plugin, "cpu") == 0 && values_are(big->kernels, big->n_kernels, "tiled", NULL));
+        CHECK_CONFIG(cpu->n_keys == 1 && tile && values_are(tile->values, tile->n_values, "8", "16"));
+        CHECK_CONFIG(tile && tile->origin.line == 24 && strcmp(tile->origin.file, path) == 0);
+        CHECK_CONFIG(strcmp(big->plugin, "cpu") == 0 && values_are(big->kernels, big->n_kernels, "tiled", NULL));
         tile = raw_key(big, "tile");
-        CHECK(tile && values_are(tile->values, tile->n_values, "32", "64") && tile->origin.line == 29);
+        CHECK_CONFIG(tile && values_are(tile->values, tile->n_values, "32", "64") && tile->origin.line == 29);
         const gh_raw_key *threads = raw_key(big, "threads");
-        CHECK(big->n_keys == 2 && threads && values_are(threads->values, threads->n_values, "2", NULL));
+        CHECK_CONFIG(big->n_keys == 2 && threads && values_are(threads->values, threads->n_values, "2", NULL));
     }
-    if (CHECK(cfg.n_splits == 1)) {
+    if (CHECK_CONFIG(cfg.n_splits == 1)) {
         const gh_split_config *sp = &cfg.splits[0];
-        CHECK(strcmp(sp->name, "both") == 0 && sp->origin.line == 33);
-        CHECK(values_are(sp->backends, sp->n_backends, "cpu", "cpu-big"));
-        CHECK(sp->panel == 100 && sp->mem_limit == 4ull << 30 && strcmp(sp->kernel, "tiled") == 0);
+        CHECK_CONFIG(strcmp(sp->name, "both") == 0 && sp->origin.line == 33);
+        CHECK_CONFIG(values_are(sp->backends, sp->n_backends, "cpu", "cpu-big"));
+        CHECK_CONFIG(sp->panel == 100 && sp->mem_limit == 4ull << 30 && strcmp(sp->kernel, "tiled") == 0);
     }
     gh_config_free(&cfg);
-    CHECK(cfg.path == NULL && cfg.n_backends == 0);
+    CHECK_CONFIG(cfg.path == NULL && cfg.n_backends == 0);
 }
 
 static void test_crlf_and_bom(void)
 {
     gh_config cfg;
-    if (!CHECK(gh_config_load_file(CONFIG_TEST_FILES "/crlf_bom.ini", NULL, 0, &cfg, err, sizeof err) == 0)) {
+    if (!CHECK_CONFIG(gh_config_load_file(CONFIG_TEST_FILES "/crlf_bom.ini", NULL, 0, &cfg, err, sizeof err) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    CHECK(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 8, 9, 10));
-    CHECK(cfg.run.n_dtypes == 1 && cfg.run.dtypes[0] == GH_F64);
+    CHECK_CONFIG(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 8, 9, 10));
+    CHECK_CONFIG(cfg.run.n_dtypes == 1 && cfg.run.dtypes[0] == GH_F64);
     const gh_backend_config *cpu = backend(&cfg, "cpu");
-    CHECK(cpu && raw_key(cpu, "tile") && strcmp(raw_key(cpu, "tile")->values[0], "4") == 0);
+    CHECK_CONFIG(cpu && raw_key(cpu, "tile") && strcmp(raw_key(cpu, "tile")->values[0], "4") == 0);
     gh_config_free(&cfg);
 }
 
@@ -202,27 +192,27 @@ static void test_comments(void)
         "  ; indented comment\n"
         "[backend cpu]  #header comment\n"
         "plugin = /opt/x#1/libcpu.so\n";
-    if (!CHECK(load_text(text, NULL, &cfg) == 0)) {
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    CHECK(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 64, 64, 64));
-    CHECK(cfg.run.n_dtypes == 1 && cfg.run.dtypes[0] == GH_F64);
-    CHECK(strcmp(cfg.run.output, "a#b;c") == 0);
-    CHECK(cfg.n_backends == 1 && strcmp(cfg.backends[0].plugin, "/opt/x#1/libcpu.so") == 0);
+    CHECK_CONFIG(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 64, 64, 64));
+    CHECK_CONFIG(cfg.run.n_dtypes == 1 && cfg.run.dtypes[0] == GH_F64);
+    CHECK_CONFIG(strcmp(cfg.run.output, "a#b;c") == 0);
+    CHECK_CONFIG(cfg.n_backends == 1 && strcmp(cfg.backends[0].plugin, "/opt/x#1/libcpu.so") == 0);
     gh_config_free(&cfg);
 }
 
 static void test_backend_defaults(void)
 {
     gh_config cfg;
-    if (!CHECK(load_text("[run]\nsizes = 8\n\n[backend ocl_1]\n", NULL, &cfg) == 0)) return;
+    if (!CHECK_CONFIG(load_text("[run]\nsizes = 8\n\n[backend ocl_1]\n", NULL, &cfg) == 0)) return;
     const gh_backend_config *b = backend(&cfg, "ocl_1");
-    if (CHECK(b)) {
-        CHECK(strcmp(b->plugin, "ocl_1") == 0 && strcmp(b->devices, "all") == 0);
-        CHECK(b->n_kernels == 0 && b->n_keys == 0 && b->origin.line == 4);
+    if (CHECK_CONFIG(b)) {
+        CHECK_CONFIG(strcmp(b->plugin, "ocl_1") == 0 && strcmp(b->devices, "all") == 0);
+        CHECK_CONFIG(b->n_kernels == 0 && b->n_keys == 0 && b->origin.line == 4);
     }
-    CHECK(cfg.auto_backends == 0);
+    CHECK_CONFIG(cfg.auto_backends == 0);
     gh_config_free(&cfg);
 }
 
@@ -230,15 +220,15 @@ static void test_split_defaults_and_forward_reference(void)
 {
     gh_config cfg;
     const char *text = "[split pair]\nbackends = a, b\n[backend a]\n[backend b]\ndevices = 0, 2\n";
-    if (!CHECK(load_text(text, NULL, &cfg) == 0)) {
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    if (CHECK(cfg.n_splits == 1)) {
-        CHECK(cfg.splits[0].panel == 2048 && cfg.splits[0].mem_limit == 0);
-        CHECK(strcmp(cfg.splits[0].kernel, "") == 0);
+    if (CHECK_CONFIG(cfg.n_splits == 1)) {
+        CHECK_CONFIG(cfg.splits[0].panel == 2048 && cfg.splits[0].mem_limit == 0);
+        CHECK_CONFIG(strcmp(cfg.splits[0].kernel, "") == 0);
     }
-    CHECK(backend(&cfg, "b") && strcmp(backend(&cfg, "b")->devices, "0,2") == 0);
+    CHECK_CONFIG(backend(&cfg, "b") && strcmp(backend(&cfg, "b")->devices, "0,2") == 0);
     gh_config_free(&cfg);
 }
 
@@ -252,12 +242,12 @@ static void test_continuation_lines(void)
         "        , 7\n"
         "\n"
         "  dtype = f32\n";
-    if (!CHECK(load_text(text, NULL, &cfg) == 0)) {
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    CHECK(cfg.run.n_sizes == 3 && shape_is(&cfg.run.sizes[2], 7, 7, 7));
-    CHECK(cfg.run.n_dtypes == 1);
+    CHECK_CONFIG(cfg.run.n_sizes == 3 && shape_is(&cfg.run.sizes[2], 7, 7, 7));
+    CHECK_CONFIG(cfg.run.n_dtypes == 1);
     gh_config_free(&cfg);
 }
 
@@ -267,7 +257,7 @@ static void test_long_lines(void)
     for (int i = 2; strlen(text) < 180; i++) snprintf(text + strlen(text), sizeof text - strlen(text), ", %d", i);
     strcat(text, "   ; a comment that makes the raw line longer than inih's buffer ...........\n");
     gh_config cfg;
-    if (CHECK(load_text(text, NULL, &cfg) == 0)) CHECK(cfg.run.n_sizes > 30);
+    if (CHECK_CONFIG(load_text(text, NULL, &cfg) == 0)) CHECK_CONFIG(cfg.run.n_sizes > 30);
     gh_config_free(&cfg);
 }
 
@@ -288,32 +278,32 @@ static void test_set_overrides(void)
     };
     gh_config cfg;
     int rc = gh_config_load_text(text, "test.ini", sets, sizeof sets / sizeof sets[0], &cfg, err, sizeof err);
-    if (!CHECK(rc == 0)) {
+    if (!CHECK_CONFIG(rc == 0)) {
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    CHECK(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) && shape_is(&cfg.run.sizes[1], 3, 4, 5));
-    CHECK(strcmp(cfg.run.output, "") == 0);
+    CHECK_CONFIG(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) && shape_is(&cfg.run.sizes[1], 3, 4, 5));
+    CHECK_CONFIG(strcmp(cfg.run.output, "") == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *gpu = backend(&cfg, "gpu");
-    if (CHECK(cpu && gpu)) {
+    if (CHECK_CONFIG(cpu && gpu)) {
         const gh_raw_key *tile = raw_key(cpu, "tile");
-        CHECK(tile && values_are(tile->values, tile->n_values, "16", NULL));
-        CHECK(tile && strcmp(tile->origin.file, "--set") == 0 && tile->origin.line == 0);
-        CHECK(values_are(cpu->kernels, cpu->n_kernels, "naive", NULL));
-        CHECK(strcmp(gpu->devices, "1") == 0 && strcmp(gpu->plugin, "cuda") == 0);
+        CHECK_CONFIG(tile && values_are(tile->values, tile->n_values, "16", NULL));
+        CHECK_CONFIG(tile && strcmp(tile->origin.file, "--set") == 0 && tile->origin.line == 0);
+        CHECK_CONFIG(values_are(cpu->kernels, cpu->n_kernels, "naive", NULL));
+        CHECK_CONFIG(strcmp(gpu->devices, "1") == 0 && strcmp(gpu->plugin, "cuda") == 0);
         const gh_raw_key *platform = raw_key(gpu, "platform");
-        CHECK(platform && values_are(platform->values, platform->n_values, "NVIDIA CUDA", NULL));
+        CHECK_CONFIG(platform && values_are(platform->values, platform->n_values, "NVIDIA CUDA", NULL));
     }
-    CHECK(cfg.n_splits == 1 && cfg.splits[0].panel == 512 && cfg.splits[0].mem_limit == 1u << 20);
+    CHECK_CONFIG(cfg.n_splits == 1 && cfg.splits[0].panel == 512 && cfg.splits[0].mem_limit == 1u << 20);
     gh_config_free(&cfg);
 
     /* [run] is created when the text has none; the default config takes --set. */
-    if (CHECK(load_text("[backend cpu]\n", "run.dtype=i32,f64", &cfg) == 0))
-        CHECK(cfg.run.n_dtypes == 2 && cfg.run.dtypes[0] == GH_I32 && cfg.run.n_sizes == 5);
+    if (CHECK_CONFIG(load_text("[backend cpu]\n", "run.dtype=i32,f64", &cfg) == 0))
+        CHECK_CONFIG(cfg.run.n_dtypes == 2 && cfg.run.dtypes[0] == GH_I32 && cfg.run.n_sizes == 5);
     gh_config_free(&cfg);
     const char *one[] = {"run.sizes=1x2x3"};
-    if (CHECK(gh_config_load_text(gh_default_config_text, "<built-in>", one, 1, &cfg, err, sizeof err) == 0))
-        CHECK(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 1, 2, 3) && cfg.run.ld_pad == 3);
+    if (CHECK_CONFIG(gh_config_load_text(gh_default_config_text, "<built-in>", one, 1, &cfg, err, sizeof err) == 0))
+        CHECK_CONFIG(cfg.run.n_sizes == 1 && shape_is(&cfg.run.sizes[0], 1, 2, 3) && cfg.run.ld_pad == 3);
     gh_config_free(&cfg);
 }
 
@@ -321,31 +311,31 @@ static void test_number_helpers(void)
 {
     int64_t i;
     uint64_t u;
-    CHECK(gh_parse_int64("42", &i) == 0 && i == 42);
-    CHECK(gh_parse_int64("-9223372036854775808", &i) == 0 && i == INT64_MIN);
-    CHECK(gh_parse_int64("9223372036854775808", &i) != 0);
-    CHECK(gh_parse_int64("", &i) != 0 && gh_parse_int64(" 1", &i) != 0 && gh_parse_int64("1 ", &i) != 0);
-    CHECK(gh_parse_int64("12abc", &i) != 0 && gh_parse_int64("1.5", &i) != 0);
-    CHECK(gh_parse_size_bytes("1024", &u) == 0 && u == 1024);
-    CHECK(gh_parse_size_bytes("1k", &u) == 0 && u == 1024);
-    CHECK(gh_parse_size_bytes("512M", &u) == 0 && u == 512ull << 20);
-    CHECK(gh_parse_size_bytes("4G", &u) == 0 && u == 4ull << 30);
-    CHECK(gh_parse_size_bytes("4GiB", &u) == 0 && u == 4ull << 30);
-    CHECK(gh_parse_size_bytes("2TB", &u) == 0 && u == 2ull << 40);
-    CHECK(gh_parse_size_bytes("0", &u) == 0 && u == 0);
-    CHECK(gh_parse_size_bytes("-1", &u) != 0 && gh_parse_size_bytes("4Q", &u) != 0);
-    CHECK(gh_parse_size_bytes("1.5G", &u) != 0 && gh_parse_size_bytes("", &u) != 0);
-    CHECK(gh_parse_size_bytes("99999999999T", &u) != 0);
+    CHECK_CONFIG(gh_parse_int64("42", &i) == 0 && i == 42);
+    CHECK_CONFIG(gh_parse_int64("-9223372036854775808", &i) == 0 && i == INT64_MIN);
+    CHECK_CONFIG(gh_parse_int64("9223372036854775808", &i) != 0);
+    CHECK_CONFIG(gh_parse_int64("", &i) != 0 && gh_parse_int64(" 1", &i) != 0 && gh_parse_int64("1 ", &i) != 0);
+    CHECK_CONFIG(gh_parse_int64("12abc", &i) != 0 && gh_parse_int64("1.5", &i) != 0);
+    CHECK_CONFIG(gh_parse_size_bytes("1024", &u) == 0 && u == 1024);
+    CHECK_CONFIG(gh_parse_size_bytes("1k", &u) == 0 && u == 1024);
+    CHECK_CONFIG(gh_parse_size_bytes("512M", &u) == 0 && u == 512ull << 20);
+    CHECK_CONFIG(gh_parse_size_bytes("4G", &u) == 0 && u == 4ull << 30);
+    CHECK_CONFIG(gh_parse_size_bytes("4GiB", &u) == 0 && u == 4ull << 30);
+    CHECK_CONFIG(gh_parse_size_bytes("2TB", &u) == 0 && u == 2ull << 40);
+    CHECK_CONFIG(gh_parse_size_bytes("0", &u) == 0 && u == 0);
+    CHECK_CONFIG(gh_parse_size_bytes("-1", &u) != 0 && gh_parse_size_bytes("4Q", &u) != 0);
+    CHECK_CONFIG(gh_parse_size_bytes("1.5G", &u) != 0 && gh_parse_size_bytes("", &u) != 0);
+    CHECK_CONFIG(gh_parse_size_bytes("99999999999T", &u) != 0);
     char buf[64];
     gh_origin o = {"run.ini", 12}, s = {"--set", 0};
-    CHECK(strcmp(gh_origin_format(&o, buf, sizeof buf), "run.ini:12") == 0);
-    CHECK(strcmp(gh_origin_format(&s, buf, sizeof buf), "--set") == 0);
+    CHECK_CONFIG(strcmp(gh_origin_format(&o, buf, sizeof buf), "run.ini:12") == 0);
+    CHECK_CONFIG(strcmp(gh_origin_format(&s, buf, sizeof buf), "--set") == 0);
 }
 
 static void test_seed_range(void)
 {
     gh_config cfg;
-    if (CHECK(load_text("[run]\nseed = 18446744073709551615\n", NULL, &cfg) == 0)) CHECK(cfg.run.seed == UINT64_MAX);
+    if (CHECK_CONFIG(load_text("[run]\nseed = 18446744073709551615\n", NULL, &cfg) == 0)) CHECK_CONFIG(cfg.run.seed == UINT64_MAX);
     gh_config_free(&cfg);
 }
 
@@ -455,24 +445,21 @@ static const bad_case bad_cases[] = {
     {"[backend cpu]\n", "cpu.kernels=", {"--set cpu.kernels=:", "[backend cpu] kernels:", "list is empty"}},
 };
 
-/* Each case counts as one test. */
+/* Each case is one check. */
 static void run_bad_cases(void)
 {
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
         const bad_case *c = &bad_cases[i];
         case_name = "bad input";
-        case_failed = 0;
         gh_config cfg;
         memset(&cfg, 0x5a, sizeof cfg);
         int rc = load_text(c->text, c->set, &cfg);
         int ok = rc == -1 && cfg.path == NULL && cfg.n_backends == 0 && strchr(err, '\n') == NULL;
         for (int j = 0; j < 5 && c->expect[j]; j++) ok = ok && strstr(err, c->expect[j]) != NULL;
-        if (!CHECK(ok))
+        if (!CHECK_CONFIG(ok))
             fprintf(stderr, "  case %zu: text \"%s\" set %s\n  got rc %d: %s\n", i, c->text, c->set ? c->set : "-", rc,
                     err);
         if (rc == 0) gh_config_free(&cfg);
-        if (case_failed) n_failed++;
-        else n_passed++;
     }
 }
 
@@ -482,8 +469,8 @@ static void test_too_long_line(void)
     for (int i = 2; strlen(text) < 400; i++) snprintf(text + strlen(text), sizeof text - strlen(text), ", %d", i);
     strcat(text, "\n");
     gh_config cfg;
-    CHECK(load_text(text, NULL, &cfg) == -1);
-    CHECK(strstr(err, "test.ini:2:") && strstr(err, "longer than") && strstr(err, "next line"));
+    CHECK_CONFIG(load_text(text, NULL, &cfg) == -1);
+    CHECK_CONFIG(strstr(err, "test.ini:2:") && strstr(err, "longer than") && strstr(err, "next line"));
 }
 
 /* Expects loading `path` to fail with a message holding each substring. */
@@ -491,7 +478,7 @@ static void expect_file_error(const char *path, const char *a, const char *b, co
 {
     gh_config cfg;
     int rc = gh_config_load_file(path, NULL, 0, &cfg, err, sizeof err);
-    if (!CHECK(rc == -1 && strstr(err, a) && strstr(err, b) && (!c || strstr(err, c))))
+    if (!CHECK_CONFIG(rc == -1 && strstr(err, a) && strstr(err, b) && (!c || strstr(err, c))))
         fprintf(stderr, "  %s: got rc %d: %s\n", path, rc, err);
     if (rc == 0) gh_config_free(&cfg);
 }
@@ -511,9 +498,9 @@ static void test_nul_byte(void)
 {
     char path[] = "/tmp/gemmhost-config-test-XXXXXX";
     int fd = mkstemp(path);
-    if (!CHECK(fd >= 0)) return;
+    if (!CHECK_CONFIG(fd >= 0)) return;
     const char data[] = "[run]\nsizes = 6\0 4\n";
-    CHECK(write(fd, data, sizeof data - 1) == (ssize_t)(sizeof data - 1));
+    CHECK_CONFIG(write(fd, data, sizeof data - 1) == (ssize_t)(sizeof data - 1));
     close(fd);
     expect_file_error(path, path, "NUL byte", NULL);
     unlink(path);
@@ -521,6 +508,7 @@ static void test_nul_byte(void)
 
 int main(void)
 {
+    check_quiet = 1; /* failures and the summary only */
     run_test("empty text gives defaults", test_empty_text_gives_defaults);
     run_test("built-in default", test_builtin_default);
     run_test("good file", test_good_file);
@@ -537,6 +525,5 @@ int main(void)
     run_test("too long line", test_too_long_line);
     run_test("bad files", test_bad_files);
     run_test("NUL byte", test_nul_byte);
-    printf("%d passed, %d failed\n", n_passed, n_failed);
-    return n_failed ? 1 : 0;
+    return check_summary("test_config");
 }

@@ -20,19 +20,8 @@
 #include "pool.h"
 #include "gemmhost/plugin.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (cond) {                                                         \
-            passed++;                                                       \
-        } else {                                                            \
-            failed++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
+#define CHECK_MAIN /* this file holds the check counters */
+#include "../check.h"
 
 /* ---- the process's live threads ---------------------------------------- */
 
@@ -129,26 +118,26 @@ static void test_pool(void)
     tid_set before, after;
     live_threads(&before);
     cpu_pool *pool = cpu_pool_create(5);
-    CHECK(pool != NULL, "a pool 5 wide");
+    EXPECT(pool != NULL, "a pool 5 wide");
     if (!pool) return;
     live_threads(&after);
-    CHECK(same_threads(&before, &after), "no thread starts before the first run (%d, then %d)", before.n, after.n);
+    EXPECT(same_threads(&before, &after), "no thread starts before the first run (%d, then %d)", before.n, after.n);
 
     count_job job = {.fail_part = -1};
     double ms = -1;
     int rc = cpu_pool_run(pool, 5, count_part, &job, &ms);
     int once = 1;
     for (int p = 0; p < 16; p++) once &= atomic_load(&job.runs[p]) == (p < 5);
-    CHECK(rc == 0 && once, "a run of 5 parts runs each once and no other (rc %d)", rc);
-    CHECK(isfinite(ms) && ms >= 0, "elapsed_ms is a time (%g)", ms);
+    EXPECT(rc == 0 && once, "a run of 5 parts runs each once and no other (rc %d)", rc);
+    EXPECT(isfinite(ms) && ms >= 0, "elapsed_ms is a time (%g)", ms);
     live_threads(&after);
-    CHECK(after.n == before.n + 4, "the first run starts 4 threads: the caller runs part 0 (%d, then %d)", before.n,
+    EXPECT(after.n == before.n + 4, "the first run starts 4 threads: the caller runs part 0 (%d, then %d)", before.n,
           after.n);
 
     count_job bad = {.fail_part = 3};
-    CHECK(cpu_pool_run(pool, 5, count_part, &bad, NULL) == -1, "a part that fails fails the run");
+    EXPECT(cpu_pool_run(pool, 5, count_part, &bad, NULL) == -1, "a part that fails fails the run");
     count_job none = {.fail_part = -1};
-    CHECK(cpu_pool_run(pool, 0, count_part, &none, NULL) == EINVAL &&
+    EXPECT(cpu_pool_run(pool, 0, count_part, &none, NULL) == EINVAL &&
               cpu_pool_run(pool, 6, count_part, &none, NULL) == EINVAL && atomic_load(&none.runs[0]) == 0,
           "0 parts, or more than the width, are refused and run nothing");
 
@@ -166,20 +155,20 @@ static void test_pool(void)
         pthread_join(threads[i], NULL);
         bad_runs += runners[i].bad;
     }
-    CHECK(made == 4 && bad_runs == 0, "4 threads x 200 runs of 1 to 5 parts: %d runs wrong", bad_runs);
+    EXPECT(made == 4 && bad_runs == 0, "4 threads x 200 runs of 1 to 5 parts: %d runs wrong", bad_runs);
 
     cpu_pool_destroy(pool);
     live_threads(&after);
-    CHECK(same_threads(&before, &after), "destroy joins the threads (%d, then %d)", before.n, after.n);
+    EXPECT(same_threads(&before, &after), "destroy joins the threads (%d, then %d)", before.n, after.n);
     cpu_pool_destroy(NULL);
 
     /* Width 1: the caller alone, no thread ever. */
     pool = cpu_pool_create(1);
     count_job one = {.fail_part = -1};
-    CHECK(pool && cpu_pool_run(pool, 1, count_part, &one, NULL) == 0 && atomic_load(&one.runs[0]) == 1,
+    EXPECT(pool && cpu_pool_run(pool, 1, count_part, &one, NULL) == 0 && atomic_load(&one.runs[0]) == 1,
           "a pool 1 wide runs its part");
     live_threads(&after);
-    CHECK(same_threads(&before, &after), "a pool 1 wide starts no thread (%d, then %d)", before.n, after.n);
+    EXPECT(same_threads(&before, &after), "a pool 1 wide starts no thread (%d, then %d)", before.n, after.n);
     cpu_pool_destroy(pool);
 }
 
@@ -208,7 +197,7 @@ static gh_plugin *open_with_threads(const gh_plugin_api *api, int threads)
     gh_option_value opt = {"threads", value};
     gh_plugin *ctx = NULL;
     gh_status st = api->open(&opt, 1, &ctx);
-    CHECK(st == GH_OK && ctx, "open with threads=%d: %s", threads, st == GH_OK ? "" : api->last_error(NULL));
+    EXPECT(st == GH_OK && ctx, "open with threads=%d: %s", threads, st == GH_OK ? "" : api->last_error(NULL));
     return st == GH_OK ? ctx : NULL;
 }
 
@@ -358,7 +347,7 @@ static void test_results(const gh_plugin_api *api)
                                     (long long)c.k, wrong, timing.kernel_ms);
                         }
                     }
-        CHECK(bad == 0, "threads=%d: %d of %d GEMMs right, with a device-clock kernel_ms", thread_counts[t],
+        EXPECT(bad == 0, "threads=%d: %d of %d GEMMs right, with a device-clock kernel_ms", thread_counts[t],
               cases - bad, cases);
         api->close(ctx);
     }
@@ -373,26 +362,26 @@ static void test_threads_kept(const gh_plugin_api *api)
     gh_plugin *ctx = open_with_threads(api, 7);
     if (!ctx) return;
     live_threads(&opened);
-    CHECK(same_threads(&before, &opened), "open starts no thread (%d, then %d)", before.n, opened.n);
+    EXPECT(same_threads(&before, &opened), "open starts no thread (%d, then %d)", before.n, opened.n);
 
     gemm_case tiny = {GH_F32, 0, 0, 1, 1, 1, "naive", 0};
     gh_gemm_timing timing = {.size = sizeof timing};
-    CHECK(run_case(api, ctx, &tiny, &timing) == 0, "the first 1x1x1 GEMM");
+    EXPECT(run_case(api, ctx, &tiny, &timing) == 0, "the first 1x1x1 GEMM");
     live_threads(&first);
-    CHECK(first.n == before.n + 6, "the first GEMM starts the pool: 6 threads beside the caller (%d, then %d)",
+    EXPECT(first.n == before.n + 6, "the first GEMM starts the pool: 6 threads beside the caller (%d, then %d)",
           before.n, first.n);
 
     int bad = 0;
     gemm_case odd = {GH_F64, 1, 0, 37, 53, 29, "tiled", 8};
     for (int i = 0; i < 50; i++) bad += run_case(api, ctx, i % 2 ? &odd : &tiny, &timing) != 0;
     live_threads(&later);
-    CHECK(bad == 0, "50 more GEMMs right (%d wrong)", bad);
-    CHECK(same_threads(&first, &later), "50 more GEMMs run on the same threads, none started (%d, then %d)", first.n,
+    EXPECT(bad == 0, "50 more GEMMs right (%d wrong)", bad);
+    EXPECT(same_threads(&first, &later), "50 more GEMMs run on the same threads, none started (%d, then %d)", first.n,
           later.n);
 
     api->close(ctx);
     live_threads(&closed);
-    CHECK(same_threads(&before, &closed), "close joins the pool's threads (%d before open, %d after close)", before.n,
+    EXPECT(same_threads(&before, &closed), "close joins the pool's threads (%d before open, %d after close)", before.n,
           closed.n);
 }
 
@@ -432,10 +421,10 @@ static void test_contexts_in_threads(const gh_plugin_api *api)
         pthread_join(threads[i], NULL);
         bad += users[i].bad;
     }
-    CHECK(made == 3 && bad == 0, "3 contexts, each from its own thread, 20 GEMMs each: %d wrong", bad);
+    EXPECT(made == 3 && bad == 0, "3 contexts, each from its own thread, 20 GEMMs each: %d wrong", bad);
     for (int i = 0; i < 3; i++) api->close(users[i].ctx);
     live_threads(&after);
-    CHECK(same_threads(&before, &after), "every context's threads joined at close (%d, then %d)", before.n, after.n);
+    EXPECT(same_threads(&before, &after), "every context's threads joined at close (%d, then %d)", before.n, after.n);
 }
 
 static void *nothing(void *arg)
@@ -445,6 +434,7 @@ static void *nothing(void *arg)
 
 int main(int argc, char **argv)
 {
+    check_quiet = 1; /* failures and the summary only */
     if (argc != 2) {
         fprintf(stderr, "usage: %s PATH/gemmhost-cpu.so\n", argv[0]);
         return 2;
@@ -461,12 +451,11 @@ int main(int argc, char **argv)
     }
     test_pool();
     const gh_plugin_api *api = load_cpu_plugin(argv[1]);
-    CHECK(api != NULL, "the cpu plugin loads");
+    EXPECT(api != NULL, "the cpu plugin loads");
     if (api) {
         test_threads_kept(api);
         test_results(api);
         test_contexts_in_threads(api);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("test_cpu_pool");
 }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int passed, failed;
 
 const char *tricky_detail = "bad value, got \"x\"\nat (1, 2)";
 

@@ -1,22 +1,11 @@
-/* Shared by the report tests: a counting CHECK, sample results and a device. */
+/* Shared by the report tests: sample results and a device (checks come from tests/check.h). */
 #ifndef GEMMHOST_TEST_REPORT_FIXTURES_H
 #define GEMMHOST_TEST_REPORT_FIXTURES_H
 
 #include <stdio.h>
 #include "result.h"
 
-extern int passed, failed;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (cond) passed++;                                                    \
-        else {                                                                 \
-            failed++;                                                          \
-            fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
+#include "../check.h"
 
 extern const char *tricky_detail; /* quotes, a comma and a line break */
 

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define CHECK_MAIN /* this file holds the check counters */
 #include "fixtures.h"
 #include "report.h"
 
@@ -309,10 +310,10 @@ static void check_files_complete(const char *prefix, long n_results, const char 
     snprintf(path, sizeof path, "%s.csv", prefix);
     char *csv_text = read_file(path);
     csv_doc csv;
-    CHECK(csv_parse(csv_text, &csv) == 0, "%s: %s is not valid CSV", when, path);
-    CHECK(csv.n_records == (size_t)n_results + 1, "%s: %zu CSV records, want %ld", when, csv.n_records, n_results + 1);
+    EXPECT(csv_parse(csv_text, &csv) == 0, "%s: %s is not valid CSV", when, path);
+    EXPECT(csv.n_records == (size_t)n_results + 1, "%s: %zu CSV records, want %ld", when, csv.n_records, n_results + 1);
     for (size_t r = 1; r < csv.n_records; r++)
-        CHECK(csv.n_fields[r] == csv.n_fields[0], "%s: record %zu has %zu fields, header %zu", when, r, csv.n_fields[r],
+        EXPECT(csv.n_fields[r] == csv.n_fields[0], "%s: record %zu has %zu fields, header %zu", when, r, csv.n_fields[r],
               csv.n_fields[0]);
     csv_free(&csv);
     free(csv_text);
@@ -320,8 +321,8 @@ static void check_files_complete(const char *prefix, long n_results, const char 
     snprintf(path, sizeof path, "%s.json", prefix);
     char *json_text = read_file(path);
     json_counts top;
-    CHECK(json_check(json_text, &top) == 0, "%s: %s is not valid JSON", when, path);
-    CHECK(json_count(&top, "results") == n_results, "%s: %ld JSON results, want %ld", when, json_count(&top, "results"),
+    EXPECT(json_check(json_text, &top) == 0, "%s: %s is not valid JSON", when, path);
+    EXPECT(json_count(&top, "results") == n_results, "%s: %ld JSON results, want %ld", when, json_count(&top, "results"),
           n_results);
     free(json_text);
 }
@@ -336,11 +337,11 @@ static void test_csv_and_json(void)
     const char *config = "[run]\nsizes = 64\t; \"x\" \\ \x01 caf\xc3\xa9 \xff\n";
     gh_report_options o = file_options(prefix, config, path_in_out("basic.xml"));
     gh_report *r = gh_report_open(&o, err, sizeof err);
-    CHECK(r != NULL, "open: %s", err);
+    EXPECT(r != NULL, "open: %s", err);
     if (!r) return;
     check_files_complete(prefix, 0, "after open");
     char *json = read_file(path_in_out("basic.json"));
-    CHECK(json && strstr(json, "\"complete\": false,"), "open run: complete is false");
+    EXPECT(json && strstr(json, "\"complete\": false,"), "open run: complete is false");
     free(json);
 
     gh_report_plugin_info(r, &(gh_report_plugin){"cpu", "/usr/lib/gemmhost/gemmhost-cpu.so", "0.1", 1, 0, NULL});
@@ -357,11 +358,11 @@ static void test_csv_and_json(void)
         snprintf(when, sizeof when, "after result %d", i + 1);
         check_files_complete(prefix, i + 1, when);
         snprintf(snap, sizeof snap, "snapshot_%d.json", i + 1);
-        CHECK(copy_file(path_in_out("basic.json"), path_in_out(snap)) == 0, "copy %s", snap);
+        EXPECT(copy_file(path_in_out("basic.json"), path_in_out(snap)) == 0, "copy %s", snap);
         char *xml = read_file(path_in_out("basic.xml"));
         int cases = 0;
         for (const char *p = xml; p && (p = strstr(p, "<testcase ")); p++) cases++;
-        CHECK(cases == i + 1 && strstr(xml, "</testsuites>\n"), "%s: the JUnit file holds %d testcases, want %d", when,
+        EXPECT(cases == i + 1 && strstr(xml, "</testsuites>\n"), "%s: the JUnit file holds %d testcases, want %d", when,
               cases, i + 1);
         free(xml);
     }
@@ -370,12 +371,12 @@ static void test_csv_and_json(void)
     gh_agreement a = {1, GH_F32, 0, 1, 100, 75, 50, groups, 2, INFINITY};
     gh_report_agreement(r, &a);
     gh_report_note(r, "backend %s: %s", "cuda", "no device (driver \"missing\")");
-    CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
+    EXPECT(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
 
     char *csv_text = read_file(path_in_out("basic.csv"));
     csv_doc csv;
-    CHECK(csv_parse(csv_text, &csv) == 0, "basic.csv parses");
-    CHECK(csv.n_records == 4, "%zu records", csv.n_records);
+    EXPECT(csv_parse(csv_text, &csv) == 0, "basic.csv parses");
+    EXPECT(csv.n_records == 4, "%zu records", csv.n_records);
     const char *want[][2] = {
         {"backend", "cpu"},
         {"device_vendor", "GenuineIntel, \"Inc\""},
@@ -394,7 +395,7 @@ static void test_csv_and_json(void)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const char *got = csv_get(&csv, 1, want[i][0]);
-        CHECK(got && strcmp(got, want[i][1]) == 0, "row 1 %s = '%s', want '%s'", want[i][0], got ? got : "(none)",
+        EXPECT(got && strcmp(got, want[i][1]) == 0, "row 1 %s = '%s', want '%s'", want[i][0], got ? got : "(none)",
               want[i][1]);
     }
     const char *want_fail[][2] = {
@@ -404,7 +405,7 @@ static void test_csv_and_json(void)
     };
     for (size_t i = 0; i < sizeof want_fail / sizeof want_fail[0]; i++) {
         const char *got = csv_get(&csv, 2, want_fail[i][0]);
-        CHECK(got && strcmp(got, want_fail[i][1]) == 0, "row 2 %s = '%s', want '%s'", want_fail[i][0],
+        EXPECT(got && strcmp(got, want_fail[i][1]) == 0, "row 2 %s = '%s', want '%s'", want_fail[i][0],
               got ? got : "(none)", want_fail[i][1]);
     }
     const char *want_unsup[][2] = {
@@ -414,7 +415,7 @@ static void test_csv_and_json(void)
     };
     for (size_t i = 0; i < sizeof want_unsup / sizeof want_unsup[0]; i++) {
         const char *got = csv_get(&csv, 3, want_unsup[i][0]);
-        CHECK(got && strcmp(got, want_unsup[i][1]) == 0, "row 3 %s = '%s', want '%s'", want_unsup[i][0],
+        EXPECT(got && strcmp(got, want_unsup[i][1]) == 0, "row 3 %s = '%s', want '%s'", want_unsup[i][0],
               got ? got : "(none)", want_unsup[i][1]);
     }
     csv_free(&csv);
@@ -422,20 +423,20 @@ static void test_csv_and_json(void)
 
     json = read_file(path_in_out("basic.json"));
     json_counts top;
-    CHECK(json_check(json, &top) == 0, "final basic.json is valid JSON");
-    CHECK(json && strstr(json, "\"complete\": true,"), "closed run: complete is true");
-    CHECK(json_count(&top, "plugins") == 2, "plugins %ld", json_count(&top, "plugins"));
-    CHECK(json_count(&top, "devices") == 2, "devices %ld (one per backend/device)", json_count(&top, "devices"));
-    CHECK(json_count(&top, "agreement") == 1, "agreement %ld", json_count(&top, "agreement"));
-    CHECK(json_count(&top, "notes") == 1, "notes %ld", json_count(&top, "notes"));
-    CHECK(json && strstr(json, "\"max_err_over_bound\":null"), "inf becomes null");
-    CHECK(json && strstr(json, "\"max_abs_err\":null"), "nan becomes null");
-    CHECK(json && strstr(json, "\"max_diff_in_bounds\":null"), "agreement inf becomes null");
-    CHECK(json && strstr(json, "\\t; \\\"x\\\" \\\\ \\u0001 caf\xc3\xa9 \\ufffd\\n"),
+    EXPECT(json_check(json, &top) == 0, "final basic.json is valid JSON");
+    EXPECT(json && strstr(json, "\"complete\": true,"), "closed run: complete is true");
+    EXPECT(json_count(&top, "plugins") == 2, "plugins %ld", json_count(&top, "plugins"));
+    EXPECT(json_count(&top, "devices") == 2, "devices %ld (one per backend/device)", json_count(&top, "devices"));
+    EXPECT(json_count(&top, "agreement") == 1, "agreement %ld", json_count(&top, "agreement"));
+    EXPECT(json_count(&top, "notes") == 1, "notes %ld", json_count(&top, "notes"));
+    EXPECT(json && strstr(json, "\"max_err_over_bound\":null"), "inf becomes null");
+    EXPECT(json && strstr(json, "\"max_abs_err\":null"), "nan becomes null");
+    EXPECT(json && strstr(json, "\"max_diff_in_bounds\":null"), "agreement inf becomes null");
+    EXPECT(json && strstr(json, "\\t; \\\"x\\\" \\\\ \\u0001 caf\xc3\xa9 \\ufffd\\n"),
           "config escaped: control chars, quote, backslash; UTF-8 kept; invalid byte replaced");
-    CHECK(json && strstr(json, "\"detail\":\"bad value, got \\\"x\\\"\\nat (1, 2)\""), "detail escaped");
+    EXPECT(json && strstr(json, "\"detail\":\"bad value, got \\\"x\\\"\\nat (1, 2)\""), "detail escaped");
     struct stat st;
-    CHECK(stat(path_in_out("basic.json.tmp"), &st) != 0, "no temp file left behind");
+    EXPECT(stat(path_in_out("basic.json.tmp"), &st) != 0, "no temp file left behind");
     free(json);
 }
 
@@ -458,11 +459,11 @@ static void test_killed_run(void)
         _exit(0); /* no close, no stdio flush at exit */
     }
     int status = 0;
-    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "child ran");
+    EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "child ran");
     check_files_complete(prefix, 3, "after kill");
     char *json = read_file(path_in_out("killed.json"));
     json_counts top;
-    CHECK(json_check(json, &top) == 0 && json_count(&top, "notes") == 1, "killed.json has its note");
+    EXPECT(json_check(json, &top) == 0 && json_count(&top, "notes") == 1, "killed.json has its note");
     free(json);
 }
 
@@ -471,9 +472,9 @@ static void test_bad_prefix(void)
     char err[512] = "";
     const char *prefix = "/nonexistent-gemmhost-dir/sub/results";
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
-    CHECK(r == NULL, "open in a missing directory fails");
-    CHECK(strstr(err, prefix) != NULL, "error names the path: '%s'", err);
-    CHECK(strstr(err, strerror(ENOENT)) != NULL, "error says why: '%s'", err);
+    EXPECT(r == NULL, "open in a missing directory fails");
+    EXPECT(strstr(err, prefix) != NULL, "error names the path: '%s'", err);
+    EXPECT(strstr(err, strerror(ENOENT)) != NULL, "error says why: '%s'", err);
     gh_report_close(r, err, sizeof err); /* NULL is fine */
 }
 
@@ -484,16 +485,16 @@ static void test_write_failure(void)
     snprintf(prefix, sizeof prefix, "%s", path_in_out("broken"));
     char err[512] = "";
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
-    CHECK(r != NULL, "open: %s", err);
+    EXPECT(r != NULL, "open: %s", err);
     if (!r) return;
     const char *json_path = path_in_out("broken.json");
     remove(json_path);
-    CHECK(mkdir(json_path, 0755) == 0, "mkdir %s: %s", json_path, strerror(errno));
+    EXPECT(mkdir(json_path, 0755) == 0, "mkdir %s: %s", json_path, strerror(errno));
     gh_device_info dev = sample_device();
     gh_result res = pass_result(&dev, 0);
     gh_report_result(r, &res);
-    CHECK(gh_report_close(r, err, sizeof err) == -1, "close reports the failed write");
-    CHECK(strstr(err, "broken.json") != NULL, "error names the file: '%s'", err);
+    EXPECT(gh_report_close(r, err, sizeof err) == -1, "close reports the failed write");
+    EXPECT(strstr(err, "broken.json") != NULL, "error names the file: '%s'", err);
     rmdir(json_path);
     remove(path_in_out("broken.csv"));
 }
@@ -508,23 +509,23 @@ static void test_short_device_info(void)
     char prefix[1024]; /* a copy: path_in_out reuses its buffers */
     snprintf(prefix, sizeof prefix, "%s", path_in_out("short"));
     gh_report *r = open_report(prefix, "", NULL, err, sizeof err);
-    CHECK(r != NULL, "open: %s", err);
+    EXPECT(r != NULL, "open: %s", err);
     if (!r) return;
     gh_result res = pass_result(&dev, 0);
     gh_report_device(r, "cpu", 0, &dev);
     gh_report_result(r, &res);
-    CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
+    EXPECT(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
     char *csv_text = read_file(path_in_out("short.csv"));
     csv_doc csv;
-    CHECK(csv_parse(csv_text, &csv) == 0, "short.csv parses");
+    EXPECT(csv_parse(csv_text, &csv) == 0, "short.csv parses");
     const char *api = csv_get(&csv, 1, "device_api"), *sw = csv_get(&csv, 1, "device_is_software");
     const char *ver = csv_get(&csv, 1, "device_driver_version");
-    CHECK(api && !*api && sw && !*sw, "members past size are empty: api '%s', is_software '%s'", api, sw);
-    CHECK(ver && strcmp(ver, "1.2.3") == 0, "members within size are kept: '%s'", ver);
+    EXPECT(api && !*api && sw && !*sw, "members past size are empty: api '%s', is_software '%s'", api ? api : "(null)", sw ? sw : "(null)");
+    EXPECT(ver && strcmp(ver, "1.2.3") == 0, "members within size are kept: '%s'", ver);
     csv_free(&csv);
     free(csv_text);
     char *json = read_file(path_in_out("short.json"));
-    CHECK(json && strstr(json, "\"api\":null,\"platform\":null,\"global_mem_bytes\":null"), "device JSON nulls");
+    EXPECT(json && strstr(json, "\"api\":null,\"platform\":null,\"global_mem_bytes\":null"), "device JSON nulls");
     free(json);
 }
 
@@ -538,7 +539,7 @@ static int exists(const char *path)
 static void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
-    CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
+    EXPECT(f && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
 }
 
 /* --output FOLDER/: created with its parents, files named gemmhost-results.*. */
@@ -548,19 +549,19 @@ static void test_output_folder(void)
     snprintf(folder, sizeof folder, "%s", path_in_out("folder/a/b/"));
     gh_report_options o = file_options(folder, "", NULL);
     gh_report *r = gh_report_open(&o, err, sizeof err);
-    CHECK(r != NULL, "open %s: %s", folder, err);
+    EXPECT(r != NULL, "open %s: %s", folder, err);
     const char *files = gh_report_files(r);
-    CHECK(files && strstr(files, "folder/a/b/gemmhost-results.csv and ") && strstr(files, "b/gemmhost-results.json"),
+    EXPECT(files && strstr(files, "folder/a/b/gemmhost-results.csv and ") && strstr(files, "b/gemmhost-results.json"),
           "files in the folder: %s", files ? files : "(none)");
-    CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
-    CHECK(exists(path_in_out("folder/a/b/gemmhost-results.csv")) &&
+    EXPECT(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
+    EXPECT(exists(path_in_out("folder/a/b/gemmhost-results.csv")) &&
               exists(path_in_out("folder/a/b/gemmhost-results.json")),
           "both files in the created folder");
 
     /* The folder named without its '/': the same files, now an earlier run's. */
     o.prefix = path_in_out("folder/a/b");
     gh_report_paths p;
-    CHECK(gh_report_paths_resolve(&o, &p, err, sizeof err) == 0 && p.csv &&
+    EXPECT(gh_report_paths_resolve(&o, &p, err, sizeof err) == 0 && p.csv &&
               strcmp(p.csv, path_in_out("folder/a/b/gemmhost-results.csv")) == 0,
           "an existing folder without '/': %s", p.csv ? p.csv : err);
     gh_report_paths_free(&p);
@@ -569,7 +570,7 @@ static void test_output_folder(void)
     write_text(path_in_out("folder/file"), "x");
     o.prefix = path_in_out("folder/file/sub/");
     r = gh_report_open(&o, err, sizeof err);
-    CHECK(r == NULL && strstr(err, "folder/file"), "a file in the folder's way is named: %s", err);
+    EXPECT(r == NULL && strstr(err, "folder/file"), "a file in the folder's way is named: %s", err);
     gh_report_close(r, err, sizeof err);
 }
 
@@ -586,24 +587,24 @@ static void test_overwrite(void)
     o.overwrite = 0;
     remove(path_in_out("earlier.xml"));
     gh_report *r = gh_report_open(&o, err, sizeof err);
-    CHECK(r == NULL, "an earlier run's CSV is refused");
-    CHECK(strstr(err, "earlier.csv exists") && strstr(err, "--overwrite"), "the refusal names file and option: %s",
+    EXPECT(r == NULL, "an earlier run's CSV is refused");
+    EXPECT(strstr(err, "earlier.csv exists") && strstr(err, "--overwrite"), "the refusal names file and option: %s",
           err);
     char *text = read_file(path_in_out("earlier.csv"));
-    CHECK(text && strcmp(text, "earlier run\n") == 0, "the earlier CSV is unchanged");
+    EXPECT(text && strcmp(text, "earlier run\n") == 0, "the earlier CSV is unchanged");
     free(text);
-    CHECK(!exists(path_in_out("earlier.json")) && !exists(path_in_out("earlier.xml")), "nothing created");
+    EXPECT(!exists(path_in_out("earlier.json")) && !exists(path_in_out("earlier.xml")), "nothing created");
 
     /* The built-in default's notice applies only to its own prefix. */
     o.replace_default = 1;
-    CHECK(gh_report_open(&o, err, sizeof err) == NULL, "replace_default does not cover another prefix");
+    EXPECT(gh_report_open(&o, err, sizeof err) == NULL, "replace_default does not cover another prefix");
 
     o.overwrite = 1;
     r = gh_report_open(&o, err, sizeof err);
-    CHECK(r != NULL, "--overwrite replaces it: %s", err);
-    CHECK(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
+    EXPECT(r != NULL, "--overwrite replaces it: %s", err);
+    EXPECT(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
     text = read_file(path_in_out("earlier.csv"));
-    CHECK(text && strncmp(text, "case_index,", 11) == 0, "the CSV was replaced");
+    EXPECT(text && strncmp(text, "case_index,", 11) == 0, "the CSV was replaced");
     free(text);
 
     /* The JUnit file alone is an earlier run's too. */
@@ -611,9 +612,9 @@ static void test_overwrite(void)
     remove(path_in_out("earlier.json"));
     o.overwrite = 0;
     o.replace_default = 0;
-    CHECK(gh_report_open(&o, err, sizeof err) == NULL && strstr(err, "earlier.xml exists") && strstr(err, "--junit"),
+    EXPECT(gh_report_open(&o, err, sizeof err) == NULL && strstr(err, "earlier.xml exists") && strstr(err, "--junit"),
           "an earlier JUnit file is refused: %s", err);
-    CHECK(!exists(path_in_out("earlier.csv")), "refused before creating the CSV");
+    EXPECT(!exists(path_in_out("earlier.csv")), "refused before creating the CSV");
 }
 
 /* The built-in default run replaces its own files, saying so; an empty
@@ -621,9 +622,9 @@ static void test_overwrite(void)
 static void test_default_and_empty(void)
 {
     char err[512] = "", cwd[1024];
-    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    EXPECT(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
     mkdir(path_in_out("cwd"), 0755);
-    CHECK(chdir(path_in_out("cwd")) == 0, "chdir");
+    EXPECT(chdir(path_in_out("cwd")) == 0, "chdir");
     for (int run = 0; run < 2; run++) {
         FILE *t = tmpfile();
         gh_report_options o = file_options(GH_REPORT_DEFAULT_NAME, "", NULL);
@@ -632,11 +633,11 @@ static void test_default_and_empty(void)
         o.table = t;
         if (run == 0) remove(GH_REPORT_DEFAULT_NAME ".csv"), remove(GH_REPORT_DEFAULT_NAME ".json");
         gh_report *r = gh_report_open(&o, err, sizeof err);
-        CHECK(r != NULL, "default run %d opens: %s", run, err);
+        EXPECT(r != NULL, "default run %d opens: %s", run, err);
         gh_report_close(r, err, sizeof err);
         char *text = read_stream(t);
         int said = text && strstr(text, "replacing the earlier run's gemmhost-results.csv and gemmhost-results.json");
-        CHECK(said == (run == 1), "run %d: replacing %s:\n%s", run, run ? "said" : "not said", text);
+        EXPECT(said == (run == 1), "run %d: replacing %s:\n%s", run, run ? "said" : "not said", text);
         free(text);
         fclose(t);
     }
@@ -644,18 +645,19 @@ static void test_default_and_empty(void)
     gh_report_options o = file_options("", "", NULL);
     o.table = t;
     gh_report *r = gh_report_open(&o, err, sizeof err);
-    CHECK(r != NULL && gh_report_files(r) == NULL, "empty output: no files");
+    EXPECT(r != NULL && gh_report_files(r) == NULL, "empty output: no files");
     gh_report_close(r, err, sizeof err);
     char *text = read_stream(t);
-    CHECK(text && count_lines_starting(text, "output is empty: no result files are written") == 1, "said once:\n%s",
+    EXPECT(text && count_lines_starting(text, "output is empty: no result files are written") == 1, "said once:\n%s",
           text);
     free(text);
     fclose(t);
-    CHECK(chdir(cwd) == 0, "chdir back");
+    EXPECT(chdir(cwd) == 0, "chdir back");
 }
 
 int main(int argc, char **argv)
 {
+    check_quiet = 1; /* failures and the summary only */
     if (argc != 2) {
         fprintf(stderr, "usage: %s OUTPUT_DIR\n", argv[0]);
         return 2;
@@ -675,6 +677,5 @@ int main(int argc, char **argv)
     test_overwrite();
     test_default_and_empty();
     fclose(sink);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("test_report");
 }

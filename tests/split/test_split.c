@@ -15,19 +15,8 @@
 #include "split.h"
 #include "verify.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (cond) {                                                         \
-            passed++;                                                       \
-        } else {                                                            \
-            failed++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
+#define CHECK_MAIN /* this file holds the check counters */
+#include "../check.h"
 
 /* ---- planning ------------------------------------------------------------ */
 
@@ -37,9 +26,9 @@ static gh_split_layout plan_ok(gh_dtype d, int64_t m, int64_t n, int64_t k, int6
     gh_split_layout l;
     char err[512] = "";
     int rc = gh_split_plan_layout(&s, panel, limit, depth, &l, err, sizeof err);
-    CHECK(rc == 0, "%lldx%lldx%lld panel %lld limit %llu: %s", (long long)m, (long long)n, (long long)k,
+    EXPECT(rc == 0, "%lldx%lldx%lld panel %lld limit %llu: %s", (long long)m, (long long)n, (long long)k,
           (long long)panel, (unsigned long long)limit, err);
-    CHECK(l.device_bytes <= limit, "device bytes %llu within %llu", (unsigned long long)l.device_bytes,
+    EXPECT(l.device_bytes <= limit, "device bytes %llu within %llu", (unsigned long long)l.device_bytes,
           (unsigned long long)limit);
     return l;
 }
@@ -48,15 +37,15 @@ static void test_sizes_not_divisible(void)
 {
     /* 100 rows in chunks of 32: 32, 32, 32, 4; 75 columns in panels of 32: 32, 32, 11. */
     gh_split_layout l = plan_ok(GH_F32, 100, 75, 50, 32, UINT64_MAX, 2);
-    CHECK(l.chunk_rows == 32 && l.n_chunks == 4, "chunks %lld x %lld", (long long)l.n_chunks, (long long)l.chunk_rows);
-    CHECK(l.panel_cols == 32 && l.n_panels == 3, "panels %lld x %lld", (long long)l.n_panels, (long long)l.panel_cols);
-    CHECK(l.b_resident && l.full_width && l.depth == 2, "no limit: B resident, full width, double buffered");
-    CHECK(l.a_bytes == 32 * 50 * 4 && l.b_bytes == 50 * 75 * 4 && l.c_bytes == 32 * 75 * 4, "buffer sizes");
-    CHECK(l.device_bytes == 2 * (l.a_bytes + l.c_bytes) + l.b_bytes, "total %llu", (unsigned long long)l.device_bytes);
+    EXPECT(l.chunk_rows == 32 && l.n_chunks == 4, "chunks %lld x %lld", (long long)l.n_chunks, (long long)l.chunk_rows);
+    EXPECT(l.panel_cols == 32 && l.n_panels == 3, "panels %lld x %lld", (long long)l.n_panels, (long long)l.panel_cols);
+    EXPECT(l.b_resident && l.full_width && l.depth == 2, "no limit: B resident, full width, double buffered");
+    EXPECT(l.a_bytes == 32 * 50 * 4 && l.b_bytes == 50 * 75 * 4 && l.c_bytes == 32 * 75 * 4, "buffer sizes");
+    EXPECT(l.device_bytes == 2 * (l.a_bytes + l.c_bytes) + l.b_bytes, "total %llu", (unsigned long long)l.device_bytes);
 
     /* A panel larger than the matrix: one chunk, one panel. */
     l = plan_ok(GH_F64, 7, 5, 3, 2048, UINT64_MAX, 1);
-    CHECK(l.chunk_rows == 7 && l.n_chunks == 1 && l.panel_cols == 5 && l.n_panels == 1 && l.depth == 1,
+    EXPECT(l.chunk_rows == 7 && l.n_chunks == 1 && l.panel_cols == 5 && l.n_panels == 1 && l.depth == 1,
           "panel over the sizes");
 }
 
@@ -66,19 +55,19 @@ static void test_mem_limit_forces_streaming(void)
     const uint64_t a = p * k * e, b_whole = k * n * e, b_panel = k * p * e, c_full = p * n * e, c_tile = p * p * e;
     /* Just enough for resident B with tiles, double buffered. */
     gh_split_layout l = plan_ok(GH_F64, m, n, k, p, 2 * (a + c_tile) + b_whole, 2);
-    CHECK(l.b_resident && !l.full_width && l.depth == 2, "resident, tiles, 2 sets");
+    EXPECT(l.b_resident && !l.full_width && l.depth == 2, "resident, tiles, 2 sets");
     /* Resident with full width fits single buffered only: double buffering wins over width. */
     l = plan_ok(GH_F64, m, n, k, p, a + c_full + b_whole, 2);
-    CHECK(l.b_resident && l.full_width && l.depth == 1, "resident, full width, 1 set");
+    EXPECT(l.b_resident && l.full_width && l.depth == 1, "resident, full width, 1 set");
     /* One byte less than resident B with one A chunk and one tile: B streams. */
     l = plan_ok(GH_F64, m, n, k, p, a + c_tile + b_whole - 1, 2);
-    CHECK(!l.b_resident && l.depth == 2 && l.n_panels == 5, "streamed, 2 sets, 5 panels");
-    CHECK(l.b_bytes == b_panel && l.c_bytes == c_tile, "streamed buffers");
+    EXPECT(!l.b_resident && l.depth == 2 && l.n_panels == 5, "streamed, 2 sets, 5 panels");
+    EXPECT(l.b_bytes == b_panel && l.c_bytes == c_tile, "streamed buffers");
     l = plan_ok(GH_F64, m, n, k, p, a + b_panel + c_tile, 2);
-    CHECK(!l.b_resident && l.depth == 1, "streamed, 1 set");
+    EXPECT(!l.b_resident && l.depth == 1, "streamed, 1 set");
     /* Without streams the planner never asks for two sets. */
     l = plan_ok(GH_F64, m, n, k, p, UINT64_MAX, 1);
-    CHECK(l.depth == 1 && l.b_resident, "max_depth 1");
+    EXPECT(l.depth == 1 && l.b_resident, "max_depth 1");
 }
 
 static void test_mem_limit_too_small(void)
@@ -87,18 +76,18 @@ static void test_mem_limit_too_small(void)
     gh_split_layout l;
     char err[512] = "";
     const uint64_t smallest = (32 * 70 + 70 * 32 + 32 * 32) * 4;
-    CHECK(gh_split_plan_layout(&s, 32, smallest - 1, 2, &l, err, sizeof err) == -1, "one byte short fails");
-    CHECK(strstr(err, "too small for one panel") != NULL, "says why: %s", err);
-    CHECK(strstr(err, "need 21.50 KiB") != NULL, "says how much: %s", err);
+    EXPECT(gh_split_plan_layout(&s, 32, smallest - 1, 2, &l, err, sizeof err) == -1, "one byte short fails");
+    EXPECT(strstr(err, "too small for one panel") != NULL, "says why: %s", err);
+    EXPECT(strstr(err, "need 21.50 KiB") != NULL, "says how much: %s", err);
     const char *fit = strstr(err, "panel = ");
-    CHECK(fit != NULL, "names a panel that fits: %s", err);
+    EXPECT(fit != NULL, "names a panel that fits: %s", err);
     if (fit) {
         long long p = atoll(fit + strlen("panel = "));
         char dummy[512];
-        CHECK(p == 31 && gh_split_plan_layout(&s, p, smallest - 1, 2, &l, dummy, sizeof dummy) == 0, "panel %lld fits",
+        EXPECT(p == 31 && gh_split_plan_layout(&s, p, smallest - 1, 2, &l, dummy, sizeof dummy) == 0, "panel %lld fits",
               p);
     }
-    CHECK(gh_split_plan_layout(&s, 32, 100, 2, &l, err, sizeof err) == -1 && strstr(err, "not even panel = 1"),
+    EXPECT(gh_split_plan_layout(&s, 32, 100, 2, &l, err, sizeof err) == -1 && strstr(err, "not even panel = 1"),
           "nothing fits: %s", err);
 }
 
@@ -106,16 +95,16 @@ static void test_large_sizes(void)
 {
     /* The GPU run: 32768^3 f32 under a 16 GiB limit keeps B resident. */
     gh_split_layout l = plan_ok(GH_F32, 32768, 32768, 32768, 2048, (uint64_t)16 << 30, 2);
-    CHECK(l.b_resident && l.full_width && l.depth == 2 && l.n_chunks == 16, "32768: resident");
-    CHECK(l.device_bytes == ((uint64_t)5 << 30), "32768: 4 GiB of B + 2 x (256 MiB A + 256 MiB C), got %llu",
+    EXPECT(l.b_resident && l.full_width && l.depth == 2 && l.n_chunks == 16, "32768: resident");
+    EXPECT(l.device_bytes == ((uint64_t)5 << 30), "32768: 4 GiB of B + 2 x (256 MiB A + 256 MiB C), got %llu",
           (unsigned long long)l.device_bytes);
     /* Out of core: a 2 GiB limit streams B. */
     l = plan_ok(GH_F32, 32768, 32768, 32768, 2048, (uint64_t)2 << 30, 2);
-    CHECK(!l.b_resident && l.depth == 2 && l.n_panels == 16, "32768 in 2 GiB: streamed");
+    EXPECT(!l.b_resident && l.depth == 2 && l.n_panels == 16, "32768 in 2 GiB: streamed");
     /* Products past 2^64 bytes saturate rather than wrap. */
     gh_split_shape s = {GH_F64, 2147483647LL, 2147483647LL, 2147483647LL};
     char err[512];
-    CHECK(gh_split_plan_layout(&s, 2147483647LL, UINT64_MAX - 1, 2, &l, err, sizeof err) == -1, "no wrap-around");
+    EXPECT(gh_split_plan_layout(&s, 2147483647LL, UINT64_MAX - 1, 2, &l, err, sizeof err) == -1, "no wrap-around");
 }
 
 /* ---- whole products over the C plugin ------------------------------------ */
@@ -188,14 +177,14 @@ static void test_products(void)
     static const int64_t tile16[] = {16};
     gh_split_member streams = cpu_member("cpu-streams", 1, tile16, 1, 0);
     gh_split_member blocking = cpu_member("cpu-blocking", 0, NULL, 0, 1);
-    CHECK(gh_split_member_has_streams(&streams) && !gh_split_member_has_streams(&blocking), "capabilities");
+    EXPECT(gh_split_member_has_streams(&streams) && !gh_split_member_has_streams(&blocking), "capabilities");
     /* A table of minor-0 size is never read past its end, whatever minor it claims. */
     gh_plugin_api short_table = *cpu.api;
     short_table.size = GH_PLUGIN_API_MINOR0_SIZE;
     gh_split_member old = streams;
     old.api = &short_table;
     gh_host_allocator unused;
-    CHECK(!gh_split_member_has_streams(&old) && !gh_split_member_has_host_alloc(&old) &&
+    EXPECT(!gh_split_member_has_streams(&old) && !gh_split_member_has_host_alloc(&old) &&
               gh_split_host_allocator(&old, &unused) != 0,
           "a minor-0 table: blocking calls, malloc");
     const struct {
@@ -222,19 +211,19 @@ static void test_products(void)
                     gh_status s = product_run(&pr, groups[g].mb, groups[g].n, 8, limits[li], &out);
                     gh_verify_result v;
                     gh_verify(pr.ref, &pr.c, &v);
-                    CHECK(s == GH_OK && v.passed, "group %zu limit %llu %s t%d beta %g: %s %s", g,
+                    EXPECT(s == GH_OK && v.passed, "group %zu limit %llu %s t%d beta %g: %s %s", g,
                           (unsigned long long)limits[li], gh_dtype_name(dtypes[d]), t, beta, out.error, v.message);
                     int64_t chunks = 0;
                     for (size_t i = 0; i < groups[g].n; i++) {
                         chunks += st[i].chunks;
                         streamed += !st[i].layout.b_resident;
-                        CHECK(st[i].layout.device_bytes <= (limits[li] ? limits[li] : UINT64_MAX), "within limit");
+                        EXPECT(st[i].layout.device_bytes <= (limits[li] ? limits[li] : UINT64_MAX), "within limit");
                     }
-                    CHECK(chunks == 8, "61 rows in chunks of 8: 8 chunks, got %lld", (long long)chunks);
+                    EXPECT(chunks == 8, "61 rows in chunks of 8: 8 chunks, got %lld", (long long)chunks);
                     runs++;
                     product_free(&pr);
                 }
-    CHECK(runs == 108 && streamed > 0, "%d runs, %d streamed", runs, streamed);
+    EXPECT(runs == 108 && streamed > 0, "%d runs, %d streamed", runs, streamed);
 }
 
 /* ---- members that fail ------------------------------------------------------ */
@@ -309,13 +298,13 @@ static void expect_failure(const char *what, uint32_t minor, const char *words, 
     gh_split_member_stats st[2];
     gh_split_outcome out = {.members = st};
     gh_status s = product_run(&pr, members, 2, 4, limit, &out);
-    CHECK(s == want && out.status == want, "%s: status %d", what, (int)s);
-    CHECK(strstr(out.error, "member faulty-") && strstr(out.error, words), "%s: %s", what, out.error);
-    CHECK((st[0].error[0] != '\0') + (st[1].error[0] != '\0') == 1, "%s: the failing member is named: '%s' / '%s'",
+    EXPECT(s == want && out.status == want, "%s: status %d", what, (int)s);
+    EXPECT(strstr(out.error, "member faulty-") && strstr(out.error, words), "%s: %s", what, out.error);
+    EXPECT((st[0].error[0] != '\0') + (st[1].error[0] != '\0') == 1, "%s: the failing member is named: '%s' / '%s'",
           what, st[0].error, st[1].error);
     /* A member that fails before the start stops everyone before the first chunk. */
     if (at_setup)
-        CHECK(st[0].chunks + st[1].chunks == 0, "%s: no chunk taken (%lld + %lld)", what, (long long)st[0].chunks,
+        EXPECT(st[0].chunks + st[1].chunks == 0, "%s: no chunk taken (%lld + %lld)", what, (long long)st[0].chunks,
               (long long)st[1].chunks);
     product_free(&pr);
 }
@@ -344,27 +333,27 @@ static void test_failures(void)
     gh_split_member one = cpu_member("cpu", 0, NULL, 1, 0);
     gh_split_member_stats st[1];
     gh_split_outcome out = {.members = st};
-    CHECK(product_run(&pr, &one, 1, 8, 100, &out) == GH_OUT_OF_MEMORY && strstr(out.error, "too small for one panel"),
+    EXPECT(product_run(&pr, &one, 1, 8, 100, &out) == GH_OUT_OF_MEMORY && strstr(out.error, "too small for one panel"),
           "limit too small: %s", out.error);
     gh_kernel_info f64_only = *one.kernel_info;
     f64_only.dtypes = GH_DTYPE_BIT(GH_F64);
     one.kernel_info = &f64_only;
-    CHECK(product_run(&pr, &one, 1, 8, 0, &out) == GH_UNSUPPORTED && strstr(out.error, "has no f32"), "dtype: %s",
+    EXPECT(product_run(&pr, &one, 1, 8, 0, &out) == GH_UNSUPPORTED && strstr(out.error, "has no f32"), "dtype: %s",
           out.error);
     product_free(&pr);
 }
 
 int main(int argc, char **argv)
 {
+    check_quiet = 1; /* failures and the summary only */
     test_sizes_not_divisible();
     test_mem_limit_forces_streaming();
     test_mem_limit_too_small();
     test_large_sizes();
     if (argc < 2 || gh_plugin_load(argv[1], &cpu) != 0 || cpu.api->open(NULL, 0, &cpu_ctx[0]) != GH_OK ||
         cpu.api->open(NULL, 0, &cpu_ctx[1]) != GH_OK) {
-        fprintf(stderr, "cannot load the C plugin from %s: %s\n", argc > 1 ? argv[1] : "(no path given)",
-                cpu.error ? cpu.error : "open failed");
-        failed++;
+        EXPECT(0, "cannot load the C plugin from %s: %s", argc > 1 ? argv[1] : "(no path given)",
+              cpu.error ? cpu.error : "open failed");
     } else {
         test_products();
         test_failures();
@@ -372,6 +361,5 @@ int main(int argc, char **argv)
         cpu.api->close(cpu_ctx[1]);
     }
     gh_plugin_unload(&cpu);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("test_split");
 }

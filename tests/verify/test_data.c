@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#define CHECK_MAIN /* this file holds the check counters */
 #include "test_util.h"
 
 static const gh_dtype all_dtypes[] = {GH_F32, GH_F64, GH_I32};
@@ -10,23 +11,23 @@ static void test_dtype_names(void)
 {
     for (int d = 0; d < 3; d++) {
         gh_dtype parsed = GH_F32;
-        CHECK(gh_dtype_parse(gh_dtype_name(all_dtypes[d]), &parsed) == 0 && parsed == all_dtypes[d], "round trip of %s",
+        EXPECT(gh_dtype_parse(gh_dtype_name(all_dtypes[d]), &parsed) == 0 && parsed == all_dtypes[d], "round trip of %s",
               gh_dtype_name(all_dtypes[d]));
     }
     gh_dtype unused;
-    CHECK(gh_dtype_parse("f16", &unused) != 0, "f16 is not a dtype");
-    CHECK(gh_dtype_parse(NULL, &unused) != 0, "NULL is not a dtype");
-    CHECK(gh_dtype_size(GH_F32) == 4 && gh_dtype_size(GH_F64) == 8 && gh_dtype_size(GH_I32) == 4, "sizes");
+    EXPECT(gh_dtype_parse("f16", &unused) != 0, "f16 is not a dtype");
+    EXPECT(gh_dtype_parse(NULL, &unused) != 0, "NULL is not a dtype");
+    EXPECT(gh_dtype_size(GH_F32) == 4 && gh_dtype_size(GH_F64) == 8 && gh_dtype_size(GH_I32) == 4, "sizes");
 }
 
 static void test_alloc_starts_poisoned_with_clean_guards(void)
 {
     for (int d = 0; d < 3; d++) {
         gh_matrix m;
-        CHECK(gh_matrix_alloc(&m, all_dtypes[d], 5, 7, 9, 6) == 0, "alloc");
-        CHECK(m.storage_elems == 6 + 5 * 9 + 6, "storage_elems %zu", m.storage_elems);
-        CHECK(gh_matrix_storage_bytes(&m) == m.storage_elems * gh_dtype_size(all_dtypes[d]), "bytes");
-        CHECK(gh_matrix_check_guards(&m, NULL) == 0, "fresh guards clean");
+        EXPECT(gh_matrix_alloc(&m, all_dtypes[d], 5, 7, 9, 6) == 0, "alloc");
+        EXPECT(m.storage_elems == 6 + 5 * 9 + 6, "storage_elems %zu", m.storage_elems);
+        EXPECT(gh_matrix_storage_bytes(&m) == m.storage_elems * gh_dtype_size(all_dtypes[d]), "bytes");
+        EXPECT(gh_matrix_check_guards(&m, NULL) == 0, "fresh guards clean");
         int poisoned = 1, nan_ok = 1;
         for (int64_t i = 0; i < 5; i++)
             for (int64_t j = 0; j < 7; j++) {
@@ -34,15 +35,15 @@ static void test_alloc_starts_poisoned_with_clean_guards(void)
                 double v = gh_matrix_get(&m, i, j);
                 nan_ok &= all_dtypes[d] == GH_I32 ? v == (double)GH_I32_POISON : isnan(v);
             }
-        CHECK(poisoned && nan_ok, "%s matrix area starts poisoned", gh_dtype_name(all_dtypes[d]));
+        EXPECT(poisoned && nan_ok, "%s matrix area starts poisoned", gh_dtype_name(all_dtypes[d]));
         gh_matrix_set(&m, 1, 2, 0.5);
-        CHECK(!gh_matrix_is_poison(&m, 1, 2), "a written element is no longer poison");
+        EXPECT(!gh_matrix_is_poison(&m, 1, 2), "a written element is no longer poison");
         gh_matrix_free(&m);
-        CHECK(m.storage == NULL, "free clears");
+        EXPECT(m.storage == NULL, "free clears");
     }
     gh_matrix bad;
-    CHECK(gh_matrix_alloc(&bad, GH_F32, 4, 8, 7, 0) != 0, "ld < cols refused");
-    CHECK(gh_matrix_alloc(&bad, GH_F32, -1, 8, 8, 0) != 0, "negative rows refused");
+    EXPECT(gh_matrix_alloc(&bad, GH_F32, 4, 8, 7, 0) != 0, "ld < cols refused");
+    EXPECT(gh_matrix_alloc(&bad, GH_F32, -1, 8, 8, 0) != 0, "negative rows refused");
 }
 
 static void test_get_set_round_trip(void)
@@ -51,14 +52,14 @@ static void test_get_set_round_trip(void)
     for (int d = 0; d < 3; d++) {
         gh_matrix_alloc(&m, all_dtypes[d], 3, 3, 4, 2);
         gh_matrix_set(&m, 2, 1, -7.0);
-        CHECK(gh_matrix_get(&m, 2, 1) == -7.0, "%s set/get", gh_dtype_name(all_dtypes[d]));
+        EXPECT(gh_matrix_get(&m, 2, 1) == -7.0, "%s set/get", gh_dtype_name(all_dtypes[d]));
         gh_matrix_free(&m);
     }
     gh_matrix_alloc(&m, GH_I32, 1, 1, 1, 0);
     gh_matrix_set(&m, 0, 0, 2.6);
-    CHECK(gh_matrix_get(&m, 0, 0) == 3.0, "i32 set rounds");
+    EXPECT(gh_matrix_get(&m, 0, 0) == 3.0, "i32 set rounds");
     gh_matrix_set(&m, 0, 0, 1e12);
-    CHECK(gh_matrix_get(&m, 0, 0) == (double)INT32_MAX, "i32 set saturates");
+    EXPECT(gh_matrix_get(&m, 0, 0) == (double)INT32_MAX, "i32 set saturates");
     gh_matrix_free(&m);
 }
 
@@ -78,10 +79,10 @@ static void test_fill_is_deterministic_per_seed_and_stream(void)
     for (int d = 0; d < 3; d++) {
         gh_dtype t = all_dtypes[d];
         uint64_t h = filled_hash(t, 17, 13, 13, 0, 7, 1);
-        CHECK(h == filled_hash(t, 17, 13, 13, 0, 7, 1), "%s same seed, same matrix", gh_dtype_name(t));
-        CHECK(h == filled_hash(t, 17, 13, 20, 5, 7, 1), "%s same values whatever ld and guard", gh_dtype_name(t));
-        CHECK(h != filled_hash(t, 17, 13, 13, 0, 7, 2), "%s another stream differs", gh_dtype_name(t));
-        CHECK(h != filled_hash(t, 17, 13, 13, 0, 8, 1), "%s another seed differs", gh_dtype_name(t));
+        EXPECT(h == filled_hash(t, 17, 13, 13, 0, 7, 1), "%s same seed, same matrix", gh_dtype_name(t));
+        EXPECT(h == filled_hash(t, 17, 13, 20, 5, 7, 1), "%s same values whatever ld and guard", gh_dtype_name(t));
+        EXPECT(h != filled_hash(t, 17, 13, 13, 0, 7, 2), "%s another stream differs", gh_dtype_name(t));
+        EXPECT(h != filled_hash(t, 17, 13, 13, 0, 8, 1), "%s another seed differs", gh_dtype_name(t));
     }
 }
 
@@ -90,7 +91,7 @@ static void test_fill_leaves_guards_alone(void)
     gh_matrix m;
     gh_matrix_alloc(&m, GH_F64, 11, 5, 8, 4);
     gh_matrix_fill_random(&m, 3, 0, 0);
-    CHECK(gh_matrix_check_guards(&m, NULL) == 0, "fill does not touch guards or padding");
+    EXPECT(gh_matrix_check_guards(&m, NULL) == 0, "fill does not touch guards or padding");
     gh_matrix_free(&m);
 }
 
@@ -111,9 +112,9 @@ static void test_float_fill_range(void)
                 sum += v;
             }
         const char *name = gh_dtype_name(all_dtypes[d]);
-        CHECK(in_range, "%s values in [-1, 1)", name);
-        CHECK(lo < -0.99 && hi > 0.99, "%s spans the range: %g .. %g", name, lo, hi);
-        CHECK(fabs(sum / 20000) < 0.02, "%s mean near 0: %g", name, sum / 20000);
+        EXPECT(in_range, "%s values in [-1, 1)", name);
+        EXPECT(lo < -0.99 && hi > 0.99, "%s spans the range: %g .. %g", name, lo, hi);
+        EXPECT(fabs(sum / 20000) < 0.02, "%s mean near 0: %g", name, sum / 20000);
         gh_matrix_free(&m);
     }
 }
@@ -131,7 +132,7 @@ static void test_i32_fill_range(void)
             saw_lo |= v == -4;
             saw_hi |= v == 4;
         }
-    CHECK(in_range && saw_lo && saw_hi, "i32 values fill [-4, 4] and stay in it");
+    EXPECT(in_range && saw_lo && saw_hi, "i32 values fill [-4, 4] and stay in it");
     gh_matrix_free(&m);
 }
 
@@ -145,7 +146,7 @@ static void test_never_all_zeros(void)
         zero_seen |= gh_matrix_get(&m, 0, 0) == 0.0;
         gh_matrix_free(&m);
     }
-    CHECK(!zero_seen, "a 1x1 i32 matrix is never all zero");
+    EXPECT(!zero_seen, "a 1x1 i32 matrix is never all zero");
 }
 
 static void test_i32_range_avoids_overflow(void)
@@ -159,11 +160,11 @@ static void test_i32_range_avoids_overflow(void)
                 int32_t r = gh_i32_input_range(ks[i], alphas[a], betas[b]);
                 double worst_sum = (double)ks[i] * r * r;
                 double worst = fmax(fabs(alphas[a]), 1.0) * worst_sum + fabs(betas[b]) * r;
-                CHECK(r >= 1 && worst < limit, "k=%lld alpha=%g beta=%g: range %d reaches %g", (long long)ks[i],
+                EXPECT(r >= 1 && worst < limit, "k=%lld alpha=%g beta=%g: range %d reaches %g", (long long)ks[i],
                       alphas[a], betas[b], r, worst);
             }
-    CHECK(gh_i32_input_range(64, 1, 0) > 4, "small K keeps a useful range (%d)", gh_i32_input_range(64, 1, 0));
-    CHECK(gh_i32_input_range(10000000, 1, 0) < gh_i32_input_range(1000, 1, 0), "large K shrinks the range");
+    EXPECT(gh_i32_input_range(64, 1, 0) > 4, "small K keeps a useful range (%d)", gh_i32_input_range(64, 1, 0));
+    EXPECT(gh_i32_input_range(10000000, 1, 0) < gh_i32_input_range(1000, 1, 0), "large K shrinks the range");
 }
 
 /* Overwrites storage element `index` and expects exactly that one reported. */
@@ -175,7 +176,7 @@ static void expect_guard_caught(gh_dtype d, int64_t index, const char *where)
     memset((char *)m.storage + (size_t)index * m.elem_size, 0, m.elem_size);
     int64_t first = -2;
     int64_t count = gh_matrix_check_guards(&m, &first);
-    CHECK(count == 1 && first == index, "%s %s: count %lld first %lld, want index %lld", gh_dtype_name(d), where,
+    EXPECT(count == 1 && first == index, "%s %s: count %lld first %lld, want index %lld", gh_dtype_name(d), where,
           (long long)count, (long long)first, (long long)index);
     gh_matrix_free(&m);
 }
@@ -195,7 +196,7 @@ static void test_guard_overwrites_caught(void)
     gh_matrix m;
     gh_matrix_alloc(&m, GH_F32, 2, 2, 3, 1);
     ((float *)m.storage)[0] = NAN;
-    CHECK(gh_matrix_check_guards(&m, NULL) == 1, "NaN in a guard is caught");
+    EXPECT(gh_matrix_check_guards(&m, NULL) == 1, "NaN in a guard is caught");
     gh_matrix_free(&m);
 }
 
@@ -207,9 +208,9 @@ static void test_hash_covers_matrix_area_only(void)
     uint64_t h = gh_matrix_hash(&m);
     ((float *)gh_matrix_data(&m))[4] = 123.0f; /* padding of row 0 */
     ((float *)m.storage)[0] = 5.0f;            /* guard */
-    CHECK(gh_matrix_hash(&m) == h, "padding and guards do not change the hash");
+    EXPECT(gh_matrix_hash(&m) == h, "padding and guards do not change the hash");
     gh_matrix_set(&m, 5, 3, gh_matrix_get(&m, 5, 3) + 1.0);
-    CHECK(gh_matrix_hash(&m) != h, "changing the last element changes the hash");
+    EXPECT(gh_matrix_hash(&m) != h, "changing the last element changes the hash");
     gh_matrix_free(&m);
 }
 
@@ -220,8 +221,8 @@ static void test_copy(void)
     gh_matrix_alloc(&b, GH_F64, 5, 3, 4, 2);
     gh_matrix_fill_random(&a, 1, 2, 0);
     gh_matrix_copy(&b, &a);
-    CHECK(gh_matrix_hash(&a) == gh_matrix_hash(&b), "copy has the same values");
-    CHECK(gh_matrix_check_guards(&b, NULL) == 0, "copy keeps guards clean");
+    EXPECT(gh_matrix_hash(&a) == gh_matrix_hash(&b), "copy has the same values");
+    EXPECT(gh_matrix_check_guards(&b, NULL) == 0, "copy keeps guards clean");
     gh_matrix_free(&a);
     gh_matrix_free(&b);
 }
@@ -232,7 +233,7 @@ static void test_large_fill_is_keyed_by_index(void)
 {
     const int64_t rows = 1031, cols = 1100; /* over a million elements: the threaded path */
     gh_matrix m;
-    CHECK(gh_matrix_alloc(&m, GH_F64, rows, cols, cols + 5, 3) == 0, "alloc");
+    EXPECT(gh_matrix_alloc(&m, GH_F64, rows, cols, cols + 5, 3) == 0, "alloc");
     gh_matrix_fill_random(&m, 42, 7, 16);
     int wrong = 0;
     for (int64_t i = 0; i < rows; i += 37)
@@ -240,11 +241,11 @@ static void test_large_fill_is_keyed_by_index(void)
             uint64_t x = gh_random_u64(42, 7, (uint64_t)(i * cols + j));
             wrong += gh_matrix_get(&m, i, j) != (double)(x >> 11) * 0x1p-52 - 1.0;
         }
-    CHECK(wrong == 0, "%d elements differ from their index's draw", wrong);
-    CHECK(gh_matrix_check_guards(&m, NULL) == 0, "guards and padding untouched");
+    EXPECT(wrong == 0, "%d elements differ from their index's draw", wrong);
+    EXPECT(gh_matrix_check_guards(&m, NULL) == 0, "guards and padding untouched");
     gh_matrix poisoned;
-    CHECK(gh_matrix_alloc(&poisoned, GH_F32, rows, cols, cols, 0) == 0, "alloc");
-    CHECK(gh_matrix_is_poison(&poisoned, 0, 0) && gh_matrix_is_poison(&poisoned, rows - 1, cols - 1),
+    EXPECT(gh_matrix_alloc(&poisoned, GH_F32, rows, cols, cols, 0) == 0, "alloc");
+    EXPECT(gh_matrix_is_poison(&poisoned, 0, 0) && gh_matrix_is_poison(&poisoned, rows - 1, cols - 1),
           "every row poisoned, the last one too");
     gh_matrix_free(&poisoned);
     gh_matrix_free(&m);
@@ -275,12 +276,12 @@ static void test_alloc_with_allocator(void)
     counting_allocator counts = {0, 0, 0};
     gh_host_allocator alloc = {count_alloc, count_free, &counts};
     gh_matrix m;
-    CHECK(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, &alloc) == 0, "alloc with");
-    CHECK(counts.allocs == 1 && counts.bytes == gh_matrix_storage_bytes(&m), "storage from the allocator");
-    CHECK(gh_matrix_check_guards(&m, NULL) == 0 && gh_matrix_is_poison(&m, 4, 6), "guards and poison as usual");
+    EXPECT(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, &alloc) == 0, "alloc with");
+    EXPECT(counts.allocs == 1 && counts.bytes == gh_matrix_storage_bytes(&m), "storage from the allocator");
+    EXPECT(gh_matrix_check_guards(&m, NULL) == 0 && gh_matrix_is_poison(&m, 4, 6), "guards and poison as usual");
     gh_matrix_free(&m);
-    CHECK(counts.frees == 1 && m.storage == NULL, "given back to the allocator");
-    CHECK(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, NULL) == 0 && counts.allocs == 1, "NULL: malloc");
+    EXPECT(counts.frees == 1 && m.storage == NULL, "given back to the allocator");
+    EXPECT(gh_matrix_alloc_with(&m, GH_F32, 5, 7, 9, 2, NULL) == 0 && counts.allocs == 1, "NULL: malloc");
     gh_matrix_free(&m);
 }
 
@@ -291,15 +292,16 @@ static void test_same_values(void)
     gh_matrix_alloc(&y, GH_F32, 4, 6, 7, 5); /* other ld and guard: only the matrix area counts */
     gh_matrix_fill_random(&x, 1, 0, 16);
     gh_matrix_fill_random(&y, 1, 0, 16);
-    CHECK(gh_matrix_same_values(&x, &y), "same draws, other layout");
+    EXPECT(gh_matrix_same_values(&x, &y), "same draws, other layout");
     gh_matrix_set(&y, 3, 5, gh_matrix_get(&y, 3, 5) + 1);
-    CHECK(!gh_matrix_same_values(&x, &y), "one element differs");
+    EXPECT(!gh_matrix_same_values(&x, &y), "one element differs");
     gh_matrix_free(&x);
     gh_matrix_free(&y);
 }
 
 int main(void)
 {
+    check_quiet = 1; /* failures and the summary only */
     test_dtype_names();
     test_alloc_starts_poisoned_with_clean_guards();
     test_get_set_round_trip();
@@ -315,5 +317,5 @@ int main(void)
     test_large_fill_is_keyed_by_index();
     test_alloc_with_allocator();
     test_same_values();
-    return tests_finish();
+    return tests_finish("test_data");
 }

@@ -1,4 +1,4 @@
-/* Tiny helpers shared by the verify tests: counted checks, and a correct GEMM
+/* Tiny helpers shared by the verify tests: checks through tests/check.h, and a correct GEMM
  * computed independently of core/verify (a plain triple loop in the case's
  * own precision) to produce results that must pass. */
 #ifndef GEMMHOST_TEST_UTIL_H
@@ -7,25 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "verify.h"
+#include "../check.h"
 
-static int tests_passed, tests_failed;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (cond) {                                                         \
-            tests_passed++;                                                 \
-        } else {                                                            \
-            tests_failed++;                                                 \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
-
-static inline int tests_finish(void)
+/* The summary line; 0 when nothing failed. */
+static inline int tests_finish(const char *name)
 {
-    printf("%d passed, %d failed\n", tests_passed, tests_failed);
-    return tests_failed ? 1 : 0;
+    return check_summary(name);
 }
 
 /* One case with its matrices: A, B, C0 seeded, C the output under test. */

@@ -2,6 +2,7 @@
  * and are named. */
 #include <math.h>
 #include <stdint.h>
+#define CHECK_MAIN /* this file holds the check counters */
 #include "test_util.h"
 
 static const gh_dtype all_dtypes[] = {GH_F32, GH_F64, GH_I32};
@@ -27,16 +28,16 @@ static void test_names_and_gamma(void)
 {
     for (int m = GH_VERIFY_AUTO; m <= GH_VERIFY_NONE; m++) {
         gh_verify_method parsed = GH_VERIFY_NONE;
-        CHECK(gh_verify_method_parse(gh_verify_method_name((gh_verify_method)m), &parsed) == 0 &&
+        EXPECT(gh_verify_method_parse(gh_verify_method_name((gh_verify_method)m), &parsed) == 0 &&
                   parsed == (gh_verify_method)m,
               "method %d round trip", m);
     }
     gh_verify_method unused;
-    CHECK(gh_verify_method_parse("exact", &unused) != 0, "unknown method refused");
-    CHECK(gh_gamma(GH_I32, 1000) == 0.0, "i32 is exact");
+    EXPECT(gh_verify_method_parse("exact", &unused) != 0, "unknown method refused");
+    EXPECT(gh_gamma(GH_I32, 1000) == 0.0, "i32 is exact");
     double u = 0x1p-24;
-    CHECK(fabs(gh_gamma(GH_F32, 10) - 10 * u / (1 - 10 * u)) < 1e-20, "f32 gamma_10");
-    CHECK(gh_gamma(GH_F64, 10) < gh_gamma(GH_F32, 10), "f64 tighter than f32");
+    EXPECT(fabs(gh_gamma(GH_F32, 10) - 10 * u / (1 - 10 * u)) < 1e-20, "f32 gamma_10");
+    EXPECT(gh_gamma(GH_F64, 10) < gh_gamma(GH_F32, 10), "f64 tighter than f32");
 }
 
 /* A correct result passes for every dtype, transpose, odd shape and method,
@@ -70,11 +71,11 @@ static void test_correct_results_pass(void)
                                     (long long)shapes[s][2], tc.in.beta, gh_verify_method_name(checking_methods[m]),
                                     res.message, res.max_err_over_bound);
                         if (ok && checking_methods[m] == GH_VERIFY_FULL && dt == GH_I32)
-                            CHECK(res.max_abs_err == 0.0 && res.rel_fro_err == 0.0, "i32 exact");
+                            EXPECT(res.max_abs_err == 0.0 && res.rel_fro_err == 0.0, "i32 exact");
                     }
                     test_case_free(&tc);
                 }
-    CHECK(passed == cases, "%d of %d correct results passed", passed, cases);
+    EXPECT(passed == cases, "%d of %d correct results passed", passed, cases);
 }
 
 /* Summing K in float in the opposite order still passes: the bound holds
@@ -89,7 +90,7 @@ static void test_long_k_rounding_passes(void)
             gh_verify_options opt = test_options(GH_VERIFY_FULL);
             gh_verify_result res;
             test_case_verify(&tc, &opt, &res);
-            CHECK(res.passed && res.max_abs_err > 0.0 && res.rel_fro_err > 0.0 && res.rel_fro_err < 1e-5,
+            EXPECT(res.passed && res.max_abs_err > 0.0 && res.rel_fro_err > 0.0 && res.rel_fro_err < 1e-5,
                   "%s K=5000 reverse=%d: %s (abs %g, ratio %g, rel %g)", gh_dtype_name(all_dtypes[d]), reverse,
                   res.message, res.max_abs_err, res.max_err_over_bound, res.rel_fro_err);
             test_case_free(&tc);
@@ -111,11 +112,11 @@ static void expect_wrong_element_named(gh_dtype d, gh_verify_method method, int6
     test_case_verify(&tc, &opt, &res);
     char where[40];
     snprintf(where, sizeof where, "C[%lld,%lld]", (long long)i, (long long)j);
-    CHECK(!res.passed && res.fail_i == i && res.fail_j == j && res.max_err_over_bound > 1.0 &&
+    EXPECT(!res.passed && res.fail_i == i && res.fail_j == j && res.max_err_over_bound > 1.0 &&
               contains(res.message, where) && fabs(res.fail_expected - right) <= fabs(delta) / 100,
           "%s %s %s: fail at (%lld,%lld), message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method), what,
           (long long)res.fail_i, (long long)res.fail_j, res.message);
-    CHECK(res.guard_overwrites == 0, "no guard damage reported");
+    EXPECT(res.guard_overwrites == 0, "no guard damage reported");
     test_case_free(&tc);
 }
 
@@ -136,7 +137,7 @@ static void test_wrong_elements_caught(void)
     gh_verify_options opt = test_options(GH_VERIFY_FULL);
     gh_verify_result res;
     test_case_verify(&tc, &opt, &res);
-    CHECK(isinf(res.max_err_over_bound) && res.max_abs_err == 1.0 && contains(res.message, "exactly"),
+    EXPECT(isinf(res.max_err_over_bound) && res.max_abs_err == 1.0 && contains(res.message, "exactly"),
           "i32 difference: ratio %g, message \"%s\"", res.max_err_over_bound, res.message);
     test_case_free(&tc);
 
@@ -145,7 +146,7 @@ static void test_wrong_elements_caught(void)
     gh_matrix_set(&tc.c, 7, 7, gh_matrix_get(&tc.c, 7, 7) + 1.0);
     gh_matrix_set(&tc.c, 7, 6, gh_matrix_get(&tc.c, 7, 6) - 1.0);
     test_case_verify(&tc, &opt, &res);
-    CHECK(!res.passed && res.fail_i == 7 && res.fail_j == 6 && contains(res.message, "x the bound") &&
+    EXPECT(!res.passed && res.fail_i == 7 && res.fail_j == 6 && contains(res.message, "x the bound") &&
               contains(res.message, "2 checked elements wrong") && res.max_abs_err >= 0.99,
           "first failure in row-major order, count given: \"%s\"", res.message);
     test_case_free(&tc);
@@ -177,7 +178,7 @@ static void expect_bad_value_caught(gh_dtype d, int64_t i, int64_t j, double val
         test_case_verify(&tc, &opt, &res);
         char where[40];
         snprintf(where, sizeof where, "C[%lld,%lld]", (long long)i, (long long)j);
-        CHECK(!res.passed && res.fail_i == i && res.fail_j == j && isinf(res.max_err_over_bound) &&
+        EXPECT(!res.passed && res.fail_i == i && res.fail_j == j && isinf(res.max_err_over_bound) &&
                   contains(res.message, where) && contains(res.message, expect_text),
               "%s %s: fail at (%lld,%lld) ratio %g message \"%s\"", gh_dtype_name(d),
               gh_verify_method_name(checking_methods[m]), (long long)res.fail_i, (long long)res.fail_j,
@@ -210,7 +211,7 @@ static void expect_guard_damage_caught(gh_dtype d, gh_verify_method method, int6
     test_case_verify(&tc, &opt, &res);
     char at[64];
     snprintf(at, sizeof at, "storage index %lld", (long long)index);
-    CHECK(!res.passed && res.guard_overwrites == 1 && res.fail_i == -1 && contains(res.message, place) &&
+    EXPECT(!res.passed && res.guard_overwrites == 1 && res.fail_i == -1 && contains(res.message, place) &&
               contains(res.message, at) && contains(res.message, "1 guard element overwritten"),
           "%s %s at %lld: overwrites %lld message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method),
           (long long)index, (long long)res.guard_overwrites, res.message);
@@ -238,7 +239,7 @@ static void test_guard_damage_caught(void)
     gh_verify_options opt = test_options(GH_VERIFY_FULL);
     gh_verify_result res;
     test_case_verify(&tc, &opt, &res);
-    CHECK(!res.passed && contains(res.message, "C[1,1]") && contains(res.message, "guard") &&
+    EXPECT(!res.passed && contains(res.message, "C[1,1]") && contains(res.message, "guard") &&
               !strchr(res.message, '\n'),
           "both reported: \"%s\"", res.message);
     test_case_free(&tc);
@@ -270,8 +271,8 @@ static void test_freivalds_catches_single_element(void)
             gh_matrix_set(&tc.c, i, j, right);
             gh_reference_free(ref);
         }
-        CHECK(clean_passes == tries, "%s: the correct result passed %d of %d", gh_dtype_name(dt), clean_passes, tries);
-        CHECK(caught >= tries - 1 && named == caught, "%s: caught %d of %d, named %d", gh_dtype_name(dt), caught, tries,
+        EXPECT(clean_passes == tries, "%s: the correct result passed %d of %d", gh_dtype_name(dt), clean_passes, tries);
+        EXPECT(caught >= tries - 1 && named == caught, "%s: caught %d of %d, named %d", gh_dtype_name(dt), caught, tries,
               named);
         test_case_free(&tc);
     }
@@ -288,20 +289,20 @@ static void test_sample_catches_corners(void)
     gh_verify_options opt = test_options(GH_VERIFY_SAMPLE);
     opt.samples = 16;
     gh_reference *ref = gh_reference_build(&tc.in, &opt);
-    CHECK(strcmp(gh_reference_method(ref), "sample") == 0, "method name");
+    EXPECT(strcmp(gh_reference_method(ref), "sample") == 0, "method name");
     for (int c = 0; c < 4; c++) {
         int64_t i = corners[c][0], j = corners[c][1];
         double right = gh_matrix_get(&tc.c, i, j);
         gh_matrix_set(&tc.c, i, j, right + 0.01);
         gh_verify_result res;
         gh_verify(ref, &tc.c, &res);
-        CHECK(!res.passed && res.fail_i == i && res.fail_j == j, "corner (%lld,%lld): \"%s\"", (long long)i,
+        EXPECT(!res.passed && res.fail_i == i && res.fail_j == j, "corner (%lld,%lld): \"%s\"", (long long)i,
               (long long)j, res.message);
         gh_matrix_set(&tc.c, i, j, right);
     }
     gh_verify_result res;
     gh_verify(ref, &tc.c, &res);
-    CHECK(res.passed, "restored result passes: \"%s\"", res.message);
+    EXPECT(res.passed, "restored result passes: \"%s\"", res.message);
     gh_reference_free(ref);
     test_case_free(&tc);
 }
@@ -328,7 +329,7 @@ static void test_auto_picks_method(void)
         gh_reference *ref = gh_reference_build(&tc.in, &opt);
         gh_verify_result res;
         gh_verify(ref, &tc.c, &res);
-        CHECK(ref && strcmp(gh_reference_method(ref), picks[p].expect) == 0 && res.passed &&
+        EXPECT(ref && strcmp(gh_reference_method(ref), picks[p].expect) == 0 && res.passed &&
                   res.checked == (picks[p].method != GH_VERIFY_NONE),
               "%s with limit %g: got %s", gh_verify_method_name(picks[p].method), picks[p].limit,
               ref ? gh_reference_method(ref) : "NULL");
@@ -339,7 +340,7 @@ static void test_auto_picks_method(void)
     gh_verify_options opt = test_options(GH_VERIFY_NONE);
     gh_verify_result res;
     test_case_verify(&tc, &opt, &res);
-    CHECK(res.passed && !res.checked, "none checks nothing but guards");
+    EXPECT(res.passed && !res.checked, "none checks nothing but guards");
     test_case_free(&tc);
 }
 
@@ -356,7 +357,7 @@ static void test_threads_do_not_change_reference(void)
         gh_verify_result res;
         test_case_verify(&tc, &opt, &res);
         if (threads == 1) first = res;
-        CHECK(res.passed && res.max_abs_err == first.max_abs_err && res.rel_fro_err == first.rel_fro_err,
+        EXPECT(res.passed && res.max_abs_err == first.max_abs_err && res.rel_fro_err == first.rel_fro_err,
               "%d threads: abs %.17g vs %.17g", threads, res.max_abs_err, first.max_abs_err);
     }
     test_case_free(&tc);
@@ -375,14 +376,14 @@ static void test_diff_in_bounds(void)
         gh_reference *ref = gh_reference_build(&tc.in, &opt);
         double same = gh_reference_diff_in_bounds(ref, &tc.c, &tc.c);
         double orders = gh_reference_diff_in_bounds(ref, &tc.c, &other.c);
-        CHECK(same == 0.0, "%s: identical outputs differ by %g", gh_verify_method_name(method), same);
-        CHECK(orders <= 2.0, "%s: two correct orders differ by %g bounds", gh_verify_method_name(method), orders);
+        EXPECT(same == 0.0, "%s: identical outputs differ by %g", gh_verify_method_name(method), same);
+        EXPECT(orders <= 2.0, "%s: two correct orders differ by %g bounds", gh_verify_method_name(method), orders);
         gh_matrix_set(&other.c, 39, 29, gh_matrix_get(&other.c, 39, 29) + 0.1); /* a corner */
         double wrong = gh_reference_diff_in_bounds(ref, &tc.c, &other.c);
-        CHECK(wrong > 10.0, "%s: a wrong corner gives %g bounds", gh_verify_method_name(method), wrong);
+        EXPECT(wrong > 10.0, "%s: a wrong corner gives %g bounds", gh_verify_method_name(method), wrong);
         gh_matrix_set(&other.c, 20, 10, NAN);
-        CHECK(isinf(gh_reference_diff_in_bounds(ref, &tc.c, &other.c)), "NaN gives inf");
-        CHECK(isinf(gh_reference_diff_in_bounds(ref, &other.c, &other.c)), "NaN in both gives inf");
+        EXPECT(isinf(gh_reference_diff_in_bounds(ref, &tc.c, &other.c)), "NaN gives inf");
+        EXPECT(isinf(gh_reference_diff_in_bounds(ref, &other.c, &other.c)), "NaN in both gives inf");
         gh_reference_free(ref);
         test_case_free(&tc);
         test_case_free(&other);
@@ -395,20 +396,21 @@ static void test_bad_inputs(void)
     test_case_make(&tc, GH_F32, 0, 0, 4, 5, 6, 1, 0, 0, 2, 4);
     gh_verify_options opt = test_options(GH_VERIFY_FULL);
     tc.in.k = 7; /* does not match A */
-    CHECK(gh_reference_build(&tc.in, &opt) == NULL, "inconsistent shapes refused");
+    EXPECT(gh_reference_build(&tc.in, &opt) == NULL, "inconsistent shapes refused");
     tc.in.k = 6;
     gh_reference *ref = gh_reference_build(&tc.in, &opt);
     gh_verify_result res;
     gh_verify(ref, &tc.a, &res); /* wrong shape as output */
-    CHECK(!res.passed && res.message[0], "wrong output shape fails: \"%s\"", res.message);
+    EXPECT(!res.passed && res.message[0], "wrong output shape fails: \"%s\"", res.message);
     gh_verify(NULL, &tc.c, &res);
-    CHECK(!res.passed && res.message[0], "no reference fails: \"%s\"", res.message);
+    EXPECT(!res.passed && res.message[0], "no reference fails: \"%s\"", res.message);
     gh_reference_free(ref);
     test_case_free(&tc);
 }
 
 int main(void)
 {
+    check_quiet = 1; /* failures and the summary only */
     test_names_and_gamma();
     test_correct_results_pass();
     test_long_k_rounding_passes();
@@ -421,5 +423,5 @@ int main(void)
     test_threads_do_not_change_reference();
     test_diff_in_bounds();
     test_bad_inputs();
-    return tests_finish();
+    return tests_finish("test_verify");
 }
