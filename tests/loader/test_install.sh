@@ -9,11 +9,7 @@
 set -u
 cmake=$1 build=$2 src=$3
 command -v "$cmake" >/dev/null || cmake=cmake  # the configured one may not exist on another machine
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+. "$src/tests/expect.sh"
 
 if "$cmake" --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1; then
   ok "cmake --install --prefix"
@@ -97,5 +93,4 @@ else
   bad "DESTDIR install of the default prefix"; sed 's/^/    | /' "$work/destdir.log"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

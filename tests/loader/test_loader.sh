@@ -4,20 +4,7 @@
 # happened. Usage: test_loader.sh GEMMHOST FAKE_DIR SOURCE_DIR
 set -u
 gemmhost=$(realpath "$1") fakes=$(realpath "$2") src=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
-
-# expect_in NAME TEXT PATTERN: TEXT contains PATTERN (fixed string)
-expect_in() {
-  if grep -qF -- "$3" <<<"$2"; then ok "$1"; else bad "$1: expected to find: $3"; echo "$2" | sed 's/^/    | /'; fi
-}
-expect_status() {
-  if [ "$2" = "$3" ]; then ok "$1 (exit $2)"; else bad "$1: exit $2, expected $3"; fi
-}
+. "$src/../expect.sh"
 
 list=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --list 2>&1)
 expect_status "--list succeeds with broken plugins around" $? 0
@@ -181,5 +168,4 @@ else
   expect_in "the crash names the plugin named by path" "$out" "(plugin fake_crash_third, $fakes/gemmhost-fake_crash_third.so)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
