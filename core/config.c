@@ -226,10 +226,11 @@ static int get_choice_list(loader *ld, const section *s, const entry *e, const c
 
 /* -- [run] -- */
 
-static const char *const dtype_names[] = {"f32", "f64", "i32"};
+static const char *const dtype_names[] = {"f32", "f64", "i32", "f16", "bf16"};
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"}; /* index = 2 * a + b */
 static const char *const verify_names[] = {"auto", "full", "freivalds", "sample", "none"};
-_Static_assert(GH_F32 == 0 && GH_F64 == 1 && GH_I32 == 2, "dtype_names follows gh_dtype");
+_Static_assert(GH_F32 == 0 && GH_F64 == 1 && GH_I32 == 2 && GH_F16 == 3 && GH_BF16 == 4 && GH_DTYPE_COUNT == 5,
+               "dtype_names follows gh_dtype");
 _Static_assert(GH_VERIFY_AUTO == 0 && GH_VERIFY_FULL == 1 && GH_VERIFY_FREIVALDS == 2 && GH_VERIFY_SAMPLE == 3 &&
                    GH_VERIFY_NONE == 4,
                "verify_names follows gh_verify_method");
@@ -305,7 +306,7 @@ static int set_dtypes(loader *ld, const section *s, const entry *e, const run_ke
     (void)key;
     int *idx;
     size_t n;
-    if (get_choice_list(ld, s, e, "a dtype", dtype_names, 3, &idx, &n) != 0) return -1;
+    if (get_choice_list(ld, s, e, "a dtype", dtype_names, GH_DTYPE_COUNT, &idx, &n) != 0) return -1;
     free(run->dtypes);
     run->dtypes = gh_xrealloc(NULL, n * sizeof(gh_dtype));
     for (size_t i = 0; i < n; i++) run->dtypes[i] = (gh_dtype)idx[i];

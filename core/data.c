@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "data.h"
 
+#include "gemmhost/half.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,7 @@ static const uint64_t poison_f64_bits = 0x7FF8DEADDEADDEADull;
 
 size_t gh_dtype_size(gh_dtype d)
 {
-    return d == GH_F64 ? 8 : 4;
+    return d == GH_F64 ? 8 : d == GH_F16 || d == GH_BF16 ? 2 : 4;
 }
 
 const char *gh_dtype_name(gh_dtype d)
@@ -31,13 +33,15 @@ const char *gh_dtype_name(gh_dtype d)
     case GH_F32: return "f32";
     case GH_F64: return "f64";
     case GH_I32: return "i32";
+    case GH_F16: return "f16";
+    case GH_BF16: return "bf16";
     }
     return "?";
 }
 
 int gh_dtype_parse(const char *s, gh_dtype *out)
 {
-    static const gh_dtype all[GH_DTYPE_COUNT] = {GH_F32, GH_F64, GH_I32};
+    static const gh_dtype all[GH_DTYPE_COUNT] = {GH_F32, GH_F64, GH_I32, GH_F16, GH_BF16};
     if (!s) return -1;
     for (int i = 0; i < GH_DTYPE_COUNT; i++) {
         if (strcmp(s, gh_dtype_name(all[i])) == 0) {
@@ -72,6 +76,8 @@ double gh_matrix_get(const gh_matrix *m, int64_t i, int64_t j)
     case GH_F32: return ((const float *)gh_matrix_data(m))[at];
     case GH_F64: return ((const double *)gh_matrix_data(m))[at];
     case GH_I32: return ((const int32_t *)gh_matrix_data(m))[at];
+    case GH_F16: return gh_f16_to_f64(((const uint16_t *)gh_matrix_data(m))[at]);
+    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)gh_matrix_data(m))[at]);
     }
     return NAN;
 }
@@ -93,6 +99,8 @@ void gh_matrix_set(gh_matrix *m, int64_t i, int64_t j, double v)
     case GH_F32: ((float *)gh_matrix_data(m))[at] = (float)v; break;
     case GH_F64: ((double *)gh_matrix_data(m))[at] = v; break;
     case GH_I32: ((int32_t *)gh_matrix_data(m))[at] = to_i32(v); break;
+    case GH_F16: ((uint16_t *)gh_matrix_data(m))[at] = gh_f64_to_f16(v); break;
+    case GH_BF16: ((uint16_t *)gh_matrix_data(m))[at] = gh_f64_to_bf16(v); break;
     }
 }
 
@@ -133,6 +141,9 @@ static void put_bits(void *base, size_t elem_size, size_t index, uint64_t bits)
 {
     if (elem_size == 8) {
         memcpy((char *)base + index * 8, &bits, 8);
+    } else if (elem_size == 2) {
+        uint16_t h = (uint16_t)bits;
+        memcpy((char *)base + index * 2, &h, 2);
     } else {
         uint32_t w = (uint32_t)bits;
         memcpy((char *)base + index * 4, &w, 4);
@@ -146,14 +157,21 @@ static uint64_t get_bits(const void *base, size_t elem_size, size_t index)
         memcpy(&bits, (const char *)base + index * 8, 8);
         return bits;
     }
+    if (elem_size == 2) {
+        uint16_t h;
+        memcpy(&h, (const char *)base + index * 2, 2);
+        return h;
+    }
     uint32_t w;
     memcpy(&w, (const char *)base + index * 4, 4);
     return w;
 }
 
+/* The guard word cut to the element's size: 0x5A5A is a normal number in f16
+ * and bf16 alike, so an overwrite with any computed value shows. */
 static uint64_t guard_bits(const gh_matrix *m)
 {
-    return m->elem_size == 8 ? guard_word64 : guard_word32;
+    return m->elem_size == 8 ? guard_word64 : m->elem_size == 2 ? (guard_word32 & 0xFFFFu) : guard_word32;
 }
 
 static uint64_t poison_bits(const gh_matrix *m)
@@ -162,6 +180,8 @@ static uint64_t poison_bits(const gh_matrix *m)
     case GH_F32: return poison_f32_bits;
     case GH_F64: return poison_f64_bits;
     case GH_I32: return (uint32_t)GH_I32_POISON;
+    case GH_F16: return GH_F16_NAN;
+    case GH_BF16: return GH_BF16_NAN;
     }
     return 0;
 }
@@ -368,6 +388,9 @@ static void fill_rows(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ct
             case GH_F32: ((float *)data)[at] = (float)uniform_f32(x); break;
             case GH_F64: ((double *)data)[at] = uniform_f64(x); break;
             case GH_I32: ((int32_t *)data)[at] = uniform_i32(x, int_range); break;
+            /* Drawn in f32, rounded once: every value is exact in the storage type. */
+            case GH_F16: ((uint16_t *)data)[at] = gh_f32_to_f16((float)uniform_f32(x)); break;
+            case GH_BF16: ((uint16_t *)data)[at] = gh_f32_to_bf16((float)uniform_f32(x)); break;
             }
         }
     }

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemmhost/half.h"
 #include "host_gemm.h"
 #include "parallel.h"
 
@@ -57,11 +58,59 @@ int gh_verify_method_parse(const char *s, gh_verify_method *out)
     return -1;
 }
 
-double gh_gamma(gh_dtype d, int64_t k)
+double gh_gamma_u(double u, int64_t k)
 {
-    double u = d == GH_F32 ? 0x1p-24 : d == GH_F64 ? 0x1p-53 : 0.0;
     double ku = (double)k * u;
     return ku < 1.0 ? ku / (1.0 - ku) : INFINITY;
+}
+
+double gh_gamma(gh_dtype d, int64_t k)
+{
+    return gh_gamma_u(d == GH_F32 ? GH_U_F32 : d == GH_F64 ? GH_U_F64 : 0.0, k);
+}
+
+/* ---- the arithmetic a result was computed in ---------------------------- */
+
+static double unit_roundoff(gh_precision p)
+{
+    switch (p) {
+    case GH_PREC_AS_STORED: return 0.0;
+    case GH_PREC_TF32: return GH_U_TF32;
+    case GH_PREC_BF16: return GH_U_BF16;
+    case GH_PREC_F16: return GH_U_F16;
+    case GH_PREC_F32: return GH_U_F32;
+    case GH_PREC_F64: return GH_U_F64;
+    }
+    return 0.0;
+}
+
+/* The rounding of a stored element. */
+static double storage_roundoff(gh_dtype d)
+{
+    switch (d) {
+    case GH_F32: return GH_U_F32;
+    case GH_F64: return GH_U_F64;
+    case GH_F16: return GH_U_F16;
+    case GH_BF16: return GH_U_BF16;
+    case GH_I32: return 0.0;
+    }
+    return 0.0;
+}
+
+gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate)
+{
+    return (gh_arith){unit_roundoff(inputs), unit_roundoff(accumulate), storage_roundoff(d)};
+}
+
+gh_arith gh_arith_default(gh_dtype d)
+{
+    gh_precision acc = d == GH_F64 ? GH_PREC_F64 : d == GH_I32 ? GH_PREC_AS_STORED : GH_PREC_F32;
+    return gh_arith_declared(d, GH_PREC_AS_STORED, acc);
+}
+
+gh_arith gh_arith_looser(gh_arith a, gh_arith b)
+{
+    return (gh_arith){fmax(a.u_in, b.u_in), fmax(a.u_acc, b.u_acc), fmax(a.u_out, b.u_out)};
 }
 
 /* ---- the reference ----------------------------------------------------- */
@@ -70,11 +119,11 @@ struct gh_reference {
     gh_case_inputs in;
     const char *method;
     int threads;  /* opt->threads: 0 = every core */
-    double gamma; /* per element: kernel plus reference rounding */
+    double g_ref; /* per element: the f64 reference's own rounding, gamma_{K+2}(f64) */
     double eta;   /* per element: underflow allowance */
 
     /* full: every element and its bound, row-major M x N */
-    double *full_value, *full_bound;
+    double *full_value, *full_abs; /* and |alpha||A||B| + |beta||C0| per element */
 
     /* Freivalds: per trial a vector r (N) and the reference's C r and its
      * absolute-value companion (M). i32 works exactly, modulo 2^64. */
@@ -87,23 +136,44 @@ struct gh_reference {
     int check_samples;
     int64_t n_samples;
     int64_t *s_i, *s_j;
-    double *s_value, *s_bound;
+    double *s_value, *s_abs;
 };
 
-static double underflow_eta(gh_dtype d, int64_t k)
+/* Smallest positive subnormal of a precision: the scale of underflow. */
+static double tiny_of(double u)
 {
-    double tiny = d == GH_F32 ? (double)FLT_TRUE_MIN : d == GH_F64 ? DBL_TRUE_MIN : 0.0;
-    return (double)(k + 2) * tiny;
+    return u == GH_U_F32 ? (double)FLT_TRUE_MIN : u == GH_U_F64 ? DBL_TRUE_MIN : u == GH_U_F16 ? 0x1p-24
+         : u == GH_U_BF16 ? 0x1p-133 : 0.0;
 }
 
-static double element_gamma(gh_dtype d, int64_t k)
+/* The per-element bound's terms for one arithmetic:
+ *   bound = (g_kernel + g_ref) S + out (|C*| + g_kernel S) + eta
+ * with S = |alpha| sum |A||B| + |beta||C0|, g_kernel = gamma_{K+2}(u_acc) +
+ * 2 u_in + u_in^2, and the output rounding `out` = u_out only when the stored
+ * type is coarser than the accumulation (else gamma_{K+2} covers it). */
+typedef struct element_bounds {
+    double g_kernel, g, out, eta;
+} element_bounds;
+
+static element_bounds bounds_for(const gh_reference *ref, gh_arith a)
 {
-    if (d == GH_I32) return 0.0;
-    return gh_gamma(d, k + 2) + gh_gamma(GH_F64, k + 2);
+    element_bounds b = {0};
+    if (ref->in.dtype == GH_I32) return b; /* exact: any difference fails */
+    b.g_kernel = gh_gamma_u(a.u_acc, ref->in.k + 2) + 2.0 * a.u_in + a.u_in * a.u_in;
+    b.g = b.g_kernel + ref->g_ref;
+    b.out = a.u_out > a.u_acc ? a.u_out : 0.0;
+    b.eta = (double)(ref->in.k + 2) * tiny_of(a.u_acc) + (b.out > 0 ? tiny_of(a.u_out) : 0.0);
+    return b;
 }
 
-/* One element computed in f64 (exact for i32) and its bound, straight from the inputs. */
-static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double *value, double *bound)
+static double element_bound(const element_bounds *b, double value, double abs)
+{
+    return b->g * abs + b->out * (fabs(value) + b->g_kernel * abs) + b->eta;
+}
+
+/* One element computed in f64 (exact for i32) and its |alpha||A||B| + |beta||C0|,
+ * straight from the inputs. */
+static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double *value, double *abs)
 {
     const gh_case_inputs *in = &ref->in;
     double sum = 0.0, abs_sum = 0.0;
@@ -119,7 +189,7 @@ static void exact_element(const gh_reference *ref, int64_t i, int64_t j, double 
         abs_v += fabs(in->beta * c0);
     }
     *value = v;
-    *bound = ref->gamma * abs_v + ref->eta;
+    *abs = abs_v;
 }
 
 /* ---- full reference ---------------------------------------------------- */
@@ -129,23 +199,23 @@ static int build_full(gh_reference *ref, const gh_verify_options *opt)
     const gh_case_inputs *in = &ref->in;
     size_t mn = (size_t)(in->m * in->n);
     ref->full_value = calloc(mn, sizeof(double));
-    ref->full_bound = calloc(mn, sizeof(double));
+    ref->full_abs = calloc(mn, sizeof(double));
     int rc = -1;
-    if (ref->full_value && ref->full_bound &&
-        gh_host_products(in, opt->threads, ref->full_value, ref->full_bound) == 0) {
+    if (ref->full_value && ref->full_abs &&
+        gh_host_products(in, opt->threads, ref->full_value, ref->full_abs) == 0) {
         /* Finish in place: value = alpha*AB + beta*C0, bound from |alpha||A||B| + |beta||C0|. */
         for (int64_t i = 0; i < in->m; i++) {
             for (int64_t j = 0; j < in->n; j++) {
                 size_t at = (size_t)(i * in->n + j);
                 double v = in->alpha * ref->full_value[at];
-                double abs_v = fabs(in->alpha) * ref->full_bound[at];
+                double abs_v = fabs(in->alpha) * ref->full_abs[at];
                 if (in->beta != 0.0) {
                     double c0 = gh_matrix_get(in->c0, i, j);
                     v += in->beta * c0;
                     abs_v += fabs(in->beta * c0);
                 }
                 ref->full_value[at] = v;
-                ref->full_bound[at] = ref->gamma * abs_v + ref->eta;
+                ref->full_abs[at] = abs_v;
             }
         }
         rc = 0;
@@ -303,7 +373,7 @@ static void sample_span(void *ctx, int64_t begin, int64_t end, int part)
     gh_reference *ref = ctx;
     (void)part;
     for (int64_t s = begin; s < end; s++)
-        exact_element(ref, ref->s_i[s], ref->s_j[s], &ref->s_value[s], &ref->s_bound[s]);
+        exact_element(ref, ref->s_i[s], ref->s_j[s], &ref->s_value[s], &ref->s_abs[s]);
 }
 
 static int build_samples(gh_reference *ref, const gh_verify_options *opt)
@@ -316,8 +386,8 @@ static int build_samples(gh_reference *ref, const gh_verify_options *opt)
     ref->s_i = malloc(count * sizeof(int64_t));
     ref->s_j = malloc(count * sizeof(int64_t));
     ref->s_value = malloc(count * sizeof(double));
-    ref->s_bound = malloc(count * sizeof(double));
-    if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_bound) return -1;
+    ref->s_abs = malloc(count * sizeof(double));
+    if (!ref->s_i || !ref->s_j || !ref->s_value || !ref->s_abs) return -1;
     choose_samples(ref, opt->seed);
     gh_parallel_spans(ref->n_samples, gh_verify_parts(ref->threads, ref->n_samples, 2.0 * (double)ref->in.k),
                       sample_span, ref);
@@ -352,8 +422,7 @@ gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_optio
     if (!ref) return NULL;
     ref->in = *in;
     ref->threads = opt->threads;
-    ref->gamma = element_gamma(in->dtype, in->k);
-    ref->eta = underflow_eta(in->dtype, in->k);
+    ref->g_ref = in->dtype == GH_I32 ? 0.0 : gh_gamma_u(GH_U_F64, in->k + 2);
     gh_verify_method method = resolve_method(in, opt);
     int rc = 0;
     switch (method) {
@@ -386,7 +455,7 @@ void gh_reference_free(gh_reference *ref)
 {
     if (!ref) return;
     free(ref->full_value);
-    free(ref->full_bound);
+    free(ref->full_abs);
     free(ref->fr_r);
     free(ref->fr_y);
     free(ref->fr_abs);
@@ -395,7 +464,7 @@ void gh_reference_free(gh_reference *ref)
     free(ref->s_i);
     free(ref->s_j);
     free(ref->s_value);
-    free(ref->s_bound);
+    free(ref->s_abs);
     free(ref);
 }
 
@@ -426,7 +495,8 @@ typedef struct check_state {
     failure_kind kind; /* of the first failure */
     int64_t fail_i, fail_j;
     double got, expected, bound;
-    int trial; /* FAIL_ROW */
+    int trial;         /* FAIL_ROW */
+    element_bounds b;  /* of the arithmetic the result is held to */
 } check_state;
 
 static double ratio_of(double err, double bound)
@@ -457,8 +527,9 @@ static void note_failure(check_state *st, failure_kind kind, int64_t i, int64_t 
 }
 
 /* One element against its expected value; feeds every statistic. */
-static void check_element(check_state *st, const gh_matrix *c, int64_t i, int64_t j, double expected, double bound)
+static void check_element(check_state *st, const gh_matrix *c, int64_t i, int64_t j, double expected, double abs)
 {
+    double bound = element_bound(&st->b, expected, abs);
     double got = gh_matrix_get(c, i, j);
     failure_kind kind = classify(c, i, j, got);
     if (kind != FAIL_NONE) {
@@ -481,14 +552,14 @@ static void check_full(const gh_reference *ref, const gh_matrix *c, check_state 
     for (int64_t i = 0; i < ref->in.m; i++)
         for (int64_t j = 0; j < ref->in.n; j++) {
             size_t at = (size_t)(i * ref->in.n + j);
-            check_element(st, c, i, j, ref->full_value[at], ref->full_bound[at]);
+            check_element(st, c, i, j, ref->full_value[at], ref->full_abs[at]);
         }
 }
 
 static void check_samples(const gh_reference *ref, const gh_matrix *c, check_state *st)
 {
     for (int64_t s = 0; s < ref->n_samples; s++)
-        check_element(st, c, ref->s_i[s], ref->s_j[s], ref->s_value[s], ref->s_bound[s]);
+        check_element(st, c, ref->s_i[s], ref->s_j[s], ref->s_value[s], ref->s_abs[s]);
 }
 
 /* One part's view of the elements that are NaN, Inf or poison. */
@@ -558,8 +629,9 @@ static void localize_row(const gh_reference *ref, const gh_matrix *c, int64_t i,
                          check_state *st)
 {
     for (int64_t j = 0; j < ref->in.n; j++) {
-        double expected, bound, got = gh_matrix_get(c, i, j);
-        exact_element(ref, i, j, &expected, &bound);
+        double expected, abs, got = gh_matrix_get(c, i, j);
+        exact_element(ref, i, j, &expected, &abs);
+        double bound = element_bound(&st->b, expected, abs);
         double ratio = ratio_of(fabs(got - expected), bound);
         if (!(ratio <= 1.0)) {
             if (ratio > st->max_ratio) st->max_ratio = ratio;
@@ -584,7 +656,7 @@ typedef struct freivalds_part {
 typedef struct freivalds_scan {
     const gh_reference *ref;
     const gh_matrix *c;
-    double g_diff, g_cr;
+    double g_diff, g_cr, eta;
     double *err_sq; /* per (row, trial): err^2, for the row statistics; NULL without */
     void *rows;     /* per part: one row of C (doubles or uint64s) */
     freivalds_part parts[GH_PARALLEL_MAX];
@@ -634,7 +706,7 @@ static void freivalds_f64_span(void *ctx, int64_t begin, int64_t end, int part)
                 r_abs += fabs(r[j]);
             }
             double err = fabs(cr - ref->fr_y[yi]);
-            double bound = scan->g_diff * ref->fr_abs[yi] + scan->g_cr * cr_abs + ref->eta * r_abs;
+            double bound = scan->g_diff * ref->fr_abs[yi] + scan->g_cr * cr_abs + scan->eta * r_abs;
             double ratio = ratio_of(err, bound);
             if (ratio > fp->max_ratio) fp->max_ratio = ratio;
             if (scan->err_sq) {
@@ -663,9 +735,12 @@ static void check_freivalds_f64(const gh_reference *ref, const gh_matrix *c, che
         note_failure(st, FAIL_NO_MEMORY, -1, -1, NAN, NAN, NAN);
         return;
     }
+    /* Per element |C*| <= S, so the output rounding folds into S's factor. */
+    const element_bounds *b = &st->b;
     double g_ref = gh_gamma(GH_F64, in->k + in->n + 4);
     scan->g_cr = gh_gamma(GH_F64, in->n + 1);
-    scan->g_diff = gh_gamma(in->dtype, in->k + 2) + 2.0 * g_ref;
+    scan->g_diff = b->g_kernel + b->out * (1.0 + b->g_kernel) + 2.0 * g_ref;
+    scan->eta = b->eta;
     gh_parallel_spans(in->m, parts, freivalds_f64_span, scan);
     const freivalds_part *bad = NULL;
     for (int p = 0; p < parts; p++) {
@@ -846,6 +921,11 @@ static double relative_fro(const check_state *st)
 
 void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *out)
 {
+    gh_verify_as(ref, gh_arith_default(ref ? ref->in.dtype : GH_F32), c, out);
+}
+
+void gh_verify_as(const gh_reference *ref, gh_arith arith, const gh_matrix *c, gh_verify_result *out)
+{
     result_init(out);
     if (!output_matches(ref, c, out)) {
         out->passed = 0;
@@ -857,6 +937,7 @@ void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *ou
 
     check_state st = {0};
     st.fail_i = st.fail_j = -1;
+    st.b = bounds_for(ref, arith);
     out->checked = strcmp(ref->method, "none") != 0;
     if (ref->full_value) {
         check_full(ref, c, &st);
@@ -907,23 +988,32 @@ static int has_nonfinite(const gh_matrix *x, int threads)
 
 double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y)
 {
+    return gh_reference_diff_in_bounds_as(ref, gh_arith_default(ref ? ref->in.dtype : GH_F32), x, y);
+}
+
+double gh_reference_diff_in_bounds_as(const gh_reference *ref, gh_arith arith, const gh_matrix *x,
+                                      const gh_matrix *y)
+{
     if (!ref || !x || !y || x->rows != ref->in.m || x->cols != ref->in.n || y->rows != ref->in.m ||
         y->cols != ref->in.n)
         return INFINITY;
     if (has_nonfinite(x, ref->threads) || has_nonfinite(y, ref->threads)) return INFINITY;
     double worst = 0.0;
-    if (ref->full_bound) {
+    element_bounds b = bounds_for(ref, arith);
+    if (ref->full_abs) {
         for (int64_t i = 0; i < ref->in.m; i++)
             for (int64_t j = 0; j < ref->in.n; j++) {
                 double err = fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j));
-                double r = ratio_of(err, ref->full_bound[(size_t)(i * ref->in.n + j)]);
+                size_t at = (size_t)(i * ref->in.n + j);
+                double r = ratio_of(err, element_bound(&b, ref->full_value[at], ref->full_abs[at]));
                 if (r > worst) worst = r;
             }
         return worst;
     }
     for (int64_t s = 0; s < ref->n_samples; s++) {
         int64_t i = ref->s_i[s], j = ref->s_j[s];
-        double r = ratio_of(fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j)), ref->s_bound[s]);
+        double bound = element_bound(&b, ref->s_value[s], ref->s_abs[s]);
+        double r = ratio_of(fabs(gh_matrix_get(x, i, j) - gh_matrix_get(y, i, j)), bound);
         if (r > worst) worst = r;
     }
     return worst;

@@ -59,16 +59,38 @@ typedef struct gh_verify_result {
     char message[256];        /* one line: why it failed, or "" */
 } gh_verify_result;
 
+/* The arithmetic a result was computed in, as unit roundoffs: u_in, the
+ * rounding of the inputs before they are multiplied (0: used as stored);
+ * u_acc, the accumulation's; u_out, the stored result's (docs/verification.md). */
+typedef struct gh_arith {
+    double u_in, u_acc, u_out;
+} gh_arith;
+
+/* What a kernel without a declaration does in dtype d: inputs as stored,
+ * f32 accumulation for f16, bf16 and f32, f64 for f64, exact for i32. */
+gh_arith gh_arith_default(gh_dtype d);
+/* What a kernel declares (plugin.h, gh_kernel_precision). */
+gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate);
+/* Each roundoff the larger of the two: for comparing outputs of two kernels. */
+gh_arith gh_arith_looser(gh_arith a, gh_arith b);
+
 /* Checks an output matrix (same shape/ld/guard as in->c0) against ref,
- * guards included. */
+ * guards included, with the bound of the dtype's default arithmetic. */
 void gh_verify(const gh_reference *ref, const gh_matrix *c_out, gh_verify_result *out);
+/* The same with the bound of the arithmetic the kernel declared. */
+void gh_verify_as(const gh_reference *ref, gh_arith arith, const gh_matrix *c_out, gh_verify_result *out);
 
 /* Largest |x_ij - y_ij| / bound_ij between two outputs of the same case:
  * over every element when the reference is full, over the sampled entries
  * otherwise (the same entries for every call). NaN anywhere gives inf. */
 double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y);
+/* The same in units of the bound of `arith` (the looser of the two kernels'). */
+double gh_reference_diff_in_bounds_as(const gh_reference *ref, gh_arith arith, const gh_matrix *x,
+                                      const gh_matrix *y);
 
 /* The bound's gamma_K for a dtype: K u / (1 - K u); 0 for i32 (exact). */
 double gh_gamma(gh_dtype d, int64_t k);
+/* gamma_K for a unit roundoff u. */
+double gh_gamma_u(double u, int64_t k);
 
 #endif

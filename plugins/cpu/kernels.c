@@ -7,9 +7,13 @@ static const gh_param_info tiled_params[] = {
      sizeof tile_values / sizeof tile_values[0], 0, 0},
 };
 
+/* f16 and bf16 in software: stored in 16 bits, multiplied and summed in f32. */
+#define ALL_DTYPES                                                                                              \
+    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
+
 const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
     {sizeof(gh_kernel_info), "naive", "one element of C at a time, the serial loop",
-     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32), NULL, 0},
+     ALL_DTYPES, NULL, 0, NULL, 0},
     {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block",
-     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32), tiled_params, 1},
+     ALL_DTYPES, tiled_params, 1, NULL, 0},
 };

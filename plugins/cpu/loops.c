@@ -1,36 +1,45 @@
 /* GEMM loops of the C plugin. Each dtype gets the same two loops from the
- * macro below, so the arithmetic stays in the element type (f32 sums in f32,
- * as a GPU kernel would) and there is one copy of the logic to read. */
+ * macro below, so there is one copy of the logic to read. The arithmetic
+ * stays in the element type (f32 sums in f32, as a GPU kernel would); f16
+ * and bf16 are stored in 16 bits and converted to f32 for the multiplies and
+ * the sums (the default arithmetic of plugin.h), the result rounded once. */
 #include <stdlib.h>
+
+#include "gemmhost/half.h"
 #include "loops.h"
 
-/* Element (i, p) of op(A) and (p, j) of op(B), whatever the transposes. */
-#define OP_A(a, args, i, p) ((args)->trans_a ? (a)[(p) * (args)->lda + (i)] : (a)[(i) * (args)->lda + (p)])
-#define OP_B(b, args, p, j) ((args)->trans_b ? (b)[(j) * (args)->ldb + (p)] : (b)[(p) * (args)->ldb + (j)])
+#define AS_IS(x) (x)
+
+/* Element (i, p) of op(A) and (p, j) of op(B), whatever the transposes, in
+ * the arithmetic type (LOAD converts from storage). */
+#define OP_A(a, args, i, p) LOAD((args)->trans_a ? (a)[(p) * (args)->lda + (i)] : (a)[(i) * (args)->lda + (p)])
+#define OP_B(b, args, p, j) LOAD((args)->trans_b ? (b)[(j) * (args)->ldb + (p)] : (b)[(p) * (args)->ldb + (j)])
 
 /* beta == 0 must not read C: it may hold NaN (the host poisons outputs). */
-#define STORE(c, args, i, j, acc, T)                            \
-    do {                                                        \
-        T *dst_ = &(c)[(i) * (args)->ldc + (j)];                \
-        T out_ = (T)(args)->alpha * (acc);                      \
-        if ((args)->beta != 0) out_ += (T)(args)->beta * *dst_; \
-        *dst_ = out_;                                           \
+#define STORE(c, args, i, j, acc, S, T)                                 \
+    do {                                                              \
+        S *dst_ = &(c)[(i) * (args)->ldc + (j)];                      \
+        T out_ = (T)(args)->alpha * (acc);                            \
+        if ((args)->beta != 0) out_ += (T)(args)->beta * LOAD(*dst_); \
+        *dst_ = ROUND(out_);                                          \
     } while (0)
 
 #define MIN64(x, y) ((x) < (y) ? (x) : (y))
 
-#define DEFINE_GEMM(T, SUFFIX)                                                                          \
+/* S: the storage type; T: the arithmetic type; LOAD and ROUND convert
+ * between them (defined around each use of the macro). */
+#define DEFINE_GEMM(S, T, SUFFIX)                                                                          \
     /* The seed's serial loop: one element of C at a time. */                                           \
     static void naive_##SUFFIX(const cpu_gemm_job *job)                                                 \
     {                                                                                                   \
         const gh_gemm_args *args = job->args;                                                           \
-        const T *a = job->a, *b = job->b;                                                               \
-        T *c = job->c;                                                                                  \
+        const S *a = job->a, *b = job->b;                                                               \
+        S *c = job->c;                                                                                  \
         for (int64_t i = job->row_begin; i < job->row_end; i++)                                         \
             for (int64_t j = 0; j < args->n; j++) {                                                     \
                 T acc = 0;                                                                              \
                 for (int64_t p = 0; p < args->k; p++) acc += OP_A(a, args, i, p) * OP_B(b, args, p, j); \
-                STORE(c, args, i, j, acc, T);                                                           \
+                STORE(c, args, i, j, acc, S, T);                                                           \
             }                                                                                           \
     }                                                                                                   \
                                                                                                         \
@@ -40,8 +49,8 @@
     static int tiled_##SUFFIX(const cpu_gemm_job *job)                                                  \
     {                                                                                                   \
         const gh_gemm_args *args = job->args;                                                           \
-        const T *a = job->a, *b = job->b;                                                               \
-        T *c = job->c;                                                                                  \
+        const S *a = job->a, *b = job->b;                                                               \
+        S *c = job->c;                                                                                  \
         const int64_t n = args->n, k = args->k, t = job->tile;                                          \
         T *acc = malloc((size_t)(t * n) * sizeof(T));                                                   \
         if (!acc) return -1;                                                                            \
@@ -62,15 +71,29 @@
                 }                                                                                       \
             }                                                                                           \
             for (int64_t i = i0; i < i1; i++)                                                           \
-                for (int64_t j = 0; j < n; j++) STORE(c, args, i, j, acc[(i - i0) * n + j], T);         \
+                for (int64_t j = 0; j < n; j++) STORE(c, args, i, j, acc[(i - i0) * n + j], S, T);         \
         }                                                                                               \
         free(acc);                                                                                      \
         return 0;                                                                                       \
     }
 
-DEFINE_GEMM(float, f32)
-DEFINE_GEMM(double, f64)
-DEFINE_GEMM(int32_t, i32)
+#define LOAD  AS_IS
+#define ROUND AS_IS
+DEFINE_GEMM(float, float, f32)
+DEFINE_GEMM(double, double, f64)
+DEFINE_GEMM(int32_t, int32_t, i32)
+#undef LOAD
+#undef ROUND
+#define LOAD  gh_f16_to_f32
+#define ROUND gh_f32_to_f16
+DEFINE_GEMM(uint16_t, float, f16)
+#undef LOAD
+#undef ROUND
+#define LOAD  gh_bf16_to_f32
+#define ROUND gh_f32_to_bf16
+DEFINE_GEMM(uint16_t, float, bf16)
+#undef LOAD
+#undef ROUND
 
 int cpu_gemm_naive(const cpu_gemm_job *job)
 {
@@ -78,6 +101,8 @@ int cpu_gemm_naive(const cpu_gemm_job *job)
     case GH_F32: naive_f32(job); return 0;
     case GH_F64: naive_f64(job); return 0;
     case GH_I32: naive_i32(job); return 0;
+    case GH_F16: naive_f16(job); return 0;
+    case GH_BF16: naive_bf16(job); return 0;
     }
     return -1;
 }
@@ -88,6 +113,8 @@ int cpu_gemm_tiled(const cpu_gemm_job *job)
     case GH_F32: return tiled_f32(job);
     case GH_F64: return tiled_f64(job);
     case GH_I32: return tiled_i32(job);
+    case GH_F16: return tiled_f16(job);
+    case GH_BF16: return tiled_bf16(job);
     }
     return -1;
 }

@@ -175,7 +175,7 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
     if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "no context (NULL)");
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
-            for (int i = 0; i < gh_cuda_variant_count(k); ++i) {
+            for (int i = 0; dtype_types[d] && i < gh_cuda_variant_count(k); ++i) { /* dtypes with sources */
                 gh_cuda_variant v = gh_cuda_variant_at(k, i);
                 /* blocked at tile 128, work 2 needs 4096 threads: no CUDA
                  * device runs it, and gemm() refuses it before compiling. */

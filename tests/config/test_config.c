@@ -348,7 +348,7 @@ typedef struct bad_case {
 } bad_case;
 
 static const bad_case bad_cases[] = {
-    {"[run]\ndtype = f16\n", NULL, {"test.ini:2: [run] dtype: \"f16\" is not a dtype (allowed: f32, f64, i32)"}},
+    {"[run]\ndtype = f8\n", NULL, {"test.ini:2: [run] dtype: \"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16)"}},
     {"[run]\nsizes = 0\n", NULL, {"test.ini:2:", "[run] sizes:", "\"0\" is not a size", "2147483647"}},
     {"[run]\nsizes = 8, -5\n", NULL, {"test.ini:2:", "[run] sizes:", "\"-5\""}},
     {"[run]\nsizes = 12x0x3\n", NULL, {"test.ini:2:", "[run] sizes:", "\"12x0x3\""}},
@@ -431,8 +431,8 @@ static const bad_case bad_cases[] = {
      NULL,
      {"test.ini:4:", "[split g] stream_width:", "unknown key (allowed: backends, panel, mem_limit, kernel)"}},
     /* --set */
-    {"[run]\n", "run.dtype=f16", {"--set run.dtype=f16: [run] dtype: \"f16\" is not a dtype"}},
-    {"[run]\ndtype = f32\n", "run.dtype=f16", {"--set run.dtype=f16:", "[run] dtype:"}},
+    {"[run]\n", "run.dtype=f8", {"--set run.dtype=f8: [run] dtype: \"f8\" is not a dtype"}},
+    {"[run]\ndtype = f32\n", "run.dtype=f8", {"--set run.dtype=f8:", "[run] dtype:"}},
     {"[backend cpu]\n", "gpu.tile=1", {"--set gpu.tile=1:", "no [backend gpu] section in test.ini"}},
     {"[backend cpu]\n", "backend.gpu.tile=1", {"--set backend.gpu.tile=1:", "no [backend gpu] section"}},
     {"[backend cpu]\n", "split.nope.panel=1", {"--set split.nope.panel=1:", "no [split nope] section"}},
@@ -486,7 +486,7 @@ static void expect_file_error(const char *path, const char *a, const char *b, co
 static void test_bad_files(void)
 {
     expect_file_error(CONFIG_TEST_FILES "/bad_dtype.ini", CONFIG_TEST_FILES "/bad_dtype.ini:7: [run] dtype: ",
-                      "\"f16\" is not a dtype (allowed: f32, f64, i32)", NULL);
+                      "\"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16)", NULL);
     expect_file_error(CONFIG_TEST_FILES "/bad_line.ini", "bad_line.ini:3:", "this line has no equals sign", NULL);
     expect_file_error(CONFIG_TEST_FILES "/bad_split.ini", "bad_split.ini:2: [split gpus] backends:", "\"gpu9\"",
                       "backends: cpu");

@@ -72,7 +72,7 @@ static const int64_t unrolls[] = {1, 2, 4};
 static const gh_param_info params[] = {
     {sizeof(gh_param_info), "unroll", "ignored", 1, unrolls, 3, 0, 0},
 };
-static const gh_kernel_info kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1};
+static const gh_kernel_info kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, NULL, 0};
 
 struct gh_plugin {
     gh_device_info info;

@@ -5,9 +5,12 @@
 
 #include "gemm_case.h"
 
+#include "gemmhost/half.h"
+#include "gemmhost/plugin_helpers.h"
+
 const char *dtype_name(gh_dtype d)
 {
-    return d == GH_F32 ? "f32" : d == GH_F64 ? "f64" : d == GH_I32 ? "i32" : "?";
+    return gh_plugin_dtype_name(d);
 }
 
 void gemm_case_text(const gemm_case *gc, char *out, size_t size)
@@ -87,7 +90,12 @@ static double reference_sum(const gemm_setup *s, int64_t i, int64_t j, double *m
 static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_verdict *v)
 {
     const gemm_case *gc = &s->gc;
-    const double eps = gc->dtype == GH_F32 ? 0x1p-24 : 0x1p-53;
+    /* f16 and bf16 are summed in f32 and rounded once when stored (plugin.h's
+     * default arithmetic): their bound adds that rounding and its underflow. */
+    const int half = gc->dtype == GH_F16 || gc->dtype == GH_BF16;
+    const double eps = gc->dtype == GH_F64 ? GH_U_F64 : GH_U_F32;
+    const double u_out = gc->dtype == GH_F16 ? GH_U_F16 : gc->dtype == GH_BF16 ? GH_U_BF16 : 0.0;
+    const double tiny_out = gc->dtype == GH_F16 ? 0x1p-24 : gc->dtype == GH_BF16 ? 0x1p-133 : 0.0;
     char where[160];
     gemm_case_text(gc, where, sizeof where);
     for (int64_t i = 0; i < gc->m; i++)
@@ -111,7 +119,8 @@ static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_ver
                 continue;
             }
             const double want = gc->alpha * sum + gc->beta * c0;
-            const double bound = 2.0 * (double)(gc->k + 2) * eps * (fabs(gc->alpha) * mag + fabs(gc->beta * c0));
+            const double acc = 2.0 * (double)(gc->k + 2) * eps * (fabs(gc->alpha) * mag + fabs(gc->beta * c0));
+            const double bound = acc + (half ? u_out * (fabs(want) + acc) + tiny_out : 0.0);
             if (!v->result[0] && !(fabs(value - want) <= bound))
                 snprintf(v->result, sizeof v->result, "%s: C(%lld,%lld) = %.9g, expected %.9g (bound %.3g)", where,
                          (long long)i, (long long)j, value, want, bound);

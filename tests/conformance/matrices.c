@@ -3,6 +3,8 @@
 
 #include "matrices.h"
 
+#include "gemmhost/half.h"
+
 static uint64_t next_random(uint64_t *s)
 {
     /* xorshift64*: reproducible, no libc state */
@@ -21,7 +23,7 @@ double random_value(gh_dtype d, uint64_t *seed)
 
 static size_t elem_size(gh_dtype d)
 {
-    return d == GH_F64 ? 8 : 4;
+    return d == GH_F64 ? 8 : d == GH_F16 || d == GH_BF16 ? 2 : 4;
 }
 
 gh_status placed_make(const conformance *c, int device, placed *p, gh_dtype dtype, int64_t rows, int64_t cols,
@@ -59,6 +61,12 @@ double placed_get(const placed *p, const unsigned char *image, uint64_t index)
         memcpy(&d, at, 8);
         return d;
     }
+    case GH_F16:
+    case GH_BF16: {
+        uint16_t h;
+        memcpy(&h, at, 2);
+        return p->dtype == GH_F16 ? gh_f16_to_f64(h) : gh_bf16_to_f64(h);
+    }
     default: {
         int32_t i;
         memcpy(&i, at, 4);
@@ -77,6 +85,12 @@ void placed_set(placed *p, uint64_t index, double value)
         break;
     }
     case GH_F64: memcpy(at, &value, 8); break;
+    case GH_F16:
+    case GH_BF16: {
+        uint16_t h = p->dtype == GH_F16 ? gh_f64_to_f16(value) : gh_f64_to_bf16(value);
+        memcpy(at, &h, 2);
+        break;
+    }
     default: {
         int32_t i = (int32_t)value;
         memcpy(at, &i, 4);

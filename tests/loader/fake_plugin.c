@@ -74,6 +74,8 @@ static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            "a plain triple loop",
                                            FAKE_MODE == FAKE_F32_ONLY ? GH_DTYPE_BIT(GH_F32) : 7u,
                                            NULL,
+                                           0,
+                                           NULL,
                                            0};
 static int fake_kernel_count(gh_plugin *ctx)
 {

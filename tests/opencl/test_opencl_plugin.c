@@ -136,13 +136,20 @@ static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsig
         }
 }
 
+/* Whether a kernel implements a dtype: the sweep covers what it declares. */
+static int kernel_has(const sweep *s, int kernel, int dtype)
+{
+    const gh_kernel_info *ki = s->api->kernel_info(s->ctx, kernel);
+    return ki && (ki->dtypes & GH_DTYPE_BIT(dtype));
+}
+
 static void run_sweep(sweep *s)
 {
     int naive = find_kernel(s->api, s->ctx, "naive"), tiled = find_kernel(s->api, s->ctx, "tiled");
     int blocked = find_kernel(s->api, s->ctx, "blocked");
     shape extra[3];
     for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
-        for (int trans = 0; trans < 4; trans++) {
+        for (int trans = 0; trans < 4 && kernel_has(s, naive, dtype); trans++) {
             /* naive, default work-group: every shape. */
             for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
                 run_shape(s, naive, 16, (gh_dtype)dtype, trans, base_shapes[i]);
@@ -175,7 +182,7 @@ static void run_sweep(sweep *s)
                 run_blocked(s, blocked, blocked_tiles[t], blocked_works[w], ~0u);
         /* Several blocks each way and many K steps, at 128/8. */
         for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
-            for (int trans = 0; trans < 4; trans++)
+            for (int trans = 0; trans < 4 && kernel_has(s, blocked, dtype); trans++)
                 run_shape_params(s, blocked, blocked_default, 2, (gh_dtype)dtype, trans, (shape){300, 301, 257});
     }
 }

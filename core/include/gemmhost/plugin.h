@@ -97,7 +97,7 @@ extern "C" {
 #endif
 
 #define GEMMHOST_ABI_MAJOR  1
-#define GEMMHOST_ABI_MINOR  1
+#define GEMMHOST_ABI_MINOR  2
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -126,9 +126,14 @@ typedef enum gh_status {
 } gh_status;
 
 /* Element types. f32 is computed in f32 (or better), f64 in f64; i32 is exact
- * 32-bit integer arithmetic (the host keeps values where nothing overflows). */
-typedef enum gh_dtype { GH_F32 = 0, GH_F64 = 1, GH_I32 = 2 } gh_dtype;
-#define GH_DTYPE_COUNT  3
+ * 32-bit integer arithmetic (the host keeps values where nothing overflows).
+ * (minor 2) f16 (IEEE binary16) and bf16 (bfloat16): A, B and C stored in
+ * 16 bits, multiplied and summed in f32 unless the kernel declares otherwise
+ * (gh_kernel_precision), alpha and beta used as f32. The host requests a
+ * dtype only when the kernel's mask has it, and ignores mask bits of dtypes
+ * it does not know, so a plugin may declare f16 to an older host. */
+typedef enum gh_dtype { GH_F32 = 0, GH_F64 = 1, GH_I32 = 2, GH_F16 = 3, GH_BF16 = 4 } gh_dtype;
+#define GH_DTYPE_COUNT  5
 #define GH_DTYPE_BIT(d) (1u << (unsigned)(d))
 
 /* What one device is. Filled by the plugin, read-only for the host, valid
@@ -159,6 +164,29 @@ typedef struct gh_param_info {
     int64_t min_value, max_value; /* if n_allowed == 0: inclusive range, min <= max */
 } gh_param_info;
 
+/* (minor 2) A precision a kernel's arithmetic works in. */
+typedef enum gh_precision {
+    GH_PREC_AS_STORED = 0, /* inputs: multiplied as stored; accumulation: exact (i32) */
+    GH_PREC_TF32 = 1,      /* 10 explicit mantissa bits, f32's range (tensor cores' f32 path) */
+    GH_PREC_BF16 = 2,
+    GH_PREC_F16 = 3,
+    GH_PREC_F32 = 4,
+    GH_PREC_F64 = 5
+} gh_precision;
+
+/* (minor 2) The arithmetic a kernel does in one dtype, so that the host holds
+ * it to the bound of what it declares, not of the storage type. A kernel
+ * without an entry for a dtype is taken to multiply its inputs as stored and
+ * to accumulate in f32 (f16, bf16, f32), f64 (f64) or exactly (i32): declare
+ * what the hardware really does (e.g. f32 on TF32 tensor cores: inputs TF32,
+ * accumulate F32; an f16 kernel that sums in f16: accumulate F16). */
+typedef struct gh_kernel_precision {
+    size_t size;
+    gh_dtype dtype;
+    gh_precision inputs;     /* what the multiplies see: AS_STORED, or rounded to TF32/BF16/F16 first */
+    gh_precision accumulate; /* F16, BF16, F32, F64; AS_STORED only for i32 (exact) */
+} gh_kernel_precision;
+
 /* A kernel the plugin offers. Static data: the same on every device, with
  * or without one (device limits show up as GH_UNSUPPORTED from gemm). */
 typedef struct gh_kernel_info {
@@ -170,6 +198,11 @@ typedef struct gh_kernel_info {
     const gh_param_info *params; /* n_params entries (non-NULL when n_params > 0),
                                      in the order gemm() takes their values */
     size_t n_params;
+    /* (minor 2, optional) n_precisions entries (non-NULL when n_precisions >
+     * 0), at most one per dtype of the mask; the host reads them only when
+     * the negotiated minor is >= 2 and `size` covers them. */
+    const gh_kernel_precision *precisions;
+    size_t n_precisions;
 } gh_kernel_info;
 
 /* A string option the plugin accepts when a context is opened, e.g. an

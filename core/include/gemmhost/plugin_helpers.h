@@ -56,6 +56,8 @@ static inline const char *gh_plugin_dtype_name(gh_dtype d)
     case GH_F32: return "f32";
     case GH_F64: return "f64";
     case GH_I32: return "i32";
+    case GH_F16: return "f16";
+    case GH_BF16: return "bf16";
     }
     return "unknown dtype";
 }
@@ -67,6 +69,8 @@ static inline size_t gh_plugin_dtype_size(gh_dtype d)
     case GH_F32: return 4;
     case GH_F64: return 8;
     case GH_I32: return 4;
+    case GH_F16: return 2;
+    case GH_BF16: return 2;
     }
     return 0;
 }
