@@ -482,6 +482,7 @@ void gh_fields_result(gh_fieldset *fs, const gh_result *res)
     gh_fs_str(fs, "kernel", res->kernel);
     gh_fs_str(fs, "params", res->params);
     gh_fs_str(fs, "dtype", gh_dtype_name(res->dtype));
+    gh_fs_str(fs, "arithmetic", res->arithmetic);
     gh_fs_str(fs, "trans", fs->trans);
     gh_fs_int(fs, "m", res->m);
     gh_fs_int(fs, "n", res->n);

@@ -30,6 +30,9 @@ typedef struct gh_result {
     const char *kernel;
     char params[128]; /* "tile=16", or "" */
     gh_dtype dtype;
+    gh_arith arith;          /* what the kernel declared it computes in: its bound */
+    char arithmetic[64];     /* in words: "f32 accumulate", "tf32 inputs, f32 accumulate" */
+    int arith_declared;      /* 1: the kernel declared other than the dtype's default */
     int trans_a, trans_b;
     int64_t m, n, k;
     double alpha, beta;

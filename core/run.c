@@ -9,6 +9,7 @@
 #include "crash.h"
 #include "compare.h"
 #include "data.h"
+#include "kernel_arith.h"
 #include "run.h"
 
 #include "progress.h"
@@ -152,7 +153,7 @@ static int measure_repetitions(const gh_run_config *run, const case_data *cd, gh
         if (rc != 0 || timed < 0) continue;
         if (timed == 0) {
             r->output_hash = gh_matrix_hash(out);
-            gh_verify(cd->ref, out, &r->verify);
+            gh_verify_as(cd->ref, r->arith, out, &r->verify);
         } else {
             check(job, out, &scratch, timed, r);
         }
@@ -319,6 +320,7 @@ static gh_result case_result(const gh_run_config *run, const case_data *cd)
         .k = cd->in.k,
         .alpha = run->alpha,
         .beta = run->beta,
+        .arith = gh_arith_default(cd->in.dtype),
         .status = GH_RESULT_PASS,
         .verify_method = gh_reference_method(cd->ref),
     };
@@ -338,6 +340,8 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
     r.device_name = info ? info->name : "?";
     r.device = info;
     r.kernel = v->info->name;
+    r.arith_declared = gh_kernel_arith(v->info, inst->plugin->abi_minor, cd->in.dtype, &r.arith, r.arithmetic,
+                                       sizeof r.arithmetic);
     snprintf(r.params, sizeof r.params, "%s", v->label);
     gh_crash_doing("running backend %s (plugin %s, %s), device %d, kernel %s%s%s, case %d (%s %c%c %lldx%lldx%lld)",
                    inst->name, api->name, inst->plugin->path, device, v->info->name, *v->label ? " " : "", v->label,
@@ -446,7 +450,7 @@ static void split_repeat_check(void *p, const gh_matrix *first, const gh_matrix 
             return;
         }
         gh_verify_result v;
-        gh_verify(job->cd->ref, got, &v);
+        gh_verify_as(job->cd->ref, r->arith, got, &v);
         if (v.checked && !v.passed) {
             result_detail(r, GH_RESULT_FAIL, "timed run %d: %s", timed + 1, v.message);
             return;
@@ -557,6 +561,16 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
     r.device_name = sp->device_name;
     r.kernel = sp->kernel;
     snprintf(r.params, sizeof r.params, "%s", sp->params);
+    /* Held to the loosest arithmetic its members declare. */
+    for (size_t m = 0; m < sp->n_members; m++) {
+        gh_arith a;
+        char text[sizeof r.arithmetic];
+        const gh_split_member *mb = &sp->members[m];
+        int declared = gh_kernel_arith(mb->kernel_info, mb->abi_minor, cd->in.dtype, &a, text, sizeof text);
+        if (m == 0 || declared) snprintf(r.arithmetic, sizeof r.arithmetic, "%s", text);
+        r.arith = m == 0 ? a : gh_arith_looser(r.arith, a);
+        r.arith_declared |= declared;
+    }
     gh_split_member_stats *st = gh_xcalloc(sp->n_members, sizeof *st);
     double wall_ms = 0;
     gh_matrix out = {0};

@@ -120,6 +120,20 @@ expect_in "--dry-run names the earlier results" "$out" "$work/all.csv exists"
 "$gemmhost" --config "$work/two.ini" --output "$work/all" --overwrite --dry-run >/dev/null 2>&1
 expect_status "--dry-run with --overwrite" $? 0
 
+# f16 and bf16 through the C plugin: every transpose, odd shapes, alpha and
+# beta away from 1 and 0, padded rows; each result verified and shown with
+# the arithmetic it is held to.
+"$gemmhost" --quiet --config "$work/two.ini" --backend small,big --dtype f16,bf16 --trans nn,nt,tn,tt \
+  --size 1x1x1,37x53x29,17x13x300 --set run.alpha=1.5 --set run.beta=-0.75 --set run.ld_pad=3 --output "$work/half"
+expect_status "f16 and bf16 on the C plugin" $? 0
+"$python" - "$work/half.csv" <<'PY' && ok "f16/bf16: 72 rows, all pass, f32 accumulate" || bad "f16/bf16 rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = [r for r in rows if r["status"] != "pass" or r["arithmetic"] != "f32 accumulate"]
+print(len(rows), "rows;", len(bad), "not passing or not f32 accumulate")
+sys.exit(1 if len(rows) != 72 or bad or {r["dtype"] for r in rows} != {"f16", "bf16"} else 0)
+PY
+
 # Messages a newcomer meets: each names the right line and does not contradict itself.
 printf '[run]\nsizes = 8\n[backend cpu]\nkernels = naive\ntile = 16\n' >"$work/unselected.ini"
 out=$("$gemmhost" --config "$work/unselected.ini" --dry-run 2>&1)

@@ -80,6 +80,17 @@ static inline void test_case_compute(test_case *tc, int reverse_k)
                     acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
                 }
                 c[at] = in->alpha * acc + (in->beta != 0.0 ? in->beta * c[at] : 0.0);
+            } else if (in->dtype == GH_F16 || in->dtype == GH_BF16) {
+                /* Stored in 16 bits, summed in f32, rounded once when stored. */
+                float acc = 0.0f;
+                for (int64_t q = 0; q < in->k; q++) {
+                    int64_t p = reverse_k ? in->k - 1 - q : q;
+                    float x = (float)(in->trans_a ? gh_matrix_get(&tc->a, p, i) : gh_matrix_get(&tc->a, i, p));
+                    float y = (float)(in->trans_b ? gh_matrix_get(&tc->b, j, p) : gh_matrix_get(&tc->b, p, j));
+                    acc += x * y;
+                }
+                float out = (float)in->alpha * acc + (in->beta != 0.0 ? (float)in->beta * (float)gh_matrix_get(&tc->c, i, j) : 0.0f);
+                gh_matrix_set(&tc->c, i, j, out);
             } else {
                 const int32_t *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
                 int32_t *c = gh_matrix_data(&tc->c);

@@ -5,6 +5,8 @@
 #define CHECK_MAIN /* this file holds the check counters */
 #include "test_util.h"
 
+#include "gemmhost/half.h"
+
 static const gh_dtype all_dtypes[] = {GH_F32, GH_F64, GH_I32};
 static const gh_verify_method checking_methods[] = {GH_VERIFY_FULL, GH_VERIFY_FREIVALDS, GH_VERIFY_SAMPLE,
                                                     GH_VERIFY_AUTO};
@@ -390,6 +392,84 @@ static void test_diff_in_bounds(void)
     }
 }
 
+/* f16 and bf16: a correct result (f32 sums, one rounding) passes with every
+ * method, also at K = 4096 where summing in f16 would not; one ulp off in one
+ * element at small K fails; rounding the exact product to nearest (half an
+ * ulp at most) passes. A declared TF32 input rounding loosens f32's bound
+ * just enough. */
+static void test_half_precision(void)
+{
+    static const gh_dtype halves[] = {GH_F16, GH_BF16};
+    for (size_t h = 0; h < 2; h++) {
+        gh_dtype dt = halves[h];
+        for (size_t mi = 0; mi < sizeof checking_methods / sizeof checking_methods[0]; mi++) {
+            test_case tc;
+            test_case_make(&tc, dt, 1, 0, 17, 13, 29, 1.5, -0.75, 2, 8, 5);
+            test_case_compute(&tc, 0);
+            gh_verify_options opt = test_options(checking_methods[mi]);
+            gh_verify_result res;
+            test_case_verify(&tc, &opt, &res);
+            EXPECT(res.passed, "%s %s: a correct result passes: %s", gh_dtype_name(dt),
+                   gh_verify_method_name(checking_methods[mi]), res.message);
+            test_case_free(&tc);
+        }
+        test_case tc;
+        test_case_make(&tc, dt, 0, 0, 3, 2, 4096, 1.0, 0.0, 0, 4, 6);
+        test_case_compute(&tc, 1);
+        gh_verify_options opt = test_options(GH_VERIFY_FULL);
+        gh_verify_result res;
+        test_case_verify(&tc, &opt, &res);
+        EXPECT(res.passed, "%s K=4096, f32 sums: passes: %s", gh_dtype_name(dt), res.message);
+        test_case_free(&tc);
+
+        /* K = 1, beta = 0: C = alpha a b exactly, rounded once. */
+        test_case_make(&tc, dt, 0, 0, 9, 7, 1, 1.0, 0.0, 0, 4, 7);
+        test_case_compute(&tc, 0);
+        int rounded_pass = 1, ulp_caught = 1;
+        for (int64_t i = 0; i < 9; i++)
+            for (int64_t j = 0; j < 7; j++) {
+                double exact = gh_matrix_get(&tc.a, i, 0) * gh_matrix_get(&tc.b, 0, j);
+                double stored = gh_matrix_get(&tc.c, i, j);
+                gh_matrix_set(&tc.c, i, j, exact); /* rounds to nearest: within half an ulp */
+                test_case_verify(&tc, &opt, &res);
+                rounded_pass &= res.passed;
+                uint16_t bits;
+                memcpy(&bits, (const uint16_t *)gh_matrix_data(&tc.c) + i * tc.c.ld + j, 2);
+                /* one ulp further from the exact value than the rounding left it */
+                double rounded = gh_matrix_get(&tc.c, i, j);
+                bits = (uint16_t)(fabs(rounded) >= fabs(exact) ? bits + 1 : bits - 1);
+                memcpy((uint16_t *)gh_matrix_data(&tc.c) + i * tc.c.ld + j, &bits, 2);
+                test_case_verify(&tc, &opt, &res);
+                ulp_caught &= !res.passed || exact == 0.0;
+                gh_matrix_set(&tc.c, i, j, stored);
+            }
+        EXPECT(rounded_pass, "%s K=1: the exact product rounded to nearest passes everywhere", gh_dtype_name(dt));
+        EXPECT(ulp_caught, "%s K=1: one more ulp off in any element is caught", gh_dtype_name(dt));
+        test_case_free(&tc);
+    }
+    /* f32 computed from inputs rounded to TF32 first. */
+    test_case tc;
+    test_case_make(&tc, GH_F32, 0, 0, 16, 16, 64, 1.0, 0.0, 0, 4, 8);
+    test_case_compute(&tc, 0);
+    for (int64_t i = 0; i < 16; i++)
+        for (int64_t j = 0; j < 16; j++) {
+            float acc = 0.0f;
+            for (int64_t p = 0; p < 64; p++)
+                acc += gh_round_to_tf32((float)gh_matrix_get(&tc.a, i, p)) *
+                       gh_round_to_tf32((float)gh_matrix_get(&tc.b, p, j));
+            gh_matrix_set(&tc.c, i, j, acc);
+        }
+    gh_verify_options opt = test_options(GH_VERIFY_FULL);
+    gh_reference *ref = gh_reference_build(&tc.in, &opt);
+    gh_verify_result res;
+    gh_verify(ref, &tc.c, &res);
+    EXPECT(!res.passed, "f32 from TF32 inputs fails the f32 bound (err/bound %.3g)", res.max_err_over_bound);
+    gh_verify_as(ref, gh_arith_declared(GH_F32, GH_PREC_TF32, GH_PREC_F32), &tc.c, &res);
+    EXPECT(res.passed, "f32 from TF32 inputs passes the declared TF32 bound: %s", res.message);
+    gh_reference_free(ref);
+    test_case_free(&tc);
+}
+
 static void test_bad_inputs(void)
 {
     test_case tc;
@@ -422,6 +502,7 @@ int main(void)
     test_auto_picks_method();
     test_threads_do_not_change_reference();
     test_diff_in_bounds();
+    test_half_precision();
     test_bad_inputs();
     return tests_finish("test_verify");
 }
