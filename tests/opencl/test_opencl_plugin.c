@@ -122,6 +122,13 @@ static void run_shape(sweep *s, int kernel, int64_t param, gh_dtype dtype, int t
     run_shape_params(s, kernel, &param, 1, dtype, trans, sh);
 }
 
+/* Whether a kernel implements a dtype: the sweep covers what it declares. */
+static int kernel_has(const sweep *s, int kernel, int dtype)
+{
+    const gh_kernel_info *ki = s->api->kernel_info(s->ctx, kernel);
+    return ki && (ki->dtypes & GH_DTYPE_BIT(dtype));
+}
+
 /* blocked at tile x work: the dtypes of the mask, every transpose and shape. */
 static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsigned dtypes)
 {
@@ -129,18 +136,11 @@ static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsig
     shape extra[5];
     const int n = blocked_shapes(tile, extra);
     for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
-        for (int trans = 0; trans < 4 && (dtypes & GH_DTYPE_BIT(dtype)); trans++) {
+        for (int trans = 0; trans < 4 && (dtypes & GH_DTYPE_BIT(dtype)) && kernel_has(s, blocked, dtype); trans++) {
             for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
                 run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, base_shapes[i]);
             for (int i = 0; i < n; i++) run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, extra[i]);
         }
-}
-
-/* Whether a kernel implements a dtype: the sweep covers what it declares. */
-static int kernel_has(const sweep *s, int kernel, int dtype)
-{
-    const gh_kernel_info *ki = s->api->kernel_info(s->ctx, kernel);
-    return ki && (ki->dtypes & GH_DTYPE_BIT(dtype));
 }
 
 static void run_sweep(sweep *s)
