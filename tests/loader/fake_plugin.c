@@ -2,10 +2,12 @@
  * FAKE_MODE, so the loader and the run loop are tested against each way a
  * real plugin can go wrong. Its device is host memory and its kernel a plain
  * loop, correct unless the mode says otherwise. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gemmhost/plugin.h"
 
 #define FAKE_GOOD          0  /* correct; answers the host's minor */
@@ -22,6 +24,14 @@
 #define FAKE_FAIL_THIRD    11 /* the third gemm call fails */
 #define FAKE_F32_ONLY      12 /* correct, but its kernel has f32 only */
 #define FAKE_CRASH_THIRD   13 /* the third gemm call crashes (SIGSEGV) */
+#define FAKE_ABORT_THIRD   14 /* the third gemm call aborts (SIGABRT) */
+#define FAKE_HANG_THIRD    15 /* the third gemm call never returns */
+#define FAKE_EXIT_THIRD    16 /* the third gemm call quits the process with exit(0) */
+#define FAKE_INPUT_WRITER  17 /* every upload also flips a bit of its host source */
+#define FAKE_TIME_ZERO     18 /* reports a kernel time of 0 ms */
+#define FAKE_TIME_NEGATIVE 19 /* reports a kernel time of -1 ms */
+#define FAKE_TIME_NAN      20 /* reports a kernel time of NaN */
+#define FAKE_MANY_DEVICES  21 /* claims 2^20 devices, all but the first with a NULL name */
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -60,13 +70,16 @@ static int fake_device_count(gh_plugin *ctx)
         snprintf(error_text, sizeof error_text, "no FakeGPU driver installed (libfakegpu.so.1 not found)");
         return 0;
     }
-    return 1;
+    return FAKE_MODE == FAKE_MANY_DEVICES ? 1 << 20 : 1;
 }
 static const gh_device_info fake_info = {
     sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
+static const gh_device_info fake_nameless_info = {
+    sizeof(gh_device_info), NULL, "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
 static const gh_device_info *fake_device_info(gh_plugin *ctx, int d)
 {
     (void)ctx;
+    if (FAKE_MODE == FAKE_MANY_DEVICES && d > 0 && d < 1 << 20) return &fake_nameless_info;
     return d == 0 ? &fake_info : NULL;
 }
 static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
@@ -112,6 +125,7 @@ static gh_status fake_upload(gh_plugin *ctx, gh_buffer *b, uint64_t off, const v
 {
     (void)ctx;
     memcpy(b->data + off, src, n);
+    if (FAKE_MODE == FAKE_INPUT_WRITER && n > 0) ((unsigned char *)src)[n - 1] ^= 1; /* casts away const */
     return GH_OK;
 }
 static gh_status fake_download(gh_plugin *ctx, gh_buffer *b, uint64_t off, void *dst, uint64_t n)
@@ -171,6 +185,10 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
         return GH_ERROR;
     }
     if (FAKE_MODE == FAKE_CRASH_THIRD && ctx->gemm_calls == 3) raise(SIGSEGV); /* what a driver's bad pointer does */
+    if (FAKE_MODE == FAKE_ABORT_THIRD && ctx->gemm_calls == 3) abort();             /* a driver's failed assert */
+    if (FAKE_MODE == FAKE_EXIT_THIRD && ctx->gemm_calls == 3) exit(0);              /* a driver that quits */
+    if (FAKE_MODE == FAKE_HANG_THIRD && ctx->gemm_calls == 3)
+        for (;;) pause(); /* a kernel that never finishes */
     int perturb = FAKE_MODE == FAKE_RACY && ctx->gemm_calls % 2 == 0;
     if (FAKE_MODE != FAKE_NOOP)
         for (int64_t i = 0; i < g->m; i++)
@@ -184,7 +202,10 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
                 store(g, idx, g->alpha * acc + (g->beta != 0 ? g->beta * c0 : 0), perturb);
             }
     if (FAKE_MODE == FAKE_GUARD_WRITER) store(g, g->c_offset + (uint64_t)g->n, 42, 0);
-    t->kernel_ms = 1.0;
+    t->kernel_ms = FAKE_MODE == FAKE_TIME_ZERO       ? 0.0
+                   : FAKE_MODE == FAKE_TIME_NEGATIVE ? -1.0
+                   : FAKE_MODE == FAKE_TIME_NAN      ? NAN
+                                                     : 1.0;
     t->clock = GH_CLOCK_DEVICE;
     return GH_OK;
 }
