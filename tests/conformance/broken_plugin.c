@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemmhost/half.h"
 #include "gemmhost/plugin_helpers.h"
 
 #define BROKEN_NONE              0
@@ -20,6 +21,9 @@
 #define BROKEN_NO_DEVICE         8  /* no device (correct: the suite exits 77) */
 #define BROKEN_CRASH             9  /* crashes on a NULL option value */
 #define BROKEN_OLD_MINOR_IGNORED 10 /* answers minor 1 to a host offering 1.0 */
+#define BROKEN_TF32_UNDECLARED   11 /* multiplies f32 in TF32 and declares nothing */
+#define BROKEN_TF32_DECLARED     12 /* multiplies f32 in TF32 and declares it (correct) */
+#define BROKEN_BAD_PRECISION     13 /* declares a precision for a dtype it does not have */
 
 #ifndef BROKEN
 #define BROKEN BROKEN_NONE
@@ -72,7 +76,19 @@ static const int64_t unrolls[] = {1, 2, 4};
 static const gh_param_info params[] = {
     {sizeof(gh_param_info), "unroll", "ignored", 1, unrolls, 3, 0, 0},
 };
-static const gh_kernel_info kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, NULL, 0};
+#if BROKEN == BROKEN_TF32_DECLARED
+static const gh_kernel_precision precisions[] = {
+    {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32}};
+#define PRECISIONS precisions, 1
+#elif BROKEN == BROKEN_BAD_PRECISION
+static const gh_kernel_precision precisions[] = {
+    {sizeof(gh_kernel_precision), GH_F16, GH_PREC_AS_STORED, GH_PREC_F32}};
+#define PRECISIONS precisions, 1
+#else
+#define PRECISIONS NULL, 0
+#endif
+static const gh_kernel_info kernel = {
+    sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS};
 
 struct gh_plugin {
     gh_device_info info;
@@ -186,8 +202,9 @@ static gh_status download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void 
 
 static double get(const gh_gemm_args *g, const gh_buffer *b, uint64_t i)
 {
+    const int tf32 = BROKEN == BROKEN_TF32_UNDECLARED || BROKEN == BROKEN_TF32_DECLARED;
     switch (g->dtype) {
-    case GH_F32: return ((const float *)b->data)[i];
+    case GH_F32: return tf32 ? gh_round_to_tf32(((const float *)b->data)[i]) : ((const float *)b->data)[i];
     case GH_F64: return ((const double *)b->data)[i];
     default: return ((const int32_t *)b->data)[i];
     }

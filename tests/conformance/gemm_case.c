@@ -24,6 +24,7 @@ gh_status gemm_setup_make(const conformance *c, int device, const gh_kernel_info
 {
     memset(s, 0, sizeof *s);
     s->gc = *gc;
+    s->arith = conf_kernel_arith(c, ki, gc->dtype);
     const int64_t ar = gc->trans_a ? gc->k : gc->m, ac = gc->trans_a ? gc->m : gc->k;
     const int64_t br = gc->trans_b ? gc->n : gc->k, bc = gc->trans_b ? gc->k : gc->n;
     gh_status st;
@@ -90,12 +91,6 @@ static double reference_sum(const gemm_setup *s, int64_t i, int64_t j, double *m
 static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_verdict *v)
 {
     const gemm_case *gc = &s->gc;
-    /* f16 and bf16 are summed in f32 and rounded once when stored (plugin.h's
-     * default arithmetic): their bound adds that rounding and its underflow. */
-    const int half = gc->dtype == GH_F16 || gc->dtype == GH_BF16;
-    const double eps = gc->dtype == GH_F64 ? GH_U_F64 : GH_U_F32;
-    const double u_out = gc->dtype == GH_F16 ? GH_U_F16 : gc->dtype == GH_BF16 ? GH_U_BF16 : 0.0;
-    const double tiny_out = gc->dtype == GH_F16 ? 0x1p-24 : gc->dtype == GH_BF16 ? 0x1p-133 : 0.0;
     char where[160];
     gemm_case_text(gc, where, sizeof where);
     for (int64_t i = 0; i < gc->m; i++)
@@ -119,8 +114,7 @@ static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_ver
                 continue;
             }
             const double want = gc->alpha * sum + gc->beta * c0;
-            const double acc = 2.0 * (double)(gc->k + 2) * eps * (fabs(gc->alpha) * mag + fabs(gc->beta * c0));
-            const double bound = acc + (half ? u_out * (fabs(want) + acc) + tiny_out : 0.0);
+            const double bound = conf_bound(&s->arith, gc->k, want, fabs(gc->alpha) * mag + fabs(gc->beta * c0));
             if (!v->result[0] && !(fabs(value - want) <= bound))
                 snprintf(v->result, sizeof v->result, "%s: C(%lld,%lld) = %.9g, expected %.9g (bound %.3g)", where,
                          (long long)i, (long long)j, value, want, bound);

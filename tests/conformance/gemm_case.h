@@ -4,6 +4,7 @@
 #ifndef GEMMHOST_CONFORMANCE_GEMM_CASE_H
 #define GEMMHOST_CONFORMANCE_GEMM_CASE_H
 
+#include "arith.h"
 #include "matrices.h"
 
 #define MAX_PARAMS 16
@@ -20,6 +21,7 @@ typedef struct gemm_setup {
     placed a, b, c;
     int64_t params[MAX_PARAMS];
     gh_gemm_args args;
+    conf_arith arith; /* what the kernel declares for gc.dtype: the bound's roundoffs */
 } gemm_setup;
 
 /* Each rule's first failure, "" where the rule held. */

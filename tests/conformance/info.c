@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arith.h"
 #include "conformance.h"
 
 /* ---- options ---- */
@@ -140,6 +141,8 @@ static const char *kernel_problem(const conformance *c, int k, char *why, size_t
     if (!ki->name || !ki->name[0] || !ki->description) return "no name or no description";
     if (ki->dtypes == 0 || ki->dtypes >> GH_DTYPE_COUNT) return "its dtype mask is empty or has unknown bits";
     if (ki->n_params && !ki->params) return "n_params > 0 but params is NULL";
+    const char *precisions = conf_precisions_problem(c, ki, why, size);
+    if (precisions) return precisions;
     for (int j = 0; j < k; j++) {
         const gh_kernel_info *other = c->api->kernel_info(c->ctx, j);
         if (other && other->name && strcmp(other->name, ki->name) == 0) return "its name is not unique";
@@ -171,7 +174,7 @@ static void check_kernels(const conformance *c)
         const char *problem = kernel_problem(c, k, why, sizeof why);
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
         CHECK(!problem,
-              "kernels.info: kernel %d (%s): size, unique name, description, dtype mask, params with "
+              "kernels.info: kernel %d (%s): size, unique name, description, dtype mask, precisions, params with "
               "allowed defaults%s%s",
               k, ki && ki->name ? ki->name : "?", problem ? ": " : "", problem ? problem : "");
     }

@@ -26,6 +26,11 @@ caught shared_error "errors.per_thread: a thread that has not failed reads"
 caught short_params "params.short: kernel loop (1 params) given 0: got GH_OK"
 caught partial_streams "table.streams_all_or_none"
 caught old_minor_ignored "entry.older_minor"
+caught tf32_undeclared "gemm.result: device 0 kernel loop f32"
+caught bad_precision "kernels.info: kernel 0 (loop)"
+expect_in "bad_precision: the entry and the fault are named" "$out" "precisions[0]: its dtype is not in the kernel's dtype mask"
+run tf32_declared
+expect_status "a kernel that multiplies in TF32 and declares it passes against the TF32 bound" "$status" 0
 caught crash "crash: group options and errors died of signal"
 expect_in "crash: the check before it is named" "$out" "note: the crash came after this check: options."
 passed_after=$(sed -n 's/^conformance: \([0-9]*\) passed.*/\1/p' <<<"$out")
