@@ -12,12 +12,16 @@ static gh_compare_group *find_group(gh_compare *cmp, uint64_t hash)
     return NULL;
 }
 
-void gh_compare_add(gh_compare *cmp, const char *label, uint64_t hash, const gh_matrix *output)
+void gh_compare_add(gh_compare *cmp, const char *label, uint64_t hash, const gh_matrix *output, gh_arith arith)
 {
     cmp->members = gh_xrealloc(cmp->members, (cmp->n_members + 1) * sizeof *cmp->members);
     cmp->members[cmp->n_members++] = (gh_compare_member){gh_strdup(label), hash};
-    if (find_group(cmp, hash)) return;
-    gh_compare_group g = {.hash = hash};
+    gh_compare_group *same = find_group(cmp, hash);
+    if (same) {
+        same->arith = gh_arith_looser(same->arith, arith);
+        return;
+    }
+    gh_compare_group g = {.hash = hash, .arith = arith};
     if (gh_matrix_alloc(&g.output, output->dtype, output->rows, output->cols, output->ld, output->guard) != 0)
         return; /* out of memory: the group still shows, without a distance */
     gh_matrix_copy(&g.output, output);
@@ -44,7 +48,8 @@ void gh_compare_finish(gh_compare *cmp, const gh_reference *ref, gh_agreement *o
     out->max_diff_in_bounds = 0;
     for (size_t i = 0; i < cmp->n_groups; i++)
         for (size_t j = i + 1; j < cmp->n_groups; j++) {
-            double d = gh_reference_diff_in_bounds(ref, &cmp->groups[i].output, &cmp->groups[j].output);
+            const gh_compare_group *x = &cmp->groups[i], *y = &cmp->groups[j];
+            double d = gh_reference_diff_in_bounds_as(ref, gh_arith_looser(x->arith, y->arith), &x->output, &y->output);
             if (d > out->max_diff_in_bounds || isnan(d)) out->max_diff_in_bounds = d;
         }
 }

@@ -360,7 +360,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         measure(run, inst, device, v, cd, &out, &r, progress);
         if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
-            gh_compare_add(cmp, label, r.output_hash, &out);
+            gh_compare_add(cmp, label, r.output_hash, &out, r.arith);
             free(label);
         }
     }
@@ -584,7 +584,7 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
         measure_split(run, sp, cd, &out, &r, st, &wall_ms, progress);
         if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/split/%s%s%s", sp->name, sp->kernel, *sp->params ? " " : "", sp->params);
-            gh_compare_add(cmp, label, r.output_hash, &out);
+            gh_compare_add(cmp, label, r.output_hash, &out, r.arith);
             free(label);
         }
     }

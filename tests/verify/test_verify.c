@@ -4,6 +4,7 @@
 #include <stdint.h>
 #define CHECK_MAIN /* this file holds the check counters */
 #include "test_util.h"
+#include "compare.h"
 
 #include "gemmhost/half.h"
 
@@ -392,6 +393,33 @@ static void test_diff_in_bounds(void)
     }
 }
 
+/* The agreement table measures two outputs in the looser of their kernels'
+ * bounds: an f32 result and one from TF32 inputs are far apart in f32's
+ * bound, and within one bound when the TF32 kernel says so. */
+static void test_agreement_takes_looser_bound(const gh_reference *ref, const test_case *tf32)
+{
+    test_case f32;
+    test_case_make(&f32, GH_F32, 0, 0, 16, 16, 64, 1.0, 0.0, 0, 4, 8);
+    test_case_compute(&f32, 0);
+    const gh_arith plain = gh_arith_default(GH_F32), declared = gh_arith_declared(GH_F32, GH_PREC_TF32, GH_PREC_F32);
+    for (int honest = 0; honest < 2; honest++) {
+        gh_compare cmp = {0};
+        gh_agreement a = {0};
+        gh_compare_add(&cmp, "f32", 1, &f32.c, plain);
+        gh_compare_add(&cmp, "tf32", 2, &tf32->c, honest ? declared : plain);
+        gh_compare_add(&cmp, "f32 again", 1, &f32.c, plain);
+        gh_compare_finish(&cmp, ref, &a);
+        EXPECT(a.n_groups == 2, "two distinct outputs make two groups (%zu)", a.n_groups);
+        if (honest)
+            EXPECT(a.max_diff_in_bounds <= 1.0, "declared TF32: within the TF32 bound (%g)", a.max_diff_in_bounds);
+        else
+            EXPECT(a.max_diff_in_bounds > 1.0, "undeclared TF32: outside f32's bound (%g)", a.max_diff_in_bounds);
+        gh_agreement_free(&a);
+        gh_compare_clear(&cmp);
+    }
+    test_case_free(&f32);
+}
+
 /* f16 and bf16: a correct result (f32 sums, one rounding) passes with every
  * method, also at K = 4096 where summing in f16 would not; one ulp off in one
  * element at small K fails; rounding the exact product to nearest (half an
@@ -466,6 +494,7 @@ static void test_half_precision(void)
     EXPECT(!res.passed, "f32 from TF32 inputs fails the f32 bound (err/bound %.3g)", res.max_err_over_bound);
     gh_verify_as(ref, gh_arith_declared(GH_F32, GH_PREC_TF32, GH_PREC_F32), &tc.c, &res);
     EXPECT(res.passed, "f32 from TF32 inputs passes the declared TF32 bound: %s", res.message);
+    test_agreement_takes_looser_bound(ref, &tc);
     gh_reference_free(ref);
     test_case_free(&tc);
 }
