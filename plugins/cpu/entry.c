@@ -12,6 +12,7 @@
  *   gemm.c     gemm(): the argument checks, the launch on the pool, timing
  *   streams.c  the minor-1 streams
  *   loops.c    the GEMM loops themselves; pool.c the worker threads
+ *   blas.c     kernel blas: the system's CBLAS, loaded at run time
  *
  * The mechanics every plugin shares come from gemmhost/plugin_helpers.h: the
  * entry, the per-thread error text (fail(), and .last_error =
@@ -22,8 +23,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "blas.h"
 #include "buffers.h"
 #include "devices.h"
 #include "gemm.h"
@@ -31,9 +34,13 @@
 #include "state.h"
 #include "streams.h"
 
-enum { OPTION_THREADS, OPTION_COUNT };
+enum { OPTION_THREADS, OPTION_BLAS, OPTION_COUNT };
 static const gh_option_info cpu_options[OPTION_COUNT] = {
     [OPTION_THREADS] = {sizeof(gh_option_info), "threads", "worker threads per GEMM (0 = one per online CPU)", "0"},
+    [OPTION_BLAS] = {sizeof(gh_option_info), "blas",
+                     "the CBLAS library of kernel blas (a file or soname; default: libopenblas.so.0, then "
+                     "libblas.so.3)",
+                     ""},
 };
 
 static gh_status parse_threads(const char *text, int *out)
@@ -65,6 +72,7 @@ static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_p
         return fail(GH_OUT_OF_MEMORY, "out of host memory opening the cpu plugin");
     }
     ctx->threads = threads;
+    if (settings[OPTION_BLAS] && *settings[OPTION_BLAS]) ctx->blas_library = strdup(settings[OPTION_BLAS]);
     cpu_describe_device(ctx, threads);
     *out = ctx;
     return GH_OK;
@@ -72,7 +80,11 @@ static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_p
 
 static void cpu_close(gh_plugin *ctx)
 {
-    if (ctx) cpu_pool_destroy(ctx->pool);
+    if (ctx) {
+        cpu_pool_destroy(ctx->pool);
+        cpu_blas_close(&ctx->blas);
+        free((void *)ctx->blas_library);
+    }
     free(ctx);
 }
 

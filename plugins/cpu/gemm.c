@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "blas.h"
 #include "buffers.h"
 #include "kernels.h"
 #include "loops.h"
@@ -38,10 +39,23 @@ double cpu_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The CPU is the device: its clock is the device clock. */
+static gh_status finish_timing(gh_gemm_timing *timing, double elapsed_ms)
+{
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = elapsed_ms;
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
+    return GH_OK;
+}
+
 gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *g, gh_gemm_timing *timing)
 {
     gh_status s = cpu_check_gemm(ctx, "gemm", device, kernel, g);
     if (s != GH_OK) return s;
+    double elapsed = 0;
+    if (kernel == KERNEL_BLAS) {
+        if ((s = cpu_gemm_blas(ctx, g, &elapsed)) != GH_OK) return s;
+        return finish_timing(timing, elapsed);
+    }
     int64_t tile = kernel == KERNEL_TILED ? g->params[0] : 1; /* one of tile_values, checked above */
 
     const size_t elem = gh_plugin_dtype_size(g->dtype);
@@ -63,16 +77,12 @@ gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *g
     /* The time covers handing the rows out, the multiply and its end, not
      * the threads' start (once per context, at its first GEMM). */
     gemm_parts parts = {jobs, kernel};
-    double elapsed = 0;
     int rc = cpu_pool_run(ctx->pool, n_workers, run_part, &parts, &elapsed);
     free(jobs);
     if (rc > 0) return fail(GH_ERROR, "could not start %d threads: %s", ctx->threads - 1, strerror(rc));
     if (rc < 0) return fail(GH_ERROR, "a worker thread could not allocate its scratch memory");
 
-    /* The CPU is the device: its clock is the device clock. */
-    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = elapsed;
-    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
-    return GH_OK;
+    return finish_timing(timing, elapsed);
 }
 
 gh_status cpu_synchronize(gh_plugin *ctx, int device)

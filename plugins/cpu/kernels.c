@@ -16,4 +16,6 @@ const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
      ALL_DTYPES, NULL, 0, NULL, 0},
     {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block",
      ALL_DTYPES, tiled_params, 1, NULL, 0},
+    {sizeof(gh_kernel_info), "blas", "the system's CBLAS (OpenBLAS), loaded at run time: the CPU baseline",
+     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), NULL, 0, NULL, 0},
 };

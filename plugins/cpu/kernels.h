@@ -4,7 +4,7 @@
 
 #include "gemmhost/plugin.h"
 
-enum { KERNEL_NAIVE, KERNEL_TILED, KERNEL_COUNT };
+enum { KERNEL_NAIVE, KERNEL_TILED, KERNEL_BLAS, KERNEL_COUNT };
 extern const gh_kernel_info cpu_kernels[KERNEL_COUNT];
 
 #endif

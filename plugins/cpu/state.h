@@ -12,8 +12,21 @@
 
 enum { DEVICE_COUNT = 1 }; /* the host CPU */
 
+/* CBLAS, loaded at the first `blas` GEMM (blas.c). */
+typedef struct cpu_blas {
+    int tried;
+    void *lib;
+    void (*sgemm)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *, int);
+    void (*dgemm)(int, int, int, int, int, int, double, const double *, int, const double *, int, double, double *,
+                  int);
+    void (*set_threads)(int); /* OpenBLAS's, where present */
+    char why[512];            /* why none loaded */
+} cpu_blas;
+
 struct gh_plugin {
     int threads;
+    const char *blas_library; /* the `blas` option, or NULL: the default list */
+    cpu_blas blas;
     cpu_pool *pool; /* the GEMM's threads, started at the first GEMM */
     char device_name[256];
     char api[64];

@@ -13,7 +13,8 @@ unset GEMMHOST_PLUGIN_PATH
 
 run_ini() { # run_ini NAME [RUN_KEYS [BACKENDS]]: a small C-plugin config in $work/NAME.ini
   local name=$1 keys=${2:-} backends=${3:-"[backend cpu]
-plugin = cpu"}
+plugin = cpu
+kernels = naive, tiled"}
   { echo "[run]"
     for kv in "sizes = 8" "dtype = f32" "trans = nn" "repeat = 1" "warmup = 0" "output = $work/$name"; do
       grep -q "^${kv%% =*} =" <<<"$keys" || echo "$kv"   # RUN_KEYS replace these

@@ -60,7 +60,7 @@ expect_status "unknown option" $? 2
 # says why and carries on with the other backends, exit 3.
 if "$gemmhost" --list 2>&1 | grep -q '^plugin cuda:'; then
   if "$gemmhost" --list 2>&1 | sed -n '/^plugin cuda:/,/^plugin /p' | grep -q 'no usable device'; then
-    printf '[run]\nsizes = 16\nrepeat = 1\noutput = %s/nocuda\n[backend cpu]\nplugin = cpu\n[backend cuda]\nplugin = cuda\n' "$work" >"$work/nocuda.ini"
+    printf '[run]\nsizes = 16\nrepeat = 1\noutput = %s/nocuda\n[backend cpu]\nplugin = cpu\nkernels = naive, tiled\n[backend cuda]\nplugin = cuda\n' "$work" >"$work/nocuda.ini"
     out=$("$gemmhost" --config "$work/nocuda.ini" 2>&1)
     expect_status "CUDA requested without a CUDA device" $? 3
     expect_in "the missing CUDA driver or device is said plainly" "$out" "backend cuda could not run: plugin cuda has no usable device"

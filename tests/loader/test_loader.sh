@@ -20,7 +20,7 @@ expect_in "an older minor loads and shows both versions" "$list" "ABI 1.0 (host 
 expect_in "the C plugin is found in the build tree" "$list" "plugin cpu:"
 
 config() { # config NAME PLUGIN [EXTRA]
-  printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\noutput = %s/%s\n\n[backend cpu]\nplugin = cpu\n\n[backend other]\nplugin = %s\n%s\n' \
+  printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\noutput = %s/%s\n\n[backend cpu]\nplugin = cpu\nkernels = naive, tiled\n\n[backend other]\nplugin = %s\n%s\n' \
     "$work" "$1" "$2" "${3:-}" >"$work/$1.ini"
   echo "$work/$1.ini"
 }
@@ -86,7 +86,7 @@ fi
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkey cpu 'tilee = 8')" 2>&1)
 expect_status "unknown backend key" $? 2
-expect_in "unknown key names file, line and key" "$out" "badkey.ini:12: [backend other] tilee: not an option of plugin cpu"
+expect_in "unknown key names file, line and key" "$out" "badkey.ini:13: [backend other] tilee: not an option of plugin cpu"
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badtile cpu 'tile = 7')" 2>&1)
 expect_status "tile not allowed" $? 2
@@ -94,7 +94,7 @@ expect_in "tile value names what is allowed" "$out" 'tile: "7" is not allowed fo
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkernel cpu 'kernels = naive, fancy')" 2>&1)
 expect_status "unknown kernel" $? 2
-expect_in "unknown kernel lists the kernels" "$out" 'has no kernel "fancy" (kernels: naive, tiled)'
+expect_in "unknown kernel lists the kernels" "$out" 'has no kernel "fancy" (kernels: naive, tiled, blas)'
 
 # The current directory is never searched by default.
 cp "$fakes/gemmhost-fake_good.so" "$work/"
@@ -145,7 +145,7 @@ grep -q "^[0-9]*,cpu,cpu," "$work/pdir.csv" 2>/dev/null && ok "plugin_dir: the c
 
 # A backend by name, then one by path to the same file and to a copy: each
 # loads (the user asked for that file), none is refused as shadowed.
-printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nrepeat = 1\nwarmup = 0\noutput = %s/bypath\n[backend b1]\nplugin = cpu\n[backend b2]\nplugin = %s\n[backend b3]\nplugin = ../copy/gemmhost-cpu.so\n' \
+printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nrepeat = 1\nwarmup = 0\noutput = %s/bypath\n[backend b1]\nplugin = cpu\nkernels = naive, tiled\n[backend b2]\nplugin = %s\nkernels = naive, tiled\n[backend b3]\nplugin = ../copy/gemmhost-cpu.so\nkernels = naive, tiled\n' \
   "$work" "$cpu_so" >"$work/cfgdir/bypath.ini"
 out=$("$gemmhost" --config "$work/cfgdir/bypath.ini" --dry-run 2>&1)
 expect_status "plugins by name and by path: --dry-run" $? 0

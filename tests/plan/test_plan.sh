@@ -78,7 +78,7 @@ expect_status "--backend naming nothing" $? 2
 expect_in "--backend: what there is" "$out" 'no [backend] or [split] section named "nosuch" (there are: small, big, single, both)'
 out=$("$gemmhost" --config "$work/two.ini" --kernel fancy 2>&1)
 expect_status "--kernel naming nothing" $? 2
-expect_in "--kernel: the kernels there are" "$out" 'no kernel named "fancy" in the selected plugins (there are: naive, tiled)'
+expect_in "--kernel: the kernels there are" "$out" 'no kernel named "fancy" in the selected plugins (there are: naive, tiled, blas)'
 out=$("$gemmhost" --config "$work/two.ini" --device "no such device" 2>&1)
 expect_status "--device matching nothing" $? 2
 expect_in "--device: nothing left to run" "$out" "leave nothing to run"
