@@ -197,8 +197,8 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
     if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: no context (NULL)");
     if (kernel < 0 || kernel >= GH_CUDA_SOURCE_KERNELS)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
-                                   "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d)", kernel,
-                                   GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED);
+                                   "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d)",
+                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED);
     const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
     if ((unsigned)dtype >= GH_DTYPE_COUNT || !(info->dtypes & GH_DTYPE_BIT(dtype)))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: kernel %s has no dtype %d", info->name, (int)dtype);

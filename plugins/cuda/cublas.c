@@ -50,8 +50,8 @@ static cudaDataType gemm_ex_type(gh_dtype dtype)
     return dtype == GH_F16 ? CUDA_R_16F : dtype == GH_BF16 ? CUDA_R_16BF : CUDA_R_32F;
 }
 
-gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream,
-                                 int tf32, const gh_gemm_args *a, CUevent start, CUevent stop)
+gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream, int tf32,
+                                 const gh_gemm_args *a, CUevent start, CUevent stop)
 {
     if (tf32 ? a->dtype != GH_F32 : a->dtype == GH_I32)
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s has no %s GEMM", tf32 ? "cublas-tf32" : "cuBLAS",

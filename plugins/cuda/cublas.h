@@ -11,8 +11,8 @@
  * tf32 0: the cublas kernel (SGEMM, DGEMM; f16 and bf16 through
  * cublasGemmEx with f32 compute); 1: cublas-tf32 (f32 on TF32 tensor cores,
  * GH_UNSUPPORTED below compute capability 8.0, which has none). */
-gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream,
-                                 int tf32, const gh_gemm_args *args, CUevent start, CUevent stop);
+gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream, int tf32,
+                                 const gh_gemm_args *args, CUevent start, CUevent stop);
 
 /* Destroys *handle if set (dev's context current) and clears it. */
 void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle);

@@ -78,10 +78,11 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                         "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
                         "f32 compute: the baseline",
                         GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES, NULL, 0, NULL, 0},
-    [GH_CUDA_CUBLAS_TF32] = {sizeof(gh_kernel_info), "cublas-tf32",
-                             "cuBLAS f32 GEMM on TF32 tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32): inputs "
-                             "rounded to TF32, f32 sums; compute capability 8.0 or newer",
-                             GH_DTYPE_BIT(GH_F32), NULL, 0, tf32_precision, 1},
+    [GH_CUDA_CUBLAS_TF32] =
+        {sizeof(gh_kernel_info), "cublas-tf32",
+         "cuBLAS f32 GEMM on TF32 tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32): inputs "
+         "rounded to TF32, f32 sums; compute capability 8.0 or newer",
+         GH_DTYPE_BIT(GH_F32), NULL, 0, tf32_precision, 1},
 };
 
 int gh_cuda_variant_count(int kernel)
