@@ -41,6 +41,15 @@ gh_status gemm_setup_make(const conformance *c, int device, const gh_kernel_info
     *what = "uploading";
     if ((st = placed_upload(c, &s->a)) || (st = placed_upload(c, &s->b)) || (st = placed_upload(c, &s->c))) return st;
     for (size_t p = 0; p < ki->n_params && p < MAX_PARAMS; p++) s->params[p] = ki->params[p].default_value;
+    /* A kernel that declares its inputs rounded (f32 on TF32 tensor cores)
+     * is held to that: each product's inputs may be off by u_in each. */
+    if (c->minor >= 2 && GH_HAS_MEMBER(ki, gh_kernel_info, n_precisions) && ki->precisions)
+        for (size_t i = 0; i < ki->n_precisions; i++)
+            if (ki->precisions[i].dtype == gc->dtype)
+                s->u_in = ki->precisions[i].inputs == GH_PREC_TF32   ? GH_U_TF32
+                          : ki->precisions[i].inputs == GH_PREC_F16  ? GH_U_F16
+                          : ki->precisions[i].inputs == GH_PREC_BF16 ? GH_U_BF16
+                                                                     : 0.0;
     s->args = (gh_gemm_args){
         .size = sizeof(gh_gemm_args),
         .dtype = gc->dtype,
@@ -119,7 +128,8 @@ static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_ver
                 continue;
             }
             const double want = gc->alpha * sum + gc->beta * c0;
-            const double acc = 2.0 * (double)(gc->k + 2) * eps * (fabs(gc->alpha) * mag + fabs(gc->beta * c0));
+            const double acc = 2.0 * (double)(gc->k + 2) * eps * (fabs(gc->alpha) * mag + fabs(gc->beta * c0)) +
+                               (2.0 * s->u_in + s->u_in * s->u_in) * fabs(gc->alpha) * mag;
             const double bound = acc + (half ? u_out * (fabs(want) + acc) + tiny_out : 0.0);
             if (!v->result[0] && !(fabs(value - want) <= bound))
                 snprintf(v->result, sizeof v->result, "%s: C(%lld,%lld) = %.9g, expected %.9g (bound %.3g)", where,

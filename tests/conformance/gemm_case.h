@@ -20,6 +20,7 @@ typedef struct gemm_setup {
     placed a, b, c;
     int64_t params[MAX_PARAMS];
     gh_gemm_args args;
+    double u_in; /* the rounding of the inputs the kernel declares (ABI 1.2; 0: as stored) */
 } gemm_setup;
 
 /* Each rule's first failure, "" where the rule held. */
