@@ -73,7 +73,9 @@ static __device__ __forceinline__ void store_rounded(gh_f16 *c, float x)
 /* The same on every architecture (cvt.rn.bf16.f32 needs sm_80): adding
  * 0x7FFF plus the lowest kept bit carries into the kept half exactly when
  * the dropped half is over the midpoint, or on it with the kept half odd;
- * a carry out of the mantissa steps the exponent, up to infinity. */
+ * a carry out of the mantissa steps the exponent, up to infinity. The
+ * formula of gh_f32_to_bf16 in gemmhost/half.h (tests/half: midpoints,
+ * double-rounding traps, NaN, overflow, subnormals). */
 static __device__ __forceinline__ void store_rounded(gh_bf16 *c, float x)
 {
     unsigned u = __float_as_uint(x);
