@@ -24,13 +24,17 @@ step() { # step NAME SECONDS COMMAND...
 }
 nvidia-smi -L
 step list 30 "$build/gemmhost" --list
-# --full: also NVRTC compiles of every kernel variant (a plain run, as ctest's, skips them).
-step cuda 100 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --full \
+# --full: also NVRTC compiles of every kernel variant in every dtype (about a
+# minute; a plain run, as ctest's, skips them). Then gemmhost end to end on
+# the CUDA plugin's f16, bf16 and TF32 config (tests/cuda/half.ini).
+step cuda 300 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --full \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
+step cuda-half 180 bash "$src/tests/cuda/test_half.sh" "$build/gemmhost" "$src/tests/cuda/half.ini" python3
 step opencl 120 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
 step vulkan 120 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
 (cd "$logs" && step cross-vendor 60 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor" --overwrite)
-step bench 180 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
+# f32, f16 and bf16: three times the f32-only run it was sized for.
+step bench 420 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
 # The plugin contract on every device of each GPU plugin (NVIDIA's and any
 # other the machine has), each in its own step: every check group runs in a
@@ -39,5 +43,5 @@ for p in cuda opencl vulkan; do
   step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
 done
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
-step ctest 90 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan))$'
+step ctest 90 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half))$'
 

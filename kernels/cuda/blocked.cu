@@ -25,8 +25,12 @@
  * Correct for any M, N, K: elements outside op(A) or op(B) are loaded as
  * zeros (which add nothing) and stores outside C are skipped.
  *
+ * Registers and shared memory hold acc_t (gemm_common.cuh): f16 and bf16
+ * are widened to f32 as they come from global memory, so everything after
+ * the loads is the f32 kernel's.
+ *
  * Defines: DTYPE (gemm_common.cuh), TILE (32, 64, 128), WORK (2, 4, 8),
- * DEPTH (16; 8 for 8-byte types, so the double-buffered tiles stay in 48 KB).
+ * DEPTH (16; 8 for 8-byte acc_t, so the double-buffered tiles stay in 48 KB).
  * The plugin computes the same shared-memory size to refuse a variant that
  * does not fit before compiling it.
  */
@@ -50,7 +54,7 @@ static_assert(THREADS <= 1024, "(TILE / WORK)^2 threads: over CUDA's 1024 thread
 static_assert((TILE & (TILE - 1)) == 0 && (DEPTH & (DEPTH - 1)) == 0, "TILE and DEPTH must be powers of two");
 
 /* Elements per shared-memory read of a run: 16 bytes, or all of WORK. */
-#define VEC_16 ((int)(16 / sizeof(elem_t)))
+#define VEC_16 ((int)(16 / sizeof(acc_t)))
 #define VEC (VEC_16 < WORK ? VEC_16 : WORK)
 #define RUNS (WORK / VEC)
 /* Row length of a shared tile: TILE plus 16 bytes, so each row starts
@@ -59,8 +63,8 @@ static_assert((TILE & (TILE - 1)) == 0 && (DEPTH & (DEPTH - 1)) == 0, "TILE and 
 /* Elements of one tile each thread loads. */
 #define LOADS ((TILE * DEPTH + THREADS - 1) / THREADS)
 
-struct alignas(VEC * sizeof(elem_t)) run_t {
-    elem_t v[VEC];
+struct alignas(VEC * sizeof(acc_t)) run_t {
+    acc_t v[VEC];
 };
 
 /* Loads this thread's share of one tile into registers. The tile's elements
@@ -71,7 +75,7 @@ struct alignas(VEC * sizeof(elem_t)) run_t {
  * dimension, so a warp's loads are coalesced either way. Elements at or past
  * x_left or k_left are outside the matrix and load as zero. */
 template <bool XC>
-static __device__ __forceinline__ void load_tile(elem_t (&r)[LOADS], const elem_t *__restrict__ src, long long ld,
+static __device__ __forceinline__ void load_tile(acc_t (&r)[LOADS], const elem_t *__restrict__ src, long long ld,
                                                  int x_left, int k_left, unsigned tid)
 {
 #pragma unroll
@@ -79,16 +83,16 @@ static __device__ __forceinline__ void load_tile(elem_t (&r)[LOADS], const elem_
         const unsigned idx = tid + (unsigned)(l * THREADS);
         const int x = (int)(XC ? idx % TILE : idx / DEPTH);
         const int k = (int)(XC ? idx / TILE : idx % DEPTH);
-        elem_t v = (elem_t)0;
+        acc_t v = (acc_t)0;
         if ((LOADS * THREADS == TILE * DEPTH || idx < (unsigned)(TILE * DEPTH)) && x < x_left && k < k_left)
-            v = XC ? src[(long long)k * ld + x] : src[(long long)x * ld + k];
+            v = to_acc(XC ? src[(long long)k * ld + x] : src[(long long)x * ld + k]);
         r[l] = v;
     }
 }
 
 /* Stores what load_tile loaded into a shared tile s[k][x]. */
 template <bool XC>
-static __device__ __forceinline__ void store_tile(elem_t (*s)[ROW], const elem_t (&r)[LOADS], unsigned tid)
+static __device__ __forceinline__ void store_tile(acc_t (*s)[ROW], const acc_t (&r)[LOADS], unsigned tid)
 {
 #pragma unroll
     for (int l = 0; l < LOADS; ++l) {
@@ -105,10 +109,10 @@ static __device__ __forceinline__ void store_tile(elem_t (*s)[ROW], const elem_t
  * time, so the loads' index arithmetic is fixed). as and bs are the two
  * buffers of each shared tile. */
 template <bool TA, bool TB>
-static __device__ __forceinline__ void blocked(int M, int N, int K, elem_t alpha, const elem_t *__restrict__ A,
+static __device__ __forceinline__ void blocked(int M, int N, int K, acc_t alpha, const elem_t *__restrict__ A,
                                                long long lda, const elem_t *__restrict__ B, long long ldb,
-                                               elem_t beta, elem_t *__restrict__ C, long long ldc,
-                                               elem_t (*as)[DEPTH][ROW], elem_t (*bs)[DEPTH][ROW])
+                                               acc_t beta, elem_t *__restrict__ C, long long ldc,
+                                               acc_t (*as)[DEPTH][ROW], acc_t (*bs)[DEPTH][ROW])
 {
     const unsigned tid = threadIdx.x;
     const int tx = (int)(tid % SIDE), ty = (int)(tid / SIDE);
@@ -122,14 +126,14 @@ static __device__ __forceinline__ void blocked(int M, int N, int K, elem_t alpha
     const elem_t *b_src = TB ? B + (long long)col0 * ldb : B + col0;
     const long long b_step = TB ? (long long)DEPTH : (long long)DEPTH * ldb;
 
-    elem_t acc[WORK][WORK];
+    acc_t acc[WORK][WORK];
 #pragma unroll
     for (int i = 0; i < WORK; ++i)
 #pragma unroll
         for (int j = 0; j < WORK; ++j)
-            acc[i][j] = (elem_t)0;
+            acc[i][j] = (acc_t)0;
 
-    elem_t ra[LOADS], rb[LOADS];
+    acc_t ra[LOADS], rb[LOADS];
     int k_left = K;
     load_tile<TA>(ra, a_src, lda, m_left, k_left, tid);
     load_tile<!TB>(rb, b_src, ldb, n_left, k_left, tid);
@@ -152,7 +156,7 @@ static __device__ __forceinline__ void blocked(int M, int N, int K, elem_t alpha
 
 #pragma unroll
         for (int p = 0; p < DEPTH; ++p) {
-            elem_t af[WORK], bf[WORK];
+            acc_t af[WORK], bf[WORK];
 #pragma unroll
             for (int c = 0; c < RUNS; ++c) {
                 const run_t ar = *reinterpret_cast<const run_t *>(&as[cur][p][c * SIDE * VEC + ty * VEC]);
@@ -202,13 +206,13 @@ static __device__ __forceinline__ void blocked(int M, int N, int K, elem_t alpha
  * the same arguments, and must match the name. */
 #define GEMM_BLOCKED(NAME, TA, TB)                                                                          \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                  \
-    NAME(int M, int N, int K, int trans_a, int trans_b, elem_t alpha, const elem_t *__restrict__ A,       \
-         long long lda, const elem_t *__restrict__ B, long long ldb, elem_t beta, elem_t *__restrict__ C, \
+    NAME(int M, int N, int K, int trans_a, int trans_b, acc_t alpha, const elem_t *__restrict__ A,        \
+         long long lda, const elem_t *__restrict__ B, long long ldb, acc_t beta, elem_t *__restrict__ C,  \
          long long ldc)                                                                                     \
     {                                                                                                      \
         /* [buffer][k][x]: op(A) stored transposed, op(B) as is. */                                       \
-        alignas(16) __shared__ elem_t as[2][DEPTH][ROW];                                                  \
-        alignas(16) __shared__ elem_t bs[2][DEPTH][ROW];                                                  \
+        alignas(16) __shared__ acc_t as[2][DEPTH][ROW];                                                   \
+        alignas(16) __shared__ acc_t bs[2][DEPTH][ROW];                                                   \
         (void)trans_a;                                                                                     \
         (void)trans_b;                                                                                     \
         blocked<TA, TB>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, as, bs);                            \

@@ -1,24 +1,97 @@
 /*
  * Shared by the CUDA GEMM kernels. The plugin compiles each kernel at run time
  * with NVRTC for the device's own architecture, passing its parameters as
- * defines: -DDTYPE=float|double|int (and -DTILE=... for tiled.cu).
+ * defines: -DDTYPE=float|double|int|gh_f16|gh_bf16 (and -DTILE=... for
+ * tiled.cu).
  *
  * Matrices are row-major, as in gemmhost/plugin.h: op(A) is M x K, op(B) is
  * K x N, C is M x N, and element (i, j) of a stored matrix X is x[i * ld + j].
  * The host passes A, B and C already advanced by their offsets.
+ *
+ * Two types: elem_t, what A, B and C hold in memory (DTYPE), and acc_t, what
+ * the kernels load it into, stage in shared memory, multiply and sum, and
+ * what alpha and beta are. They are the same type for float, double and int.
+ * f16 and bf16 (plugin.h's default arithmetic for them) are stored in 16 bits
+ * and widened to f32 as they are loaded; the result is rounded once, to
+ * nearest even, as it is stored.
+ *
+ * The 16-bit types are plain structs of their bits, converted here, rather
+ * than cuda_fp16.h's __half and cuda_bf16.h's __nv_bfloat16: NVRTC (CUDA
+ * 13.0) does not ship those headers built in, so they would have to be found
+ * in a toolkit at run time, which a machine with only the driver and NVRTC
+ * does not have. A struct also keeps the bits from being used as numbers by
+ * mistake: only to_acc() reads them.
  */
 #ifndef DTYPE
-#error "DTYPE must be defined: float, double or int"
+#error "DTYPE must be defined: float, double, int, gh_f16 or gh_bf16"
 #endif
 
-typedef DTYPE elem_t;
+struct gh_f16 {
+    unsigned short bits; /* IEEE binary16 */
+};
+struct gh_bf16 {
+    unsigned short bits; /* bfloat16: the top half of an f32 */
+};
 
-/* C = alpha * acc + beta * C. With beta == 0, C is not read at all: the host
- * poisons it with NaN to catch unwritten elements, and 0 * NaN is NaN. */
-static __device__ __forceinline__ void gemm_store(elem_t *c, elem_t alpha, elem_t acc, elem_t beta)
+template <typename T> struct gh_acc_of {
+    typedef T type;
+};
+template <> struct gh_acc_of<gh_f16> {
+    typedef float type;
+};
+template <> struct gh_acc_of<gh_bf16> {
+    typedef float type;
+};
+
+typedef DTYPE elem_t;
+typedef gh_acc_of<elem_t>::type acc_t;
+
+/* Widening: exact. cvt.f32.f16 exists on every architecture NVRTC targets;
+ * a bf16 is an f32 with 16 zero bits appended. */
+static __device__ __forceinline__ float to_acc(float x) { return x; }
+static __device__ __forceinline__ double to_acc(double x) { return x; }
+static __device__ __forceinline__ int to_acc(int x) { return x; }
+static __device__ __forceinline__ float to_acc(gh_f16 x)
 {
-    if (beta == (elem_t)0)
-        *c = alpha * acc;
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x.bits));
+    return f;
+}
+static __device__ __forceinline__ float to_acc(gh_bf16 x) { return __uint_as_float((unsigned)x.bits << 16); }
+
+/* Narrowing into the storage type: once, to nearest even; a NaN stays a
+ * NaN. */
+static __device__ __forceinline__ void store_rounded(float *c, float x) { *c = x; }
+static __device__ __forceinline__ void store_rounded(double *c, double x) { *c = x; }
+static __device__ __forceinline__ void store_rounded(int *c, int x) { *c = x; }
+static __device__ __forceinline__ void store_rounded(gh_f16 *c, float x)
+{
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    c->bits = h;
+}
+/* The same on every architecture (cvt.rn.bf16.f32 needs sm_80): adding
+ * 0x7FFF plus the lowest kept bit carries into the kept half exactly when
+ * the dropped half is over the midpoint, or on it with the kept half odd;
+ * a carry out of the mantissa steps the exponent, up to infinity. The
+ * formula of gh_f32_to_bf16 in gemmhost/half.h (tests/half: midpoints,
+ * double-rounding traps, NaN, overflow, subnormals). */
+static __device__ __forceinline__ void store_rounded(gh_bf16 *c, float x)
+{
+    unsigned u = __float_as_uint(x);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u)
+        c->bits = (unsigned short)((u >> 16) | 0x0040u); /* NaN: quiet, its sign and top payload kept */
     else
-        *c = alpha * acc + beta * *c;
+        c->bits = (unsigned short)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* C = alpha * acc + beta * C, computed in acc_t and rounded once into C.
+ * With beta == 0, C is not read at all: the host poisons it with NaN to
+ * catch unwritten elements, and 0 * NaN is NaN. */
+static __device__ __forceinline__ void gemm_store(elem_t *c, acc_t alpha, acc_t acc, acc_t beta)
+{
+    if (beta == (acc_t)0)
+        store_rounded(c, alpha * acc);
+    else
+        store_rounded(c, alpha * acc + beta * to_acc(*c));
 }

@@ -8,9 +8,9 @@
 #include "gemm_common.cuh"
 
 extern "C" __global__ void gemm_naive(int M, int N, int K, int trans_a, int trans_b,
-                                      elem_t alpha, const elem_t *__restrict__ A, long long lda,
+                                      acc_t alpha, const elem_t *__restrict__ A, long long lda,
                                       const elem_t *__restrict__ B, long long ldb,
-                                      elem_t beta, elem_t *__restrict__ C, long long ldc)
+                                      acc_t beta, elem_t *__restrict__ C, long long ldc)
 {
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
     const int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -24,9 +24,9 @@ extern "C" __global__ void gemm_naive(int M, int N, int K, int trans_a, int tran
     const elem_t *b = trans_b ? B + (long long)col * ldb : B + col;
     const long long b_step = trans_b ? 1 : ldb;
 
-    elem_t acc = 0;
+    acc_t acc = 0;
     for (int p = 0; p < K; ++p) {
-        acc += *a * *b;
+        acc += to_acc(*a) * to_acc(*b);
         a += a_step;
         b += b_step;
     }

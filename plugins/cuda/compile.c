@@ -18,7 +18,9 @@ static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][4] = {
     {"gemm_tiled", "gemm_tiled", "gemm_tiled", "gemm_tiled"},
     {"gemm_blocked_nn", "gemm_blocked_nt", "gemm_blocked_tn", "gemm_blocked_tt"},
 };
-static const char *const dtype_types[GH_DTYPE_COUNT] = {"float", "double", "int"};
+/* DTYPE for gemm_common.cuh, by gh_dtype. */
+static const char *const dtype_types[GH_DTYPE_COUNT] = {
+    [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int", [GH_F16] = "gh_f16", [GH_BF16] = "gh_bf16"};
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -187,4 +189,25 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
                 if (st) return st;
             }
     return GH_OK;
+}
+
+gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const int64_t *params, size_t n_params,
+                              int cc_major, int cc_minor)
+{
+    if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: no context (NULL)");
+    if (kernel < 0 || kernel >= GH_CUDA_SOURCE_KERNELS)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d)",
+                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED);
+    const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
+    if ((unsigned)dtype >= GH_DTYPE_COUNT || !(info->dtypes & GH_DTYPE_BIT(dtype)))
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: kernel %s has no dtype %d", info->name, (int)dtype);
+    gh_status st = gh_plugin_check_params("compile", info, params, n_params);
+    if (st) return st;
+    gh_cuda_variant v = gh_cuda_variant_of(kernel, params);
+    void *cubin = NULL;
+    size_t size = 0;
+    st = gh_cuda_compile(ctx, kernel, dtype, &v, cc_major, cc_minor, &cubin, &size);
+    free(cubin);
+    return st;
 }

@@ -30,4 +30,9 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
  * architecture with no device needed. */
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor);
 
+/* The get_proc extra GEMMHOST_CUDA_COMPILE: one variant of one source
+ * kernel in one dtype, its arguments checked as gemm() checks them. */
+gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const int64_t *params, size_t n_params,
+                              int cc_major, int cc_minor);
+
 #endif

@@ -16,31 +16,53 @@ static gh_status get_handle(const gh_cuda_device *dev, const gh_cublas_api *cb, 
     gh_status st = gh_cublas_check(cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
     if (st) return st;
     /* Default math: fp32 stays fp32 (no TF32 tensor cores), so cuBLAS is
-     * checked against the same bound and compared like for like. */
+     * checked against the same bound and compared like for like; cublas-tf32
+     * asks for TF32 through its compute type, call by call. Reductions (the
+     * sums of a split K) stay in the f32 compute type too: by default cuBLAS
+     * may do them in f16 or bf16 when C is, which is not the f32
+     * accumulation the kernel stands for. */
+    const cublasMath_t want = (cublasMath_t)(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION);
     cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
     if ((st = gh_cublas_check(cb->cublasSetStream(h, (cudaStream_t)stream), "cublasSetStream")) ||
         (st = gh_cublas_check(cb->cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST),
                               "cublasSetPointerMode(CUBLAS_POINTER_MODE_HOST)")) ||
-        (st = gh_cublas_check(cb->cublasSetMathMode(h, CUBLAS_DEFAULT_MATH),
-                              "cublasSetMathMode(CUBLAS_DEFAULT_MATH)")) ||
+        (st = gh_cublas_check(cb->cublasSetMathMode(h, want),
+                              "cublasSetMathMode(CUBLAS_DEFAULT_MATH | "
+                              "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)")) ||
         (st = gh_cublas_check(cb->cublasGetMathMode(h, &mode), "cublasGetMathMode"))) {
         cb->cublasDestroy(h);
         return st;
     }
-    if (mode != CUBLAS_DEFAULT_MATH) {
+    if (mode != want) {
         cb->cublasDestroy(h);
-        return gh_plugin_set_error(GH_ERROR, "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH)",
-                                   (int)mode);
+        return gh_plugin_set_error(GH_ERROR,
+                                   "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH | "
+                                   "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION) (%d)",
+                                   (int)mode, (int)want);
     }
     *slot = h;
     return GH_OK;
 }
 
-gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream,
+/* The cudaDataType of a dtype's matrices in cublasGemmEx. */
+static cudaDataType gemm_ex_type(gh_dtype dtype)
+{
+    return dtype == GH_F16 ? CUDA_R_16F : dtype == GH_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+}
+
+gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream, int tf32,
                                  const gh_gemm_args *a, CUevent start, CUevent stop)
 {
-    if (a->dtype != GH_F32 && a->dtype != GH_F64)
-        return gh_plugin_set_error(GH_UNSUPPORTED, "cuBLAS has no int32 GEMM");
+    if (tf32 ? a->dtype != GH_F32 : a->dtype == GH_I32)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s has no %s GEMM", tf32 ? "cublas-tf32" : "cuBLAS",
+                                   gh_plugin_dtype_name(a->dtype));
+    /* Without TF32 tensor cores cuBLAS would quietly compute in f32: a row
+     * that says TF32 and is not. */
+    if (tf32 && dev->cc_major < 8)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "cublas-tf32 needs TF32 tensor cores (compute capability 8.0 or newer); %s is "
+                                   "compute capability %d.%d",
+                                   dev->name, dev->cc_major, dev->cc_minor);
     const char *why = NULL;
     const gh_cublas_api *cb = gh_cuda_cublas(&why);
     if (!cb) return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
@@ -65,16 +87,30 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
     int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
 
     if ((st = gh_cuda_record(ctx, dev, start, stream))) return st;
-    if (a->dtype == GH_F32) {
+    if (a->dtype == GH_F32 && !tf32) {
         float alpha = (float)a->alpha, beta = (float)a->beta;
         st = gh_cublas_check(cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
                                              (const float *)A, lda, &beta, (float *)C, ldc),
                              "cublasSgemm on device %d", dev->index);
-    } else {
+    } else if (a->dtype == GH_F64) {
         double alpha = a->alpha, beta = a->beta;
         st = gh_cublas_check(cb->cublasDgemm(*handle, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
                                              (const double *)A, lda, &beta, (double *)C, ldc),
                              "cublasDgemm on device %d", dev->index);
+    } else {
+        /* f16 and bf16 with f32 compute (alpha and beta f32, as plugin.h
+         * has them), or f32 with inputs rounded to TF32. */
+        float alpha = (float)a->alpha, beta = (float)a->beta;
+        const cudaDataType type = gemm_ex_type(a->dtype);
+        const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        st = gh_cublas_check(cb->cublasGemmEx(*handle, op_b, op_a, m, n, k, &alpha, (const void *)B, type, ldb,
+                                              (const void *)A, type, lda, &beta, (void *)C, type, ldc, compute,
+                                              CUBLAS_GEMM_DEFAULT),
+                             "cublasGemmEx(%s, %s) on device %d", gh_plugin_dtype_name(a->dtype),
+                             tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F", dev->index);
+        /* What this device's cuBLAS cannot do, e.g. a dtype on an older chip. */
+        if (st == GH_UNSUPPORTED)
+            gh_plugin_append_error(" (%s, compute capability %d.%d)", dev->name, dev->cc_major, dev->cc_minor);
     }
     if (st) return st;
     return gh_cuda_record(ctx, dev, stop, stream);

@@ -90,6 +90,10 @@ static void *plugin_get_proc(const char *name)
         gemmhost_cuda_compile_all_fn fn = gh_cuda_compile_all;
         return (void *)fn;
     }
+    if (name && strcmp(name, GEMMHOST_CUDA_COMPILE) == 0) {
+        gemmhost_cuda_compile_fn fn = gh_cuda_compile_one;
+        return (void *)fn;
+    }
     return NULL;
 }
 

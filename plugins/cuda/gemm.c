@@ -21,8 +21,12 @@ gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int k
     const gh_plugin_gemm_target target = {device, &ctx->devices[device].info, &gh_cuda_kernel_infos[kernel], 0,
                                           gh_cuda_extent};
     st = gh_plugin_check_gemm(call, a, &target);
-    if (st == GH_UNSUPPORTED && kernel == GH_CUDA_CUBLAS && a->dtype == GH_I32)
-        gh_plugin_append_error(": cuBLAS has no int32 GEMM");
+    /* A dtype the kernel does not have: say where it is. */
+    if (st == GH_UNSUPPORTED && !(gh_cuda_kernel_infos[kernel].dtypes & GH_DTYPE_BIT(a->dtype))) {
+        if (kernel == GH_CUDA_CUBLAS && a->dtype == GH_I32) gh_plugin_append_error(": cuBLAS has no int32 GEMM");
+        if (kernel == GH_CUDA_CUBLAS_TF32)
+            gh_plugin_append_error(": TF32 is a rounding of f32 inputs; kernel cublas does the other dtypes");
+    }
     if (st) return st;
     /* The kernels take M, N and K as int (leading dimensions as long long;
      * cuBLAS checks its own). */
@@ -34,8 +38,9 @@ gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int k
     return GH_OK;
 }
 
-/* One scalar kernel argument of the GEMM's dtype; cuLaunchKernel copies as
- * many bytes as the kernel's parameter has, from the start. */
+/* One scalar kernel argument (alpha, beta) of the kernels' acc_t: the dtype
+ * itself, or f32 for f16 and bf16; cuLaunchKernel copies as many bytes as
+ * the kernel's parameter has, from the start. */
 typedef union scalar {
     float f32;
     double f64;
@@ -45,7 +50,7 @@ typedef union scalar {
 static scalar to_scalar(gh_dtype dtype, double v)
 {
     scalar s;
-    if (dtype == GH_F32) s.f32 = (float)v;
+    if (dtype == GH_F32 || dtype == GH_F16 || dtype == GH_BF16) s.f32 = (float)v;
     else if (dtype == GH_F64) s.f64 = v;
     else s.i32 = (int)v; /* gemm() checked it is an integral int32 */
     return s;
@@ -121,7 +126,8 @@ gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, 
                                const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas, CUevent start,
                                CUevent stop)
 {
-    if (kernel == GH_CUDA_CUBLAS) return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, args, start, stop);
+    if (kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_TF32)
+        return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, kernel == GH_CUDA_CUBLAS_TF32, args, start, stop);
     return launch(ctx, dev, kernel, args, variant, stream, start, stop);
 }
 

@@ -18,4 +18,18 @@
 #define GEMMHOST_CUDA_COMPILE_ALL "gemmhost_cuda_compile_all"
 typedef gh_status (*gemmhost_cuda_compile_all_fn)(gh_plugin *ctx, int cc_major, int cc_minor);
 
+/* gh_status compile(gh_plugin *ctx, int kernel, gh_dtype dtype,
+ *                   const int64_t *params, size_t n_params,
+ *                   int cc_major, int cc_minor):
+ * compiles one variant of one kernel built at run time (naive, tiled or
+ * blocked, by kernel_info index; params as gemm() takes them) in one dtype
+ * with NVRTC for compute capability cc_major.cc_minor, the same way gemm()
+ * does, and loads nothing: no driver or device needed. GH_OK, or the
+ * failure with NVRTC's log; GH_INVALID_ARGUMENT for a kernel that is not
+ * compiled (cublas), a dtype outside its mask or a parameter not allowed;
+ * GH_UNSUPPORTED when NVRTC itself is missing. */
+#define GEMMHOST_CUDA_COMPILE "gemmhost_cuda_compile"
+typedef gh_status (*gemmhost_cuda_compile_fn)(gh_plugin *ctx, int kernel, gh_dtype dtype, const int64_t *params,
+                                              size_t n_params, int cc_major, int cc_minor);
+
 #endif

@@ -50,21 +50,39 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
-#define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
+/* f16 and bf16: stored in 16 bits, widened to f32 for the multiplies and
+ * sums, rounded once into C (plugin.h's default arithmetic: no declaration).
+ * The conversions are plain instructions on every architecture NVRTC
+ * targets, so every CUDA device runs them. */
+#define HALF_DTYPES (GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
+#define ALL_DTYPES  (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | HALF_DTYPES)
+
+/* cublas-tf32 multiplies f32 inputs rounded to TF32 on the tensor cores and
+ * sums in f32: the host holds it to that bound, not f32's. */
+static const gh_kernel_precision tf32_precision[] = {
+    {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32},
+};
 
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
     [GH_CUDA_NAIVE] = {sizeof(gh_kernel_info), "naive",
-                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES, NULL, 0},
+                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES, NULL, 0,
+                       NULL, 0},
     [GH_CUDA_TILED] = {sizeof(gh_kernel_info), "tiled",
                        "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)", ALL_DTYPES,
-                       tiled_params, 1},
+                       tiled_params, 1, NULL, 0},
     [GH_CUDA_BLOCKED] = {sizeof(gh_kernel_info), "blocked",
                          "2D register blocking: each thread a work x work block of C in registers, tiles of A and B "
                          "double-buffered in shared memory (NVRTC)",
-                         ALL_DTYPES, blocked_params, 2},
+                         ALL_DTYPES, blocked_params, 2, NULL, 0},
     [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
-                        "cuBLAS SGEMM/DGEMM in its default math mode (no TF32): the baseline",
-                        GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), NULL, 0},
+                        "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
+                        "f32 compute: the baseline",
+                        GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES, NULL, 0, NULL, 0},
+    [GH_CUDA_CUBLAS_TF32] =
+        {sizeof(gh_kernel_info), "cublas-tf32",
+         "cuBLAS f32 GEMM on TF32 tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32): inputs "
+         "rounded to TF32, f32 sums; compute capability 8.0 or newer",
+         GH_DTYPE_BIT(GH_F32), NULL, 0, tf32_precision, 1},
 };
 
 int gh_cuda_variant_count(int kernel)
@@ -115,17 +133,22 @@ gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params)
     return gh_cuda_variant_at(kernel, 0);
 }
 
+size_t gh_cuda_acc_size(gh_dtype dtype)
+{
+    return dtype == GH_F16 || dtype == GH_BF16 ? 4 : gh_plugin_dtype_size(dtype);
+}
+
 /* blocked.cu: DEPTH is 16, or 8 for 8-byte types so that its two buffers of
  * two DEPTH x (TILE + 16 bytes) tiles stay within 48 KB of static shared
  * memory at tile 128. */
 int gh_cuda_blocked_depth(gh_dtype dtype)
 {
-    return gh_plugin_dtype_size(dtype) == 8 ? 8 : 16;
+    return gh_cuda_acc_size(dtype) == 8 ? 8 : 16;
 }
 
 long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
 {
-    long long es = (long long)gh_plugin_dtype_size(dtype);
+    long long es = (long long)gh_cuda_acc_size(dtype);
     return 2LL * 2LL * gh_cuda_blocked_depth(dtype) * (tile + 16 / es) * es;
 }
 
@@ -146,7 +169,7 @@ gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const g
     if (kernel == GH_CUDA_TILED) {
         s.threads = v->tile * v->tile;
         /* as[] and bs[] in tiled.cu */
-        s.shared = 2LL * v->tile * (v->tile + 1) * (long long)gh_plugin_dtype_size(dtype);
+        s.shared = 2LL * v->tile * (v->tile + 1) * (long long)gh_cuda_acc_size(dtype);
         s.block_x = s.block_y = (unsigned)v->tile;
         cover_x = cover_y = v->tile;
     } else if (kernel == GH_CUDA_BLOCKED) {

@@ -12,7 +12,14 @@
 #include "gemmhost/plugin.h"
 
 /* Kernel indices, in the order kernel_info() lists them. */
-enum { GH_CUDA_NAIVE = 0, GH_CUDA_TILED = 1, GH_CUDA_BLOCKED = 2, GH_CUDA_CUBLAS = 3, GH_CUDA_KERNEL_COUNT = 4 };
+enum {
+    GH_CUDA_NAIVE = 0,
+    GH_CUDA_TILED = 1,
+    GH_CUDA_BLOCKED = 2,
+    GH_CUDA_CUBLAS = 3,
+    GH_CUDA_CUBLAS_TF32 = 4,
+    GH_CUDA_KERNEL_COUNT = 5
+};
 #define GH_CUDA_SOURCE_KERNELS 3 /* naive, tiled and blocked are compiled from kernels/cuda */
 
 /* The parameter values the source kernels are built for. A kernel's
@@ -49,6 +56,11 @@ gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params);
 
 /* The variant's name in messages, e.g. "gemm_tiled (f32, tile 16)". */
 void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *variant);
+
+/* The bytes of one element as the source kernels hold it in registers and
+ * shared memory (acc_t in gemm_common.cuh): the dtype's own size, but 4 for
+ * f16 and bf16, which are widened to f32 as they are loaded. */
+size_t gh_cuda_acc_size(gh_dtype dtype);
 
 /* What the blocked kernel needs, as blocked.cu computes it: its step along K
  * for a dtype, and its static shared memory in bytes. */

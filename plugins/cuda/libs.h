@@ -44,7 +44,7 @@
     X(cublasCreate)                                                                                          \
     X(cublasDestroy)                                                                                         \
     X(cublasGetVersion) X(cublasSetStream) X(cublasSetMathMode) X(cublasGetMathMode) X(cublasSetPointerMode) \
-        X(cublasSgemm) X(cublasDgemm)
+        X(cublasSgemm) X(cublasDgemm) X(cublasGemmEx)
 
 typedef struct gh_cu_api {
     GH_CU_FUNCTIONS(GH_LIB_MEMBER)

@@ -20,8 +20,17 @@ void run_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 void run_multi_device_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int n_devices);
 /* Speed at 1024, 2048 and 4096 (f32): printed, not judged, except as notes. */
 void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device);
+/* f16 and bf16 on every kernel that has them, f32 on cublas-tf32, each
+ * verified by the host's verification against the arithmetic it declares. */
+void run_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
+/* No device needed: NVRTC compiles the f16 and bf16 kernels for sm_90,
+ * sm_80 and sm_75 through the plugin's compile extra. */
+void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx);
 
 /* Finds a kernel's index by name, -1 if absent. */
 int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name);
+/* The device's compute capability as major * 10 + minor, read from its
+ * info's api ("..., sm_90, ..."); -1 if it does not say. */
+int device_sm(const gh_plugin_api *api, gh_plugin *ctx, int device);
 
 #endif

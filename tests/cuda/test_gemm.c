@@ -1,9 +1,10 @@
 /*
  * GEMM on a CUDA device: every kernel (naive, tiled at each tile, blocked at
  * each tile and work the device runs, cuBLAS) x
- * dtype x transpose x odd shape x layout x (alpha, beta), each checked
- * against the long double host reference with the K-scaled bound, with C's
- * padding and guard zones checked for stray writes.
+ * dtype (f32, f64, i32; f16 and bf16 are test_half.c's) x transpose x odd
+ * shape x layout x (alpha, beta), each checked against the long double host
+ * reference with the K-scaled bound, with C's padding and guard zones
+ * checked for stray writes.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* What a CUDA device cannot run is refused before anything runs, naming the
  * limit: blocked at tile 128, work 2 needs 4096 threads per block, over
- * every device's 1024; cuBLAS has no i32 GEMM. The device still works
- * afterwards. (The generic refusals are gemmhost-conformance's.) */
+ * every device's 1024; cuBLAS has no i32 GEMM; cublas-tf32 is f32 only, and
+ * needs compute capability 8.0. The device still works afterwards. (The
+ * generic refusals are gemmhost-conformance's.) */
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,27 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     args.params = NULL;
     args.n_params = 0;
     expect_gemm(api, ctx, device, "cublas", &args, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM", "i32");
+
+    /* cublas-tf32 is f32 only, and only where there are TF32 tensor cores. */
+    args = good;
+    args.params = NULL;
+    args.n_params = 0;
+    args.m = args.n = args.k = 32; /* 32 x 32 f64 fits the buffers */
+    args.lda = args.ldb = args.ldc = 32;
+    args.dtype = GH_F64;
+    expect_gemm(api, ctx, device, "cublas-tf32", &args, GH_UNSUPPORTED, "kernel cublas does the other dtypes", "f64");
+    args.dtype = GH_F16;
+    expect_gemm(api, ctx, device, "cublas-tf32", &args, GH_UNSUPPORTED, "kernel cublas does the other dtypes", "f16");
+    args.dtype = GH_F32;
+    if (device_sm(api, ctx, device) < 80) {
+        expect_gemm(api, ctx, device, "cublas-tf32", &args, GH_UNSUPPORTED, "compute capability 8.0 or newer",
+                    "f32 on a device without TF32 tensor cores");
+    } else {
+        gh_gemm_timing t = {.size = sizeof t};
+        gh_status st = api->gemm(ctx, device, find_kernel(api, ctx, "cublas-tf32"), &args, &t);
+        CHECK(st == GH_OK, "cublas-tf32 runs f32 on sm_%d (status %d: %s)", device_sm(api, ctx, device), (int)st,
+              api->last_error(ctx));
+    }
 
     /* Allowed values, but a combination over the device's threads per block. */
     int64_t blocked_params[2] = {128, 2};

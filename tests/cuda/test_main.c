@@ -3,29 +3,36 @@
  * the host sees it (the generic promises of plugin.h, checked on every
  * plugin, are gemmhost-conformance's: entry, options, last_error, buffer and
  * gemm refusals):
- *   gemmhost-cuda-test [--full] <path to gemmhost-cuda.so> <kernels/cuda folder>
+ *   gemmhost-cuda-test [--full] [--compile-only | --device-only]
+ *                      <path to gemmhost-cuda.so> <kernels/cuda folder>
  *
- * Everywhere: its table (the streams and host memory of ABI minor 1, the
- * kernel_dir option, the compile-all extra, nothing exported but the entry),
- * its kernels and their parameters, kernel_dir and $GEMMHOST_KERNEL_DIR, and
- * NVRTC: naive and tiled compiled in every dtype and tile and blocked in one
- * variant, and a compile error reported with NVRTC's log (no device
- * needed). With no driver or device: the reason names CUDA, and host_alloc
- * (which needs device 0's context) says so. With a device: every kernel
- * variant on odd shapes against a host reference (test_gemm.c), the
+ * Both parts run without a flag; each flag runs one of them.
+ *
+ * The compile part needs no device: the table (the streams and host memory
+ * of ABI minor 1, the kernel_dir option, the compile extras, nothing
+ * exported but the entry), the kernels, their parameters and declared
+ * arithmetic, kernel_dir and $GEMMHOST_KERNEL_DIR, and NVRTC: naive and
+ * tiled compiled in every dtype and tile and blocked in one variant, a
+ * compile error reported with NVRTC's log, and the f16 and bf16 kernels for
+ * sm_90, sm_80 and sm_75 (test_compile_half.c).
+ *
+ * The device part: with no driver or device, the reason names CUDA, and
+ * host_alloc (which needs device 0's context) says so; then the test exits
+ * 77 (skipped) unless something failed. With a device: every kernel variant
+ * on odd shapes against a host reference (test_gemm.c: f32, f64, i32;
+ * test_half.c: f16, bf16 and cublas-tf32 by the host's verification), the
  * device's limits (test_limits.c), the streams (test_streams.c) and the
  * speed (test_perf.c).
  *
  * --full (the GPU machine, tools/gpu-check.sh) adds the long sweep: NVRTC
- * compiles every kernel variant for sm_90, among them 24 of blocked at about
- * a second each; without it that sweep is a skip.
+ * compiles every kernel variant for sm_90, among them 40 of blocked (8 per
+ * dtype) at about a second each; without it that sweep is a skip.
  *
  * GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 fails when there is no device (for the
  * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing runs (the
  * speed table, and the check that copies and GEMMs on two streams overlap);
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
- * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too.
- */
+ * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +51,15 @@ int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
         if (k && strcmp(k->name, name) == 0) return i;
     }
     return -1;
+}
+
+int device_sm(const gh_plugin_api *api, gh_plugin *ctx, int device)
+{
+    const gh_device_info *info = api->device_info(ctx, device);
+    const char *sm = info && info->api ? strstr(info->api, "sm_") : NULL;
+    int value = -1, digits = 0;
+    /* sm_90, sm_100: the last digit is the minor, the rest the major. */
+    return sm && sscanf(sm + 3, "%d%n", &value, &digits) == 1 && digits >= 2 ? value : -1;
 }
 
 static int contains(const char *s, const char *part)
@@ -114,8 +130,9 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 4, "four kernels (got %d)", api->kernel_count(ctx));
-    const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32);
+    CHECK(api->kernel_count(ctx) == 5, "five kernels (got %d)", api->kernel_count(ctx));
+    const unsigned half = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16);
+    const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | half;
     const struct {
         const char *name;
         unsigned dtypes;
@@ -123,13 +140,28 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
     } want[] = {{"naive", all, 0},
                 {"tiled", all, 1},
                 {"blocked", all, 2},
-                {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), 0}};
-    for (size_t i = 0; i < 4; ++i) {
+                {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
+                {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
         int k = find_kernel(api, ctx, want[i].name);
         const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
         CHECK(info && info->size >= sizeof(gh_kernel_info) && info->dtypes == want[i].dtypes &&
                   info->n_params == want[i].n_params && info->description && info->description[0],
               "kernel %s: dtypes 0x%x, %zu params", want[i].name, want[i].dtypes, want[i].n_params);
+        /* ABI 1.2: only cublas-tf32 declares arithmetic other than the
+         * default (f16 and bf16 summed in f32 are the default). */
+        int tf32 = strcmp(want[i].name, "cublas-tf32") == 0;
+        if (!info || info->size < sizeof(gh_kernel_info)) continue;
+        if (tf32) {
+            const gh_kernel_precision *p = info->n_precisions == 1 ? info->precisions : NULL;
+            CHECK(p && p->size >= sizeof(gh_kernel_precision) && p->dtype == GH_F32 && p->inputs == GH_PREC_TF32 &&
+                      p->accumulate == GH_PREC_F32,
+                  "kernel cublas-tf32 declares f32 as TF32 inputs with f32 accumulation (%zu declarations)",
+                  info->n_precisions);
+        } else {
+            CHECK(info->n_precisions == 0 && info->precisions == NULL,
+                  "kernel %s declares no arithmetic: the default (%zu declarations)", want[i].name, info->n_precisions);
+        }
     }
     int tiled = find_kernel(api, ctx, "tiled");
     const gh_kernel_info *info = tiled >= 0 ? api->kernel_info(ctx, tiled) : NULL;
@@ -239,8 +271,8 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
             return;
         }
         CHECK(st == GH_OK,
-              "NVRTC compiles naive, tiled (tiles 4..32) and blocked (tiles 32..128 x works 2..8) x f32/f64/i32 for "
-              "sm_90 from the embedded sources%s%s",
+              "NVRTC compiles naive, tiled (tiles 4..32) and blocked (tiles 32..128 x works 2..8) x "
+              "f32/f64/i32/f16/bf16 for sm_90 from the embedded sources%s%s",
               st ? ": " : "", st ? api->last_error(ctx) : "");
     } else {
         check_skip(
@@ -335,20 +367,32 @@ static void print_device(const gh_device_info *d, int index)
 
 int main(int argc, char **argv)
 {
-    int full = argc == 4 && strcmp(argv[1], "--full") == 0;
-    if (argc != 3 + full) {
-        fprintf(stderr, "usage: %s [--full] <gemmhost-cuda.so> <kernels/cuda folder>\n", argv[0]);
+    /* Which parts run: the ones without a device (the table, options,
+     * kernels, NVRTC), the ones on a device, or both. */
+    int full = 0, compile_part = 1, device_part = 1;
+    int arg = 1;
+    for (; arg < argc && strncmp(argv[arg], "--", 2) == 0; ++arg) {
+        if (strcmp(argv[arg], "--full") == 0) full = 1;
+        else if (strcmp(argv[arg], "--compile-only") == 0) device_part = 0;
+        else if (strcmp(argv[arg], "--device-only") == 0) compile_part = 0;
+        else break;
+    }
+    if (argc - arg != 2 || !(compile_part || device_part)) {
+        fprintf(stderr,
+                "usage: %s [--full] [--compile-only | --device-only] <gemmhost-cuda.so> <kernels/cuda folder>\n",
+                argv[0]);
         return 2;
     }
-    argv += full;
+    const char *plugin_path = argv[arg], *kernel_src_dir = argv[arg + 1];
     const char *verbose = getenv("GEMMHOST_TEST_VERBOSE");
     check_quiet = !(verbose && atoi(verbose)); /* thousands of GEMMs pass on a device */
     setvbuf(stdout, NULL, _IOLBF, 0);
 
+    int no_device = 0;
     void *lib = NULL;
-    const gh_plugin_api *api = load_plugin(argv[1], &lib);
+    const gh_plugin_api *api = load_plugin(plugin_path, &lib);
     if (api) {
-        test_open_options(api, argv[2]);
+        if (compile_part) test_open_options(api, kernel_src_dir);
 
         gh_plugin *ctx = NULL;
         gh_status st = api->open(NULL, 0, &ctx);
@@ -356,15 +400,22 @@ int main(int argc, char **argv)
               st == GH_OK ? "" : api->last_error(NULL));
         if (st == GH_OK && ctx) {
             test_kernel_infos(api, ctx);
-            test_nvrtc(api, ctx, argv[2], full);
-            int n = api->device_count(ctx);
-            if (n == 0) {
+            if (compile_part) {
+                test_nvrtc(api, ctx, kernel_src_dir, full);
+                run_compile_half_tests(api, ctx);
+            }
+            int n = device_part ? api->device_count(ctx) : 0;
+            if (device_part && n == 0) {
+                char why[1024];
+                snprintf(why, sizeof why, "%s", api->last_error(ctx));
                 test_no_device(api, ctx);
                 const char *require = getenv("GEMMHOST_CUDA_TEST_REQUIRE_DEVICE");
                 if (require && atoi(require))
-                    check_verdict(0, "GEMMHOST_CUDA_TEST_REQUIRE_DEVICE is set but there is no device: %s",
-                                  api->last_error(ctx));
-                else check_skip("GEMM on a CUDA device: none here");
+                    check_verdict(0, "GEMMHOST_CUDA_TEST_REQUIRE_DEVICE is set but there is no device: %s", why);
+                else {
+                    check_skip("GEMM on a CUDA device: none here: %s", why);
+                    no_device = 1;
+                }
             }
             for (int d = 0; d < n; ++d) {
                 const gh_device_info *info = api->device_info(ctx, d);
@@ -378,6 +429,7 @@ int main(int argc, char **argv)
                 print_device(info, d);
                 run_limit_tests(api, ctx, d);
                 run_gemm_tests(api, ctx, d);
+                run_half_tests(api, ctx, d);
                 run_stream_tests(api, ctx, d);
                 const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
                 if (!(no_perf && atoi(no_perf))) run_perf(api, ctx, d);
@@ -387,5 +439,8 @@ int main(int argc, char **argv)
         }
     }
     if (lib) dlclose(lib);
-    return check_summary("gemmhost-cuda-test");
+    int status = check_summary("gemmhost-cuda-test");
+    /* The device part was asked for and could not run: a skip (77 for
+     * ctest), unless something failed. */
+    return status == 0 && no_device ? 77 : status;
 }

@@ -1,0 +1,72 @@
+/*
+ * NVRTC on the f16 and bf16 kernels, no device needed: naive, tiled at every
+ * tile and blocked at the three (tile, work) pairs that between them take
+ * every path of its shared-memory reads, each compiled through the plugin's
+ * own path (the GEMMHOST_CUDA_COMPILE extra: the sources, defines and
+ * options gemm() uses) for sm_90 (H100, H200), sm_80 (A100) and sm_75, the
+ * oldest architecture CUDA 13 compiles for: the 16-bit conversions the
+ * kernels do need nothing newer. Then the extra's own refusals.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda_test.h"
+#include "gemmhost_cuda_extras.h"
+
+static int contains(const char *s, const char *part)
+{
+    return s && strstr(s, part) != NULL;
+}
+
+typedef struct compile_case {
+    const char *kernel;
+    int64_t params[2];
+    size_t n_params;
+} compile_case;
+
+static const compile_case cases[] = {
+    {"naive", {0, 0}, 0},  {"tiled", {4, 0}, 1},     {"tiled", {8, 0}, 1},    {"tiled", {16, 0}, 1},
+    {"tiled", {32, 0}, 1}, {"blocked", {128, 8}, 2}, {"blocked", {64, 4}, 2}, {"blocked", {32, 2}, 2},
+};
+
+void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
+{
+    gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
+    if (!CHECK(compile != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE)) return;
+
+    const int archs[][2] = {{9, 0}, {8, 0}, {7, 5}};
+    const gh_dtype dtypes[] = {GH_F16, GH_BF16};
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; ++a)
+        for (size_t d = 0; d < 2; ++d)
+            for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+                const compile_case *cc = &cases[c];
+                const char *dtype = dtypes[d] == GH_F16 ? "f16" : "bf16";
+                char what[96];
+                if (cc->n_params == 2)
+                    snprintf(what, sizeof what, "%s %s tile %lld work %lld", cc->kernel, dtype,
+                             (long long)cc->params[0], (long long)cc->params[1]);
+                else if (cc->n_params == 1)
+                    snprintf(what, sizeof what, "%s %s tile %lld", cc->kernel, dtype, (long long)cc->params[0]);
+                else snprintf(what, sizeof what, "%s %s", cc->kernel, dtype);
+                gh_status st = compile(ctx, find_kernel(api, ctx, cc->kernel), dtypes[d],
+                                       cc->n_params ? cc->params : NULL, cc->n_params, archs[a][0], archs[a][1]);
+                const char *e = api->last_error(ctx);
+                if (st == GH_UNSUPPORTED && contains(e, "NVRTC not found")) {
+                    check_skip("NVRTC compiles of the 16-bit kernels: %s", e);
+                    return;
+                }
+                CHECK(st == GH_OK, "NVRTC compiles %s for sm_%d%d%s%.600s", what, archs[a][0], archs[a][1],
+                      st ? ": " : "", st ? e : "");
+            }
+
+    /* The extra checks what it is given, as gemm() does. */
+    int64_t seven = 7;
+    gh_status st = compile(ctx, find_kernel(api, ctx, "cublas"), GH_F16, NULL, 0, 9, 0);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "not one NVRTC builds"),
+          "compile refuses cublas, which NVRTC does not build (status %d: %s)", (int)st, api->last_error(ctx));
+    st = compile(ctx, find_kernel(api, ctx, "tiled"), GH_BF16, &seven, 1, 9, 0);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "tile: 7 is not one of"),
+          "compile refuses tile 7, naming the allowed tiles (status %d: %s)", (int)st, api->last_error(ctx));
+    st = compile(ctx, find_kernel(api, ctx, "naive"), (gh_dtype)GH_DTYPE_COUNT, NULL, 0, 9, 0);
+    CHECK(st == GH_INVALID_ARGUMENT, "compile refuses an unknown dtype (status %d: %s)", (int)st, api->last_error(ctx));
+}
