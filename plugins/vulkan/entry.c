@@ -27,7 +27,8 @@ static const gh_option_info options[OPTION_COUNT] = {
         .size = sizeof(gh_option_info),
         .name = "kernel_dir",
         .description = "folder (or its vulkan/ subfolder) of <kernel>_<dtype>.spv files, glslc output "
-                       "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u), "
+                       "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u; "
+                       "f16 and bf16: -DDTYPE=float -DSTORAGE_F16 or -DSTORAGE_BF16, --target-env=vulkan1.1), "
                        "used instead of the SPIR-V built into the plugin; kernels not found there stay "
                        "built in. Default: $" KERNEL_DIR_ENV ", else none",
         .default_value = "",

@@ -5,8 +5,9 @@
 
 #include "gemm_case.h"
 
-/* 1 when the device runs f16; 0 when it refuses it naming the device and
- * storageBuffer16BitAccess (a skip), or fails otherwise (a failure). */
+/* 1 when the device runs f16 (a wrong result is a failure, and still 1);
+ * 0 when it refuses it: a skip when the refusal names the device and
+ * storageBuffer16BitAccess, else a failure. */
 int half_supported(const plugin *pl, int device);
 
 /* C = alpha * (0 + 1 * b_j) over a row of every 16-bit pattern b_j, for

@@ -37,7 +37,7 @@ for r in csv.DictReader(open(sys.argv[1] + ".csv", newline="")):
         lacking.add(r["device_name"])
     else:
         bad.append(f"{r['backend']} {r['kernel']} {r['params']} {r['dtype']} {r['trans']} "
-                   f"{r['m']}x{r['n']}x{r['k']}: {r['status']}: {why} {r['verify_message']}")
+                   f"{r['m']}x{r['n']}x{r['k']}: {r['status']}: {why or r['verify_message']}")
 for d in sorted(lacking):
     print(f"note: device {d} has no storageBuffer16BitAccess: its f16 and bf16 rows are unsupported, as they must be")
 for b in bad[:20]:
@@ -79,5 +79,25 @@ expect_ok "without 16-bit storage: every row unsupported, with the reason" $chec
 expect_in "without 16-bit storage: the reason names the feature" "$(cat "$work/hidden.csv")" \
   "storageBuffer16BitAccess (16-bit storage buffers, needed for f16 and bf16) is hidden by the option hide_features"
 expect_in "without 16-bit storage: the run says so" "$out" "storageBuffer16BitAccess"
+
+# Under the Khronos validation layer, where installed (Debian:
+# vulkan-validationlayers): lavapipe runs 16-bit storage whether or not the
+# feature was enabled and whatever storage class the SPIR-V puts the buffers
+# in; the layer checks both against the spec.
+layer=""
+for d in ${XDG_DATA_DIRS:-/usr/local/share:/usr/share} /etc; do
+  for dir in ${d//:/ }; do
+    [ -e "$dir/vulkan/explicit_layer.d/VkLayer_khronos_validation.json" ] && layer=$dir
+  done
+done
+if [ -n "$layer" ]; then
+  out=$(VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$gemmhost" --quiet --config "$config" --set vulkan.wg=16 \
+    --set vulkan.tile=16 --size 37x53x29 --trans nn,tt --output "" 2>&1)
+  expect_status "under the validation layer" $? "$(grep -q 'has no storageBuffer16BitAccess' <<<"$out" && echo 3 || echo 0)"
+  if grep -q 'Validation' <<<"$out"; then bad "under the validation layer: no validation message"; echo "$out" | grep Validation | head -5 | sed 's/^/    | /'
+  else ok "under the validation layer: no validation message"; fi
+else
+  echo "skip: the Khronos validation layer is not installed (Debian: vulkan-validationlayers), so the run under it cannot be done"
+fi
 
 finish
