@@ -86,13 +86,13 @@ static void query_16bit_storage(struct gh_plugin *ctx, vkp_device *d)
     const char *what = "storageBuffer16BitAccess (16-bit storage buffers, needed for f16 and bf16)";
     if (d->props.apiVersion < VK_API_VERSION_1_1) {
         snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage,
-                 "device %s is Vulkan %u.%u: no %s, which the plugin uses from Vulkan 1.1", d->name,
-                 VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion), what);
+                 "device %s has no %s: a Vulkan %u.%u device (the plugin asks for it from Vulkan 1.1 on)", d->name,
+                 what, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion));
         return;
     }
     if (!ctx->vk.vkGetPhysicalDeviceFeatures2) {
         snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage,
-                 "device %s: the Vulkan loader is 1.0 and cannot ask for %s", d->name, what);
+                 "device %s has no %s that the plugin can ask for: the Vulkan loader is 1.0", d->name, what);
         return;
     }
     VkPhysicalDevice16BitStorageFeatures storage = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};

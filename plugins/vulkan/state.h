@@ -48,7 +48,7 @@ typedef struct vkp_device {
      * kernels/vulkan/gemm_common.glsl): 1 when the device has it, and then it
      * is enabled at creation; else no_16bit_storage says why not. */
     int has_16bit_storage;
-    char no_16bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 160];
+    char no_16bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
 
     gh_device_info info; /* its strings point into the arrays below */
     char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
