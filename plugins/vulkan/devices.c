@@ -101,8 +101,8 @@ static void query_16bit_storage(struct gh_plugin *ctx, vkp_device *d)
     if (storage.storageBuffer16BitAccess != VK_TRUE)
         snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage, "device %s has no %s", d->name, what);
     else if (ctx->hide_16bit_storage)
-        snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage,
-                 "device %s: %s is hidden by the option hide_features", d->name, what);
+        snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage, "device %s: %s is hidden by the option hide_features",
+                 d->name, what);
     else d->has_16bit_storage = 1;
 }
 

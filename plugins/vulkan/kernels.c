@@ -9,9 +9,8 @@
 
 /* f64 only where the device has shaderFloat64, f16 and bf16 where it has
  * storageBuffer16BitAccess (gemm.c refuses them elsewhere). */
-#define ALL_DTYPES                                                                                   \
-    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | \
-     GH_DTYPE_BIT(GH_BF16))
+#define ALL_DTYPES \
+    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static const int64_t sides[] = {4, 8, 16, 32};

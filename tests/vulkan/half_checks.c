@@ -40,8 +40,7 @@ int half_supported(const plugin *pl, int device)
     int refused = strstr(why, "returned 2:") != NULL;
     if (refused && strstr(why, FEATURE) && strstr(why, info->name))
         check_skip("device %d: every f16 and bf16 case: %s", device, why);
-    else
-        CHECK(0, "device %d: f16 1x1x1 runs, or is refused naming the device and " FEATURE ": %s", device, why);
+    else CHECK(0, "device %d: f16 1x1x1 runs, or is refused naming the device and " FEATURE ": %s", device, why);
     return !refused; /* it ran, but wrong: the sweep shows where else */
 }
 
@@ -167,8 +166,9 @@ static long check_alpha(const plugin *pl, int device, gh_dtype dtype, float alph
         exact++;
         ties += is_tie(dtype, v);
     }
-    CHECK(1, "device %d: %s rounding, alpha = %a: %ld patterns stored as half.h rounds them (%ld ties), %ld f32 "
-             "subnormals left to the device",
+    CHECK(1,
+          "device %d: %s rounding, alpha = %a: %ld patterns stored as half.h rounds them (%ld ties), %ld f32 "
+          "subnormals left to the device",
           device, name, (double)alpha, exact, ties, free_choice);
     return ties;
 }
