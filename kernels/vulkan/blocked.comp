@@ -77,7 +77,7 @@ DTYPE load_a(uint e, uint row0, uint k0)
     bool inside = r < p.m && kk < p.k && e < TILE_ELEMS;
     r = min(r, p.m - 1u);
     kk = min(kk, p.k - 1u);
-    DTYPE v = a[p.a_off + (p.trans_a == 0u ? r * p.lda + kk : kk * p.lda + r)];
+    DTYPE v = A_AT(p.a_off + (p.trans_a == 0u ? r * p.lda + kk : kk * p.lda + r));
     return inside ? v : DTYPE(0);
 }
 
@@ -88,7 +88,7 @@ DTYPE load_b(uint e, uint col0, uint k0)
     bool inside = cc < p.n && kk < p.k && e < TILE_ELEMS;
     cc = min(cc, p.n - 1u);
     kk = min(kk, p.k - 1u);
-    DTYPE v = b[p.b_off + (p.trans_b == 0u ? kk * p.ldb + cc : cc * p.ldb + kk)];
+    DTYPE v = B_AT(p.b_off + (p.trans_b == 0u ? kk * p.ldb + cc : cc * p.ldb + kk));
     return inside ? v : DTYPE(0);
 }
 

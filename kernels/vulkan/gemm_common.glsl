@@ -1,6 +1,9 @@
-// Declarations shared by every GEMM shader: the three matrices and the push
-// constants that carry the problem. Compiled once per element type with
-// -DDTYPE=float, double or int.
+// Declarations shared by every GEMM shader: the three matrices, the push
+// constants that carry the problem, and the loads and stores that convert
+// between what the buffers hold and the arithmetic. Compiled once per
+// element type (plugins/vulkan/CMakeLists.txt): -DDTYPE=float, double or
+// int, the arithmetic type; f16 and bf16 add -DSTORAGE_F16 or -DSTORAGE_BF16
+// to DTYPE=float: stored in 16 bits, multiplied and summed in f32.
 //
 // Row-major, as in gemmhost/plugin.h: op(A) is m x k, op(B) is k x n, C is
 // m x n, and C = alpha * op(A) * op(B) + beta * C. Offsets are in elements,
@@ -12,12 +15,28 @@
 #define DTYPE float
 #endif
 
-layout(std430, set = 0, binding = 0) readonly buffer MatrixA { DTYPE a[]; };
-layout(std430, set = 0, binding = 1) readonly buffer MatrixB { DTYPE b[]; };
-layout(std430, set = 0, binding = 2) buffer MatrixC { DTYPE c[]; };
+#if defined(STORAGE_F16) || defined(STORAGE_BF16)
+// f16 and bf16 need only the storageBuffer16BitAccess feature: the buffers
+// hold uint16_t, which GL_EXT_shader_16bit_storage allows in buffer blocks
+// and converted to and from 32-bit integers (OpUConvert), nothing more. The
+// conversions to and from f32 are done here on the bits, not by the
+// float16_t constructor: Vulkan leaves the rounding mode of a floating-point
+// conversion undefined (fundamentals-fp-conversion) and lets it flush
+// subnormals, and the contract is round to nearest even, once. So neither
+// shaderFloat16 nor VK_KHR_shader_bfloat16 is used.
+#extension GL_EXT_shader_16bit_storage : require
+#define ELEM uint16_t
+#else
+#define ELEM DTYPE
+#endif
 
-// 48 bytes of uints, then alpha and beta at offset 48 (8-aligned for double).
-// plugins/vulkan/gemm.c writes the same layout.
+layout(std430, set = 0, binding = 0) readonly buffer MatrixA { ELEM a[]; };
+layout(std430, set = 0, binding = 1) readonly buffer MatrixB { ELEM b[]; };
+layout(std430, set = 0, binding = 2) buffer MatrixC { ELEM c[]; };
+
+// 48 bytes of uints, then alpha and beta at offset 48 (8-aligned for double)
+// in the arithmetic type: f32 for f16 and bf16. plugins/vulkan/gemm.c writes
+// the same layout.
 layout(push_constant) uniform Problem {
     uint m, n, k;
     uint lda, ldb, ldc;
@@ -28,12 +47,92 @@ layout(push_constant) uniform Problem {
     DTYPE beta;
 } p;
 
+#if defined(STORAGE_F16)
+// Exact: every f16 is an f32. Subnormals (exponent 0) are m * 2^-24, built
+// by a multiplication whose result is a normal f32, so nothing flushes them.
+float from_bits(uint h)
+{
+    uint sign = (h & 0x8000u) << 16;
+    uint e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0x1Fu)                 // inf, or NaN with its payload
+        return uintBitsToFloat(sign | 0x7F800000u | (m << 13));
+    if (e == 0u) {
+        float mag = float(m) * 5.9604644775390625e-8;   // 2^-24
+        return sign != 0u ? -mag : mag;
+    }
+    return uintBitsToFloat(sign | ((e + 112u) << 23) | (m << 13));   // rebias 15 -> 127
+}
+
+// Round to nearest, ties to even, with subnormals; past the largest finite
+// f16 (65504, up to the midpoint 65520) to infinity; NaN stays a quiet NaN.
+uint to_bits(float f)
+{
+    uint u = floatBitsToUint(f);
+    uint sign = (u >> 16) & 0x8000u;
+    uint mag = u & 0x7FFFFFFFu;
+    if (mag > 0x7F800000u)                              // NaN
+        return sign | 0x7E00u | ((mag >> 13) & 0x3FFu);
+    if (mag >= 0x47800000u)                             // 2^16 and up, inf
+        return sign | 0x7C00u;
+    uint e = mag >> 23;                                 // f32's biased exponent
+    if (e < 102u)                                       // below 2^-25: to zero
+        return sign;
+    uint sig = (mag & 0x7FFFFFu) | 0x800000u;           // 24 bits, leading 1
+    // Normal f16 (e >= 113, 2^-14): drop 13 bits; subnormal: one more per
+    // step below, up to 24 (at 2^-25, where only the rounding can give 1).
+    uint drop = e >= 113u ? 13u : 126u - e;
+    uint kept = sig >> drop;
+    uint rest = sig & ((1u << drop) - 1u);
+    uint half_ = 1u << (drop - 1u);
+    if (rest > half_ || (rest == half_ && (kept & 1u) != 0u))
+        kept++;
+    // Normal: the exponent field (e - 112) plus the kept bits, whose leading
+    // 1 adds one to it (so e - 113); a carry out of the mantissa moves to the
+    // next binade, or from 65504 to infinity. Subnormal: kept alone, and a
+    // carry to 0x400 is the smallest normal.
+    uint base = e >= 113u ? (e - 113u) << 10 : 0u;
+    return sign | (base + kept);
+}
+#elif defined(STORAGE_BF16)
+// bf16 is the top half of an f32.
+float from_bits(uint h)
+{
+    return uintBitsToFloat(h << 16);
+}
+
+// Round the low 16 bits away to nearest even (add just under half, plus one
+// when the kept part is odd; the carry runs into the exponent, up to
+// infinity). A NaN must not go through that: it could carry into infinity.
+uint to_bits(float f)
+{
+    uint u = floatBitsToUint(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u)
+        return (u >> 16) | 0x0040u;
+    return (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+}
+#endif
+
+// Element i of a buffer, in the arithmetic type; C's element i set from it.
+// (Macros: 16-bit values cannot be function arguments with 16-bit storage alone.)
+#if defined(STORAGE_F16) || defined(STORAGE_BF16)
+#define A_AT(i)      from_bits(uint(a[i]))
+#define B_AT(i)      from_bits(uint(b[i]))
+#define C_AT(i)      from_bits(uint(c[i]))
+#define C_PUT(i, v)  c[i] = uint16_t(to_bits(v))
+#else
+#define A_AT(i)      a[i]
+#define B_AT(i)      b[i]
+#define C_AT(i)      c[i]
+#define C_PUT(i, v)  c[i] = (v)
+#endif
+
 // beta == 0 must not read C: it may hold NaN poison (and 0 * NaN is NaN).
+// For f16 and bf16 the sum is f32 and rounded once, here.
 void store_c(uint row, uint col, DTYPE sum)
 {
     uint idx = p.c_off + row * p.ldc + col;
     if (p.beta == DTYPE(0))
-        c[idx] = p.alpha * sum;
+        C_PUT(idx, p.alpha * sum);
     else
-        c[idx] = p.alpha * sum + p.beta * c[idx];
+        C_PUT(idx, p.alpha * sum + p.beta * C_AT(idx));
 }

@@ -25,7 +25,7 @@ void main()
 
     DTYPE sum = DTYPE(0);
     for (uint kk = 0u; kk < p.k; ++kk) {
-        sum += a[ai] * b[bi];
+        sum += A_AT(ai) * B_AT(bi);
         ai += a_step;
         bi += b_step;
     }

@@ -31,24 +31,24 @@ void main()
         if (p.trans_a == 0u) {          // A is m rows of k: tx walks k
             uint r = row0 + ty, kk = k0 + tx;
             if (r < p.m && kk < p.k)
-                va = a[p.a_off + r * p.lda + kk];
+                va = A_AT(p.a_off + r * p.lda + kk);
             As[ty * STRIDE + tx] = va;
         } else {                        // A is k rows of m: tx walks m
             uint r = row0 + tx, kk = k0 + ty;
             if (r < p.m && kk < p.k)
-                va = a[p.a_off + kk * p.lda + r];
+                va = A_AT(p.a_off + kk * p.lda + r);
             As[tx * STRIDE + ty] = va;
         }
         DTYPE vb = DTYPE(0);
         if (p.trans_b == 0u) {          // B is k rows of n: tx walks n
             uint kk = k0 + ty, cc = col0 + tx;
             if (kk < p.k && cc < p.n)
-                vb = b[p.b_off + kk * p.ldb + cc];
+                vb = B_AT(p.b_off + kk * p.ldb + cc);
             Bs[ty * STRIDE + tx] = vb;
         } else {                        // B is n rows of k: tx walks k
             uint kk = k0 + tx, cc = col0 + ty;
             if (kk < p.k && cc < p.n)
-                vb = b[p.b_off + cc * p.ldb + kk];
+                vb = B_AT(p.b_off + cc * p.ldb + kk);
             Bs[tx * STRIDE + ty] = vb;
         }
         barrier();

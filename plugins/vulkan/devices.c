@@ -76,6 +76,36 @@ static int pick_queue_family(struct gh_plugin *ctx, VkPhysicalDevice phys, uint3
     return best >= 0;
 }
 
+/* f16 and bf16 need storageBuffer16BitAccess: core from Vulkan 1.1, asked
+ * for with vkGetPhysicalDeviceFeatures2 (VkPhysicalDevice16BitStorageFeatures).
+ * A 1.0 device that has it only as VK_KHR_16bit_storage is not used for
+ * them. Sets d->has_16bit_storage, or d->no_16bit_storage to why not. */
+static void query_16bit_storage(struct gh_plugin *ctx, vkp_device *d)
+{
+    d->has_16bit_storage = 0;
+    const char *what = "storageBuffer16BitAccess (16-bit storage buffers, needed for f16 and bf16)";
+    if (d->props.apiVersion < VK_API_VERSION_1_1) {
+        snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage,
+                 "device %s has no %s: a Vulkan %u.%u device (the plugin asks for it from Vulkan 1.1 on)", d->name,
+                 what, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion));
+        return;
+    }
+    if (!ctx->vk.vkGetPhysicalDeviceFeatures2) {
+        snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage,
+                 "device %s has no %s that the plugin can ask for: the Vulkan loader is 1.0", d->name, what);
+        return;
+    }
+    VkPhysicalDevice16BitStorageFeatures storage = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &storage};
+    ctx->vk.vkGetPhysicalDeviceFeatures2(d->phys, &features);
+    if (storage.storageBuffer16BitAccess != VK_TRUE)
+        snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage, "device %s has no %s", d->name, what);
+    else if (ctx->hide_16bit_storage)
+        snprintf(d->no_16bit_storage, sizeof d->no_16bit_storage, "device %s: %s is hidden by the option hide_features",
+                 d->name, what);
+    else d->has_16bit_storage = 1;
+}
+
 /* Fills d->info and the strings it points to. */
 static void describe(struct gh_plugin *ctx, vkp_device *d)
 {
@@ -107,6 +137,7 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
 
     char vendor_buf[32];
     snprintf(d->name, sizeof d->name, "%s", d->props.deviceName);
+    query_16bit_storage(ctx, d);
     snprintf(d->vendor, sizeof d->vendor, "%s", vendor_name(d->props.vendorID, vendor_buf, sizeof vendor_buf));
     if (have_driver && driver.driverInfo[0])
         snprintf(d->driver, sizeof d->driver, "%s %s", driver.driverName, driver.driverInfo);
@@ -250,10 +281,15 @@ static gh_status create_device(vkp_device *d)
         .queueCount = 1,
         .pQueuePriorities = &priority,
     };
-    /* f64 shaders need the feature switched on, not just present. */
+    /* f64 and 16-bit storage need the feature switched on, not just present. */
     VkPhysicalDeviceFeatures features = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
+    VkPhysicalDevice16BitStorageFeatures storage = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
+        .storageBuffer16BitAccess = VK_TRUE,
+    };
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = d->has_16bit_storage ? &storage : NULL,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue,
         .pEnabledFeatures = &features,

@@ -21,16 +21,44 @@
  * tree under work. */
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
 
-enum { OPTION_KERNEL_DIR, OPTION_COUNT };
-static const gh_option_info options[OPTION_COUNT] = {{
-    .size = sizeof(gh_option_info),
-    .name = "kernel_dir",
-    .description = "folder (or its vulkan/ subfolder) of <kernel>_<dtype>.spv files, glslc output "
-                   "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u), "
-                   "used instead of the SPIR-V built into the plugin; kernels not found there stay "
-                   "built in. Default: $" KERNEL_DIR_ENV ", else none",
-    .default_value = "",
-}};
+enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_COUNT };
+static const gh_option_info options[OPTION_COUNT] = {
+    {
+        .size = sizeof(gh_option_info),
+        .name = "kernel_dir",
+        .description = "folder (or its vulkan/ subfolder) of <kernel>_<dtype>.spv files, glslc output "
+                       "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u; "
+                       "f16 and bf16: -DDTYPE=float -DSTORAGE_F16 or -DSTORAGE_BF16, --target-env=vulkan1.1), "
+                       "used instead of the SPIR-V built into the plugin; kernels not found there stay "
+                       "built in. Default: $" KERNEL_DIR_ENV ", else none",
+        .default_value = "",
+    },
+    {
+        .size = sizeof(gh_option_info),
+        .name = "hide_features",
+        .description = "device features to treat as absent on every device, to see what a device "
+                       "without them gets: storageBuffer16BitAccess (then f16 and bf16 are unsupported). "
+                       "Default: none",
+        .default_value = "",
+    },
+};
+
+/* The hide_features option: a comma-separated list of known feature names. */
+static gh_status read_hidden_features(const char *list, gh_plugin *ctx)
+{
+    static const char known[] = "storageBuffer16BitAccess";
+    for (const char *s = list ? list : ""; *s;) {
+        while (*s == ' ' || *s == ',') s++;
+        size_t n = strcspn(s, ", ");
+        if (n == 0) break;
+        if (n == sizeof known - 1 && strncmp(s, known, n) == 0) ctx->hide_16bit_storage = 1;
+        else
+            return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: hide_features: unknown feature '%.*s' (known: %s)",
+                                       (int)n, s, known);
+        s += n;
+    }
+    return GH_OK;
+}
 
 /* Top down: what lives on a device (buffers, then the pipelines and their
  * layout) goes before the device itself, and the devices before the
@@ -67,6 +95,10 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
                                    sizeof ctx->kernel_dir - 1);
     }
     snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", kernel_dir ? kernel_dir : "");
+    if ((st = read_hidden_features(settings[OPTION_HIDE_FEATURES], ctx)) != GH_OK) {
+        free(ctx);
+        return st;
+    }
 
     /* No loader, no driver, no device: still a context, with zero devices
      * and ctx->note saying why (device_count puts it in last_error). */

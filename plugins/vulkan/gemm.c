@@ -60,11 +60,11 @@ static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w
     if (a->dtype == GH_F64) {
         double s[2] = {a->alpha, a->beta};
         memcpy(scalars, s, sizeof s);
-    } else if (a->dtype == GH_F32) {
-        float s[2] = {(float)a->alpha, (float)a->beta};
-        memcpy(scalars, s, sizeof s);
-    } else {
+    } else if (a->dtype == GH_I32) {
         int32_t s[2] = {(int32_t)a->alpha, (int32_t)a->beta};
+        memcpy(scalars, s, sizeof s);
+    } else { /* f32, and f16 and bf16, whose alpha and beta are f32 */
+        float s[2] = {(float)a->alpha, (float)a->beta};
         memcpy(scalars, s, sizeof s);
     }
 }
@@ -85,6 +85,9 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     /* The shaders index with 32-bit unsigned integers. */
     const gh_plugin_gemm_target target = {device, &d->info, &vkp_kernels[kernel], UINT32_MAX, vkp_buffer_extent};
     if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) return st;
+    if ((args->dtype == GH_F16 || args->dtype == GH_BF16) && !d->has_16bit_storage)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s: %s", gh_plugin_dtype_name(args->dtype),
+                                   d->no_16bit_storage);
     vkp_variant v;
     if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK) return st;
     if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK) return st;
@@ -131,7 +134,7 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
 
     unsigned char push[VKP_PUSH_BYTES];
     fill_push(push, args, w);
-    uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * esize;
+    uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * (uint32_t)vkp_arith_size(args->dtype);
 
     if ((st = vkp_commands_begin(d)) != GH_OK) return st;
     /* Uploads and earlier kernels must land before this one reads. */

@@ -7,7 +7,10 @@
 #include "gemmhost/plugin_helpers.h"
 #include "state.h"
 
-#define ALL_DTYPES   (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
+/* f64 only where the device has shaderFloat64, f16 and bf16 where it has
+ * storageBuffer16BitAccess (gemm.c refuses them elsewhere). */
+#define ALL_DTYPES \
+    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static const int64_t sides[] = {4, 8, 16, 32};
@@ -60,7 +63,7 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
             .size = sizeof(gh_kernel_info),
             .name = "naive",
             .description = "compute shader, one invocation per element of C reading A and B from global memory",
-            .dtypes = ALL_DTYPES, /* f64 only where the device has shaderFloat64 */
+            .dtypes = ALL_DTYPES,
             .params = naive_params,
             .n_params = COUNT(naive_params),
         },
@@ -127,18 +130,23 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     return GH_OK;
 }
 
+size_t vkp_arith_size(gh_dtype dtype)
+{
+    return dtype == GH_F64 ? 8 : 4;
+}
+
 /* Shared memory the tiled shader declares: two tiles with rows padded by one
  * element (kernels/vulkan/tiled.comp). */
 static uint64_t tiled_shared_bytes(uint32_t tile, gh_dtype dtype)
 {
-    return 2ull * tile * (tile + 1) * gh_plugin_dtype_size(dtype);
+    return 2ull * tile * (tile + 1) * vkp_arith_size(dtype);
 }
 
 /* Shared memory the blocked shader declares: two tiles of depth rows of
  * tile + 4 elements (kernels/vulkan/blocked.comp). */
 static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
 {
-    return 2ull * depth * (tile + 4) * gh_plugin_dtype_size(dtype);
+    return 2ull * depth * (tile + 4) * vkp_arith_size(dtype);
 }
 
 /* The k step of blocked: 16, or 8 where 16 would not fit. */

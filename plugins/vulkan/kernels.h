@@ -3,6 +3,7 @@
 #ifndef GH_VULKAN_KERNELS_H
 #define GH_VULKAN_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gemmhost/plugin.h"
@@ -17,9 +18,14 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 #define VKP_MODULE_MAX  3
 
 /* Push constants, as kernels/vulkan/gemm_common.glsl declares them: twelve
- * uints, then alpha and beta in the element type. */
+ * uints, then alpha and beta in the arithmetic type (vkp_arith_size). */
 #define VKP_PUSH_UINTS 12
 #define VKP_PUSH_BYTES (VKP_PUSH_UINTS * 4 + 2 * 8)
+
+/* Bytes of the type the shaders compute in, which alpha, beta and the
+ * shared-memory tiles have: f16 and bf16 are stored in 16 bits and computed
+ * (and staged) in f32. */
+size_t vkp_arith_size(gh_dtype dtype);
 
 /* A kernel's parameter values, as one launch uses them. */
 typedef struct vkp_variant {

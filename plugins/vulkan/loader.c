@@ -116,9 +116,12 @@ static int create_instance(char *why, size_t why_size)
     }
     VKP_INSTANCE_FUNCTIONS(LOAD_INSTANCE)
 #undef LOAD_INSTANCE
-    if (version >= VK_API_VERSION_1_1)
+    if (version >= VK_API_VERSION_1_1) {
         vk.vkGetPhysicalDeviceProperties2 =
             (PFN_vkGetPhysicalDeviceProperties2)vk.vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceProperties2");
+        vk.vkGetPhysicalDeviceFeatures2 =
+            (PFN_vkGetPhysicalDeviceFeatures2)vk.vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceFeatures2");
+    }
 
     shared_vk = vk;
     shared_version = version;

@@ -44,6 +44,11 @@ typedef struct vkp_device {
     uint32_t queue_family;
     uint32_t timestamp_bits; /* 0: no timestamps on that family, host timing */
     int has_fp64;
+    /* f16 and bf16 need storageBuffer16BitAccess and nothing else (see
+     * kernels/vulkan/gemm_common.glsl): 1 when the device has it, and then it
+     * is enabled at creation; else no_16bit_storage says why not. */
+    int has_16bit_storage;
+    char no_16bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
 
     gh_device_info info; /* its strings point into the arrays below */
     char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
@@ -94,6 +99,7 @@ struct gh_plugin {
     int device_count;
     char note[512];            /* why there are no devices, or "" */
     char kernel_dir[PATH_MAX]; /* SPIR-V override folder, or "" */
+    int hide_16bit_storage;    /* option hide_features: act as if no device had it */
 };
 
 #endif

@@ -87,6 +87,7 @@ typedef struct vkp_instance_fns {
     /* Vulkan 1.1; NULL on a 1.0 instance. */
     PFN_vkEnumerateInstanceVersion vkEnumerateInstanceVersion;
     PFN_vkGetPhysicalDeviceProperties2 vkGetPhysicalDeviceProperties2;
+    PFN_vkGetPhysicalDeviceFeatures2 vkGetPhysicalDeviceFeatures2;
 } vkp_instance_fns;
 
 /* Filled per logical device (loader.c's vkp_load_device_functions). */

@@ -1,5 +1,6 @@
 /* Host side of the Vulkan plugin test: typed element access, seeded inputs,
- * and the f64 reference check (see shared/design/verification.md). */
+ * and the check against the host library's f64 reference and bound
+ * (core/verify.h, docs/verification.md). */
 #ifndef GEMMHOST_TEST_VULKAN_MATRICES_H
 #define GEMMHOST_TEST_VULKAN_MATRICES_H
 
@@ -13,8 +14,8 @@ const char *dtype_name(gh_dtype dtype);
 double elem_get(gh_dtype dtype, const void *p, size_t i);
 void elem_set(gh_dtype dtype, void *p, size_t i, double v);
 
-/* Fills n elements with seeded values: floats uniform in [-1, 1), i32 in
- * [-8, 8] so that no sum overflows. */
+/* Fills n elements with seeded values: floats uniform in [-1, 1) (f16 and
+ * bf16 rounded to the type), i32 in [-8, 8] so that no sum overflows. */
 void fill_random(gh_dtype dtype, void *p, size_t n, uint64_t *seed);
 /* The value that marks an unwritten element of C: NaN, or a sentinel for i32. */
 void fill_poison(gh_dtype dtype, void *p, size_t n);
@@ -30,10 +31,11 @@ typedef struct problem {
 } problem;
 
 /* Compares got (the whole C buffer after the run) with the f64 reference
- * computed from a, b and c0 (C before the run). Elements outside the matrix
- * (before the offset, between rows, after the end) must be unchanged bit for
- * bit. Returns 1 when everything passes; otherwise 0 with `why` naming the
- * first failing element. */
+ * computed from a, b and c0 (C before the run), within the bound gemmhost
+ * uses for the dtype's default arithmetic (gh_verify). Elements outside the
+ * matrix (before the offset, between rows, after the end) must be unchanged
+ * bit for bit. Returns 1 when everything passes; otherwise 0 with `why`
+ * naming the first failing element. */
 int check_result(const problem *p, const void *a, const void *b, const void *c0, const void *got, size_t c_elems,
                  char *why, size_t why_size);
 

@@ -31,7 +31,7 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
 {
     const gh_device_info *info = pl->api->device_info(pl->ctx, c->device);
     const char *name = pl->api->kernel_info(pl->ctx, c->kernel)->name;
-    uint64_t es = elem_size(dtype), side = (uint64_t)c->params[0];
+    uint64_t es = dtype == GH_F64 ? 8 : 4, side = (uint64_t)c->params[0]; /* f16, bf16: staged as f32 */
     uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : 1;
     uint64_t invocations = (side / work) * (side / work);
     if (invocations > info->max_workgroup_size) {
@@ -115,20 +115,30 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
     return 1;
 }
 
-/* On a software device (lavapipe), where compiling the larger blocked
- * pipelines takes seconds each, blocked runs f32 at every tile x work but
- * f64 and i32 only at these: the scalar path (work 2), one 4-vector per
- * row (work 4) and two at the default (work 8, where f64 has to take the
- * smaller k step on lavapipe's 32 KiB of shared memory). Hardware devices
- * run every dtype at every combination. */
-static int every_dtype(const plugin *pl, int device, int kernel, const gemm_case *c)
+/* On a software device (lavapipe), where compiling a pipeline takes up to
+ * seconds (blocked at work 8), f32 runs at every parameter value and the
+ * other dtypes at fewer:
+ *  - f64 and i32: blocked at the scalar path (work 2), one 4-vector per row
+ *    (work 4) and two at the default (work 8, where f64 has to take the
+ *    smaller k step on lavapipe's 32 KiB of shared memory);
+ *  - f16 and bf16 (whose conversions are the same code whatever the
+ *    parameters): naive at every wg, tiled at its smallest and largest tile,
+ *    blocked at work 2 and 4; blocked's default (128, 8) in f16 and bf16 is
+ *    run by the vulkan_half test, through gemmhost.
+ * Hardware devices run every dtype at every combination. */
+static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
-    static const int64_t lavapipe_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
-    if (!pl->api->device_info(pl->ctx, device)->is_software ||
-        strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "blocked") != 0)
-        return 1;
-    for (size_t i = 0; i < sizeof lavapipe_blocked / sizeof lavapipe_blocked[0]; i++)
-        if (c->params[0] == lavapipe_blocked[i][0] && c->params[1] == lavapipe_blocked[i][1]) return 1;
+    static const int64_t wide_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
+    static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
+    if (dtype == GH_F32 || !pl->api->device_info(pl->ctx, device)->is_software) return 1;
+    const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
+    int half = dtype == GH_F16 || dtype == GH_BF16;
+    if (strcmp(name, "tiled") == 0) return !half || c->params[0] == 4 || c->params[0] == 32;
+    if (strcmp(name, "blocked") != 0) return 1;
+    const int64_t(*list)[2] = half ? half_blocked : wide_blocked;
+    size_t n = half ? sizeof half_blocked / sizeof half_blocked[0] : sizeof wide_blocked / sizeof wide_blocked[0];
+    for (size_t i = 0; i < n; i++)
+        if (c->params[0] == list[i][0] && c->params[1] == list[i][1]) return 1;
     return 0;
 }
 
@@ -160,27 +170,28 @@ static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype
     }
 }
 
-void sweep(const plugin *pl, int device, int quick)
+void sweep(const plugin *pl, int device, int quick, int half)
 {
-    static const gh_dtype dtypes[] = {GH_F32, GH_F64, GH_I32};
     const gh_device_info *info = pl->api->device_info(pl->ctx, device);
     if (!info->has_fp64) check_skip("device %d: every f64 case: %s has no shaderFloat64", device, info->name);
     for (int kernel = 0; kernel < pl->api->kernel_count(pl->ctx); kernel++) {
+        uint32_t declared = pl->api->kernel_info(pl->ctx, kernel)->dtypes;
         gemm_case proto = {.device = device};
         for (size_t combo = 0; kernel_combo(pl, kernel, combo, &proto); combo++) {
             if (quick && !is_default(pl, kernel, &proto)) continue;
             /* Progress, so that a slow device shows where its time goes. */
             double started = seconds_now();
             int checked_before = check_passed + check_failed;
-            int n_dtypes = every_dtype(pl, device, kernel, &proto) ? 3 : 1;
-            for (int d = 0; d < n_dtypes; d++) {
-                if (dtypes[d] == GH_F64 && !info->has_fp64) continue;
+            for (gh_dtype dtype = 0; dtype < GH_DTYPE_COUNT; dtype++) {
+                if (!(declared & GH_DTYPE_BIT(dtype)) || !runs_dtype(pl, device, kernel, &proto, dtype)) continue;
+                if (dtype == GH_F64 && !info->has_fp64) continue;
+                if ((dtype == GH_F16 || dtype == GH_BF16) && !half) continue;
                 gemm_case c = proto;
-                c.p.dtype = dtypes[d];
+                c.p.dtype = dtype;
                 char value[64];
-                const char *limit = over_limit(pl, &c, dtypes[d], value, sizeof value);
+                const char *limit = over_limit(pl, &c, dtype, value, sizeof value);
                 if (limit) expect_refused(pl, &c, limit, value);
-                else sweep_cases(pl, &proto, dtypes[d], quick);
+                else sweep_cases(pl, &proto, dtype, quick);
             }
             char name[128];
             describe_params(pl, &proto, name, sizeof name);

@@ -1,12 +1,13 @@
-/* Every kernel of the plugin at every value of its parameters, every dtype,
- * transpose and edge shape, on one device; combinations over the device's
- * limits must be refused, naming the limit. */
+/* Every kernel of the plugin at every value of its parameters, every dtype
+ * it declares, transpose and edge shape, on one device; combinations over
+ * the device's limits must be refused, naming the limit. */
 #ifndef GEMMHOST_TEST_VULKAN_SWEEP_H
 #define GEMMHOST_TEST_VULKAN_SWEEP_H
 
 #include "gemm_case.h"
 
-/* quick: each kernel at its defaults, nn and tt only. */
-void sweep(const plugin *pl, int device, int quick);
+/* quick: each kernel at its defaults, nn and tt only. half: the device runs
+ * f16 and bf16 (half_checks.h's half_supported); else they are left out. */
+void sweep(const plugin *pl, int device, int quick, int half);
 
 #endif

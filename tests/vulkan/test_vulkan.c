@@ -5,12 +5,18 @@
  * What only this plugin has. The promises every plugin makes (the entry,
  * refusals of malformed calls, last_error, buffer bounds) are checked by
  * gemmhost-conformance (tests/conformance), not here.
- *  - sweep.c: every kernel (naive, tiled, blocked) x f32/f64/i32 x
- *    nn/nt/tn/tt x odd shapes x every value of its parameters, with
- *    alpha/beta other than 1/0, beta = 0 on NaN-poisoned C, padded leading
- *    dimensions and odd offsets, each checked against an f64 reference (i32
- *    exactly) and for writes outside C; parameters over the device's limits
- *    (workgroup invocations, shared memory) are refused naming the limit;
+ *  - sweep.c: every kernel (naive, tiled, blocked) x every dtype it
+ *    declares (f32, f64, i32, f16, bf16) x nn/nt/tn/tt x odd shapes x every
+ *    value of its parameters (fewer on a software device, see runs_dtype),
+ *    with alpha/beta other than 1/0, beta = 0 on NaN-poisoned C, padded
+ *    leading dimensions and odd offsets, each checked against gemmhost's
+ *    own f64 reference and bound (i32 exactly) and for writes outside C;
+ *    parameters over the device's limits (workgroup invocations, shared
+ *    memory) are refused naming the limit;
+ *  - half_checks.c: f16 and bf16 stores round as gemmhost/half.h does, bit
+ *    for bit over every 16-bit pattern; without storageBuffer16BitAccess
+ *    (hidden by the plugin's hide_features option) they are refused, naming
+ *    the device and the feature;
  *  - the device info carries Vulkan's limits, which the sweep relies on;
  *  - determinism: the same case twice gives the same bits (barriers);
  *  - two contexts used from two threads at once (one process-wide instance);
@@ -19,7 +25,8 @@
  *    sanitizer build: no leak, no use after free).
  *
  * Exit 0 when all passed, 1 on a failure, 77 (skipped) without a Vulkan
- * device. On a device without shaderFloat64 the f64 cases are one skip.
+ * device. On a device without shaderFloat64 the f64 cases are one skip; on
+ * one without storageBuffer16BitAccess, the f16 and bf16 cases.
  * --quick runs each kernel at its defaults and two transposes (for
  * valgrind); --verbose prints every passing check too.
  */
@@ -33,6 +40,7 @@
 #define CHECK_MAIN
 #include "../check.h"
 #include "gemm_case.h"
+#include "half_checks.h"
 #include "sweep.h"
 
 #define SKIP_EXIT 77
@@ -291,12 +299,15 @@ int main(int argc, char **argv)
                i->is_software ? "software" : "hardware", i->has_fp64 ? ", fp64" : ", no fp64");
         int failed_before = check_failures();
         device_limits(&pl, d);
-        sweep(&pl, d, quick);
+        int half = half_supported(&pl, d);
+        sweep(&pl, d, quick, half);
+        if (half) half_rounding(&pl, d);
         determinism(&pl, d);
         if (d == 0) {
             two_contexts(&pl, d);
             kernel_dir(&pl, d);
             close_with_work_left(&pl, d);
+            half_refused_without_storage(pl.api, d);
         }
         printf("device %d: %s\n", d,
                check_failures() == failed_before ? "all GEMMs agree with the reference" : "FAILURES above");
