@@ -52,9 +52,8 @@ static const gh_param_info blocked_params[] = {
 /* f16 and bf16 are stored in 16 bits and multiplied and summed in f32 (the
  * default arithmetic of plugin.h, so no precisions are declared): every
  * device, see common.cl for why f16 needs no cl_khr_fp16. */
-#define ALL_DTYPES                                                                                                   \
-    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) |                     \
-     GH_DTYPE_BIT(GH_BF16))
+#define ALL_DTYPES \
+    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
 const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     [OCL_KERNEL_NAIVE] =

@@ -140,8 +140,10 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
     if (d == GH_F16 || d == GH_BF16) {
         /* Rounded to 16 bits at the end: the host's bound, which has that
          * rounding in it (the one below has not). */
-        const host_view va = {a, la->rows, la->cols, la->ld, la->offset}, vb = {b, lb->rows, lb->cols, lb->ld, lb->offset};
-        const host_view vc0 = {c0, lc->rows, lc->cols, lc->ld, lc->offset}, vc1 = {c1, lc->rows, lc->cols, lc->ld, lc->offset};
+        const host_view va = {a, la->rows, la->cols, la->ld, la->offset},
+                        vb = {b, lb->rows, lb->cols, lb->ld, lb->offset};
+        const host_view vc0 = {c0, lc->rows, lc->cols, lc->ld, lc->offset},
+                        vc1 = {c1, lc->rows, lc->cols, lc->ld, lc->offset};
         return host_verify(d, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, c->beta, &va, &vb, &vc0, &vc1, why,
                            why_size);
     }

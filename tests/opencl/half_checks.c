@@ -10,9 +10,9 @@
  * twice or loses a NaN differs in some element.
  *
  * naive takes all 65,536 patterns; the others, whose conversions are the
- * same lines of common.cl, every 16th with varied low bits (4,096), since
- * on a CPU device (PoCL) blocked's 128 x 128 blocks make a 65,536-row column
- * cost a quarter of a second.
+ * same lines of common.cl, every 16th with varied low bits (4,096): on a
+ * CPU device (PoCL) blocked's 128 x 128 blocks make each run of a
+ * 65,536-row column take 70 ms.
  *
  * Equal means the same bits, except that any NaN matches any NaN and +0
  * matches -0 (a compiler may fold 0 + x into x). */
@@ -24,9 +24,9 @@
 #include "../check.h"
 #include "half_checks.h"
 
-#define ALL_ROWS 65536 /* one per bit pattern */
+#define ALL_ROWS  65536 /* one per bit pattern */
 #define SOME_ROWS 4096
-#define COLS 4
+#define COLS      4
 
 /* B's row, per dtype: 1, 1.5, 1 + one ulp, 0.75. */
 static const uint16_t f16_row[COLS] = {0x3C00, 0x3E00, 0x3C01, 0x3A00};
@@ -75,9 +75,21 @@ static gh_status run_gemm(const gh_plugin_api *api, gh_plugin *ctx, int device, 
     if (st == GH_OK) st = api->upload(ctx, b, 0, r->b, sizeof r->b);
     if (st == GH_OK) st = api->upload(ctx, c, 0, r->c0, c_bytes);
     if (st == GH_OK) {
-        const gh_gemm_args args = {.size = sizeof args, .dtype = d, .m = r->rows, .n = COLS, .k = 1,
-                                   .alpha = alpha, .beta = beta, .lda = 1, .ldb = COLS, .ldc = COLS,
-                                   .a = a, .b = b, .c = c, .params = params, .n_params = n_params};
+        const gh_gemm_args args = {.size = sizeof args,
+                                   .dtype = d,
+                                   .m = r->rows,
+                                   .n = COLS,
+                                   .k = 1,
+                                   .alpha = alpha,
+                                   .beta = beta,
+                                   .lda = 1,
+                                   .ldb = COLS,
+                                   .ldc = COLS,
+                                   .a = a,
+                                   .b = b,
+                                   .c = c,
+                                   .params = params,
+                                   .n_params = n_params};
         gh_gemm_timing timing = {.size = sizeof timing};
         st = api->gemm(ctx, device, kernel, &args, &timing);
     }
@@ -104,8 +116,8 @@ static void check_exact(const gh_plugin_api *api, gh_plugin *ctx, int device, in
      * exact and alpha * A * B + beta * C0 rounds once in f32 whether or not
      * the compiler fuses it into an fma. */
     for (uint32_t x = 0; x < r->rows * COLS; x++)
-        r->c0[x] = beta != 0 ? narrow(d, (float)((int)(x * 37u % 61u) - 30) / 8.0f)
-                             : (d == GH_F16 ? f16_poison : bf16_poison);
+        r->c0[x] =
+            beta != 0 ? narrow(d, (float)((int)(x * 37u % 61u) - 30) / 8.0f) : (d == GH_F16 ? f16_poison : bf16_poison);
 
     char why[1024] = "";
     gh_status st = run_gemm(api, ctx, device, kernel, params, n_params, d, alpha, beta, r, why, sizeof why);
@@ -138,8 +150,7 @@ static void check_exact(const gh_plugin_api *api, gh_plugin *ctx, int device, in
         CHECK(0, "%s: %u of %u elements differ; first C[%u][%u] = 0x%04x, expected 0x%04x (A = 0x%04x, B = 0x%04x)",
               what, wrong, r->rows * COLS, first / COLS, first % COLS, r->c1[first], first_want, r->a[first / COLS],
               r->b[first % COLS]);
-    else
-        CHECK(1, "%s", what);
+    else CHECK(1, "%s", what);
 }
 
 void half_checks(const gh_plugin_api *api, gh_plugin *ctx, int device)
