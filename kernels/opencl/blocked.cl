@@ -24,9 +24,13 @@
  * bytes), and consecutive work-items read consecutive vectors: no bank
  * conflicts, and a quarter of the reads of scalar code.
  *
+ * Tiles and registers hold ACC_T: a 16-bit element (f16, bf16) is converted
+ * to f32 once, by LOAD as it comes from global memory, so everything from
+ * local memory on, the vector reads included, is the f32 kernel's.
+ *
  * Build with -DTILE=<block edge> -DWORK=<micro-tile edge> -DDEPTH=<K step>;
  * the plugin checks the work-group (RTS^2 work-items) and local memory
- * (2 * DEPTH * (TILE + PAD) elements) against the device before building.
+ * (2 * DEPTH * (TILE + PAD) ACC_T elements) against the device before building.
  */
 #if !defined(TILE) || !defined(WORK) || !defined(DEPTH)
 #error "build with -DTILE=<tile edge> -DWORK=<micro-tile edge> -DDEPTH=<K step>"
@@ -62,7 +66,7 @@
 
 #define GH_CAT_(a, b) a##b
 #define GH_CAT(a, b) GH_CAT_(a, b)
-#define VTYPE GH_CAT(DTYPE, VW)
+#define VTYPE GH_CAT(ACC_T, VW)
 
 /* dst[at + s] = component s of vector v. */
 #if VW == 2
@@ -108,20 +112,20 @@
  * K contiguous; w_room, q_room: how far w and q may go from the work-item's
  * start before leaving the matrix. Inlined, so that next[] stays in
  * registers. */
-__attribute__((always_inline)) void blocked_load(__global const DTYPE *restrict x, long *at, const int ld, const int kc, const int tid,
-                  const int w_room, const int q_room, DTYPE *next)
+__attribute__((always_inline)) void blocked_load(__global const STORE_T *restrict x, long *at, const int ld, const int kc,
+                                                 const int tid, const int w_room, const int q_room, ACC_T *next)
 {
     if (kc) {
 #pragma unroll
         for (int l = 0; l < LOADS; l++) {
-            next[l] = IN_TILE(l) && KC_DW(l) < w_room && 0 < q_room ? x[*at] : (DTYPE)0;
+            next[l] = IN_TILE(l) && KC_DW(l) < w_room && 0 < q_room ? LOAD(x, *at) : (ACC_T)0;
             *at += KC_NEXT(l, ld);
         }
         *at += KC_WRAP(ld);
     } else {
 #pragma unroll
         for (int l = 0; l < LOADS; l++) {
-            next[l] = IN_TILE(l) && MN_DW(l) < w_room && MN_DQ(l) < q_room ? x[*at] : (DTYPE)0;
+            next[l] = IN_TILE(l) && MN_DW(l) < w_room && MN_DQ(l) < q_room ? LOAD(x, *at) : (ACC_T)0;
             *at += MN_NEXT(l, ld);
         }
         *at += MN_WRAP(ld);
@@ -130,7 +134,7 @@ __attribute__((always_inline)) void blocked_load(__global const DTYPE *restrict 
 
 /* Stores what blocked_load loaded into the tile in local memory; st: the
  * work-item's start there. */
-__attribute__((always_inline)) void blocked_store(__local DTYPE *tile, const int st, const int kc, const int tid, const DTYPE *next)
+__attribute__((always_inline)) void blocked_store(__local ACC_T *tile, const int st, const int kc, const int tid, const ACC_T *next)
 {
     if (kc) {
 #pragma unroll
@@ -158,8 +162,8 @@ void gemm_blocked(GEMM_ARGS)
      * declared as vectors so that vector reads are aligned. */
     __local VTYPE a_tile_v[DEPTH * STRIDE / VW];
     __local VTYPE b_tile_v[DEPTH * STRIDE / VW];
-    __local DTYPE *a_tile = (__local DTYPE *)a_tile_v;
-    __local DTYPE *b_tile = (__local DTYPE *)b_tile_v;
+    __local ACC_T *a_tile = (__local ACC_T *)a_tile_v;
+    __local ACC_T *b_tile = (__local ACC_T *)b_tile_v;
 
     /* Per matrix: K contiguous in memory or not; this work-item's start
      * (w_t, q_t) in the tile; how far w may go from there before leaving the
@@ -174,18 +178,18 @@ void gemm_blocked(GEMM_ARGS)
     long b_at = (long)b_offset + (b_kc ? ((long)col0 + b_wt) * ldb + b_qt : (long)b_qt * ldb + col0 + b_wt);
     const int a_st = a_qt * STRIDE + a_wt, b_st = b_qt * STRIDE + b_wt;
 
-    DTYPE acc[WORK][WORK];
+    ACC_T acc[WORK][WORK];
 #pragma unroll
     for (int i = 0; i < WORK; i++)
 #pragma unroll
         for (int j = 0; j < WORK; j++)
-            acc[i][j] = (DTYPE)0;
+            acc[i][j] = (ACC_T)0;
 
     /* This work-item's share of a step's tiles, on their way from global to
      * local memory. The next step's loads are issued before the current
      * step is computed, so that they are in flight meanwhile. (Steps are
      * counted rather than p0 compared with K: p0 + DEPTH may not fit an int.) */
-    DTYPE a_next[LOADS], b_next[LOADS];
+    ACC_T a_next[LOADS], b_next[LOADS];
     const int steps = (K - 1) / DEPTH + 1;
     blocked_load(A, &a_at, lda, a_kc, tid, a_wroom, K - a_qt, a_next);
     blocked_load(B, &b_at, ldb, b_kc, tid, b_wroom, K - b_qt, b_next);
@@ -202,7 +206,7 @@ void gemm_blocked(GEMM_ARGS)
 
 #pragma unroll
         for (int q = 0; q < DEPTH; q++) {
-            DTYPE a_reg[WORK], b_reg[WORK];
+            ACC_T a_reg[WORK], b_reg[WORK];
 #pragma unroll
             for (int g = 0; g < GROUPS; g++) {
                 const VTYPE av = a_tile_v[q * (STRIDE / VW) + g * RTS + ty];
@@ -225,7 +229,7 @@ void gemm_blocked(GEMM_ARGS)
     for (int i = 0; i < WORK; i++) {
         const int r = ((i / VW) * RTS + ty) * VW + i % VW;
         if (r < rows_left) {
-            __global DTYPE *c_row = C + c_offset + (long)(row0 + r) * ldc + col0;
+            __global STORE_T *c_row = C + c_offset + (long)(row0 + r) * ldc + col0;
 #pragma unroll
             for (int j = 0; j < WORK; j++) {
                 const int c = ((j / VW) * RTS + tx) * VW + j % VW;

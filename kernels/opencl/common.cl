@@ -1,8 +1,15 @@
 /* Shared by every GEMM kernel of the OpenCL plugin; the plugin compiles it in
  * front of each kernel file, with
- *   -DDTYPE=float|double|int   the element type, also the accumulator's
- *   -DGH_FP64=1                when DTYPE is double
+ *   -DSTORE_T=float|double|int|half|ushort   the element type in memory
+ *   -DACC_T=float|double|int                 the arithmetic's: products, sums,
+ *                                            alpha, beta, local-memory tiles
+ *   -DGH_FP64=1                              when ACC_T is double
+ *   -DGH_STORE_F16=1 or -DGH_STORE_BF16=1    16-bit storage, converted below
  * and a kernel's own parameters (e.g. -DTILE=16).
+ *
+ * Kernels read and write global memory only through LOAD(p, i) (element i
+ * of p, as ACC_T) and STORE(p, i, v) (v rounded once to STORE_T), so each
+ * kernel has one source for every dtype.
  *
  * Matrices are row-major. op(A) is M x K, op(B) is K x N, C is M x N:
  *   C = alpha * op(A) * op(B) + beta * C
@@ -14,23 +21,61 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-#ifndef DTYPE
-#error "build with -DDTYPE=<element type>"
+#if !defined(STORE_T) || !defined(ACC_T)
+#error "build with -DSTORE_T=<element type in memory> -DACC_T=<arithmetic type>"
 #endif
 
-/* The arguments of every kernel, in the order the plugin sets them (gemm.c). */
-#define GEMM_ARGS                                                                         \
-    const int M, const int N, const int K, const DTYPE alpha, const DTYPE beta,           \
-    __global const DTYPE *restrict A, const ulong a_offset, const int lda, const int trans_a, \
-    __global const DTYPE *restrict B, const ulong b_offset, const int ldb, const int trans_b, \
-    __global DTYPE *restrict C, const ulong c_offset, const int ldc
-
-/* c = alpha * acc + beta * c. With beta == 0, C is not read: the host fills
- * C with NaN to catch elements a kernel never writes, and 0 * NaN is NaN. */
-void store_c(__global DTYPE *c, const DTYPE acc, const DTYPE alpha, const DTYPE beta)
+#if defined(GH_STORE_F16)
+/* f16 without cl_khr_fp16: OpenCL C lets `half` be used only as a pointer
+ * type, read and written by vload_half and vstore_half*, which are core
+ * built-ins (OpenCL C 1.2 section 6.1.1.1 and 6.12.7; 3.0 "The half Data
+ * Type"): they convert exactly (loads) and with the rounding mode named
+ * (stores), subnormals included, on every device. cl_khr_fp16 adds half
+ * arithmetic, which these kernels do not use (they multiply and sum in f32),
+ * so f16 runs on every device. */
+#define LOAD(p, i) vload_half((i), (p))
+#define STORE(p, i, v) vstore_half_rte((v), (i), (p))
+#elif defined(GH_STORE_BF16)
+/* bf16 is the top half of an f32: widening appends 16 zero bits. */
+float gh_bf16_to_f32(const ushort b)
 {
-    if (beta != (DTYPE)0)
-        *c = alpha * acc + beta * *c;
+    return as_float((uint)b << 16);
+}
+
+/* f32 -> bf16, round to nearest even, as gemmhost/half.h does on the host:
+ * add just under half of the dropped 16 bits (0x7FFF), plus one when the
+ * kept part is odd, so that a tie goes to even; the carry runs into the
+ * exponent as it should (up to infinity). A NaN skips that (a carry could
+ * make it an infinity) and stays a NaN: its top bits, the quiet bit set. */
+ushort gh_f32_to_bf16(const float f)
+{
+    uint u = as_uint(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (ushort)(u >> 16 | 0x0040u);
+    u += 0x7FFFu + (u >> 16 & 1u);
+    return (ushort)(u >> 16);
+}
+#define LOAD(p, i) gh_bf16_to_f32((p)[(i)])
+#define STORE(p, i, v) ((p)[(i)] = gh_f32_to_bf16((v)))
+#else
+#define LOAD(p, i) ((ACC_T)(p)[(i)])
+#define STORE(p, i, v) ((p)[(i)] = (v))
+#endif
+
+/* The arguments of every kernel, in the order the plugin sets them (gemm.c):
+ * alpha and beta in the arithmetic's type (f32 for f16 and bf16). */
+#define GEMM_ARGS                                                                                \
+    const int M, const int N, const int K, const ACC_T alpha, const ACC_T beta,                  \
+    __global const STORE_T *restrict A, const ulong a_offset, const int lda, const int trans_a,  \
+    __global const STORE_T *restrict B, const ulong b_offset, const int ldb, const int trans_b,  \
+    __global STORE_T *restrict C, const ulong c_offset, const int ldc
+
+/* c = alpha * acc + beta * c, computed in ACC_T and rounded once to STORE_T.
+ * With beta == 0, C is not read: the host fills C with NaN to catch elements
+ * a kernel never writes, and 0 * NaN is NaN. */
+void store_c(__global STORE_T *c, const ACC_T acc, const ACC_T alpha, const ACC_T beta)
+{
+    if (beta != (ACC_T)0)
+        STORE(c, 0, alpha * acc + beta * LOAD(c, 0));
     else
-        *c = alpha * acc;
+        STORE(c, 0, alpha * acc);
 }

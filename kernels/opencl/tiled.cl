@@ -6,7 +6,8 @@
  *
  * Unlike the classic walkthrough, any M, N, K works: loads past an edge of
  * op(A) or op(B) put 0 in the tile (adding nothing), and only work-items
- * inside C store. Build with -DTILE=<edge>.
+ * inside C store. The tiles hold ACC_T: a 16-bit element is converted once,
+ * when it is loaded from global memory. Build with -DTILE=<edge>.
  */
 #ifndef TILE
 #error "build with -DTILE=<tile edge>"
@@ -23,8 +24,8 @@ void gemm_tiled(GEMM_ARGS)
     /* a_tile[r][q] = op(A)[row0 + r][p0 + q], b_tile[q][c] = op(B)[p0 + q][col0 + c].
      * One column of padding: a transposed load writes down a column, and
      * without it every write of the column would hit the same bank. */
-    __local DTYPE a_tile[TILE][TILE + 1];
-    __local DTYPE b_tile[TILE][TILE + 1];
+    __local ACC_T a_tile[TILE][TILE + 1];
+    __local ACC_T b_tile[TILE][TILE + 1];
 
     /* Which element of each tile this work-item loads. Consecutive tx must
      * read consecutive addresses (coalesced): along K for A as stored, along
@@ -39,15 +40,15 @@ void gemm_tiled(GEMM_ARGS)
     const long b_stride_p = trans_b ? 1 : ldb, b_stride_j = trans_b ? ldb : 1;
     /* Addresses of this work-item's loads for the first tile along K; only
      * dereferenced when inside the matrix. */
-    __global const DTYPE *a = A + a_offset + a_row * a_stride_i + a_q * a_stride_p;
-    __global const DTYPE *b = B + b_offset + b_q * b_stride_p + b_col * b_stride_j;
+    __global const STORE_T *a = A + a_offset + a_row * a_stride_i + a_q * a_stride_p;
+    __global const STORE_T *b = B + b_offset + b_q * b_stride_p + b_col * b_stride_j;
     const long a_tile_step = TILE * a_stride_p;
     const long b_tile_step = TILE * b_stride_p;
 
-    DTYPE acc = 0;
+    ACC_T acc = 0;
     for (int p0 = 0; p0 < K; p0 += TILE) {
-        a_tile[a_r][a_q] = (a_row < M && p0 + a_q < K) ? *a : (DTYPE)0;
-        b_tile[b_q][b_c] = (p0 + b_q < K && b_col < N) ? *b : (DTYPE)0;
+        a_tile[a_r][a_q] = (a_row < M && p0 + a_q < K) ? LOAD(a, 0) : (ACC_T)0;
+        b_tile[b_q][b_c] = (p0 + b_q < K && b_col < N) ? LOAD(b, 0) : (ACC_T)0;
         a += a_tile_step;
         b += b_tile_step;
         barrier(CLK_LOCAL_MEM_FENCE); /* the tiles are whole */

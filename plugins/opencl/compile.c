@@ -13,7 +13,16 @@
 /* The most registers a ptxas register limit can say (sm_30 and later). */
 #define NV_MAX_REGISTERS 255
 
-static const char *const dtype_c_type[GH_DTYPE_COUNT] = {[GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int"};
+/* Per dtype, what common.cl is built with: the element type in memory, the
+ * arithmetic's type, and the conversion between them where they differ
+ * (f16 and bf16: stored in 16 bits, multiplied and summed in f32). */
+static const char *const dtype_defines[GH_DTYPE_COUNT] = {
+    [GH_F32] = "-DSTORE_T=float -DACC_T=float",
+    [GH_F64] = "-DSTORE_T=double -DACC_T=double -DGH_FP64=1",
+    [GH_I32] = "-DSTORE_T=int -DACC_T=int",
+    [GH_F16] = "-DSTORE_T=half -DACC_T=float -DGH_STORE_F16=1",
+    [GH_BF16] = "-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1",
+};
 
 /* The text the compiler gets: each file after a #line directive naming it,
  * and where each file's lines sit in the whole (for ocl_log_translate). */
@@ -79,14 +88,14 @@ static char *build_log(cl_program program, cl_device_id device, const program_te
     return translated_log;
 }
 
-/* "-DDTYPE=float -DTILE=16", plus NVIDIA's ptxas options where the device
+/* "-DSTORE_T=float -DACC_T=float -DTILE=16", plus NVIDIA's ptxas options where the device
  * takes them: verbose (registers and spills into the log), and a register
  * limit low enough for the variant's work-group to fit the register file
  * (a 32 x 32 group: 64 registers each of 65536). */
 static void build_options(const ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v, int nv,
                           char *options, size_t size)
 {
-    int used = snprintf(options, size, "-DDTYPE=%s%s", dtype_c_type[dtype], dtype == GH_F64 ? " -DGH_FP64=1" : "");
+    int used = snprintf(options, size, "%s", dtype_defines[dtype]);
     ocl_variant_defines(kernel, v, options + used, size - (size_t)used);
     if (nv && dev->nv_compiler_options) {
         used = (int)strlen(options);

@@ -83,7 +83,8 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
     const cl_int lda = (cl_int)args->lda, ldb = (cl_int)args->ldb, ldc = (cl_int)args->ldc;
     const cl_int trans_a = args->trans_a, trans_b = args->trans_b;
     const cl_ulong a_off = args->a_offset, b_off = args->b_offset, c_off = args->c_offset;
-    /* alpha and beta in the element type, as the kernel computes. */
+    /* alpha and beta in the kernel's arithmetic type (ACC_T of common.cl):
+     * the element type, or f32 for the 16-bit ones. */
     union {
         cl_float f;
         cl_double d;
@@ -91,6 +92,10 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
     } alpha, beta;
     size_t scalar_size = gh_plugin_dtype_size(args->dtype);
     switch (args->dtype) {
+    case GH_F16:
+    case GH_BF16:
+        scalar_size = sizeof(cl_float);
+        /* fall through */
     case GH_F32:
         alpha.f = (cl_float)args->alpha;
         beta.f = (cl_float)args->beta;
@@ -103,9 +108,6 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
         alpha.i = (cl_int)args->alpha;
         beta.i = (cl_int)args->beta;
         break;
-    case GH_F16:
-    case GH_BF16:
-        break; /* no kernel declares them yet: refused by the dtype check above */
     }
     const struct {
         size_t size;

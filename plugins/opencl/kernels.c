@@ -49,7 +49,11 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
-#define ALL_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
+/* f16 and bf16 are stored in 16 bits and multiplied and summed in f32 (the
+ * default arithmetic of plugin.h, so no precisions are declared): every
+ * device, see common.cl for why f16 needs no cl_khr_fp16. */
+#define ALL_DTYPES \
+    (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
 const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     [OCL_KERNEL_NAIVE] =
@@ -102,11 +106,19 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
 };
 
+/* Bytes of an element of the kernels' local-memory tiles: their arithmetic
+ * type (ACC_T), f32 for the 16-bit dtypes, which are converted as they are
+ * loaded from global memory. */
+static uint64_t tile_elem_bytes(gh_dtype dtype)
+{
+    return dtype == GH_F16 || dtype == GH_BF16 ? 4 : gh_plugin_dtype_size(dtype);
+}
+
 /* blocked.cl's local memory: two tiles of DEPTH rows of TILE elements, each
  * row padded by 16 bytes (PAD there). */
 static uint64_t blocked_local_bytes(int64_t tile, int depth, gh_dtype dtype)
 {
-    const uint64_t elem = gh_plugin_dtype_size(dtype), pad = 16 / elem;
+    const uint64_t elem = tile_elem_bytes(dtype), pad = 16 / elem;
     return 2 * (uint64_t)depth * ((uint64_t)tile + pad) * elem;
 }
 
@@ -136,7 +148,7 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         out->local[0] = out->local[1] = (size_t)tile;
         out->block = (int64_t)tile;
         /* Two tiles of tile x (tile + 1): one column of padding (see tiled.cl). */
-        out->local_bytes = 2 * tile * (tile + 1) * gh_plugin_dtype_size(dtype);
+        out->local_bytes = 2 * tile * (tile + 1) * tile_elem_bytes(dtype);
         break;
     }
     case OCL_KERNEL_BLOCKED: {

@@ -46,7 +46,7 @@ typedef struct ocl_variant {
  * not fit. */
 void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes, ocl_variant *out);
 
-/* The -D options of the variant (after -DDTYPE), e.g. " -DTILE=128 -DWORK=8 -DDEPTH=16". */
+/* The -D options of the variant (after the dtype's), e.g. " -DTILE=128 -DWORK=8 -DDEPTH=16". */
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size);
 
 #endif

@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gemmhost/half.h>
 #include <gemmhost/plugin_helpers.h>
 #include "gemm_case.h"
+#include "host_verify.h"
 
 /* Elements after each matrix, to catch writes (and reads) past its end. */
 #define GUARD 9
@@ -36,15 +38,21 @@ static double get(const void *raw, gh_dtype d, uint64_t i)
     switch (d) {
     case GH_F32: return ((const float *)raw)[i];
     case GH_F64: return ((const double *)raw)[i];
+    case GH_F16: return gh_f16_to_f64(((const uint16_t *)raw)[i]);
+    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)raw)[i]);
     default: return ((const int32_t *)raw)[i];
     }
 }
 
+/* f16 and bf16 round v to nearest even: the value stored is then exact,
+ * what the reference multiplies. */
 static void set(void *raw, gh_dtype d, uint64_t i, double v)
 {
     switch (d) {
     case GH_F32: ((float *)raw)[i] = (float)v; break;
     case GH_F64: ((double *)raw)[i] = v; break;
+    case GH_F16: ((uint16_t *)raw)[i] = gh_f64_to_f16(v); break;
+    case GH_BF16: ((uint16_t *)raw)[i] = gh_f64_to_bf16(v); break;
     default: ((int32_t *)raw)[i] = (int32_t)v; break;
     }
 }
@@ -59,15 +67,19 @@ static double random_value(gh_dtype d, uint64_t *state)
 
 /* What the buffers hold outside the matrices: NaN for floats (a kernel that
  * reads it poisons its result; one that writes it is caught by the bit
- * pattern check), a large value for i32. */
+ * pattern check; for f16 and bf16 not the quiet NaN a kernel would write),
+ * a large value for i32. */
 static void fill_poison(void *raw, gh_dtype d, uint64_t count)
 {
     static const uint32_t f32_poison = 0x7fc0beefu;
     static const uint64_t f64_poison = 0x7ff8deadbeef0000ull;
     static const int32_t i32_poison = 0x5eadbeef;
+    static const uint16_t f16_poison = 0x7e5a, bf16_poison = 0x7fda;
     for (uint64_t i = 0; i < count; i++) {
         if (d == GH_F32) memcpy((char *)raw + 4 * i, &f32_poison, 4);
         else if (d == GH_F64) memcpy((char *)raw + 8 * i, &f64_poison, 8);
+        else if (d == GH_F16) memcpy((char *)raw + 2 * i, &f16_poison, 2);
+        else if (d == GH_BF16) memcpy((char *)raw + 2 * i, &bf16_poison, 2);
         else memcpy((char *)raw + 4 * i, &i32_poison, 4);
     }
 }
@@ -125,18 +137,56 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
             return -1;
         }
     }
-    /* The reference in long double (at least f64's precision plus some), so
-     * that its own error does not eat into the f64 kernel's bound. */
-    const double bound_scale = gamma_n((double)c->k + 2, d); /* K products + alpha + beta */
-    for (int64_t i = 0; i < c->m; i++)
+    if (d == GH_F16 || d == GH_BF16) {
+        /* Rounded to 16 bits at the end: the host's bound, which has that
+         * rounding in it (the one below has not). */
+        const host_view va = {a, la->rows, la->cols, la->ld, la->offset},
+                        vb = {b, lb->rows, lb->cols, lb->ld, lb->offset};
+        const host_view vc0 = {c0, lc->rows, lc->cols, lc->ld, lc->offset},
+                        vc1 = {c1, lc->rows, lc->cols, lc->ld, lc->offset};
+        return host_verify(d, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, c->beta, &va, &vb, &vc0, &vc1, why,
+                           why_size);
+    }
+    /* op(A) by rows and op(B) by columns, each contiguous along K, so that
+     * the reference's inner loop reads memory in order. */
+    double *opa = malloc((size_t)(c->m * c->k) * sizeof *opa), *opb = malloc((size_t)(c->n * c->k) * sizeof *opb);
+    if (!opa || !opb) {
+        free(opa);
+        free(opb);
+        snprintf(why, why_size, "out of host memory for the reference");
+        return -1;
+    }
+    for (int64_t p = 0; p < c->k; p++) {
+        for (int64_t i = 0; i < c->m; i++)
+            opa[i * c->k + p] = get(a, d, la->offset + (uint64_t)(c->trans_a ? p * la->ld + i : i * la->ld + p));
+        for (int64_t j = 0; j < c->n; j++)
+            opb[j * c->k + p] = get(b, d, lb->offset + (uint64_t)(c->trans_b ? j * lb->ld + p : p * lb->ld + j));
+    }
+    /* The reference for f64 in long double (at least f64's precision plus
+     * some), so that its own error does not eat into the f64 kernel's bound;
+     * for f32 in double, its own error (gamma_K of f64) added to the bound;
+     * for i32 exact in double (|sums| stay far below 2^53). */
+    const double bound_scale = gamma_n((double)c->k + 2, d) /* K products + alpha + beta */
+                               + (d == GH_F32 ? gamma_n((double)c->k, GH_F64) : 0.0);
+    int rc = 0;
+    for (int64_t i = 0; i < c->m && rc == 0; i++)
         for (int64_t j = 0; j < c->n; j++) {
+            const double *x = &opa[i * c->k], *y = &opb[j * c->k];
             long double sum = 0, abs_sum = 0;
-            for (int64_t p = 0; p < c->k; p++) {
-                uint64_t ia = la->offset + (uint64_t)(c->trans_a ? p * la->ld + i : i * la->ld + p);
-                uint64_t ib = lb->offset + (uint64_t)(c->trans_b ? j * lb->ld + p : p * lb->ld + j);
-                long double prod = (long double)get(a, d, ia) * get(b, d, ib);
-                sum += prod;
-                abs_sum += fabsl(prod);
+            if (d == GH_F64) {
+                for (int64_t p = 0; p < c->k; p++) {
+                    long double prod = (long double)x[p] * y[p];
+                    sum += prod;
+                    abs_sum += fabsl(prod);
+                }
+            } else {
+                double sum_d = 0, abs_d = 0;
+                for (int64_t p = 0; p < c->k; p++) {
+                    sum_d += x[p] * y[p];
+                    abs_d += fabs(x[p] * y[p]);
+                }
+                sum = sum_d;
+                abs_sum = abs_d;
             }
             uint64_t ic = lc->offset + (uint64_t)(i * lc->ld + j);
             long double expected = (long double)c->alpha * sum;
@@ -157,10 +207,13 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
             if (!ok) {
                 snprintf(why, why_size, "C[%lld][%lld] = %.9g, expected %.9g (error %.3g, bound %.3g)", (long long)i,
                          (long long)j, got, (double)expected, (double)fabsl((long double)got - expected), bound);
-                return -1;
+                rc = -1;
+                break;
             }
         }
-    return 0;
+    free(opa);
+    free(opb);
+    return rc;
 }
 
 case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c, char *why,

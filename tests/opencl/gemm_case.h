@@ -23,8 +23,9 @@ typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP } case_result;
 
 /* Runs the case on the device and checks every element of C against an
  * extended-precision reference with the K-scaled bound of verification.md
- * (exact for i32), and every element around C for stray writes. On a fail or
- * skip, `why` says what happened. */
+ * (exact for i32; f16 and bf16 with the host's own verification, which has
+ * the rounding to 16 bits in its bound), and every element around C for
+ * stray writes. On a fail or skip, `why` says what happened. */
 case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, const gemm_case *c, char *why,
                           size_t why_size);
 

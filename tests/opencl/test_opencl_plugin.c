@@ -5,6 +5,12 @@
  * shapes, each result checked on the host.
  * blocked runs every tile x work on hardware devices and a few on software
  * ones (PoCL compiles each variant, and that is most of the test's time).
+ * f16 and bf16 multiply and sum in f32 like f32, and share its tile code:
+ * what is theirs is the 16-bit loads and the rounded store, which
+ * half_checks.c checks bit for bit. In the sweep they take fewer shapes (the
+ * primes and the edges of the variant's own tile) and one alpha/beta per
+ * shape; on software devices, where every variant is a compile, f16 and bf16
+ * share out the tiles of tiled and run blocked at its default only.
  *
  *   test_opencl_plugin [-v]            the tests (-v: passes too); exit 77 when no device
  *   test_opencl_plugin --bench [N...]  timings instead (see bench.h)
@@ -22,6 +28,7 @@
 #include "build_log_checks.h"
 #include "device_checks.h"
 #include "gemm_case.h"
+#include "half_checks.h"
 #include "option_checks.h"
 #include "plugin_handle.h"
 
@@ -61,13 +68,18 @@ static int blocked_shapes(int64_t t, shape *out)
  * (seconds on PoCL): both vector widths, with 1, 2 and 4 vectors per row of
  * a micro-tile (128/2, 128/8 f32 and f64), more work-items than a tile has
  * elements (128/2: 4096 of them), more than a tile's row (128/8) and fewer
- * (32/8: 16 work-items for rows of 32, so the loads step along rows). */
+ * (32/8: 16 work-items for rows of 32, so the loads step along rows).
+ * f16 and bf16 only at the default 128/8: the load order does not depend on
+ * the dtype, and PoCL takes seconds to compile each of them (f16 at 32/8:
+ * 13 s, its vload_half and vstore_half_rte inlined at every unrolled load
+ * and store). */
+#define HALVES (GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 static const struct {
     int64_t tile, work;
     unsigned dtypes;
 } blocked_software[] = {
     {128, 2, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)},
-    {128, 8, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32)},
+    {128, 8, GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | HALVES},
     {32, 8, GH_DTYPE_BIT(GH_F32)},
 };
 static const int64_t blocked_tiles[] = {32, 64, 128}, blocked_works[] = {2, 4, 8};
@@ -82,6 +94,11 @@ typedef struct sweep {
     unsigned counter; /* varies pads, offsets and seeds from case to case */
 } sweep;
 
+static int is_half(int dtype)
+{
+    return dtype == GH_F16 || dtype == GH_BF16;
+}
+
 /* Runs one shape with every alpha/beta variant (one of them beta = 0 on a
  * NaN-filled C); params holds the kernel's n_params values. */
 static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t n_params, gh_dtype dtype, int trans,
@@ -91,7 +108,8 @@ static void run_shape_params(sweep *s, int kernel, const int64_t *params, size_t
     static const double int_ab[2][2] = {{3, -2}, {-2, 0}};
     static const int64_t pads[] = {0, 1, 5};
     static const uint64_t offsets[] = {0, 7, 3, 13};
-    for (int v = 0; v < 2; v++) {
+    /* f16 and bf16 take one of the two, in turn from shape to shape. */
+    for (int v = is_half(dtype) ? (int)(s->counter & 1) : 0; v < 2; v += is_half(dtype) ? 2 : 1) {
         unsigned n = s->counter++;
         const double *ab = dtype == GH_I32 ? int_ab[v] : float_ab[v];
         gemm_case c = {.kernel = kernel,
@@ -129,6 +147,15 @@ static int kernel_has(const sweep *s, int kernel, int dtype)
     return ki && (ki->dtypes & GH_DTYPE_BIT(dtype));
 }
 
+/* The shapes every variant meets in a dtype: all of base_shapes; for f16 and
+ * bf16, whose arithmetic is f32's (only their loads and the store differ),
+ * the one with primes in every dimension. */
+static size_t common_shapes(int dtype, const shape **out)
+{
+    *out = is_half(dtype) ? &base_shapes[3] : base_shapes;
+    return is_half(dtype) ? 1 : sizeof base_shapes / sizeof base_shapes[0];
+}
+
 /* blocked at tile x work: the dtypes of the mask, every transpose and shape. */
 static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsigned dtypes)
 {
@@ -137,8 +164,9 @@ static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsig
     const int n = blocked_shapes(tile, extra);
     for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
         for (int trans = 0; trans < 4 && (dtypes & GH_DTYPE_BIT(dtype)) && kernel_has(s, blocked, dtype); trans++) {
-            for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
-                run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, base_shapes[i]);
+            const shape *common;
+            for (size_t i = 0, nc = common_shapes(dtype, &common); i < nc; i++)
+                run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, common[i]);
             for (int i = 0; i < n; i++) run_shape_params(s, blocked, params, 2, (gh_dtype)dtype, trans, extra[i]);
         }
 }
@@ -150,16 +178,20 @@ static void run_sweep(sweep *s)
     shape extra[3];
     for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
         for (int trans = 0; trans < 4 && kernel_has(s, naive, dtype); trans++) {
-            /* naive, default work-group: every shape. */
-            for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
-                run_shape(s, naive, 16, (gh_dtype)dtype, trans, base_shapes[i]);
-            for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+            const shape *common;
+            const size_t n_common = common_shapes(dtype, &common);
+            /* naive, default work-group: every shape (f16, bf16: around its own edge, 16). */
+            for (size_t i = 0; i < n_common; i++) run_shape(s, naive, 16, (gh_dtype)dtype, trans, common[i]);
+            for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+                if (is_half(dtype) && edges[e] != 16) continue;
                 for (int i = 0, n = edge_shapes(edges[e], extra); i < n; i++)
                     run_shape(s, naive, 16, (gh_dtype)dtype, trans, extra[i]);
-            /* tiled, every tile: the common shapes and those around its edge. */
+            }
+            /* tiled, every tile: the common shapes and those around its edge.
+             * On software devices f16 takes tiles 4 and 16, bf16 8 and 32. */
             for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
-                for (size_t i = 0; i < sizeof base_shapes / sizeof base_shapes[0]; i++)
-                    run_shape(s, tiled, edges[e], (gh_dtype)dtype, trans, base_shapes[i]);
+                if (is_half(dtype) && s->is_software && (dtype == GH_F16) != (e % 2 == 0)) continue;
+                for (size_t i = 0; i < n_common; i++) run_shape(s, tiled, edges[e], (gh_dtype)dtype, trans, common[i]);
                 for (int i = 0, n = edge_shapes(edges[e], extra); i < n; i++)
                     run_shape(s, tiled, edges[e], (gh_dtype)dtype, trans, extra[i]);
             }
@@ -174,8 +206,10 @@ static void run_sweep(sweep *s)
     if (s->is_software) {
         for (size_t c = 0; c < sizeof blocked_software / sizeof blocked_software[0]; c++)
             run_blocked(s, blocked, blocked_software[c].tile, blocked_software[c].work, blocked_software[c].dtypes);
-        /* Several blocks each way at 128/8 (built above). */
+        /* Several blocks each way at 128/8 (built above), with K steps. */
         run_shape_params(s, blocked, blocked_default, 2, GH_F32, 1, (shape){129, 131, 33});
+        run_shape_params(s, blocked, blocked_default, 2, GH_F16, 2, (shape){129, 131, 33});
+        run_shape_params(s, blocked, blocked_default, 2, GH_BF16, 3, (shape){129, 131, 33});
     } else {
         for (size_t t = 0; t < sizeof blocked_tiles / sizeof blocked_tiles[0]; t++)
             for (size_t w = 0; w < sizeof blocked_works / sizeof blocked_works[0]; w++)
@@ -238,6 +272,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         device_checks(api, ctx, d);
         option_checks_kernel_dir(api, platform, d);
+        half_checks(api, ctx, d);
         const char *full = getenv("GEMMHOST_TEST_OPENCL_FULL");
         sweep s = {api, ctx, d, info->is_software && !(full && *full && strcmp(full, "0") != 0), 0};
         run_sweep(&s);
