@@ -45,5 +45,5 @@ for p in cuda opencl vulkan; do
   step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
 done
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
-step ctest 90 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half))$'
+step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half))$'
 
