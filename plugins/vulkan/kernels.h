@@ -8,7 +8,13 @@
 
 #include "gemmhost/plugin.h"
 
-enum { VKP_KERNEL_NAIVE = 0, VKP_KERNEL_TILED = 1, VKP_KERNEL_BLOCKED = 2, VKP_KERNEL_WARPTILE = 3, VKP_KERNEL_COUNT = 4 };
+enum {
+    VKP_KERNEL_NAIVE = 0,
+    VKP_KERNEL_TILED = 1,
+    VKP_KERNEL_BLOCKED = 2,
+    VKP_KERNEL_WARPTILE = 3,
+    VKP_KERNEL_COUNT = 4
+};
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (warptile: 2 tiles x 3 depths x
@@ -28,8 +34,8 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 #define VKP_PUSH_UINTS 12
 #define VKP_PUSH_BYTES (VKP_PUSH_UINTS * 4 + 2 * 8)
 /* The twelfth uint's bits (warptile): A, B may be read as vectors. */
-#define VKP_VECTOR_A 1u
-#define VKP_VECTOR_B 2u
+#define VKP_VECTOR_A   1u
+#define VKP_VECTOR_B   2u
 
 /* Bytes of the type the shaders compute in, which alpha, beta and the
  * shared-memory tiles have: f16 and bf16 are stored in 16 bits and computed

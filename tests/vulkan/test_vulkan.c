@@ -89,8 +89,8 @@ static void determinism(const plugin *pl, int device)
             c.kernel >= 0 && run_case(pl, &c, why, sizeof why, &first) && run_case(pl, &c, why, sizeof why, &second);
         int same = passed && memcmp(first, second, case_c_bytes(&c)) == 0;
         CHECK(same, "determinism: %s %lld/%lld/%lld f32 100x90x130 twice gives the same bits%s%s", runs[r].kernel,
-              (long long)runs[r].params[0], (long long)runs[r].params[1], (long long)runs[r].params[2], passed ? "" : ": ",
-              passed ? (same ? "" : ": the results differ") : why);
+              (long long)runs[r].params[0], (long long)runs[r].params[1], (long long)runs[r].params[2],
+              passed ? "" : ": ", passed ? (same ? "" : ": the results differ") : why);
         free(first);
         free(second);
     }
