@@ -73,6 +73,12 @@ const uint LV = CEIL_DIV(ELEMS / VW, NTHREADS);   // vector loads
 shared VEC4 As[2u * ELEMS / 4u];
 shared VEC4 Bs[2u * ELEMS / 4u];
 
+// The bound of the k loop inside a step: DEPTH, as a specialization constant
+// the plugin leaves at its default, so that the loop reaches the driver
+// rolled, marked for unrolling, which it does once the value is known.
+// Unrolled by glslc, the modules are twice the size (48 of them).
+layout(constant_id = 3) const uint K_STEPS = DEPTH;
+
 const uint KL = DEPTH / 4u;               // lanes along kk in a vector load
 uint swz(uint kk)
 {
@@ -102,68 +108,65 @@ DTYPE ra[LREG], rb[LREG];
 // neighbouring invocations read neighbouring addresses.
 //   NAME: load_a/load_b; REG: ra/rb; S: As/Bs; AT, VAT: scalar, vector reads;
 //   X, LD, OFF: the tile's side in C (m or n), ld and offset; BIT: p.unused's.
-#define DEFINE_TILE_IO(LOAD, STORE, REG, S, AT, VAT, X, LD, OFF, TRANS_K_MAJOR, BIT)                       \
-    void LOAD(uint x0, uint k0)                                                                              \
-    {                                                                                                        \
-        bool kmajor = TRANS_K_MAJOR;                                                                         \
-        if ((p.unused & BIT) != 0u) {                                                                        \
-            [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                      \
-                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                             \
-                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                \
-                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                \
-                uint x = x0 + xx, k = k0 + kk;                                                               \
-                bool inside = x < X && k < p.k && e < ELEMS / VW;                                            \
-                x = kmajor ? min(x, X - 1u) : min(x, X - VW);                                                \
-                k = kmajor ? min(k, p.k - VW) : min(k, p.k - 1u);                                            \
-                VLOAD v = VAT[(OFF + (kmajor ? x * LD + k : k * LD + x)) / VW];                              \
-                [[unroll]] for (uint q = 0u; q < VW; ++q)                                                    \
-                    REG[l * VW + q] = inside ? UNPACK(v, q) : DTYPE(0);                                      \
-            }                                                                                                \
-        } else {                                                                                             \
-            [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                      \
-                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                             \
-                uint xx = kmajor ? e / DEPTH : e % TILE;                                                     \
-                uint kk = kmajor ? e % DEPTH : e / TILE;                                                     \
-                uint x = x0 + xx, k = k0 + kk;                                                               \
-                bool inside = x < X && k < p.k && e < ELEMS;                                                 \
-                x = min(x, X - 1u);                                                                          \
-                k = min(k, p.k - 1u);                                                                        \
-                DTYPE v = AT(OFF + (kmajor ? x * LD + k : k * LD + x));                                      \
-                REG[l] = inside ? v : DTYPE(0);                                                              \
-            }                                                                                                \
-        }                                                                                                    \
-    }                                                                                                        \
-    void STORE(uint buf)                                                                                     \
-    {                                                                                                        \
-        bool kmajor = TRANS_K_MAJOR;                                                                         \
-        if ((p.unused & BIT) != 0u) {                                                                        \
-            [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                      \
-                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                             \
-                if (e < ELEMS / VW) {                                                                        \
-                    uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                            \
-                    uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                            \
-                    if (kmajor) {                                                                            \
-                        [[unroll]] for (uint q = 0u; q < VW; ++q)                                            \
-                            S[vec_at(buf, kk + q, xx)][xx & 3u] = REG[l * VW + q];                           \
-                    } else if (VW == 4u) {                                                                   \
-                        S[vec_at(buf, kk, xx)] =                                                             \
-                            VEC4(REG[l * VW], REG[l * VW + 1u], REG[l * VW + 2u], REG[l * VW + 3u]);         \
-                    } else {                                                                                 \
-                        [[unroll]] for (uint q = 0u; q < VW; ++q)                                            \
-                            S[vec_at(buf, kk, xx + q)][(xx + q) & 3u] = REG[l * VW + q];                     \
-                    }                                                                                        \
-                }                                                                                            \
-            }                                                                                                \
-        } else {                                                                                             \
-            [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                      \
-                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                             \
-                if (e < ELEMS) {                                                                             \
-                    uint xx = kmajor ? e / DEPTH : e % TILE;                                                 \
-                    uint kk = kmajor ? e % DEPTH : e / TILE;                                                 \
-                    S[vec_at(buf, kk, xx)][xx & 3u] = REG[l];                                                \
-                }                                                                                            \
-            }                                                                                                \
-        }                                                                                                    \
+#define DEFINE_TILE_IO(LOAD, STORE, REG, S, AT, VAT, X, LD, OFF, TRANS_K_MAJOR, BIT)                                  \
+    void LOAD(uint x0, uint k0)                                                                                       \
+    {                                                                                                                 \
+        bool kmajor = TRANS_K_MAJOR;                                                                                  \
+        if ((p.unused & BIT) != 0u) {                                                                                 \
+            [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                         \
+                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                         \
+                uint x = x0 + xx, k = k0 + kk;                                                                        \
+                bool inside = x < X && k < p.k && e < ELEMS / VW;                                                     \
+                x = kmajor ? min(x, X - 1u) : min(x, X - VW);                                                         \
+                k = kmajor ? min(k, p.k - VW) : min(k, p.k - 1u);                                                     \
+                VLOAD v = VAT[(OFF + (kmajor ? x * LD + k : k * LD + x)) / VW];                                       \
+                [[unroll]] for (uint q = 0u; q < VW; ++q)                                                             \
+                    REG[l * VW + q] = inside ? UNPACK(v, q) : DTYPE(0);                                               \
+            }                                                                                                         \
+        } else {                                                                                                      \
+            [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
+                uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
+                uint x = x0 + xx, k = k0 + kk;                                                                        \
+                bool inside = x < X && k < p.k && e < ELEMS;                                                          \
+                x = min(x, X - 1u);                                                                                   \
+                k = min(k, p.k - 1u);                                                                                 \
+                DTYPE v = AT(OFF + (kmajor ? x * LD + k : k * LD + x));                                               \
+                REG[l] = inside ? v : DTYPE(0);                                                                       \
+            }                                                                                                         \
+        }                                                                                                             \
+    }                                                                                                                 \
+    /* No branch around the inner loop, which glslc would leave rolled. */                                             \
+    void STORE(uint buf)                                                                                              \
+    {                                                                                                                 \
+        bool kmajor = TRANS_K_MAJOR;                                                                                  \
+        if ((p.unused & BIT) != 0u) {                                                                                 \
+            [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                         \
+                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                         \
+                bool ok = e < ELEMS / VW;                                                                             \
+                if (ok && !kmajor && VW == 4u)                                                                        \
+                    S[vec_at(buf, kk, xx)] = VEC4(REG[l * VW], REG[l * VW + 1u], REG[l * VW + 2u], REG[l * VW + 3u]); \
+                [[unroll]] for (uint q = 0u; q < VW; ++q) {                                                           \
+                    if (ok && kmajor)                                                                                 \
+                        S[vec_at(buf, kk + q, xx)][xx & 3u] = REG[l * VW + q];                                        \
+                    else if (ok && VW != 4u)                                                                          \
+                        S[vec_at(buf, kk, xx + q)][(xx + q) & 3u] = REG[l * VW + q];                                  \
+                }                                                                                                     \
+            }                                                                                                         \
+        } else {                                                                                                      \
+            [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
+                uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
+                if (e < ELEMS)                                                                                        \
+                    S[vec_at(buf, kk, xx)][xx & 3u] = REG[l];                                                         \
+            }                                                                                                         \
+        }                                                                                                             \
     }
 
 DEFINE_TILE_IO(load_a, store_a, ra, As, A_AT, av, p.m, p.lda, p.a_off, p.trans_a == 0u, 1u)
@@ -205,9 +208,7 @@ void main()
         }
         if (s > 0u) {
             uint buf = (s - 1u) & 1u;
-            // Not unrolled here (the driver unrolls it): unrolled, the
-            // module is 4x larger, times 48 modules.
-            for (uint kk = 0u; kk < DEPTH; ++kk) {
+            [[unroll]] for (uint kk = 0u; kk < K_STEPS; ++kk) {
                 DTYPE af[WORK], bf[WORK];
                 [[unroll]] for (uint g = 0u; g < WORK / 4u; ++g) {
                     VEC4 va = As[vec_at(buf, kk, wr + g * LM * 4u)];
@@ -229,6 +230,10 @@ void main()
         barrier();
     }
 
+    // Rolled in the module (glslc leaves a loop holding a branch around a
+    // loop rolled), marked for unrolling, which NVIDIA's driver does, as in
+    // blocked: unrolled here, the f16 modules were 3x larger (to_bits
+    // inlined WORK^2 times).
     [[unroll]] for (uint i = 0u; i < WORK; ++i) {
         uint row = row0 + wr + (i / 4u) * LM * 4u + i % 4u;
         if (row < p.m) {
