@@ -42,7 +42,7 @@ layout(push_constant) uniform Problem {
     uint lda, ldb, ldc;
     uint a_off, b_off, c_off;
     uint trans_a, trans_b;
-    uint unused;
+    uint unused;        // warptile: which of A (bit 0), B (bit 1) it may read as vectors
     DTYPE alpha;
     DTYPE beta;
 } p;

@@ -91,6 +91,9 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     char file[64];
     if (kernel == VKP_KERNEL_BLOCKED)
         snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, gh_plugin_dtype_name(dtype));
+    else if (kernel == VKP_KERNEL_WARPTILE)
+        snprintf(file, sizeof file, "%s_t%u_d%u_w%u_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
+                 gh_plugin_dtype_name(dtype));
     else snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype));
     uint32_t *words = NULL;
     size_t size = 0;
@@ -111,15 +114,16 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     return GH_OK;
 }
 
-/* The pipeline layout every kernel shares (three storage buffers and the
- * push constants) and its one descriptor set, made at the first pipeline.
+/* The pipeline layout every kernel shares (storage buffers A, B, C, then A
+ * and B again for warptile's vector loads, and the push constants) and its
+ * one descriptor set, made at the first pipeline.
  * Each object is made only if missing, so a call after a failure halfway
  * makes the rest. */
 static gh_status layout_ready(vkp_device *d)
 {
     if (d->set) return GH_OK;
-    VkDescriptorSetLayoutBinding bindings[3];
-    for (uint32_t i = 0; i < 3; i++)
+    VkDescriptorSetLayoutBinding bindings[VKP_BINDINGS];
+    for (uint32_t i = 0; i < VKP_BINDINGS; i++)
         bindings[i] = (VkDescriptorSetLayoutBinding){
             .binding = i,
             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -128,7 +132,7 @@ static gh_status layout_ready(vkp_device *d)
         };
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 3,
+        .bindingCount = VKP_BINDINGS,
         .pBindings = bindings,
     };
     if (!d->set_layout) VKP_TRY(d->fn.vkCreateDescriptorSetLayout(d->dev, &set_info, NULL, &d->set_layout), d->name);
@@ -149,7 +153,7 @@ static gh_status layout_ready(vkp_device *d)
 
     /* One set, rewritten before each dispatch: every call waits for its
      * work, so the set is never in use when it is updated. */
-    VkDescriptorPoolSize pool_size = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 3};
+    VkDescriptorPoolSize pool_size = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = VKP_BINDINGS};
     VkDescriptorPoolCreateInfo pool_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
         .maxSets = 1,
@@ -205,7 +209,8 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
 
     /* naive, tiled: constant_id 0, 1 = local_size_x, local_size_y; 2 = TILE
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
-     * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module). */
+     * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module).
+     * warptile has none: everything is built into its module. */
     uint32_t ids[3] = {0, 1, 2};
     uint32_t values[3] = {v->side, v->side, v->side};
     uint32_t n_values = 3;

@@ -48,12 +48,31 @@ static gh_status bind_window(const vkp_device *d, char name, const struct gh_buf
     return GH_OK;
 }
 
+/* Whether warptile may read a matrix as vectors of vw elements (vbytes
+ * bytes) through its second binding: every row, from its offset, a whole
+ * number of vectors, aligned in the buffer. Then an edge vector is either
+ * all in the matrix or all out of it. */
+static int vector_ok(const window *w, uint64_t cols, uint64_t ld, uint32_t vw, uint32_t vbytes)
+{
+    return cols % vw == 0 && ld % vw == 0 && w->offset % vw == 0 && w->base % vbytes == 0;
+}
+
+static uint32_t vector_flags(int kernel, const gh_gemm_args *a, const window w[3])
+{
+    if (kernel != VKP_KERNEL_WARPTILE) return 0;
+    /* kernels/vulkan/warptile.comp's VW: 4 elements, 2 of f64 */
+    uint32_t vw = a->dtype == GH_F64 ? 2 : 4, vbytes = vw * (uint32_t)gh_plugin_dtype_size(a->dtype);
+    uint64_t a_cols = (uint64_t)(a->trans_a ? a->m : a->k), b_cols = (uint64_t)(a->trans_b ? a->k : a->n);
+    return (vector_ok(&w[0], a_cols, (uint64_t)a->lda, vw, vbytes) ? VKP_VECTOR_A : 0) |
+           (vector_ok(&w[1], b_cols, (uint64_t)a->ldb, vw, vbytes) ? VKP_VECTOR_B : 0);
+}
+
 /* The push constants of kernels/vulkan/gemm_common.glsl (see kernels.h). */
-static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3])
+static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3], uint32_t flags)
 {
     uint32_t u[VKP_PUSH_UINTS] = {
         (uint32_t)a->m, (uint32_t)a->n, (uint32_t)a->k, (uint32_t)a->lda,     (uint32_t)a->ldb,     (uint32_t)a->ldc,
-        w[0].offset,    w[1].offset,    w[2].offset,    (uint32_t)a->trans_a, (uint32_t)a->trans_b, 0,
+        w[0].offset,    w[1].offset,    w[2].offset,    (uint32_t)a->trans_a, (uint32_t)a->trans_b, flags,
     };
     memcpy(push, u, sizeof u);
     unsigned char *scalars = push + sizeof u;
@@ -117,10 +136,11 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     if ((st = vkp_pipeline(d, kernel, args->dtype, &v, &pipeline)) != GH_OK) return st;
 
     const struct gh_buffer *bufs[3] = {args->a, args->b, args->c};
-    VkDescriptorBufferInfo infos[3];
-    VkWriteDescriptorSet writes[3];
-    for (int i = 0; i < 3; i++) {
-        infos[i] = (VkDescriptorBufferInfo){.buffer = bufs[i]->buffer, .offset = w[i].base, .range = w[i].range};
+    VkDescriptorBufferInfo infos[VKP_BINDINGS];
+    VkWriteDescriptorSet writes[VKP_BINDINGS];
+    for (int i = 0; i < VKP_BINDINGS; i++) {
+        int of = i < 3 ? i : i - 3; /* bindings 3 and 4: A and B again */
+        infos[i] = (VkDescriptorBufferInfo){.buffer = bufs[of]->buffer, .offset = w[of].base, .range = w[of].range};
         writes[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
             .dstSet = d->set,
@@ -130,10 +150,10 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
             .pBufferInfo = &infos[i],
         };
     }
-    d->fn.vkUpdateDescriptorSets(d->dev, 3, writes, 0, NULL);
+    d->fn.vkUpdateDescriptorSets(d->dev, VKP_BINDINGS, writes, 0, NULL);
 
     unsigned char push[VKP_PUSH_BYTES];
-    fill_push(push, args, w);
+    fill_push(push, args, w, vector_flags(kernel, args, w));
     uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * (uint32_t)vkp_arith_size(args->dtype);
 
     if ((st = vkp_commands_begin(d)) != GH_OK) return st;

@@ -16,6 +16,11 @@
 static const int64_t sides[] = {4, 8, 16, 32};
 static const int64_t blocked_tiles[] = {32, 64, 128};
 static const int64_t blocked_works[] = {2, 4, 8};
+static const int64_t warptile_tiles[] = {64, 128};
+static const int64_t warptile_depths[] = {8, 16, 32};
+static const int64_t warptile_works[] = {4, 8};
+/* warptile computes in f32 or f64 only: f16 and bf16 widened to f32. */
+#define WARPTILE_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
 static const gh_param_info naive_params[] = {{
     .size = sizeof(gh_param_info),
@@ -57,6 +62,36 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
+/* Defaults: blocked's shape (256 invocations of 8 x 8, a 128 x 128 block)
+ * with a k step of 16, 32 KiB of shared memory in f32 (double-buffered). */
+static const gh_param_info warptile_params[] = {
+    {
+        .size = sizeof(gh_param_info),
+        .name = "tile",
+        .description = "side of the block of C one workgroup computes, (tile/work)^2 invocations",
+        .default_value = 128,
+        .allowed = warptile_tiles,
+        .n_allowed = COUNT(warptile_tiles),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "depth",
+        .description = "k step: tile x depth tiles of A and B staged per step, two of each in shared memory",
+        .default_value = 16,
+        .allowed = warptile_depths,
+        .n_allowed = COUNT(warptile_depths),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "work",
+        .description = "side of the block of C each invocation keeps in registers (work x work); "
+                       "a subgroup of 32 computes 4 work x 8 work",
+        .default_value = 8,
+        .allowed = warptile_works,
+        .n_allowed = COUNT(warptile_works),
+    },
+};
+
 const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
     [VKP_KERNEL_NAIVE] =
         {
@@ -85,6 +120,16 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
             .dtypes = ALL_DTYPES,
             .params = blocked_params,
             .n_params = COUNT(blocked_params),
+        },
+    [VKP_KERNEL_WARPTILE] =
+        {
+            .size = sizeof(gh_kernel_info),
+            .name = "warptile",
+            .description = "compute shader, workgroup / subgroup / invocation tiling: double-buffered shared "
+                           "tiles, 4-vector global loads where the layout allows, work x work per invocation",
+            .dtypes = WARPTILE_DTYPES,
+            .params = warptile_params,
+            .n_params = COUNT(warptile_params),
         },
 };
 
@@ -124,9 +169,14 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->side = (uint32_t)args->params[0];
     v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
     v->depth = 0;
-    v->invocations = (v->side / v->work) * (v->side / v->work);
     /* blocked_w<work>: the work's position among its allowed values */
     v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
+    if (kernel == VKP_KERNEL_WARPTILE) { /* a module per combination */
+        v->depth = (uint32_t)args->params[1];
+        v->work = (uint32_t)args->params[2];
+        v->module = slot;
+    }
+    v->invocations = (v->side / v->work) * (v->side / v->work);
     return GH_OK;
 }
 
@@ -149,6 +199,13 @@ static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dty
     return 2ull * depth * (tile + 4) * vkp_arith_size(dtype);
 }
 
+/* Shared memory the warptile shader declares: two buffers of a tile x depth
+ * tile of A and one of B, unpadded (kernels/vulkan/warptile.comp). */
+static uint64_t warptile_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
+{
+    return 2ull * 2 * depth * tile * vkp_arith_size(dtype);
+}
+
 /* The k step of blocked: 16, or 8 where 16 would not fit. */
 enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
 
@@ -161,6 +218,21 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                    "gemm: kernel %s: %s needs %u invocations per workgroup, over the device's "
                                    "maxComputeWorkGroupInvocations = %u (%s)",
                                    kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
+    if (kernel == VKP_KERNEL_WARPTILE) {
+        if (v->invocations > lim->maxComputeWorkGroupSize[0])
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
+                                       "device's maxComputeWorkGroupSize[0] = %u (%s)",
+                                       kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        uint64_t bytes = warptile_shared_bytes(v->side, v->depth, dtype);
+        if (bytes > lim->maxComputeSharedMemorySize)
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the "
+                                       "device's maxComputeSharedMemorySize = %u (%s)",
+                                       kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
+                                       lim->maxComputeSharedMemorySize, d->name);
+        return GH_OK;
+    }
     if (kernel == VKP_KERNEL_BLOCKED) {
         /* A one-dimensional workgroup of (tile / work)^2 invocations. */
         if (v->invocations > lim->maxComputeWorkGroupSize[0])

@@ -8,19 +8,34 @@
 
 #include "gemmhost/plugin.h"
 
-enum { VKP_KERNEL_NAIVE = 0, VKP_KERNEL_TILED = 1, VKP_KERNEL_BLOCKED = 2, VKP_KERNEL_COUNT = 3 };
+enum {
+    VKP_KERNEL_NAIVE = 0,
+    VKP_KERNEL_TILED = 1,
+    VKP_KERNEL_BLOCKED = 2,
+    VKP_KERNEL_WARPTILE = 3,
+    VKP_KERNEL_COUNT = 4
+};
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
- * no kernel has more combinations than this (blocked: 3 tiles x 3 works). */
-#define VKP_VARIANT_MAX 9
+ * no kernel has more combinations than this (warptile: 2 tiles x 3 depths x
+ * 2 works). */
+#define VKP_VARIANT_MAX 12
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
- * value (2, 4, 8), which sizes its register arrays. */
-#define VKP_MODULE_MAX  3
+ * value (2, 4, 8), which sizes its register arrays, and warptile one per
+ * combination of its parameters. */
+#define VKP_MODULE_MAX  12
+
+/* Descriptor bindings: A, B, C, then A and B again, which warptile reads as
+ * 4-vectors where the layout allows (VKP_VECTOR_A, VKP_VECTOR_B). */
+#define VKP_BINDINGS 5
 
 /* Push constants, as kernels/vulkan/gemm_common.glsl declares them: twelve
  * uints, then alpha and beta in the arithmetic type (vkp_arith_size). */
 #define VKP_PUSH_UINTS 12
 #define VKP_PUSH_BYTES (VKP_PUSH_UINTS * 4 + 2 * 8)
+/* The twelfth uint's bits (warptile): A, B may be read as vectors. */
+#define VKP_VECTOR_A   1u
+#define VKP_VECTOR_B   2u
 
 /* Bytes of the type the shaders compute in, which alpha, beta and the
  * shared-memory tiles have: f16 and bf16 are stored in 16 bits and computed
@@ -32,8 +47,9 @@ typedef struct vkp_variant {
     int slot;             /* the pipeline's cache index, < VKP_VARIANT_MAX */
     uint32_t side;        /* side of the block of C one workgroup computes:
                             * naive's wg, tiled's and blocked's tile */
-    uint32_t work;        /* blocked: side of each invocation's micro-tile; else 1 */
-    uint32_t depth;       /* blocked: the k step, chosen by vkp_check_limits; else 0 */
+    uint32_t work;        /* blocked, warptile: side of each invocation's micro-tile; else 1 */
+    uint32_t depth;       /* the k step: warptile's parameter, blocked's chosen by
+                           * vkp_check_limits; else 0 */
     uint32_t invocations; /* per workgroup */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX */
     char label[48];       /* "tile = 128, work = 8", for messages */
@@ -51,7 +67,7 @@ struct vkp_device;
 /* GH_UNSUPPORTED, naming the limit and the value, when the kernel with
  * those parameters does not fit the device (workgroup invocations and size,
  * shared memory). Sets v->depth for blocked: 16, or 8 where 16 needs more
- * shared memory than the device has. */
+ * shared memory than the device has (warptile's depth is its parameter). */
 gh_status vkp_check_limits(const struct vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v);
 
 #endif

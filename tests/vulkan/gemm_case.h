@@ -16,7 +16,7 @@ typedef struct plugin {
     gh_plugin *ctx;
 } plugin;
 
-#define MAX_PARAMS 2
+#define MAX_PARAMS 3
 
 typedef struct gemm_case {
     int device, kernel;
@@ -35,6 +35,9 @@ typedef struct scenario {
 
 enum { SCENARIO_COUNT = 3 };
 extern const scenario scenarios[SCENARIO_COUNT];
+/* Leading dimensions and offsets multiples of 4 elements: with sizes that
+ * are too, warptile reads A and B as vectors (plugins/vulkan/gemm.c). */
+extern const scenario vector_scenario;
 
 void make_problem(problem *p, gh_dtype dtype, int ta, int tb, const int64_t shape[3], const scenario *s);
 

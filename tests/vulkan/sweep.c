@@ -32,7 +32,8 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     const gh_device_info *info = pl->api->device_info(pl->ctx, c->device);
     const char *name = pl->api->kernel_info(pl->ctx, c->kernel)->name;
     uint64_t es = dtype == GH_F64 ? 8 : 4, side = (uint64_t)c->params[0]; /* f16, bf16: staged as f32 */
-    uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : 1;
+    int warptile = strcmp(name, "warptile") == 0;
+    uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : warptile ? (uint64_t)c->params[2] : 1;
     uint64_t invocations = (side / work) * (side / work);
     if (invocations > info->max_workgroup_size) {
         snprintf(value, size, "%llu invocations", (unsigned long long)invocations);
@@ -41,6 +42,7 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     uint64_t shared = 0;
     if (strcmp(name, "tiled") == 0) shared = 2 * side * (side + 1) * es;
     else if (strcmp(name, "blocked") == 0) shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
+    else if (warptile) shared = 4 * (uint64_t)c->params[1] * side * es;      /* two buffers of A's and B's tiles */
     if (shared > info->local_mem_bytes) {
         snprintf(value, size, "%llu bytes", (unsigned long long)shared);
         return "maxComputeSharedMemorySize";
@@ -117,21 +119,35 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
 
 /* On a software device (lavapipe), where compiling a pipeline takes up to
  * seconds (blocked at work 8), f32 runs at every parameter value and the
- * other dtypes at fewer:
+ * other dtypes at fewer (combinations over the device's limits are checked
+ * to be refused at every value and dtype all the same):
  *  - f64 and i32: blocked at the scalar path (work 2), one 4-vector per row
  *    (work 4) and two at the default (work 8, where f64 has to take the
  *    smaller k step on lavapipe's 32 KiB of shared memory);
  *  - f16 and bf16 (whose conversions are the same code whatever the
  *    parameters): naive at every wg, tiled at its smallest and largest tile,
  *    blocked at work 2 and 4; blocked's default (128, 8) in f16 and bf16 is
- *    run by the vulkan_half test, through gemmhost.
+ *    run by the vulkan_half test, through gemmhost;
+ *  - warptile (12 combinations, whose large blocks run slowly on a CPU): f32
+ *    at its default (128, 16, 8), at (64, 8, 4) and at the deepest k step
+ *    (64, 32, 4); f64, f16 and bf16 at (64, 8, 4), which takes every path of
+ *    their loads and stores (vector and scalar, every transpose).
  * Hardware devices run every dtype at every combination. */
 static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
     static const int64_t wide_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
-    if (dtype == GH_F32 || !pl->api->device_info(pl->ctx, device)->is_software) return 1;
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
+    if (strcmp(name, "warptile") == 0 && pl->api->device_info(pl->ctx, device)->is_software) {
+        static const int64_t w_f32[][3] = {{128, 16, 8}, {64, 8, 4}, {64, 32, 4}};
+        static const int64_t w_other[][3] = {{64, 8, 4}};
+        const int64_t(*list)[3] = dtype == GH_F32 ? w_f32 : w_other;
+        size_t n = dtype == GH_F32 ? sizeof w_f32 / sizeof w_f32[0] : sizeof w_other / sizeof w_other[0];
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(c->params, list[i], sizeof list[i]) == 0) return 1;
+        return 0;
+    }
+    if (dtype == GH_F32 || !pl->api->device_info(pl->ctx, device)->is_software) return 1;
     int half = dtype == GH_F16 || dtype == GH_BF16;
     if (strcmp(name, "tiled") == 0) return !half || c->params[0] == 4 || c->params[0] == 32;
     if (strcmp(name, "blocked") != 0) return 1;
@@ -152,6 +168,7 @@ static double seconds_now(void)
 /* Every transpose, shape and scenario of one kernel, parameters and dtype. */
 static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick)
 {
+    int vector_shapes = strcmp(pl->api->kernel_info(pl->ctx, proto->kernel)->name, "warptile") == 0;
     int64_t shapes[SHAPE_COUNT][3];
     shapes_for(proto->params[0], shapes);
     for (int t = 0; t < 4; t++) {
@@ -162,6 +179,22 @@ static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype
                     continue;
                 gemm_case c = *proto;
                 make_problem(&c.p, dtype, t >> 1, t & 1, shapes[s], &scenarios[sc]);
+                char why[512] = "", name[256];
+                describe_case(pl, &c, name, sizeof name);
+                int passed = run_case(pl, &c, why, sizeof why, NULL);
+                CHECK(passed, "%s%s%s", name, passed ? "" : ": ", passed ? "" : why);
+            }
+        if (!vector_shapes) continue;
+        /* warptile's vector loads: sizes multiples of 4 but not of the tile
+         * or the k step (the last vector of a row is at the edge), and k
+         * below the k step; packed, and padded and offset by multiples of 4. */
+        const int64_t t4 = proto->params[0];
+        const int64_t aligned[2][3] = {{t4 + 4, t4 - 4, t4 + 20}, {2 * t4 + 8, t4 + 12, 12}};
+        const scenario *vs[2] = {&scenarios[1], &vector_scenario};
+        for (int s = 0; s < 2; s++)
+            for (int sc = 0; sc < 2; sc++) {
+                gemm_case c = *proto;
+                make_problem(&c.p, dtype, t >> 1, t & 1, aligned[s], vs[sc]);
                 char why[512] = "", name[256];
                 describe_case(pl, &c, name, sizeof name);
                 int passed = run_case(pl, &c, why, sizeof why, NULL);
@@ -183,15 +216,16 @@ void sweep(const plugin *pl, int device, int quick, int half)
             double started = seconds_now();
             int checked_before = check_passed + check_failed;
             for (gh_dtype dtype = 0; dtype < GH_DTYPE_COUNT; dtype++) {
-                if (!(declared & GH_DTYPE_BIT(dtype)) || !runs_dtype(pl, device, kernel, &proto, dtype)) continue;
+                if (!(declared & GH_DTYPE_BIT(dtype))) continue;
                 if (dtype == GH_F64 && !info->has_fp64) continue;
                 if ((dtype == GH_F16 || dtype == GH_BF16) && !half) continue;
                 gemm_case c = proto;
                 c.p.dtype = dtype;
                 char value[64];
                 const char *limit = over_limit(pl, &c, dtype, value, sizeof value);
+                /* A refusal costs no pipeline: checked wherever it is due. */
                 if (limit) expect_refused(pl, &c, limit, value);
-                else sweep_cases(pl, &proto, dtype, quick);
+                else if (runs_dtype(pl, device, kernel, &proto, dtype)) sweep_cases(pl, &proto, dtype, quick);
             }
             char name[128];
             describe_params(pl, &proto, name, sizeof name);

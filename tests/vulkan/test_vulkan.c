@@ -5,11 +5,12 @@
  * What only this plugin has. The promises every plugin makes (the entry,
  * refusals of malformed calls, last_error, buffer bounds) are checked by
  * gemmhost-conformance (tests/conformance), not here.
- *  - sweep.c: every kernel (naive, tiled, blocked) x every dtype it
- *    declares (f32, f64, i32, f16, bf16) x nn/nt/tn/tt x odd shapes x every
+ *  - sweep.c: every kernel (naive, tiled, blocked, warptile) x every dtype
+ *    it declares (f32, f64, i32, f16, bf16) x nn/nt/tn/tt x odd shapes x every
  *    value of its parameters (fewer on a software device, see runs_dtype),
  *    with alpha/beta other than 1/0, beta = 0 on NaN-poisoned C, padded
- *    leading dimensions and odd offsets, each checked against gemmhost's
+ *    leading dimensions and odd offsets (and, for warptile's vector loads,
+ *    multiples of 4), each checked against gemmhost's
  *    own f64 reference and bound (i32 exactly) and for writes outside C;
  *    parameters over the device's limits (workgroup invocations, shared
  *    memory) are refused naming the limit;
@@ -75,6 +76,7 @@ static void determinism(const plugin *pl, int device)
         {"tiled", {16}, 1},
         {"blocked", {32, 4}, 2},
         {"blocked", {128, 8}, 2},
+        {"warptile", {128, 16, 8}, 3},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         gemm_case c = {.device = device, .kernel = kernel_index(pl, runs[r].kernel), .n_params = runs[r].n_params};
@@ -86,9 +88,9 @@ static void determinism(const plugin *pl, int device)
         int passed =
             c.kernel >= 0 && run_case(pl, &c, why, sizeof why, &first) && run_case(pl, &c, why, sizeof why, &second);
         int same = passed && memcmp(first, second, case_c_bytes(&c)) == 0;
-        CHECK(same, "determinism: %s %lld/%lld f32 100x90x130 twice gives the same bits%s%s", runs[r].kernel,
-              (long long)runs[r].params[0], (long long)runs[r].params[1], passed ? "" : ": ",
-              passed ? (same ? "" : ": the results differ") : why);
+        CHECK(same, "determinism: %s %lld/%lld/%lld f32 100x90x130 twice gives the same bits%s%s", runs[r].kernel,
+              (long long)runs[r].params[0], (long long)runs[r].params[1], (long long)runs[r].params[2],
+              passed ? "" : ": ", passed ? (same ? "" : ": the results differ") : why);
         free(first);
         free(second);
     }

@@ -1,0 +1,247 @@
+#version 450
+#extension GL_EXT_control_flow_attributes : require
+// warptile: a three-level hierarchy. A workgroup computes a TILE x TILE block
+// of C; its subgroups (warps of 32 on NVIDIA) each own a WM x WN part of it,
+// their 32 invocations laid out LM x LN; each invocation keeps a WORK x WORK
+// micro-tile in registers, as (WORK / 4)^2 blocks of 4 x 4 spread over the
+// warp's part so that, per k, a warp reads 4 distinct 4-vectors of A and 8
+// of B from shared memory (one transaction each, the rest broadcast).
+//
+// Per step of DEPTH along k, op(A)'s TILE x DEPTH and op(B)'s DEPTH x TILE
+// tiles are staged k-major in shared memory, double-buffered: the next
+// step's global loads go to registers before this step's products and to
+// the other buffer after them, so one barrier per step suffices.
+//
+// Global loads are 4-vectors (2 for f64) through a second binding of A and B
+// (vector aliases of the same buffers) when the plugin says the layout
+// allows it (p.unused's bits, plugins/vulkan/gemm.c: ld, offset and the
+// contiguous dimension multiples of the vector, the window aligned);
+// element by element otherwise. Edges read a clamped element, replaced by
+// zero, and stores are guarded: any m, n, k.
+//
+// Every sum runs over k in order 0, 1, ..., k-1, as in the other kernels.
+// f16 and bf16 are widened on load, staged and summed in f32, rounded once
+// at the store (gemm_common.glsl).
+
+#include "gemm_common.glsl"
+
+// Every size is fixed when glslc compiles, one module per combination
+// (plugins/vulkan/CMakeLists.txt): register arrays sized by specialization
+// constants were kept in local memory by NVIDIA's driver (15x slower).
+#if !defined(TILE) || !defined(DEPTH) || !defined(WORK)
+#error "build with -DTILE=<64u|128u> -DDEPTH=<8u|16u|32u> -DWORK=<4u|8u>"
+#endif
+#ifndef VEC4
+#define VEC4 vec4   // the 4-vector of DTYPE in shared memory: vec4 or dvec4
+#endif
+
+#define NTHREADS ((TILE / WORK) * (TILE / WORK))
+layout(local_size_x = NTHREADS) in;
+
+const uint LM = 4u, LN = 8u;              // a warp's invocations, LM x LN
+const uint WM = LM * WORK, WN = LN * WORK; // a warp's part of the block
+const uint WARPS_N = TILE / WN;
+const uint TILE4 = TILE / 4u;              // 4-vectors per staged row
+const uint ELEMS = TILE * DEPTH;           // of each staged tile
+
+// The vector of a global load: VW elements, read through the aliases below.
+// f64 builds with -DVLOAD=dvec2 -DVW=2u (16 bytes, as a vec4).
+#ifndef VLOAD
+#if defined(STORAGE_F16) || defined(STORAGE_BF16)
+#define VW 4u
+#define VLOAD uvec2                        // four 16-bit elements, low half first
+#else
+#define VW 4u
+#define VLOAD vec4
+#endif
+#endif
+layout(std430, set = 0, binding = 3) readonly buffer MatrixAV { VLOAD av[]; };
+layout(std430, set = 0, binding = 4) readonly buffer MatrixBV { VLOAD bv[]; };
+
+#define CEIL_DIV(a, b) (((a) + (b) - 1u) / (b))
+// Staging registers per invocation per tile: enough for either path.
+const uint LS = CEIL_DIV(ELEMS, NTHREADS);        // scalar loads
+const uint LV = CEIL_DIV(ELEMS / VW, NTHREADS);   // vector loads
+#define LREG (LV * VW > LS ? LV * VW : LS)
+
+// Staged tiles, k-major: element (kk, x) is op(A)(row0 + x, k0 + kk) or
+// op(B)(k0 + kk, col0 + x). No padding (128 x 16 x 2 x 2 tiles of f32 fill
+// 32 KiB exactly, all lavapipe has): instead the 4-vectors of row kk are
+// permuted by XOR with swz(kk), so that the transposing stores (A not
+// transposed, B transposed: lanes of a warp along kk, DEPTH / 4 per x) hit
+// distinct banks; the reads, 4-vectors along x at one kk, stay distinct.
+shared VEC4 As[2u * ELEMS / 4u];
+shared VEC4 Bs[2u * ELEMS / 4u];
+
+// The bound of the k loop inside a step: DEPTH, as a specialization constant
+// the plugin leaves at its default, so that the loop reaches the driver
+// rolled, marked for unrolling, which it does once the value is known.
+// Unrolled by glslc, the modules are twice the size (48 of them).
+layout(constant_id = 3) const uint K_STEPS = DEPTH;
+
+const uint KL = DEPTH / 4u;               // lanes along kk in a vector load
+uint swz(uint kk)
+{
+    return ((kk >> 2u) & (KL - 1u)) * (8u / KL);
+}
+
+// Index of the 4-vector holding element (kk, x) of buffer `buf`.
+uint vec_at(uint buf, uint kk, uint x)
+{
+    return buf * (ELEMS / 4u) + kk * TILE4 + ((x >> 2u) ^ swz(kk));
+}
+
+// Unpacks a VLOAD into VW elements of the arithmetic type.
+#if defined(STORAGE_F16) || defined(STORAGE_BF16)
+#define UNPACK(v, q) from_bits(((q) < 2u ? (v).x : (v).y) >> (((q) & 1u) * 16u) & 0xFFFFu)
+#else
+#define UNPACK(v, q) (v)[q]
+#endif
+
+DTYPE ra[LREG], rb[LREG];
+
+// The loads of one tile into registers, and their stores to shared memory.
+// K_MAJOR: the stored matrix runs along k (A not transposed, B transposed):
+// row x of the tile is x of the stored matrix, DEPTH elements along it.
+// Otherwise the stored matrix runs along x: row kk is k0 + kk, TILE long.
+// Element e of the tile (or vector e) is numbered along the stored rows, so
+// neighbouring invocations read neighbouring addresses.
+//   NAME: load_a/load_b; REG: ra/rb; S: As/Bs; AT, VAT: scalar, vector reads;
+//   X, LD, OFF: the tile's side in C (m or n), ld and offset; BIT: p.unused's.
+#define DEFINE_TILE_IO(LOAD, STORE, REG, S, AT, VAT, X, LD, OFF, TRANS_K_MAJOR, BIT)                                  \
+    void LOAD(uint x0, uint k0)                                                                                       \
+    {                                                                                                                 \
+        bool kmajor = TRANS_K_MAJOR;                                                                                  \
+        if ((p.unused & BIT) != 0u) {                                                                                 \
+            [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                         \
+                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                         \
+                uint x = x0 + xx, k = k0 + kk;                                                                        \
+                bool inside = x < X && k < p.k && e < ELEMS / VW;                                                     \
+                x = kmajor ? min(x, X - 1u) : min(x, X - VW);                                                         \
+                k = kmajor ? min(k, p.k - VW) : min(k, p.k - 1u);                                                     \
+                VLOAD v = VAT[(OFF + (kmajor ? x * LD + k : k * LD + x)) / VW];                                       \
+                [[unroll]] for (uint q = 0u; q < VW; ++q)                                                             \
+                    REG[l * VW + q] = inside ? UNPACK(v, q) : DTYPE(0);                                               \
+            }                                                                                                         \
+        } else {                                                                                                      \
+            [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
+                uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
+                uint x = x0 + xx, k = k0 + kk;                                                                        \
+                bool inside = x < X && k < p.k && e < ELEMS;                                                          \
+                x = min(x, X - 1u);                                                                                   \
+                k = min(k, p.k - 1u);                                                                                 \
+                DTYPE v = AT(OFF + (kmajor ? x * LD + k : k * LD + x));                                               \
+                REG[l] = inside ? v : DTYPE(0);                                                                       \
+            }                                                                                                         \
+        }                                                                                                             \
+    }                                                                                                                 \
+    /* No branch around the inner loop, which glslc would leave rolled. */                                             \
+    void STORE(uint buf)                                                                                              \
+    {                                                                                                                 \
+        bool kmajor = TRANS_K_MAJOR;                                                                                  \
+        if ((p.unused & BIT) != 0u) {                                                                                 \
+            [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                         \
+                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                         \
+                bool ok = e < ELEMS / VW;                                                                             \
+                if (ok && !kmajor && VW == 4u)                                                                        \
+                    S[vec_at(buf, kk, xx)] = VEC4(REG[l * VW], REG[l * VW + 1u], REG[l * VW + 2u], REG[l * VW + 3u]); \
+                [[unroll]] for (uint q = 0u; q < VW; ++q) {                                                           \
+                    if (ok && kmajor)                                                                                 \
+                        S[vec_at(buf, kk + q, xx)][xx & 3u] = REG[l * VW + q];                                        \
+                    else if (ok && VW != 4u)                                                                          \
+                        S[vec_at(buf, kk, xx + q)][(xx + q) & 3u] = REG[l * VW + q];                                  \
+                }                                                                                                     \
+            }                                                                                                         \
+        } else {                                                                                                      \
+            [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                               \
+                uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
+                uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
+                uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
+                if (e < ELEMS)                                                                                        \
+                    S[vec_at(buf, kk, xx)][xx & 3u] = REG[l];                                                         \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+
+DEFINE_TILE_IO(load_a, store_a, ra, As, A_AT, av, p.m, p.lda, p.a_off, p.trans_a == 0u, 1u)
+DEFINE_TILE_IO(load_b, store_b, rb, Bs, B_AT, bv, p.n, p.ldb, p.b_off, p.trans_b != 0u, 2u)
+
+void main()
+{
+    // Workgroups in groups of GROUP block rows, column by column within a
+    // group: the ones running together share rows of A and columns of B,
+    // which then stay in L2.
+    const uint GROUP = 8u;
+    uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
+    uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
+    uint first = (id / (GROUP * gx)) * GROUP;
+    uint rows = min(gy - first, GROUP);
+    uint in_group = id % (GROUP * gx);
+    uint row0 = (first + in_group % rows) * TILE;
+    uint col0 = (in_group / rows) * TILE;
+
+    uint tid = gl_LocalInvocationIndex;
+    uint warp = tid / 32u, lane = tid % 32u;
+    // First row and column (of the block) of this invocation's first 4 x 4.
+    uint wr = (warp / WARPS_N) * WM + (lane / LN) * 4u;
+    uint wc = (warp % WARPS_N) * WN + (lane % LN) * 4u;
+
+    DTYPE acc[WORK * WORK];
+    [[unroll]] for (uint i = 0u; i < WORK * WORK; ++i)
+        acc[i] = DTYPE(0);
+
+    // Step s loads tile s, multiplies tile s - 1 (staged in the other buffer
+    // one step ago) and stages tile s; each function has one call site,
+    // which keeps the module small.
+    uint steps = CEIL_DIV(p.k, DEPTH);
+    for (uint s = 0u; s <= steps; ++s) {
+        bool next = s < steps;
+        if (next) {
+            load_a(row0, s * DEPTH);
+            load_b(col0, s * DEPTH);
+        }
+        if (s > 0u) {
+            uint buf = (s - 1u) & 1u;
+            [[unroll]] for (uint kk = 0u; kk < K_STEPS; ++kk) {
+                DTYPE af[WORK], bf[WORK];
+                [[unroll]] for (uint g = 0u; g < WORK / 4u; ++g) {
+                    VEC4 va = As[vec_at(buf, kk, wr + g * LM * 4u)];
+                    VEC4 vb = Bs[vec_at(buf, kk, wc + g * LN * 4u)];
+                    [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+                        af[g * 4u + q] = va[q];
+                        bf[g * 4u + q] = vb[q];
+                    }
+                }
+                [[unroll]] for (uint i = 0u; i < WORK; ++i)
+                    [[unroll]] for (uint j = 0u; j < WORK; ++j)
+                        acc[i * WORK + j] = fma(af[i], bf[j], acc[i * WORK + j]);
+            }
+        }
+        if (next) {   // the buffer step s - 1 finished reading before the last barrier
+            store_a(s & 1u);
+            store_b(s & 1u);
+        }
+        barrier();
+    }
+
+    // Rolled in the module (glslc leaves a loop holding a branch around a
+    // loop rolled), marked for unrolling, which NVIDIA's driver does, as in
+    // blocked: unrolled here, the f16 modules were 3x larger (to_bits
+    // inlined WORK^2 times).
+    [[unroll]] for (uint i = 0u; i < WORK; ++i) {
+        uint row = row0 + wr + (i / 4u) * LM * 4u + i % 4u;
+        if (row < p.m) {
+            [[unroll]] for (uint j = 0u; j < WORK; ++j) {
+                uint col = col0 + wc + (j / 4u) * LN * 4u + j % 4u;
+                if (col < p.n)
+                    store_c(row, col, acc[i * WORK + j]);
+            }
+        }
+    }
+}
