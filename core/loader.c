@@ -169,7 +169,13 @@ gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *optio
 /* In this process, or in a worker under isolation. */
 static int load_for(const gh_plugin_set *set, const char *path, gh_loaded_plugin *p)
 {
-    return set->isolated ? gh_proxy_load(path, p) : gh_plugin_load(path, p);
+    if (!set->isolated) return gh_plugin_load(path, p);
+    int rc = gh_proxy_load(path, p);
+    if (rc != 0) { /* named by the file, as gh_plugin_load names it */
+        free(p->name);
+        p->name = stem_of(path);
+    }
+    return rc;
 }
 
 void gh_plugin_unload(gh_loaded_plugin *p)

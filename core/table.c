@@ -386,10 +386,15 @@ static void summary_table(gh_table *t)
         width[n] = t->width[c];
         right[n] = 0;
     }
-    for (int s = 0; s < N_STATUS; s++, n++) {
+    int shown[N_STATUS];
+    for (int s = 0; s < N_STATUS; s++) {
+        /* The statuses of isolation only when a run had them. */
+        shown[s] = s <= GH_RESULT_UNCHECKED;
+        for (size_t i = 0; i < t->n_rows && !shown[s]; i++) shown[s] = t->rows[i].count[s] > 0;
+        if (!shown[s]) continue;
         titles[n] = count_titles[s];
         width[n] = (int)strlen(count_titles[s]);
-        right[n] = 1;
+        right[n++] = 1;
     }
     for (int d = 0; d < GH_DTYPE_COUNT; d++) {
         if (!(t->dtypes_seen & GH_DTYPE_BIT(d))) continue;
@@ -407,6 +412,7 @@ static void summary_table(gh_table *t)
         size_t k = 0;
         for (int c = 0; c < N_TEXT_COLS; c++) cells[k++] = r->cells[c];
         for (int s = 0; s < N_STATUS; s++) {
+            if (!shown[s]) continue;
             snprintf(numbers[s], sizeof numbers[s], "%zu", r->count[s]);
             cells[k++] = numbers[s];
         }
