@@ -1,13 +1,12 @@
 /* From config and plugins to instances. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include <math.h>
 
 #include "crash.h"
 #include "plan.h"

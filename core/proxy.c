@@ -145,7 +145,7 @@ int gh_proxy_load(const char *path, gh_loaded_plugin *p)
     gh_wire *q = gh_xmalloc(sizeof *q), *r = gh_xmalloc(sizeof *r);
     gh_fate fate;
     int rc = -1;
-    if (load_in(w, path, q, r, OPEN_LIMIT_S, &fate) != 0) {
+    if (load_in(w, path, q, r, default_timeout == 0 ? 0 : OPEN_LIMIT_S, &fate) != 0) {
         char *why = with_tail(&fate);
         p->error = gh_strdupf("%s: crashed during discovery: %s", path, why);
         free(why);

@@ -419,8 +419,7 @@ int gh_worker_call(gh_worker *w, const gh_wire *q, gh_wire *r, double timeout_s,
             died = 1; /* the socket closed: the worker is gone */
             continue;
         }
-        take_stderr(w); /* what it printed during the call, in order */
-        return 0;
+        return 0; /* what it printed before replying was in the pipe at poll time, and taken */
     }
     if (died && w->pid == 0) {
         fate->kind = GH_FATE_CRASHED;
