@@ -134,7 +134,7 @@ int gh_proxy_load(const char *path, gh_loaded_plugin *p)
     memset(p, 0, sizeof *p);
     p->path = gh_strdup(path);
     const char *base = strrchr(path, '/');
-    p->name = gh_strdup(base ? base + 1 : path); /* replaced below, as the loader would */
+    p->name = gh_strdup(base ? base + 1 : path); /* the API's name once loaded; the loader names a failure */
     char err[512], label[160];
     snprintf(label, sizeof label, "worker %s", p->name);
     gh_worker *w = gh_worker_start(label, err, sizeof err);
@@ -434,7 +434,7 @@ static const gh_device_info *proxy_device_info(gh_plugin *ctx, int device)
         if (proxy_roundtrip(c, proxy_limit(c, 0), "device_info") == GH_OK) {
             gh_device_info *got = gh_wire_get_device_info(&c->r);
             if (got && (size_t)device >= c->n_device_slots && (size_t)device < MAX_INFO_SLOTS) {
-                size_t n = (size_t)device + 1;
+                size_t n = (size_t)device + 1 > 2 * c->n_device_slots ? (size_t)device + 1 : 2 * c->n_device_slots;
                 c->devices = gh_xrealloc(c->devices, n * sizeof *c->devices);
                 memset(c->devices + c->n_device_slots, 0, (n - c->n_device_slots) * sizeof *c->devices);
                 c->n_device_slots = n;
