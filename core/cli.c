@@ -13,7 +13,7 @@ static void usage(FILE *to)
         "usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
         "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
         "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
-        "                [--overwrite] [--junit FILE] [--full-agreement] [--quiet]\n"
+        "                [--overwrite] [--junit FILE] [--full-agreement] [--quiet] [--no-isolation]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
         "\n"
         "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
@@ -43,6 +43,8 @@ static void usage(FILE *to)
         "  --dry-run         check the config and print the plan without running; exits\n"
         "                    as the run would for what it can tell in advance (2, 3)\n"
         "  --quiet           no table on the terminal (notes and failures still shown)\n"
+        "  --no-isolation    run the plugins in this process, not each backend in a worker\n"
+        "                    process of its own (as [run] isolation = none; for a debugger)\n"
         "  --version         the version, its git commit, and the plugins found\n"
         "\n"
         "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
@@ -68,7 +70,7 @@ static const option options[] = {
     {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},     {"--output", OPT_VALUE, NULL},
     {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL}, {"--kernel", OPT_VALUE, NULL},
     {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"}, {"--dtype", OPT_VALUE, "dtype"},
-    {"--trans", OPT_VALUE, "trans"},
+    {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
@@ -105,6 +107,12 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--json")) c->json = 1;
     else if (!strcmp(n, "--summary")) c->summary = 1;
     else if (!strcmp(n, "--full-agreement")) c->full_agreement = 1;
+    else if (!strcmp(n, "--no-isolation")) {
+        /* an override like --size's, so the config as run records it */
+        c->owned = gh_xrealloc(c->owned, (c->n_owned + 1) * sizeof *c->owned);
+        c->owned[c->n_owned++] = gh_strdup("run.isolation=none");
+        c->overrides[c->n_overrides++] = c->owned[c->n_owned - 1];
+    }
     else if (!strcmp(n, "--config")) c->config_path = value;
     else if (!strcmp(n, "--set")) c->overrides[c->n_overrides++] = value;
     else if (!strcmp(n, "--output")) c->output = value;

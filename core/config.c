@@ -400,6 +400,42 @@ static int set_plugin_dirs(loader *ld, const section *s, const entry *e, const r
     return 0;
 }
 
+static const char *const isolation_names[] = {"process", "none"};
+
+static int set_isolation(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    (void)key;
+    const char *v;
+    int idx;
+    if (get_single(ld, s, e, &v) != 0 || get_choice(ld, s, e, v, "an isolation", isolation_names, 2, &idx) != 0)
+        return -1;
+    run->isolation = (gh_isolation)idx;
+    return 0;
+}
+
+/* timeout: seconds per plugin call (a number >= 0, 0 = none) or auto. */
+static int get_timeout(loader *ld, const section *s, const entry *e, double *out)
+{
+    const char *v;
+    if (get_single(ld, s, e, &v) != 0) return -1;
+    if (strcasecmp(v, "auto") == 0) {
+        *out = -1;
+        return 0;
+    }
+    if (parse_double(v, out) != 0 || *out < 0)
+        return ini_fail_key(ld, s, e,
+                            "\"%s\" is not a timeout: give seconds (0 = none) or auto (60 s plus 100 times the call "
+                            "at 1 GFLOP/s or 1 GB/s)",
+                            v);
+    return 0;
+}
+
+static int set_timeout(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    (void)key;
+    return get_timeout(ld, s, e, &run->timeout);
+}
+
 /* The defaults are the built-in default config's values (gh_default_config_text
  * spells them out), so an empty config runs what no config runs. */
 #define RUN_OFF(member) offsetof(gh_run_config, member)
@@ -420,6 +456,8 @@ static const run_key run_keys[] = {
     {"guard", "64", set_int64, RUN_OFF(guard), 0, MAX_PAD},
     {"output", "gemmhost-results", set_output, 0, 0, 0},
     {"plugin_dir", NULL, set_plugin_dirs, 0, 0, 0},
+    {"isolation", "process", set_isolation, 0, 0, 0},
+    {"timeout", "auto", set_timeout, 0, 0, 0},
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])
 
@@ -526,6 +564,10 @@ static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_
     }
     if (strcmp(e->key, "devices") == 0) return get_devices(ld, s, e, &b->devices);
     if (strcmp(e->key, "kernels") == 0) return get_unique_list(ld, s, e, &b->kernels, &b->n_kernels);
+    if (strcmp(e->key, "timeout") == 0) {
+        b->has_timeout = 1;
+        return get_timeout(ld, s, e, &b->timeout);
+    }
     return add_raw_key(ld, s, e, b);
 }
 

@@ -37,6 +37,8 @@ typedef struct gh_backend_config {
     char *devices;  /* "all" (default), "hardware", "software", "0,2", or a name substring */
     char **kernels; /* empty: every kernel */
     size_t n_kernels;
+    int has_timeout;  /* 1: its own timeout (as [run] timeout's), else [run]'s */
+    double timeout;
     gh_raw_key *keys; /* every other key: kernel params or plugin options */
     size_t n_keys;
     gh_origin origin; /* the section header */
@@ -53,6 +55,10 @@ typedef struct gh_split_config {
                               plugin's first kernel */
     gh_origin origin;
 } gh_split_config;
+
+/* Where plugins run: each backend instance in a worker process of its own
+ * (core/proxy), or in gemmhost's own process (for a debugger). */
+typedef enum gh_isolation { GH_ISOLATION_PROCESS = 0, GH_ISOLATION_NONE = 1 } gh_isolation;
 
 typedef struct gh_run_config {
     gh_shape *sizes;
@@ -72,7 +78,9 @@ typedef struct gh_run_config {
     int64_t guard;         /* key guard: guard elements before/after every matrix */
     char *output;          /* prefix for .csv and .json; "" = none */
     char **plugin_dirs;
-    size_t n_plugin_dirs; /* key plugin_dir (a list) */
+    size_t n_plugin_dirs;   /* key plugin_dir (a list) */
+    gh_isolation isolation; /* key isolation: process (default) or none */
+    double timeout;         /* key timeout: seconds per plugin call; 0 none; < 0 (auto) from the call's size */
 } gh_run_config;
 
 typedef struct gh_config {

@@ -157,8 +157,10 @@ static char *render_case(const gh_result *res, double seconds)
         outcome(&b, "failure", "FAIL", why[0] ? why : "failed");
         break;
     case GH_RESULT_ERROR:
+    case GH_RESULT_CRASHED:
+    case GH_RESULT_TIMEOUT:
         gh_sb_puts(&b, ">\n");
-        outcome(&b, "error", "ERROR", why[0] ? why : "error");
+        outcome(&b, "error", gh_result_status_name(res->status), why[0] ? why : "error");
         break;
     case GH_RESULT_UNSUPPORTED:
         gh_sb_puts(&b, ">\n");
@@ -183,7 +185,8 @@ int gh_junit_result(gh_junit *j, const gh_result *res, char *err, size_t err_siz
     }
     j->seconds += seconds;
     if (res->status == GH_RESULT_FAIL) j->failures++;
-    else if (res->status == GH_RESULT_ERROR) j->errors++;
+    else if (res->status == GH_RESULT_ERROR || res->status == GH_RESULT_CRASHED || res->status == GH_RESULT_TIMEOUT)
+        j->errors++;
     else if (res->status != GH_RESULT_PASS) j->skipped++;
     return write_doc(j, err, err_size);
 }

@@ -33,7 +33,7 @@ static opened open_plugin(const gh_loaded_plugin *p)
 {
     opened o = {NULL, NULL, 0};
     gh_crash_doing("listing plugin %s (%s)", p->name, p->path);
-    if (p->api->open(NULL, 0, &o.ctx) != GH_OK) {
+    if (gh_plugin_open(p, NULL, 0, &o.ctx) != GH_OK) {
         o.ctx = NULL;
         o.open_error = p->api->last_error(NULL);
         return o;
@@ -59,6 +59,7 @@ static void list_device(const gh_plugin_api *api, gh_plugin *ctx, int d)
 
 static void list_kernel(const gh_kernel_info *k)
 {
+    if (!k) return; /* a worker that died answering (isolation): its words are in the stderr above */
     printf("    kernel %s: %s\n      dtypes:", k->name, k->description);
     for (int d = 0; d < GH_DTYPE_COUNT; d++)
         if (k->dtypes & GH_DTYPE_BIT(d)) printf(" %s", gh_dtype_name((gh_dtype)d));
@@ -130,7 +131,7 @@ static void list_summary(gh_plugin_set *set)
         else printf("%d device%s", o.n_devices, o.n_devices == 1 ? "" : "s");
         printf(", kernels");
         for (int k = 0; k < api->kernel_count(o.ctx); k++)
-            printf("%s %s", k ? "," : "", api->kernel_info(o.ctx, k)->name);
+            printf("%s %s", k ? "," : "", api->kernel_info(o.ctx, k) ? api->kernel_info(o.ctx, k)->name : "?");
         printf("; %s\n", p->path);
         for (int d = 0; d < o.n_devices; d++) {
             const gh_device_info *di = api->device_info(o.ctx, d);
@@ -157,6 +158,10 @@ static void json_object(gh_sbuf *b, const gh_fieldset *fs)
 
 static void json_kernel(gh_sbuf *b, const gh_kernel_info *k)
 {
+    if (!k) {
+        gh_sb_puts(b, "null");
+        return;
+    }
     gh_fieldset fs = {.n = 0};
     gh_fs_str(&fs, "name", k->name);
     gh_fs_str(&fs, "description", k->description);

@@ -12,6 +12,7 @@
 
 #include "crash.h"
 #include "loader.h"
+#include "proxy.h"
 #include "util.h"
 
 static void set_error(gh_loaded_plugin *p, const char *fmt, ...)
@@ -158,8 +159,28 @@ int gh_plugin_load(const char *path, gh_loaded_plugin *p)
     return 0;
 }
 
+gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
+                         gh_plugin **out)
+{
+    if (gh_proxy_is(p->api)) return gh_proxy_open(p, options, n_options, out);
+    return p->api->open(options, n_options, out);
+}
+
+/* In this process, or in a worker under isolation. */
+static int load_for(const gh_plugin_set *set, const char *path, gh_loaded_plugin *p)
+{
+    if (!set->isolated) return gh_plugin_load(path, p);
+    int rc = gh_proxy_load(path, p);
+    if (rc != 0) { /* named by the file, as gh_plugin_load names it */
+        free(p->name);
+        p->name = stem_of(path);
+    }
+    return rc;
+}
+
 void gh_plugin_unload(gh_loaded_plugin *p)
 {
+    gh_proxy_unload(p);
     /* Plugins stay mapped until exit: drivers (CUDA, some ICDs) register
      * atexit handlers and crash if their library is unmapped first. */
     free(p->path);
@@ -242,7 +263,7 @@ static void add_found_file(gh_plugin_set *set, const char *path)
         return;
     }
     free(stem);
-    gh_plugin_load(real, p);
+    load_for(set, real, p);
     free(real);
 }
 
@@ -258,7 +279,7 @@ static gh_loaded_plugin *add_named_file(gh_plugin_set *set, const char *path)
     }
     if (p) gh_plugin_unload(p); /* found in the search path behind another of its name: load it now */
     else p = new_record(set);
-    gh_plugin_load(real, p);
+    load_for(set, real, p);
     p->by_path = 1;
     free(real);
     return p;

@@ -27,12 +27,17 @@ typedef struct gh_plugin_set {
     size_t n;
     char **dirs; /* the folders searched, in order */
     size_t n_dirs;
+    int isolated; /* set before discovery: each plugin loads in a worker process (core/proxy) */
 } gh_plugin_set;
 
 /* Loads one file. Never fails hard: on failure p->error says why, naming the
  * path, the dlerror text or both ABI versions. Returns 0 when loaded. */
 int gh_plugin_load(const char *path, gh_loaded_plugin *p);
 void gh_plugin_unload(gh_loaded_plugin *p);
+/* Opens a context of a loaded plugin: api->open in process, a worker of its
+ * own under isolation (a proxy table's open cannot tell which plugin). */
+gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
+                         gh_plugin **out);
 
 /* Whether a config's `plugin = VALUE` names a file (it has a '/' or ends in
  * .so) rather than a plugin name. */

@@ -15,9 +15,11 @@
 #include "list.h"
 #include "loader.h"
 #include "plan.h"
+#include "proxy.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
+#include "worker.h"
 
 /* The config as it ran: the file's text and the overrides on top. */
 static char *config_as_run(const gh_cli *c)
@@ -88,11 +90,14 @@ static void expect_rows(gh_report *report, const gh_plan *plan)
 
 static int exit_status(const gh_run_summary *s, int quiet)
 {
-    size_t ran = s->passed + s->failed + s->unsupported + s->errors + s->unchecked;
-    if (!quiet)
-        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked\n", s->passed, s->failed,
+    size_t ran = s->passed + s->failed + s->unsupported + s->errors + s->unchecked + s->crashed + s->timeouts;
+    if (!quiet) {
+        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked", s->passed, s->failed,
                s->unsupported, s->errors, s->unchecked);
-    if (s->failed) return EXIT_VERIFY_FAILED;
+        if (s->crashed || s->timeouts) printf(", %zu crashed, %zu timeout", s->crashed, s->timeouts);
+        printf("\n");
+    }
+    if (s->failed || s->crashed || s->timeouts) return EXIT_VERIFY_FAILED;
     if (s->requested_not_run || ran == 0) {
         if (ran == 0) fprintf(stderr, "gemmhost: nothing ran (see the notes above and gemmhost --list)\n");
         return EXIT_NOT_RUN;
@@ -173,7 +178,7 @@ static void print_version(void)
 {
     printf("gemmhost %s, git commit %s, %s build, plugin ABI %d.%d\n", GEMMHOST_VERSION, GEMMHOST_GIT_COMMIT,
            GEMMHOST_BUILD_TYPE, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR);
-    gh_plugin_set plugins = {0};
+    gh_plugin_set plugins = {.isolated = 1};
     gh_plugins_discover(&plugins, NULL, 0);
     for (size_t i = 0; i < plugins.n; i++) {
         const gh_loaded_plugin *p = plugins.items[i];
@@ -187,6 +192,7 @@ static void print_version(void)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], GH_WORKER_ARG) == 0) return gh_worker_main(argc, argv);
     gh_crash_install();
     gh_cli c;
     int exit_now, version;
@@ -209,7 +215,8 @@ int main(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
-    gh_plugin_set plugins = {0};
+    gh_plugin_set plugins = {.isolated = cfg.run.isolation == GH_ISOLATION_PROCESS};
+    gh_proxy_set_default_timeout(cfg.run.timeout);
     gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);
     if (c.list) {
         int status = gh_list_plugins(&plugins, c.json ? GH_LIST_JSON : c.summary ? GH_LIST_SUMMARY : GH_LIST_TEXT);

@@ -1,6 +1,7 @@
 /* From config and plugins to instances. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "crash.h"
 #include "plan.h"
+#include "proxy.h"
 #include "util.h"
 
 static int config_error(char *err, size_t size, const gh_origin *at, const char *section, const char *fmt, ...)
@@ -266,6 +268,7 @@ static void free_items(char **items, size_t n)
 /* A comma list of items ("0,2", "hardware", "H100, lavapipe"): any item. */
 static int device_in_list(const char *list, int d, const gh_device_info *info)
 {
+    if (!info) return 0; /* a worker that died answering: check_discovery says so */
     size_t n;
     char **items = list_items(list, &n);
     int take = 0;
@@ -290,7 +293,8 @@ static char *device_names(const gh_plugin_api *api, gh_plugin *ctx)
 {
     char *names = gh_strdup("");
     for (int d = 0; d < api->device_count(ctx); d++) {
-        char *next = gh_strdupf("%s%s%d: %s", names, d ? "; " : "", d, api->device_info(ctx, d)->name);
+        const gh_device_info *info = api->device_info(ctx, d);
+        char *next = gh_strdupf("%s%s%d: %s", names, d ? "; " : "", d, info && info->name ? info->name : "?");
         free(names);
         names = next;
     }
@@ -340,9 +344,15 @@ static int open_context(gh_instance *inst, const gh_backend_config *bc, char *er
         if (find_option(api, bc->keys[i].name))
             opts[n_opts++] = (gh_option_value){bc->keys[i].name, bc->keys[i].values[0]};
     gh_crash_doing("opening plugin %s (%s) for backend %s", api->name, inst->plugin->path, inst->name);
-    gh_status s = api->open(opts, n_opts, &inst->ctx);
-    free(opts);
-    if (s == GH_OK) return 0;
+    gh_status s = gh_plugin_open(inst->plugin, opts, n_opts, &inst->ctx);
+    inst->options = opts; /* kept: a split member under isolation opens its own context with them */
+    inst->n_options = n_opts;
+    inst->timeout = bc && bc->has_timeout ? bc->timeout : NAN;
+    if (s == GH_OK) {
+        gh_proxy_set_label(api, inst->ctx, inst->name);
+        if (!isnan(inst->timeout)) gh_proxy_set_timeout(api, inst->ctx, inst->timeout);
+        return 0;
+    }
     inst->ctx = NULL;
     if (s == GH_INVALID_ARGUMENT && bc) {
         const char *why = api->last_error(NULL);
@@ -351,6 +361,22 @@ static int open_context(gh_instance *inst, const gh_backend_config *bc, char *er
     }
     set_problem(inst, "plugin %s could not be opened: %s", api->name, api->last_error(NULL));
     return 0;
+}
+
+/* Under isolation a worker that died while the plan asked the plugin about
+ * itself (device_count, device_info, kernel_info) leaves a fate: the
+ * instance cannot run, and says why. Also every kernel must have an info. */
+static void check_discovery(gh_instance *inst)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    for (int k = 0; inst->ctx && !inst->problem && k < api->kernel_count(inst->ctx); k++)
+        if (!api->kernel_info(inst->ctx, k))
+            set_problem(inst, "plugin %s: kernel_info(%d) returned nothing for a kernel below kernel_count", api->name,
+                        k);
+    gh_fate fate;
+    if (inst->ctx && gh_proxy_take_fate(api, inst->ctx, &fate))
+        set_problem(inst, "plugin %s crashed during discovery: %s%s%s", api->name, fate.what,
+                    fate.tail[0] ? "; its stderr ended with:\n" : "", fate.tail);
 }
 
 static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plugin_set *plugins, char *err,
@@ -384,6 +410,8 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
     const gh_plugin_api *api = inst->plugin->api;
     if (open_context(inst, bc, err, size) != 0) return -1;
     if (!inst->ctx) return 0;
+    check_discovery(inst);
+    if (inst->problem) return 0;
     int kernels[256];
     size_t n_kernels = 0;
     if (api->kernel_count(inst->ctx) > 256) {
@@ -394,6 +422,7 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
     if (bc && check_keys(bc, api, inst->ctx, kernels, n_kernels, err, size) != 0) return -1;
     for (size_t k = 0; k < n_kernels; k++) add_variants(inst, bc, kernels[k], api->kernel_info(inst->ctx, kernels[k]));
     select_devices(inst, bc ? bc->devices : "all");
+    check_discovery(inst);
     return 0;
 }
 
@@ -447,6 +476,27 @@ static int member_kernel(const gh_split_config *sc, const gh_instance *inst, int
     return -1;
 }
 
+/* A member's context: the instance's in process; under isolation a worker
+ * of its own, opened with the instance's options, so that two members of
+ * one plugin run at once (closed in free_split). NULL with the split's
+ * problem set when it cannot be opened. */
+static gh_plugin *member_context(gh_split_plan *sp, const gh_instance *inst, int device)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    if (!gh_proxy_is(api)) return inst->ctx;
+    gh_plugin *ctx = NULL;
+    if (gh_plugin_open(inst->plugin, inst->options, inst->n_options, &ctx) != GH_OK) {
+        set_split_problem(sp, "member %s/%d: its worker could not open plugin %s: %s", inst->name, device, api->name,
+                          api->last_error(NULL));
+        return NULL;
+    }
+    char label[128];
+    snprintf(label, sizeof label, "%s/%s/%d", sp->name, inst->name, device);
+    gh_proxy_set_label(api, ctx, label);
+    if (!isnan(inst->timeout)) gh_proxy_set_timeout(api, ctx, inst->timeout);
+    return ctx;
+}
+
 /* One member per selected device of the backend instance. */
 static int add_members(gh_split_plan *sp, const gh_instance *inst, char *err, size_t size)
 {
@@ -456,6 +506,8 @@ static int add_members(gh_split_plan *sp, const gh_instance *inst, char *err, si
     const char *label;
     if (member_kernel(sp->config, inst, &kernel, &info, &params, &label, err, size) != 0) return -1;
     for (size_t d = 0; d < inst->n_devices; d++) {
+        gh_plugin *ctx = member_context(sp, inst, inst->devices[d]);
+        if (!ctx) continue;
         sp->members = gh_xrealloc(sp->members, (sp->n_members + 1) * sizeof *sp->members);
         int64_t *own = gh_xcalloc(info->n_params ? info->n_params : 1, sizeof *own);
         for (size_t p = 0; p < info->n_params; p++) own[p] = params ? params[p] : info->params[p].default_value;
@@ -463,7 +515,7 @@ static int add_members(gh_split_plan *sp, const gh_instance *inst, char *err, si
             .backend = inst->name,
             .api = inst->plugin->api,
             .abi_minor = inst->plugin->abi_minor,
-            .ctx = inst->ctx,
+            .ctx = ctx,
             .device = inst->devices[d],
             .kernel = kernel,
             .kernel_info = info,
@@ -771,6 +823,7 @@ size_t gh_plan_split_run_count(const gh_plan *plan, const gh_split_plan *sp)
 static void free_split(gh_split_plan *sp)
 {
     for (size_t i = 0; i < sp->n_members; i++) {
+        if (gh_proxy_is(sp->members[i].api)) sp->members[i].api->close(sp->members[i].ctx); /* its own worker */
         free((void *)sp->members[i].params);
         free((void *)sp->members[i].params_label);
     }
@@ -781,6 +834,7 @@ static void free_split(gh_split_plan *sp)
     free(sp->params);
     free(sp->problem);
     free(sp->layouts);
+    free(sp->streak.given_up);
 }
 
 void gh_plan_free(gh_plan *plan)
@@ -795,6 +849,8 @@ void gh_plan_free(gh_plan *plan)
         free(inst->devices);
         free(inst->problem);
         free(inst->name);
+        free(inst->options);
+        free(inst->streak.given_up);
     }
     free(plan->instances);
     free(plan->cases);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "config.h"
+#include "isolation.h"
 #include "loader.h"
 #include "split.h"
 
@@ -27,6 +28,10 @@ typedef struct gh_instance {
     size_t n_variants;
     char *problem;  /* why this instance cannot run at all; NULL when it can */
     int runs_alone; /* 0: filtered out on the command line, kept only as a split's member */
+    gh_option_value *options; /* what ctx was opened with (the config's strings): for split members */
+    size_t n_options;
+    double timeout;   /* its own [backend] timeout, NaN for [run]'s */
+    gh_streak streak; /* crashed and timed-out results in a row (isolation) */
 } gh_instance;
 
 /* A [split NAME]: one device of a backend instance per member, each with
@@ -51,6 +56,7 @@ typedef struct gh_split_plan {
     int alike;                 /* same plugin, device model, kernel and params: outputs must repeat bit for bit */
     char *problem;             /* why it cannot run at all; NULL when it can */
     gh_member_layout *layouts; /* [(size * n_dtypes + dtype) * n_members + member] */
+    gh_streak streak;          /* crashed and timed-out results in a row (isolation) */
 } gh_split_plan;
 
 /* One case: a size, a dtype and a transpose, numbered in the order they run

@@ -9,6 +9,8 @@ const char *gh_result_status_name(gh_result_status s)
     case GH_RESULT_UNSUPPORTED: return "unsupported";
     case GH_RESULT_ERROR: return "ERROR";
     case GH_RESULT_UNCHECKED: return "unchecked"; /* never "pass": nothing compared the values */
+    case GH_RESULT_CRASHED: return "crashed";
+    case GH_RESULT_TIMEOUT: return "timeout";
     }
     return "unknown";
 }

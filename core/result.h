@@ -11,12 +11,14 @@ typedef enum gh_result_status {
     GH_RESULT_FAIL,        /* ran, but wrong (verification, guards or nondeterminism) */
     GH_RESULT_UNSUPPORTED, /* the backend declined this case, with a reason */
     GH_RESULT_ERROR,       /* the backend failed (allocation, launch, driver) */
-    GH_RESULT_UNCHECKED    /* ran with verify = none: guards and repeats checked, values not */
+    GH_RESULT_UNCHECKED,   /* ran with verify = none: guards and repeats checked, values not */
+    GH_RESULT_CRASHED,     /* its worker died mid-call (a signal or any exit): detail says how, and where */
+    GH_RESULT_TIMEOUT      /* a call passed its time limit: the worker was stopped */
 } gh_result_status;
 
 const char *gh_result_status_name(gh_result_status s);
 /* Whether the kernel ran to the end, so an output exists (pass, FAIL, unchecked). */
-int gh_result_status_ran(gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked" */
+int gh_result_status_ran(gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked", "crashed", "timeout" */
 
 typedef struct gh_result {
     int case_index; /* same index = same inputs */
@@ -38,7 +40,7 @@ typedef struct gh_result {
     double alpha, beta;
     /* outcome */
     gh_result_status status;
-    char detail[512];          /* why it failed, was unsupported or errored; "" on pass */
+    char detail[2048];         /* why it failed, was unsupported or errored; "" on pass (a worker's stderr tail too) */
     const char *verify_method; /* "full", "freivalds+sample", "none" */
     gh_verify_result verify;
     int deterministic; /* 1: every repeat's output had the same hash */

@@ -9,7 +9,9 @@
 #include "crash.h"
 #include "compare.h"
 #include "data.h"
+#include "isolation.h"
 #include "kernel_arith.h"
+#include "shm.h"
 #include "run.h"
 
 #include "progress.h"
@@ -295,6 +297,8 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
     case GH_RESULT_UNSUPPORTED: sum->unsupported++; break;
     case GH_RESULT_ERROR: sum->errors++; break;
     case GH_RESULT_UNCHECKED: sum->unchecked++; break;
+    case GH_RESULT_CRASHED: sum->crashed++; break;
+    case GH_RESULT_TIMEOUT: sum->timeouts++; break;
     }
     /* An unsupported case is a declared limit, shown but not a failure; a
      * kernel that never ran at all is counted once the cases are done. */
@@ -348,16 +352,21 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
                    cd->index, gh_dtype_name(cd->in.dtype), cd->in.trans_a ? 't' : 'n', cd->in.trans_b ? 't' : 'n',
                    (long long)cd->in.m, (long long)cd->in.n, (long long)cd->in.k);
     gh_matrix out = {0};
-    if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
+    int gave_up = 0;
+    if (gh_isolation_given_up(&inst->streak, &r)) {
+        /* an error that says why; the plugin is not called */
+    } else if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
         result_detail(&r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,
                       gh_dtype_name(cd->in.dtype));
     } else if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
         result_detail(&r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
                       run->alpha, run->beta);
-    } else if (gh_matrix_alloc(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard) != 0) {
+    } else if (gh_matrix_alloc_with(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
+                                    cd->alloc) != 0) {
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
         measure(run, inst, device, v, cd, &out, &r, progress);
+        gave_up = gh_isolation_settle(&inst->streak, &api, &inst->ctx, 1, &r);
         if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
             gh_compare_add(cmp, label, r.output_hash, &out, r.arith);
@@ -367,6 +376,8 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
     gh_matrix_free(&out);
     gh_progress_clear(progress);
     gh_report_result(report, &r);
+    if (gave_up) gh_report_note(report, "backend %s %s: its remaining runs are reported as errors", inst->name,
+                                inst->streak.given_up);
     count(sum, inst, &r);
     return r.status;
 }
@@ -550,7 +561,7 @@ static void count_split(gh_run_summary *sum, const gh_result *r)
     count(sum, &requested, r);
 }
 
-static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd, gh_compare *cmp,
+static gh_result_status run_split(const gh_run_config *run, gh_split_plan *sp, case_data *cd, gh_compare *cmp,
                                   gh_report *report, gh_progress *progress, gh_run_summary *sum)
 {
     gh_result r = case_result(run, cd);
@@ -574,7 +585,10 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
     gh_split_member_stats *st = gh_xcalloc(sp->n_members, sizeof *st);
     double wall_ms = 0;
     gh_matrix out = {0};
-    if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
+    int gave_up = 0;
+    if (gh_isolation_given_up(&sp->streak, &r)) {
+        /* an error that says why; no member is called */
+    } else if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
         result_detail(&r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
                       run->alpha, run->beta);
     } else if (gh_matrix_alloc_with(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard, cd->alloc) !=
@@ -582,6 +596,7 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
         result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
         measure_split(run, sp, cd, &out, &r, st, &wall_ms, progress);
+        gave_up = gh_isolation_settle_members(&sp->streak, sp->members, sp->n_members, &r);
         if (gh_result_status_ran(r.status)) {
             char *label = gh_strdupf("%s/split/%s%s%s", sp->name, sp->kernel, *sp->params ? " " : "", sp->params);
             gh_compare_add(cmp, label, r.output_hash, &out, r.arith);
@@ -592,6 +607,8 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
     gh_progress_clear(progress);
     gh_report_result(report, &r);
     report_split(report, sp, &r, st, wall_ms);
+    if (gave_up) gh_report_note(report, "split %s %s: its remaining runs are reported as errors", sp->name,
+                                sp->streak.given_up);
     count_split(sum, &r);
     free(st);
     return r.status;
@@ -633,7 +650,8 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
     }
     gh_progress *progress = gh_progress_start(progress_mode, total, 5.0);
     gh_host_allocator pinned;
-    const gh_host_allocator *alloc = case_allocator(plan, &pinned);
+    const gh_host_allocator *alloc =
+        run->isolation == GH_ISOLATION_PROCESS ? gh_shm_allocator() : case_allocator(plan, &pinned);
     size_t *split_ran = gh_xcalloc(plan->n_splits + 1, sizeof *split_ran);
     /* ran[i][d * n_variants + v]: cases that instance i's variant v ran on device d */
     size_t **ran = gh_xcalloc(plan->n_instances ? plan->n_instances : 1, sizeof *ran);
@@ -672,7 +690,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
                 }
         }
         for (size_t i = 0; i < plan->n_splits; i++) {
-            const gh_split_plan *sp = &plan->splits[i];
+            gh_split_plan *sp = &plan->splits[i];
             if (sp->problem) continue;
             snprintf(what, sizeof what, "split %s", sp->name);
             gh_progress_run(progress, done, what);

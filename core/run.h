@@ -12,6 +12,7 @@
 
 typedef struct gh_run_summary {
     size_t passed, failed, unsupported, errors, unchecked;
+    size_t crashed, timeouts; /* results whose worker died or overran (isolation) */
     size_t requested_not_run; /* unsupported or errored results of requested backends */
 } gh_run_summary;
 

@@ -32,6 +32,7 @@
 #define FAKE_TIME_NEGATIVE 19 /* reports a kernel time of -1 ms */
 #define FAKE_TIME_NAN      20 /* reports a kernel time of NaN */
 #define FAKE_MANY_DEVICES  21 /* claims 2^20 devices, all but the first with a NULL name */
+#define FAKE_CRASH_COUNT   22 /* device_count crashes (SIGSEGV): a driver that dies at discovery */
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -66,6 +67,7 @@ static void fake_close(gh_plugin *ctx)
 static int fake_device_count(gh_plugin *ctx)
 {
     (void)ctx;
+    if (FAKE_MODE == FAKE_CRASH_COUNT) raise(SIGSEGV);
     if (FAKE_MODE == FAKE_NO_DEVICE) {
         snprintf(error_text, sizeof error_text, "no FakeGPU driver installed (libfakegpu.so.1 not found)");
         return 0;

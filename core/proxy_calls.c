@@ -1,0 +1,474 @@
+/* The data calls of the proxy table: buffers, copies, GEMMs, streams and
+ * host memory, each one request to the context's worker. Host pointers go
+ * as (segment, offset) of shared memory; a pointer outside every segment is
+ * copied through a scratch segment (correct, one copy slower). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+#include "proxy_internal.h"
+#include "shm.h"
+#include "util.h"
+
+/* Pessimistic rates for the default limits: 1 GFLOP/s, 1 GB/s, times 100. */
+#define GEMM_S(m, n, k)  (100.0 * 2.0 * (double)(m) * (double)(n) * (double)(k) / 1e9)
+#define COPY_S(bytes)    (100.0 * (double)(bytes) / 1e9)
+
+static proxy_ctx *ctx_of(gh_plugin *ctx)
+{
+    return (proxy_ctx *)ctx;
+}
+
+/* What stream_synchronize writes back for one async call. */
+struct proxy_pending {
+    proxy_pending *next;
+    int is_gemm;
+    double *ms;             /* the caller's elapsed_ms, or NULL */
+    gh_gemm_timing *timing; /* the caller's timing (gemm_async) */
+    void *scratch;          /* a copy of host memory outside shared segments */
+    unsigned char *host;    /* download through scratch: rows to copy back */
+    uint64_t pitch, width, rows;
+};
+
+void proxy_drop_pending(proxy_handle *s)
+{
+    while (s->head) {
+        proxy_pending *p = s->head;
+        s->head = p->next;
+        gh_shm_free(p->scratch);
+        free(p);
+    }
+    s->tail = NULL;
+    s->queued_s = 0;
+}
+
+static proxy_pending *add_pending(proxy_handle *s)
+{
+    proxy_pending *p = gh_xcalloc(1, sizeof *p);
+    if (s->tail) s->tail->next = p;
+    else s->head = p;
+    s->tail = p;
+    return p;
+}
+
+/* The remote handle of a buffer or stream, 0 for NULL; -1 when it belongs
+ * to a worker that is gone. */
+static int remote_of(const proxy_ctx *c, const void *handle, uint64_t *out)
+{
+    const proxy_handle *h = handle;
+    *out = h ? h->remote : 0;
+    if (h && (h->generation != c->generation || !c->w)) {
+        proxy_set_error("the buffer or stream belongs to a worker that is gone (it crashed or overran)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Puts a host pointer into the request: NULL, a zero-byte range, or a
+ * shared segment's place, shared with the worker first (read-only for what
+ * the plugin reads). Memory outside every segment goes through `copy` (a
+ * segment of its own, filled from the host for uploads). Returns 0 or -1. */
+static int put_host(proxy_ctx *c, const void *ptr, uint64_t extent, int writable, void **copy)
+{
+    gh_wire *q = &c->q;
+    *copy = NULL;
+    gh_shm_place place;
+    if (!ptr || extent == 0) {
+        gh_wire_u32(q, ptr ? 2 : 0);
+        gh_wire_u64(q, 0);
+        gh_wire_u64(q, 0);
+        gh_wire_u64(q, 0);
+        return 0;
+    }
+    if (gh_shm_find(ptr, extent, &place) != 0) {
+        /* Outside shared memory: under isolation core/run allocates every
+         * case matrix in shared segments and host_alloc gives segments, so
+         * only the split's staging buffer of a minor-0 plugin (malloc'ed)
+         * lands here; correct, one copy slower. */
+        void *seg = gh_shm_alloc((size_t)extent);
+        if (!seg) {
+            proxy_set_error("out of host memory for a %llu-byte copy for the worker", (unsigned long long)extent);
+            return -1;
+        }
+        memcpy(seg, ptr, (size_t)extent); /* downloads too: the bytes between rows come back unchanged */
+        gh_shm_find(seg, extent, &place);
+        *copy = seg;
+    }
+    if (gh_worker_share(c->w, &place, writable) != 0) {
+        /* the worker is gone; the call below finds out and says how */
+    }
+    gh_wire_u32(q, 1);
+    gh_wire_u64(q, place.id);
+    gh_wire_u64(q, place.offset);
+    gh_wire_u64(q, extent);
+    return 0;
+}
+
+/* Rows of a download that went through a copy, back into the caller's memory. */
+static void copy_back(unsigned char *host, const unsigned char *copy, uint64_t pitch, uint64_t width, uint64_t rows)
+{
+    for (uint64_t r = 0; r < rows; r++) memcpy(host + r * pitch, copy + r * pitch, (size_t)width);
+}
+
+static uint64_t extent_2d(uint64_t pitch, uint64_t width, uint64_t rows)
+{
+    return rows == 0 || width == 0 ? 0 : (rows - 1) * pitch + width;
+}
+
+gh_status proxy_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_BUFFER_ALLOC);
+    if (s == GH_OK) {
+        gh_wire_i64(&c->q, device);
+        gh_wire_u64(&c->q, bytes);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), "buffer_alloc");
+    }
+    if (s == GH_OK && out) {
+        proxy_handle *h = gh_xcalloc(1, sizeof *h);
+        h->remote = gh_wire_get_u64(&c->r);
+        h->generation = c->generation;
+        *out = (gh_buffer *)h;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    proxy_handle *h = (proxy_handle *)buf;
+    pthread_mutex_lock(&c->lock);
+    if (h && h->generation == c->generation && c->w && proxy_begin(c, GH_OP_BUFFER_FREE) == GH_OK) {
+        gh_wire_u64(&c->q, h->remote);
+        proxy_roundtrip(c, proxy_limit(c, 0), "buffer_free");
+    }
+    pthread_mutex_unlock(&c->lock);
+    free(h);
+}
+
+static gh_status copy_call(proxy_ctx *c, int upload, gh_buffer *buf, uint64_t offset, void *host, uint64_t bytes)
+{
+    uint64_t remote;
+    void *copy = NULL;
+    gh_status s = proxy_begin(c, upload ? GH_OP_UPLOAD : GH_OP_DOWNLOAD);
+    if (s != GH_OK) return s;
+    if (remote_of(c, buf, &remote) != 0) return GH_ERROR;
+    gh_wire_u64(&c->q, remote);
+    gh_wire_u64(&c->q, offset);
+    if (put_host(c, host, bytes, !upload, &copy) != 0) return GH_ERROR;
+    gh_wire_u64(&c->q, bytes);
+    char call[96];
+    snprintf(call, sizeof call, "%s of %llu bytes", upload ? "upload" : "download", (unsigned long long)bytes);
+    s = proxy_roundtrip(c, proxy_limit(c, COPY_S(bytes)), call);
+    if (s == GH_OK && copy && !upload) memcpy(host, copy, (size_t)bytes);
+    gh_shm_free(copy);
+    return s;
+}
+
+gh_status proxy_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = copy_call(c, 1, dst, offset, (void *)src, bytes);
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+gh_status proxy_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = copy_call(c, 0, src, offset, dst, bytes);
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+/* Arguments too short (or NULL) for any plugin to read: zeros, which the
+ * plugin refuses as it would in process. */
+static void put_unreadable_args(gh_wire *q, uint64_t size)
+{
+    gh_wire_u64(q, size);
+    for (int i = 0; i < 3; i++) gh_wire_u32(q, 0);
+    for (int i = 0; i < 15; i++) gh_wire_u64(q, 0); /* m .. c_offset, n_params */
+    gh_wire_u32(q, 0);
+}
+
+/* The arguments of a GEMM; -1 when one of its buffers is gone. */
+static int put_args(proxy_ctx *c, const gh_gemm_args *g)
+{
+    gh_wire *q = &c->q;
+    uint64_t a, b, cc;
+    if (!g || !GH_HAS_MEMBER(g, gh_gemm_args, n_params)) {
+        put_unreadable_args(q, g ? g->size : 0);
+        return 0;
+    }
+    if (remote_of(c, g->a, &a) || remote_of(c, g->b, &b) || remote_of(c, g->c, &cc)) return -1;
+    gh_wire_u64(q, g->size);
+    gh_wire_u32(q, (uint32_t)g->dtype);
+    gh_wire_u32(q, (uint32_t)g->trans_a);
+    gh_wire_u32(q, (uint32_t)g->trans_b);
+    gh_wire_i64(q, g->m);
+    gh_wire_i64(q, g->n);
+    gh_wire_i64(q, g->k);
+    gh_wire_f64(q, g->alpha);
+    gh_wire_f64(q, g->beta);
+    gh_wire_i64(q, g->lda);
+    gh_wire_i64(q, g->ldb);
+    gh_wire_i64(q, g->ldc);
+    gh_wire_u64(q, a);
+    gh_wire_u64(q, b);
+    gh_wire_u64(q, cc);
+    gh_wire_u64(q, g->a_offset);
+    gh_wire_u64(q, g->b_offset);
+    gh_wire_u64(q, g->c_offset);
+    gh_wire_u64(q, g->n_params);
+    gh_wire_u32(q, g->params != NULL);
+    for (size_t i = 0; g->params && i < g->n_params && !q->bad; i++) gh_wire_i64(q, g->params[i]);
+    return 0;
+}
+
+static void describe_gemm(char *buf, size_t size, const char *call, int device, int kernel, const gh_gemm_args *g)
+{
+    const gh_dtype d = g && GH_HAS_MEMBER(g, gh_gemm_args, n_params) ? g->dtype : GH_F32;
+    if (!g || !GH_HAS_MEMBER(g, gh_gemm_args, n_params)) snprintf(buf, size, "%s", call);
+    else if (device >= 0)
+        snprintf(buf, size, "%s (device %d, kernel %d, %lldx%lldx%lld %s)", call, device, kernel, (long long)g->m,
+                 (long long)g->n, (long long)g->k, gh_dtype_name(d));
+    else
+        snprintf(buf, size, "%s (kernel %d, %lldx%lldx%lld %s)", call, kernel, (long long)g->m, (long long)g->n,
+                 (long long)g->k, gh_dtype_name(d));
+}
+
+static double gemm_estimate(const gh_gemm_args *g)
+{
+    return g && GH_HAS_MEMBER(g, gh_gemm_args, n_params) && g->m > 0 && g->n > 0 && g->k > 0 ? GEMM_S(g->m, g->n, g->k)
+                                                                                            : 0;
+}
+
+gh_status proxy_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_GEMM);
+    if (s == GH_OK) {
+        gh_wire_i64(&c->q, device);
+        gh_wire_i64(&c->q, kernel);
+        s = put_args(c, args) == 0 ? GH_OK : GH_ERROR;
+    }
+    if (s == GH_OK) {
+        gh_wire_u64(&c->q, timing ? timing->size : 0);
+        char call[160];
+        describe_gemm(call, sizeof call, "gemm", device, kernel, args);
+        s = proxy_roundtrip(c, proxy_limit(c, gemm_estimate(args)), call);
+    }
+    if (s == GH_OK && timing) {
+        double ms = gh_wire_get_f64(&c->r);
+        gh_clock clock = (gh_clock)gh_wire_get_u32(&c->r);
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = ms;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = clock;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+gh_status proxy_synchronize(gh_plugin *ctx, int device)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_SYNCHRONIZE);
+    if (s == GH_OK) {
+        gh_wire_i64(&c->q, device);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), "synchronize");
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+/* ---- streams ---- */
+
+gh_status proxy_stream_create(gh_plugin *ctx, int device, gh_stream **out)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_STREAM_CREATE);
+    if (s == GH_OK) {
+        gh_wire_i64(&c->q, device);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), "stream_create");
+    }
+    if (s == GH_OK && out) {
+        proxy_handle *h = gh_xcalloc(1, sizeof *h);
+        h->remote = gh_wire_get_u64(&c->r);
+        h->generation = c->generation;
+        *out = (gh_stream *)h;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+void proxy_stream_destroy(gh_plugin *ctx, gh_stream *stream)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    proxy_handle *h = (proxy_handle *)stream;
+    pthread_mutex_lock(&c->lock);
+    if (h && h->generation == c->generation && c->w && proxy_begin(c, GH_OP_STREAM_DESTROY) == GH_OK) {
+        gh_wire_u64(&c->q, h->remote);
+        proxy_roundtrip(c, proxy_limit(c, h->queued_s), "stream_destroy");
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (h) proxy_drop_pending(h);
+    free(h);
+}
+
+static gh_status copy_2d_async(proxy_ctx *c, int upload, gh_stream *stream, gh_buffer *buf, uint64_t offset,
+                               uint64_t pitch, void *host, uint64_t host_pitch, uint64_t width, uint64_t rows,
+                               double *elapsed_ms)
+{
+    uint64_t rs, rb;
+    void *copy = NULL;
+    gh_status s = proxy_begin(c, upload ? GH_OP_UPLOAD_2D_ASYNC : GH_OP_DOWNLOAD_2D_ASYNC);
+    if (s != GH_OK) return s;
+    if (remote_of(c, stream, &rs) != 0 || remote_of(c, buf, &rb) != 0) return GH_ERROR;
+    gh_wire_u64(&c->q, rs);
+    gh_wire_u64(&c->q, rb);
+    gh_wire_u64(&c->q, offset);
+    gh_wire_u64(&c->q, pitch);
+    uint64_t extent = extent_2d(host_pitch, width, rows);
+    if (put_host(c, host, extent, !upload, &copy) != 0) return GH_ERROR;
+    gh_wire_u64(&c->q, host_pitch);
+    gh_wire_u64(&c->q, width);
+    gh_wire_u64(&c->q, rows);
+    gh_wire_u32(&c->q, elapsed_ms != NULL);
+    s = proxy_roundtrip(c, proxy_limit(c, 0), upload ? "upload_2d_async" : "download_2d_async");
+    proxy_handle *h = (proxy_handle *)stream;
+    if (s != GH_OK || !h) {
+        gh_shm_free(copy);
+        return s;
+    }
+    proxy_pending *p = add_pending(h);
+    p->ms = elapsed_ms;
+    p->scratch = copy;
+    if (copy && !upload) {
+        p->host = host;
+        p->pitch = host_pitch;
+        p->width = width;
+        p->rows = rows;
+    }
+    h->queued_s += COPY_S(width * rows);
+    return GH_OK;
+}
+
+gh_status proxy_upload_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *dst, uint64_t offset, uint64_t pitch,
+                                const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows, double *elapsed_ms)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = copy_2d_async(c, 1, stream, dst, offset, pitch, (void *)src, src_pitch, width, rows, elapsed_ms);
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+gh_status proxy_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *src, uint64_t offset, uint64_t pitch,
+                                  void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    pthread_mutex_lock(&c->lock);
+    gh_status s = copy_2d_async(c, 0, stream, src, offset, pitch, dst, dst_pitch, width, rows, elapsed_ms);
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
+                           gh_gemm_timing *timing)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    uint64_t rs;
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_GEMM_ASYNC);
+    if (s == GH_OK && remote_of(c, stream, &rs) != 0) s = GH_ERROR;
+    if (s == GH_OK) {
+        gh_wire_u64(&c->q, rs);
+        gh_wire_i64(&c->q, kernel);
+        s = put_args(c, args) == 0 ? GH_OK : GH_ERROR;
+    }
+    if (s == GH_OK) {
+        gh_wire_u64(&c->q, timing ? timing->size : 0);
+        char call[160];
+        describe_gemm(call, sizeof call, "gemm_async", -1, kernel, args);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), call);
+    }
+    proxy_handle *h = (proxy_handle *)stream;
+    if (s == GH_OK && h) {
+        proxy_pending *p = add_pending(h);
+        p->is_gemm = 1;
+        p->timing = timing;
+        h->queued_s += gemm_estimate(args);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+/* Writes back what each queued call measured, in the order they were queued. */
+static void settle_pending(proxy_ctx *c, proxy_handle *h)
+{
+    uint64_t n = gh_wire_get_u64(&c->r);
+    proxy_pending *p = h->head;
+    for (uint64_t i = 0; i < n && p && !c->r.bad; i++, p = p->next) {
+        int is_gemm = (int)gh_wire_get_u32(&c->r);
+        double ms = gh_wire_get_f64(&c->r), kernel_ms = gh_wire_get_f64(&c->r);
+        gh_clock clock = (gh_clock)gh_wire_get_u32(&c->r);
+        if (c->r.bad || is_gemm != p->is_gemm) break; /* out of step: write nothing more */
+        if (p->ms) *p->ms = ms;
+        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = kernel_ms;
+        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = clock;
+        if (p->host) copy_back(p->host, p->scratch, p->pitch, p->width, p->rows);
+    }
+}
+
+gh_status proxy_stream_synchronize(gh_plugin *ctx, gh_stream *stream)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    proxy_handle *h = (proxy_handle *)stream;
+    uint64_t rs;
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_STREAM_SYNCHRONIZE);
+    if (s == GH_OK && remote_of(c, stream, &rs) != 0) s = GH_ERROR;
+    if (s == GH_OK) {
+        gh_wire_u64(&c->q, rs);
+        s = proxy_roundtrip(c, proxy_limit(c, h ? h->queued_s : 0), "stream_synchronize");
+        if (c->w && h) settle_pending(c, h); /* the worker answered: failed or not, it says what ran */
+    }
+    if (h) proxy_drop_pending(h);
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+/* ---- host memory ----
+ * Pinned memory of the worker's driver cannot be shared with the host: under
+ * isolation host_alloc gives a shared segment (not pinned), which both can
+ * see. Offered whenever the plugin answers minor 1, so the split's staging
+ * buffers are shared too. */
+
+gh_status proxy_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
+{
+    (void)ctx;
+    if (!out || bytes == 0) {
+        proxy_set_error("host_alloc: out is NULL or bytes is 0");
+        return GH_INVALID_ARGUMENT;
+    }
+    *out = gh_shm_alloc((size_t)bytes);
+    if (!*out) {
+        proxy_set_error("host_alloc: no shared memory for %llu bytes", (unsigned long long)bytes);
+        return GH_OUT_OF_MEMORY;
+    }
+    return GH_OK;
+}
+
+void proxy_host_free(gh_plugin *ctx, void *ptr)
+{
+    (void)ctx;
+    gh_shm_free(ptr);
+}
