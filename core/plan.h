@@ -27,6 +27,7 @@ typedef struct gh_instance {
     size_t n_variants;
     char *problem;  /* why this instance cannot run at all; NULL when it can */
     int runs_alone; /* 0: filtered out on the command line, kept only as a split's member */
+    int plugin_error; /* the problem is the plugin's lie (reported.h): counts for exit 3 even when not requested */
 } gh_instance;
 
 /* A [split NAME]: one device of a backend instance per member, each with

@@ -9,10 +9,12 @@
 #include "crash.h"
 #include "compare.h"
 #include "data.h"
+#include "input_guard.h"
 #include "kernel_arith.h"
 #include "run.h"
 
 #include "progress.h"
+#include "reported.h"
 #include "util.h"
 #include "verify.h"
 
@@ -24,6 +26,7 @@ typedef struct case_data {
     gh_matrix a, b, c0;
     gh_matrix c_init; /* what C holds before each run: poison (beta = 0) or C0 */
     gh_reference *ref;
+    gh_input_guard guard; /* a, b, c0 and c_init, fingerprinted */
 } case_data;
 
 static void result_detail(gh_result *r, gh_result_status status, const char *fmt, ...)
@@ -44,6 +47,19 @@ static void settle_verdict(gh_result *r)
     else if (!r->verify.checked) r->status = GH_RESULT_UNCHECKED;
 }
 
+/* The case's inputs, drawn from the seed: the same for every backend. */
+static void case_fill(case_data *cd, const gh_run_config *run, int64_t k)
+{
+    const int index = cd->index;
+    int32_t range = gh_i32_input_range(k, run->alpha, run->beta);
+    /* Streams keep A, B and C0 of one case apart and every case distinct. */
+    gh_matrix_fill_random(&cd->a, run->seed, (uint64_t)index * 3 + 0, range);
+    gh_matrix_fill_random(&cd->b, run->seed, (uint64_t)index * 3 + 1, range);
+    gh_matrix_fill_random(&cd->c0, run->seed, (uint64_t)index * 3 + 2, range);
+    if (run->beta == 0) gh_matrix_poison(&cd->c_init);
+    else gh_matrix_copy(&cd->c_init, &cd->c0);
+}
+
 static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype,
                         gh_trans trans, const gh_host_allocator *alloc)
 {
@@ -58,13 +74,11 @@ static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_s
         gh_matrix_alloc_with(&cd->c0, dtype, m, n, n + run->ld_pad, run->guard, alloc) ||
         gh_matrix_alloc_with(&cd->c_init, dtype, m, n, n + run->ld_pad, run->guard, alloc))
         return -1;
-    int32_t range = gh_i32_input_range(k, run->alpha, run->beta);
-    /* Streams keep A, B and C0 of one case apart and every case distinct. */
-    gh_matrix_fill_random(&cd->a, run->seed, (uint64_t)index * 3 + 0, range);
-    gh_matrix_fill_random(&cd->b, run->seed, (uint64_t)index * 3 + 1, range);
-    gh_matrix_fill_random(&cd->c0, run->seed, (uint64_t)index * 3 + 2, range);
-    if (run->beta == 0) gh_matrix_poison(&cd->c_init);
-    else gh_matrix_copy(&cd->c_init, &cd->c0);
+    case_fill(cd, run, k);
+    gh_input_guard_watch(&cd->guard, "A", &cd->a);
+    gh_input_guard_watch(&cd->guard, "B", &cd->b);
+    gh_input_guard_watch(&cd->guard, "C0", &cd->c0);
+    gh_input_guard_watch(&cd->guard, "C", &cd->c_init); /* what each run uploads as C */
     cd->in = (gh_case_inputs){dtype, trans.a, trans.b, m, n, k, run->alpha, run->beta, &cd->a, &cd->b, &cd->c0};
     gh_verify_options vopt = {
         .method = run->verify,
@@ -178,11 +192,14 @@ typedef struct kernel_job {
     const gh_plugin_api *api;
     gh_plugin *ctx;
     int device, kernel;
+    int warmup, repeat;
     const case_data *cd;
     device_buffers buf;
     gh_gemm_args args;
     double upload_c_ms;  /* of the first timed repetition */
     double *download_ms; /* per timed repetition */
+    int bad_time_run;    /* the first repetition whose reported time was no time (0: none), 1-based */
+    double bad_time;     /* what it reported */
 } kernel_job;
 
 /* Every repetition starts from poison (or C0), so an unwritten element shows. */
@@ -210,7 +227,34 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     }
     if (timed >= 0) job->download_ms[timed] = gh_now_ms() - t0;
     if (timing.clock == GH_CLOCK_HOST) r->clock = GH_CLOCK_HOST;
+    if (!gh_reported_time_ok(timing.kernel_ms)) {
+        /* The output is still verified; the lie fails the result in measure(). */
+        if (!job->bad_time_run) {
+            job->bad_time_run = timed + job->warmup + 1;
+            job->bad_time = timing.kernel_ms;
+        }
+        return 0;
+    }
     return timing.kernel_ms;
+}
+
+/* A kernel time of 0, below 0 or NaN fails the result, and no time of it is
+ * reported (a median of -1 or nan would be taken as a measurement). */
+static void fail_bad_time(const kernel_job *job, gh_result *r)
+{
+    char what[160];
+    snprintf(what, sizeof what, "plugin reported a kernel time of %g ms (run %d of %d; a kernel time must be finite "
+             "and > 0)", job->bad_time, job->bad_time_run, job->warmup + job->repeat);
+    if (r->status == GH_RESULT_FAIL) {
+        char was[sizeof r->detail];
+        snprintf(was, sizeof was, "%s", r->detail);
+        result_detail(r, GH_RESULT_FAIL, "%s; and %s", was, what);
+    } else {
+        result_detail(r, GH_RESULT_FAIL, "%s", what);
+    }
+    r->repeats = 0;
+    r->kernel_ms_median = r->kernel_ms_min = r->kernel_ms_max = r->gflops = 0;
+    r->upload_ms = r->download_ms = 0;
 }
 
 /* One device and kernel must repeat bit for bit and stay inside C. */
@@ -234,7 +278,13 @@ static void kernel_repeat_check(void *p, const gh_matrix *first, const gh_matrix
 static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v, case_data *cd,
                     gh_matrix *out, gh_result *r, gh_progress *progress)
 {
-    kernel_job job = {.api = inst->plugin->api, .ctx = inst->ctx, .device = device, .kernel = v->kernel, .cd = cd};
+    kernel_job job = {.api = inst->plugin->api,
+                      .ctx = inst->ctx,
+                      .device = device,
+                      .kernel = v->kernel,
+                      .cd = cd,
+                      .warmup = run->warmup,
+                      .repeat = run->repeat};
     const gh_plugin_api *api = job.api;
     gh_status s;
     const char *what = "allocating A";
@@ -281,6 +331,7 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
     if (measure_repetitions(run, cd, out, kernel_repetition, kernel_repeat_check, &job, kernel_ms, r, progress) == 0) {
         r->upload_ms = upload_ab_ms + job.upload_c_ms;
         r->download_ms = median_of(job.download_ms, run->repeat);
+        if (job.bad_time_run) fail_bad_time(&job, r);
     }
     free(kernel_ms);
     free(job.download_ms);
@@ -304,6 +355,31 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
 static int integral(double x)
 {
     return x == floor(x) && fabs(x) < 2147483648.0;
+}
+
+/* In-process a plugin can write into the host memory it uploads from, and
+ * the backends after it would get the blame. A change fails the result of
+ * the backend that made it, and the inputs are drawn again from the seed. */
+static void guard_inputs(case_data *cd, const gh_run_config *run, gh_result *r)
+{
+    char changed[96];
+    if (gh_input_guard_check(&cd->guard, changed, sizeof changed) == 0) return;
+    char was[sizeof r->detail];
+    snprintf(was, sizeof was, "%s", r->detail);
+    result_detail(r, GH_RESULT_FAIL,
+                  "backend %s changed its input %s during case %d (host memory it was given to upload from, "
+                  "which it may only read): this result is void%s%s",
+                  r->backend, changed, cd->index, *was ? "; " : "", was);
+    if (gh_input_guard_reset(&cd->guard) == 0) {
+        case_fill(cd, run, cd->in.k);
+        gh_input_guard_seal(&cd->guard);
+    } else {
+        /* Left as they are, the next results would fail for it: say why. */
+        gh_input_guard_seal(&cd->guard);
+        snprintf(was, sizeof was, "%s", r->detail);
+        result_detail(r, GH_RESULT_FAIL, "%s; out of host memory to draw the inputs again: the results after it "
+                      "in this case are void too", was);
+    }
 }
 
 /* A result for this case, passing until shown otherwise; the caller names
@@ -365,6 +441,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         }
     }
     gh_matrix_free(&out);
+    guard_inputs(cd, run, &r);
     gh_progress_clear(progress);
     gh_report_result(report, &r);
     count(sum, inst, &r);
@@ -589,6 +666,7 @@ static gh_result_status run_split(const gh_run_config *run, const gh_split_plan 
         }
     }
     gh_matrix_free(&out);
+    guard_inputs(cd, run, &r);
     gh_progress_clear(progress);
     gh_report_result(report, &r);
     report_split(report, sp, &r, st, wall_ms);
@@ -620,7 +698,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
         total += gh_plan_run_count(plan, inst);
         if (inst->problem && inst->runs_alone) {
             gh_report_note(report, "backend %s could not run: %s", inst->name, inst->problem);
-            if (inst->requested) sum->requested_not_run++;
+            if (inst->requested || inst->plugin_error) sum->requested_not_run++;
         }
     }
     for (size_t i = 0; i < plan->n_splits; i++) {
