@@ -9,6 +9,7 @@ const char *gh_result_status_name(gh_result_status s)
     case GH_RESULT_UNSUPPORTED: return "unsupported";
     case GH_RESULT_ERROR: return "ERROR";
     case GH_RESULT_UNCHECKED: return "unchecked"; /* never "pass": nothing compared the values */
+    case GH_RESULT_CANCELLED: return "cancelled";
     }
     return "unknown";
 }

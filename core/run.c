@@ -1,11 +1,13 @@
 /* The measuring loop: upload, warm up, repeat, time, download, verify. */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "crash.h"
 #include "compare.h"
 #include "data.h"
@@ -14,6 +16,7 @@
 #include "run.h"
 
 #include "progress.h"
+#include "resume.h"
 #include "reported.h"
 #include "util.h"
 #include "verify.h"
@@ -160,6 +163,12 @@ static int measure_repetitions(const gh_run_config *run, const case_data *cd, gh
     for (int rep = 0; rep < total && rc == 0; rep++) {
         const int timed = rep - run->warmup; /* < 0 while warming up */
         gh_progress_repeat(progress, rep, total);
+        if (gh_cancel_requested()) { /* between calls: the safe point */
+            result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s after %d of its %d runs", gh_cancel_signal_name(),
+                          rep, total);
+            rc = -1;
+            break;
+        }
         gh_matrix *dst = timed == 0 ? out : &scratch;
         double ms = once(job, dst, timed, r);
         if (ms < 0) rc = -1;
@@ -346,6 +355,7 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
     case GH_RESULT_UNSUPPORTED: sum->unsupported++; break;
     case GH_RESULT_ERROR: sum->errors++; break;
     case GH_RESULT_UNCHECKED: sum->unchecked++; break;
+    case GH_RESULT_CANCELLED: sum->cancelled++; break;
     }
     /* An unsupported case is a declared limit, shown but not a failure; a
      * kernel that never ran at all is counted once the cases are done. */
@@ -402,23 +412,31 @@ static gh_result case_result(const gh_run_config *run, const case_data *cd)
     };
 }
 
+/* Who produced a result (r's case already set): backend, plugin, device and
+ * kernel, and the arithmetic the kernel declares for the case's dtype. */
+static void name_variant(gh_result *r, const gh_instance *inst, int device, const gh_kernel_variant *v)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    const gh_device_info *info = api->device_info(inst->ctx, device);
+    r->backend = inst->name;
+    r->plugin = api->name;
+    r->plugin_path = inst->plugin->path;
+    r->device_index = device;
+    r->device_name = info ? info->name : "?";
+    r->device = info;
+    r->kernel = v->info->name;
+    r->arith_declared =
+        gh_kernel_arith(v->info, inst->plugin->abi_minor, r->dtype, &r->arith, r->arithmetic, sizeof r->arithmetic);
+    snprintf(r->params, sizeof r->params, "%s", v->label);
+}
+
 static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
                                     case_data *cd, gh_compare *cmp, gh_report *report, gh_progress *progress,
                                     gh_run_summary *sum)
 {
     const gh_plugin_api *api = inst->plugin->api;
-    const gh_device_info *info = api->device_info(inst->ctx, device);
     gh_result r = case_result(run, cd);
-    r.backend = inst->name;
-    r.plugin = api->name;
-    r.plugin_path = inst->plugin->path;
-    r.device_index = device;
-    r.device_name = info ? info->name : "?";
-    r.device = info;
-    r.kernel = v->info->name;
-    r.arith_declared = gh_kernel_arith(v->info, inst->plugin->abi_minor, cd->in.dtype, &r.arith, r.arithmetic,
-                                       sizeof r.arithmetic);
-    snprintf(r.params, sizeof r.params, "%s", v->label);
+    name_variant(&r, inst, device, v);
     gh_crash_doing("running backend %s (plugin %s, %s), device %d, kernel %s%s%s, case %d (%s %c%c %lldx%lldx%lld)",
                    inst->name, api->name, inst->plugin->path, device, v->info->name, *v->label ? " " : "", v->label,
                    cd->index, gh_dtype_name(cd->in.dtype), cd->in.trans_a ? 't' : 'n', cd->in.trans_b ? 't' : 'n',
@@ -502,7 +520,8 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
     };
     gh_split_outcome o = {.members = job->last};
     if (gh_split_run(job->sp->members, n, job->sp->config->panel, job->sp->config->mem_limit, &prob, &o) != GH_OK) {
-        result_detail(r, status_of(o.status), "%s", o.error);
+        if (gh_cancel_requested()) result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s: %s", gh_cancel_signal_name(), o.error);
+        else result_detail(r, status_of(o.status), "%s", o.error);
         job->failed_wall_ms = o.wall_ms;
         return -1;
     }
@@ -627,27 +646,33 @@ static void count_split(gh_run_summary *sum, const gh_result *r)
     count(sum, &requested, r);
 }
 
+/* A split's result is named like a backend's; it is held to the loosest
+ * arithmetic its members declare. */
+static void name_split(gh_result *r, const gh_split_plan *sp)
+{
+    r->backend = sp->name;
+    r->plugin = "split";
+    r->plugin_path = "";
+    r->device_index = -1;
+    r->device_name = sp->device_name;
+    r->kernel = sp->kernel;
+    snprintf(r->params, sizeof r->params, "%s", sp->params);
+    for (size_t m = 0; m < sp->n_members; m++) {
+        gh_arith a;
+        char text[sizeof r->arithmetic];
+        const gh_split_member *mb = &sp->members[m];
+        int declared = gh_kernel_arith(mb->kernel_info, mb->abi_minor, r->dtype, &a, text, sizeof text);
+        if (m == 0 || declared) snprintf(r->arithmetic, sizeof r->arithmetic, "%s", text);
+        r->arith = m == 0 ? a : gh_arith_looser(r->arith, a);
+        r->arith_declared |= declared;
+    }
+}
+
 static gh_result_status run_split(const gh_run_config *run, const gh_split_plan *sp, case_data *cd, gh_compare *cmp,
                                   gh_report *report, gh_progress *progress, gh_run_summary *sum)
 {
     gh_result r = case_result(run, cd);
-    r.backend = sp->name;
-    r.plugin = "split";
-    r.plugin_path = "";
-    r.device_index = -1;
-    r.device_name = sp->device_name;
-    r.kernel = sp->kernel;
-    snprintf(r.params, sizeof r.params, "%s", sp->params);
-    /* Held to the loosest arithmetic its members declare. */
-    for (size_t m = 0; m < sp->n_members; m++) {
-        gh_arith a;
-        char text[sizeof r.arithmetic];
-        const gh_split_member *mb = &sp->members[m];
-        int declared = gh_kernel_arith(mb->kernel_info, mb->abi_minor, cd->in.dtype, &a, text, sizeof text);
-        if (m == 0 || declared) snprintf(r.arithmetic, sizeof r.arithmetic, "%s", text);
-        r.arith = m == 0 ? a : gh_arith_looser(r.arith, a);
-        r.arith_declared |= declared;
-    }
+    name_split(&r, sp);
     gh_split_member_stats *st = gh_xcalloc(sp->n_members, sizeof *st);
     double wall_ms = 0;
     gh_matrix out = {0};
@@ -687,8 +712,157 @@ static const gh_host_allocator *case_allocator(const gh_plan *plan, gh_host_allo
     return NULL;
 }
 
-void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_progress_mode progress_mode,
-                 gh_run_summary *sum)
+/* ---- --resume: results of the earlier run, reported again ---- */
+
+/* One thing a case runs: a backend's kernel variant on a device, or a split. */
+typedef struct case_item {
+    size_t i, dv, v;          /* instance, device and variant, when sp is NULL */
+    const gh_split_plan *sp;  /* a split */
+    size_t s;                 /* its index */
+    const gh_resumed *old;    /* its result in the run --resume continues, or NULL */
+} case_item;
+
+/* The items of a case in run order, each with its earlier result. */
+static size_t case_items(const gh_plan *plan, const gh_case *c, const gh_resume *resume, case_item *items)
+{
+    size_t n = 0;
+    gh_result_key key = {c->index, NULL, 0, NULL, NULL, NULL, c->dtype, c->trans.a, c->trans.b, c->shape.m,
+                         c->shape.n, c->shape.k};
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        if (inst->problem || !inst->runs_alone) continue;
+        for (size_t dv = 0; dv < inst->n_devices; dv++)
+            for (size_t v = 0; v < inst->n_variants; v++) {
+                items[n] = (case_item){.i = i, .dv = dv, .v = v};
+                if (resume) {
+                    const gh_device_info *info = inst->plugin->api->device_info(inst->ctx, inst->devices[dv]);
+                    key.backend = inst->name;
+                    key.device_index = inst->devices[dv];
+                    key.device_name = info ? info->name : "?";
+                    key.kernel = inst->variants[v].info->name;
+                    key.params = inst->variants[v].label;
+                    items[n].old = gh_resume_find(resume, &key);
+                }
+                n++;
+            }
+    }
+    for (size_t s = 0; s < plan->n_splits; s++) {
+        const gh_split_plan *sp = &plan->splits[s];
+        if (sp->problem) continue;
+        items[n] = (case_item){.sp = sp, .s = s};
+        if (resume) {
+            key.backend = sp->name;
+            key.device_index = -1;
+            key.device_name = sp->device_name;
+            key.kernel = sp->kernel;
+            key.params = sp->params;
+            items[n].old = gh_resume_find(resume, &key);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Runs one item of a prepared case, shown in the progress as `done`. */
+static gh_result_status run_item(const gh_run_config *run, gh_plan *plan, const case_item *it, case_data *cd,
+                                 gh_compare *cmp, gh_report *report, gh_progress *progress, gh_run_summary *sum,
+                                 size_t done)
+{
+    char what[160];
+    if (it->sp) {
+        snprintf(what, sizeof what, "split %s", it->sp->name);
+        gh_progress_run(progress, done, what);
+        return run_split(run, it->sp, cd, cmp, report, progress, sum);
+    }
+    gh_instance *inst = &plan->instances[it->i];
+    const gh_kernel_variant *v = &inst->variants[it->v];
+    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[it->dv], v->info->name,
+             *v->label ? " " : "", v->label);
+    gh_progress_run(progress, done, what);
+    return run_variant(run, inst, inst->devices[it->dv], v, cd, cmp, report, progress, sum);
+}
+
+/* The result a cancelled run stopped at, when the signal came between
+ * results: who and which case; nothing of it ran. */
+static void report_cancelled(const gh_run_config *run, gh_plan *plan, const gh_case *c, const case_item *it,
+                             gh_report *report, gh_progress *progress, gh_run_summary *sum)
+{
+    gh_result r = {
+        .case_index = c->index,
+        .dtype = c->dtype,
+        .trans_a = c->trans.a,
+        .trans_b = c->trans.b,
+        .m = c->shape.m,
+        .n = c->shape.n,
+        .k = c->shape.k,
+        .alpha = run->alpha,
+        .beta = run->beta,
+        .arith = gh_arith_default(c->dtype),
+        .verify_method = "none",
+    };
+    gh_instance *inst = it->sp ? NULL : &plan->instances[it->i];
+    if (it->sp) name_split(&r, it->sp);
+    else name_variant(&r, inst, inst->devices[it->dv], &inst->variants[it->v]);
+    result_detail(&r, GH_RESULT_CANCELLED, "cancelled by %s before it started", gh_cancel_signal_name());
+    gh_progress_clear(progress);
+    gh_report_result(report, &r);
+    if (it->sp) count_split(sum, &r);
+    else count(sum, inst, &r);
+}
+
+/* Whether the earlier file holds the whole case: every result, and its
+ * agreement when one of them has an output. */
+static int case_resumed_whole(const gh_resume *resume, int case_index, const case_item *items, size_t n)
+{
+    if (!resume) return 0;
+    int any_output = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!items[k].old) return 0;
+        any_output |= gh_result_status_ran(items[k].old->result.status);
+    }
+    return !any_output || gh_resume_agreement(resume, case_index) != NULL;
+}
+
+/* An earlier result: reported again as it was, and counted like a new one. */
+static void replay(const gh_plan *plan, const case_item *it, size_t **ran, size_t *split_ran, gh_report *report,
+                   gh_progress *progress, gh_run_summary *sum)
+{
+    const gh_result *r = &it->old->result;
+    gh_progress_clear(progress);
+    gh_report_result(report, r);
+    if (it->old->has_split) gh_report_split_members(report, r, it->old->wall_ms, it->old->members, it->old->n_members);
+    if (it->sp) count_split(sum, r);
+    else count(sum, &plan->instances[it->i], r);
+    if (r->status == GH_RESULT_UNSUPPORTED) return;
+    if (it->sp) split_ran[it->s]++;
+    else ran[it->i][it->dv * plan->instances[it->i].n_variants + it->v]++;
+}
+
+/* A case partly run before: an earlier result's output is run again, not
+ * reported, for the agreement of the whole case. Returns 0 when cancelled. */
+static int rerun_for_agreement(const gh_run_config *run, gh_plan *plan, const case_item *it, case_data *cd,
+                               gh_compare *cmp, gh_report *report, gh_progress *progress)
+{
+    gh_run_summary unused;
+    memset(&unused, 0, sizeof unused);
+    size_t before = cmp->n_members;
+    gh_result_status st = run_item(run, plan, it, cd, cmp, NULL, progress, &unused, 0);
+    if (st == GH_RESULT_CANCELLED) return 0;
+    const gh_result *old = &it->old->result;
+    if (cmp->n_members > before && cmp->members[before].hash != old->output_hash)
+        gh_report_note(report,
+                       "%s: run again for case %d's agreement, its output differs from the resumed result's "
+                       "(hash %016" PRIx64 ", recorded %016" PRIx64 "): the agreement shows this run's",
+                       cmp->members[before].label, old->case_index, cmp->members[before].hash, old->output_hash);
+    else if (cmp->n_members == before)
+        gh_report_note(report, "backend %s, kernel %s%s%s: run again for case %d's agreement, it did not finish (%s)",
+                       old->backend, old->kernel, *old->params ? " " : "", old->params, old->case_index,
+                       gh_result_status_name(st));
+    return 1;
+}
+
+void gh_run_plan(const gh_config *cfg, gh_plan *plan, const gh_resume *resume, gh_report *report,
+                 gh_progress_mode progress_mode, gh_run_summary *sum)
 {
     const gh_run_config *run = &cfg->run;
     memset(sum, 0, sizeof *sum);
@@ -717,47 +891,72 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
     size_t **ran = gh_xcalloc(plan->n_instances ? plan->n_instances : 1, sizeof *ran);
     for (size_t i = 0; i < plan->n_instances; i++)
         ran[i] = gh_xcalloc(plan->instances[i].n_devices * plan->instances[i].n_variants + 1, sizeof **ran);
+    size_t max_items = plan->n_splits;
+    for (size_t i = 0; i < plan->n_instances; i++)
+        max_items += plan->instances[i].n_devices * plan->instances[i].n_variants;
+    case_item *items = gh_xcalloc(max_items + 1, sizeof *items);
+    int stop = 0;            /* cancelled (cancel.h): nothing more runs */
+    int cancel_reported = 0; /* the result it stopped at is reported */
     for (size_t ci = 0; ci < plan->n_cases; ci++) {
         const gh_case *c = &plan->cases[ci];
         const int index = c->index;
+        size_t n_items = case_items(plan, c, resume, items);
+        if (case_resumed_whole(resume, index, items, n_items)) {
+            /* Every result of the case is in the earlier file: no inputs to draw. */
+            gh_report_hold(report, 1);
+            for (size_t k = 0; k < n_items; k++, done++) replay(plan, &items[k], ran, split_ran, report, progress, sum);
+            const gh_agreement *old = gh_resume_agreement(resume, index);
+            if (old) gh_report_agreement(report, old);
+            continue;
+        }
+        /* Once cancelled, only earlier results are still reported (they must not be lost). */
+        stop |= gh_cancel_requested() != 0;
         case_data cd;
+        int prepared = 0;
         char what[160];
         snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(c->dtype), c->trans.a ? "t" : "n",
                  c->trans.b ? "t" : "n", (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k);
-        gh_progress_run(progress, done, what);
-        if (case_prepare(&cd, run, index, c->shape, c->dtype, c->trans, alloc) != 0) {
-            gh_progress_clear(progress);
-            gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference", index,
-                           what + strlen("preparing "));
-            sum->errors++;
-            case_release(&cd);
-            continue;
+        if (!stop) {
+            gh_progress_run(progress, done, what);
+            prepared = case_prepare(&cd, run, index, c->shape, c->dtype, c->trans, alloc) == 0;
+            if (!prepared) {
+                gh_progress_clear(progress);
+                gh_report_hold(report, 0);
+                gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference", index,
+                               what + strlen("preparing "));
+                sum->errors++;
+                case_release(&cd);
+            }
         }
         gh_compare cmp = {0};
-        for (size_t i = 0; i < plan->n_instances; i++) {
-            gh_instance *inst = &plan->instances[i];
-            if (inst->problem || !inst->runs_alone) continue;
-            for (size_t dv = 0; dv < inst->n_devices; dv++)
-                for (size_t v = 0; v < inst->n_variants; v++) {
-                    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[dv],
-                             inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
-                             inst->variants[v].label);
-                    gh_progress_run(progress, done, what);
-                    if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report, progress,
-                                    sum) != GH_RESULT_UNSUPPORTED)
-                        ran[i][dv * inst->n_variants + v]++;
-                    done++;
-                }
+        for (size_t k = 0; k < n_items; k++, done++) {
+            const case_item *it = &items[k];
+            if (it->old) {
+                gh_report_hold(report, 1);
+                replay(plan, it, ran, split_ran, report, progress, sum);
+                /* Its output is not in the file: the agreement of this case needs it again. */
+                if (prepared && !stop && gh_result_status_ran(it->old->result.status))
+                    stop = !rerun_for_agreement(run, plan, it, &cd, &cmp, report, progress);
+                continue;
+            }
+            if (!prepared && !stop) continue; /* the case was skipped */
+            if (stop) {
+                /* The first result a cancelled run did not get to is the one it stopped at. */
+                if (!cancel_reported) report_cancelled(run, plan, c, it, report, progress, sum);
+                cancel_reported = 1;
+                continue;
+            }
+            gh_report_hold(report, 0);
+            gh_result_status st = run_item(run, plan, it, &cd, &cmp, report, progress, sum, done);
+            if (st != GH_RESULT_UNSUPPORTED) {
+                if (it->sp) split_ran[it->s]++;
+                else ran[it->i][it->dv * plan->instances[it->i].n_variants + it->v]++;
+            }
+            cancel_reported |= st == GH_RESULT_CANCELLED;
+            stop |= cancel_reported || gh_cancel_requested() != 0;
         }
-        for (size_t i = 0; i < plan->n_splits; i++) {
-            const gh_split_plan *sp = &plan->splits[i];
-            if (sp->problem) continue;
-            snprintf(what, sizeof what, "split %s", sp->name);
-            gh_progress_run(progress, done, what);
-            if (run_split(run, sp, &cd, &cmp, report, progress, sum) != GH_RESULT_UNSUPPORTED) split_ran[i]++;
-            done++;
-        }
-        if (cmp.n_members > 0) {
+        gh_report_hold(report, 0);
+        if (prepared && cmp.n_members > 0 && !stop) { /* a case cut short has no agreement: --resume completes it */
             gh_agreement a = {
                 .case_index = index,
                 .dtype = cd.in.dtype,
@@ -773,11 +972,13 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
             gh_agreement_free(&a);
         }
         gh_compare_clear(&cmp);
-        case_release(&cd);
+        if (prepared) case_release(&cd);
     }
+    gh_report_hold(report, 0);
+    free(items);
     gh_progress_finish(progress);
-    report_never_ran(plan, ran, report, sum);
-    for (size_t i = 0; i < plan->n_splits; i++) {
+    if (!stop) report_never_ran(plan, ran, report, sum); /* a cancelled run never got to them */
+    for (size_t i = 0; i < plan->n_splits && !stop; i++) {
         if (plan->splits[i].problem || split_ran[i]) continue;
         gh_report_note(report, "split %s never ran: no case ran (each was unsupported or skipped above)",
                        plan->splits[i].name);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "crash.h"
 #include "reported.h"
 #include "util.h"
@@ -308,8 +309,18 @@ __attribute__((format(printf, 4, 5))) static gh_status fail(worker *w, gh_status
     return status == GH_OK ? GH_ERROR : status;
 }
 
+/* SIGINT/SIGTERM (cancel.h): between tasks, the member stops and says why;
+ * every member then stops, as after a failure. */
+static int stopped_by_signal(worker *w)
+{
+    if (!gh_cancel_requested()) return 0;
+    fail(w, GH_ERROR, 0, "stopped by %s between tasks", gh_cancel_signal_name());
+    return 1;
+}
+
 static int64_t take_chunk(worker *w)
 {
+    if (stopped_by_signal(w)) return -1;
     double t0 = gh_now_ms();
     int64_t chunk = -1;
     pthread_mutex_lock(&w->sh->lock);
@@ -627,6 +638,7 @@ static gh_status run_chunk(worker *w, int64_t chunk)
     }
     for (int64_t j = 0; j < lay->n_panels; j++) {
         if (atomic_load(&w->sh->aborted)) return GH_OK; /* another member failed and said so */
+        if (stopped_by_signal(w)) return GH_ERROR;
         panel_range(w, j, &t.col0, &t.cols);
         t.panel_first = j;
         t.panel_end = j + 1;

@@ -7,9 +7,10 @@ sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-# python3-matplotlib: tools/plot.py; libxml2-utils: xmllint checks the JUnit XML in the tests.
+# python3-matplotlib: tools/plot.py; libxml2-utils: xmllint checks the JUnit XML in the tests;
+# libjansson-dev: --resume reads an earlier run's results JSON.
 $sudo apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config python3 python3-matplotlib libxml2-utils \
-  libinih-dev \
+  libinih-dev libjansson-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libvulkan-dev glslc mesa-vulkan-drivers
