@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 static atomic_int requested;
+static volatile sig_atomic_t caught_int, caught_term; /* which ones gh_cancel_install took over */
 
 static void set_action(int sig, void (*handler)(int))
 {
@@ -31,22 +32,33 @@ static void on_signal(int sig)
 {
     int expected = 0;
     atomic_compare_exchange_strong(&requested, &expected, sig);
-    set_action(SIGINT, SIG_DFL);
-    set_action(SIGTERM, SIG_DFL);
+    if (caught_int) set_action(SIGINT, SIG_DFL);
+    if (caught_term) set_action(SIGTERM, SIG_DFL);
     say(sig == SIGINT ? "\ngemmhost: SIGINT" : "\ngemmhost: SIGTERM");
     say(": stopping after the call in progress and closing the reports (a second signal quits at once)\n");
 }
 
+/* A signal ignored when gemmhost started (a background job of a script,
+ * nohup) stays ignored, as every Unix tool does. */
+static int catch_unless_ignored(int sig)
+{
+    struct sigaction was;
+    if (sigaction(sig, NULL, &was) == 0 && was.sa_handler == SIG_IGN) return 0;
+    set_action(sig, on_signal);
+    return 1;
+}
+
 void gh_cancel_install(void)
 {
-    set_action(SIGINT, on_signal);
-    set_action(SIGTERM, on_signal);
+    caught_int = catch_unless_ignored(SIGINT);
+    caught_term = catch_unless_ignored(SIGTERM);
 }
 
 void gh_cancel_uninstall(void)
 {
-    set_action(SIGINT, SIG_DFL);
-    set_action(SIGTERM, SIG_DFL);
+    if (caught_int) set_action(SIGINT, SIG_DFL);
+    if (caught_term) set_action(SIGTERM, SIG_DFL);
+    caught_int = caught_term = 0;
 }
 
 int gh_cancel_requested(void)

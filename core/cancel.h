@@ -10,7 +10,8 @@
 
 /* Installs the handlers (sigaction without SA_RESTART, so a blocking wait
  * returns EINTR and can look at the flag). Call once the reports are open:
- * before that, a signal should just kill. */
+ * before that, a signal should just kill. A signal ignored when gemmhost
+ * started (SIGINT in a script's background job, nohup) stays ignored. */
 void gh_cancel_install(void);
 /* Puts SIGINT and SIGTERM back to their default action. */
 void gh_cancel_uninstall(void);

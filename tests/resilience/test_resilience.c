@@ -163,8 +163,15 @@ static void test_cancel(void)
 {
     EXPECT(gh_cancel_requested() == 0 && gh_cancel_exit_status() == 0 && !*gh_cancel_signal_name(),
            "nothing asked yet");
-    gh_cancel_install();
     struct sigaction sa;
+    /* Ignored when it started (nohup, a script's background job): left ignored. */
+    signal(SIGTERM, SIG_IGN);
+    gh_cancel_install();
+    sigaction(SIGTERM, NULL, &sa);
+    EXPECT(sa.sa_handler == SIG_IGN, "an ignored SIGTERM stays ignored");
+    gh_cancel_uninstall();
+    signal(SIGTERM, SIG_DFL);
+    gh_cancel_install();
     sigaction(SIGINT, NULL, &sa);
     EXPECT(sa.sa_handler != SIG_DFL && !(sa.sa_flags & SA_RESTART), "SIGINT caught, no SA_RESTART");
     sigaction(SIGTERM, NULL, &sa);

@@ -7,6 +7,7 @@
 # (the run has 40), polled, never after a fixed time.
 # Usage: test_signals.sh GEMMHOST FAKES_DIR PYTHON SOURCE_DIR
 set -u
+set -m # job control: a background gemmhost gets SIGINT (else bash starts it with SIGINT ignored)
 gemmhost=$1 fakes=$2 python=$3 here=$4/tests/resilience
 . "$4/tests/expect.sh"
 
