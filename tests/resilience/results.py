@@ -142,7 +142,13 @@ def second_signal(gemmhost, config, prefix):
     if not wait_for("it said it would stop", lambda: "stopping after the call in progress" in text(), proc):
         return False
     proc.send_signal(signal.SIGINT)
-    proc.wait()
+    try:
+        proc.wait(timeout=60)  # "at once"; a run that ignores it would otherwise hang the test
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        print("still running 60 s after the second SIGINT")
+        return False
     print(f"returncode {proc.returncode}")
     return True
 
