@@ -355,6 +355,7 @@ const gh_resumed *gh_resume_find(const gh_resume *r, const gh_result_key *key)
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(r->keys[mid], k);
         if (c == 0) {
+            r->results[r->order[mid]].found = 1; /* results are the resume's own, not the caller's */
             found = &r->results[r->order[mid]];
             break;
         }
@@ -363,6 +364,13 @@ const gh_resumed *gh_resume_find(const gh_resume *r, const gh_result_key *key)
     }
     free(k);
     return found;
+}
+
+const gh_result *gh_resume_first_unfound(const gh_resume *r)
+{
+    for (size_t i = 0; r && i < r->n_results; i++)
+        if (!r->results[i].found) return &r->results[i].result;
+    return NULL;
 }
 
 const gh_agreement *gh_resume_agreement(const gh_resume *r, int case_index)

@@ -34,6 +34,7 @@ typedef struct gh_resumed {
     double wall_ms;
     gh_report_split_member *members;
     size_t n_members;
+    int found; /* a key of the plan found it */
 } gh_resumed;
 
 /* What identifies a result: who ran it on which case. */
@@ -51,6 +52,10 @@ typedef struct gh_result_key {
 /* The earlier result of this key with a final status, or NULL (none, or it
  * was cancelled). */
 const gh_resumed *gh_resume_find(const gh_resume *r, const gh_result_key *key);
+/* The first final result of the file that no key of this run's plan finds
+ * (each gh_resume_find that finds a result marks it), or NULL: a file with
+ * one is not this run's, and resuming it would drop that result. */
+const gh_result *gh_resume_first_unfound(const gh_resume *r);
 /* The earlier agreement entry of a case, or NULL. */
 const gh_agreement *gh_resume_agreement(const gh_resume *r, int case_index);
 /* Results with a final status the file holds, and those it holds cancelled. */

@@ -861,6 +861,27 @@ static int rerun_for_agreement(const gh_run_config *run, gh_plan *plan, const ca
     return 1;
 }
 
+int gh_run_check_resume(const gh_plan *plan, const gh_resume *resume, const char *path, char *err, size_t err_size)
+{
+    if (!resume) return 0;
+    size_t max_items = plan->n_splits;
+    for (size_t i = 0; i < plan->n_instances; i++)
+        max_items += plan->instances[i].n_devices * plan->instances[i].n_variants;
+    case_item *items = gh_xcalloc(max_items + 1, sizeof *items);
+    for (size_t ci = 0; ci < plan->n_cases; ci++) case_items(plan, &plan->cases[ci], resume, items);
+    free(items);
+    const gh_result *r = gh_resume_first_unfound(resume);
+    if (!r) return 0;
+    char trans[3] = {r->trans_a ? 't' : 'n', r->trans_b ? 't' : 'n', '\0'};
+    snprintf(err, err_size,
+             "%s holds results this run would not make (e.g. backend %s, device %d, kernel %s%s%s, case %d: %s %s "
+             "%lldx%lldx%lld): --resume continues only the same run; give the same config, filters and sizes "
+             "(or another --output)",
+             path, r->backend, r->device_index, r->kernel, *r->params ? " " : "", r->params, r->case_index,
+             gh_dtype_name(r->dtype), trans, (long long)r->m, (long long)r->n, (long long)r->k);
+    return -1;
+}
+
 void gh_run_plan(const gh_config *cfg, gh_plan *plan, const gh_resume *resume, gh_report *report,
                  gh_progress_mode progress_mode, gh_run_summary *sum)
 {

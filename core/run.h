@@ -21,6 +21,11 @@ typedef struct gh_run_summary {
  * is reported again as it was, not run (a case partly in it runs its other
  * results, and those it holds again for the agreement only). Stops early,
  * the result in progress `cancelled`, when cancel.h says so. */
+/* --resume: every final result in the file must be one this plan makes
+ * (else it would be dropped). Returns 0, or -1 with err naming one that is
+ * not, and the file. */
+int gh_run_check_resume(const gh_plan *plan, const gh_resume *resume, const char *path, char *err, size_t err_size);
+
 void gh_run_plan(const gh_config *cfg, gh_plan *plan, const gh_resume *resume, gh_report *report,
                  gh_progress_mode progress, gh_run_summary *summary);
 

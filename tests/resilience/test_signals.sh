@@ -110,6 +110,10 @@ cmp -s "$work/full.json" "$work/keep.json" && ok "--resume refused: the results 
     bad "--resume refused: the results file changed"
 out=$("$gemmhost" --quiet --config "$work/run.ini" --output "$work/full" --resume --set run.ld_pad=0 2>&1)
 expect_in "--resume with another ld_pad: refused, named" "$out" "ld_pad = 3, this run has ld_pad = 0"
+out=$("$gemmhost" --quiet --config "$work/run.ini" --output "$work/full" --resume --size 256 2>&1)
+expect_status "--resume with fewer sizes: refused" $? 2
+expect_in "--resume with fewer sizes: names a result it would drop" "$out" \
+    "holds results this run would not make (e.g. backend cpu, device 0, kernel naive, case 4: f32 nn 240x200x224)"
 out=$("$gemmhost" --quiet --config "$work/run.ini" --output "$work/full" --resume --overwrite 2>&1)
 expect_status "--resume --overwrite: a usage error" $? 2
 out=$("$gemmhost" --quiet --config "$work/run.ini" --output= --resume 2>&1)
