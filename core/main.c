@@ -143,7 +143,8 @@ static int dry_run(const gh_cli *c, const gh_config *cfg, const gh_plan *plan, i
 
 /* --resume: the earlier results at the output, or NULL (*resume) when there
  * are none. Returns -1 with err when they cannot be continued. */
-static int load_resume(const gh_cli *c, const gh_report_options *ro, gh_resume **resume, char *err, size_t err_size)
+static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_plan *plan, gh_resume **resume, char *err,
+                       size_t err_size)
 {
     *resume = NULL;
     if (!c->resume) return 0;
@@ -154,7 +155,8 @@ static int load_resume(const gh_cli *c, const gh_report_options *ro, gh_resume *
         snprintf(err, err_size, "--resume needs the results files of the run to continue, but output is empty: "
                                 "give --output PREFIX");
         rc = -1;
-    } else if (gh_resume_load(paths.json, ro->settings_json, resume, err, err_size) != 0) {
+    } else if (gh_resume_load(paths.json, ro->settings_json, resume, err, err_size) != 0 ||
+               gh_run_check_resume(plan, *resume, paths.json, err, err_size) != 0) {
         rc = -1;
     } else if (!c->quiet) {
         if (*resume)
@@ -180,7 +182,7 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     ro.settings_json = settings;
     gh_resume *resume = NULL;
     gh_report *report = NULL;
-    if (load_resume(c, &ro, &resume, err, sizeof err) == 0) report = gh_report_open(&ro, err, sizeof err);
+    if (load_resume(c, &ro, plan, &resume, err, sizeof err) == 0) report = gh_report_open(&ro, err, sizeof err);
     free(config_text);
     free(settings);
     if (!report) {
