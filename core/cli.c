@@ -13,7 +13,8 @@ static void usage(FILE *to)
         "usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
         "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
         "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
-        "                [--overwrite] [--junit FILE] [--full-agreement] [--quiet] [--no-isolation]\n"
+        "                [--overwrite | --resume] [--junit FILE] [--full-agreement] [--quiet]\n"
+        "                [--no-isolation]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
         "\n"
         "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
@@ -27,6 +28,9 @@ static void usage(FILE *to)
         "  --output PREFIX   write PREFIX.csv and PREFIX.json (overrides [run] output);\n"
         "                    a PREFIX ending in / is a folder: PREFIX/gemmhost-results.*\n"
         "  --overwrite       replace the results of an earlier run at PREFIX\n"
+        "  --resume          continue the run whose results are at PREFIX (stopped by a\n"
+        "                    signal, a crash or a kill): its results are kept, the rest\n"
+        "                    run; refused when its settings (seed, alpha, ...) differ\n"
         "  --backend LIST    run only these [backend]/[split] sections (plugin names\n"
         "                    without sections)\n"
         "  --kernel LIST     run only these kernels\n"
@@ -51,7 +55,8 @@ static void usage(FILE *to)
         "the build tree's plugins/ folder next to the binary and the installed folder.\n"
         "\n"
         "Exit status: 0 all ran and passed; 1 a result failed verification; 2 usage or\n"
-        "config error, nothing ran; 3 a requested backend, device or kernel could not run.\n",
+        "config error, nothing ran; 3 a requested backend, device or kernel could not run;\n"
+        "130/143 stopped by SIGINT/SIGTERM (the reports are closed; --resume continues).\n",
         to);
 }
 
@@ -67,6 +72,7 @@ static const option options[] = {
     {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},  {"--list", OPT_FLAG, NULL},
     {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},    {"--overwrite", OPT_FLAG, NULL},
     {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},  {"--full-agreement", OPT_FLAG, NULL},
+    {"--resume", OPT_FLAG, NULL},
     {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},     {"--output", OPT_VALUE, NULL},
     {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL}, {"--kernel", OPT_VALUE, NULL},
     {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"}, {"--dtype", OPT_VALUE, "dtype"},
@@ -104,6 +110,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--dry-run")) c->dry_run = 1;
     else if (!strcmp(n, "--quiet")) c->quiet = 1;
     else if (!strcmp(n, "--overwrite")) c->overwrite = 1;
+    else if (!strcmp(n, "--resume")) c->resume = 1;
     else if (!strcmp(n, "--json")) c->json = 1;
     else if (!strcmp(n, "--summary")) c->summary = 1;
     else if (!strcmp(n, "--full-agreement")) c->full_agreement = 1;
@@ -128,6 +135,11 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
 static int check_combinations(const gh_cli *c)
 {
     if (c->list && c->dry_run) return usage_error("%s: give one of --list and --dry-run", "--list --dry-run");
+    if (c->resume && c->overwrite)
+        return usage_error("%s: give one (--resume keeps the results at the output, --overwrite replaces them)",
+                           "--resume --overwrite");
+    if (c->resume && (c->list || c->dry_run))
+        return usage_error("--resume only goes with a run, not with %s", c->list ? "--list" : "--dry-run");
     if (c->json && c->summary) return usage_error("%s: give one of them", "--json --summary");
     if ((c->json || c->summary) && !c->list)
         return usage_error("%s only goes with --list", c->json ? "--json" : "--summary");

@@ -24,6 +24,7 @@ typedef struct gh_cli {
     const char *junit;  /* --junit FILE */
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
+    int resume; /* --resume: continue the run whose results are at the output */
 } gh_cli;
 
 /* Parses argv into c. Returns -1 when the program should exit now, with

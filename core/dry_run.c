@@ -61,7 +61,7 @@ int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
         if (!inst->runs_alone) continue;
         if (inst->problem) {
             printf("  backend %s: cannot run: %s\n", inst->name, inst->problem);
-            cannot_run |= inst->requested;
+            cannot_run |= inst->requested || inst->plugin_error;
             continue;
         }
         printf("  backend %s (plugin %s): %zu runs on %zu device(s):", inst->name, inst->plugin->name, runs,

@@ -16,7 +16,8 @@ struct gh_junit {
     gh_sbuf notes;    /* system-out text */
     size_t failures, errors, skipped;
     double seconds;
-    int complete;
+    int complete, cancelled;
+    int held, pending; /* gh_junit_hold: one write when the hold ends */
 };
 
 static char *dup_or_empty(const char *s)
@@ -61,8 +62,13 @@ static void property(gh_sbuf *b, const char *name, const char *value)
     gh_sb_puts(b, "/>\n");
 }
 
-static int write_doc(const gh_junit *j, char *err, size_t err_size)
+static int write_doc(gh_junit *j, char *err, size_t err_size)
 {
+    if (j->held) {
+        j->pending = 1;
+        return 0;
+    }
+    j->pending = 0;
     gh_sbuf b = {0};
     gh_sb_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gemmhost\"");
     counts(&b, j);
@@ -73,7 +79,8 @@ static int write_doc(const gh_junit *j, char *err, size_t err_size)
     gh_sb_puts(&b, ">\n    <properties>\n");
     property(&b, "gemmhost.version", j->version);
     property(&b, "gemmhost.git_commit", j->commit);
-    property(&b, "complete", j->complete ? "true" : "false"); /* false: the run was killed */
+    property(&b, "complete", j->complete ? "true" : "false"); /* false: the run was killed or cancelled */
+    if (j->cancelled) property(&b, "cancelled", "true");
     gh_sb_puts(&b, "    </properties>\n");
     for (size_t i = 0; i < j->cases.n; i++) gh_sb_puts(&b, j->cases.items[i]);
     gh_sb_puts(&b, "    <system-out>");
@@ -170,6 +177,10 @@ static char *render_case(const gh_result *res, double seconds)
         gh_sb_puts(&b, ">\n");
         outcome(&b, "skipped", "unchecked", "unchecked: ran with verify = none, the values were not compared");
         break;
+    case GH_RESULT_CANCELLED:
+        gh_sb_puts(&b, ">\n");
+        outcome(&b, "skipped", "cancelled", why[0] ? why : "cancelled");
+        break;
     }
     gh_sb_puts(&b, "    </testcase>\n");
     return gh_sb_take(&b);
@@ -202,8 +213,21 @@ int gh_junit_note(gh_junit *j, const char *text, char *err, size_t err_size)
 int gh_junit_close(gh_junit *j, char *err, size_t err_size)
 {
     if (!j) return 0;
-    j->complete = 1;
+    j->complete = !j->cancelled;
+    j->held = 0;
     int rc = write_doc(j, err, err_size);
     gh_junit_free(j);
     return rc;
+}
+
+int gh_junit_hold(gh_junit *j, int hold, char *err, size_t err_size)
+{
+    if (!j) return 0;
+    j->held = hold;
+    return !hold && j->pending ? write_doc(j, err, err_size) : 0;
+}
+
+void gh_junit_cancelled(gh_junit *j)
+{
+    if (j) j->cancelled = 1;
 }

@@ -22,10 +22,15 @@ typedef struct gh_junit_info {
 gh_junit *gh_junit_open(const gh_junit_info *info, char *err, size_t err_size);
 /* One testcase: classname "backend.kernel[params] on device", name "f32 nn
  * 37x53x29", time the median kernel seconds; FAIL is a failure, ERROR an
- * error, unsupported and unchecked are skipped, each with its reason. */
+ * error, unsupported, unchecked and cancelled are skipped, each with its reason. */
 int gh_junit_result(gh_junit *j, const gh_result *res, char *err, size_t err_size);
 /* A line in the suite's system-out (the run's notes). */
 int gh_junit_note(gh_junit *j, const char *text, char *err, size_t err_size);
+/* While held, records are kept and written once when the hold ends (0, or
+ * -1 with err when that write fails); NULL is fine. */
+int gh_junit_hold(gh_junit *j, int hold, char *err, size_t err_size);
+/* The run was cancelled: the last version says so and is not complete. */
+void gh_junit_cancelled(gh_junit *j);
 /* Writes the last version, marked complete, and frees; NULL is fine. */
 int gh_junit_close(gh_junit *j, char *err, size_t err_size);
 /* Frees without writing (the file stays as last written). */

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -12,6 +13,7 @@
 #include "data.h"
 #include "encode.h"
 #include "gemmhost_build_info.h"
+#include "reported.h"
 
 #ifndef GEMMHOST_VERSION
 #define GEMMHOST_VERSION "unknown"
@@ -27,19 +29,21 @@ typedef struct opened {
     gh_plugin *ctx;
     const char *open_error;
     int n_devices;
+    char device_error[512]; /* why no device is listed: the plugin's words, or its lie (reported.h) */
 } opened;
 
-static opened open_plugin(const gh_loaded_plugin *p)
+static void open_plugin(const gh_loaded_plugin *p, opened *o)
 {
-    opened o = {NULL, NULL, 0};
+    memset(o, 0, sizeof *o);
     gh_crash_doing("listing plugin %s (%s)", p->name, p->path);
-    if (gh_plugin_open(p, NULL, 0, &o.ctx) != GH_OK) {
-        o.ctx = NULL;
-        o.open_error = p->api->last_error(NULL);
-        return o;
+    if (gh_plugin_open(p, NULL, 0, &o->ctx) != GH_OK) {
+        o->ctx = NULL;
+        o->open_error = p->api->last_error(NULL);
+        return;
     }
-    o.n_devices = p->api->device_count(o.ctx);
-    return o;
+    o->n_devices = gh_reported_devices(p->api, o->ctx, o->device_error, sizeof o->device_error);
+    if (o->n_devices < 0) o->n_devices = 0; /* a lie: none of its devices is shown as real */
+    else if (o->n_devices == 0) snprintf(o->device_error, sizeof o->device_error, "%s", p->api->last_error(o->ctx));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -96,12 +100,13 @@ static void list_text(gh_plugin_set *set)
         for (size_t o = 0; o < api->n_options; o++)
             printf("  option %s (default \"%s\"): %s\n", api->options[o].name, api->options[o].default_value,
                    api->options[o].description);
-        opened o = open_plugin(p);
+        opened o;
+        open_plugin(p, &o);
         if (!o.ctx) {
             printf("  cannot open: %s\n", o.open_error);
             continue;
         }
-        if (o.n_devices <= 0) printf("  no usable device: %s\n", api->last_error(o.ctx));
+        if (o.n_devices <= 0) printf("  no usable device: %s\n", o.device_error);
         for (int d = 0; d < o.n_devices; d++) list_device(api, o.ctx, d);
         for (int k = 0; k < api->kernel_count(o.ctx); k++) list_kernel(api->kernel_info(o.ctx, k));
         api->close(o.ctx);
@@ -121,13 +126,14 @@ static void list_summary(gh_plugin_set *set)
             continue;
         }
         const gh_plugin_api *api = p->api;
-        opened o = open_plugin(p);
+        opened o;
+        open_plugin(p, &o);
         printf("plugin %s %s (ABI %u.%u): ", p->name, api->version ? api->version : "?", p->abi_major, p->abi_minor);
         if (!o.ctx) {
             printf("cannot open: %s\n", o.open_error);
             continue;
         }
-        if (o.n_devices <= 0) printf("no usable device: %s", api->last_error(o.ctx));
+        if (o.n_devices <= 0) printf("no usable device: %s", o.device_error);
         else printf("%d device%s", o.n_devices, o.n_devices == 1 ? "" : "s");
         printf(", kernels");
         for (int k = 0; k < api->kernel_count(o.ctx); k++)
@@ -205,7 +211,7 @@ static void json_opened(gh_sbuf *b, const gh_plugin_api *api, const opened *o)
     gh_sb_puts(b, ",\"open_error\":");
     gh_json_str(b, o->ctx ? NULL : o->open_error);
     gh_sb_puts(b, ",\"device_error\":");
-    gh_json_str(b, o->ctx && o->n_devices <= 0 ? api->last_error(o->ctx) : NULL);
+    gh_json_str(b, o->ctx && o->n_devices <= 0 ? o->device_error : NULL);
     gh_sb_puts(b, ",\"devices\":[");
     for (int d = 0; o->ctx && d < o->n_devices; d++) {
         gh_fieldset fs = {.n = 0};
@@ -248,7 +254,8 @@ static void json_plugin(gh_sbuf *b, const gh_loaded_plugin *p)
     }
     gh_sb_putc(b, ']');
     if (api) {
-        opened o = open_plugin(p);
+        opened o;
+        open_plugin(p, &o);
         json_opened(b, api, &o);
         if (o.ctx) api->close(o.ctx);
     } else {

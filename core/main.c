@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cancel.h"
 #include "cli.h"
 #include "crash.h"
 #include "config.h"
@@ -17,6 +18,7 @@
 #include "plan.h"
 #include "proxy.h"
 #include "report.h"
+#include "resume.h"
 #include "run.h"
 #include "util.h"
 #include "worker.h"
@@ -95,8 +97,10 @@ static int exit_status(const gh_run_summary *s, int quiet)
         printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked", s->passed, s->failed,
                s->unsupported, s->errors, s->unchecked);
         if (s->crashed || s->timeouts) printf(", %zu crashed, %zu timeout", s->crashed, s->timeouts);
+        if (gh_cancel_requested()) printf(", %zu cancelled (stopped by %s)", s->cancelled, gh_cancel_signal_name());
         printf("\n");
     }
+    if (gh_cancel_requested()) return gh_cancel_exit_status(); /* 130, 143: what a shell expects of a stopped run */
     if (s->failed || s->crashed || s->timeouts) return EXIT_VERIFY_FAILED;
     if (s->requested_not_run || ran == 0) {
         if (ran == 0) fprintf(stderr, "gemmhost: nothing ran (see the notes above and gemmhost --list)\n");
@@ -121,6 +125,7 @@ static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, c
         .messages = stderr,
         .quiet = c->quiet,
         .full_agreement = c->full_agreement,
+        .resume = c->resume,
     };
 }
 
@@ -139,6 +144,33 @@ static int dry_run(const gh_cli *c, const gh_config *cfg, const gh_plan *plan, i
     return status;
 }
 
+/* --resume: the earlier results at the output, or NULL (*resume) when there
+ * are none. Returns -1 with err when they cannot be continued. */
+static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_plan *plan, gh_resume **resume, char *err,
+                       size_t err_size)
+{
+    *resume = NULL;
+    if (!c->resume) return 0;
+    gh_report_paths paths;
+    if (gh_report_paths_resolve(ro, &paths, err, err_size) != 0) return -1;
+    int rc = 0;
+    if (!paths.json) {
+        snprintf(err, err_size, "--resume needs the results files of the run to continue, but output is empty: "
+                                "give --output PREFIX");
+        rc = -1;
+    } else if (gh_resume_load(paths.json, ro->settings_json, resume, err, err_size) != 0 ||
+               gh_run_check_resume(plan, *resume, paths.json, err, err_size) != 0) {
+        rc = -1;
+    } else if (!c->quiet) {
+        if (*resume)
+            fprintf(stderr, "gemmhost: resuming %s: %zu earlier results kept (not run again)%s\n", paths.json,
+                    gh_resume_final_count(*resume), gh_resume_cancelled_count(*resume) ? ", the cancelled one runs again" : "");
+        else fprintf(stderr, "gemmhost: --resume: no %s yet, so everything runs\n", paths.json);
+    }
+    gh_report_paths_free(&paths);
+    return rc;
+}
+
 /* The run itself: results reported as they arrive, then the summary. */
 static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
 {
@@ -148,11 +180,17 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
         return EXIT_USAGE;
     }
     char *config_text = config_as_run(c);
+    char *settings = gh_resume_settings_json(cfg);
     gh_report_options ro = report_options(c, cfg, config_text, argc, argv);
-    gh_report *report = gh_report_open(&ro, err, sizeof err);
+    ro.settings_json = settings;
+    gh_resume *resume = NULL;
+    gh_report *report = NULL;
+    if (load_resume(c, &ro, plan, &resume, err, sizeof err) == 0) report = gh_report_open(&ro, err, sizeof err);
     free(config_text);
+    free(settings);
     if (!report) {
         fprintf(stderr, "gemmhost: %s\n", err);
+        gh_resume_free(resume);
         return EXIT_USAGE;
     }
     if (gh_report_files(report)) gh_crash_results(gh_report_files(report));
@@ -163,13 +201,16 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     gh_progress_mode progress = c->quiet                ? GH_PROGRESS_OFF
                                 : isatty(STDERR_FILENO) ? GH_PROGRESS_TERMINAL
                                                         : GH_PROGRESS_LOG;
-    gh_run_plan(cfg, plan, report, progress, &summary);
+    gh_cancel_install(); /* from here a signal stops the run and closes the reports */
+    gh_run_plan(cfg, plan, resume, report, progress, &summary);
+    if (gh_cancel_requested()) gh_report_cancelled(report, gh_cancel_signal_name());
     gh_report_summary(report);
     int status = exit_status(&summary, c->quiet);
     if (gh_report_close(report, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
         if (status == EXIT_PASS) status = EXIT_NOT_RUN;
     }
+    gh_resume_free(resume); /* after the report: resumed results point into it */
     return status;
 }
 

@@ -11,6 +11,7 @@
 #include "crash.h"
 #include "plan.h"
 #include "proxy.h"
+#include "reported.h"
 #include "util.h"
 
 static int config_error(char *err, size_t size, const gh_origin *at, const char *section, const char *fmt, ...)
@@ -289,11 +290,11 @@ static int in_list(const char *list, const char *name)
 }
 
 /* "0: NVIDIA H100; 1: llvmpipe" for messages. */
-static char *device_names(const gh_plugin_api *api, gh_plugin *ctx)
+static char *device_names(const gh_plugin_api *api, gh_plugin *ctx, int count)
 {
     char *names = gh_strdup("");
-    for (int d = 0; d < api->device_count(ctx); d++) {
-        const gh_device_info *info = api->device_info(ctx, d);
+    for (int d = 0; d < count; d++) {
+        const gh_device_info *info = api->device_info(ctx, d); /* NULL if a worker died since it was counted */
         char *next = gh_strdupf("%s%s%d: %s", names, d ? "; " : "", d, info && info->name ? info->name : "?");
         free(names);
         names = next;
@@ -305,16 +306,22 @@ static char *device_names(const gh_plugin_api *api, gh_plugin *ctx)
 static void select_devices(gh_instance *inst, const char *spec)
 {
     const gh_plugin_api *api = inst->plugin->api;
-    int count = api->device_count(inst->ctx);
+    char lie[512];
+    int count = gh_reported_devices(api, inst->ctx, lie, sizeof lie);
     inst->devices = gh_xcalloc((size_t)(count > 0 ? count : 1), sizeof *inst->devices);
-    if (count <= 0) {
+    if (count < 0) {
+        set_problem(inst, "%s: a plugin error, nothing runs on it", lie);
+        inst->plugin_error = 1;
+        return;
+    }
+    if (count == 0) {
         set_problem(inst, "plugin %s has no usable device: %s", api->name, api->last_error(inst->ctx));
         return;
     }
     for (int d = 0; d < count; d++)
         if (device_in_list(spec, d, api->device_info(inst->ctx, d))) inst->devices[inst->n_devices++] = d;
     if (inst->n_devices == 0) {
-        char *names = device_names(api, inst->ctx);
+        char *names = device_names(api, inst->ctx, count);
         set_problem(inst, "devices = %s matches none of plugin %s's devices (%s)", spec, api->name, names);
         free(names);
     }

@@ -32,6 +32,7 @@ typedef struct gh_instance {
     size_t n_options;
     double timeout;   /* its own [backend] timeout, NaN for [run]'s */
     gh_streak streak; /* crashed and timed-out results in a row (isolation) */
+    int plugin_error; /* the problem is the plugin's lie (reported.h): counts for exit 3 even when not requested */
 } gh_instance;
 
 /* A [split NAME]: one device of a backend instance per member, each with

@@ -39,6 +39,8 @@ struct gh_report {
     char *head_json;         /* the members that do not change: version, host, command line, config */
     char start[32], end[32]; /* ISO 8601 UTC; end is "" until close */
     int complete;
+    int cancelled;
+    int held, json_pending; /* gh_report_hold: a rewrite waits for the hold's end */
     gh_strlist plugins, devices, device_keys, results, agreement, splits, notes;
     int failed;
     char error[512]; /* the first write failure */
@@ -138,11 +140,12 @@ int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char
     int earlier = p->csv && (exists(p->csv) || exists(p->json));
     int own_default = o->replace_default && out && strcmp(out, GH_REPORT_DEFAULT_NAME) == 0;
     int rc = 0;
-    if (earlier && !o->overwrite && !own_default)
+    if (earlier && !o->overwrite && !own_default && !o->resume)
         rc = refuse(exists(p->csv) ? p->csv : p->json, "--output", err, err_size);
-    else if (p->junit && exists(p->junit) && !o->overwrite) rc = refuse(p->junit, "--junit", err, err_size);
+    else if (p->junit && exists(p->junit) && !o->overwrite && !o->resume)
+        rc = refuse(p->junit, "--junit", err, err_size);
     if (rc) gh_report_paths_free(p);
-    else p->replaces = earlier && !o->overwrite;
+    else p->replaces = earlier && !o->overwrite && !o->resume;
     return rc;
 }
 
@@ -190,7 +193,8 @@ static int rewrite_json(const gh_report *r, char *err, size_t err_size)
     char now[32];
     iso_time_now(now);
     gh_sbuf b = {0};
-    gh_sb_printf(&b, "{\n  \"complete\": %s,\n%s", r->complete ? "true" : "false", r->head_json);
+    gh_sb_printf(&b, "{\n  \"complete\": %s,\n  \"cancelled\": %s,\n%s", r->complete ? "true" : "false",
+                 r->cancelled ? "true" : "false", r->head_json);
     gh_sb_printf(&b, "  \"time\": {\"start\": \"%s\", \"end\": ", r->start);
     if (r->end[0]) gh_sb_printf(&b, "\"%s\"", r->end);
     else gh_sb_puts(&b, "null");
@@ -215,6 +219,10 @@ static int rewrite_json(const gh_report *r, char *err, size_t err_size)
 static void update_json(gh_report *r)
 {
     if (!r->paths.json) return;
+    if (r->held) {
+        r->json_pending = 1;
+        return;
+    }
     char err[sizeof r->error];
     if (rewrite_json(r, err, sizeof err) != 0) report_fail(r, "%s", err);
 }
@@ -255,6 +263,7 @@ static char *render_head_json(const gh_report_options *o)
     }
     gh_sb_puts(&b, "],\n  \"config\": ");
     gh_json_str(&b, o->config_text);
+    if (o->settings_json) gh_sb_printf(&b, ",\n  \"settings\": %s", o->settings_json);
     gh_sb_puts(&b, ",\n");
     return gh_sb_take(&b);
 }
@@ -316,7 +325,8 @@ static int open_files(gh_report *r, char *err, size_t err_size)
             snprintf(err, err_size, "%s", r->error);
             return -1;
         }
-        if (rewrite_json(r, err, err_size) != 0) return -1;
+        /* Resuming: the earlier JSON is what is being continued; it stays until replaced with more. */
+        if (!r->held && rewrite_json(r, err, err_size) != 0) return -1;
     }
     if (r->paths.junit) {
         gh_junit_info info = {r->paths.junit, r->start, "", GEMMHOST_VERSION, GEMMHOST_GIT_COMMIT};
@@ -364,9 +374,12 @@ gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size
     if (!r->table || !r->head_json || (r->paths.csv && !r->files))
         return open_failed(r, err, err_size, "cannot open report: out of memory");
     iso_time_now(r->start);
+    r->held = o->resume;
     int replacing = r->paths.replaces;
     if (open_files(r, err, err_size) != 0) {
-        remove_files(r);
+        if (!o->resume) remove_files(r);
+        else if (r->csv) fclose(r->csv); /* the earlier run's JSON is never removed */
+        r->csv = NULL;
         return open_failed(r, err, err_size, NULL);
     }
     if (!r->paths.csv) gh_table_say(r->table, "output is empty: no result files are written");
@@ -390,7 +403,8 @@ int gh_report_close(gh_report *r, char *err, size_t err_size)
 {
     if (!r) return 0;
     iso_time_now(r->end);
-    r->complete = 1;
+    r->complete = !r->cancelled;
+    r->held = 0;
     update_json(r);
     char jerr[sizeof r->error];
     if (r->junit && gh_junit_close(r->junit, jerr, sizeof jerr) != 0) report_fail(r, "%s", jerr);
@@ -414,6 +428,27 @@ int gh_report_close(gh_report *r, char *err, size_t err_size)
 
 /* ------------------------------------------------------------------------ */
 /* As the run goes. Each call takes a NULL report as "no report". */
+
+void gh_report_hold(gh_report *r, int hold)
+{
+    if (!r) return;
+    r->held = hold;
+    char err[sizeof r->error];
+    if (gh_junit_hold(r->junit, hold, err, sizeof err) != 0) report_fail(r, "%s", err);
+    if (!hold && r->json_pending) {
+        r->json_pending = 0;
+        update_json(r);
+    }
+}
+
+void gh_report_cancelled(gh_report *r, const char *signal_name)
+{
+    if (!r) return;
+    r->cancelled = 1;
+    gh_junit_cancelled(r->junit);
+    gh_report_note(r, "run cancelled by %s: the results so far are kept; run again with --resume and the same "
+                   "--output to continue", signal_name);
+}
 
 void gh_report_plugin_info(gh_report *r, const gh_report_plugin *p)
 {

@@ -26,6 +26,11 @@ typedef struct gh_report_options {
      * no --config, no --output) and the prefix GH_REPORT_DEFAULT_NAME, the
      * default's own files are replaced with a notice. */
     int overwrite, replace_default;
+    /* --resume: the files at the prefix are those of the run this one
+     * continues; they are replaced, with no refusal, and the JSON is not
+     * rewritten until the report has something (see gh_report_hold). */
+    int resume;
+    const char *settings_json; /* the run settings as a JSON object, stored as "settings"; NULL: none */
     const char *config_text; /* the config as run (file text plus overrides), stored in the JSON */
     int argc;                /* the command line, stored in the JSON */
     char *const *argv;
@@ -96,8 +101,16 @@ void gh_report_note(gh_report *r, const char *fmt, ...) __attribute__((format(pr
 /* The end of the table: counts and best GFLOP/s per backend, device, kernel
  * and params, then every failure and error again with its reason. */
 void gh_report_summary(gh_report *r);
-/* Marks the files complete, flushes and closes; says where the results are
- * (not with quiet). Returns 0, or -1 if a write failed (err says which file). */
+/* While held, the JSON and JUnit files are not rewritten after each record
+ * but once when the hold ends: results read back by --resume go in as one
+ * write, and the earlier file stays whole until then. */
+void gh_report_hold(gh_report *r, int hold);
+/* The run was stopped by a signal (cancel.h): the JSON says "cancelled":
+ * true and "complete": false, and a note names the signal. */
+void gh_report_cancelled(gh_report *r, const char *signal_name);
+/* Marks the files complete (unless cancelled), flushes and closes; says where
+ * the results are (not with quiet). Returns 0, or -1 if a write failed (err
+ * says which file). */
 int gh_report_close(gh_report *r, char *err, size_t err_size);
 
 #endif

@@ -11,6 +11,7 @@ const char *gh_result_status_name(gh_result_status s)
     case GH_RESULT_UNCHECKED: return "unchecked"; /* never "pass": nothing compared the values */
     case GH_RESULT_CRASHED: return "crashed";
     case GH_RESULT_TIMEOUT: return "timeout";
+    case GH_RESULT_CANCELLED: return "cancelled";
     }
     return "unknown";
 }

@@ -13,12 +13,13 @@ typedef enum gh_result_status {
     GH_RESULT_ERROR,       /* the backend failed (allocation, launch, driver) */
     GH_RESULT_UNCHECKED,   /* ran with verify = none: guards and repeats checked, values not */
     GH_RESULT_CRASHED,     /* its worker died mid-call (a signal or any exit): detail says how, and where */
-    GH_RESULT_TIMEOUT      /* a call passed its time limit: the worker was stopped */
+    GH_RESULT_TIMEOUT,     /* a call passed its time limit: the worker was stopped */
+    GH_RESULT_CANCELLED    /* stopped by SIGINT/SIGTERM before it finished (cancel.h); --resume runs it again */
 } gh_result_status;
 
 const char *gh_result_status_name(gh_result_status s);
 /* Whether the kernel ran to the end, so an output exists (pass, FAIL, unchecked). */
-int gh_result_status_ran(gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked", "crashed", "timeout" */
+int gh_result_status_ran(gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked", "crashed", "timeout", "cancelled" */
 
 typedef struct gh_result {
     int case_index; /* same index = same inputs */

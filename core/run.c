@@ -1,20 +1,25 @@
 /* The measuring loop: upload, warm up, repeat, time, download, verify. */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "crash.h"
 #include "compare.h"
 #include "data.h"
 #include "isolation.h"
+#include "input_guard.h"
 #include "kernel_arith.h"
 #include "shm.h"
 #include "run.h"
 
 #include "progress.h"
+#include "resume.h"
+#include "reported.h"
 #include "util.h"
 #include "verify.h"
 
@@ -26,6 +31,7 @@ typedef struct case_data {
     gh_matrix a, b, c0;
     gh_matrix c_init; /* what C holds before each run: poison (beta = 0) or C0 */
     gh_reference *ref;
+    gh_input_guard guard; /* a, b, c0 and c_init, fingerprinted */
 } case_data;
 
 static void result_detail(gh_result *r, gh_result_status status, const char *fmt, ...)
@@ -46,6 +52,19 @@ static void settle_verdict(gh_result *r)
     else if (!r->verify.checked) r->status = GH_RESULT_UNCHECKED;
 }
 
+/* The case's inputs, drawn from the seed: the same for every backend. */
+static void case_fill(case_data *cd, const gh_run_config *run, int64_t k)
+{
+    const int index = cd->index;
+    int32_t range = gh_i32_input_range(k, run->alpha, run->beta);
+    /* Streams keep A, B and C0 of one case apart and every case distinct. */
+    gh_matrix_fill_random(&cd->a, run->seed, (uint64_t)index * 3 + 0, range);
+    gh_matrix_fill_random(&cd->b, run->seed, (uint64_t)index * 3 + 1, range);
+    gh_matrix_fill_random(&cd->c0, run->seed, (uint64_t)index * 3 + 2, range);
+    if (run->beta == 0) gh_matrix_poison(&cd->c_init);
+    else gh_matrix_copy(&cd->c_init, &cd->c0);
+}
+
 static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype,
                         gh_trans trans, const gh_host_allocator *alloc)
 {
@@ -60,13 +79,13 @@ static int case_prepare(case_data *cd, const gh_run_config *run, int index, gh_s
         gh_matrix_alloc_with(&cd->c0, dtype, m, n, n + run->ld_pad, run->guard, alloc) ||
         gh_matrix_alloc_with(&cd->c_init, dtype, m, n, n + run->ld_pad, run->guard, alloc))
         return -1;
-    int32_t range = gh_i32_input_range(k, run->alpha, run->beta);
-    /* Streams keep A, B and C0 of one case apart and every case distinct. */
-    gh_matrix_fill_random(&cd->a, run->seed, (uint64_t)index * 3 + 0, range);
-    gh_matrix_fill_random(&cd->b, run->seed, (uint64_t)index * 3 + 1, range);
-    gh_matrix_fill_random(&cd->c0, run->seed, (uint64_t)index * 3 + 2, range);
-    if (run->beta == 0) gh_matrix_poison(&cd->c_init);
-    else gh_matrix_copy(&cd->c_init, &cd->c0);
+    case_fill(cd, run, k);
+    if (run->isolation == GH_ISOLATION_NONE) { /* a worker maps its inputs read-only: nothing to watch */
+        gh_input_guard_watch(&cd->guard, "A", &cd->a);
+        gh_input_guard_watch(&cd->guard, "B", &cd->b);
+        gh_input_guard_watch(&cd->guard, "C0", &cd->c0);
+        gh_input_guard_watch(&cd->guard, "C", &cd->c_init); /* what each run uploads as C */
+    }
     cd->in = (gh_case_inputs){dtype, trans.a, trans.b, m, n, k, run->alpha, run->beta, &cd->a, &cd->b, &cd->c0};
     gh_verify_options vopt = {
         .method = run->verify,
@@ -148,6 +167,12 @@ static int measure_repetitions(const gh_run_config *run, const case_data *cd, gh
     for (int rep = 0; rep < total && rc == 0; rep++) {
         const int timed = rep - run->warmup; /* < 0 while warming up */
         gh_progress_repeat(progress, rep, total);
+        if (gh_cancel_requested()) { /* between calls: the safe point */
+            result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s after %d of its %d runs", gh_cancel_signal_name(),
+                          rep, total);
+            rc = -1;
+            break;
+        }
         gh_matrix *dst = timed == 0 ? out : &scratch;
         double ms = once(job, dst, timed, r);
         if (ms < 0) rc = -1;
@@ -180,11 +205,14 @@ typedef struct kernel_job {
     const gh_plugin_api *api;
     gh_plugin *ctx;
     int device, kernel;
+    int warmup, repeat;
     const case_data *cd;
     device_buffers buf;
     gh_gemm_args args;
     double upload_c_ms;  /* of the first timed repetition */
     double *download_ms; /* per timed repetition */
+    int bad_time_run;    /* the first repetition whose reported time was no time (0: none), 1-based */
+    double bad_time;     /* what it reported */
 } kernel_job;
 
 /* Every repetition starts from poison (or C0), so an unwritten element shows. */
@@ -212,7 +240,34 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     }
     if (timed >= 0) job->download_ms[timed] = gh_now_ms() - t0;
     if (timing.clock == GH_CLOCK_HOST) r->clock = GH_CLOCK_HOST;
+    if (!gh_reported_time_ok(timing.kernel_ms)) {
+        /* The output is still verified; the lie fails the result in measure(). */
+        if (!job->bad_time_run) {
+            job->bad_time_run = timed + job->warmup + 1;
+            job->bad_time = timing.kernel_ms;
+        }
+        return 0;
+    }
     return timing.kernel_ms;
+}
+
+/* A kernel time of 0, below 0 or NaN fails the result, and no time of it is
+ * reported (a median of -1 or nan would be taken as a measurement). */
+static void fail_bad_time(const kernel_job *job, gh_result *r)
+{
+    char what[160];
+    snprintf(what, sizeof what, "plugin reported a kernel time of %g ms (run %d of %d; a kernel time must be finite "
+             "and > 0)", job->bad_time, job->bad_time_run, job->warmup + job->repeat);
+    if (r->status == GH_RESULT_FAIL) {
+        char was[sizeof r->detail];
+        snprintf(was, sizeof was, "%s", r->detail);
+        result_detail(r, GH_RESULT_FAIL, "%s; and %s", was, what);
+    } else {
+        result_detail(r, GH_RESULT_FAIL, "%s", what);
+    }
+    r->repeats = 0;
+    r->kernel_ms_median = r->kernel_ms_min = r->kernel_ms_max = r->gflops = 0;
+    r->upload_ms = r->download_ms = 0;
 }
 
 /* One device and kernel must repeat bit for bit and stay inside C. */
@@ -236,7 +291,13 @@ static void kernel_repeat_check(void *p, const gh_matrix *first, const gh_matrix
 static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v, case_data *cd,
                     gh_matrix *out, gh_result *r, gh_progress *progress)
 {
-    kernel_job job = {.api = inst->plugin->api, .ctx = inst->ctx, .device = device, .kernel = v->kernel, .cd = cd};
+    kernel_job job = {.api = inst->plugin->api,
+                      .ctx = inst->ctx,
+                      .device = device,
+                      .kernel = v->kernel,
+                      .cd = cd,
+                      .warmup = run->warmup,
+                      .repeat = run->repeat};
     const gh_plugin_api *api = job.api;
     gh_status s;
     const char *what = "allocating A";
@@ -283,6 +344,7 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
     if (measure_repetitions(run, cd, out, kernel_repetition, kernel_repeat_check, &job, kernel_ms, r, progress) == 0) {
         r->upload_ms = upload_ab_ms + job.upload_c_ms;
         r->download_ms = median_of(job.download_ms, run->repeat);
+        if (job.bad_time_run) fail_bad_time(&job, r);
     }
     free(kernel_ms);
     free(job.download_ms);
@@ -299,6 +361,7 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
     case GH_RESULT_UNCHECKED: sum->unchecked++; break;
     case GH_RESULT_CRASHED: sum->crashed++; break;
     case GH_RESULT_TIMEOUT: sum->timeouts++; break;
+    case GH_RESULT_CANCELLED: sum->cancelled++; break;
     }
     /* An unsupported case is a declared limit, shown but not a failure; a
      * kernel that never ran at all is counted once the cases are done. */
@@ -308,6 +371,31 @@ static void count(gh_run_summary *sum, const gh_instance *inst, const gh_result 
 static int integral(double x)
 {
     return x == floor(x) && fabs(x) < 2147483648.0;
+}
+
+/* In-process a plugin can write into the host memory it uploads from, and
+ * the backends after it would get the blame. A change fails the result of
+ * the backend that made it, and the inputs are drawn again from the seed. */
+static void guard_inputs(case_data *cd, const gh_run_config *run, gh_result *r)
+{
+    char changed[96];
+    if (gh_input_guard_check(&cd->guard, changed, sizeof changed) == 0) return;
+    char was[sizeof r->detail];
+    snprintf(was, sizeof was, "%s", r->detail);
+    result_detail(r, GH_RESULT_FAIL,
+                  "backend %s changed its input %s during case %d (host memory it was given to upload from, "
+                  "which it may only read): this result is void%s%s",
+                  r->backend, changed, cd->index, *was ? "; " : "", was);
+    if (gh_input_guard_reset(&cd->guard) == 0) {
+        case_fill(cd, run, cd->in.k);
+        gh_input_guard_seal(&cd->guard);
+    } else {
+        /* Left as they are, the next results would fail for it: say why. */
+        gh_input_guard_seal(&cd->guard);
+        snprintf(was, sizeof was, "%s", r->detail);
+        result_detail(r, GH_RESULT_FAIL, "%s; out of host memory to draw the inputs again: the results after it "
+                      "in this case are void too", was);
+    }
 }
 
 /* A result for this case, passing until shown otherwise; the caller names
@@ -330,23 +418,31 @@ static gh_result case_result(const gh_run_config *run, const case_data *cd)
     };
 }
 
+/* Who produced a result (r's case already set): backend, plugin, device and
+ * kernel, and the arithmetic the kernel declares for the case's dtype. */
+static void name_variant(gh_result *r, const gh_instance *inst, int device, const gh_kernel_variant *v)
+{
+    const gh_plugin_api *api = inst->plugin->api;
+    const gh_device_info *info = api->device_info(inst->ctx, device);
+    r->backend = inst->name;
+    r->plugin = api->name;
+    r->plugin_path = inst->plugin->path;
+    r->device_index = device;
+    r->device_name = info ? info->name : "?";
+    r->device = info;
+    r->kernel = v->info->name;
+    r->arith_declared =
+        gh_kernel_arith(v->info, inst->plugin->abi_minor, r->dtype, &r->arith, r->arithmetic, sizeof r->arithmetic);
+    snprintf(r->params, sizeof r->params, "%s", v->label);
+}
+
 static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
                                     case_data *cd, gh_compare *cmp, gh_report *report, gh_progress *progress,
                                     gh_run_summary *sum)
 {
     const gh_plugin_api *api = inst->plugin->api;
-    const gh_device_info *info = api->device_info(inst->ctx, device);
     gh_result r = case_result(run, cd);
-    r.backend = inst->name;
-    r.plugin = api->name;
-    r.plugin_path = inst->plugin->path;
-    r.device_index = device;
-    r.device_name = info ? info->name : "?";
-    r.device = info;
-    r.kernel = v->info->name;
-    r.arith_declared = gh_kernel_arith(v->info, inst->plugin->abi_minor, cd->in.dtype, &r.arith, r.arithmetic,
-                                       sizeof r.arithmetic);
-    snprintf(r.params, sizeof r.params, "%s", v->label);
+    name_variant(&r, inst, device, v);
     gh_crash_doing("running backend %s (plugin %s, %s), device %d, kernel %s%s%s, case %d (%s %c%c %lldx%lldx%lld)",
                    inst->name, api->name, inst->plugin->path, device, v->info->name, *v->label ? " " : "", v->label,
                    cd->index, gh_dtype_name(cd->in.dtype), cd->in.trans_a ? 't' : 'n', cd->in.trans_b ? 't' : 'n',
@@ -374,6 +470,7 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
         }
     }
     gh_matrix_free(&out);
+    guard_inputs(cd, run, &r);
     gh_progress_clear(progress);
     gh_report_result(report, &r);
     if (gave_up) gh_report_note(report, "backend %s %s: its remaining runs are reported as errors", inst->name,
@@ -436,7 +533,8 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
     };
     gh_split_outcome o = {.members = job->last};
     if (gh_split_run(job->sp->members, n, job->sp->config->panel, job->sp->config->mem_limit, &prob, &o) != GH_OK) {
-        result_detail(r, status_of(o.status), "%s", o.error);
+        if (gh_cancel_requested()) result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s: %s", gh_cancel_signal_name(), o.error);
+        else result_detail(r, status_of(o.status), "%s", o.error);
         job->failed_wall_ms = o.wall_ms;
         return -1;
     }
@@ -561,27 +659,33 @@ static void count_split(gh_run_summary *sum, const gh_result *r)
     count(sum, &requested, r);
 }
 
+/* A split's result is named like a backend's; it is held to the loosest
+ * arithmetic its members declare. */
+static void name_split(gh_result *r, const gh_split_plan *sp)
+{
+    r->backend = sp->name;
+    r->plugin = "split";
+    r->plugin_path = "";
+    r->device_index = -1;
+    r->device_name = sp->device_name;
+    r->kernel = sp->kernel;
+    snprintf(r->params, sizeof r->params, "%s", sp->params);
+    for (size_t m = 0; m < sp->n_members; m++) {
+        gh_arith a;
+        char text[sizeof r->arithmetic];
+        const gh_split_member *mb = &sp->members[m];
+        int declared = gh_kernel_arith(mb->kernel_info, mb->abi_minor, r->dtype, &a, text, sizeof text);
+        if (m == 0 || declared) snprintf(r->arithmetic, sizeof r->arithmetic, "%s", text);
+        r->arith = m == 0 ? a : gh_arith_looser(r->arith, a);
+        r->arith_declared |= declared;
+    }
+}
+
 static gh_result_status run_split(const gh_run_config *run, gh_split_plan *sp, case_data *cd, gh_compare *cmp,
                                   gh_report *report, gh_progress *progress, gh_run_summary *sum)
 {
     gh_result r = case_result(run, cd);
-    r.backend = sp->name;
-    r.plugin = "split";
-    r.plugin_path = "";
-    r.device_index = -1;
-    r.device_name = sp->device_name;
-    r.kernel = sp->kernel;
-    snprintf(r.params, sizeof r.params, "%s", sp->params);
-    /* Held to the loosest arithmetic its members declare. */
-    for (size_t m = 0; m < sp->n_members; m++) {
-        gh_arith a;
-        char text[sizeof r.arithmetic];
-        const gh_split_member *mb = &sp->members[m];
-        int declared = gh_kernel_arith(mb->kernel_info, mb->abi_minor, cd->in.dtype, &a, text, sizeof text);
-        if (m == 0 || declared) snprintf(r.arithmetic, sizeof r.arithmetic, "%s", text);
-        r.arith = m == 0 ? a : gh_arith_looser(r.arith, a);
-        r.arith_declared |= declared;
-    }
+    name_split(&r, sp);
     gh_split_member_stats *st = gh_xcalloc(sp->n_members, sizeof *st);
     double wall_ms = 0;
     gh_matrix out = {0};
@@ -604,6 +708,7 @@ static gh_result_status run_split(const gh_run_config *run, gh_split_plan *sp, c
         }
     }
     gh_matrix_free(&out);
+    guard_inputs(cd, run, &r);
     gh_progress_clear(progress);
     gh_report_result(report, &r);
     report_split(report, sp, &r, st, wall_ms);
@@ -626,8 +731,178 @@ static const gh_host_allocator *case_allocator(const gh_plan *plan, gh_host_allo
     return NULL;
 }
 
-void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_progress_mode progress_mode,
-                 gh_run_summary *sum)
+/* ---- --resume: results of the earlier run, reported again ---- */
+
+/* One thing a case runs: a backend's kernel variant on a device, or a split. */
+typedef struct case_item {
+    size_t i, dv, v;          /* instance, device and variant, when sp is NULL */
+    const gh_split_plan *sp;  /* a split */
+    size_t s;                 /* its index */
+    const gh_resumed *old;    /* its result in the run --resume continues, or NULL */
+} case_item;
+
+/* The items of a case in run order, each with its earlier result. */
+static size_t case_items(const gh_plan *plan, const gh_case *c, const gh_resume *resume, case_item *items)
+{
+    size_t n = 0;
+    gh_result_key key = {c->index, NULL, 0, NULL, NULL, NULL, c->dtype, c->trans.a, c->trans.b, c->shape.m,
+                         c->shape.n, c->shape.k};
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        if (inst->problem || !inst->runs_alone) continue;
+        for (size_t dv = 0; dv < inst->n_devices; dv++)
+            for (size_t v = 0; v < inst->n_variants; v++) {
+                items[n] = (case_item){.i = i, .dv = dv, .v = v};
+                if (resume) {
+                    const gh_device_info *info = inst->plugin->api->device_info(inst->ctx, inst->devices[dv]);
+                    key.backend = inst->name;
+                    key.device_index = inst->devices[dv];
+                    key.device_name = info ? info->name : "?";
+                    key.kernel = inst->variants[v].info->name;
+                    key.params = inst->variants[v].label;
+                    items[n].old = gh_resume_find(resume, &key);
+                }
+                n++;
+            }
+    }
+    for (size_t s = 0; s < plan->n_splits; s++) {
+        const gh_split_plan *sp = &plan->splits[s];
+        if (sp->problem) continue;
+        items[n] = (case_item){.sp = sp, .s = s};
+        if (resume) {
+            key.backend = sp->name;
+            key.device_index = -1;
+            key.device_name = sp->device_name;
+            key.kernel = sp->kernel;
+            key.params = sp->params;
+            items[n].old = gh_resume_find(resume, &key);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Runs one item of a prepared case, shown in the progress as `done`. */
+static gh_result_status run_item(const gh_run_config *run, gh_plan *plan, const case_item *it, case_data *cd,
+                                 gh_compare *cmp, gh_report *report, gh_progress *progress, gh_run_summary *sum,
+                                 size_t done)
+{
+    char what[160];
+    if (it->sp) {
+        snprintf(what, sizeof what, "split %s", it->sp->name);
+        gh_progress_run(progress, done, what);
+        return run_split(run, &plan->splits[it->s], cd, cmp, report, progress, sum); /* not it->sp: its streak changes */
+    }
+    gh_instance *inst = &plan->instances[it->i];
+    const gh_kernel_variant *v = &inst->variants[it->v];
+    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[it->dv], v->info->name,
+             *v->label ? " " : "", v->label);
+    gh_progress_run(progress, done, what);
+    return run_variant(run, inst, inst->devices[it->dv], v, cd, cmp, report, progress, sum);
+}
+
+/* The result a cancelled run stopped at, when the signal came between
+ * results: who and which case; nothing of it ran. */
+static void report_cancelled(const gh_run_config *run, gh_plan *plan, const gh_case *c, const case_item *it,
+                             gh_report *report, gh_progress *progress, gh_run_summary *sum)
+{
+    gh_result r = {
+        .case_index = c->index,
+        .dtype = c->dtype,
+        .trans_a = c->trans.a,
+        .trans_b = c->trans.b,
+        .m = c->shape.m,
+        .n = c->shape.n,
+        .k = c->shape.k,
+        .alpha = run->alpha,
+        .beta = run->beta,
+        .arith = gh_arith_default(c->dtype),
+        .verify_method = "none",
+    };
+    gh_instance *inst = it->sp ? NULL : &plan->instances[it->i];
+    if (it->sp) name_split(&r, it->sp);
+    else name_variant(&r, inst, inst->devices[it->dv], &inst->variants[it->v]);
+    result_detail(&r, GH_RESULT_CANCELLED, "cancelled by %s before it started", gh_cancel_signal_name());
+    gh_progress_clear(progress);
+    gh_report_result(report, &r);
+    if (it->sp) count_split(sum, &r);
+    else count(sum, inst, &r);
+}
+
+/* Whether the earlier file holds the whole case: every result, and its
+ * agreement when one of them has an output. */
+static int case_resumed_whole(const gh_resume *resume, int case_index, const case_item *items, size_t n)
+{
+    if (!resume) return 0;
+    int any_output = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!items[k].old) return 0;
+        any_output |= gh_result_status_ran(items[k].old->result.status);
+    }
+    return !any_output || gh_resume_agreement(resume, case_index) != NULL;
+}
+
+/* An earlier result: reported again as it was, and counted like a new one. */
+static void replay(const gh_plan *plan, const case_item *it, size_t **ran, size_t *split_ran, gh_report *report,
+                   gh_progress *progress, gh_run_summary *sum)
+{
+    const gh_result *r = &it->old->result;
+    gh_progress_clear(progress);
+    gh_report_result(report, r);
+    if (it->old->has_split) gh_report_split_members(report, r, it->old->wall_ms, it->old->members, it->old->n_members);
+    if (it->sp) count_split(sum, r);
+    else count(sum, &plan->instances[it->i], r);
+    if (r->status == GH_RESULT_UNSUPPORTED) return;
+    if (it->sp) split_ran[it->s]++;
+    else ran[it->i][it->dv * plan->instances[it->i].n_variants + it->v]++;
+}
+
+/* A case partly run before: an earlier result's output is run again, not
+ * reported, for the agreement of the whole case. Returns 0 when cancelled. */
+static int rerun_for_agreement(const gh_run_config *run, gh_plan *plan, const case_item *it, case_data *cd,
+                               gh_compare *cmp, gh_report *report, gh_progress *progress)
+{
+    gh_run_summary unused;
+    memset(&unused, 0, sizeof unused);
+    size_t before = cmp->n_members;
+    gh_result_status st = run_item(run, plan, it, cd, cmp, NULL, progress, &unused, 0);
+    if (st == GH_RESULT_CANCELLED) return 0;
+    const gh_result *old = &it->old->result;
+    if (cmp->n_members > before && cmp->members[before].hash != old->output_hash)
+        gh_report_note(report,
+                       "%s: run again for case %d's agreement, its output differs from the resumed result's "
+                       "(hash %016" PRIx64 ", recorded %016" PRIx64 "): the agreement shows this run's",
+                       cmp->members[before].label, old->case_index, cmp->members[before].hash, old->output_hash);
+    else if (cmp->n_members == before)
+        gh_report_note(report, "backend %s, kernel %s%s%s: run again for case %d's agreement, it did not finish (%s)",
+                       old->backend, old->kernel, *old->params ? " " : "", old->params, old->case_index,
+                       gh_result_status_name(st));
+    return 1;
+}
+
+int gh_run_check_resume(const gh_plan *plan, const gh_resume *resume, const char *path, char *err, size_t err_size)
+{
+    if (!resume) return 0;
+    size_t max_items = plan->n_splits;
+    for (size_t i = 0; i < plan->n_instances; i++)
+        max_items += plan->instances[i].n_devices * plan->instances[i].n_variants;
+    case_item *items = gh_xcalloc(max_items + 1, sizeof *items);
+    for (size_t ci = 0; ci < plan->n_cases; ci++) case_items(plan, &plan->cases[ci], resume, items);
+    free(items);
+    const gh_result *r = gh_resume_first_unfound(resume);
+    if (!r) return 0;
+    char trans[3] = {r->trans_a ? 't' : 'n', r->trans_b ? 't' : 'n', '\0'};
+    snprintf(err, err_size,
+             "%s holds results this run would not make (e.g. backend %s, device %d, kernel %s%s%s, case %d: %s %s "
+             "%lldx%lldx%lld): --resume continues only the same run; give the same config, filters and sizes "
+             "(or another --output)",
+             path, r->backend, r->device_index, r->kernel, *r->params ? " " : "", r->params, r->case_index,
+             gh_dtype_name(r->dtype), trans, (long long)r->m, (long long)r->n, (long long)r->k);
+    return -1;
+}
+
+void gh_run_plan(const gh_config *cfg, gh_plan *plan, const gh_resume *resume, gh_report *report,
+                 gh_progress_mode progress_mode, gh_run_summary *sum)
 {
     const gh_run_config *run = &cfg->run;
     memset(sum, 0, sizeof *sum);
@@ -637,7 +912,7 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
         total += gh_plan_run_count(plan, inst);
         if (inst->problem && inst->runs_alone) {
             gh_report_note(report, "backend %s could not run: %s", inst->name, inst->problem);
-            if (inst->requested) sum->requested_not_run++;
+            if (inst->requested || inst->plugin_error) sum->requested_not_run++;
         }
     }
     for (size_t i = 0; i < plan->n_splits; i++) {
@@ -657,47 +932,72 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
     size_t **ran = gh_xcalloc(plan->n_instances ? plan->n_instances : 1, sizeof *ran);
     for (size_t i = 0; i < plan->n_instances; i++)
         ran[i] = gh_xcalloc(plan->instances[i].n_devices * plan->instances[i].n_variants + 1, sizeof **ran);
+    size_t max_items = plan->n_splits;
+    for (size_t i = 0; i < plan->n_instances; i++)
+        max_items += plan->instances[i].n_devices * plan->instances[i].n_variants;
+    case_item *items = gh_xcalloc(max_items + 1, sizeof *items);
+    int stop = 0;            /* cancelled (cancel.h): nothing more runs */
+    int cancel_reported = 0; /* the result it stopped at is reported */
     for (size_t ci = 0; ci < plan->n_cases; ci++) {
         const gh_case *c = &plan->cases[ci];
         const int index = c->index;
+        size_t n_items = case_items(plan, c, resume, items);
+        if (case_resumed_whole(resume, index, items, n_items)) {
+            /* Every result of the case is in the earlier file: no inputs to draw. */
+            gh_report_hold(report, 1);
+            for (size_t k = 0; k < n_items; k++, done++) replay(plan, &items[k], ran, split_ran, report, progress, sum);
+            const gh_agreement *old = gh_resume_agreement(resume, index);
+            if (old) gh_report_agreement(report, old);
+            continue;
+        }
+        /* Once cancelled, only earlier results are still reported (they must not be lost). */
+        stop |= gh_cancel_requested() != 0;
         case_data cd;
+        int prepared = 0;
         char what[160];
         snprintf(what, sizeof what, "preparing %s %s%s %lldx%lldx%lld", gh_dtype_name(c->dtype), c->trans.a ? "t" : "n",
                  c->trans.b ? "t" : "n", (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k);
-        gh_progress_run(progress, done, what);
-        if (case_prepare(&cd, run, index, c->shape, c->dtype, c->trans, alloc) != 0) {
-            gh_progress_clear(progress);
-            gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference", index,
-                           what + strlen("preparing "));
-            sum->errors++;
-            case_release(&cd);
-            continue;
+        if (!stop) {
+            gh_progress_run(progress, done, what);
+            prepared = case_prepare(&cd, run, index, c->shape, c->dtype, c->trans, alloc) == 0;
+            if (!prepared) {
+                gh_progress_clear(progress);
+                gh_report_hold(report, 0);
+                gh_report_note(report, "case %d (%s) skipped: out of host memory for its inputs or reference", index,
+                               what + strlen("preparing "));
+                sum->errors++;
+                case_release(&cd);
+            }
         }
         gh_compare cmp = {0};
-        for (size_t i = 0; i < plan->n_instances; i++) {
-            gh_instance *inst = &plan->instances[i];
-            if (inst->problem || !inst->runs_alone) continue;
-            for (size_t dv = 0; dv < inst->n_devices; dv++)
-                for (size_t v = 0; v < inst->n_variants; v++) {
-                    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[dv],
-                             inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
-                             inst->variants[v].label);
-                    gh_progress_run(progress, done, what);
-                    if (run_variant(run, inst, inst->devices[dv], &inst->variants[v], &cd, &cmp, report, progress,
-                                    sum) != GH_RESULT_UNSUPPORTED)
-                        ran[i][dv * inst->n_variants + v]++;
-                    done++;
-                }
+        for (size_t k = 0; k < n_items; k++, done++) {
+            const case_item *it = &items[k];
+            if (it->old) {
+                gh_report_hold(report, 1);
+                replay(plan, it, ran, split_ran, report, progress, sum);
+                /* Its output is not in the file: the agreement of this case needs it again. */
+                if (prepared && !stop && gh_result_status_ran(it->old->result.status))
+                    stop = !rerun_for_agreement(run, plan, it, &cd, &cmp, report, progress);
+                continue;
+            }
+            if (!prepared && !stop) continue; /* the case was skipped */
+            if (stop) {
+                /* The first result a cancelled run did not get to is the one it stopped at. */
+                if (!cancel_reported) report_cancelled(run, plan, c, it, report, progress, sum);
+                cancel_reported = 1;
+                continue;
+            }
+            gh_report_hold(report, 0);
+            gh_result_status st = run_item(run, plan, it, &cd, &cmp, report, progress, sum, done);
+            if (st != GH_RESULT_UNSUPPORTED) {
+                if (it->sp) split_ran[it->s]++;
+                else ran[it->i][it->dv * plan->instances[it->i].n_variants + it->v]++;
+            }
+            cancel_reported |= st == GH_RESULT_CANCELLED;
+            stop |= cancel_reported || gh_cancel_requested() != 0;
         }
-        for (size_t i = 0; i < plan->n_splits; i++) {
-            gh_split_plan *sp = &plan->splits[i];
-            if (sp->problem) continue;
-            snprintf(what, sizeof what, "split %s", sp->name);
-            gh_progress_run(progress, done, what);
-            if (run_split(run, sp, &cd, &cmp, report, progress, sum) != GH_RESULT_UNSUPPORTED) split_ran[i]++;
-            done++;
-        }
-        if (cmp.n_members > 0) {
+        gh_report_hold(report, 0);
+        if (prepared && cmp.n_members > 0 && !stop) { /* a case cut short has no agreement: --resume completes it */
             gh_agreement a = {
                 .case_index = index,
                 .dtype = cd.in.dtype,
@@ -713,11 +1013,13 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, gh_report *report, gh_prog
             gh_agreement_free(&a);
         }
         gh_compare_clear(&cmp);
-        case_release(&cd);
+        if (prepared) case_release(&cd);
     }
+    gh_report_hold(report, 0);
+    free(items);
     gh_progress_finish(progress);
-    report_never_ran(plan, ran, report, sum);
-    for (size_t i = 0; i < plan->n_splits; i++) {
+    if (!stop) report_never_ran(plan, ran, report, sum); /* a cancelled run never got to them */
+    for (size_t i = 0; i < plan->n_splits && !stop; i++) {
         if (plan->splits[i].problem || split_ran[i]) continue;
         gh_report_note(report, "split %s never ran: no case ran (each was unsupported or skipped above)",
                        plan->splits[i].name);

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "crash.h"
+#include "reported.h"
 #include "util.h"
 
 /* The blocking path packs sub-matrices here: large enough that a copy takes
@@ -307,8 +309,18 @@ __attribute__((format(printf, 4, 5))) static gh_status fail(worker *w, gh_status
     return status == GH_OK ? GH_ERROR : status;
 }
 
+/* SIGINT/SIGTERM (cancel.h): between tasks, the member stops and says why;
+ * every member then stops, as after a failure. */
+static int stopped_by_signal(worker *w)
+{
+    if (!gh_cancel_requested()) return 0;
+    fail(w, GH_ERROR, 0, "stopped by %s between tasks", gh_cancel_signal_name());
+    return 1;
+}
+
 static int64_t take_chunk(worker *w)
 {
+    if (stopped_by_signal(w)) return -1;
     double t0 = gh_now_ms();
     int64_t chunk = -1;
     pthread_mutex_lock(&w->sh->lock);
@@ -434,6 +446,14 @@ static gh_status get_block(worker *w, lane *l, gh_buffer *buf, uint64_t offset, 
     return s == GH_OK ? GH_OK : fail(w, s, 1, "downloading C");
 }
 
+/* A GEMM's reported time must be one (reported.h): a lie fails the member. */
+static gh_status check_time(worker *w, double kernel_ms)
+{
+    if (gh_reported_time_ok(kernel_ms)) return GH_OK;
+    return fail(w, GH_ERROR, 0, "plugin %s reported a kernel time of %g ms (a kernel time must be finite and > 0)",
+                w->mb->api->name, kernel_ms);
+}
+
 /* Waits for the lane's queued work and books the device's times for it. */
 static gh_status lane_sync(worker *w, lane *l)
 {
@@ -444,9 +464,11 @@ static gh_status lane_sync(worker *w, lane *l)
     l->syncs++;
     for (int i = 0; i < l->n_up; i++) w->st->upload_ms += l->up_ms[i];
     if (l->n_down) w->st->download_ms += l->down_ms;
-    if (l->n_gemm) w->st->compute_ms += l->timing.kernel_ms;
+    int gemm_timed = l->n_gemm;
+    if (gemm_timed) w->st->compute_ms += l->timing.kernel_ms;
     l->n_up = l->n_down = l->n_gemm = 0;
-    return s == GH_OK ? GH_OK : fail(w, s, 1, "queued work failed (stream_synchronize)");
+    if (s != GH_OK) return fail(w, s, 1, "queued work failed (stream_synchronize)");
+    return gemm_timed ? check_time(w, l->timing.kernel_ms) : GH_OK;
 }
 
 static gh_status run_gemm(worker *w, lane *l, const gh_gemm_args *g)
@@ -463,6 +485,7 @@ static gh_status run_gemm(worker *w, lane *l, const gh_gemm_args *g)
         gh_gemm_timing t = {.size = sizeof t};
         s = mb->api->gemm(mb->ctx, mb->device, mb->kernel, g, &t);
         w->st->compute_ms += t.kernel_ms;
+        if (s == GH_OK) return check_time(w, t.kernel_ms);
     }
     return s == GH_OK ? GH_OK
                       : fail(w, s, 1, "%s a %lldx%lldx%lld GEMM", w->async ? "queueing" : "running", (long long)g->m,
@@ -615,6 +638,7 @@ static gh_status run_chunk(worker *w, int64_t chunk)
     }
     for (int64_t j = 0; j < lay->n_panels; j++) {
         if (atomic_load(&w->sh->aborted)) return GH_OK; /* another member failed and said so */
+        if (stopped_by_signal(w)) return GH_ERROR;
         panel_range(w, j, &t.col0, &t.cols);
         t.panel_first = j;
         t.panel_end = j + 1;

@@ -15,7 +15,9 @@
 #include "util.h"
 
 enum { COL_BACKEND, COL_DEVICE, COL_KERNEL, COL_PARAMS, N_TEXT_COLS = 4 };
-enum { N_RESULT_COLS = 11, N_STATUS = GH_RESULT_TIMEOUT + 1, MAX_COLS = 20 };
+enum { N_RESULT_COLS = 11, N_STATUS = GH_RESULT_CANCELLED + 1, MAX_COLS = 24 };
+/* The first statuses always have a summary column; later ones only in a run that has them. */
+enum { N_STATUS_ALWAYS = GH_RESULT_UNCHECKED + 1 };
 
 typedef struct column {
     const char *title;
@@ -31,7 +33,7 @@ static const column result_cols[N_RESULT_COLS] = {
 
 /* The summary's counts, in gh_result_status order. */
 static const char *const count_titles[N_STATUS] = {"passed",    "failed",  "unsupported", "errors",
-                                                   "unchecked", "crashed", "timeout"};
+                                                   "unchecked", "crashed", "timeout",     "cancelled"};
 
 typedef struct summary_row {
     char *cells[N_TEXT_COLS]; /* backend, device, kernel, params as in the table */
@@ -274,7 +276,7 @@ void gh_table_result(gh_table *t, const gh_result *res)
     count_result(t, res, cells);
 
     int failed = res->status == GH_RESULT_FAIL || res->status == GH_RESULT_ERROR || res->status == GH_RESULT_CRASHED ||
-                 res->status == GH_RESULT_TIMEOUT;
+                 res->status == GH_RESULT_TIMEOUT || res->status == GH_RESULT_CANCELLED;
     if (failed) {
         char *text = failure_text(res, cells[COL_DEVICE]);
         if (t->o.quiet) print_indented(t->o.err, "", "      ", text);
@@ -374,6 +376,15 @@ void gh_table_note(gh_table *t, const char *text)
 /* ------------------------------------------------------------------------ */
 /* The end. */
 
+/* Whether the summary shows a column for status s. */
+static int status_shown(const gh_table *t, int s)
+{
+    if (s < N_STATUS_ALWAYS) return 1;
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (t->rows[i].count[s]) return 1;
+    return 0;
+}
+
 static void summary_table(gh_table *t)
 {
     const char *titles[MAX_COLS];
@@ -386,12 +397,8 @@ static void summary_table(gh_table *t)
         width[n] = t->width[c];
         right[n] = 0;
     }
-    int shown[N_STATUS];
     for (int s = 0; s < N_STATUS; s++) {
-        /* The statuses of isolation only when a run had them. */
-        shown[s] = s <= GH_RESULT_UNCHECKED;
-        for (size_t i = 0; i < t->n_rows && !shown[s]; i++) shown[s] = t->rows[i].count[s] > 0;
-        if (!shown[s]) continue;
+        if (!status_shown(t, s)) continue;
         titles[n] = count_titles[s];
         width[n] = (int)strlen(count_titles[s]);
         right[n++] = 1;
@@ -412,7 +419,7 @@ static void summary_table(gh_table *t)
         size_t k = 0;
         for (int c = 0; c < N_TEXT_COLS; c++) cells[k++] = r->cells[c];
         for (int s = 0; s < N_STATUS; s++) {
-            if (!shown[s]) continue;
+            if (!status_shown(t, s)) continue;
             snprintf(numbers[s], sizeof numbers[s], "%zu", r->count[s]);
             cells[k++] = numbers[s];
         }

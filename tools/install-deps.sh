@@ -9,9 +9,10 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 # python3-matplotlib: tools/plot.py; libxml2-utils: xmllint checks the JUnit XML in the tests;
 # libopenblas0: the C plugin's `blas` kernel (loaded at run time); vulkan-validationlayers:
-# the Vulkan half-precision test also runs under the Khronos validation layer.
+# the Vulkan half-precision test also runs under the Khronos validation layer;
+# libjansson-dev: --resume reads an earlier run's results JSON.
 $sudo apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config python3 python3-matplotlib libxml2-utils \
-  libinih-dev libopenblas0 \
+  libinih-dev libopenblas0 libjansson-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers

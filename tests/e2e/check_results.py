@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a gemmhost CSV (and its JSON twin): row counts, statuses, coverage.
 
-usage: check_results.py PREFIX [--rows N] [--min-rows N] [--status S] [--or-unsupported]
+usage: check_results.py PREFIX [--rows N] [--min-rows N] [--status S] [--or-unsupported] [--or-cancelled]
                         [--software-only] [--killed] [--require COLUMN=VALUE]... [--distinct COLUMN=N]...
 Exits 1 with a line per problem; prints what it checked.
 """
@@ -19,6 +19,8 @@ def main():
     ap.add_argument("--status", help="every row must have this status")
     ap.add_argument("--or-unsupported", action="store_true",
                     help="with --status: a row may instead be unsupported, with its reason given")
+    ap.add_argument("--or-cancelled", action="store_true",
+                    help="with --status: the last row may instead be cancelled (a run stopped by a signal)")
     ap.add_argument("--software-only", action="store_true",
                     help="--rows applies only when every device of the run is a software device (the CI "
                          "machine's set); elsewhere, e.g. beside a GPU, it is a minimum")
@@ -52,8 +54,9 @@ def main():
     if len(rows) < a.min_rows:
         problems.append(f"{len(rows)} rows, expected at least {a.min_rows}")
     if a.status:
-        for r in rows:
-            declared = a.or_unsupported and r["status"] == "unsupported" and r["detail"]
+        for i, r in enumerate(rows):
+            declared = bool(a.or_unsupported and r["status"] == "unsupported" and r["detail"])
+            declared |= a.or_cancelled and i == len(rows) - 1 and r["status"] == "cancelled"
             if r["status"] != a.status and not declared:
                 problems.append(f"{r['backend']}/{r['kernel']} {r['params']} {r['dtype']} {r['trans']} "
                                 f"{r['m']}x{r['n']}x{r['k']}: {r['status']}: {r['detail']}")

@@ -25,6 +25,7 @@ output = $work/out
 plugin = fake_crash_count
 [backend cpu]
 plugin = cpu
+kernels = naive, tiled
 INI
 out=$(timeout 120 "$gemmhost" --config "$work/run.ini" --dry-run 2>&1)
 expect_status "--dry-run with a backend that crashes at discovery" $? 3

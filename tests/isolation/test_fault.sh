@@ -28,6 +28,7 @@ plugin = fake_$mode
 $([ "$mode" = hang_third ] && echo "timeout = 1")
 [backend cpu]
 plugin = cpu
+kernels = naive, tiled
 INI
 timeout 120 "$gemmhost" --config "$work/run.ini" >"$work/stdout" 2>"$work/stderr"
 status=$?

@@ -16,6 +16,7 @@ beta = 2
 plugin_dir = $fakes
 [backend cpu]
 plugin = cpu
+kernels = naive, tiled
 tile = 4, 16
 [backend cpu2]
 plugin = cpu

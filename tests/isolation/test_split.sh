@@ -26,8 +26,10 @@ plugin_dir = $fakes
 output = $work/trio
 [backend cpu]
 plugin = cpu
+kernels = naive, tiled
 [backend cpu2]
 plugin = cpu
+kernels = naive, tiled
 [backend old]
 plugin = fake_old_minor
 [split trio]
@@ -66,6 +68,7 @@ plugin_dir = $fakes
 output = $work/solo
 [backend cpu]
 plugin = cpu
+kernels = naive, tiled
 [backend bad]
 plugin = fake_crash_third
 [split solo]

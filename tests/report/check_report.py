@@ -45,8 +45,8 @@ def main(out_dir):
         check(len(doc["results"]) == i, "%s holds %d results" % (path, i))
 
     doc = load_json(os.path.join(out_dir, "basic.json"))
-    check(set(doc) == {"complete", "gemmhost", "host", "command_line", "time", "config", "plugins", "devices",
-                       "results", "agreement", "splits", "notes"},
+    check(set(doc) == {"complete", "cancelled", "gemmhost", "host", "command_line", "time", "config", "plugins",
+                       "devices", "results", "agreement", "splits", "notes"},
           "top-level keys: %s" % sorted(doc))
     check(doc["complete"] is True, "a closed run is complete")
     check(doc["command_line"] == ["gemmhost", "--config", "my run.ini", "--junit", 'r"esults.xml'],

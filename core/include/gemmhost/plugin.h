@@ -251,7 +251,7 @@ typedef enum gh_clock {
 /* Written by the plugin on success: only the members `size` covers. */
 typedef struct gh_gemm_timing {
     size_t size;      /* set by the host */
-    double kernel_ms; /* the kernel's time, >= 0 */
+    double kernel_ms; /* the kernel's time, finite and > 0 (the host fails a result with another) */
     gh_clock clock;   /* which clock measured kernel_ms */
 } gh_gemm_timing;
 
@@ -337,7 +337,7 @@ typedef struct gh_plugin_api {
      *   - writes nothing outside C's window: no element around C or in the
      *     gaps between its rows changes, and nothing in A's or B's buffer;
      *   - on GH_OK writes kernel_ms (the kernel's time by the device's clock,
-     *     >= 0) and clock, each only if timing->size covers it. */
+     *     > 0) and clock, each only if timing->size covers it. */
     gh_status (*gemm)(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing);
     /* (required) Waits for all work queued on the device (GH_NO_DEVICE /
      * GH_INVALID_ARGUMENT for a missing device). */
