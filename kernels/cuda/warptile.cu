@@ -41,8 +41,9 @@
  * are skipped.
  *
  * Defines: DTYPE (gemm_common.cuh), BM, BN (64, 128, 256), BK (8, 16, 32),
- * WM, WN (warp tile), TM, TN (4, 8), STAGES (2, 3, 4). The plugin checks
- * that they fit together and computes the same shared memory size
+ * WM, WN (warp tile), TM, TN (4, 8), STAGES (2, 3, 4), MINB (1, 2: blocks
+ * per SM for __launch_bounds__, which caps the registers). The plugin
+ * checks that they fit together and computes the same shared memory size
  * (plugins/cuda/kernels.c) before compiling.
  */
 #include "gemm_common.cuh"
@@ -74,7 +75,12 @@ static_assert(STAGES >= 2, "at least two stages");
 
 /* cp.async moves elem_t into shared memory as is: only where acc_t is
  * elem_t, and from sm_80 on. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#if defined(GH_WARPTILE_HOST)
+/* tests/cuda/warptile_host.cpp runs this file on the CPU, one thread per
+ * CUDA thread, with cp.async done as a plain copy (GH_WARPTILE_HOST 1) or
+ * every tile through registers (0). */
+#define ASYNC_ARCH GH_WARPTILE_HOST
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define ASYNC_ARCH 1
 #else
 #define ASYNC_ARCH 0
@@ -109,7 +115,9 @@ static __device__ __forceinline__ unsigned shared_address(const void *p)
 template <int BYTES>
 static __device__ __forceinline__ void copy_async(acc_t *dst, const elem_t *src, int valid)
 {
-#if ASYNC_ARCH
+#if defined(GH_WARPTILE_HOST)
+    gh_host_copy_async(dst, src, BYTES, valid);
+#elif ASYNC_ARCH
     if (BYTES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(src),
                      "r"(valid));
@@ -121,14 +129,14 @@ static __device__ __forceinline__ void copy_async(acc_t *dst, const elem_t *src,
 
 static __device__ __forceinline__ void async_commit()
 {
-#if ASYNC_ARCH
+#if ASYNC_ARCH && !defined(GH_WARPTILE_HOST)
     asm volatile("cp.async.commit_group;\n" ::);
 #endif
 }
 
 template <int N> static __device__ __forceinline__ void async_wait()
 {
-#if ASYNC_ARCH
+#if ASYNC_ARCH && !defined(GH_WARPTILE_HOST)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
 }
