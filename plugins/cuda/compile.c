@@ -237,6 +237,10 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
                 /* blocked at tile 128, work 2 needs 4096 threads: no CUDA
                  * device runs it, and gemm() refuses it before compiling. */
                 if (k == GH_CUDA_BLOCKED && (v.tile / v.work) * (v.tile / v.work) > 1024) continue;
+                /* warptile (several seconds a variant): its samples in f32
+                 * (cp.async) and bf16 (through registers), its default in
+                 * f64 and f16. */
+                if (k == GH_CUDA_WARPTILE && i > 0 && d != GH_F32 && d != GH_BF16) continue;
                 void *cubin = NULL;
                 size_t size = 0;
                 gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, &v, cc_major, cc_minor, &cubin, &size);

@@ -27,8 +27,8 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
 
 /* The get_proc extra GEMMHOST_CUDA_COMPILE_ALL: every kernel, dtype and
  * variant that fits CUDA's 1024 threads per block (warptile: its
- * gh_cuda_warptile_samples), compiled for the given architecture with no
- * device needed. */
+ * gh_cuda_warptile_samples in f32 and bf16, its default in f64 and f16),
+ * compiled for the given architecture with no device needed. */
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor);
 
 /* The get_proc extra GEMMHOST_CUDA_COMPILE: one variant of one source

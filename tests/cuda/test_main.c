@@ -291,8 +291,8 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
         }
         CHECK(st == GH_OK,
               "NVRTC compiles naive, tiled (tiles 4..32) and blocked (tiles 32..128 x works 2..8) x "
-              "f32/f64/i32/f16/bf16, and warptile's sample variants x f32/f64/f16/bf16, for sm_90 from the "
-              "embedded sources%s%s",
+              "f32/f64/i32/f16/bf16, and warptile (its samples in f32 and bf16, its default in f64 and f16), "
+              "for sm_90 from the embedded sources%s%s",
               st ? ": " : "", st ? api->last_error(ctx) : "");
     } else {
         check_skip(
