@@ -11,8 +11,7 @@
 #include "kernels.h"
 #include "sources.h"
 
-static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu",
-                                                                  "warptile.cu"};
+static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu", "warptile.cu"};
 /* The functions of each kernel's module, by trans_a * 2 + trans_b, then
  * warptile's 16-byte copy path (gh_cuda_module.function). */
 static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
@@ -130,8 +129,8 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
 /* Loads a compiled module and looks up its functions (those of
  * kernel_functions[kernel]) and their limits. warptile's functions get the
  * dynamic shared memory their transpose pair needs. */
-static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype,
-                             const gh_cuda_variant *v, gh_cuda_module *out)
+static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
+                             gh_cuda_module *out)
 {
     const gh_cu_api *cu = ctx->cu;
     void *cubin = NULL;
@@ -159,10 +158,9 @@ static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
         if (kernel == GH_CUDA_WARPTILE) {
             /* Over 48 KB a block gets only what the function is allowed. */
             long long dynamic = gh_cuda_warptile_shared_bytes(dtype, v, (t & 3) >> 1, t & 1);
-            if ((st = gh_cu_check(cu->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                         (int)dynamic),
-                                  "cuFuncSetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name,
-                                  dynamic)))
+            if ((st = gh_cu_check(
+                     cu->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic),
+                     "cuFuncSetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name, dynamic)))
                 break;
         }
         loaded.function[t] = function;
@@ -177,8 +175,8 @@ static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
     return GH_OK;
 }
 
-gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype,
-                             const gh_cuda_variant *v, gh_cuda_module **out)
+gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
+                             gh_cuda_module **out)
 {
     if (kernel == GH_CUDA_WARPTILE) {
         for (gh_cuda_warptile_module *w = dev->warptile_modules; w; w = w->next)

@@ -72,8 +72,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     char why[256];
     if (kernel == GH_CUDA_WARPTILE && !gh_cuda_warptile_fits(a->dtype, v, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
-    const gh_cuda_launch_shape shape =
-        gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n, a->trans_a, a->trans_b);
+    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n, a->trans_a, a->trans_b);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs %lld threads per block; %s allows %d "
@@ -82,9 +81,8 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     /* Dynamic shared memory may go up to the opt-in limit. */
     const int shared_limit = shape.dynamic ? dev->max_shared_per_block_optin : dev->max_shared_per_block;
     if (shape.shared > shared_limit)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s needs %lld bytes of shared memory per block; %s allows %d (%s)", variant,
-                                   shape.shared, dev->name, shared_limit,
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s needs %lld bytes of shared memory per block; %s allows %d (%s)",
+                                   variant, shape.shared, dev->name, shared_limit,
                                    shape.dynamic ? "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"
                                                  : "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK");
     if (shape.grid_x > dev->max_grid_x || shape.grid_y > dev->max_grid_y)

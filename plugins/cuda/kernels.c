@@ -61,24 +61,24 @@ static const int64_t wt_warp_edges[] = {16, 32, 64, 128};
 static const int64_t wt_thread_edges[] = {4, 8};
 static const int64_t wt_stages[] = {2, 3, 4};
 static const int64_t wt_min_blocks[] = {1, 2};
-#define WT_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                              \
-    {                                                                                                             \
-        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT,        \
-        .allowed = VALUES, .n_allowed = sizeof VALUES / sizeof VALUES[0], .min_value = VALUES[0],                 \
-        .max_value = VALUES[sizeof VALUES / sizeof VALUES[0] - 1],                                                \
+#define WT_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                       \
+    {                                                                                                      \
+        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
+        .allowed = VALUES, .n_allowed = sizeof VALUES / sizeof VALUES[0], .min_value = VALUES[0],          \
+        .max_value = VALUES[sizeof VALUES / sizeof VALUES[0] - 1],                                         \
     }
 static const gh_param_info warptile_params[GH_WT_PARAMS] = {
     [GH_WT_BM] = WT_PARAM("bm", "rows of C a thread block computes", 128, wt_block_edges),
     [GH_WT_BN] = WT_PARAM("bn", "columns of C a thread block computes", 128, wt_block_edges),
     [GH_WT_BK] = WT_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 16, wt_depths),
-    [GH_WT_WM] = WT_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64,
-                          wt_warp_edges),
+    [GH_WT_WM] =
+        WT_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64, wt_warp_edges),
     [GH_WT_WN] = WT_PARAM("wn", "columns of the block's C one warp computes", 32, wt_warp_edges),
     [GH_WT_TM] = WT_PARAM("tm", "rows of C each thread keeps in registers; (wm / tm) * (wn / tn) must be 32", 8,
                           wt_thread_edges),
     [GH_WT_TN] = WT_PARAM("tn", "columns of C each thread keeps in registers", 8, wt_thread_edges),
-    [GH_WT_STAGES] = WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async on sm_80+)", 3,
-                              wt_stages),
+    [GH_WT_STAGES] =
+        WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async on sm_80+)", 3, wt_stages),
     [GH_WT_MINBLOCKS] = WT_PARAM("minblocks",
                                  "blocks per SM the register allocation must allow (__launch_bounds__): 2 caps "
                                  "registers for more warps per SM, at the risk of spills",
@@ -89,7 +89,7 @@ const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS] =
     {128, 128, 16, 64, 32, 8, 8, 3, 1}, /* the default */
     {128, 128, 8, 32, 64, 8, 8, 2, 2},  /* 8 x 8 threads per warp */
     {64, 64, 32, 32, 32, 4, 8, 4, 1},   /* 128 threads */
-    {256, 64, 16, 64, 32, 8, 8, 3, 1},
+    {256, 64, 16, 64, 32, 8, 8, 3, 1},  /* 256-row blocks */
     {128, 64, 16, 128, 16, 8, 8, 3, 2}, /* 16 x 2 threads per warp */
     {64, 256, 8, 16, 128, 8, 8, 2, 1},  /* 2 x 16 threads per warp */
     {128, 128, 16, 32, 16, 4, 4, 3, 1}, /* 1024 threads */
@@ -99,9 +99,9 @@ const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS] =
  * sums, rounded once into C (plugin.h's default arithmetic: no declaration).
  * The conversions are plain instructions on every architecture NVRTC
  * targets, so every CUDA device runs them. */
-#define HALF_DTYPES (GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
+#define HALF_DTYPES  (GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 #define FLOAT_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)
-#define ALL_DTYPES  (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | HALF_DTYPES)
+#define ALL_DTYPES   (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | HALF_DTYPES)
 
 /* cublas-tf32 multiplies f32 inputs rounded to TF32 on the tensor cores and
  * sums in f32: the host holds it to that bound, not f32's. */
@@ -270,7 +270,8 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, co
 {
     if (kernel == GH_CUDA_WARPTILE) {
         const int64_t *w = v->wt;
-        snprintf(out, size, "gemm_warptile (%s, bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld "
+        snprintf(out, size,
+                 "gemm_warptile (%s, bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld "
                  "minblocks %lld)",
                  gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
                  (long long)w[4], (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);

@@ -24,7 +24,7 @@ enum {
 #define GH_CUDA_SOURCE_KERNELS 4 /* naive, tiled, blocked and warptile are compiled from kernels/cuda */
 /* naive, tiled and blocked have few variants, cached in a fixed table
  * (gh_cuda_device.modules); warptile's thousands go in a list. */
-#define GH_CUDA_FIXED_KERNELS 3
+#define GH_CUDA_FIXED_KERNELS  3
 
 /* warptile's parameters, in the order gemm() takes them. */
 enum {
@@ -54,9 +54,9 @@ extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
 
 /* One compiled variant of a source kernel. */
 typedef struct gh_cuda_variant {
-    int64_t tile; /* tiled and blocked; 0 for naive */
-    int64_t work; /* blocked; 0 otherwise */
-    int index;    /* into gh_cuda_device.modules[kernel][dtype]; -1 for warptile */
+    int64_t tile;             /* tiled and blocked; 0 for naive */
+    int64_t work;             /* blocked; 0 otherwise */
+    int index;                /* into gh_cuda_device.modules[kernel][dtype]; -1 for warptile */
     int64_t wt[GH_WT_PARAMS]; /* warptile's parameters; zeros otherwise */
 } gh_cuda_variant;
 

@@ -50,7 +50,7 @@ typedef struct gh_cuda_device {
     /* Per (kernel, dtype, variant); naive has variant 0 only. */
     gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
     struct gh_cuda_warptile_module *warptile_modules; /* per (dtype, parameters), newest first */
-    cublasHandle_t cublas; /* on `stream`; NULL until the first blocking cuBLAS GEMM */
+    cublasHandle_t cublas;                            /* on `stream`; NULL until the first blocking cuBLAS GEMM */
 } gh_cuda_device;
 
 struct gh_buffer {

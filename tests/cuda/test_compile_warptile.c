@@ -22,7 +22,7 @@ static int contains(const char *s, const char *part)
 
 /* bm bn bk wm wn tm tn stages minblocks. The first is the default. */
 static const int64_t variants[][9] = {
-    {128, 128, 16, 64, 32, 8, 8, 3, 1}, {128, 128, 8, 32, 64, 8, 8, 2, 2}, {64, 64, 32, 32, 32, 4, 8, 4, 1},
+    {128, 128, 16, 64, 32, 8, 8, 3, 1}, {128, 128, 8, 32, 64, 8, 8, 2, 2},  {64, 64, 32, 32, 32, 4, 8, 4, 1},
     {256, 64, 16, 64, 32, 8, 8, 3, 1},  {128, 64, 16, 128, 16, 8, 8, 3, 2}, {64, 256, 8, 16, 128, 8, 8, 2, 1},
     {128, 128, 16, 32, 16, 4, 4, 3, 1},
 };
@@ -33,7 +33,8 @@ static const char *const dtype_names[] = {"f32", "f64", "f16", "bf16"};
 
 static void describe(char *out, size_t size, const int64_t *p, const char *dtype, int major, int minor)
 {
-    snprintf(out, size, "warptile %s bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld minblocks %lld "
+    snprintf(out, size,
+             "warptile %s bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld minblocks %lld "
              "for sm_%d%d",
              dtype, (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4],
              (long long)p[5], (long long)p[6], (long long)p[7], (long long)p[8], major, minor);
@@ -74,9 +75,10 @@ void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int fu
         for (size_t v = 1; v < N_VARIANTS; ++v)
             if (compile_one(api, ctx, compile, kernel, variants[v], 0, 8, 0)) return;
     } else {
-        check_skip("NVRTC compiles of %zu more warptile variants for sm_90 (f32, bf16) and sm_80 (f32), several "
-                   "seconds each: only with --full (tools/gpu-check.sh)",
-                   N_VARIANTS - 1);
+        check_skip(
+            "NVRTC compiles of %zu more warptile variants for sm_90 (f32, bf16) and sm_80 (f32), several "
+            "seconds each: only with --full (tools/gpu-check.sh)",
+            N_VARIANTS - 1);
     }
 
     /* What cannot fit is refused before compiling, naming why. */
@@ -94,8 +96,8 @@ void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int fu
         describe(what, sizeof what, refused[r].p, "f32", 9, 0);
         gh_status st = compile(ctx, kernel, GH_F32, refused[r].p, 9, 9, 0);
         const char *e = api->last_error(ctx);
-        CHECK(st == GH_UNSUPPORTED && contains(e, refused[r].why),
-              "compile refuses %s: \"%s\" (status %d: %s)", what, refused[r].why, (int)st, e);
+        CHECK(st == GH_UNSUPPORTED && contains(e, refused[r].why), "compile refuses %s: \"%s\" (status %d: %s)", what,
+              refused[r].why, (int)st, e);
     }
     const int64_t bad_stages[9] = {128, 128, 16, 64, 32, 8, 8, 5, 1};
     gh_status st = compile(ctx, kernel, GH_F32, bad_stages, 9, 9, 0);
@@ -103,6 +105,5 @@ void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int fu
           "compile refuses stages 5, naming the allowed values (status %d: %s)", (int)st, api->last_error(ctx));
     st = compile(ctx, kernel, GH_I32, variants[0], 9, 9, 0);
     CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "has no dtype"),
-          "compile refuses warptile in i32, which it does not declare (status %d: %s)", (int)st,
-          api->last_error(ctx));
+          "compile refuses warptile in i32, which it does not declare (status %d: %s)", (int)st, api->last_error(ctx));
 }

@@ -20,14 +20,25 @@ typedef struct variant {
 } variant;
 
 /* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
- * checks it is refused. */
+ * checks it is refused. warptile (f32 and f64; not i32): the default, 8 x 8
+ * threads per warp at depth 8 with 2 stages and the register cap of 2
+ * blocks per SM, 128 threads at depth 32 with 4 stages, 2 x 16 threads per
+ * warp. */
 static const variant variants[] = {
-    {"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {8, 0}},     {"tiled", {16, 0}},   {"tiled", {32, 0}},
-    {"blocked", {32, 2}}, {"blocked", {32, 4}},  {"blocked", {32, 8}},  {"blocked", {64, 2}}, {"blocked", {64, 4}},
-    {"blocked", {64, 8}}, {"blocked", {128, 4}}, {"blocked", {128, 8}}, {"cublas", {0, 0}},
-    /* warptile (f32 and f64; not i32): the default, 8 x 8 threads per warp
-     * at depth 8 with 2 stages and the register cap of 2 blocks per SM,
-     * 128 threads at depth 32 with 4 stages, 2 x 16 threads per warp. */
+    {"naive", {0, 0}},
+    {"tiled", {4, 0}},
+    {"tiled", {8, 0}},
+    {"tiled", {16, 0}},
+    {"tiled", {32, 0}},
+    {"blocked", {32, 2}},
+    {"blocked", {32, 4}},
+    {"blocked", {32, 8}},
+    {"blocked", {64, 2}},
+    {"blocked", {64, 4}},
+    {"blocked", {64, 8}},
+    {"blocked", {128, 4}},
+    {"blocked", {128, 8}},
+    {"cublas", {0, 0}},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
     {"warptile", {128, 128, 8, 32, 64, 8, 8, 2, 2}},
     {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
@@ -77,14 +88,14 @@ static const layout layouts[] = {
 
 /* op(A) m x k, op(B) k x n: M, N, K. Odd sizes, one-row and one-column
  * products, K below every tile, tile +- 1 for every tile (blocked's 64 and
- * 128 too, with K around its steps of 8 and 16), several blocks each way. */
+ * 128 too, with K around its steps of 8 and 16), several blocks each way;
+ * the last three have rows in whole 16-byte pieces when tight (warptile's
+ * 16-byte copies with partial pieces at the edges) and K past several
+ * steps. */
 static const int64_t shapes[][3] = {
-    {1, 1, 1},   {1, 67, 1},  {71, 1, 45},    {37, 53, 29},   {3, 5, 3},      {5, 3, 5},
-    {7, 9, 7},   {9, 7, 9},   {15, 17, 15},   {17, 15, 17},   {31, 33, 31},   {33, 31, 33},
-    {63, 65, 7}, {65, 63, 9}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000},
-    /* Rows in whole 16-byte pieces when tight (warptile's 16-byte copies,
-     * their partial pieces at the edges), K past several steps. */
-    {128, 128, 64}, {132, 68, 36}, {260, 264, 100},
+    {1, 1, 1},      {1, 67, 1},     {71, 1, 45},    {37, 53, 29},       {3, 5, 3},      {5, 3, 5},     {7, 9, 7},
+    {9, 7, 9},      {15, 17, 15},   {17, 15, 17},   {31, 33, 31},       {33, 31, 33},   {63, 65, 7},   {65, 63, 9},
+    {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000}, {128, 128, 64}, {132, 68, 36}, {260, 264, 100},
 };
 
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"};

@@ -27,12 +27,24 @@ typedef struct variant {
 } variant;
 
 /* Every variant the device runs (blocked at tile 128, work 2 needs 4096
- * threads: test_limits.c checks it is refused). */
+ * threads: test_limits.c checks it is refused); warptile at its default and
+ * with 128 threads at depth 32 in 4 stages. */
 static const variant variants[] = {
-    {"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {8, 0}},     {"tiled", {16, 0}},   {"tiled", {32, 0}},
-    {"blocked", {32, 2}}, {"blocked", {32, 4}},  {"blocked", {32, 8}},  {"blocked", {64, 2}}, {"blocked", {64, 4}},
-    {"blocked", {64, 8}}, {"blocked", {128, 4}}, {"blocked", {128, 8}}, {"cublas", {0, 0}},   {"cublas-tf32", {0, 0}},
-    /* warptile: the default, and 128 threads at depth 32 with 4 stages. */
+    {"naive", {0, 0}},
+    {"tiled", {4, 0}},
+    {"tiled", {8, 0}},
+    {"tiled", {16, 0}},
+    {"tiled", {32, 0}},
+    {"blocked", {32, 2}},
+    {"blocked", {32, 4}},
+    {"blocked", {32, 8}},
+    {"blocked", {64, 2}},
+    {"blocked", {64, 4}},
+    {"blocked", {64, 8}},
+    {"blocked", {128, 4}},
+    {"blocked", {128, 8}},
+    {"cublas", {0, 0}},
+    {"cublas-tf32", {0, 0}},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
     {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
 };
@@ -61,11 +73,11 @@ static void variant_name(const variant *v, char *out, size_t size)
 
 /* M, N, K: one element, one row, one column, primes, K below every tile,
  * tile +- 1 (blocked's 64 and 128 too), K = 4096 for a small C (f16
- * accumulation would be far outside the bound there), and one large. */
+ * accumulation would be far outside the bound there), one large, and one
+ * whose tight rows are whole 16 bytes (warptile's 16-byte copies). */
 static const int64_t shapes[][3] = {
     {1, 1, 1},    {1, 67, 1},     {71, 1, 45},    {37, 53, 29},   {15, 17, 15}, {33, 31, 33},       {63, 65, 7},
-    {65, 63, 64}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {8, 8, 4096}, {1000, 1000, 1000},
-    {136, 128, 72}, /* tight rows in whole 16 bytes: warptile's 16-byte copies */
+    {65, 63, 64}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {8, 8, 4096}, {1000, 1000, 1000}, {136, 128, 72},
 };
 
 /* Extra elements per row and guard elements around each matrix: the tight

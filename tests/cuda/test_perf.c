@@ -30,9 +30,9 @@ static const perf_variant perf_variants[] = {
     {"warptile", {128, 128, 8, 32, 64, 8, 8, 4, 2}, "bk=8 w=32x64 st=4 mb=2"},
     {"cublas", {0, 0}, ""},
 };
-#define N_PERF          (sizeof perf_variants / sizeof perf_variants[0])
-#define TILED_16        2
-#define BLOCKED_DEFAULT 4
+#define N_PERF           (sizeof perf_variants / sizeof perf_variants[0])
+#define TILED_16         2
+#define BLOCKED_DEFAULT  4
 #define WARPTILE_DEFAULT 8
 
 static int compare_doubles(const void *x, const void *y)
@@ -59,7 +59,10 @@ static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, 
                          .b = b,
                          .c = c,
                          .params = v->params[0] ? v->params : NULL,
-                         .n_params = v->params[0] ? (v->params[2] ? 9 : v->params[1] ? 2 : 1) : 0};
+                         .n_params = v->params[0] ? (v->params[2]   ? 9
+                                                     : v->params[1] ? 2
+                                                                    : 1)
+                                                  : 0};
     int kernel = find_kernel(api, ctx, v->kernel);
     double ms[3];
     for (int r = -1; r < 3; ++r) {
