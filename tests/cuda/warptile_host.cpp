@@ -42,8 +42,16 @@ static inline void __syncthreads()
 {
     pthread_barrier_wait(&block_barrier);
 }
-using std::max;
-using std::min;
+/* CUDA's min and max take values (std::min's references would odr-use the
+ * kernel's static const members, which have no definition). */
+static inline int min(int a, int b)
+{
+    return a < b ? a : b;
+}
+static inline int max(int a, int b)
+{
+    return a > b ? a : b;
+}
 static inline size_t __cvta_generic_to_shared(const void *p)
 {
     return (size_t)p;
