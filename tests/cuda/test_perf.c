@@ -27,7 +27,7 @@ static const perf_variant perf_variants[] = {
     {"blocked", {64, 4}, "tile=64 work=4"},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}, "default"},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 2}, "minblocks=2"},
-    {"warptile", {128, 128, 8, 32, 64, 8, 8, 4, 2}, "bk=8 w=32x64 st=4 mb=2"},
+    {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}, "64x64x32 t=4x8 st=4"},
     {"cublas", {0, 0}, ""},
 };
 #define N_PERF           (sizeof perf_variants / sizeof perf_variants[0])
