@@ -11,13 +11,18 @@
 #include "kernels.h"
 #include "sources.h"
 
-static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu"};
-/* The functions of each kernel's module, by trans_a * 2 + trans_b. */
-static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][4] = {
+static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu", "warptile.cu"};
+/* The functions of each kernel's module, by trans_a * 2 + trans_b, then
+ * warptile's 16-byte copy path (gh_cuda_module.function). */
+static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
     {"gemm_naive", "gemm_naive", "gemm_naive", "gemm_naive"},
     {"gemm_tiled", "gemm_tiled", "gemm_tiled", "gemm_tiled"},
     {"gemm_blocked_nn", "gemm_blocked_nt", "gemm_blocked_tn", "gemm_blocked_tt"},
+    {"gemm_warptile_nn", "gemm_warptile_nt", "gemm_warptile_tn", "gemm_warptile_tt", "gemm_warptile_nn_vec",
+     "gemm_warptile_nt_vec", "gemm_warptile_tn_vec", "gemm_warptile_tt_vec"},
 };
+/* warptile's defines, by GH_WT_* (its parameters in upper case). */
+static const char *const warptile_defines[GH_WT_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "TM", "TN", "STAGES", "MINB"};
 /* DTYPE for gemm_common.cuh, by gh_dtype. */
 static const char *const dtype_types[GH_DTYPE_COUNT] = {
     [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int", [GH_F16] = "gh_f16", [GH_BF16] = "gh_bf16"};
@@ -59,20 +64,25 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
      * for this device, so the driver loads it without a PTX JIT step. The
      * parameters go in as defines; blocked.cu's DEPTH is the plugin's
      * choice, so its shared memory is known before compiling. */
-    char arch[48], dtype_def[48], tile_def[48], work_def[48], depth_def[48];
+    char arch[48], dtype_def[48], tile_def[48], work_def[48], depth_def[48], wt_defs[GH_WT_PARAMS][32];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
     snprintf(dtype_def, sizeof dtype_def, "-DDTYPE=%s", dtype_types[dtype]);
     snprintf(tile_def, sizeof tile_def, "-DTILE=%lld", (long long)v->tile);
     snprintf(work_def, sizeof work_def, "-DWORK=%lld", (long long)v->work);
     snprintf(depth_def, sizeof depth_def, "-DDEPTH=%d", gh_cuda_blocked_depth(dtype));
-    const char *options[] = {arch, dtype_def, tile_def, work_def, depth_def};
+    const char *options[2 + GH_WT_PARAMS] = {arch, dtype_def, tile_def, work_def, depth_def};
     int n_options = kernel == GH_CUDA_BLOCKED ? 5 : kernel == GH_CUDA_TILED ? 3 : 2;
-    char defines[160] = "";
+    if (kernel == GH_CUDA_WARPTILE)
+        for (int p = 0; p < GH_WT_PARAMS; ++p) {
+            snprintf(wt_defs[p], sizeof wt_defs[p], "-D%s=%lld", warptile_defines[p], (long long)v->wt[p]);
+            options[n_options++] = wt_defs[p];
+        }
+    char defines[320] = "";
     for (int i = 1; i < n_options; ++i) {
         size_t used = strlen(defines);
         snprintf(defines + used, sizeof defines - used, "%s%s", i > 1 ? " " : "", options[i]);
     }
-    char variant[320];
+    char variant[512];
     snprintf(variant, sizeof variant, "%s %s for sm_%d%d (sources: %s)", kernel_files[kernel], defines, cc_major,
              cc_minor, ctx->kernel_dir ? ctx->kernel_dir : "built in");
 
@@ -116,19 +126,16 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     return st;
 }
 
-gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, int variant_index,
-                             gh_cuda_module **out)
+/* Loads a compiled module and looks up its functions (those of
+ * kernel_functions[kernel]) and their limits. warptile's functions get the
+ * dynamic shared memory their transpose pair needs. */
+static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
+                             gh_cuda_module *out)
 {
-    gh_cuda_module *m = &dev->modules[kernel][dtype][variant_index];
-    if (m->module) {
-        *out = m;
-        return GH_OK;
-    }
     const gh_cu_api *cu = ctx->cu;
-    gh_cuda_variant v = gh_cuda_variant_at(kernel, variant_index);
     void *cubin = NULL;
     size_t cubin_size = 0;
-    gh_status st = gh_cuda_compile(ctx, kernel, dtype, &v, dev->cc_major, dev->cc_minor, &cubin, &cubin_size);
+    gh_status st = gh_cuda_compile(ctx, kernel, dtype, v, dev->cc_major, dev->cc_minor, &cubin, &cubin_size);
     if (st) return st;
 
     CUmodule module = NULL;
@@ -136,9 +143,10 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
                      kernel_files[kernel], cubin_size, dev->index);
     free(cubin);
     if (st) return st;
-    gh_cuda_module loaded = {module, {NULL, NULL, NULL, NULL}, 0, 0};
-    for (int t = 0; t < 4 && st == GH_OK; ++t) {
+    gh_cuda_module loaded = {module, {NULL}, 0, 0};
+    for (int t = 0; t < 8 && st == GH_OK; ++t) {
         const char *name = kernel_functions[kernel][t];
+        if (!name) continue;
         CUfunction function = NULL;
         int max_threads = 0, static_shared = 0;
         if ((st = gh_cu_check(cu->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction(%s)", name)) ||
@@ -147,6 +155,14 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
             (st = gh_cu_check(cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", name)))
             break;
+        if (kernel == GH_CUDA_WARPTILE) {
+            /* Over 48 KB a block gets only what the function is allowed. */
+            long long dynamic = gh_cuda_warptile_shared_bytes(dtype, v, (t & 3) >> 1, t & 1);
+            if ((st = gh_cu_check(
+                     cu->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic),
+                     "cuFuncSetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name, dynamic)))
+                break;
+        }
         loaded.function[t] = function;
         if (t == 0 || max_threads < loaded.max_threads) loaded.max_threads = max_threads;
         if (static_shared > loaded.static_shared) loaded.static_shared = static_shared;
@@ -155,14 +171,45 @@ gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
         cu->cuModuleUnload(module);
         return st;
     }
-    *m = loaded;
+    *out = loaded;
+    return GH_OK;
+}
+
+gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
+                             gh_cuda_module **out)
+{
+    if (kernel == GH_CUDA_WARPTILE) {
+        for (gh_cuda_warptile_module *w = dev->warptile_modules; w; w = w->next)
+            if (w->dtype == dtype && memcmp(w->params, v->wt, sizeof w->params) == 0) {
+                *out = &w->m;
+                return GH_OK;
+            }
+        gh_cuda_warptile_module *w = calloc(1, sizeof *w);
+        if (!w) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for a warptile module");
+        gh_status st = load_module(ctx, dev, kernel, dtype, v, &w->m);
+        if (st) {
+            free(w);
+            return st;
+        }
+        w->dtype = dtype;
+        memcpy(w->params, v->wt, sizeof w->params);
+        w->next = dev->warptile_modules;
+        dev->warptile_modules = w;
+        *out = &w->m;
+        return GH_OK;
+    }
+    gh_cuda_module *m = &dev->modules[kernel][dtype][v->index];
+    if (!m->module) {
+        gh_status st = load_module(ctx, dev, kernel, dtype, v, m);
+        if (st) return st;
+    }
     *out = m;
     return GH_OK;
 }
 
 void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
 {
-    for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
+    for (int k = 0; k < GH_CUDA_FIXED_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
             for (int t = 0; t < GH_CUDA_VARIANT_MAX; ++t) {
                 gh_cuda_module *m = &dev->modules[k][d][t];
@@ -170,6 +217,12 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
                     gh_cu_check(ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
                 m->module = NULL;
             }
+    while (dev->warptile_modules) {
+        gh_cuda_warptile_module *w = dev->warptile_modules;
+        dev->warptile_modules = w->next;
+        gh_cu_check(ctx->cu->cuModuleUnload(w->m.module), "cuModuleUnload on device %d", dev->index);
+        free(w);
+    }
 }
 
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
@@ -177,11 +230,15 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
     if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "no context (NULL)");
     for (int k = 0; k < GH_CUDA_SOURCE_KERNELS; ++k)
         for (int d = 0; d < GH_DTYPE_COUNT; ++d)
-            for (int i = 0; dtype_types[d] && i < gh_cuda_variant_count(k); ++i) { /* dtypes with sources */
+            for (int i = 0; (gh_cuda_kernel_infos[k].dtypes & GH_DTYPE_BIT(d)) && i < gh_cuda_variant_count(k); ++i) {
                 gh_cuda_variant v = gh_cuda_variant_at(k, i);
                 /* blocked at tile 128, work 2 needs 4096 threads: no CUDA
                  * device runs it, and gemm() refuses it before compiling. */
                 if (k == GH_CUDA_BLOCKED && (v.tile / v.work) * (v.tile / v.work) > 1024) continue;
+                /* warptile (several seconds a variant): its samples in f32
+                 * (cp.async) and bf16 (through registers), its default in
+                 * f64 and f16. */
+                if (k == GH_CUDA_WARPTILE && i > 0 && d != GH_F32 && d != GH_BF16) continue;
                 void *cubin = NULL;
                 size_t size = 0;
                 gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, &v, cc_major, cc_minor, &cubin, &size);
@@ -197,14 +254,21 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
     if (!ctx) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: no context (NULL)");
     if (kernel < 0 || kernel >= GH_CUDA_SOURCE_KERNELS)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
-                                   "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d)",
-                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED);
+                                   "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d, "
+                                   "warptile %d)",
+                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE);
     const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
     if ((unsigned)dtype >= GH_DTYPE_COUNT || !(info->dtypes & GH_DTYPE_BIT(dtype)))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: kernel %s has no dtype %d", info->name, (int)dtype);
     gh_status st = gh_plugin_check_params("compile", info, params, n_params);
     if (st) return st;
     gh_cuda_variant v = gh_cuda_variant_of(kernel, params);
+    char why[256];
+    if (kernel == GH_CUDA_WARPTILE && !gh_cuda_warptile_fits(dtype, &v, why, sizeof why)) {
+        char name[160];
+        gh_cuda_variant_name(name, sizeof name, kernel, dtype, &v);
+        return gh_plugin_set_error(GH_UNSUPPORTED, "compile: %s: %s", name, why);
+    }
     void *cubin = NULL;
     size_t size = 0;
     st = gh_cuda_compile(ctx, kernel, dtype, &v, cc_major, cc_minor, &cubin, &size);

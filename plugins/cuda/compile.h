@@ -1,5 +1,5 @@
 /*
- * The naive, tiled and blocked kernels built: their sources (sources.h)
+ * The naive, tiled, blocked and warptile kernels built: their sources (sources.h)
  * compiled with NVRTC for the device's own architecture, loaded as modules
  * and cached per (device, kernel, dtype, variant).
  */
@@ -12,10 +12,10 @@
 
 /* The loaded kernel for (kernel, dtype, variant) on dev, which must be
  * current; compiled and loaded on first use. kernel is a source kernel
- * (GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED); variant_index is
- * gh_cuda_variant.index (0 for naive). */
-gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, int variant_index,
-                             gh_cuda_module **out);
+ * (GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE; a
+ * warptile variant must fit, gh_cuda_warptile_fits). */
+gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype,
+                             const gh_cuda_variant *variant, gh_cuda_module **out);
 
 /* Unloads every module of dev (its context current). */
 void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev);
@@ -26,8 +26,9 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
                           int cc_major, int cc_minor, void **cubin, size_t *cubin_size);
 
 /* The get_proc extra GEMMHOST_CUDA_COMPILE_ALL: every kernel, dtype and
- * variant that fits CUDA's 1024 threads per block, compiled for the given
- * architecture with no device needed. */
+ * variant that fits CUDA's 1024 threads per block (warptile: its
+ * gh_cuda_warptile_samples in f32 and bf16, its default in f64 and f16),
+ * compiled for the given architecture with no device needed. */
 gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor);
 
 /* The get_proc extra GEMMHOST_CUDA_COMPILE: one variant of one source

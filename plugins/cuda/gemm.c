@@ -65,28 +65,33 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                         const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
 {
     size_t es = gh_plugin_dtype_size(a->dtype);
-    char variant[96];
+    char variant[192];
     gh_cuda_variant_name(variant, sizeof variant, kernel, a->dtype, v);
 
     /* The device's limits are checked before compiling or launching. */
-    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n);
+    char why[256];
+    if (kernel == GH_CUDA_WARPTILE && !gh_cuda_warptile_fits(a->dtype, v, why, sizeof why))
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
+    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n, a->trans_a, a->trans_b);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs %lld threads per block; %s allows %d "
                                    "(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
                                    variant, shape.threads, dev->name, dev->max_threads_per_block);
-    if (shape.shared > dev->max_shared_per_block)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "%s needs %lld bytes of shared memory per block; %s allows %d "
-                                   "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                                   variant, shape.shared, dev->name, dev->max_shared_per_block);
+    /* Dynamic shared memory may go up to the opt-in limit. */
+    const int shared_limit = shape.dynamic ? dev->max_shared_per_block_optin : dev->max_shared_per_block;
+    if (shape.shared > shared_limit)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s needs %lld bytes of shared memory per block; %s allows %d (%s)",
+                                   variant, shape.shared, dev->name, shared_limit,
+                                   shape.dynamic ? "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"
+                                                 : "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK");
     if (shape.grid_x > dev->max_grid_x || shape.grid_y > dev->max_grid_y)
         return gh_plugin_set_error(
             GH_UNSUPPORTED, "%s: M %lld x N %lld needs a grid of %lld x %lld blocks; %s allows %d x %d", variant,
             (long long)a->m, (long long)a->n, shape.grid_x, shape.grid_y, dev->name, dev->max_grid_x, dev->max_grid_y);
 
     gh_cuda_module *mod = NULL;
-    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v->index, &mod);
+    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v, &mod);
     if (st) return st;
     /* What the compiled kernel can take (its registers can lower it). */
     const unsigned block_x = shape.block_x, block_y = shape.block_y;
@@ -95,11 +100,11 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "%s needs %u threads per block; compiled, it runs at most %d on %s "
                                    "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
                                    variant, block_x * block_y, mod->max_threads, dev->name);
-    if (mod->static_shared > dev->max_shared_per_block)
+    if (mod->static_shared + (shape.dynamic ? shape.shared : 0) > shared_limit)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s uses %d bytes of shared memory per block; %s allows %d "
                                    "(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)",
-                                   variant, mod->static_shared, dev->name, dev->max_shared_per_block);
+                                   variant, mod->static_shared, dev->name, shared_limit);
 
     /* The kernels' parameters, in order (see kernels/cuda/naive.cu). */
     int M = (int)a->m, N = (int)a->n, K = (int)a->k;
@@ -110,14 +115,23 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     CUdeviceptr C = a->c->ptr + a->c_offset * es;
     long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
     void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
+    /* warptile's 16-byte copies: A and B each start 16-byte aligned and
+     * their rows are whole 16-byte pieces; else its scalar path. */
+    int function = trans_a * 2 + trans_b;
+    if (mod->function[4 + function] && A % 16 == 0 && B % 16 == 0 && (lda * (long long)es) % 16 == 0 &&
+        (ldb * (long long)es) % 16 == 0)
+        function += 4;
 
     if ((st = gh_cuda_record(ctx, dev, start, stream))) return st;
-    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[trans_a * 2 + trans_b], (unsigned)shape.grid_x,
-                                                  (unsigned)shape.grid_y, 1, block_x, block_y, 1, 0, stream, params,
-                                                  NULL),
-                          "cuLaunchKernel(%s, %s, grid %lld x %lld, block %u x %u) on device %d", variant,
-                          trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), shape.grid_x, shape.grid_y,
-                          block_x, block_y, dev->index)))
+    const unsigned dynamic_shared = shape.dynamic ? (unsigned)shape.shared : 0;
+    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
+                                                  (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
+                                                  stream, params, NULL),
+                          "cuLaunchKernel(%s, %s%s, grid %lld x %lld, block %u x %u, %u bytes of dynamic shared "
+                          "memory) on device %d",
+                          variant, trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"),
+                          function >= 4 ? " 16-byte copies" : "", shape.grid_x, shape.grid_y, block_x, block_y,
+                          dynamic_shared, dev->index)))
         return st;
     return gh_cuda_record(ctx, dev, stop, stream);
 }

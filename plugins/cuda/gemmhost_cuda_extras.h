@@ -10,7 +10,8 @@
 /* gh_status compile_all(gh_plugin *ctx, int cc_major, int cc_minor):
  * compiles every kernel the plugin builds at run time (naive; tiled at every
  * tile; blocked at every tile and work whose (tile / work)^2 threads fit
- * CUDA's 1024 per block) for every dtype with NVRTC for compute capability
+ * CUDA's 1024 per block; warptile at sample parameter sets, its space being
+ * thousands) for every dtype with NVRTC for compute capability
  * cc_major.cc_minor, from the context's kernel sources, and loads nothing.
  * No driver or device is needed, so a machine without a GPU tests the
  * run-time compile path. GH_OK, or the first failure with NVRTC's log in
@@ -21,8 +22,9 @@ typedef gh_status (*gemmhost_cuda_compile_all_fn)(gh_plugin *ctx, int cc_major, 
 /* gh_status compile(gh_plugin *ctx, int kernel, gh_dtype dtype,
  *                   const int64_t *params, size_t n_params,
  *                   int cc_major, int cc_minor):
- * compiles one variant of one kernel built at run time (naive, tiled or
- * blocked, by kernel_info index; params as gemm() takes them) in one dtype
+ * compiles one variant of one kernel built at run time (naive, tiled,
+ * blocked or warptile, by kernel_info index; params as gemm() takes them;
+ * a warptile set that cannot fit is GH_UNSUPPORTED, saying why) in one dtype
  * with NVRTC for compute capability cc_major.cc_minor, the same way gemm()
  * does, and loads nothing: no driver or device needed. GH_OK, or the
  * failure with NVRTC's log; GH_INVALID_ARGUMENT for a kernel that is not

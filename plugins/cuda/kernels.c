@@ -50,12 +50,58 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
+/* warptile: block tile, warp tile, thread tile, stages and the register
+ * budget. Not every combination fits: gh_cuda_warptile_fits says which, and
+ * gemm() refuses the others before compiling. The default is the classic
+ * SIMT SGEMM shape: 128 x 128 x 16 blocks of 8 warps, each warp 64 x 32,
+ * each thread 8 x 8, three stages (55 KB of shared memory in f32). */
+static const int64_t wt_block_edges[] = {64, 128, 256};
+static const int64_t wt_depths[] = {8, 16, 32};
+static const int64_t wt_warp_edges[] = {16, 32, 64, 128};
+static const int64_t wt_thread_edges[] = {4, 8};
+static const int64_t wt_stages[] = {2, 3, 4};
+static const int64_t wt_min_blocks[] = {1, 2};
+#define WT_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                       \
+    {                                                                                                      \
+        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
+        .allowed = VALUES, .n_allowed = sizeof VALUES / sizeof VALUES[0], .min_value = VALUES[0],          \
+        .max_value = VALUES[sizeof VALUES / sizeof VALUES[0] - 1],                                         \
+    }
+static const gh_param_info warptile_params[GH_WT_PARAMS] = {
+    [GH_WT_BM] = WT_PARAM("bm", "rows of C a thread block computes", 128, wt_block_edges),
+    [GH_WT_BN] = WT_PARAM("bn", "columns of C a thread block computes", 128, wt_block_edges),
+    [GH_WT_BK] = WT_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 16, wt_depths),
+    [GH_WT_WM] =
+        WT_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64, wt_warp_edges),
+    [GH_WT_WN] = WT_PARAM("wn", "columns of the block's C one warp computes", 32, wt_warp_edges),
+    [GH_WT_TM] = WT_PARAM("tm", "rows of C each thread keeps in registers; (wm / tm) * (wn / tn) must be 32", 8,
+                          wt_thread_edges),
+    [GH_WT_TN] = WT_PARAM("tn", "columns of C each thread keeps in registers", 8, wt_thread_edges),
+    [GH_WT_STAGES] =
+        WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async on sm_80+)", 3, wt_stages),
+    [GH_WT_MINBLOCKS] = WT_PARAM("minblocks",
+                                 "blocks per SM the register allocation must allow (__launch_bounds__): 2 caps "
+                                 "registers for more warps per SM, at the risk of spills",
+                                 1, wt_min_blocks),
+};
+
+const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS] = {
+    {128, 128, 16, 64, 32, 8, 8, 3, 1}, /* the default */
+    {128, 128, 8, 32, 64, 8, 8, 2, 2},  /* 8 x 8 threads per warp */
+    {64, 64, 32, 32, 32, 4, 8, 4, 1},   /* 128 threads */
+    {256, 64, 16, 64, 32, 8, 8, 3, 1},  /* 256-row blocks */
+    {128, 64, 16, 128, 16, 8, 8, 3, 2}, /* 16 x 2 threads per warp */
+    {64, 256, 8, 16, 128, 8, 8, 2, 1},  /* 2 x 16 threads per warp */
+    {128, 128, 16, 32, 16, 4, 4, 3, 1}, /* 1024 threads */
+};
+
 /* f16 and bf16: stored in 16 bits, widened to f32 for the multiplies and
  * sums, rounded once into C (plugin.h's default arithmetic: no declaration).
  * The conversions are plain instructions on every architecture NVRTC
  * targets, so every CUDA device runs them. */
-#define HALF_DTYPES (GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
-#define ALL_DTYPES  (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | HALF_DTYPES)
+#define HALF_DTYPES  (GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
+#define FLOAT_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)
+#define ALL_DTYPES   (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | HALF_DTYPES)
 
 /* cublas-tf32 multiplies f32 inputs rounded to TF32 on the tensor cores and
  * sums in f32: the host holds it to that bound, not f32's. */
@@ -74,6 +120,11 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                          "2D register blocking: each thread a work x work block of C in registers, tiles of A and B "
                          "double-buffered in shared memory (NVRTC)",
                          ALL_DTYPES, blocked_params, 2, NULL, 0},
+    [GH_CUDA_WARPTILE] = {sizeof(gh_kernel_info), "warptile",
+                          "block, warp and thread tiles; A and B tiles in stages-deep shared-memory buffers filled "
+                          "by cp.async (16-byte pieces where the layout allows), bank-conflict-free reads, blocks "
+                          "ordered in groups for L2 (NVRTC)",
+                          FLOAT_DTYPES, warptile_params, GH_WT_PARAMS, NULL, 0},
     [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
                         "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
                         "f32 compute: the baseline",
@@ -91,14 +142,18 @@ int gh_cuda_variant_count(int kernel)
     case GH_CUDA_NAIVE: return 1;
     case GH_CUDA_TILED: return GH_CUDA_TILE_COUNT;
     case GH_CUDA_BLOCKED: return GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT;
+    case GH_CUDA_WARPTILE: return GH_CUDA_WARPTILE_SAMPLES;
     default: return 0;
     }
 }
 
 gh_cuda_variant gh_cuda_variant_at(int kernel, int index)
 {
-    gh_cuda_variant v = {0, 0, index};
-    if (kernel == GH_CUDA_TILED) {
+    gh_cuda_variant v = {0, 0, index, {0}};
+    if (kernel == GH_CUDA_WARPTILE) {
+        v.index = -1;
+        for (int p = 0; p < GH_WT_PARAMS; ++p) v.wt[p] = gh_cuda_warptile_samples[index][p];
+    } else if (kernel == GH_CUDA_TILED) {
         v.tile = gh_cuda_tiles[index];
     } else if (kernel == GH_CUDA_BLOCKED) {
         v.tile = gh_cuda_blocked_tiles[index / GH_CUDA_BLOCKED_WORK_COUNT];
@@ -126,6 +181,11 @@ const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel)
 gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params)
 {
     const gh_param_info *p = gh_cuda_kernel_infos[kernel].params;
+    if (kernel == GH_CUDA_WARPTILE) {
+        gh_cuda_variant v = {0, 0, -1, {0}};
+        for (int i = 0; i < GH_WT_PARAMS; ++i) v.wt[i] = params[i];
+        return v;
+    }
     if (kernel == GH_CUDA_TILED) return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
     if (kernel == GH_CUDA_BLOCKED)
         return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]) * GH_CUDA_BLOCKED_WORK_COUNT +
@@ -152,9 +212,70 @@ long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
     return 2LL * 2LL * gh_cuda_blocked_depth(dtype) * (tile + 16 / es) * es;
 }
 
+/* 16 bytes of the type tiles are held in (acc_t) and of the stored type. */
+static int64_t acc_per_16(gh_dtype dtype)
+{
+    return 16 / (int64_t)gh_cuda_acc_size(dtype);
+}
+static int64_t elems_per_16(gh_dtype dtype)
+{
+    return 16 / (int64_t)gh_plugin_dtype_size(dtype);
+}
+
+int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
+{
+    const int64_t *w = v->wt;
+    const int64_t bm = w[GH_WT_BM], bn = w[GH_WT_BN], bk = w[GH_WT_BK], wm = w[GH_WT_WM], wn = w[GH_WT_WN];
+    const int64_t tm = w[GH_WT_TM], tn = w[GH_WT_TN];
+    if (wm > bm || wn > bn || bm % wm || bn % wn) {
+        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
+                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
+        return 0;
+    }
+    if (wm % tm || wn % tn || (wm / tm) * (wn / tn) != 32) {
+        snprintf(why, why_size,
+                 "a warp is 32 threads: (wm / tm) * (wn / tn) must be 32, and wm %lld / tm %lld * wn %lld / tn %lld "
+                 "is %lld",
+                 (long long)wm, (long long)tm, (long long)wn, (long long)tn, (long long)((wm / tm) * (wn / tn)));
+        return 0;
+    }
+    const int64_t threads = (bm / wm) * (bn / wn) * 32;
+    if (threads > 1024) {
+        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
+                 (long long)(threads / 32), (long long)threads);
+        return 0;
+    }
+    /* tm, tn and bk are whole 16-byte reads of acc_t (4 f32 or 2 f64) and
+     * bk, bm, bn whole 16-byte pieces of the stored type (up to 8 f16). */
+    const int64_t vr = acc_per_16(dtype), vg = elems_per_16(dtype);
+    if (tm % vr || tn % vr || bk % vr || bk % vg || bm % vg || bn % vg) {
+        snprintf(why, why_size, "tm, tn and bk must be multiples of %lld and bk of %lld (16 bytes) in %s",
+                 (long long)vr, (long long)vg, gh_plugin_dtype_name(dtype));
+        return 0;
+    }
+    return 1;
+}
+
+long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)
+{
+    const int64_t *w = v->wt;
+    const long long pad = acc_per_16(dtype), bm = w[GH_WT_BM], bn = w[GH_WT_BN], bk = w[GH_WT_BK];
+    /* Each tile as stored: rows of its contiguous dimension, plus pad. */
+    long long a = trans_a ? bk * (bm + pad) : bm * (bk + pad);
+    long long b = trans_b ? bn * (bk + pad) : bk * (bn + pad);
+    return w[GH_WT_STAGES] * (a + b) * (long long)gh_cuda_acc_size(dtype);
+}
+
 void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
 {
-    if (kernel == GH_CUDA_BLOCKED)
+    if (kernel == GH_CUDA_WARPTILE) {
+        const int64_t *w = v->wt;
+        snprintf(out, size,
+                 "gemm_warptile (%s, bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld "
+                 "minblocks %lld)",
+                 gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
+                 (long long)w[4], (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);
+    } else if (kernel == GH_CUDA_BLOCKED)
         snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
                  (long long)v->work);
     else if (kernel == GH_CUDA_TILED)
@@ -162,9 +283,22 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, co
     else snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
 }
 
-gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m, int64_t n)
+gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m, int64_t n,
+                                             int trans_a, int trans_b)
 {
-    gh_cuda_launch_shape s = {NAIVE_BLOCK_X, NAIVE_BLOCK_Y, 0, 0, 0, 0};
+    gh_cuda_launch_shape s = {NAIVE_BLOCK_X, NAIVE_BLOCK_Y, 0, 0, 0, 0, 0};
+    if (kernel == GH_CUDA_WARPTILE) {
+        /* One dimension: blocks are numbered in groups (warptile.cu). */
+        const int64_t *w = v->wt;
+        s.threads = (w[GH_WT_BM] / w[GH_WT_WM]) * (w[GH_WT_BN] / w[GH_WT_WN]) * 32;
+        s.shared = gh_cuda_warptile_shared_bytes(dtype, v, trans_a, trans_b);
+        s.dynamic = 1;
+        s.block_x = (unsigned)s.threads;
+        s.block_y = 1;
+        s.grid_x = ((m + w[GH_WT_BM] - 1) / w[GH_WT_BM]) * ((n + w[GH_WT_BN] - 1) / w[GH_WT_BN]);
+        s.grid_y = 1;
+        return s;
+    }
     long long cover_x = NAIVE_BLOCK_X, cover_y = NAIVE_BLOCK_Y; /* the edges of C a block computes */
     if (kernel == GH_CUDA_TILED) {
         s.threads = v->tile * v->tile;

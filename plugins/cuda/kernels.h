@@ -16,11 +16,29 @@ enum {
     GH_CUDA_NAIVE = 0,
     GH_CUDA_TILED = 1,
     GH_CUDA_BLOCKED = 2,
-    GH_CUDA_CUBLAS = 3,
-    GH_CUDA_CUBLAS_TF32 = 4,
-    GH_CUDA_KERNEL_COUNT = 5
+    GH_CUDA_WARPTILE = 3,
+    GH_CUDA_CUBLAS = 4,
+    GH_CUDA_CUBLAS_TF32 = 5,
+    GH_CUDA_KERNEL_COUNT = 6
 };
-#define GH_CUDA_SOURCE_KERNELS 3 /* naive, tiled and blocked are compiled from kernels/cuda */
+#define GH_CUDA_SOURCE_KERNELS 4 /* naive, tiled, blocked and warptile are compiled from kernels/cuda */
+/* naive, tiled and blocked have few variants, cached in a fixed table
+ * (gh_cuda_device.modules); warptile's thousands go in a list. */
+#define GH_CUDA_FIXED_KERNELS  3
+
+/* warptile's parameters, in the order gemm() takes them. */
+enum {
+    GH_WT_BM,
+    GH_WT_BN,
+    GH_WT_BK,
+    GH_WT_WM,
+    GH_WT_WN,
+    GH_WT_TM,
+    GH_WT_TN,
+    GH_WT_STAGES,
+    GH_WT_MINBLOCKS,
+    GH_WT_PARAMS
+};
 
 /* The parameter values the source kernels are built for. A kernel's
  * variants (one per combination of its parameters) index a device's module
@@ -36,10 +54,17 @@ extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
 
 /* One compiled variant of a source kernel. */
 typedef struct gh_cuda_variant {
-    int64_t tile; /* tiled and blocked; 0 for naive */
-    int64_t work; /* blocked; 0 otherwise */
-    int index;    /* into gh_cuda_device.modules[kernel][dtype] */
+    int64_t tile;             /* tiled and blocked; 0 for naive */
+    int64_t work;             /* blocked; 0 otherwise */
+    int index;                /* into gh_cuda_device.modules[kernel][dtype]; -1 for warptile */
+    int64_t wt[GH_WT_PARAMS]; /* warptile's parameters; zeros otherwise */
 } gh_cuda_variant;
+
+/* warptile variants compile_all builds (its full space is thousands): the
+ * default and others that between them take each allowed value of every
+ * parameter. */
+#define GH_CUDA_WARPTILE_SAMPLES 7
+extern const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS];
 
 extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
 
@@ -67,15 +92,25 @@ size_t gh_cuda_acc_size(gh_dtype dtype);
 int gh_cuda_blocked_depth(gh_dtype dtype);
 long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile);
 
+/* warptile: whether a variant's parameters fit together (warp tile within
+ * the block tile, 32 threads a warp, at most 1024 threads, 16-byte pieces):
+ * 1, or 0 with the reason in why. Needs no device. */
+int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
+/* Its dynamic shared memory in bytes for a transpose pair, as warptile.cu
+ * lays it out: STAGES tiles of op(A) and op(B), each row 16 bytes longer. */
+long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b);
+
 /* How a source kernel's variant is launched for an M x N C: its block, the
- * threads and static shared memory a block needs (threads 0 for naive, whose
- * fixed 256 threads every device runs), and its grid. */
+ * threads and shared memory a block needs (threads 0 for naive, whose
+ * fixed 256 threads every device runs), and its grid. shared is static, or
+ * for warptile dynamic (given at launch; `dynamic` says which). */
 typedef struct gh_cuda_launch_shape {
     unsigned block_x, block_y;
     long long threads, shared;
+    int dynamic;
     long long grid_x, grid_y;
 } gh_cuda_launch_shape;
 gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *variant, int64_t m,
-                                             int64_t n);
+                                             int64_t n, int trans_a, int trans_b);
 
 #endif

@@ -26,6 +26,10 @@ void run_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* No device needed: NVRTC compiles the f16 and bf16 kernels for sm_90,
  * sm_80 and sm_75 through the plugin's compile extra. */
 void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx);
+/* No device needed: NVRTC compiles warptile's default in every dtype for
+ * sm_90, sm_80 and sm_75 (with `full`, more variants), and what cannot fit
+ * is refused before compiling. */
+void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
 
 /* Finds a kernel's index by name, -1 if absent. */
 int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name);

@@ -16,26 +16,52 @@
 
 typedef struct variant {
     const char *kernel;
-    int64_t params[2]; /* tile (0: no parameter), then work for blocked (0: none) */
+    int64_t params[9]; /* tile (0: no parameter), then work for blocked (0: none); warptile's nine */
 } variant;
 
 /* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
- * checks it is refused. */
+ * checks it is refused. warptile (f32 and f64; not i32): the default, 8 x 8
+ * threads per warp at depth 8 with 2 stages and the register cap of 2
+ * blocks per SM, 128 threads at depth 32 with 4 stages, 2 x 16 threads per
+ * warp. */
 static const variant variants[] = {
-    {"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {8, 0}},     {"tiled", {16, 0}},   {"tiled", {32, 0}},
-    {"blocked", {32, 2}}, {"blocked", {32, 4}},  {"blocked", {32, 8}},  {"blocked", {64, 2}}, {"blocked", {64, 4}},
-    {"blocked", {64, 8}}, {"blocked", {128, 4}}, {"blocked", {128, 8}}, {"cublas", {0, 0}},
+    {"naive", {0, 0}},
+    {"tiled", {4, 0}},
+    {"tiled", {8, 0}},
+    {"tiled", {16, 0}},
+    {"tiled", {32, 0}},
+    {"blocked", {32, 2}},
+    {"blocked", {32, 4}},
+    {"blocked", {32, 8}},
+    {"blocked", {64, 2}},
+    {"blocked", {64, 4}},
+    {"blocked", {64, 8}},
+    {"blocked", {128, 4}},
+    {"blocked", {128, 8}},
+    {"cublas", {0, 0}},
+    {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
+    {"warptile", {128, 128, 8, 32, 64, 8, 8, 2, 2}},
+    {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
+    {"warptile", {64, 256, 8, 16, 128, 8, 8, 2, 1}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
 static size_t n_params_of(const variant *v)
 {
+    if (strcmp(v->kernel, "warptile") == 0) return 9;
     return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
 }
 
 /* "tiled tile=16", "blocked tile=128 work=8", "naive". */
 static void variant_name(const variant *v, char *out, size_t size)
 {
+    if (strcmp(v->kernel, "warptile") == 0) {
+        const int64_t *p = v->params;
+        snprintf(out, size, "warptile %lldx%lldx%lld warp %lldx%lld thread %lldx%lld stages %lld minblocks %lld",
+                 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
+                 (long long)p[6], (long long)p[7], (long long)p[8]);
+        return;
+    }
     if (v->params[1])
         snprintf(out, size, "%s tile=%lld work=%lld", v->kernel, (long long)v->params[0], (long long)v->params[1]);
     else if (v->params[0]) snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
@@ -54,15 +80,22 @@ typedef struct layout {
 static const layout layouts[] = {
     {"tight", 0, 0, 0, 0, 0, 0, 0},
     {"ld+pad, offsets", 3, 5, 2, 7, 11, 13, 17},
+    /* Rows and offsets in whole 16 bytes (f32, i32; f64 twice that): the
+     * layout warptile copies in 16-byte pieces, run for warptile only. */
+    {"ld+4k, aligned offsets", 4, 8, 4, 4, 8, 12, 5},
 };
+#define ALIGNED_LAYOUT 2
 
 /* op(A) m x k, op(B) k x n: M, N, K. Odd sizes, one-row and one-column
  * products, K below every tile, tile +- 1 for every tile (blocked's 64 and
- * 128 too, with K around its steps of 8 and 16), several blocks each way. */
+ * 128 too, with K around its steps of 8 and 16), several blocks each way;
+ * the last three have rows in whole 16-byte pieces when tight (warptile's
+ * 16-byte copies with partial pieces at the edges) and K past several
+ * steps. */
 static const int64_t shapes[][3] = {
-    {1, 1, 1},   {1, 67, 1},  {71, 1, 45},    {37, 53, 29},   {3, 5, 3},      {5, 3, 5},
-    {7, 9, 7},   {9, 7, 9},   {15, 17, 15},   {17, 15, 17},   {31, 33, 31},   {33, 31, 33},
-    {63, 65, 7}, {65, 63, 9}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000},
+    {1, 1, 1},      {1, 67, 1},     {71, 1, 45},    {37, 53, 29},       {3, 5, 3},      {5, 3, 5},     {7, 9, 7},
+    {9, 7, 9},      {15, 17, 15},   {17, 15, 17},   {31, 33, 31},       {33, 31, 33},   {63, 65, 7},   {65, 63, 9},
+    {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {1000, 1000, 1000}, {128, 128, 64}, {132, 68, 36}, {260, 264, 100},
 };
 
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"};
@@ -246,7 +279,10 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
     for (size_t v = 0; v < N_VARIANTS; ++v) {
         if (d == GH_I32 && strcmp(variants[v].kernel, "cublas") == 0)
             continue; /* unsupported, checked once in run_device_error_tests */
-        char vname[64], name[240];
+        const int warptile = strcmp(variants[v].kernel, "warptile") == 0;
+        if (warptile && d == GH_I32) continue; /* not among its dtypes */
+        if (!warptile && lay == &layouts[ALIGNED_LAYOUT]) continue;
+        char vname[96], name[288];
         variant_name(&variants[v], vname, sizeof vname);
         snprintf(name, sizeof name, "%s %s", vname, what);
         int kernel = find_kernel(api, ctx, variants[v].kernel);
@@ -323,8 +359,12 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
         check_verdict(0, "TF32 probe: buffers: %s", api->last_error(ctx));
         goto done;
     }
-    const variant probes[] = {{"cublas", {0, 0}}, {"naive", {0, 0}}, {"tiled", {16, 0}}, {"blocked", {128, 8}}};
-    for (size_t v = 0; v < 4; ++v) {
+    const variant probes[] = {{"cublas", {0, 0}},
+                              {"naive", {0, 0}},
+                              {"tiled", {16, 0}},
+                              {"blocked", {128, 8}},
+                              {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}}};
+    for (size_t v = 0; v < sizeof probes / sizeof probes[0]; ++v) {
         gh_status st = upload_placed(api, ctx, device, &c, GH_F32) ? GH_ERROR : GH_OK;
         gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.0, 0.0, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
@@ -355,8 +395,14 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
         check_verdict(0, "repeatability: out of host memory");
         return;
     }
-    const variant probes[] = {{"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {32, 0}},
-                              {"blocked", {32, 2}}, {"blocked", {128, 8}}, {"cublas", {0, 0}}};
+    const variant probes[] = {{"naive", {0, 0}},
+                              {"tiled", {4, 0}},
+                              {"tiled", {32, 0}},
+                              {"blocked", {32, 2}},
+                              {"blocked", {128, 8}},
+                              {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
+                              {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
+                              {"cublas", {0, 0}}};
     placed a = {0}, b = {0}, c = {0};
     float *first = NULL, *second = NULL;
     if (place(&a, GH_F32, 37, 29, 0, 0, 0) || place(&b, GH_F32, 29, 53, 0, 0, 0) ||
@@ -385,7 +431,7 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
                  upload_placed(api, ctx, device, &c, GH_F32) == 0 &&
                  api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
                  api->download(ctx, c.buf, 0, second, c.elems * 4) == GH_OK;
-        char vname[64];
+        char vname[96];
         variant_name(&probes[v], vname, sizeof vname);
         CHECK(ok && memcmp(first, second, c.elems * 4) == 0, "%s: two runs agree bit for bit%s%s", vname,
               ok ? "" : ": ", ok ? "" : api->last_error(ctx));

@@ -23,25 +23,48 @@
 
 typedef struct variant {
     const char *kernel;
-    int64_t params[2]; /* tile (0: no parameter), then work for blocked (0: none) */
+    int64_t params[9]; /* tile (0: no parameter), then work for blocked (0: none); warptile's nine */
 } variant;
 
 /* Every variant the device runs (blocked at tile 128, work 2 needs 4096
- * threads: test_limits.c checks it is refused). */
+ * threads: test_limits.c checks it is refused); warptile at its default and
+ * with 128 threads at depth 32 in 4 stages. */
 static const variant variants[] = {
-    {"naive", {0, 0}},    {"tiled", {4, 0}},     {"tiled", {8, 0}},     {"tiled", {16, 0}},   {"tiled", {32, 0}},
-    {"blocked", {32, 2}}, {"blocked", {32, 4}},  {"blocked", {32, 8}},  {"blocked", {64, 2}}, {"blocked", {64, 4}},
-    {"blocked", {64, 8}}, {"blocked", {128, 4}}, {"blocked", {128, 8}}, {"cublas", {0, 0}},   {"cublas-tf32", {0, 0}},
+    {"naive", {0, 0}},
+    {"tiled", {4, 0}},
+    {"tiled", {8, 0}},
+    {"tiled", {16, 0}},
+    {"tiled", {32, 0}},
+    {"blocked", {32, 2}},
+    {"blocked", {32, 4}},
+    {"blocked", {32, 8}},
+    {"blocked", {64, 2}},
+    {"blocked", {64, 4}},
+    {"blocked", {64, 8}},
+    {"blocked", {128, 4}},
+    {"blocked", {128, 8}},
+    {"cublas", {0, 0}},
+    {"cublas-tf32", {0, 0}},
+    {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
+    {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
 static size_t n_params_of(const variant *v)
 {
+    if (strcmp(v->kernel, "warptile") == 0) return 9;
     return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
 }
 
 static void variant_name(const variant *v, char *out, size_t size)
 {
+    if (strcmp(v->kernel, "warptile") == 0) {
+        const int64_t *p = v->params;
+        snprintf(out, size, "warptile %lldx%lldx%lld warp %lldx%lld thread %lldx%lld stages %lld minblocks %lld",
+                 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
+                 (long long)p[6], (long long)p[7], (long long)p[8]);
+        return;
+    }
     if (v->params[1])
         snprintf(out, size, "%s tile=%lld work=%lld", v->kernel, (long long)v->params[0], (long long)v->params[1]);
     else if (v->params[0]) snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
@@ -50,10 +73,11 @@ static void variant_name(const variant *v, char *out, size_t size)
 
 /* M, N, K: one element, one row, one column, primes, K below every tile,
  * tile +- 1 (blocked's 64 and 128 too), K = 4096 for a small C (f16
- * accumulation would be far outside the bound there), and one large. */
+ * accumulation would be far outside the bound there), one large, and one
+ * whose tight rows are whole 16 bytes (warptile's 16-byte copies). */
 static const int64_t shapes[][3] = {
     {1, 1, 1},    {1, 67, 1},     {71, 1, 45},    {37, 53, 29},   {15, 17, 15}, {33, 31, 33},       {63, 65, 7},
-    {65, 63, 64}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {8, 8, 4096}, {1000, 1000, 1000},
+    {65, 63, 64}, {127, 129, 17}, {129, 127, 47}, {257, 130, 33}, {8, 8, 4096}, {1000, 1000, 1000}, {136, 128, 72},
 };
 
 /* Extra elements per row and guard elements around each matrix: the tight
@@ -185,7 +209,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
     for (size_t i = 0; i < N_VARIANTS; ++i) {
         const variant *v = &variants[i];
         if (!variant_has(api, ctx, device, v, dc->dtype)) continue;
-        char vname[64], name[256];
+        char vname[96], name[288];
         variant_name(v, vname, sizeof vname);
         snprintf(name, sizeof name, "%s %s", vname, what);
         ++*checks;
@@ -264,7 +288,7 @@ static void check_async(const gh_plugin_api *api, gh_plugin *ctx, int device)
         void *blocking = malloc(bytes);
         for (size_t i = 0; blocking && i < sizeof probes / sizeof probes[0]; ++i) {
             gh_gemm_timing timing;
-            char vname[64];
+            char vname[96];
             variant_name(&probes[i], vname, sizeof vname);
             st = run_variant(api, ctx, device, &dc, &probes[i], NULL, &timing);
             if (st == GH_OK) {

@@ -1,7 +1,9 @@
 /* What a CUDA device cannot run is refused before anything runs, naming the
  * limit: blocked at tile 128, work 2 needs 4096 threads per block, over
- * every device's 1024; cuBLAS has no i32 GEMM; cublas-tf32 is f32 only, and
- * needs compute capability 8.0. The device still works afterwards. (The
+ * every device's 1024; warptile parameters that do not fit together, or
+ * over the device's shared memory; cuBLAS has no i32 GEMM; cublas-tf32 is
+ * f32 only, and needs compute capability 8.0. The device still works
+ * afterwards. (The
  * generic refusals are gemmhost-conformance's.) */
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +91,23 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     expect_gemm(api, ctx, device, "blocked", &args, GH_UNSUPPORTED, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK",
                 "tile 128 work 2 (4096 threads)");
     expect_gemm(api, ctx, device, "blocked", &args, GH_UNSUPPORTED, "4096 threads", "tile 128 work 2 (4096 threads)");
+
+    /* warptile: parameters that cannot fit together are refused before
+     * compiling, naming why; over the device's opt-in shared memory (f64,
+     * 256 x 256 tiles 32 deep, 4 stages: 530 KB), naming the limit. */
+    int64_t wt_params[9] = {128, 128, 16, 64, 64, 8, 8, 3, 1};
+    args = good;
+    args.params = wt_params;
+    args.n_params = 9;
+    expect_gemm(api, ctx, device, "warptile", &args, GH_UNSUPPORTED, "(wm / tm) * (wn / tn) must be 32",
+                "warp 64 x 64 of 8 x 8 threads (64 threads a warp)");
+    const int64_t big[9] = {256, 256, 32, 64, 32, 8, 8, 4, 1};
+    memcpy(wt_params, big, sizeof big);
+    args.dtype = GH_F64;
+    args.m = args.n = args.k = 32;
+    args.lda = args.ldb = args.ldc = 32;
+    expect_gemm(api, ctx, device, "warptile", &args, GH_UNSUPPORTED,
+                "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", "f64 256 x 256 x 32, 4 stages (530 KB)");
 
     /* The device still works after all that. */
     gh_gemm_timing timing = {.size = sizeof timing};

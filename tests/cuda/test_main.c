@@ -130,7 +130,7 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 5, "five kernels (got %d)", api->kernel_count(ctx));
+    CHECK(api->kernel_count(ctx) == 6, "six kernels (got %d)", api->kernel_count(ctx));
     const unsigned half = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16);
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | half;
     const struct {
@@ -140,6 +140,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
     } want[] = {{"naive", all, 0},
                 {"tiled", all, 1},
                 {"blocked", all, 2},
+                {"warptile", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 9},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
@@ -183,6 +184,23 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
             ok = t->allowed[i] == (int64_t)(32 << i) && w->allowed[i] == (int64_t)(2 << i);
         CHECK(ok, "blocked's parameters: tile (default 128; 32, 64, 128) and work (default 8; 2, 4, 8)");
     }
+    /* warptile: its parameters in gemm()'s order, the documented defaults,
+     * each default among its allowed values. */
+    int warptile = find_kernel(api, ctx, "warptile");
+    info = warptile >= 0 ? api->kernel_info(ctx, warptile) : NULL;
+    if (info && info->n_params == 9) {
+        const char *names[9] = {"bm", "bn", "bk", "wm", "wn", "tm", "tn", "stages", "minblocks"};
+        const int64_t defaults[9] = {128, 128, 16, 64, 32, 8, 8, 3, 1};
+        int ok = 1;
+        for (size_t i = 0; ok && i < 9; ++i) {
+            const gh_param_info *p = &info->params[i];
+            int allowed = 0;
+            for (size_t a = 0; a < p->n_allowed; ++a) allowed |= p->allowed[a] == p->default_value;
+            ok = p->size >= sizeof(gh_param_info) && strcmp(p->name, names[i]) == 0 &&
+                 p->default_value == defaults[i] && allowed && p->description[0];
+        }
+        CHECK(ok, "warptile's parameters: bm bn bk wm wn tm tn stages minblocks, defaults 128 128 16 64 32 8 8 3 1");
+    }
 }
 
 /* ---- NVRTC, without a device ---- */
@@ -212,14 +230,16 @@ static char *read_file(const char *path)
     return text;
 }
 
+static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu", "warptile.cu"};
+#define N_KERNEL_FILES (sizeof files / sizeof files[0])
+
 /* Copies the real sources into dir, with an error planted at the end of
  * `broken` (a file name, or NULL for none) that NVRTC sees where the
  * preprocessor condition `when` holds. compile_all stops at its first
  * failure, so the variants before the one that fails all compiled. */
 static int make_kernel_dir(const char *src_dir, const char *dir, const char *broken, const char *when)
 {
-    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu"};
-    for (size_t i = 0; i < 4; ++i) {
+    for (size_t i = 0; i < N_KERNEL_FILES; ++i) {
         char from[2048], to[2048];
         snprintf(from, sizeof from, "%s/%s", src_dir, files[i]);
         snprintf(to, sizeof to, "%s/%s", dir, files[i]);
@@ -247,8 +267,7 @@ static int make_kernel_dir(const char *src_dir, const char *dir, const char *bro
 
 static void remove_kernel_dir(const char *dir)
 {
-    const char *files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu"};
-    for (size_t i = 0; i < 4; ++i) {
+    for (size_t i = 0; i < N_KERNEL_FILES; ++i) {
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         unlink(path);
@@ -272,7 +291,8 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
         }
         CHECK(st == GH_OK,
               "NVRTC compiles naive, tiled (tiles 4..32) and blocked (tiles 32..128 x works 2..8) x "
-              "f32/f64/i32/f16/bf16 for sm_90 from the embedded sources%s%s",
+              "f32/f64/i32/f16/bf16, and warptile (its samples in f32 and bf16, its default in f64 and f16), "
+              "for sm_90 from the embedded sources%s%s",
               st ? ": " : "", st ? api->last_error(ctx) : "");
     } else {
         check_skip(
@@ -403,6 +423,7 @@ int main(int argc, char **argv)
             if (compile_part) {
                 test_nvrtc(api, ctx, kernel_src_dir, full);
                 run_compile_half_tests(api, ctx);
+                run_compile_warptile_tests(api, ctx, full);
             }
             int n = device_part ? api->device_count(ctx) : 0;
             if (device_part && n == 0) {

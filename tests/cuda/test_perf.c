@@ -10,12 +10,12 @@
 
 typedef struct perf_variant {
     const char *kernel;
-    int64_t params[2]; /* tile (0: none), work (0: none) */
+    int64_t params[9]; /* tile (0: none), work (0: none); warptile's nine */
     const char *label;
 } perf_variant;
 
-/* naive first, cuBLAS last (the ratios' base); BLOCKED_DEFAULT is blocked
- * at its default parameters. */
+/* naive first, cuBLAS last (the ratios' base); BLOCKED_DEFAULT and
+ * WARPTILE_DEFAULT are blocked and warptile at their default parameters. */
 static const perf_variant perf_variants[] = {
     {"naive", {0, 0}, ""},
     {"tiled", {8, 0}, "tile=8"},
@@ -25,11 +25,15 @@ static const perf_variant perf_variants[] = {
     {"blocked", {128, 4}, "tile=128 work=4"},
     {"blocked", {64, 8}, "tile=64 work=8"},
     {"blocked", {64, 4}, "tile=64 work=4"},
+    {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}, "default"},
+    {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 2}, "minblocks=2"},
+    {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}, "64x64x32 t=4x8 st=4"},
     {"cublas", {0, 0}, ""},
 };
-#define N_PERF          (sizeof perf_variants / sizeof perf_variants[0])
-#define TILED_16        2
-#define BLOCKED_DEFAULT 4
+#define N_PERF           (sizeof perf_variants / sizeof perf_variants[0])
+#define TILED_16         2
+#define BLOCKED_DEFAULT  4
+#define WARPTILE_DEFAULT 8
 
 static int compare_doubles(const void *x, const void *y)
 {
@@ -55,7 +59,10 @@ static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, 
                          .b = b,
                          .c = c,
                          .params = v->params[0] ? v->params : NULL,
-                         .n_params = v->params[0] ? (v->params[1] ? 2 : 1) : 0};
+                         .n_params = v->params[0] ? (v->params[2]   ? 9
+                                                     : v->params[1] ? 2
+                                                                    : 1)
+                                                  : 0};
     int kernel = find_kernel(api, ctx, v->kernel);
     double ms[3];
     for (int r = -1; r < 3; ++r) {
@@ -99,7 +106,7 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
         }
         double cublas = gflops[N_PERF - 1];
         for (size_t v = 0; v < N_PERF; ++v)
-            printf("perf device %d f32 nn %lld^3: %-7s %-15s %10.1f GFLOP/s  %6.1f%% of cuBLAS  %5.2fx naive\n", device,
+            printf("perf device %d f32 nn %lld^3: %-8s %-22s %10.1f GFLOP/s  %6.1f%% of cuBLAS  %5.2fx naive\n", device,
                    (long long)n, perf_variants[v].kernel, perf_variants[v].label, gflops[v],
                    cublas > 0.0 ? 100.0 * gflops[v] / cublas : 0.0, gflops[0] > 0.0 ? gflops[v] / gflops[0] : 0.0);
         if (gflops[TILED_16] <= gflops[0])
@@ -109,6 +116,10 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
         if (n == 4096 && gflops[BLOCKED_DEFAULT] < 3.0 * gflops[0])
             printf("note: blocked at its defaults (%.0f GFLOP/s) is under 3x naive (%.0f GFLOP/s) at 4096^3\n",
                    gflops[BLOCKED_DEFAULT], gflops[0]);
+        /* The goal for warptile (issue 14): cuBLAS's speed. */
+        if (n >= 2048 && gflops[WARPTILE_DEFAULT] < 0.9 * cublas)
+            printf("note: warptile at its defaults (%.0f GFLOP/s) is under 0.9 of cuBLAS (%.0f GFLOP/s) at %lld^3\n",
+                   gflops[WARPTILE_DEFAULT], cublas, (long long)n);
         if (n == 4096 && cublas < 30000.0)
             printf("note: cuBLAS f32 at 4096^3 ran at %.0f GFLOP/s; an H100 does about 50000: check the timing\n",
                    cublas);
