@@ -77,7 +77,8 @@ def bench(gemmhost, plugin, a, tmp):
     one = walls(gemmhost, config(plugin, "1x1x1", 1, 0, "none", out), a.trials, tmp)
     reps = walls(gemmhost, config(plugin, "1x1x1", a.reps, 0, "none", out), a.trials, tmp)
     cases = walls(gemmhost, config(plugin, sizes, 1, 0, "none", out), a.trials, tmp)
-    large = walls(gemmhost, config(plugin, str(a.large), 3, 1, "auto", out), a.trials, tmp)
+    nan = {True: [float("nan")] * 2, False: [float("nan")] * 2}
+    large = walls(gemmhost, config(plugin, str(a.large), 3, 1, "auto", out), a.trials, tmp) if a.large else nan
     return {iso: {
         "rep_us": (reps[iso][0] - one[iso][0]) / (a.reps - 1) * 1e6,
         "case_us": (cases[iso][0] - one[iso][0]) / (a.cases - 1) * 1e6,
@@ -94,7 +95,7 @@ def main():
     ap.add_argument("--backends", default="cpu,opencl,vulkan", help="plugins to measure, a comma list")
     ap.add_argument("--reps", type=int, default=2000, help="timed repetitions of the 1x1x1 case")
     ap.add_argument("--cases", type=int, default=40, help="tiny cases for the per-case cost")
-    ap.add_argument("--large", type=int, default=1024, help="the large cube")
+    ap.add_argument("--large", type=int, default=1024, help="the large cube (0: skip it)")
     ap.add_argument("--trials", type=int, default=3)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
