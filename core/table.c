@@ -32,8 +32,8 @@ static const column result_cols[N_RESULT_COLS] = {
 };
 
 /* The summary's counts, in gh_result_status order. */
-static const char *const count_titles[N_STATUS] = {"passed",    "failed",   "unsupported",
-                                                   "errors",    "unchecked", "cancelled"};
+static const char *const count_titles[N_STATUS] = {"passed", "failed",    "unsupported",
+                                                   "errors", "unchecked", "cancelled"};
 
 typedef struct summary_row {
     char *cells[N_TEXT_COLS]; /* backend, device, kernel, params as in the table */
