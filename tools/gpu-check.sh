@@ -4,7 +4,10 @@
 # same cases) and the benchmark table. Usage: tools/gpu-check.sh BUILD_DIR LOG_DIR
 #                            [TARBALL: refreshed with the logs after every step]
 # Each step has its own time limit so one hang cannot eat the rest; together
-# they fit one 10-minute call on the GPU machine.
+# they fit one 10-minute call on the GPU machine. Build for it with the host's
+# libraries linked in (the GPU machine may lack them):
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGEMMHOST_STATIC_INIH=ON -DGEMMHOST_STATIC_JANSSON=ON
+#   cmake --build build -j
 set -u
 build=$(cd "${1:-build}" && pwd)
 logs=${2:-gpu-logs}
