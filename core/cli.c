@@ -72,11 +72,11 @@ static const option options[] = {
     {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},  {"--list", OPT_FLAG, NULL},
     {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},    {"--overwrite", OPT_FLAG, NULL},
     {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},  {"--full-agreement", OPT_FLAG, NULL},
-    {"--resume", OPT_FLAG, NULL},
     {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},     {"--output", OPT_VALUE, NULL},
     {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL}, {"--kernel", OPT_VALUE, NULL},
     {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"}, {"--dtype", OPT_VALUE, "dtype"},
     {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL},
+    {"--resume", OPT_FLAG, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)

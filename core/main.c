@@ -155,8 +155,9 @@ static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_pl
     if (gh_report_paths_resolve(ro, &paths, err, err_size) != 0) return -1;
     int rc = 0;
     if (!paths.json) {
-        snprintf(err, err_size, "--resume needs the results files of the run to continue, but output is empty: "
-                                "give --output PREFIX");
+        snprintf(err, err_size,
+                 "--resume needs the results files of the run to continue, but output is empty: "
+                 "give --output PREFIX");
         rc = -1;
     } else if (gh_resume_load(paths.json, ro->settings_json, resume, err, err_size) != 0 ||
                gh_run_check_resume(plan, *resume, paths.json, err, err_size) != 0) {
@@ -164,7 +165,8 @@ static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_pl
     } else if (!c->quiet) {
         if (*resume)
             fprintf(stderr, "gemmhost: resuming %s: %zu earlier results kept (not run again)%s\n", paths.json,
-                    gh_resume_final_count(*resume), gh_resume_cancelled_count(*resume) ? ", the cancelled one runs again" : "");
+                    gh_resume_final_count(*resume),
+                    gh_resume_cancelled_count(*resume) ? ", the cancelled one runs again" : "");
         else fprintf(stderr, "gemmhost: --resume: no %s yet, so everything runs\n", paths.json);
     }
     gh_report_paths_free(&paths);

@@ -446,8 +446,10 @@ void gh_report_cancelled(gh_report *r, const char *signal_name)
     if (!r) return;
     r->cancelled = 1;
     gh_junit_cancelled(r->junit);
-    gh_report_note(r, "run cancelled by %s: the results so far are kept; run again with --resume and the same "
-                   "--output to continue", signal_name);
+    gh_report_note(r,
+                   "run cancelled by %s: the results so far are kept; run again with --resume and the same "
+                   "--output to continue",
+                   signal_name);
 }
 
 void gh_report_plugin_info(gh_report *r, const gh_report_plugin *p)

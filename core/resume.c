@@ -182,8 +182,8 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     const char *dtype = str_of(o, "dtype"), *trans = str_of(o, "trans"), *status = str_of(o, "status");
     r->backend = str_of(o, "backend");
     r->kernel = str_of(o, "kernel");
-    if (!json_is_object(o) || !r->backend || !r->kernel || !dtype || gh_dtype_parse(dtype, &r->dtype) != 0 ||
-        !trans || strlen(trans) != 2 || status_of_name(status, &r->status) != 0 ||
+    if (!json_is_object(o) || !r->backend || !r->kernel || !dtype || gh_dtype_parse(dtype, &r->dtype) != 0 || !trans ||
+        strlen(trans) != 2 || status_of_name(status, &r->status) != 0 ||
         !json_is_integer(json_object_get(o, "case_index"))) {
         snprintf(why, why_size, "a result lacks backend, kernel, case_index, a known dtype, trans or status");
         return -1;

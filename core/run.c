@@ -256,8 +256,10 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
 static void fail_bad_time(const kernel_job *job, gh_result *r)
 {
     char what[160];
-    snprintf(what, sizeof what, "plugin reported a kernel time of %g ms (run %d of %d; a kernel time must be finite "
-             "and > 0)", job->bad_time, job->bad_time_run, job->warmup + job->repeat);
+    snprintf(what, sizeof what,
+             "plugin reported a kernel time of %g ms (run %d of %d; a kernel time must be finite "
+             "and > 0)",
+             job->bad_time, job->bad_time_run, job->warmup + job->repeat);
     if (r->status == GH_RESULT_FAIL) {
         char was[sizeof r->detail];
         snprintf(was, sizeof was, "%s", r->detail);
@@ -393,8 +395,10 @@ static void guard_inputs(case_data *cd, const gh_run_config *run, gh_result *r)
         /* Left as they are, the next results would fail for it: say why. */
         gh_input_guard_seal(&cd->guard);
         snprintf(was, sizeof was, "%s", r->detail);
-        result_detail(r, GH_RESULT_FAIL, "%s; out of host memory to draw the inputs again: the results after it "
-                      "in this case are void too", was);
+        result_detail(r, GH_RESULT_FAIL,
+                      "%s; out of host memory to draw the inputs again: the results after it "
+                      "in this case are void too",
+                      was);
     }
 }
 
@@ -533,7 +537,8 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
     };
     gh_split_outcome o = {.members = job->last};
     if (gh_split_run(job->sp->members, n, job->sp->config->panel, job->sp->config->mem_limit, &prob, &o) != GH_OK) {
-        if (gh_cancel_requested()) result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s: %s", gh_cancel_signal_name(), o.error);
+        if (gh_cancel_requested())
+            result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s: %s", gh_cancel_signal_name(), o.error);
         else result_detail(r, status_of(o.status), "%s", o.error);
         job->failed_wall_ms = o.wall_ms;
         return -1;
@@ -735,18 +740,18 @@ static const gh_host_allocator *case_allocator(const gh_plan *plan, gh_host_allo
 
 /* One thing a case runs: a backend's kernel variant on a device, or a split. */
 typedef struct case_item {
-    size_t i, dv, v;          /* instance, device and variant, when sp is NULL */
-    const gh_split_plan *sp;  /* a split */
-    size_t s;                 /* its index */
-    const gh_resumed *old;    /* its result in the run --resume continues, or NULL */
+    size_t i, dv, v;         /* instance, device and variant, when sp is NULL */
+    const gh_split_plan *sp; /* a split */
+    size_t s;                /* its index */
+    const gh_resumed *old;   /* its result in the run --resume continues, or NULL */
 } case_item;
 
 /* The items of a case in run order, each with its earlier result. */
 static size_t case_items(const gh_plan *plan, const gh_case *c, const gh_resume *resume, case_item *items)
 {
     size_t n = 0;
-    gh_result_key key = {c->index, NULL, 0, NULL, NULL, NULL, c->dtype, c->trans.a, c->trans.b, c->shape.m,
-                         c->shape.n, c->shape.k};
+    gh_result_key key = {c->index, NULL,       0,          NULL,       NULL,       NULL,
+                         c->dtype, c->trans.a, c->trans.b, c->shape.m, c->shape.n, c->shape.k};
     for (size_t i = 0; i < plan->n_instances; i++) {
         const gh_instance *inst = &plan->instances[i];
         if (inst->problem || !inst->runs_alone) continue;
@@ -795,8 +800,8 @@ static gh_result_status run_item(const gh_run_config *run, gh_plan *plan, const 
     }
     gh_instance *inst = &plan->instances[it->i];
     const gh_kernel_variant *v = &inst->variants[it->v];
-    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[it->dv], v->info->name,
-             *v->label ? " " : "", v->label);
+    snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[it->dv], v->info->name, *v->label ? " " : "",
+             v->label);
     gh_progress_run(progress, done, what);
     return run_variant(run, inst, inst->devices[it->dv], v, cd, cmp, report, progress, sum);
 }

@@ -6,6 +6,9 @@
 # Each step has its own time limit so one hang cannot eat the rest. Together
 # they take more than one 10-minute call on the GPU machine: GPU_STEPS (e.g.
 # "cuda cuda-half opencl") runs only the steps named, so two calls cover all.
+# Build for it with the host's libraries linked in (the GPU machine may lack them):
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGEMMHOST_STATIC_INIH=ON -DGEMMHOST_STATIC_JANSSON=ON
+#   cmake --build build -j
 set -u
 build=$(cd "${1:-build}" && pwd)
 logs=${2:-gpu-logs}

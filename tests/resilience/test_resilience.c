@@ -65,8 +65,8 @@ static void test_devices(void)
     char why[256];
     EXPECT(devices(NULL, 3, why, sizeof why) == 3, "three good devices: %s", why);
     EXPECT(devices(NULL, 0, why, sizeof why) == 0, "no device is no lie: %s", why);
-    EXPECT(devices("plugin liar claims 1048576 devices (more than 1024)", 1 << 20, why, sizeof why),
-           "2^20 devices: %s", why);
+    EXPECT(devices("plugin liar claims 1048576 devices (more than 1024)", 1 << 20, why, sizeof why), "2^20 devices: %s",
+           why);
     EXPECT(info_calls == 0, "2^20 devices: no info asked for (%d asked)", info_calls);
     EXPECT(devices(NULL, GH_MAX_DEVICES + 1, why, sizeof why) == -1, "1025 devices refused");
     EXPECT(devices("claims -3 devices", -3, why, sizeof why), "a negative count: %s", why);
@@ -140,7 +140,8 @@ static void test_guard(void)
     EXPECT(gh_input_guard_check(&g, changed, sizeof changed) == 2 && !strcmp(changed, "A and B"), "A and B: %s",
            changed);
     EXPECT(gh_input_guard_reset(&g) == 0, "reset");
-    EXPECT(gh_matrix_check_guards(&a, NULL) == 0 && gh_matrix_is_poison(&b, 2, 2), "reset: guards as allocated, "
+    EXPECT(gh_matrix_check_guards(&a, NULL) == 0 && gh_matrix_is_poison(&b, 2, 2),
+           "reset: guards as allocated, "
            "the matrix poisoned");
     gh_matrix_fill_random(&a, 1, 0, 16);
     gh_matrix_fill_random(&b, 1, 1, 16);
