@@ -12,12 +12,9 @@
 #include <string.h>
 
 #include "cuda_test.h"
+#include "variant.h"
 #include "host_reference.h"
 
-typedef struct variant {
-    const char *kernel;
-    int64_t params[9]; /* tile (0: no parameter), then work for blocked (0: none); warptile's nine */
-} variant;
 
 /* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
  * checks it is refused. warptile (f32 and f64; not i32): the default, 8 x 8
@@ -45,28 +42,6 @@ static const variant variants[] = {
     {"warptile", {64, 256, 8, 16, 128, 8, 8, 2, 1}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
-
-static size_t n_params_of(const variant *v)
-{
-    if (strcmp(v->kernel, "warptile") == 0) return 9;
-    return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
-}
-
-/* "tiled tile=16", "blocked tile=128 work=8", "naive". */
-static void variant_name(const variant *v, char *out, size_t size)
-{
-    if (strcmp(v->kernel, "warptile") == 0) {
-        const int64_t *p = v->params;
-        snprintf(out, size, "warptile %lldx%lldx%lld warp %lldx%lld thread %lldx%lld stages %lld minblocks %lld",
-                 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
-                 (long long)p[6], (long long)p[7], (long long)p[8]);
-        return;
-    }
-    if (v->params[1])
-        snprintf(out, size, "%s tile=%lld work=%lld", v->kernel, (long long)v->params[0], (long long)v->params[1]);
-    else if (v->params[0]) snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
-    else snprintf(out, size, "%s", v->kernel);
-}
 
 /* Where each matrix sits in its buffer: extra elements per row, elements
  * before it, and guard elements after it. */

@@ -17,14 +17,11 @@
 #include <string.h>
 
 #include "cuda_test.h"
+#include "variant.h"
 #include "data.h"
 #include "kernel_arith.h"
 #include "verify.h"
 
-typedef struct variant {
-    const char *kernel;
-    int64_t params[9]; /* tile (0: no parameter), then work for blocked (0: none); warptile's nine */
-} variant;
 
 /* Every variant the device runs (blocked at tile 128, work 2 needs 4096
  * threads: test_limits.c checks it is refused); warptile at its default and
@@ -49,27 +46,6 @@ static const variant variants[] = {
     {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
-
-static size_t n_params_of(const variant *v)
-{
-    if (strcmp(v->kernel, "warptile") == 0) return 9;
-    return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
-}
-
-static void variant_name(const variant *v, char *out, size_t size)
-{
-    if (strcmp(v->kernel, "warptile") == 0) {
-        const int64_t *p = v->params;
-        snprintf(out, size, "warptile %lldx%lldx%lld warp %lldx%lld thread %lldx%lld stages %lld minblocks %lld",
-                 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
-                 (long long)p[6], (long long)p[7], (long long)p[8]);
-        return;
-    }
-    if (v->params[1])
-        snprintf(out, size, "%s tile=%lld work=%lld", v->kernel, (long long)v->params[0], (long long)v->params[1]);
-    else if (v->params[0]) snprintf(out, size, "%s tile=%lld", v->kernel, (long long)v->params[0]);
-    else snprintf(out, size, "%s", v->kernel);
-}
 
 /* M, N, K: one element, one row, one column, primes, K below every tile,
  * tile +- 1 (blocked's 64 and 128 too), K = 4096 for a small C (f16
