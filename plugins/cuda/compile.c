@@ -11,7 +11,8 @@
 #include "kernels.h"
 #include "sources.h"
 
-static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu", "warptile.cu"};
+static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu", "warptile.cu",
+                                                                  "mma.cu"};
 /* The functions of each kernel's module, by trans_a * 2 + trans_b, then
  * warptile's 16-byte copy path (gh_cuda_module.function). */
 static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
@@ -20,9 +21,12 @@ static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
     {"gemm_blocked_nn", "gemm_blocked_nt", "gemm_blocked_tn", "gemm_blocked_tt"},
     {"gemm_warptile_nn", "gemm_warptile_nt", "gemm_warptile_tn", "gemm_warptile_tt", "gemm_warptile_nn_vec",
      "gemm_warptile_nt_vec", "gemm_warptile_tn_vec", "gemm_warptile_tt_vec"},
+    {"gemm_mma_nn", "gemm_mma_nt", "gemm_mma_tn", "gemm_mma_tt", "gemm_mma_nn_vec", "gemm_mma_nt_vec",
+     "gemm_mma_tn_vec", "gemm_mma_tt_vec"},
 };
-/* warptile's defines, by GH_WT_* (its parameters in upper case). */
+/* warptile's and mma's defines, by GH_WT_* and GH_MMA_* (their parameters in upper case). */
 static const char *const warptile_defines[GH_WT_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "TM", "TN", "STAGES", "MINB"};
+static const char *const mma_defines[GH_MMA_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "STAGES"};
 /* DTYPE for gemm_common.cuh, by gh_dtype. */
 static const char *const dtype_types[GH_DTYPE_COUNT] = {
     [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int", [GH_F16] = "gh_f16", [GH_BF16] = "gh_bf16"};
@@ -72,9 +76,10 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     snprintf(depth_def, sizeof depth_def, "-DDEPTH=%d", gh_cuda_blocked_depth(dtype));
     const char *options[2 + GH_WT_PARAMS] = {arch, dtype_def, tile_def, work_def, depth_def};
     int n_options = kernel == GH_CUDA_BLOCKED ? 5 : kernel == GH_CUDA_TILED ? 3 : 2;
-    if (kernel == GH_CUDA_WARPTILE)
-        for (int p = 0; p < GH_WT_PARAMS; ++p) {
-            snprintf(wt_defs[p], sizeof wt_defs[p], "-D%s=%lld", warptile_defines[p], (long long)v->wt[p]);
+    if (gh_cuda_kernel_has_param_list(kernel))
+        for (int p = 0; p < gh_cuda_kernel_param_count(kernel); ++p) {
+            snprintf(wt_defs[p], sizeof wt_defs[p], "-D%s=%lld",
+                     kernel == GH_CUDA_MMA ? mma_defines[p] : warptile_defines[p], (long long)v->wt[p]);
             options[n_options++] = wt_defs[p];
         }
     char defines[320] = "";
@@ -155,9 +160,9 @@ static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
             (st = gh_cu_check(cu->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
                               "cuFuncGetAttribute(%s, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)", name)))
             break;
-        if (kernel == GH_CUDA_WARPTILE) {
+        if (gh_cuda_kernel_has_param_list(kernel)) {
             /* Over 48 KB a block gets only what the function is allowed. */
-            long long dynamic = gh_cuda_warptile_shared_bytes(dtype, v, (t & 3) >> 1, t & 1);
+            long long dynamic = gh_cuda_dynamic_shared_bytes(kernel, dtype, v, (t & 3) >> 1, t & 1);
             if ((st = gh_cu_check(
                      cu->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic),
                      "cuFuncSetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name, dynamic)))
@@ -178,23 +183,26 @@ static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
 gh_status gh_cuda_get_kernel(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh_dtype dtype, const gh_cuda_variant *v,
                              gh_cuda_module **out)
 {
-    if (kernel == GH_CUDA_WARPTILE) {
-        for (gh_cuda_warptile_module *w = dev->warptile_modules; w; w = w->next)
-            if (w->dtype == dtype && memcmp(w->params, v->wt, sizeof w->params) == 0) {
+    if (gh_cuda_kernel_has_param_list(kernel)) {
+        for (gh_cuda_param_module *w = dev->param_modules; w; w = w->next)
+            if (w->kernel == kernel && w->dtype == dtype && memcmp(w->params, v->wt, sizeof w->params) == 0) {
                 *out = &w->m;
                 return GH_OK;
             }
-        gh_cuda_warptile_module *w = calloc(1, sizeof *w);
-        if (!w) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for a warptile module");
+        gh_cuda_param_module *w = calloc(1, sizeof *w);
+        if (!w)
+            return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for a %s module",
+                                       gh_cuda_kernel_infos[kernel].name);
         gh_status st = load_module(ctx, dev, kernel, dtype, v, &w->m);
         if (st) {
             free(w);
             return st;
         }
+        w->kernel = kernel;
         w->dtype = dtype;
         memcpy(w->params, v->wt, sizeof w->params);
-        w->next = dev->warptile_modules;
-        dev->warptile_modules = w;
+        w->next = dev->param_modules;
+        dev->param_modules = w;
         *out = &w->m;
         return GH_OK;
     }
@@ -217,9 +225,9 @@ void gh_cuda_modules_release(gh_plugin *ctx, gh_cuda_device *dev)
                     gh_cu_check(ctx->cu->cuModuleUnload(m->module), "cuModuleUnload on device %d", dev->index);
                 m->module = NULL;
             }
-    while (dev->warptile_modules) {
-        gh_cuda_warptile_module *w = dev->warptile_modules;
-        dev->warptile_modules = w->next;
+    while (dev->param_modules) {
+        gh_cuda_param_module *w = dev->param_modules;
+        dev->param_modules = w->next;
         gh_cu_check(ctx->cu->cuModuleUnload(w->m.module), "cuModuleUnload on device %d", dev->index);
         free(w);
     }
@@ -239,6 +247,8 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
                  * (cp.async) and bf16 (through registers), its default in
                  * f64 and f16. */
                 if (k == GH_CUDA_WARPTILE && i > 0 && d != GH_F32 && d != GH_BF16) continue;
+                /* mma needs sm_80 (cp.async, bf16 and TF32 mma.sync). */
+                if (k == GH_CUDA_MMA && cc_major < 8) continue;
                 void *cubin = NULL;
                 size_t size = 0;
                 gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, &v, cc_major, cc_minor, &cubin, &size);
@@ -255,8 +265,9 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
     if (kernel < 0 || kernel >= GH_CUDA_SOURCE_KERNELS)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
                                    "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d, "
-                                   "warptile %d)",
-                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE);
+                                   "warptile %d, mma %d)",
+                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE,
+                                   GH_CUDA_MMA);
     const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
     if ((unsigned)dtype >= GH_DTYPE_COUNT || !(info->dtypes & GH_DTYPE_BIT(dtype)))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: kernel %s has no dtype %d", info->name, (int)dtype);
@@ -264,7 +275,12 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
     if (st) return st;
     gh_cuda_variant v = gh_cuda_variant_of(kernel, params);
     char why[256];
-    if (kernel == GH_CUDA_WARPTILE && !gh_cuda_warptile_fits(dtype, &v, why, sizeof why)) {
+    if (kernel == GH_CUDA_MMA && cc_major < 8)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "compile: mma needs compute capability 8.0 or newer (cp.async, bf16 and TF32 "
+                                   "mma.sync); sm_%d%d has none of them",
+                                   cc_major, cc_minor);
+    if (!gh_cuda_variant_fits(kernel, dtype, &v, why, sizeof why)) {
         char name[160];
         gh_cuda_variant_name(name, sizeof name, kernel, dtype, &v);
         return gh_plugin_set_error(GH_UNSUPPORTED, "compile: %s: %s", name, why);

@@ -70,8 +70,13 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
 
     /* The device's limits are checked before compiling or launching. */
     char why[256];
-    if (kernel == GH_CUDA_WARPTILE && !gh_cuda_warptile_fits(a->dtype, v, why, sizeof why))
+    if (!gh_cuda_variant_fits(kernel, a->dtype, v, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
+    if (kernel == GH_CUDA_MMA && dev->cc_major < 8)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
+                                   "%s is %d.%d",
+                                   variant, dev->name, dev->cc_major, dev->cc_minor);
     const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n, a->trans_a, a->trans_b);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,

@@ -95,6 +95,32 @@ const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS] =
     {128, 128, 16, 32, 16, 4, 4, 3, 1}, /* 1024 threads */
 };
 
+/* mma: block tile, warp tile (whole 16 x 16 pieces of tensor-core tiles),
+ * the step along K and the stages. The default: 128 x 128 x 32 blocks of 4
+ * warps, each 64 x 64 (32 tensor-core tiles of 16 x 8 in flight), 4
+ * stages. */
+static const int64_t mma_block_edges[] = {64, 128, 256};
+static const int64_t mma_depths[] = {16, 32, 64};
+static const int64_t mma_warp_edges[] = {32, 64, 128};
+static const int64_t mma_stages[] = {2, 3, 4, 5};
+static const gh_param_info mma_params[GH_MMA_PARAMS] = {
+    [GH_MMA_BM] = WT_PARAM("bm", "rows of C a thread block computes", 128, mma_block_edges),
+    [GH_MMA_BN] = WT_PARAM("bn", "columns of C a thread block computes", 128, mma_block_edges),
+    [GH_MMA_BK] = WT_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 32, mma_depths),
+    [GH_MMA_WM] = WT_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64,
+                           mma_warp_edges),
+    [GH_MMA_WN] = WT_PARAM("wn", "columns of the block's C one warp computes", 64, mma_warp_edges),
+    [GH_MMA_STAGES] = WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async)", 4, mma_stages),
+};
+
+const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS] = {
+    {128, 128, 32, 64, 64, 4}, /* the default */
+    {128, 256, 32, 64, 64, 3}, /* 8 warps */
+    {64, 64, 16, 32, 32, 2},   /* small blocks, shallow steps */
+    {256, 128, 64, 128, 32, 3},
+    {64, 128, 32, 64, 128, 5},
+};
+
 /* f16 and bf16: stored in 16 bits, widened to f32 for the multiplies and
  * sums, rounded once into C (plugin.h's default arithmetic: no declaration).
  * The conversions are plain instructions on every architecture NVRTC
@@ -125,6 +151,10 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                           "by cp.async (16-byte pieces where the layout allows), bank-conflict-free reads, blocks "
                           "ordered in groups for L2 (NVRTC)",
                           FLOAT_DTYPES, warptile_params, GH_WT_PARAMS, NULL, 0},
+    [GH_CUDA_MMA] = {sizeof(gh_kernel_info), "mma",
+                     "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
+                     "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
+                     GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, mma_params, GH_MMA_PARAMS, tf32_precision, 1},
     [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
                         "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
                         "f32 compute: the baseline",
@@ -143,6 +173,7 @@ int gh_cuda_variant_count(int kernel)
     case GH_CUDA_TILED: return GH_CUDA_TILE_COUNT;
     case GH_CUDA_BLOCKED: return GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT;
     case GH_CUDA_WARPTILE: return GH_CUDA_WARPTILE_SAMPLES;
+    case GH_CUDA_MMA: return GH_CUDA_MMA_SAMPLES;
     default: return 0;
     }
 }
@@ -153,6 +184,9 @@ gh_cuda_variant gh_cuda_variant_at(int kernel, int index)
     if (kernel == GH_CUDA_WARPTILE) {
         v.index = -1;
         for (int p = 0; p < GH_WT_PARAMS; ++p) v.wt[p] = gh_cuda_warptile_samples[index][p];
+    } else if (kernel == GH_CUDA_MMA) {
+        v.index = -1;
+        for (int p = 0; p < GH_MMA_PARAMS; ++p) v.wt[p] = gh_cuda_mma_samples[index][p];
     } else if (kernel == GH_CUDA_TILED) {
         v.tile = gh_cuda_tiles[index];
     } else if (kernel == GH_CUDA_BLOCKED) {
@@ -178,12 +212,22 @@ const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel)
     return &gh_cuda_kernel_infos[kernel];
 }
 
+int gh_cuda_kernel_has_param_list(int kernel)
+{
+    return kernel == GH_CUDA_WARPTILE || kernel == GH_CUDA_MMA;
+}
+
+int gh_cuda_kernel_param_count(int kernel)
+{
+    return kernel >= 0 && kernel < GH_CUDA_KERNEL_COUNT ? (int)gh_cuda_kernel_infos[kernel].n_params : 0;
+}
+
 gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params)
 {
     const gh_param_info *p = gh_cuda_kernel_infos[kernel].params;
-    if (kernel == GH_CUDA_WARPTILE) {
+    if (gh_cuda_kernel_has_param_list(kernel)) {
         gh_cuda_variant v = {0, 0, -1, {0}};
-        for (int i = 0; i < GH_WT_PARAMS; ++i) v.wt[i] = params[i];
+        for (int i = 0; i < gh_cuda_kernel_param_count(kernel); ++i) v.wt[i] = params[i];
         return v;
     }
     if (kernel == GH_CUDA_TILED) return gh_cuda_variant_at(kernel, gh_plugin_param_index(&p[0], params[0]));
@@ -266,6 +310,53 @@ long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v
     return w[GH_WT_STAGES] * (a + b) * (long long)gh_cuda_acc_size(dtype);
 }
 
+int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
+{
+    (void)dtype;
+    const int64_t *w = v->wt;
+    const int64_t bm = w[GH_MMA_BM], bn = w[GH_MMA_BN], wm = w[GH_MMA_WM], wn = w[GH_MMA_WN];
+    if (wm > bm || wn > bn || bm % wm || bn % wn) {
+        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
+                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
+        return 0;
+    }
+    const int64_t threads = (bm / wm) * (bn / wn) * 32;
+    if (threads > 1024) {
+        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
+                 (long long)(threads / 32), (long long)threads);
+        return 0;
+    }
+    return 1;
+}
+
+long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)
+{
+    const int64_t *w = v->wt;
+    const long long es = (long long)gh_plugin_dtype_size(dtype), bm = w[GH_MMA_BM], bn = w[GH_MMA_BN],
+                    bk = w[GH_MMA_BK];
+    /* mma.cu's PAD_KC and PAD_XC: rows padded by 4 f32 or 8 16-bit
+     * elements along K, by 8 elements along M or N. */
+    const long long pad_kc = es == 4 ? 4 : 8, pad_xc = 8;
+    long long a = trans_a ? bk * (bm + pad_xc) : bm * (bk + pad_kc);
+    long long b = trans_b ? bn * (bk + pad_kc) : bk * (bn + pad_xc);
+    return w[GH_MMA_STAGES] * (a + b) * es;
+}
+
+int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
+{
+    if (kernel == GH_CUDA_WARPTILE) return gh_cuda_warptile_fits(dtype, v, why, why_size);
+    if (kernel == GH_CUDA_MMA) return gh_cuda_mma_fits(dtype, v, why, why_size);
+    return 1;
+}
+
+long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a,
+                                       int trans_b)
+{
+    if (kernel == GH_CUDA_WARPTILE) return gh_cuda_warptile_shared_bytes(dtype, v, trans_a, trans_b);
+    if (kernel == GH_CUDA_MMA) return gh_cuda_mma_shared_bytes(dtype, v, trans_a, trans_b);
+    return 0;
+}
+
 void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
 {
     if (kernel == GH_CUDA_WARPTILE) {
@@ -275,6 +366,11 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, co
                  "minblocks %lld)",
                  gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
                  (long long)w[4], (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);
+    } else if (kernel == GH_CUDA_MMA) {
+        const int64_t *w = v->wt;
+        snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)",
+                 gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
+                 (long long)w[4], (long long)w[5]);
     } else if (kernel == GH_CUDA_BLOCKED)
         snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
                  (long long)v->work);
@@ -296,6 +392,17 @@ gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const g
         s.block_x = (unsigned)s.threads;
         s.block_y = 1;
         s.grid_x = ((m + w[GH_WT_BM] - 1) / w[GH_WT_BM]) * ((n + w[GH_WT_BN] - 1) / w[GH_WT_BN]);
+        s.grid_y = 1;
+        return s;
+    }
+    if (kernel == GH_CUDA_MMA) {
+        const int64_t *w = v->wt;
+        s.threads = (w[GH_MMA_BM] / w[GH_MMA_WM]) * (w[GH_MMA_BN] / w[GH_MMA_WN]) * 32;
+        s.shared = gh_cuda_mma_shared_bytes(dtype, v, trans_a, trans_b);
+        s.dynamic = 1;
+        s.block_x = (unsigned)s.threads;
+        s.block_y = 1;
+        s.grid_x = ((m + w[GH_MMA_BM] - 1) / w[GH_MMA_BM]) * ((n + w[GH_MMA_BN] - 1) / w[GH_MMA_BN]);
         s.grid_y = 1;
         return s;
     }

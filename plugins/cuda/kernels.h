@@ -17,11 +17,12 @@ enum {
     GH_CUDA_TILED = 1,
     GH_CUDA_BLOCKED = 2,
     GH_CUDA_WARPTILE = 3,
-    GH_CUDA_CUBLAS = 4,
-    GH_CUDA_CUBLAS_TF32 = 5,
-    GH_CUDA_KERNEL_COUNT = 6
+    GH_CUDA_MMA = 4,
+    GH_CUDA_CUBLAS = 5,
+    GH_CUDA_CUBLAS_TF32 = 6,
+    GH_CUDA_KERNEL_COUNT = 7
 };
-#define GH_CUDA_SOURCE_KERNELS 4 /* naive, tiled, blocked and warptile are compiled from kernels/cuda */
+#define GH_CUDA_SOURCE_KERNELS 5 /* naive, tiled, blocked, warptile and mma are compiled from kernels/cuda */
 /* naive, tiled and blocked have few variants, cached in a fixed table
  * (gh_cuda_device.modules); warptile's thousands go in a list. */
 #define GH_CUDA_FIXED_KERNELS  3
@@ -40,6 +41,9 @@ enum {
     GH_WT_PARAMS
 };
 
+/* mma's parameters, in the order gemm() takes them. */
+enum { GH_MMA_BM, GH_MMA_BN, GH_MMA_BK, GH_MMA_WM, GH_MMA_WN, GH_MMA_STAGES, GH_MMA_PARAMS };
+
 /* The parameter values the source kernels are built for. A kernel's
  * variants (one per combination of its parameters) index a device's module
  * cache: tiled by its tile's index, blocked by
@@ -56,8 +60,8 @@ extern const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT];
 typedef struct gh_cuda_variant {
     int64_t tile;             /* tiled and blocked; 0 for naive */
     int64_t work;             /* blocked; 0 otherwise */
-    int index;                /* into gh_cuda_device.modules[kernel][dtype]; -1 for warptile */
-    int64_t wt[GH_WT_PARAMS]; /* warptile's parameters; zeros otherwise */
+    int index;                /* into gh_cuda_device.modules[kernel][dtype]; -1 for warptile and mma */
+    int64_t wt[GH_WT_PARAMS]; /* warptile's or mma's parameters (GH_WT_*, GH_MMA_*); zeros otherwise */
 } gh_cuda_variant;
 
 /* warptile variants compile_all builds (its full space is thousands): the
@@ -65,6 +69,15 @@ typedef struct gh_cuda_variant {
  * parameter. */
 #define GH_CUDA_WARPTILE_SAMPLES 7
 extern const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS];
+/* Likewise mma's: the default and shapes that take each allowed value. */
+#define GH_CUDA_MMA_SAMPLES 5
+extern const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS];
+
+/* Kernels with a parameter space too large for a fixed module table:
+ * their variants are cached in a list per device (warptile, mma). */
+int gh_cuda_kernel_has_param_list(int kernel);
+/* The number of parameters such a kernel takes. */
+int gh_cuda_kernel_param_count(int kernel);
 
 extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
 
@@ -99,6 +112,16 @@ int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, s
 /* Its dynamic shared memory in bytes for a transpose pair, as warptile.cu
  * lays it out: STAGES tiles of op(A) and op(B), each row 16 bytes longer. */
 long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b);
+
+/* mma: whether a variant fits (warp tile within the block tile, whole
+ * 16 x 16 pieces, at most 1024 threads): 1, or 0 with the reason. */
+int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
+/* Its dynamic shared memory for a transpose pair, as mma.cu lays it out. */
+long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b);
+/* Either kernel's check and dynamic shared memory (0 for the others). */
+int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
+long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a,
+                                       int trans_b);
 
 /* How a source kernel's variant is launched for an M x N C: its block, the
  * threads and shared memory a block needs (threads 0 for naive, whose

@@ -12,22 +12,23 @@
 #include "libs.h"
 
 /* A compiled kernel, loaded on one device. blocked.cu has one function per
- * transpose pair, warptile.cu two (a scalar and a 16-byte copy path);
+ * transpose pair, warptile.cu and mma.cu two (a scalar and a 16-byte copy path);
  * naive and tiled one for all four. */
 typedef struct gh_cuda_module {
     CUmodule module;        /* NULL until first used */
-    CUfunction function[8]; /* by trans_a * 2 + trans_b, + 4 for warptile's 16-byte path (else NULL) */
+    CUfunction function[8]; /* by trans_a * 2 + trans_b, + 4 for warptile's and mma's 16-byte path (else NULL) */
     int max_threads;        /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, least of them */
     int static_shared;      /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, most of them */
 } gh_cuda_module;
 
-/* A loaded warptile variant, in its device's list. */
-typedef struct gh_cuda_warptile_module {
+/* A loaded variant of warptile or mma, in its device's list. */
+typedef struct gh_cuda_param_module {
+    int kernel;
     gh_dtype dtype;
     int64_t params[GH_WT_PARAMS];
     gh_cuda_module m;
-    struct gh_cuda_warptile_module *next;
-} gh_cuda_warptile_module;
+    struct gh_cuda_param_module *next;
+} gh_cuda_param_module;
 
 /* One device of a context. Calls about one device come from one thread at a
  * time (plugin.h), so nothing here needs a lock. */
@@ -49,7 +50,7 @@ typedef struct gh_cuda_device {
     gh_device_info info; /* points into the strings above */
     /* Per (kernel, dtype, variant); naive has variant 0 only. */
     gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
-    struct gh_cuda_warptile_module *warptile_modules; /* per (dtype, parameters), newest first */
+    struct gh_cuda_param_module *param_modules; /* per (kernel, dtype, parameters), newest first */
     cublasHandle_t cublas;                            /* on `stream`; NULL until the first blocking cuBLAS GEMM */
 } gh_cuda_device;
 

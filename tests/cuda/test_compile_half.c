@@ -59,6 +59,32 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
                       st ? ": " : "", st ? e : "");
             }
 
+    /* mma (tensor cores) in each of its dtypes at its default for sm_90
+     * and sm_80, and its smallest shape for sm_90 (some 3 s a compile);
+     * sm_75 has no bf16 or TF32 mma.sync: refused. */
+    static const int64_t mma_samples[][6] = {{128, 128, 32, 64, 64, 4}, {64, 64, 16, 32, 32, 2}};
+    const gh_dtype mma_dtypes[] = {GH_F16, GH_BF16, GH_F32};
+    const int mma = find_kernel(api, ctx, "mma");
+    for (size_t a = 0; a < 2; ++a)
+        for (size_t d = 0; d < 3; ++d)
+            for (size_t i = 0; i < (a == 0 ? 2u : 1u); ++i) {
+                const int64_t *p = mma_samples[i];
+                gh_status st = compile(ctx, mma, mma_dtypes[d], p, 6, archs[a][0], archs[a][1]);
+                CHECK(st == GH_OK, "NVRTC compiles mma %s %lldx%lldx%lld warp %lldx%lld stages %lld for sm_%d%d%s%.600s",
+                      mma_dtypes[d] == GH_F32 ? "f32" : mma_dtypes[d] == GH_F16 ? "f16" : "bf16", (long long)p[0], (long long)p[1], (long long)p[2],
+                      (long long)p[3], (long long)p[4], (long long)p[5], archs[a][0], archs[a][1], st ? ": " : "",
+                      st ? api->last_error(ctx) : "");
+            }
+    gh_status mst = compile(ctx, mma, GH_BF16, mma_samples[0], 6, 7, 5);
+    CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "compute capability 8.0"),
+          "compile refuses mma for sm_75, naming compute capability 8.0 (status %d: %s)", (int)mst,
+          api->last_error(ctx));
+    int64_t too_many[6] = {256, 256, 32, 32, 32, 2};
+    mst = compile(ctx, mma, GH_F16, too_many, 6, 9, 0);
+    CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "over CUDA's 1024"),
+          "compile refuses mma with 64 warps, naming the 1024-thread limit (status %d: %s)", (int)mst,
+          api->last_error(ctx));
+
     /* The extra checks what it is given, as gemm() does. */
     int64_t seven = 7;
     gh_status st = compile(ctx, find_kernel(api, ctx, "cublas"), GH_F16, NULL, 0, 9, 0);

@@ -25,7 +25,9 @@
 
 /* Every variant the device runs (blocked at tile 128, work 2 needs 4096
  * threads: test_limits.c checks it is refused); warptile at its default and
- * with 128 threads at depth 32 in 4 stages. */
+ * with 128 threads at depth 32 in 4 stages; mma (tensor cores; f32 as TF32)
+ * at its default, at its smallest blocks and steps, and at 256-row blocks
+ * of 8 warps 64 deep. */
 static const variant variants[] = {
     {"naive", {0, 0}},
     {"tiled", {4, 0}},
@@ -44,6 +46,9 @@ static const variant variants[] = {
     {"cublas-tf32", {0, 0}},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
     {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
+    {"mma", {128, 128, 32, 64, 64, 4}},
+    {"mma", {64, 64, 16, 32, 32, 2}},
+    {"mma", {256, 128, 64, 128, 32, 3}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -168,14 +173,15 @@ static gh_status run_variant(const gh_plugin_api *api, gh_plugin *ctx, int devic
 }
 
 /* Does variant v run in dtype d here? f16 and bf16: every kernel that has
- * them; f32: only cublas-tf32 (plain f32 is test_gemm.c's). */
+ * them; f32: only the tensor-core kernels, which declare TF32 (plain f32 is
+ * test_gemm.c's). */
 static int variant_has(const gh_plugin_api *api, gh_plugin *ctx, int device, const variant *v, gh_dtype d)
 {
     const gh_kernel_info *ki = api->kernel_info(ctx, find_kernel(api, ctx, v->kernel));
     if (!ki || !(ki->dtypes & GH_DTYPE_BIT(d))) return 0;
-    if (strcmp(v->kernel, "cublas-tf32") == 0)
-        return device_sm(api, ctx, device) >= 80; /* else refused: test_limits.c */
-    return d != GH_F32;
+    const int tensor_cores = strcmp(v->kernel, "cublas-tf32") == 0 || strcmp(v->kernel, "mma") == 0;
+    if (tensor_cores && device_sm(api, ctx, device) < 80) return 0; /* refused: test_limits.c */
+    return d != GH_F32 || tensor_cores;
 }
 
 /* Every variant of dtype d on one case. */

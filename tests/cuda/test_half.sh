@@ -10,7 +10,7 @@ command -v "$python" >/dev/null || python=python3  # the configured one may not 
 src=$(cd "$(dirname "$0")/../.." && pwd)
 check="$python $src/tests/e2e/check_results.py"
 . "$src/tests/expect.sh"
-half=cuda,cuda-blocked,cuda-blocked-128
+half=cuda,cuda-blocked,cuda-blocked-128,cuda-mma
 
 out=$("$gemmhost" --quiet --config "$config" --backend "$half" --output "$work/half" 2>&1)
 status=$?
@@ -24,22 +24,22 @@ if [ $status = 3 ] && grep -q "plugin cuda has no usable device" <<<"$out"; then
   exit 77
 fi
 echo "$out" | tail -n 5
-# 6 sizes x 2 dtypes x 4 transposes x (naive + 4 tiled + cublas + 8 blocked).
+# 6 sizes x 2 dtypes x 4 transposes x (naive + 4 tiled + cublas + 8 blocked + 2 mma).
 expect_status "f16 and bf16, beta -3" $status 0
-expect_ok "f16/bf16: 672 rows, all pass, every kernel" $check "$work/half" --rows 672 --status pass \
+expect_ok "f16/bf16: 768 rows, all pass, every kernel" $check "$work/half" --rows 768 --status pass \
   --distinct dtype=2 --distinct trans=4 --distinct m=5 --require kernel=naive --require kernel=tiled \
-  --require kernel=blocked --require kernel=cublas --require dtype=f16 --require dtype=bf16 \
+  --require kernel=blocked --require kernel=cublas --require kernel=mma --require dtype=f16 --require dtype=bf16 \
   --require arithmetic="f32 accumulate"
 
 # beta = 0: C is NaN on the device before the run and must never be read.
 "$gemmhost" --quiet --config "$config" --backend "$half" --set run.beta=0 --size 37x53x29,8x8x4096 \
   --output "$work/beta0" >"$work/beta0.out" 2>&1
 expect_status "f16 and bf16, beta 0" $? 0
-expect_ok "beta 0: 224 rows, all pass" $check "$work/beta0" --rows 224 --status pass
+expect_ok "beta 0: 256 rows, all pass" $check "$work/beta0" --rows 256 --status pass
 
-# cublas-tf32: f32 with TF32 inputs, judged by the TF32 bound it declares.
+# cublas-tf32 and mma: f32 with TF32 inputs, judged by the TF32 bound they declare.
 "$gemmhost" --quiet --config "$config" --backend cuda-tf32 --dtype f32 --output "$work/tf32" >"$work/tf32.out" 2>&1
-expect_status "cublas-tf32 in f32" $? 0
-expect_ok "cublas-tf32: 24 rows, all pass, TF32 declared" $check "$work/tf32" --rows 24 --status pass \
-  --require arithmetic="tf32 inputs, f32 accumulate"
+expect_status "cublas-tf32 and mma in f32" $? 0
+expect_ok "cublas-tf32 and mma: 48 rows, all pass, TF32 declared" $check "$work/tf32" --rows 48 --status pass \
+  --require kernel=mma --require arithmetic="tf32 inputs, f32 accumulate"
 finish

@@ -130,7 +130,7 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 6, "six kernels (got %d)", api->kernel_count(ctx));
+    CHECK(api->kernel_count(ctx) == 7, "seven kernels (got %d)", api->kernel_count(ctx));
     const unsigned half = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16);
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | half;
     const struct {
@@ -141,6 +141,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"tiled", all, 1},
                 {"blocked", all, 2},
                 {"warptile", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 9},
+                {"mma", GH_DTYPE_BIT(GH_F32) | half, 6},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
@@ -149,9 +150,10 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
         CHECK(info && info->size >= sizeof(gh_kernel_info) && info->dtypes == want[i].dtypes &&
                   info->n_params == want[i].n_params && info->description && info->description[0],
               "kernel %s: dtypes 0x%x, %zu params", want[i].name, want[i].dtypes, want[i].n_params);
-        /* ABI 1.2: only cublas-tf32 declares arithmetic other than the
-         * default (f16 and bf16 summed in f32 are the default). */
-        int tf32 = strcmp(want[i].name, "cublas-tf32") == 0;
+        /* ABI 1.2: only the tensor-core kernels declare arithmetic other
+         * than the default (f16 and bf16 summed in f32 are the default):
+         * f32 as TF32 inputs. */
+        int tf32 = strcmp(want[i].name, "cublas-tf32") == 0 || strcmp(want[i].name, "mma") == 0;
         if (!info || info->size < sizeof(gh_kernel_info)) continue;
         if (tf32) {
             const gh_kernel_precision *p = info->n_precisions == 1 ? info->precisions : NULL;
@@ -230,7 +232,7 @@ static char *read_file(const char *path)
     return text;
 }
 
-static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu", "warptile.cu"};
+static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu", "warptile.cu", "mma.cu"};
 #define N_KERNEL_FILES (sizeof files / sizeof files[0])
 
 /* Copies the real sources into dir, with an error planted at the end of

@@ -7,6 +7,7 @@
 size_t n_params_of(const variant *v)
 {
     if (strcmp(v->kernel, "warptile") == 0) return 9;
+    if (strcmp(v->kernel, "mma") == 0) return 6;
     return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
 }
 
@@ -17,6 +18,12 @@ void variant_name(const variant *v, char *out, size_t size)
         snprintf(out, size, "warptile %lldx%lldx%lld warp %lldx%lld thread %lldx%lld stages %lld minblocks %lld",
                  (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
                  (long long)p[6], (long long)p[7], (long long)p[8]);
+        return;
+    }
+    if (strcmp(v->kernel, "mma") == 0) {
+        const int64_t *p = v->params;
+        snprintf(out, size, "mma %lldx%lldx%lld warp %lldx%lld stages %lld", (long long)p[0], (long long)p[1],
+                 (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5]);
         return;
     }
     if (v->params[1])
