@@ -12,7 +12,7 @@
 #include "sources.h"
 
 static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu", "warptile.cu",
-                                                                  "mma.cu"};
+                                                                  "mma.cu",   "wgmma.cu"};
 /* The functions of each kernel's module, by trans_a * 2 + trans_b, then
  * warptile's 16-byte copy path (gh_cuda_module.function). */
 static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
@@ -23,10 +23,12 @@ static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
      "gemm_warptile_nt_vec", "gemm_warptile_tn_vec", "gemm_warptile_tt_vec"},
     {"gemm_mma_nn", "gemm_mma_nt", "gemm_mma_tn", "gemm_mma_tt", "gemm_mma_nn_vec", "gemm_mma_nt_vec",
      "gemm_mma_tn_vec", "gemm_mma_tt_vec"},
+    {"gemm_wgmma_nn", "gemm_wgmma_nt", "gemm_wgmma_tn", "gemm_wgmma_tt"},
 };
 /* warptile's and mma's defines, by GH_WT_* and GH_MMA_* (their parameters in upper case). */
 static const char *const warptile_defines[GH_WT_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "TM", "TN", "STAGES", "MINB"};
 static const char *const mma_defines[GH_MMA_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "STAGES"};
+static const char *const wgmma_defines[GH_WGMMA_PARAMS] = {"BM", "BN", "STAGES"};
 /* DTYPE for gemm_common.cuh, by gh_dtype. */
 static const char *const dtype_types[GH_DTYPE_COUNT] = {
     [GH_F32] = "float", [GH_F64] = "double", [GH_I32] = "int", [GH_F16] = "gh_f16", [GH_BF16] = "gh_bf16"};
@@ -69,7 +71,10 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
      * parameters go in as defines; blocked.cu's DEPTH is the plugin's
      * choice, so its shared memory is known before compiling. */
     char arch[48], dtype_def[48], tile_def[48], work_def[48], depth_def[48], wt_defs[GH_WT_PARAMS][32];
-    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
+    /* wgmma and setmaxnreg exist only in sm_90a, the architecture-specific
+     * target (its CUBIN runs on compute capability 9.0 alone). */
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d%s", cc_major, cc_minor,
+             kernel == GH_CUDA_WGMMA ? "a" : "");
     snprintf(dtype_def, sizeof dtype_def, "-DDTYPE=%s", dtype_types[dtype]);
     snprintf(tile_def, sizeof tile_def, "-DTILE=%lld", (long long)v->tile);
     snprintf(work_def, sizeof work_def, "-DWORK=%lld", (long long)v->work);
@@ -79,7 +84,10 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     if (gh_cuda_kernel_has_param_list(kernel))
         for (int p = 0; p < gh_cuda_kernel_param_count(kernel); ++p) {
             snprintf(wt_defs[p], sizeof wt_defs[p], "-D%s=%lld",
-                     kernel == GH_CUDA_MMA ? mma_defines[p] : warptile_defines[p], (long long)v->wt[p]);
+                     kernel == GH_CUDA_MMA     ? mma_defines[p]
+                     : kernel == GH_CUDA_WGMMA ? wgmma_defines[p]
+                                               : warptile_defines[p],
+                     (long long)v->wt[p]);
             options[n_options++] = wt_defs[p];
         }
     char defines[320] = "";
@@ -247,8 +255,9 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
                  * (cp.async) and bf16 (through registers), its default in
                  * f64 and f16. */
                 if (k == GH_CUDA_WARPTILE && i > 0 && d != GH_F32 && d != GH_BF16) continue;
-                /* mma needs sm_80 (cp.async, bf16 and TF32 mma.sync). */
+                /* mma needs sm_80 (cp.async, bf16 and TF32 mma.sync), wgmma sm_90a. */
                 if (k == GH_CUDA_MMA && cc_major < 8) continue;
+                if (k == GH_CUDA_WGMMA && (cc_major != 9 || cc_minor != 0)) continue;
                 void *cubin = NULL;
                 size_t size = 0;
                 gh_status st = gh_cuda_compile(ctx, k, (gh_dtype)d, &v, cc_major, cc_minor, &cubin, &size);
@@ -265,9 +274,9 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
     if (kernel < 0 || kernel >= GH_CUDA_SOURCE_KERNELS)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
                                    "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d, "
-                                   "warptile %d, mma %d)",
+                                   "warptile %d, mma %d, wgmma %d)",
                                    kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE,
-                                   GH_CUDA_MMA);
+                                   GH_CUDA_MMA, GH_CUDA_WGMMA);
     const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
     if ((unsigned)dtype >= GH_DTYPE_COUNT || !(info->dtypes & GH_DTYPE_BIT(dtype)))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: kernel %s has no dtype %d", info->name, (int)dtype);
@@ -275,6 +284,11 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
     if (st) return st;
     gh_cuda_variant v = gh_cuda_variant_of(kernel, params);
     char why[256];
+    if (kernel == GH_CUDA_WGMMA && (cc_major != 9 || cc_minor != 0))
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "compile: wgmma needs sm_90a (wgmma.mma_async, setmaxnreg: compute capability "
+                                   "9.0 exactly), not sm_%d%d",
+                                   cc_major, cc_minor);
     if (kernel == GH_CUDA_MMA && cc_major < 8)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "compile: mma needs compute capability 8.0 or newer (cp.async, bf16 and TF32 "

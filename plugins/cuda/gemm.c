@@ -11,6 +11,7 @@
 #include "devices.h"
 #include "errors.h"
 #include "kernels.h"
+#include "wgmma.h"
 
 gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *a,
                              gh_cuda_variant *variant)
@@ -72,6 +73,8 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     char why[256];
     if (!gh_cuda_variant_fits(kernel, a->dtype, v, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
+    if (kernel == GH_CUDA_WGMMA && !gh_cuda_wgmma_layout_fits(dev, a, why, sizeof why))
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
     if (kernel == GH_CUDA_MMA && dev->cc_major < 8)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
@@ -120,6 +123,10 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     CUdeviceptr C = a->c->ptr + a->c_offset * es;
     long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
     void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
+    /* wgmma reads A and B through tensor maps (kernels/cuda/wgmma.cu). */
+    CUtensorMap map_a, map_b;
+    void *wgmma_params[] = {&M, &N, &K, &alpha, &beta, &C, &ldc, &map_a, &map_b};
+    if (kernel == GH_CUDA_WGMMA && (st = gh_cuda_wgmma_maps(ctx, a, v, &map_a, &map_b))) return st;
     /* warptile's 16-byte copies: A and B each start 16-byte aligned and
      * their rows are whole 16-byte pieces; else its scalar path. */
     int function = trans_a * 2 + trans_b;
@@ -131,7 +138,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     const unsigned dynamic_shared = shape.dynamic ? (unsigned)shape.shared : 0;
     if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
                                                   (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
-                                                  stream, params, NULL),
+                                                  stream, kernel == GH_CUDA_WGMMA ? wgmma_params : params, NULL),
                           "cuLaunchKernel(%s, %s%s, grid %lld x %lld, block %u x %u, %u bytes of dynamic shared "
                           "memory) on device %d",
                           variant, trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"),

@@ -121,6 +121,28 @@ const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS] = {
     {64, 128, 32, 64, 128, 5},
 };
 
+/* wgmma: the block tile (two consumer warpgroups share bm; each takes all
+ * bn columns) and the stages of its TMA pipeline. The default: 128 x 256,
+ * each consumer 64 x 256 (128 accumulators a thread), 4 stages (192 KB). */
+static const int64_t wgmma_block_rows[] = {128, 256};
+static const int64_t wgmma_block_cols[] = {64, 128, 256};
+static const int64_t wgmma_stages[] = {2, 3, 4, 5, 6};
+static const gh_param_info wgmma_params[GH_WGMMA_PARAMS] = {
+    [GH_WGMMA_BM] = WT_PARAM("bm", "rows of C a thread block computes, half by each of its two consumer warpgroups", 128,
+                             wgmma_block_rows),
+    [GH_WGMMA_BN] = WT_PARAM("bn", "columns of C a thread block computes: the N of each wgmma instruction", 256,
+                             wgmma_block_cols),
+    [GH_WGMMA_STAGES] = WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (TMA, mbarriers)", 4,
+                                 wgmma_stages),
+};
+
+const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS] = {
+    {128, 256, 4}, /* the default */
+    {128, 128, 6},
+    {256, 128, 4},
+    {128, 64, 2},
+};
+
 /* f16 and bf16: stored in 16 bits, widened to f32 for the multiplies and
  * sums, rounded once into C (plugin.h's default arithmetic: no declaration).
  * The conversions are plain instructions on every architecture NVRTC
@@ -155,6 +177,11 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                      "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
                      "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
                      GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, mma_params, GH_MMA_PARAMS, tf32_precision, 1},
+    [GH_CUDA_WGMMA] = {sizeof(gh_kernel_info), "wgmma",
+                       "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
+                       "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
+                       "trans nt only), f32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
+                       GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, wgmma_params, GH_WGMMA_PARAMS, tf32_precision, 1},
     [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
                         "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
                         "f32 compute: the baseline",
@@ -174,6 +201,7 @@ int gh_cuda_variant_count(int kernel)
     case GH_CUDA_BLOCKED: return GH_CUDA_BLOCKED_TILE_COUNT * GH_CUDA_BLOCKED_WORK_COUNT;
     case GH_CUDA_WARPTILE: return GH_CUDA_WARPTILE_SAMPLES;
     case GH_CUDA_MMA: return GH_CUDA_MMA_SAMPLES;
+    case GH_CUDA_WGMMA: return GH_CUDA_WGMMA_SAMPLES;
     default: return 0;
     }
 }
@@ -187,6 +215,9 @@ gh_cuda_variant gh_cuda_variant_at(int kernel, int index)
     } else if (kernel == GH_CUDA_MMA) {
         v.index = -1;
         for (int p = 0; p < GH_MMA_PARAMS; ++p) v.wt[p] = gh_cuda_mma_samples[index][p];
+    } else if (kernel == GH_CUDA_WGMMA) {
+        v.index = -1;
+        for (int p = 0; p < GH_WGMMA_PARAMS; ++p) v.wt[p] = gh_cuda_wgmma_samples[index][p];
     } else if (kernel == GH_CUDA_TILED) {
         v.tile = gh_cuda_tiles[index];
     } else if (kernel == GH_CUDA_BLOCKED) {
@@ -214,7 +245,7 @@ const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel)
 
 int gh_cuda_kernel_has_param_list(int kernel)
 {
-    return kernel == GH_CUDA_WARPTILE || kernel == GH_CUDA_MMA;
+    return kernel == GH_CUDA_WARPTILE || kernel == GH_CUDA_MMA || kernel == GH_CUDA_WGMMA;
 }
 
 int gh_cuda_kernel_param_count(int kernel)
@@ -342,10 +373,31 @@ long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int
     return w[GH_MMA_STAGES] * (a + b) * es;
 }
 
+int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
+{
+    (void)dtype;
+    const int64_t bm = v->wt[GH_WGMMA_BM], bn = v->wt[GH_WGMMA_BN];
+    if ((bm / 128) * bn / 2 > 128) {
+        snprintf(why, why_size,
+                 "bm %lld x bn %lld gives each consumer thread %lld accumulators; registers hold at most 128",
+                 (long long)bm, (long long)bn, (long long)((bm / 128) * bn / 2));
+        return 0;
+    }
+    return 1;
+}
+
+long long gh_cuda_wgmma_shared_bytes(const gh_cuda_variant *v)
+{
+    /* Each stage: bm + bn rows of 128 bytes; then a full and an empty
+     * mbarrier per stage; 1024 bytes of room for the alignment. */
+    return v->wt[GH_WGMMA_STAGES] * ((v->wt[GH_WGMMA_BM] + v->wt[GH_WGMMA_BN]) * 128 + 16) + 1024;
+}
+
 int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
 {
     if (kernel == GH_CUDA_WARPTILE) return gh_cuda_warptile_fits(dtype, v, why, why_size);
     if (kernel == GH_CUDA_MMA) return gh_cuda_mma_fits(dtype, v, why, why_size);
+    if (kernel == GH_CUDA_WGMMA) return gh_cuda_wgmma_fits(dtype, v, why, why_size);
     return 1;
 }
 
@@ -354,6 +406,7 @@ long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda
 {
     if (kernel == GH_CUDA_WARPTILE) return gh_cuda_warptile_shared_bytes(dtype, v, trans_a, trans_b);
     if (kernel == GH_CUDA_MMA) return gh_cuda_mma_shared_bytes(dtype, v, trans_a, trans_b);
+    if (kernel == GH_CUDA_WGMMA) return gh_cuda_wgmma_shared_bytes(v);
     return 0;
 }
 
@@ -371,6 +424,9 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, co
         snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)",
                  gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
                  (long long)w[4], (long long)w[5]);
+    } else if (kernel == GH_CUDA_WGMMA) {
+        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld)", gh_plugin_dtype_name(dtype),
+                 (long long)v->wt[0], (long long)v->wt[1], (long long)v->wt[2]);
     } else if (kernel == GH_CUDA_BLOCKED)
         snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
                  (long long)v->work);
@@ -392,6 +448,17 @@ gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const g
         s.block_x = (unsigned)s.threads;
         s.block_y = 1;
         s.grid_x = ((m + w[GH_WT_BM] - 1) / w[GH_WT_BM]) * ((n + w[GH_WT_BN] - 1) / w[GH_WT_BN]);
+        s.grid_y = 1;
+        return s;
+    }
+    if (kernel == GH_CUDA_WGMMA) {
+        const int64_t *w = v->wt;
+        s.threads = 384; /* a producer and two consumer warpgroups */
+        s.shared = gh_cuda_wgmma_shared_bytes(v);
+        s.dynamic = 1;
+        s.block_x = (unsigned)s.threads;
+        s.block_y = 1;
+        s.grid_x = ((m + w[GH_WGMMA_BM] - 1) / w[GH_WGMMA_BM]) * ((n + w[GH_WGMMA_BN] - 1) / w[GH_WGMMA_BN]);
         s.grid_y = 1;
         return s;
     }

@@ -18,11 +18,12 @@ enum {
     GH_CUDA_BLOCKED = 2,
     GH_CUDA_WARPTILE = 3,
     GH_CUDA_MMA = 4,
-    GH_CUDA_CUBLAS = 5,
-    GH_CUDA_CUBLAS_TF32 = 6,
-    GH_CUDA_KERNEL_COUNT = 7
+    GH_CUDA_WGMMA = 5,
+    GH_CUDA_CUBLAS = 6,
+    GH_CUDA_CUBLAS_TF32 = 7,
+    GH_CUDA_KERNEL_COUNT = 8
 };
-#define GH_CUDA_SOURCE_KERNELS 5 /* naive, tiled, blocked, warptile and mma are compiled from kernels/cuda */
+#define GH_CUDA_SOURCE_KERNELS 6 /* naive .. wgmma are compiled from kernels/cuda */
 /* naive, tiled and blocked have few variants, cached in a fixed table
  * (gh_cuda_device.modules); warptile's thousands go in a list. */
 #define GH_CUDA_FIXED_KERNELS  3
@@ -43,6 +44,8 @@ enum {
 
 /* mma's parameters, in the order gemm() takes them. */
 enum { GH_MMA_BM, GH_MMA_BN, GH_MMA_BK, GH_MMA_WM, GH_MMA_WN, GH_MMA_STAGES, GH_MMA_PARAMS };
+/* wgmma's. */
+enum { GH_WGMMA_BM, GH_WGMMA_BN, GH_WGMMA_STAGES, GH_WGMMA_PARAMS };
 
 /* The parameter values the source kernels are built for. A kernel's
  * variants (one per combination of its parameters) index a device's module
@@ -73,8 +76,12 @@ extern const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PA
 #define GH_CUDA_MMA_SAMPLES 5
 extern const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS];
 
+/* And wgmma's. */
+#define GH_CUDA_WGMMA_SAMPLES 4
+extern const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS];
+
 /* Kernels with a parameter space too large for a fixed module table:
- * their variants are cached in a list per device (warptile, mma). */
+ * their variants are cached in a list per device (warptile, mma, wgmma). */
 int gh_cuda_kernel_has_param_list(int kernel);
 /* The number of parameters such a kernel takes. */
 int gh_cuda_kernel_param_count(int kernel);
@@ -118,7 +125,12 @@ long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v
 int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
 /* Its dynamic shared memory for a transpose pair, as mma.cu lays it out. */
 long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b);
-/* Either kernel's check and dynamic shared memory (0 for the others). */
+/* wgmma: whether a variant fits (at most 128 accumulators a thread), and
+ * its dynamic shared memory as wgmma.cu lays it out (with room to start
+ * on a 1024-byte boundary). */
+int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
+long long gh_cuda_wgmma_shared_bytes(const gh_cuda_variant *v);
+/* Any kernel's check and dynamic shared memory (0 for the others). */
 int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
 long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a,
                                        int trans_b);

@@ -32,7 +32,7 @@
                 X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemAlloc)        \
                     X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpy2DAsync) X(cuMemHostAlloc)     \
                         X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)               \
-                            X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel)
+                            X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuTensorMapEncodeTiled)
 
 #define GH_NVRTC_FUNCTIONS(X)                                                                     \
     X(nvrtcVersion)                                                                               \

@@ -85,6 +85,26 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
           "compile refuses mma with 64 warps, naming the 1024-thread limit (status %d: %s)", (int)mst,
           api->last_error(ctx));
 
+    /* wgmma (sm_90a) in each dtype at its default, bf16 at its smallest blocks too;
+     * refused for sm_80, and where the accumulators would not fit. */
+    static const int64_t wgmma_samples[][3] = {{128, 256, 4}, {128, 64, 2}};
+    const int wgmma = find_kernel(api, ctx, "wgmma");
+    for (size_t d = 0; d < 3; ++d)
+        for (size_t i = 0; i < (mma_dtypes[d] == GH_BF16 ? 2u : 1u); ++i) {
+            const int64_t *p = wgmma_samples[i];
+            gh_status st = compile(ctx, wgmma, mma_dtypes[d], p, 3, 9, 0);
+            CHECK(st == GH_OK, "NVRTC compiles wgmma %s %lldx%lld stages %lld for sm_90a%s%.600s",
+                  mma_dtypes[d] == GH_F32 ? "f32" : mma_dtypes[d] == GH_F16 ? "f16" : "bf16", (long long)p[0],
+                  (long long)p[1], (long long)p[2], st ? ": " : "", st ? api->last_error(ctx) : "");
+        }
+    mst = compile(ctx, wgmma, GH_F16, wgmma_samples[0], 3, 8, 0);
+    CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "sm_90a"),
+          "compile refuses wgmma for sm_80, naming sm_90a (status %d: %s)", (int)mst, api->last_error(ctx));
+    int64_t too_wide[3] = {256, 256, 2};
+    mst = compile(ctx, wgmma, GH_BF16, too_wide, 3, 9, 0);
+    CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "accumulators"),
+          "compile refuses wgmma 256 x 256, naming the accumulators (status %d: %s)", (int)mst, api->last_error(ctx));
+
     /* The extra checks what it is given, as gemm() does. */
     int64_t seven = 7;
     gh_status st = compile(ctx, find_kernel(api, ctx, "cublas"), GH_F16, NULL, 0, 9, 0);

@@ -49,6 +49,9 @@ static const variant variants[] = {
     {"mma", {128, 128, 32, 64, 64, 4}},
     {"mma", {64, 64, 16, 32, 32, 2}},
     {"mma", {256, 128, 64, 128, 32, 3}},
+    {"wgmma", {128, 256, 4}},
+    {"wgmma", {256, 128, 3}},
+    {"wgmma", {128, 64, 2}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -63,11 +66,19 @@ static const int64_t shapes[][3] = {
 
 /* Extra elements per row and guard elements around each matrix: the tight
  * one keeps 16-byte alignment for f16 (cuBLAS's tensor-core paths), the
- * padded one has none. */
+ * padded one has none; the last (pad -1: rows rounded up to 8 elements,
+ * whole 16 bytes in every dtype here) is the one TMA reads in place, run
+ * for the tensor-core kernels only. */
 static const struct {
     const char *name;
     int64_t pad, guard;
-} layouts[] = {{"tight", 0, 8}, {"ld+3", 3, 13}};
+} layouts[] = {{"tight", 0, 8}, {"ld+3", 3, 13}, {"ld to 16 bytes", -1, 8}};
+#define ROWS_16_LAYOUT 2
+
+static int64_t ld_of(int64_t cols, int64_t pad)
+{
+    return pad >= 0 ? cols + pad : (cols + 7) / 8 * 8;
+}
 
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"};
 
@@ -114,9 +125,11 @@ static int case_make(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
         .dtype = d, .ta = ta, .tb = tb, .m = shape[0], .n = shape[1], .k = shape[2], .alpha = alpha, .beta = beta};
     const int64_t m = dc->m, n = dc->n, k = dc->k;
     const int64_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
-    if (gh_matrix_alloc(&dc->a, d, ar, ac, ac + pad, guard) || gh_matrix_alloc(&dc->b, d, br, bc, bc + pad, guard) ||
-        gh_matrix_alloc(&dc->c0, d, m, n, n + pad, guard) || gh_matrix_alloc(&dc->c_init, d, m, n, n + pad, guard) ||
-        gh_matrix_alloc(&dc->c_out, d, m, n, n + pad, guard))
+    if (gh_matrix_alloc(&dc->a, d, ar, ac, ld_of(ac, pad), guard) ||
+        gh_matrix_alloc(&dc->b, d, br, bc, ld_of(bc, pad), guard) ||
+        gh_matrix_alloc(&dc->c0, d, m, n, ld_of(n, pad), guard) ||
+        gh_matrix_alloc(&dc->c_init, d, m, n, ld_of(n, pad), guard) ||
+        gh_matrix_alloc(&dc->c_out, d, m, n, ld_of(n, pad), guard))
         return -1;
     gh_matrix_fill_random(&dc->a, seed, 0, 0);
     gh_matrix_fill_random(&dc->b, seed, 1, 0);
@@ -179,24 +192,47 @@ static int variant_has(const gh_plugin_api *api, gh_plugin *ctx, int device, con
 {
     const gh_kernel_info *ki = api->kernel_info(ctx, find_kernel(api, ctx, v->kernel));
     if (!ki || !(ki->dtypes & GH_DTYPE_BIT(d))) return 0;
-    const int tensor_cores = strcmp(v->kernel, "cublas-tf32") == 0 || strcmp(v->kernel, "mma") == 0;
+    const int tensor_cores =
+        strcmp(v->kernel, "cublas-tf32") == 0 || strcmp(v->kernel, "mma") == 0 || strcmp(v->kernel, "wgmma") == 0;
     if (tensor_cores && device_sm(api, ctx, device) < 80) return 0; /* refused: test_limits.c */
+    if (strcmp(v->kernel, "wgmma") == 0 && device_sm(api, ctx, device) != 90) return 0; /* sm_90a only */
     return d != GH_F32 || tensor_cores;
 }
 
-/* Every variant of dtype d on one case. */
+/* Can wgmma's TMA read this case in place? A and B in rows of whole 16
+ * bytes from 16-byte aligned starts, and f32 (TF32) only K-major (nt). */
+static int tma_reads(const device_case *dc)
+{
+    const int64_t es = (int64_t)gh_dtype_size(dc->dtype);
+    const int aligned = (dc->a.ld * es) % 16 == 0 && (dc->b.ld * es) % 16 == 0 && (dc->a.guard * es) % 16 == 0 &&
+                        (dc->b.guard * es) % 16 == 0;
+    return aligned && (dc->dtype != GH_F32 || (!dc->ta && dc->tb));
+}
+
+/* Every variant of dtype d on one case. wgmma where TMA cannot read the
+ * case must be refused, naming the rule. */
 static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, device_case *dc, const char *what,
-                     int64_t *checks, int64_t *failures)
+                     int rows_16_layout, int64_t *checks, int64_t *failures)
 {
     for (size_t i = 0; i < N_VARIANTS; ++i) {
         const variant *v = &variants[i];
         if (!variant_has(api, ctx, device, v, dc->dtype)) continue;
+        const int wgmma = strcmp(v->kernel, "wgmma") == 0;
+        if (rows_16_layout && !wgmma && strcmp(v->kernel, "mma") != 0) continue;
         char vname[96], name[288];
         variant_name(v, vname, sizeof vname);
         snprintf(name, sizeof name, "%s %s", vname, what);
         ++*checks;
         gh_gemm_timing timing;
         gh_status st = run_variant(api, ctx, device, dc, v, NULL, &timing);
+        if (wgmma && !tma_reads(dc)) {
+            const char *e = api->last_error(ctx);
+            if (!check_verdict(st == GH_UNSUPPORTED && e && (strstr(e, "TMA") || strstr(e, "TF32")),
+                               "%s: refused, naming TMA's or TF32's rule (status %d: %s)", name, (int)st,
+                               st ? e : "ran"))
+                ++*failures;
+            continue;
+        }
         if (st) {
             ++*failures;
             check_verdict(0, "%s: status %d: %s", name, (int)st, api->last_error(ctx));
@@ -320,7 +356,7 @@ void run_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                             check_verdict(0, "%s: setting up (host memory, reference, buffers): %s", what,
                                           api->last_error(ctx));
                         } else {
-                            run_case(api, ctx, device, &dc, what, &checks, &failures);
+                            run_case(api, ctx, device, &dc, what, l == ROWS_16_LAYOUT, &checks, &failures);
                         }
                         case_free(api, ctx, &dc);
                     }

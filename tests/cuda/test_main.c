@@ -130,7 +130,7 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 7, "seven kernels (got %d)", api->kernel_count(ctx));
+    CHECK(api->kernel_count(ctx) == 8, "eight kernels (got %d)", api->kernel_count(ctx));
     const unsigned half = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16);
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | half;
     const struct {
@@ -142,6 +142,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"blocked", all, 2},
                 {"warptile", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 9},
                 {"mma", GH_DTYPE_BIT(GH_F32) | half, 6},
+                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 3},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
@@ -153,7 +154,8 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
         /* ABI 1.2: only the tensor-core kernels declare arithmetic other
          * than the default (f16 and bf16 summed in f32 are the default):
          * f32 as TF32 inputs. */
-        int tf32 = strcmp(want[i].name, "cublas-tf32") == 0 || strcmp(want[i].name, "mma") == 0;
+        int tf32 = strcmp(want[i].name, "cublas-tf32") == 0 || strcmp(want[i].name, "mma") == 0 ||
+                   strcmp(want[i].name, "wgmma") == 0;
         if (!info || info->size < sizeof(gh_kernel_info)) continue;
         if (tf32) {
             const gh_kernel_precision *p = info->n_precisions == 1 ? info->precisions : NULL;
@@ -232,7 +234,7 @@ static char *read_file(const char *path)
     return text;
 }
 
-static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu", "warptile.cu", "mma.cu"};
+static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu", "warptile.cu", "mma.cu", "wgmma.cu", "wgmma_ops.cuh"};
 #define N_KERNEL_FILES (sizeof files / sizeof files[0])
 
 /* Copies the real sources into dir, with an error planted at the end of

@@ -8,6 +8,7 @@ size_t n_params_of(const variant *v)
 {
     if (strcmp(v->kernel, "warptile") == 0) return 9;
     if (strcmp(v->kernel, "mma") == 0) return 6;
+    if (strcmp(v->kernel, "wgmma") == 0) return 3;
     return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
 }
 
@@ -24,6 +25,11 @@ void variant_name(const variant *v, char *out, size_t size)
         const int64_t *p = v->params;
         snprintf(out, size, "mma %lldx%lldx%lld warp %lldx%lld stages %lld", (long long)p[0], (long long)p[1],
                  (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5]);
+        return;
+    }
+    if (strcmp(v->kernel, "wgmma") == 0) {
+        snprintf(out, size, "wgmma %lldx%lld stages %lld", (long long)v->params[0], (long long)v->params[1],
+                 (long long)v->params[2]);
         return;
     }
     if (v->params[1])

@@ -1,0 +1,83 @@
+/* wgmma's device and layout rules and its tensor maps; see wgmma.h. */
+#include "wgmma.h"
+
+#include <stdio.h>
+
+#include "errors.h"
+
+static const char *const operand_names[2] = {"A", "B"};
+
+int gh_cuda_wgmma_layout_fits(const gh_cuda_device *dev, const gh_gemm_args *a, char *why, size_t why_size)
+{
+    if (dev->cc_major != 9 || dev->cc_minor != 0) {
+        snprintf(why, why_size,
+                 "wgmma needs sm_90a (wgmma.mma_async, setmaxnreg: compute capability 9.0 exactly); %s is %d.%d",
+                 dev->name, dev->cc_major, dev->cc_minor);
+        return 0;
+    }
+    const size_t es = gh_plugin_dtype_size(a->dtype);
+    const gh_buffer *buffers[2] = {a->a, a->b};
+    const uint64_t offsets[2] = {a->a_offset, a->b_offset};
+    const int64_t lds[2] = {a->lda, a->ldb};
+    for (int i = 0; i < 2; ++i) {
+        const unsigned long long start = (unsigned long long)buffers[i]->ptr + offsets[i] * es;
+        if (start % 16) {
+            snprintf(why, why_size,
+                     "TMA reads %s in place and needs it 16-byte aligned: its offset of %llu elements (%llu bytes) "
+                     "is not a multiple of 16 bytes",
+                     operand_names[i], (unsigned long long)offsets[i], (unsigned long long)(offsets[i] * es));
+            return 0;
+        }
+        if ((lds[i] * (long long)es) % 16) {
+            snprintf(why, why_size,
+                     "TMA needs the rows of %s in whole 16 bytes: ld%c %lld x %zu bytes is %lld bytes (pad the "
+                     "rows to a multiple of %zu elements)",
+                     operand_names[i], i ? 'b' : 'a', (long long)lds[i], es, (long long)(lds[i] * (long long)es),
+                     16 / es);
+            return 0;
+        }
+    }
+    if (a->dtype == GH_F32 && (a->trans_a || !a->trans_b)) {
+        snprintf(why, why_size,
+                 "wgmma has no transposed TF32 form: f32 needs op(A) and op(B) both K-major, i.e. trans nt (got "
+                 "%s); kernel mma takes every transpose",
+                 a->trans_a ? (a->trans_b ? "tt" : "tn") : "nn");
+        return 0;
+    }
+    return 1;
+}
+
+/* One operand's map: stored rows x cols (cols contiguous, rows ld apart). */
+static gh_status encode(gh_plugin *ctx, CUtensorMap *map, const char *name, gh_dtype dtype, CUdeviceptr start,
+                        int64_t rows, int64_t cols, int64_t ld, unsigned box_cols, unsigned box_rows)
+{
+    const size_t es = gh_plugin_dtype_size(dtype);
+    const CUtensorMapDataType type = dtype == GH_F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                     : dtype == GH_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                        : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    /* An empty operand (K = 0) is never read; its map still needs extents. */
+    const cuuint64_t dims[2] = {(cuuint64_t)(cols > 0 ? cols : 1), (cuuint64_t)(rows > 0 ? rows : 1)};
+    const cuuint64_t strides[1] = {(cuuint64_t)ld * es};
+    const cuuint32_t box[2] = {box_cols, box_rows}, element_strides[2] = {1, 1};
+    return gh_cu_check(ctx->cu->cuTensorMapEncodeTiled(map, type, 2, (void *)start, dims, strides, box,
+                                                       element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                       "cuTensorMapEncodeTiled(%s: %lld x %lld, ld %lld, box %u x %u)", name, (long long)rows,
+                       (long long)cols, (long long)ld, box_rows, box_cols);
+}
+
+gh_status gh_cuda_wgmma_maps(gh_plugin *ctx, const gh_gemm_args *a, const gh_cuda_variant *v, CUtensorMap *map_a,
+                             CUtensorMap *map_b)
+{
+    const size_t es = gh_plugin_dtype_size(a->dtype);
+    const unsigned bk = (unsigned)(128 / es); /* one 128-byte swizzle row */
+    const unsigned bm = (unsigned)v->wt[GH_WGMMA_BM], bn = (unsigned)v->wt[GH_WGMMA_BN];
+    const CUdeviceptr A = a->a->ptr + a->a_offset * es, B = a->b->ptr + a->b_offset * es;
+    /* A stored M x K, or K x M with trans_a; B stored K x N, or N x K with trans_b. */
+    gh_status st = a->trans_a ? encode(ctx, map_a, "A", a->dtype, A, a->k, a->m, a->lda, 64, bk)
+                              : encode(ctx, map_a, "A", a->dtype, A, a->m, a->k, a->lda, bk, bm);
+    if (st) return st;
+    return a->trans_b ? encode(ctx, map_b, "B", a->dtype, B, a->n, a->k, a->ldb, bk, bn)
+                      : encode(ctx, map_b, "B", a->dtype, B, a->k, a->n, a->ldb, 64, bk);
+}
