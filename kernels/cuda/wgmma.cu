@@ -10,8 +10,9 @@
  *  - warpgroups 1 and 2 are the consumers: each multiplies BM / 2 rows of
  *    the block by all BN columns with wgmma.mma_async (m64nBNk16 for f16
  *    and bf16, k8 for TF32), reading A and B straight from shared memory
- *    through matrix descriptors, the sums in f32 registers; then marks the
- *    buffer empty. At the end each writes its part of C = alpha * acc + beta
+ *    through matrix descriptors, the sums in f32 registers, one step's
+ *    products in flight while it waits for the next; then marks the
+ *    buffer of the step before empty. At the end each writes its part of C = alpha * acc + beta
  *    * C from its registers, element by element within M and N.
  *
  * Tiles lie in shared memory as TMA writes them with its 128-byte swizzle
@@ -215,9 +216,12 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, float alp
             }
         }
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        if (threadIdx.x % 128 == 0) barrier_arrive(&empty[st]);
+        /* Keep this step's products running while the next step's wait
+         * starts: the step before is done, and its buffer goes back. */
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+        if (s > 0 && threadIdx.x % 128 == 0) barrier_arrive(&empty[(s - 1) % STAGES]);
     }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 
     /* Accumulator i of a 64 x BN tile, in thread t of the warpgroup: row
      * (t / 32) * 16 + (t % 32) / 4 (+ 8 for odd i / 2), column (i / 4) * 8 +
