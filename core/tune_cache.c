@@ -199,31 +199,6 @@ const char *gh_tune_cache_problem(const gh_tune_cache *c)
     return c->problem;
 }
 
-/* mkdir -p of the folder that holds `path`. */
-static int make_parent(const char *path, char *err, size_t err_size)
-{
-    char *dir = gh_strdup(path);
-    char *slash = strrchr(dir, '/');
-    int rc = 0;
-    if (slash && slash != dir) {
-        *slash = '\0';
-        for (char *p = dir + 1;; p++) {
-            if (*p != '/' && *p != '\0') continue;
-            char was = *p;
-            *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-                snprintf(err, err_size, "cannot create the tune cache's folder %s: %s", dir, strerror(errno));
-                rc = -1;
-                break;
-            }
-            *p = was;
-            if (!was) break;
-        }
-    }
-    free(dir);
-    return rc;
-}
-
 int gh_tune_cache_save(gh_tune_cache *c, FILE *warn, char *err, size_t err_size)
 {
     if (c->problem) {
@@ -239,8 +214,8 @@ int gh_tune_cache_save(gh_tune_cache *c, FILE *warn, char *err, size_t err_size)
         free(c->problem);
         c->problem = NULL;
     }
-    if (make_parent(c->path, err, err_size) != 0) return -1;
-    char *text = json_dumps(c->doc, JSON_INDENT(2));
+    if (gh_make_parent_folders(c->path, err, err_size) != 0) return -1;
+    char *text = json_dumps(c->doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     if (!text) {
         snprintf(err, err_size, "cannot write the tune cache %s: out of memory", c->path);
         return -1;
@@ -452,21 +427,20 @@ int gh_tune_entry_best(const gh_tune_entry *e, const gh_kernel_info *info, gh_si
 {
     const json_t *best = json_object_get(json_object_get(J(e), "best"), gh_size_class_name(c));
     if (!best) {
-        snprintf(why, why_size, "no tune cache entry for size class %s", gh_size_class_name(c));
+        snprintf(why, why_size, "the tune cache has no best for this size class");
         return 0;
     }
     const json_t *values = json_object_get(best, "params");
     for (size_t p = 0; p < info->n_params; p++) {
         const json_t *v = json_object_get(values, info->params[p].name);
         if (!v) {
-            snprintf(why, why_size, "the tune cache's best for size class %s lacks %s", gh_size_class_name(c),
-                     info->params[p].name);
+            snprintf(why, why_size, "the tune cache's best lacks %s", info->params[p].name);
             return 0;
         }
         params[p] = (int64_t)json_integer_value(v);
         if (!allowed(&info->params[p], params[p])) {
-            snprintf(why, why_size, "the tune cache's %s=%lld for size class %s is no longer allowed",
-                     info->params[p].name, (long long)params[p], gh_size_class_name(c));
+            snprintf(why, why_size, "the tune cache's %s=%lld is no longer allowed", info->params[p].name,
+                     (long long)params[p]);
             return 0;
         }
     }

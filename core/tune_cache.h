@@ -64,7 +64,7 @@ gh_tune_entry *gh_tune_cache_entry(gh_tune_cache *c, const gh_tune_key *key, con
 typedef struct gh_tune_measurement {
     char status[16];
     double kernel_ms, gflops; /* 0 when it did not run to the end */
-    char detail[512];         /* why it failed, "" on a pass */
+    char detail[1024];        /* why it failed, "" on a pass */
 } gh_tune_measurement;
 
 /* The measurement of these parameters (info->n_params values) on this
