@@ -165,19 +165,23 @@ gh_tune_cache *gh_tune_cache_load(const char *path, FILE *warn)
 {
     gh_tune_cache *c = gh_xcalloc(1, sizeof *c);
     c->path = gh_strdup(path);
-    struct stat st;
+    struct stat st = {0};
     if (stat(path, &st) != 0 && errno == ENOENT) {
         c->doc = empty_doc();
         return c;
     }
     json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    if (!doc) {
+    json_t *doc = S_ISDIR(st.st_mode) ? NULL : json_load_file(path, 0, &jerr);
+    if (S_ISDIR(st.st_mode)) {
+        c->problem = gh_strdup("is a folder, not a file");
+    } else if (!doc) {
         if (jerr.line > 0)
-            c->problem = gh_strdupf("not valid JSON: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+            c->problem = gh_strdupf("is not valid JSON: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
         else c->problem = gh_strdupf("cannot be read: %s", jerr.text);
     } else {
-        c->problem = check_doc(doc);
+        char *why = check_doc(doc);
+        if (why) c->problem = gh_strdupf("is not a tune cache: %s", why);
+        free(why);
     }
     if (c->problem) {
         fprintf(warn ? warn : stderr, "gemmhost: warning: tune cache %s %s; ignored (the tuner sets it aside as %s.bad)\n",
