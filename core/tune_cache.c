@@ -206,10 +206,19 @@ const char *gh_tune_cache_problem(const gh_tune_cache *c)
 int gh_tune_cache_save(gh_tune_cache *c, FILE *warn, char *err, size_t err_size)
 {
     if (c->problem) {
-        char *bad = gh_strdupf("%s.bad", c->path);
-        if (rename(c->path, bad) != 0 && errno != ENOENT) {
-            snprintf(err, err_size, "cannot set the unusable tune cache %s aside as %s: %s", c->path, bad,
-                     strerror(errno));
+        /* PATH.bad, or PATH.bad.N when an earlier one is there: none is lost */
+        char *bad = NULL;
+        struct stat st;
+        for (int i = 0; i < 1000 && !bad; i++) {
+            bad = i ? gh_strdupf("%s.bad.%d", c->path, i) : gh_strdupf("%s.bad", c->path);
+            if (lstat(bad, &st) == 0) {
+                free(bad);
+                bad = NULL;
+            }
+        }
+        if (!bad || (rename(c->path, bad) != 0 && errno != ENOENT)) {
+            snprintf(err, err_size, "cannot set the unusable tune cache %s aside as %s: %s", c->path,
+                     bad ? bad : "PATH.bad.N", bad ? strerror(errno) : "all taken");
             free(bad);
             return -1;
         }
