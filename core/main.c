@@ -220,6 +220,11 @@ static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_t
         fprintf(stderr, "gemmhost: %s\n", err);
         return EXIT_USAGE;
     }
+    char *where = gh_strdupf("the tune cache %s (in-process, the candidate that crashed is marked running "
+                             "there: the next tuning run takes it as crashed and goes on)",
+                             gh_tune_cache_file(*cache));
+    gh_crash_results(where);
+    free(where);
     gh_cancel_install(); /* from here a signal stops the search; the cache and report stay whole */
     gh_tune_summary sum;
     int failed_write = gh_tune_run(cfg, plan, *cache, report, to, &sum) != 0 && !sum.cancelled;
