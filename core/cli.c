@@ -74,14 +74,14 @@ typedef struct option {
 } option;
 
 static const option options[] = {
-    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},  {"--list", OPT_FLAG, NULL},
-    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},    {"--overwrite", OPT_FLAG, NULL},
-    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},  {"--full-agreement", OPT_FLAG, NULL},
-    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},     {"--output", OPT_VALUE, NULL},
-    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL}, {"--kernel", OPT_VALUE, NULL},
-    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"}, {"--dtype", OPT_VALUE, "dtype"},
-    {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL},
-    {"--resume", OPT_FLAG, NULL},    {"--tune", OPT_FLAG, NULL},     {"--tune-budget", OPT_VALUE, NULL},
+    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},      {"--list", OPT_FLAG, NULL},
+    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},        {"--overwrite", OPT_FLAG, NULL},
+    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},      {"--full-agreement", OPT_FLAG, NULL},
+    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},         {"--output", OPT_VALUE, NULL},
+    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL},     {"--kernel", OPT_VALUE, NULL},
+    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"},     {"--dtype", OPT_VALUE, "dtype"},
+    {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL}, {"--resume", OPT_FLAG, NULL},
+    {"--tune", OPT_FLAG, NULL},      {"--tune-budget", OPT_VALUE, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
@@ -120,8 +120,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--tune-budget")) {
         if (gh_parse_seconds(value, &c->tune_budget) != 0)
             return usage_error("--tune-budget %s is not a duration (e.g. 120s, 500ms, 2m, 1h)", value);
-    }
-    else if (!strcmp(n, "--json")) c->json = 1;
+    } else if (!strcmp(n, "--json")) c->json = 1;
     else if (!strcmp(n, "--summary")) c->summary = 1;
     else if (!strcmp(n, "--full-agreement")) c->full_agreement = 1;
     else if (!strcmp(n, "--no-isolation")) {

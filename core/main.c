@@ -195,14 +195,15 @@ static int tune_prefix(const gh_cli *c, const gh_config *cfg, char **prefix, cha
 /* --tune, or the tune = yes backends before a run: every search into the
  * tune cache (kept in *cache for the run's `auto` parameters) and the tuning
  * report. Returns an exit status. */
-static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_tune_options *to,
-                gh_tune_cache **cache)
+static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_tune_options *to, gh_tune_cache **cache)
 {
     char err[2048], *prefix = NULL;
     char *path = gh_tune_cache_path(cfg->run.tune_cache);
     if (!path) {
-        fprintf(stderr, "gemmhost: the tuner has nowhere to keep its cache: set tune_cache in [run], or %s, "
-                        "XDG_CACHE_HOME or HOME\n", GH_TUNE_CACHE_ENV);
+        fprintf(stderr,
+                "gemmhost: the tuner has nowhere to keep its cache: set tune_cache in [run], or %s, "
+                "XDG_CACHE_HOME or HOME\n",
+                GH_TUNE_CACHE_ENV);
         return EXIT_USAGE;
     }
     *cache = gh_tune_cache_load(path, stderr);
@@ -220,19 +221,21 @@ static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_t
         fprintf(stderr, "gemmhost: %s\n", err);
         return EXIT_USAGE;
     }
-    char *where = gh_strdupf("the tune cache %s (in-process, the candidate that crashed is marked running "
-                             "there: the next tuning run takes it as crashed and goes on)",
-                             gh_tune_cache_file(*cache));
+    char *where = gh_strdupf(
+        "the tune cache %s (in-process, the candidate that crashed is marked running "
+        "there: the next tuning run takes it as crashed and goes on)",
+        gh_tune_cache_file(*cache));
     gh_crash_results(where);
     free(where);
     gh_cancel_install(); /* from here a signal stops the search; the cache and report stay whole */
     gh_tune_summary sum;
     int failed_write = gh_tune_run(cfg, plan, *cache, report, to, &sum) != 0 && !sum.cancelled;
     if (to->out)
-        printf("\ngemmhost --tune: searches %zu; %zu measurements (%zu more from the cache): %zu passed, %zu failed, "
-               "%zu unsupported, %zu errors, %zu crashed, %zu timeout%s\n",
-               sum.searches, sum.measured, sum.from_cache, sum.passed, sum.failed, sum.unsupported, sum.errors,
-               sum.crashed, sum.timeouts, sum.cancelled ? "; cancelled" : "");
+        printf(
+            "\ngemmhost --tune: searches %zu; %zu measurements (%zu more from the cache): %zu passed, %zu failed, "
+            "%zu unsupported, %zu errors, %zu crashed, %zu timeout%s\n",
+            sum.searches, sum.measured, sum.from_cache, sum.passed, sum.failed, sum.unsupported, sum.errors,
+            sum.crashed, sum.timeouts, sum.cancelled ? "; cancelled" : "");
     if (to->out) printf("tune cache: %s\n", gh_tune_cache_file(*cache));
     if (to->out && gh_tune_report_files(report)) printf("tuning results: %s\n", gh_tune_report_files(report));
     int status = sum.cancelled ? gh_cancel_exit_status() : failed_write ? EXIT_NOT_RUN : gh_tune_exit_status(&sum);
@@ -290,8 +293,7 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
 }
 
 /* The measuring run: results reported as they arrive, then the summary. */
-static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc,
-                    char **argv)
+static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
 {
     char err[2048];
     char *config_text = config_as_run(c);

@@ -200,10 +200,10 @@ static void add_variants(gh_instance *inst, const gh_backend_config *bc, int ker
                 else gh_parse_int64(text, &value);
             }
             v->params[p] = value;
-            int n = (v->auto_params >> p) & 1
-                        ? snprintf(v->label + used, sizeof v->label - used, "%s%s=auto", p ? " " : "", k->params[p].name)
-                        : snprintf(v->label + used, sizeof v->label - used, "%s%s=%lld", p ? " " : "",
-                                   k->params[p].name, (long long)value);
+            int n = (v->auto_params >> p) & 1 ? snprintf(v->label + used, sizeof v->label - used, "%s%s=auto",
+                                                         p ? " " : "", k->params[p].name)
+                                              : snprintf(v->label + used, sizeof v->label - used, "%s%s=%lld",
+                                                         p ? " " : "", k->params[p].name, (long long)value);
             if (n > 0 && used + (size_t)n < sizeof v->label) used += (size_t)n;
         }
     }

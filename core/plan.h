@@ -13,8 +13,8 @@
 typedef struct gh_kernel_variant {
     int kernel; /* index in the plugin */
     const gh_kernel_info *info;
-    int64_t *params; /* info->n_params values (an `auto` one: its default until resolved) */
-    char label[128]; /* "tile=16", "tile=auto", "" without params */
+    int64_t *params;      /* info->n_params values (an `auto` one: its default until resolved) */
+    char label[128];      /* "tile=16", "tile=auto", "" without params */
     uint64_t auto_params; /* bit p: parameter p is `auto`, the tune cache's best per case (tune_auto.h) */
 } gh_kernel_variant;
 

@@ -461,10 +461,10 @@ static int variant_result(const gh_run_config *run, gh_instance *inst, gh_streak
         result_detail(r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,
                       gh_dtype_name(cd->in.dtype));
     } else if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
-        result_detail(r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
-                      run->alpha, run->beta);
-    } else if (gh_matrix_alloc_with(out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
-                                    cd->alloc) != 0) {
+        result_detail(r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)", run->alpha,
+                      run->beta);
+    } else if (gh_matrix_alloc_with(out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard, cd->alloc) !=
+               0) {
         result_detail(r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
         measure(run, inst, device, v, cd, out, r, progress);
@@ -474,15 +474,15 @@ static int variant_result(const gh_run_config *run, gh_instance *inst, gh_streak
 }
 
 static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
-                                    const gh_tune_cache *tune_cache, case_data *cd, gh_compare *cmp,
-                                    gh_report *report, gh_progress *progress, gh_run_summary *sum)
+                                    const gh_tune_cache *tune_cache, case_data *cd, gh_compare *cmp, gh_report *report,
+                                    gh_progress *progress, gh_run_summary *sum)
 {
     /* `auto` parameters take the tune cache's best for this case (tune_auto.h) */
     gh_kernel_variant ran = *v;
-    char note[sizeof ((gh_result *)0)->params_note] = "";
+    char note[sizeof((gh_result *)0)->params_note] = "";
     if (v->auto_params)
-        gh_tune_auto_resolve(tune_cache, inst, device, v, cd->in.dtype, (gh_shape){cd->in.m, cd->in.n, cd->in.k},
-                             &ran, note, sizeof note);
+        gh_tune_auto_resolve(tune_cache, inst, device, v, cd->in.dtype, (gh_shape){cd->in.m, cd->in.n, cd->in.k}, &ran,
+                             note, sizeof note);
     gh_result r;
     gh_matrix out = {0};
     int gave_up = variant_result(run, inst, &inst->streak, device, &ran, cd, &out, &r, progress);

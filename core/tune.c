@@ -64,8 +64,8 @@ int gh_tune_run(const gh_config *cfg, gh_plan *plan, gh_tune_cache *cache, gh_tu
         if (!tuned(cfg, inst, o)) continue;
         if (inst->problem) {
             gh_tune_report_note(report, "backend %s could not run: %s", inst->name, inst->problem);
-            if (o->messages) fprintf(o->messages, "gemmhost: tune: backend %s could not run: %s\n", inst->name,
-                                     inst->problem);
+            if (o->messages)
+                fprintf(o->messages, "gemmhost: tune: backend %s could not run: %s\n", inst->name, inst->problem);
             if (inst->requested || inst->plugin_error) sum->requested_not_run++;
             continue;
         }
@@ -83,9 +83,9 @@ int gh_tune_run(const gh_config *cfg, gh_plan *plan, gh_tune_cache *cache, gh_tu
                 const gh_kernel_info *info = inst->plugin->api->kernel_info(inst->ctx, kernels[k]);
                 for (size_t t = 0; t < run.n_dtypes && rc == 0; t++) {
                     if (!(info->dtypes & GH_DTYPE_BIT(run.dtypes[t]))) continue; /* it declares it has none */
-                    gh_tune_search s = {&run,        inst,         bc,    inst->devices[d], kernels[k],
-                                        run.dtypes[t], budget_of(cfg, bc, o), cache, report, o->out,
-                                        o->messages};
+                    gh_tune_search s = {
+                        &run,  inst,   bc,     inst->devices[d], kernels[k], run.dtypes[t], budget_of(cfg, bc, o),
+                        cache, report, o->out, o->messages};
                     rc = gh_tune_search_run(&s, sum);
                 }
             }

@@ -14,10 +14,10 @@
 #include "tune_search.h"
 
 typedef struct gh_tune_options {
-    int every_backend;     /* --tune: every backend the plan runs; else those with tune = yes */
+    int every_backend;      /* --tune: every backend the plan runs; else those with tune = yes */
     double budget_override; /* --tune-budget, seconds; < 0: each backend's tune_budget, else [run]'s */
-    FILE *out;             /* a line per candidate and the winners; NULL: quiet */
-    FILE *messages;        /* notes, warnings, failures (stderr) */
+    FILE *out;              /* a line per candidate and the winners; NULL: quiet */
+    FILE *messages;         /* notes, warnings, failures (stderr) */
 } gh_tune_options;
 
 /* Whether these options tune anything of the plan (a backend to tune). */

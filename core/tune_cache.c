@@ -78,11 +78,26 @@ static int has(shape_check *sc, const json_t *obj, const char *key, int (*is)(co
     return wrong(sc, "has \"%s\" that is not %s", key, what);
 }
 
-static int is_string(const json_t *v) { return json_is_string(v); }
-static int is_integer(const json_t *v) { return json_is_integer(v); }
-static int is_number(const json_t *v) { return json_is_number(v); }
-static int is_object(const json_t *v) { return json_is_object(v); }
-static int is_array(const json_t *v) { return json_is_array(v); }
+static int is_string(const json_t *v)
+{
+    return json_is_string(v);
+}
+static int is_integer(const json_t *v)
+{
+    return json_is_integer(v);
+}
+static int is_number(const json_t *v)
+{
+    return json_is_number(v);
+}
+static int is_object(const json_t *v)
+{
+    return json_is_object(v);
+}
+static int is_array(const json_t *v)
+{
+    return json_is_array(v);
+}
 
 /* A parameter set: {"tile": 16, ...}, integers only. */
 static int check_params(shape_check *sc, const json_t *obj)
@@ -184,8 +199,9 @@ gh_tune_cache *gh_tune_cache_load(const char *path, FILE *warn)
         free(why);
     }
     if (c->problem) {
-        fprintf(warn ? warn : stderr, "gemmhost: warning: tune cache %s %s; ignored (the tuner sets it aside as %s.bad)\n",
-                path, c->problem, path);
+        fprintf(warn ? warn : stderr,
+                "gemmhost: warning: tune cache %s %s; ignored (the tuner sets it aside as %s.bad)\n", path, c->problem,
+                path);
         json_decref(doc);
         doc = empty_doc();
     }
@@ -363,8 +379,8 @@ static json_t *find_measurement(const json_t *e, const gh_kernel_info *info, con
     return NULL;
 }
 
-int gh_tune_entry_get(const gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t,
-                      gh_shape s, gh_tune_measurement *out)
+int gh_tune_entry_get(const gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t, gh_shape s,
+                      gh_tune_measurement *out)
 {
     const json_t *m = find_measurement(J(e), info, params, t, s, NULL);
     if (!m) return 0;
@@ -397,16 +413,15 @@ void gh_tune_entry_put(gh_tune_entry *e, const gh_kernel_info *info, const int64
     iso_now(when);
     json_t *rec = json_pack("{s:o, s:s, s:I, s:I, s:I, s:s, s:f, s:f, s:s, s:s}", "params", params_object(info, params),
                             "trans", trans, "m", (json_int_t)s.m, "n", (json_int_t)s.n, "k", (json_int_t)s.k, "status",
-                            m->status, "kernel_ms", finite_or_zero(m->kernel_ms), "gflops", finite_or_zero(m->gflops), "detail", m->detail, "when",
-                            when);
+                            m->status, "kernel_ms", finite_or_zero(m->kernel_ms), "gflops", finite_or_zero(m->gflops),
+                            "detail", m->detail, "when", when);
     size_t index;
     json_t *list = json_object_get(J(e), "measurements");
     if (find_measurement(J(e), info, params, t, s, &index)) json_array_set_new(list, index, rec);
     else json_array_append_new(list, rec);
 }
 
-void gh_tune_entry_forget(gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t,
-                          gh_shape s)
+void gh_tune_entry_forget(gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t, gh_shape s)
 {
     size_t index;
     if (find_measurement(J(e), info, params, t, s, &index))
@@ -423,8 +438,8 @@ void gh_tune_entry_set_best(gh_tune_entry *e, const gh_kernel_info *info, gh_siz
     iso_now(when);
     json_object_set_new(json_object_get(J(e), "best"), gh_size_class_name(c),
                         json_pack("{s:o, s:f, s:f, s:s, s:s, s:s}", "params", params_object(info, params), "gflops",
-                                  finite_or_zero(gflops), "default_gflops", finite_or_zero(default_gflops), "sizes", sizes, "trans", trans, "when",
-                                  when));
+                                  finite_or_zero(gflops), "default_gflops", finite_or_zero(default_gflops), "sizes",
+                                  sizes, "trans", trans, "when", when));
 }
 
 static int allowed(const gh_param_info *p, int64_t v)
@@ -435,8 +450,8 @@ static int allowed(const gh_param_info *p, int64_t v)
     return 0;
 }
 
-int gh_tune_entry_best(const gh_tune_entry *e, const gh_kernel_info *info, gh_size_class c, int64_t *params,
-                       char *why, size_t why_size)
+int gh_tune_entry_best(const gh_tune_entry *e, const gh_kernel_info *info, gh_size_class c, int64_t *params, char *why,
+                       size_t why_size)
 {
     const json_t *best = json_object_get(json_object_get(J(e), "best"), gh_size_class_name(c));
     if (!best) {

@@ -69,14 +69,13 @@ typedef struct gh_tune_measurement {
 
 /* The measurement of these parameters (info->n_params values) on this
  * transpose and shape: 1 with *out, or 0 when there is none. */
-int gh_tune_entry_get(const gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t,
-                      gh_shape s, gh_tune_measurement *out);
+int gh_tune_entry_get(const gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t, gh_shape s,
+                      gh_tune_measurement *out);
 /* Stores it, replacing an earlier one of the same parameters and shape. */
 void gh_tune_entry_put(gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t, gh_shape s,
                        const gh_tune_measurement *m);
 /* Removes it (a cancelled candidate's "running" mark). */
-void gh_tune_entry_forget(gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t,
-                          gh_shape s);
+void gh_tune_entry_forget(gh_tune_entry *e, const gh_kernel_info *info, const int64_t *params, gh_trans t, gh_shape s);
 
 /* The best of a size class, as the tuner judged it on `sizes` ("64x64x64,
  * 100x75x50"): GFLOP/s its geometric mean over them, beside the default's
@@ -85,7 +84,7 @@ void gh_tune_entry_set_best(gh_tune_entry *e, const gh_kernel_info *info, gh_siz
                             double gflops, double default_gflops, const char *sizes, gh_trans t);
 /* The best of a class into params (info->n_params values): 1, or 0 with
  * `why` when there is none or a value is no longer allowed by `info`. */
-int gh_tune_entry_best(const gh_tune_entry *e, const gh_kernel_info *info, gh_size_class c, int64_t *params,
-                       char *why, size_t why_size);
+int gh_tune_entry_best(const gh_tune_entry *e, const gh_kernel_info *info, gh_size_class c, int64_t *params, char *why,
+                       size_t why_size);
 
 #endif

@@ -50,7 +50,7 @@ typedef struct gh_tune_winner {
     gh_size_class size_class;
     size_t candidate;
     const char *params;
-    double gflops;         /* geometric mean over the class's sizes */
+    double gflops; /* geometric mean over the class's sizes */
     const char *default_params;
     double default_gflops; /* 0: the default did not pass */
     const char *sizes;     /* "64x64x64, 100x75x50" */

@@ -73,28 +73,24 @@ static void pick_sizes(search_state *st)
     }
     qsort(sorted, n, sizeof *sorted, by_volume);
     st->slots = gh_xcalloc(GH_CLASS_COUNT * MAX_PER_CLASS, sizeof *st->slots);
+    gh_shape *in_class = gh_xcalloc(n + 1, sizeof *in_class);
     for (int c = 0; c < GH_CLASS_COUNT; c++) {
-        gh_shape in_class[64];
-        size_t count = 0, first = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (gh_size_class_of(sorted[i].m, sorted[i].n, sorted[i].k) != (gh_size_class)c) continue;
-            if (count < 64) in_class[count] = sorted[i];
-            count++;
-        }
-        if (count > 64) count = 64;
-        size_t picks[MAX_PER_CLASS] = {0, count / 2, count - 1};
-        size_t n_picks = count < MAX_PER_CLASS ? count : MAX_PER_CLASS;
-        if (count < MAX_PER_CLASS)
-            for (size_t i = 0; i < count; i++) picks[i] = i;
-        first = st->n_slots;
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++)
+            if (gh_size_class_of(sorted[i].m, sorted[i].n, sorted[i].k) == (gh_size_class)c)
+                in_class[count++] = sorted[i];
+        size_t picks[MAX_PER_CLASS] = {0, count / 2, count - 1}; /* smallest, median, largest */
+        const size_t n_picks = count < MAX_PER_CLASS ? count : MAX_PER_CLASS;
+        for (size_t i = 0; count < MAX_PER_CLASS && i < count; i++) picks[i] = i;
         for (size_t i = 0; i < n_picks; i++) {
-            gh_shape sh = in_class[picks[i]];
+            const gh_shape sh = in_class[picks[i]];
             st->slots[st->n_slots++] = (size_slot){sh, (gh_size_class)c, NULL, 0};
             size_t used = strlen(st->class_sizes[c]);
-            snprintf(st->class_sizes[c] + used, sizeof st->class_sizes[c] - used, "%s%lldx%lldx%lld",
-                     st->n_slots - 1 > first ? ", " : "", (long long)sh.m, (long long)sh.n, (long long)sh.k);
+            snprintf(st->class_sizes[c] + used, sizeof st->class_sizes[c] - used, "%s%lldx%lldx%lld", i ? ", " : "",
+                     (long long)sh.m, (long long)sh.n, (long long)sh.k);
         }
     }
+    free(in_class);
     free(sorted);
 }
 
@@ -211,8 +207,8 @@ static void judge(search_state *st, size_t c, const int64_t *params, const char 
         if (c == 0) b->default_gflops = mean;
         const int better = !b->has || mean > b->gflops;
         size_t used = strlen(line);
-        snprintf(line + used, line_size - used, "%s %s %.4g GFLOP/s%s", used ? "," : "", gh_size_class_name(cls),
-                 mean, better ? " (best so far)" : "");
+        snprintf(line + used, line_size - used, "%s %s %.4g GFLOP/s%s", used ? "," : "", gh_size_class_name(cls), mean,
+                 better ? " (best so far)" : "");
         if (!better) continue;
         b->has = 1;
         b->candidate = c;
@@ -220,7 +216,7 @@ static void judge(search_state *st, size_t c, const int64_t *params, const char 
         snprintf(b->params, sizeof b->params, "%s", label);
         gh_tune_entry_set_best(st->entry, st->info, (gh_size_class)cls, params, mean, b->default_gflops,
                                st->class_sizes[cls], st->trans);
-        gh_tune_winner w = {(gh_size_class)cls, c,      b->params, mean, st->default_params, b->default_gflops,
+        gh_tune_winner w = {(gh_size_class)cls,  c, b->params, mean, st->default_params, b->default_gflops,
                             st->class_sizes[cls]};
         gh_tune_report_winner(st->s->report, &st->who, &w);
     }
@@ -231,8 +227,7 @@ enum { CANDIDATE_DONE = 0, CANDIDATE_UNTRIED = 1, CANDIDATE_CANCELLED = -1 };
 /* Candidate c on every size (from the cache where it was measured before).
  * may_measure = 0 once the budget is spent: a candidate that would measure
  * anything is left untried. */
-static int run_candidate(search_state *st, const gh_tune_space *space, size_t c, int may_measure,
-                         gh_tune_summary *sum)
+static int run_candidate(search_state *st, const gh_tune_space *space, size_t c, int may_measure, gh_tune_summary *sum)
 {
     const gh_tune_search *s = st->s;
     const int64_t *params = gh_tune_space_candidate(space, c);
@@ -263,7 +258,7 @@ static int run_candidate(search_state *st, const gh_tune_space *space, size_t c,
             count(sum, m.status);
         }
         from_cache ? cached++ : measured++;
-        gh_tune_row row = {c,       label,       sl->cls,  sl->shape.m, sl->shape.n, sl->shape.k,
+        gh_tune_row row = {c,        label,       sl->cls,  sl->shape.m, sl->shape.n, sl->shape.k,
                            m.status, m.kernel_ms, m.gflops, m.detail,    from_cache};
         gh_tune_report_row(s->report, &st->who, &row);
         if (!strcmp(m.status, "pass")) gflops[i] = m.gflops;
@@ -337,8 +332,8 @@ int gh_tune_search_run(const gh_tune_search *s, gh_tune_summary *sum)
     gh_tune_key key = {api->name, device_name, driver, st.info->name, s->dtype};
     st.entry = gh_tune_cache_entry(s->cache, &key, st.info);
     st.trans = s->run->trans[0];
-    st.who = (gh_tune_who){s->inst->name, api->name, s->device, device_name, driver,
-                           st.info->name, s->dtype, st.trans.a, st.trans.b};
+    st.who = (gh_tune_who){s->inst->name, api->name, s->device,  device_name, driver,
+                           st.info->name, s->dtype,  st.trans.a, st.trans.b};
     pick_sizes(&st);
     gh_tune_space space;
     gh_tune_space_build(&space, st.info, s->bc);

@@ -30,8 +30,8 @@ typedef struct gh_tune_summary {
     size_t searches;
     size_t measured, from_cache; /* candidate x size measurements, new and reused */
     size_t passed, failed, unsupported, errors, crashed, timeouts;
-    size_t untried;        /* candidates left when a budget ran out */
-    size_t no_winner;      /* size classes of a search where no candidate passed */
+    size_t untried;           /* candidates left when a budget ran out */
+    size_t no_winner;         /* size classes of a search where no candidate passed */
     size_t requested_not_run; /* backends that could not run, searches where nothing ran at all */
     int cancelled;
 } gh_tune_summary;

@@ -181,8 +181,8 @@ void gh_tune_params_label(const gh_kernel_info *info, const int64_t *params, cha
     size_t used = 0;
     out[0] = '\0';
     for (size_t p = 0; p < info->n_params; p++) {
-        int n = snprintf(out + used, size - used, "%s%s=%lld", p ? " " : "", info->params[p].name,
-                         (long long)params[p]);
+        int n =
+            snprintf(out + used, size - used, "%s%s=%lld", p ? " " : "", info->params[p].name, (long long)params[p]);
         if (n < 0 || used + (size_t)n >= size) break;
         used += (size_t)n;
     }

@@ -33,9 +33,9 @@
 #define FAKE_TIME_NAN      20 /* reports a kernel time of NaN */
 #define FAKE_MANY_DEVICES  21 /* claims 2^20 devices, all but the first with a NULL name */
 #define FAKE_CRASH_COUNT   22 /* device_count crashes (SIGSEGV): a driver that dies at discovery */
-#define FAKE_TUNABLE       23 /* its kernel has a parameter `variant` (0-4) for the tuner: 0 and 1 correct
-                                 (1 reports half the time: the fastest), 2 wrong by 1 everywhere, 3 aborts,
-                                 4 refused as unsupported */
+/* its kernel has a parameter `variant` (0-4) for the tuner: 0 and 1 correct (1 reports half
+ * the time: the fastest), 2 wrong by 1 everywhere, 3 aborts, 4 refused as unsupported */
+#define FAKE_TUNABLE 23
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -88,8 +88,8 @@ static const gh_device_info *fake_device_info(gh_plugin *ctx, int d)
     return d == 0 ? &fake_info : NULL;
 }
 static const int64_t variant_values[] = {0, 1, 2, 3, 4};
-static const gh_param_info variant_param = {sizeof(gh_param_info), "variant", "what the tuner meets (FAKE_TUNABLE)",
-                                            0, variant_values, 5, 0, 0};
+static const gh_param_info variant_param = {
+    sizeof(gh_param_info), "variant", "what the tuner meets (FAKE_TUNABLE)", 0, variant_values, 5, 0, 0};
 static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            "loop",
                                            "a plain triple loop",
