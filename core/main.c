@@ -210,11 +210,8 @@ static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_t
     const int own_default = !c->config_path && !c->output; /* as the results files of the built-in default */
     gh_tune_report *report = NULL;
     if (tune_prefix(c, cfg, &prefix, err, sizeof err) == 0 &&
-        (report = gh_tune_report_open(prefix, c->overwrite || c->resume || own_default, path, err, sizeof err)) &&
-        gh_tune_cache_save(*cache, stderr, err, sizeof err) != 0) { /* writable, before any candidate runs */
-        gh_tune_report_close(report, 1, NULL, 0);
-        report = NULL;
-    }
+        gh_tune_cache_save(*cache, stderr, err, sizeof err) == 0) /* writable, before any candidate runs */
+        report = gh_tune_report_open(prefix, c->overwrite || c->resume || own_default, path, err, sizeof err);
     free(prefix);
     free(path);
     if (!report) {
@@ -275,6 +272,7 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     int tune_status = EXIT_PASS;
     if (c->tune || gh_tune_wanted(cfg, plan, &to)) {
         tune_status = tune(c, cfg, plan, &to, &cache);
+        gh_crash_results(""); /* the run names its own files */
         if (c->tune || tune_status == EXIT_USAGE || gh_cancel_requested()) {
             gh_tune_cache_free(cache);
             return tune_status;

@@ -181,7 +181,7 @@ gh_tune_cache *gh_tune_cache_load(const char *path, FILE *warn)
     gh_tune_cache *c = gh_xcalloc(1, sizeof *c);
     c->path = gh_strdup(path);
     struct stat st = {0};
-    if (stat(path, &st) != 0 && errno == ENOENT) {
+    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) { /* no file there (yet) */
         c->doc = empty_doc();
         return c;
     }

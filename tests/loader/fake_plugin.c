@@ -35,7 +35,7 @@
 #define FAKE_CRASH_COUNT   22 /* device_count crashes (SIGSEGV): a driver that dies at discovery */
 /* its kernel has a parameter `variant` (0-4) for the tuner: 0 and 1 correct (1 reports half
  * the time: the fastest), 2 wrong by 1 everywhere, 3 aborts, 4 refused as unsupported */
-#define FAKE_TUNABLE 23
+#define FAKE_TUNABLE       23
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)

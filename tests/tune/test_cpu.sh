@@ -134,4 +134,8 @@ run_ini "$work/badkey.ini" "" "" "tune_budget = fast"
 "$gemmhost" --tune --config "$work/badkey.ini" >/dev/null 2>"$work/stderr"
 expect_status "tune_budget = fast" $? 2
 expect_in "it names the key" "$(cat "$work/stderr")" 'tune_budget: "fast" is not a duration'
+touch "$work/a-file"
+"$gemmhost" --tune --config "$work/where.ini" --set "run.tune_cache=$work/a-file/tune.json" >/dev/null 2>"$work/stderr"
+expect_status "a tune cache that cannot be written" $? 2
+expect_in "it names the file" "$(cat "$work/stderr")" "cannot create $work/a-file/tune.json.tmp: Not a directory"
 finish
