@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "data.h"
+#include "encode.h"
 #include "replace_file.h"
 #include "util.h"
 
@@ -30,6 +31,29 @@ struct gh_tune_cache {
 static json_t *J(const gh_tune_entry *e)
 {
     return (json_t *)e;
+}
+
+/* jansson takes valid UTF-8 only, and a device name or a worker's stderr
+ * may not be: each invalid byte becomes '?'. The caller frees. */
+static char *utf8_clean(const char *s)
+{
+    char *out = gh_strdup(s ? s : "");
+    for (unsigned char *p = (unsigned char *)out; *p;) {
+        size_t n = gh_utf8_seq_len(p);
+        if (n == 0) *p++ = '?';
+        else p += n;
+    }
+    return out;
+}
+
+/* A jansson constructor's result; NULL only when out of memory. */
+static json_t *must(json_t *v)
+{
+    if (!v) {
+        fputs("gemmhost: out of memory in the tune cache\n", stderr);
+        abort();
+    }
+    return v;
 }
 
 char *gh_tune_cache_path(const char *configured)
@@ -272,7 +296,10 @@ void gh_tune_cache_free(gh_tune_cache *c)
 static int str_is(const json_t *obj, const char *key, const char *want)
 {
     const char *s = json_string_value(json_object_get(obj, key));
-    return s && want && strcmp(s, want) == 0;
+    char *clean = utf8_clean(want);
+    int same = s && want && strcmp(s, clean) == 0;
+    free(clean);
+    return same;
 }
 
 static int same_key(const json_t *e, const gh_tune_key *key)
@@ -326,9 +353,15 @@ gh_tune_entry *gh_tune_cache_entry(gh_tune_cache *c, const gh_tune_key *key, con
     if (e) json_array_remove(entries, index); /* tuned with other parameters: its numbers mean nothing now */
     json_t *names = json_array();
     for (size_t p = 0; p < info->n_params; p++) json_array_append_new(names, json_string(info->params[p].name));
-    e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:{}, s:[]}", "plugin", key->plugin, "device", key->device,
-                  "driver_version", key->driver_version ? key->driver_version : "", "kernel", key->kernel, "dtype",
-                  gh_dtype_name(key->dtype), "params", names, "best", "measurements");
+    char *plugin = utf8_clean(key->plugin), *device = utf8_clean(key->device),
+         *driver = utf8_clean(key->driver_version), *kernel = utf8_clean(key->kernel);
+    e = must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:{}, s:[]}", "plugin", plugin, "device", device,
+                       "driver_version", driver, "kernel", kernel, "dtype", gh_dtype_name(key->dtype), "params", names,
+                       "best", "measurements"));
+    free(plugin);
+    free(device);
+    free(driver);
+    free(kernel);
     json_array_append_new(entries, e);
     return (gh_tune_entry *)e;
 }
@@ -411,10 +444,13 @@ void gh_tune_entry_put(gh_tune_entry *e, const gh_kernel_info *info, const int64
     char trans[3], when[32];
     trans_text(trans, t);
     iso_now(when);
-    json_t *rec = json_pack("{s:o, s:s, s:I, s:I, s:I, s:s, s:f, s:f, s:s, s:s}", "params", params_object(info, params),
-                            "trans", trans, "m", (json_int_t)s.m, "n", (json_int_t)s.n, "k", (json_int_t)s.k, "status",
-                            m->status, "kernel_ms", finite_or_zero(m->kernel_ms), "gflops", finite_or_zero(m->gflops),
-                            "detail", m->detail, "when", when);
+    char *status = utf8_clean(m->status), *detail = utf8_clean(m->detail);
+    json_t *rec = must(json_pack(
+        "{s:o, s:s, s:I, s:I, s:I, s:s, s:f, s:f, s:s, s:s}", "params", params_object(info, params), "trans", trans,
+        "m", (json_int_t)s.m, "n", (json_int_t)s.n, "k", (json_int_t)s.k, "status", status, "kernel_ms",
+        finite_or_zero(m->kernel_ms), "gflops", finite_or_zero(m->gflops), "detail", detail, "when", when));
+    free(status);
+    free(detail);
     size_t index;
     json_t *list = json_object_get(J(e), "measurements");
     if (find_measurement(J(e), info, params, t, s, &index)) json_array_set_new(list, index, rec);
@@ -437,9 +473,9 @@ void gh_tune_entry_set_best(gh_tune_entry *e, const gh_kernel_info *info, gh_siz
     trans_text(trans, t);
     iso_now(when);
     json_object_set_new(json_object_get(J(e), "best"), gh_size_class_name(c),
-                        json_pack("{s:o, s:f, s:f, s:s, s:s, s:s}", "params", params_object(info, params), "gflops",
-                                  finite_or_zero(gflops), "default_gflops", finite_or_zero(default_gflops), "sizes",
-                                  sizes, "trans", trans, "when", when));
+                        must(json_pack("{s:o, s:f, s:f, s:s, s:s, s:s}", "params", params_object(info, params),
+                                       "gflops", finite_or_zero(gflops), "default_gflops",
+                                       finite_or_zero(default_gflops), "sizes", sizes, "trans", trans, "when", when)));
 }
 
 static int allowed(const gh_param_info *p, int64_t v)
