@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "util.h"
 
 static void usage(FILE *to)
@@ -14,7 +15,7 @@ static void usage(FILE *to)
         "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
         "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
         "                [--overwrite | --resume] [--junit FILE] [--full-agreement] [--quiet]\n"
-        "                [--no-isolation]\n"
+        "                [--no-isolation] [--tune [--tune-budget TIME]]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
         "\n"
         "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
@@ -49,6 +50,10 @@ static void usage(FILE *to)
         "  --quiet           no table on the terminal (notes and failures still shown)\n"
         "  --no-isolation    run the plugins in this process, not each backend in a worker\n"
         "                    process of its own (as [run] isolation = none; for a debugger)\n"
+        "  --tune            search each selected kernel's parameters for the fastest that\n"
+        "                    passes, per device, dtype and size class, into the tune cache\n"
+        "                    (a kernel parameter set to auto then takes it); no run\n"
+        "  --tune-budget T   time per kernel search (120s, 2m, 500ms), over tune_budget keys\n"
         "  --version         the version, its git commit, and the plugins found\n"
         "\n"
         "Plugins are searched in [run] plugin_dir, GEMMHOST_PLUGIN_PATH (colon-separated),\n"
@@ -69,14 +74,14 @@ typedef struct option {
 } option;
 
 static const option options[] = {
-    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},  {"--list", OPT_FLAG, NULL},
-    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},    {"--overwrite", OPT_FLAG, NULL},
-    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},  {"--full-agreement", OPT_FLAG, NULL},
-    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},     {"--output", OPT_VALUE, NULL},
-    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL}, {"--kernel", OPT_VALUE, NULL},
-    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"}, {"--dtype", OPT_VALUE, "dtype"},
-    {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL},
-    {"--resume", OPT_FLAG, NULL},
+    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},      {"--list", OPT_FLAG, NULL},
+    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},        {"--overwrite", OPT_FLAG, NULL},
+    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},      {"--full-agreement", OPT_FLAG, NULL},
+    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},         {"--output", OPT_VALUE, NULL},
+    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL},     {"--kernel", OPT_VALUE, NULL},
+    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"},     {"--dtype", OPT_VALUE, "dtype"},
+    {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL}, {"--resume", OPT_FLAG, NULL},
+    {"--tune", OPT_FLAG, NULL},      {"--tune-budget", OPT_VALUE, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
@@ -111,7 +116,11 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--quiet")) c->quiet = 1;
     else if (!strcmp(n, "--overwrite")) c->overwrite = 1;
     else if (!strcmp(n, "--resume")) c->resume = 1;
-    else if (!strcmp(n, "--json")) c->json = 1;
+    else if (!strcmp(n, "--tune")) c->tune = 1;
+    else if (!strcmp(n, "--tune-budget")) {
+        if (gh_parse_seconds(value, &c->tune_budget) != 0)
+            return usage_error("--tune-budget %s is not a duration (e.g. 120s, 500ms, 2m, 1h)", value);
+    } else if (!strcmp(n, "--json")) c->json = 1;
     else if (!strcmp(n, "--summary")) c->summary = 1;
     else if (!strcmp(n, "--full-agreement")) c->full_agreement = 1;
     else if (!strcmp(n, "--no-isolation")) {
@@ -140,6 +149,9 @@ static int check_combinations(const gh_cli *c)
                            "--resume --overwrite");
     if (c->resume && (c->list || c->dry_run))
         return usage_error("--resume only goes with a run, not with %s", c->list ? "--list" : "--dry-run");
+    if (c->tune && (c->list || c->dry_run || c->resume))
+        return usage_error("--tune goes with neither %s (a tuning run resumes from its cache by itself)",
+                           "--list, --dry-run nor --resume");
     if (c->json && c->summary) return usage_error("%s: give one of them", "--json --summary");
     if ((c->json || c->summary) && !c->list)
         return usage_error("%s only goes with --list", c->json ? "--json" : "--summary");
@@ -149,6 +161,7 @@ static int check_combinations(const gh_cli *c)
 int gh_cli_parse(int argc, char **argv, gh_cli *c, int *exit_status, int *wants_version)
 {
     memset(c, 0, sizeof *c);
+    c->tune_budget = -1;
     *wants_version = 0;
     c->overrides = gh_xcalloc((size_t)argc + 1, sizeof *c->overrides);
     int help = 0;

@@ -25,6 +25,8 @@ typedef struct gh_cli {
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
     int resume; /* --resume: continue the run whose results are at the output */
+    int tune;   /* --tune: search every selected kernel's parameters (core/tune), no run */
+    double tune_budget; /* --tune-budget, seconds: over every tune_budget key; < 0 when not given */
 } gh_cli;
 
 /* Parses argv into c. Returns -1 when the program should exit now, with

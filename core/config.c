@@ -131,6 +131,26 @@ int gh_parse_size_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
+/* "120", "120s", "500ms", "2m", "1.5h": a duration in seconds, >= 0. */
+int gh_parse_seconds(const char *s, double *out)
+{
+    if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.')) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno == ERANGE || end == s || !isfinite(v) || v < 0) return -1;
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"m", 60}, {"min", 60}, {"h", 3600}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            *out = v * units[i].scale;
+            return 0;
+        }
+    return -1;
+}
+
 /* ---- step 3: checking values into the gh_config ------------------------ */
 
 static gh_origin origin_of(const loader *ld, const entry *e)
@@ -436,6 +456,35 @@ static int set_timeout(loader *ld, const section *s, const entry *e, const run_k
     return get_timeout(ld, s, e, &run->timeout);
 }
 
+/* tune_budget: how long the tuner searches one kernel (core/tune). */
+static int get_tune_budget(loader *ld, const section *s, const entry *e, double *out)
+{
+    const char *v;
+    if (get_single(ld, s, e, &v) != 0) return -1;
+    if (gh_parse_seconds(v, out) != 0)
+        return ini_fail_key(ld, s, e, "\"%s\" is not a duration (e.g. 120s, 500ms, 2m, 1h; a number alone is seconds)",
+                            v);
+    return 0;
+}
+
+static int set_tune_budget(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    (void)key;
+    return get_tune_budget(ld, s, e, &run->tune_budget);
+}
+
+/* tune_cache: a path, relative to the config file's folder; "" for the default. */
+static int set_tune_cache(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    (void)key;
+    const char *v;
+    if (get_single(ld, s, e, &v) != 0) return -1;
+    free(run->tune_cache);
+    run->tune_cache = gh_strdup(v);
+    if (*v) resolve_in_config_dir(ld, e, &run->tune_cache);
+    return 0;
+}
+
 /* The defaults are the built-in default config's values (gh_default_config_text
  * spells them out), so an empty config runs what no config runs. */
 #define RUN_OFF(member) offsetof(gh_run_config, member)
@@ -458,6 +507,8 @@ static const run_key run_keys[] = {
     {"plugin_dir", NULL, set_plugin_dirs, 0, 0, 0},
     {"isolation", "process", set_isolation, 0, 0, 0},
     {"timeout", "auto", set_timeout, 0, 0, 0},
+    {"tune_budget", "120s", set_tune_budget, 0, 0, 0},
+    {"tune_cache", "", set_tune_cache, 0, 0, 0},
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])
 
@@ -555,6 +606,16 @@ static int add_raw_key(loader *ld, const section *s, const entry *e, gh_backend_
     return get_list(ld, s, e, &k->values, &k->n_values);
 }
 
+static int get_yes_no(loader *ld, const section *s, const entry *e, int *out)
+{
+    static const char *const names[] = {"no", "yes", "false", "true", "0", "1", "off", "on"};
+    const char *v;
+    int idx;
+    if (get_single(ld, s, e, &v) != 0 || get_choice(ld, s, e, v, "yes or no", names, 8, &idx) != 0) return -1;
+    *out = idx % 2;
+    return 0;
+}
+
 static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_config *b)
 {
     if (strcmp(e->key, "plugin") == 0) {
@@ -568,6 +629,8 @@ static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_
         b->has_timeout = 1;
         return get_timeout(ld, s, e, &b->timeout);
     }
+    if (strcmp(e->key, "tune") == 0) return get_yes_no(ld, s, e, &b->tune);
+    if (strcmp(e->key, "tune_budget") == 0) return get_tune_budget(ld, s, e, &b->tune_budget);
     return add_raw_key(ld, s, e, b);
 }
 
@@ -576,6 +639,7 @@ static int check_backend(loader *ld, const section *s, gh_config *cfg)
     gh_backend_config *b = ini_push(&cfg->backends, &cfg->n_backends, sizeof(gh_backend_config));
     b->name = gh_strdup(s->name);
     b->origin = (gh_origin){ld->file, s->line};
+    b->tune_budget = NAN;
     for (size_t i = 0; i < s->n_entries; i++)
         if (backend_key(ld, s, &s->entries[i], b) != 0) return -1;
     if (!b->plugin) b->plugin = gh_strdup(s->name);
@@ -762,6 +826,7 @@ void gh_config_free(gh_config *cfg)
     free(run->dtypes);
     free(run->trans);
     free(run->output);
+    free(run->tune_cache);
     ini_free_strings(run->plugin_dirs, run->n_plugin_dirs);
     for (size_t i = 0; i < cfg->n_backends; i++) {
         gh_backend_config *b = &cfg->backends[i];

@@ -39,6 +39,8 @@ typedef struct gh_backend_config {
     size_t n_kernels;
     int has_timeout;  /* 1: its own timeout (as [run] timeout's), else [run]'s */
     double timeout;
+    int tune;           /* tune = yes: its kernels are tuned before each run (core/tune) */
+    double tune_budget; /* seconds per kernel search; NaN: [run]'s */
     gh_raw_key *keys; /* every other key: kernel params or plugin options */
     size_t n_keys;
     gh_origin origin; /* the section header */
@@ -81,6 +83,8 @@ typedef struct gh_run_config {
     size_t n_plugin_dirs;   /* key plugin_dir (a list) */
     gh_isolation isolation; /* key isolation: process (default) or none */
     double timeout;         /* key timeout: seconds per plugin call; 0 none; < 0 (auto) from the call's size */
+    double tune_budget;     /* key tune_budget: seconds per kernel search of the tuner */
+    char *tune_cache;       /* key tune_cache: the tuner's cache file; "": GEMMHOST_TUNE_CACHE or the user's cache */
 } gh_run_config;
 
 typedef struct gh_config {
@@ -126,5 +130,6 @@ const char *gh_origin_format(const gh_origin *o, char *buf, size_t size);
 /* Helpers shared with the planner. */
 int gh_parse_int64(const char *s, int64_t *out);       /* 0 on success, whole string */
 int gh_parse_size_bytes(const char *s, uint64_t *out); /* "4G", "512M", "1024" */
+int gh_parse_seconds(const char *s, double *out);      /* "120", "120s", "500ms", "2m", "1h"; >= 0 */
 
 #endif

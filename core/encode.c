@@ -481,6 +481,8 @@ void gh_fields_result(gh_fieldset *fs, const gh_result *res)
     device_fields(fs, res->device);
     gh_fs_str(fs, "kernel", res->kernel);
     gh_fs_str(fs, "params", res->params);
+    gh_fs_str(fs, "params_used", res->params_used);
+    gh_fs_str(fs, "params_note", res->params_note);
     gh_fs_str(fs, "dtype", gh_dtype_name(res->dtype));
     gh_fs_str(fs, "arithmetic", res->arithmetic);
     gh_fs_str(fs, "trans", fs->trans);

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "resume.h"
 #include "run.h"
+#include "tune.h"
 #include "util.h"
 #include "worker.h"
 
@@ -129,6 +130,9 @@ static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, c
     };
 }
 
+static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc,
+                    char **argv);
+
 /* --dry-run: the plan, and a refusal the run would meet at its output files. */
 static int dry_run(const gh_cli *c, const gh_config *cfg, const gh_plan *plan, int argc, char **argv)
 {
@@ -173,6 +177,88 @@ static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_pl
     return rc;
 }
 
+/* The tuning report's prefix: the run's output with "-tune" to come, or
+ * NULL for none. A run to follow has its own files checked now, before the
+ * budget is spent. Returns -1 with err when the output cannot be used. */
+static int tune_prefix(const gh_cli *c, const gh_config *cfg, char **prefix, char *err, size_t err_size)
+{
+    gh_report_options ro = report_options(c, cfg, "", 0, NULL);
+    ro.overwrite |= c->tune; /* --tune writes no results files: only its own are checked */
+    gh_report_paths paths;
+    *prefix = NULL;
+    if (gh_report_paths_resolve(&ro, &paths, err, err_size) != 0) return -1;
+    if (paths.csv) *prefix = gh_strdupf("%.*s", (int)(strlen(paths.csv) - strlen(".csv")), paths.csv);
+    gh_report_paths_free(&paths);
+    return 0;
+}
+
+/* --tune, or the tune = yes backends before a run: every search into the
+ * tune cache (kept in *cache for the run's `auto` parameters) and the tuning
+ * report. Returns an exit status. */
+static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_tune_options *to, gh_tune_cache **cache)
+{
+    char err[2048], *prefix = NULL;
+    char *path = gh_tune_cache_path(cfg->run.tune_cache);
+    if (!path) {
+        fprintf(stderr,
+                "gemmhost: the tuner has nowhere to keep its cache: set tune_cache in [run], or %s, "
+                "XDG_CACHE_HOME or HOME\n",
+                GH_TUNE_CACHE_ENV);
+        return EXIT_USAGE;
+    }
+    *cache = gh_tune_cache_load(path, stderr);
+    const int own_default = !c->config_path && !c->output; /* as the results files of the built-in default */
+    gh_tune_report *report = NULL;
+    if (tune_prefix(c, cfg, &prefix, err, sizeof err) == 0 &&
+        gh_tune_cache_save(*cache, stderr, err, sizeof err) == 0) /* writable, before any candidate runs */
+        report = gh_tune_report_open(prefix, c->overwrite || c->resume || own_default, path, err, sizeof err);
+    free(prefix);
+    free(path);
+    if (!report) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
+    char *where = gh_strdupf(
+        "the tune cache %s (in-process, the candidate that crashed is marked running "
+        "there: the next tuning run takes it as crashed and goes on)",
+        gh_tune_cache_file(*cache));
+    gh_crash_results(where);
+    free(where);
+    gh_cancel_install(); /* from here a signal stops the search; the cache and report stay whole */
+    gh_tune_summary sum;
+    int failed_write = gh_tune_run(cfg, plan, *cache, report, to, &sum) != 0 && !sum.cancelled;
+    if (to->out)
+        printf(
+            "\ngemmhost --tune: searches %zu; %zu measurements (%zu more from the cache): %zu passed, %zu failed, "
+            "%zu unsupported, %zu errors, %zu crashed, %zu timeout%s\n",
+            sum.searches, sum.measured, sum.from_cache, sum.passed, sum.failed, sum.unsupported, sum.errors,
+            sum.crashed, sum.timeouts, sum.cancelled ? "; cancelled" : "");
+    if (to->out) printf("tune cache: %s\n", gh_tune_cache_file(*cache));
+    if (to->out && gh_tune_report_files(report)) printf("tuning results: %s\n", gh_tune_report_files(report));
+    int status = sum.cancelled ? gh_cancel_exit_status() : failed_write ? EXIT_NOT_RUN : gh_tune_exit_status(&sum);
+    if (gh_tune_report_close(report, sum.cancelled, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        if (status == EXIT_PASS) status = EXIT_NOT_RUN;
+    }
+    return status;
+}
+
+static int has_auto_params(const gh_plan *plan)
+{
+    for (size_t i = 0; i < plan->n_instances; i++)
+        for (size_t v = 0; v < plan->instances[i].n_variants; v++)
+            if (plan->instances[i].variants[v].auto_params) return 1;
+    return 0;
+}
+
+/* Of a tuning step's and its run's exit statuses, the one that says more. */
+static int worse_status(int a, int b)
+{
+    if (a == EXIT_VERIFY_FAILED || b == EXIT_VERIFY_FAILED) return EXIT_VERIFY_FAILED;
+    if (a == EXIT_NOT_RUN || b == EXIT_NOT_RUN) return EXIT_NOT_RUN;
+    return a != EXIT_PASS ? a : b;
+}
+
 /* The run itself: results reported as they arrive, then the summary. */
 static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
 {
@@ -181,6 +267,33 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
         fprintf(stderr, "gemmhost: %s\n", err);
         return EXIT_USAGE;
     }
+    gh_tune_options to = {c->tune, c->tune_budget, c->quiet ? NULL : stdout, stderr};
+    gh_tune_cache *cache = NULL;
+    int tune_status = EXIT_PASS;
+    if (c->tune || gh_tune_wanted(cfg, plan, &to)) {
+        tune_status = tune(c, cfg, plan, &to, &cache);
+        gh_crash_results(""); /* the run names its own files */
+        if (c->tune || tune_status == EXIT_USAGE || gh_cancel_requested()) {
+            gh_tune_cache_free(cache);
+            return tune_status;
+        }
+    }
+    if (!cache && has_auto_params(plan)) {
+        char *path = gh_tune_cache_path(cfg->run.tune_cache);
+        if (path) cache = gh_tune_cache_load(path, stderr);
+        free(path);
+    }
+    plan->tune_cache = cache;
+    int status = run_plan(c, cfg, plugins, plan, argc, argv);
+    plan->tune_cache = NULL;
+    gh_tune_cache_free(cache);
+    return gh_cancel_requested() ? status : worse_status(status, tune_status);
+}
+
+/* The measuring run: results reported as they arrive, then the summary. */
+static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
+{
+    char err[2048];
     char *config_text = config_as_run(c);
     char *settings = gh_resume_settings_json(cfg);
     gh_report_options ro = report_options(c, cfg, config_text, argc, argv);

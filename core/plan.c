@@ -129,6 +129,7 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
                 used = 1;
                 for (size_t v = 0; v < key->n_values; v++) {
                     int64_t value;
+                    if (strcasecmp(key->values[v], "auto") == 0) continue; /* the tune cache's, per case */
                     if (gh_parse_int64(key->values[v], &value) != 0 || !param_value_allowed(param, value)) {
                         char *allowed = describe_allowed(param);
                         config_error(err, size, &key->origin, bc->name,
@@ -193,12 +194,16 @@ static void add_variants(gh_instance *inst, const gh_backend_config *bc, int ker
             const gh_raw_key *key = bc ? find_key(bc, k->params[p].name) : NULL;
             int64_t value = k->params[p].default_value;
             if (key) {
-                gh_parse_int64(key->values[rest % key->n_values], &value);
+                const char *text = key->values[rest % key->n_values];
                 rest /= key->n_values;
+                if (strcasecmp(text, "auto") == 0 && p < 64) v->auto_params |= (uint64_t)1 << p;
+                else gh_parse_int64(text, &value);
             }
             v->params[p] = value;
-            int n = snprintf(v->label + used, sizeof v->label - used, "%s%s=%lld", p ? " " : "", k->params[p].name,
-                             (long long)value);
+            int n = (v->auto_params >> p) & 1 ? snprintf(v->label + used, sizeof v->label - used, "%s%s=auto",
+                                                         p ? " " : "", k->params[p].name)
+                                              : snprintf(v->label + used, sizeof v->label - used, "%s%s=%lld",
+                                                         p ? " " : "", k->params[p].name, (long long)value);
             if (n > 0 && used + (size_t)n < sizeof v->label) used += (size_t)n;
         }
     }

@@ -13,8 +13,9 @@
 typedef struct gh_kernel_variant {
     int kernel; /* index in the plugin */
     const gh_kernel_info *info;
-    int64_t *params; /* info->n_params values */
-    char label[128]; /* "tile=16", "" without params */
+    int64_t *params;      /* info->n_params values (an `auto` one: its default until resolved) */
+    char label[128];      /* "tile=16", "tile=auto", "" without params */
+    uint64_t auto_params; /* bit p: parameter p is `auto`, the tune cache's best per case (tune_auto.h) */
 } gh_kernel_variant;
 
 typedef struct gh_instance {
@@ -78,6 +79,7 @@ typedef struct gh_plan {
     gh_case *cases; /* sizes x dtypes x trans, in run order */
     size_t n_cases;
     size_t n_dtypes; /* for indexing a split's layouts */
+    const struct gh_tune_cache *tune_cache; /* where `auto` parameters come from; NULL: none (the caller's) */
 } gh_plan;
 
 /* What the command line keeps (--backend, --kernel, --device): comma lists,

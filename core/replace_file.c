@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int gh_replace_file(const char *path, const char *text, size_t len, char *err, size_t err_size)
 {
@@ -40,5 +41,35 @@ int gh_replace_file(const char *path, const char *text, size_t len, char *err, s
     rc = 0;
 done:
     free(tmp);
+    return rc;
+}
+
+int gh_make_parent_folders(const char *path, char *err, size_t err_size)
+{
+    size_t n = strlen(path) + 1;
+    char *dir = malloc(n);
+    if (!dir) {
+        snprintf(err, err_size, "cannot create the folder of %s: out of memory", path);
+        return -1;
+    }
+    memcpy(dir, path, n);
+    char *slash = strrchr(dir, '/');
+    int rc = 0;
+    if (slash && slash != dir) {
+        *slash = '\0';
+        for (char *p = dir + 1;; p++) {
+            if (*p != '/' && *p != '\0') continue;
+            char was = *p;
+            *p = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, err_size, "cannot create the folder %s: %s", dir, strerror(errno));
+                rc = -1;
+                break;
+            }
+            *p = was;
+            if (!was) break;
+        }
+    }
+    free(dir);
     return rc;
 }

@@ -32,6 +32,8 @@ typedef struct gh_result {
     const gh_device_info *device; /* NULL for a split group */
     const char *kernel;
     char params[128]; /* "tile=16", or "" */
+    char params_used[128]; /* the values that ran: params with each `auto` resolved (core/tune_auto) */
+    char params_note[256]; /* where `auto` values came from ("from the tune cache ..."); "" without auto */
     gh_dtype dtype;
     gh_arith arith;          /* what the kernel declared it computes in: its bound */
     char arithmetic[64];     /* in words: "f32 accumulate", "tf32 inputs, f32 accumulate" */

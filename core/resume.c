@@ -195,6 +195,8 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     r->device_name = str_of(o, "device_name");
     r->device = device_of(o, &out->device);
     copy_str(r->params, sizeof r->params, str_of(o, "params"));
+    copy_str(r->params_used, sizeof r->params_used, str_of(o, "params_used"));
+    copy_str(r->params_note, sizeof r->params_note, str_of(o, "params_note"));
     copy_str(r->arithmetic, sizeof r->arithmetic, str_of(o, "arithmetic"));
     r->arith = gh_arith_default(r->dtype); /* not stored: only the words are */
     r->trans_a = trans[0] == 't';

@@ -16,6 +16,7 @@
 #include "kernel_arith.h"
 #include "shm.h"
 #include "run.h"
+#include "tune_auto.h"
 
 #include "progress.h"
 #include "resume.h"
@@ -24,7 +25,7 @@
 #include "verify.h"
 
 /* One case's host data, shared by every backend that runs it. */
-typedef struct case_data {
+typedef struct gh_case_data {
     int index;
     const gh_host_allocator *alloc; /* pinned host memory of a split member, or NULL (malloc) */
     gh_case_inputs in;
@@ -438,40 +439,62 @@ static void name_variant(gh_result *r, const gh_instance *inst, int device, cons
     r->arith_declared =
         gh_kernel_arith(v->info, inst->plugin->abi_minor, r->dtype, &r->arith, r->arithmetic, sizeof r->arithmetic);
     snprintf(r->params, sizeof r->params, "%s", v->label);
+    snprintf(r->params_used, sizeof r->params_used, "%s", v->label);
 }
 
-static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
-                                    case_data *cd, gh_compare *cmp, gh_report *report, gh_progress *progress,
-                                    gh_run_summary *sum)
+/* One kernel variant on one device for a prepared case, not reported: r
+ * gets the whole result, `out` the first timed output (the caller frees it).
+ * Returns 1 when this result gave the backend up (see isolation.h). */
+static int variant_result(const gh_run_config *run, gh_instance *inst, gh_streak *streak, int device,
+                          const gh_kernel_variant *v, case_data *cd, gh_matrix *out, gh_result *r,
+                          gh_progress *progress)
 {
     const gh_plugin_api *api = inst->plugin->api;
-    gh_result r = case_result(run, cd);
-    name_variant(&r, inst, device, v);
+    *r = case_result(run, cd);
+    name_variant(r, inst, device, v);
     gh_crash_doing("running backend %s (plugin %s, %s), device %d, kernel %s%s%s, case %d (%s %c%c %lldx%lldx%lld)",
                    inst->name, api->name, inst->plugin->path, device, v->info->name, *v->label ? " " : "", v->label,
                    cd->index, gh_dtype_name(cd->in.dtype), cd->in.trans_a ? 't' : 'n', cd->in.trans_b ? 't' : 'n',
                    (long long)cd->in.m, (long long)cd->in.n, (long long)cd->in.k);
-    gh_matrix out = {0};
-    int gave_up = 0;
-    if (gh_isolation_given_up(&inst->streak, &r)) {
-        /* an error that says why; the plugin is not called */
-    } else if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
-        result_detail(&r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,
+    if (gh_isolation_given_up(streak, r)) return 0; /* an error that says why; the plugin is not called */
+    if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
+        result_detail(r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,
                       gh_dtype_name(cd->in.dtype));
     } else if (cd->in.dtype == GH_I32 && (!integral(run->alpha) || !integral(run->beta))) {
-        result_detail(&r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
-                      run->alpha, run->beta);
-    } else if (gh_matrix_alloc_with(&out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard,
-                                    cd->alloc) != 0) {
-        result_detail(&r, GH_RESULT_ERROR, "out of host memory for C");
+        result_detail(r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)", run->alpha,
+                      run->beta);
+    } else if (gh_matrix_alloc_with(out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard, cd->alloc) !=
+               0) {
+        result_detail(r, GH_RESULT_ERROR, "out of host memory for C");
     } else {
-        measure(run, inst, device, v, cd, &out, &r, progress);
-        gave_up = gh_isolation_settle(&inst->streak, &api, &inst->ctx, 1, &r);
-        if (gh_result_status_ran(r.status)) {
-            char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
-            gh_compare_add(cmp, label, r.output_hash, &out, r.arith);
-            free(label);
-        }
+        measure(run, inst, device, v, cd, out, r, progress);
+        return gh_isolation_settle(streak, &api, &inst->ctx, 1, r);
+    }
+    return 0;
+}
+
+static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
+                                    const gh_tune_cache *tune_cache, case_data *cd, gh_compare *cmp, gh_report *report,
+                                    gh_progress *progress, gh_run_summary *sum)
+{
+    /* `auto` parameters take the tune cache's best for this case (tune_auto.h) */
+    gh_kernel_variant ran = *v;
+    char note[sizeof((gh_result *)0)->params_note] = "";
+    if (v->auto_params)
+        gh_tune_auto_resolve(tune_cache, inst, device, v, cd->in.dtype, (gh_shape){cd->in.m, cd->in.n, cd->in.k}, &ran,
+                             note, sizeof note);
+    gh_result r;
+    gh_matrix out = {0};
+    int gave_up = variant_result(run, inst, &inst->streak, device, &ran, cd, &out, &r, progress);
+    if (v->auto_params) {
+        snprintf(r.params, sizeof r.params, "%s", v->label); /* the row is the config's variant */
+        snprintf(r.params_note, sizeof r.params_note, "%s", note);
+        free(ran.params);
+    }
+    if (gh_result_status_ran(r.status)) {
+        char *label = gh_strdupf("%s/%d/%s%s%s", inst->name, device, v->info->name, *v->label ? " " : "", v->label);
+        gh_compare_add(cmp, label, r.output_hash, &out, r.arith);
+        free(label);
     }
     gh_matrix_free(&out);
     guard_inputs(cd, run, &r);
@@ -481,6 +504,34 @@ static gh_result_status run_variant(const gh_run_config *run, gh_instance *inst,
                                 inst->streak.given_up);
     count(sum, inst, &r);
     return r.status;
+}
+
+gh_case_data *gh_case_data_new(const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype, gh_trans trans)
+{
+    case_data *cd = gh_xcalloc(1, sizeof *cd);
+    const gh_host_allocator *alloc = run->isolation == GH_ISOLATION_PROCESS ? gh_shm_allocator() : NULL;
+    if (case_prepare(cd, run, index, shape, dtype, trans, alloc) != 0) {
+        case_release(cd);
+        free(cd);
+        return NULL;
+    }
+    return cd;
+}
+
+void gh_case_data_free(gh_case_data *cd)
+{
+    if (!cd) return;
+    case_release(cd);
+    free(cd);
+}
+
+void gh_run_measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
+                    gh_case_data *cd, gh_streak *streak, gh_progress *progress, gh_result *r)
+{
+    gh_matrix out = {0};
+    variant_result(run, inst, streak, device, v, cd, &out, r, progress);
+    gh_matrix_free(&out);
+    guard_inputs(cd, run, r);
 }
 
 /* A requested kernel variant that ran no case at all (each unsupported, or skipped)
@@ -675,6 +726,7 @@ static void name_split(gh_result *r, const gh_split_plan *sp)
     r->device_name = sp->device_name;
     r->kernel = sp->kernel;
     snprintf(r->params, sizeof r->params, "%s", sp->params);
+    snprintf(r->params_used, sizeof r->params_used, "%s", sp->params);
     for (size_t m = 0; m < sp->n_members; m++) {
         gh_arith a;
         char text[sizeof r->arithmetic];
@@ -803,7 +855,7 @@ static gh_result_status run_item(const gh_run_config *run, gh_plan *plan, const 
     snprintf(what, sizeof what, "%s/%d/%s%s%s", inst->name, inst->devices[it->dv], v->info->name, *v->label ? " " : "",
              v->label);
     gh_progress_run(progress, done, what);
-    return run_variant(run, inst, inst->devices[it->dv], v, cd, cmp, report, progress, sum);
+    return run_variant(run, inst, inst->devices[it->dv], v, plan->tune_cache, cd, cmp, report, progress, sum);
 }
 
 /* The result a cancelled run stopped at, when the signal came between

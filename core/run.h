@@ -27,6 +27,20 @@ typedef struct gh_run_summary {
  * not, and the file. */
 int gh_run_check_resume(const gh_plan *plan, const gh_resume *resume, const char *path, char *err, size_t err_size);
 
+/* One case's inputs and reference, drawn and built as a run does for case
+ * `index` (the seed stream): for measuring outside a plan (the tuner). NULL
+ * when out of host memory. */
+typedef struct gh_case_data gh_case_data;
+gh_case_data *gh_case_data_new(const gh_run_config *run, int index, gh_shape shape, gh_dtype dtype, gh_trans trans);
+void gh_case_data_free(gh_case_data *cd);
+
+/* One kernel variant (no `auto` parameters) on one device of an instance, on
+ * a prepared case, measured and verified as a run does; r gets the result,
+ * not reported. A worker's fate settles into r (crashed, timeout) through
+ * `streak`, the caller's. */
+void gh_run_measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v,
+                    gh_case_data *cd, gh_streak *streak, gh_progress *progress, gh_result *r);
+
 void gh_run_plan(const gh_config *cfg, gh_plan *plan, const gh_resume *resume, gh_report *report,
                  gh_progress_mode progress, gh_run_summary *summary);
 

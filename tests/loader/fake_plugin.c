@@ -33,6 +33,9 @@
 #define FAKE_TIME_NAN      20 /* reports a kernel time of NaN */
 #define FAKE_MANY_DEVICES  21 /* claims 2^20 devices, all but the first with a NULL name */
 #define FAKE_CRASH_COUNT   22 /* device_count crashes (SIGSEGV): a driver that dies at discovery */
+/* its kernel has a parameter `variant` (0-4) for the tuner: 0 and 1 correct (1 reports half
+ * the time: the fastest), 2 wrong by 1 everywhere, 3 aborts, 4 refused as unsupported */
+#define FAKE_TUNABLE       23
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -84,12 +87,15 @@ static const gh_device_info *fake_device_info(gh_plugin *ctx, int d)
     if (FAKE_MODE == FAKE_MANY_DEVICES && d > 0 && d < 1 << 20) return &fake_nameless_info;
     return d == 0 ? &fake_info : NULL;
 }
+static const int64_t variant_values[] = {0, 1, 2, 3, 4};
+static const gh_param_info variant_param = {
+    sizeof(gh_param_info), "variant", "what the tuner meets (FAKE_TUNABLE)", 0, variant_values, 5, 0, 0};
 static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            "loop",
                                            "a plain triple loop",
                                            FAKE_MODE == FAKE_F32_ONLY ? GH_DTYPE_BIT(GH_F32) : 7u,
-                                           NULL,
-                                           0,
+                                           FAKE_MODE == FAKE_TUNABLE ? &variant_param : NULL,
+                                           FAKE_MODE == FAKE_TUNABLE ? 1 : 0,
                                            NULL,
                                            0};
 static int fake_kernel_count(gh_plugin *ctx)
@@ -191,6 +197,12 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
     if (FAKE_MODE == FAKE_EXIT_THIRD && ctx->gemm_calls == 3) exit(0);              /* a driver that quits */
     if (FAKE_MODE == FAKE_HANG_THIRD && ctx->gemm_calls == 3)
         for (;;) pause(); /* a kernel that never finishes */
+    const int64_t variant = FAKE_MODE == FAKE_TUNABLE && g->n_params == 1 ? g->params[0] : 0;
+    if (variant == 3) abort(); /* a driver's failed assert, for these parameters only */
+    if (variant == 4) {
+        snprintf(error_text, sizeof error_text, "variant 4 needs more local memory than the fake device has");
+        return GH_UNSUPPORTED;
+    }
     int perturb = FAKE_MODE == FAKE_RACY && ctx->gemm_calls % 2 == 0;
     if (FAKE_MODE != FAKE_NOOP)
         for (int64_t i = 0; i < g->m; i++)
@@ -201,12 +213,13 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
                            element(g, g->b, g->b_offset, g->ldb, g->trans_b, p, j);
                 uint64_t idx = g->c_offset + (uint64_t)(i * g->ldc + j);
                 double c0 = g->beta != 0 ? element(g, g->c, g->c_offset, g->ldc, 0, i, j) : 0;
-                store(g, idx, g->alpha * acc + (g->beta != 0 ? g->beta * c0 : 0), perturb);
+                store(g, idx, g->alpha * acc + (g->beta != 0 ? g->beta * c0 : 0) + (variant == 2), perturb);
             }
     if (FAKE_MODE == FAKE_GUARD_WRITER) store(g, g->c_offset + (uint64_t)g->n, 42, 0);
     t->kernel_ms = FAKE_MODE == FAKE_TIME_ZERO       ? 0.0
                    : FAKE_MODE == FAKE_TIME_NEGATIVE ? -1.0
                    : FAKE_MODE == FAKE_TIME_NAN      ? NAN
+                   : variant == 1                    ? 0.5
                                                      : 1.0;
     t->clock = GH_CLOCK_DEVICE;
     return GH_OK;
