@@ -356,7 +356,7 @@ static int set_verify(loader *ld, const section *s, const entry *e, const run_ke
 {
     (void)key;
     const char *v;
-    int idx;
+    int idx = 0;
     if (get_single(ld, s, e, &v) != 0 || get_choice(ld, s, e, v, "a verify method", verify_names, 5, &idx) != 0)
         return -1;
     run->verify = (gh_verify_method)idx;
@@ -426,7 +426,7 @@ static int set_isolation(loader *ld, const section *s, const entry *e, const run
 {
     (void)key;
     const char *v;
-    int idx;
+    int idx = 0;
     if (get_single(ld, s, e, &v) != 0 || get_choice(ld, s, e, v, "an isolation", isolation_names, 2, &idx) != 0)
         return -1;
     run->isolation = (gh_isolation)idx;
@@ -610,7 +610,7 @@ static int get_yes_no(loader *ld, const section *s, const entry *e, int *out)
 {
     static const char *const names[] = {"no", "yes", "false", "true", "0", "1", "off", "on"};
     const char *v;
-    int idx;
+    int idx = 0;
     if (get_single(ld, s, e, &v) != 0 || get_choice(ld, s, e, v, "yes or no", names, 8, &idx) != 0) return -1;
     *out = idx % 2;
     return 0;

@@ -31,6 +31,9 @@
  * GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 fails when there is no device (for the
  * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing runs (the
  * speed table, and the check that copies and GEMMs on two streams overlap);
+ * GEMMHOST_CUDA_TEST_PARTS=half,streams runs only the named device parts
+ * (limits, gemm, half, streams, perf; all when unset), so that the GPU
+ * machine's ten-minute calls can take them in turns;
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
  * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too. */
 #include <dlfcn.h>
@@ -389,6 +392,17 @@ static void print_device(const gh_device_info *d, int index)
            d->compute_units, d->max_workgroup_size, (unsigned long long)d->local_mem_bytes);
 }
 
+/* Is device part `name` among GEMMHOST_CUDA_TEST_PARTS (or is it unset)? */
+static int part_wanted(const char *name)
+{
+    const char *parts = getenv("GEMMHOST_CUDA_TEST_PARTS");
+    if (!parts || !parts[0]) return 1;
+    const size_t n = strlen(name);
+    for (const char *p = parts; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == parts || p[-1] == ',') && (p[n] == '\0' || p[n] == ',')) return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* Which parts run: the ones without a device (the table, options,
@@ -452,12 +466,12 @@ int main(int argc, char **argv)
                       "device_info(%d) is complete", d);
                 if (!info) continue;
                 print_device(info, d);
-                run_limit_tests(api, ctx, d);
-                run_gemm_tests(api, ctx, d);
-                run_half_tests(api, ctx, d);
-                run_stream_tests(api, ctx, d);
+                if (part_wanted("limits")) run_limit_tests(api, ctx, d);
+                if (part_wanted("gemm")) run_gemm_tests(api, ctx, d);
+                if (part_wanted("half")) run_half_tests(api, ctx, d);
+                if (part_wanted("streams")) run_stream_tests(api, ctx, d);
                 const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
-                if (!(no_perf && atoi(no_perf))) run_perf(api, ctx, d);
+                if (!(no_perf && atoi(no_perf)) && part_wanted("perf")) run_perf(api, ctx, d);
             }
             if (n >= 2) run_multi_device_stream_tests(api, ctx, n);
             api->close(ctx);
