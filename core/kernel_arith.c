@@ -12,6 +12,7 @@ static const char *precision_name(gh_precision p)
     case GH_PREC_F16: return "f16";
     case GH_PREC_F32: return "f32";
     case GH_PREC_F64: return "f64";
+    case GH_PREC_TF32_TRUNCATED: return "tf32 (truncated)";
     }
     return "unknown";
 }

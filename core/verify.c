@@ -80,6 +80,7 @@ static double unit_roundoff(gh_precision p)
     case GH_PREC_F16: return GH_U_F16;
     case GH_PREC_F32: return GH_U_F32;
     case GH_PREC_F64: return GH_U_F64;
+    case GH_PREC_TF32_TRUNCATED: return GH_U_TF32_TRUNCATED;
     }
     return 0.0;
 }

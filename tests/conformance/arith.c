@@ -14,6 +14,7 @@ static double unit_roundoff(gh_precision p)
     case GH_PREC_F16: return GH_U_F16;
     case GH_PREC_F32: return GH_U_F32;
     case GH_PREC_F64: return GH_U_F64;
+    case GH_PREC_TF32_TRUNCATED: return GH_U_TF32_TRUNCATED;
     case GH_PREC_AS_STORED: break;
     }
     return 0.0;
@@ -70,7 +71,7 @@ const char *conf_precisions_problem(const conformance *c, const gh_kernel_info *
         if (!GH_HAS_MEMBER(p, gh_kernel_precision, accumulate)) bad = "its size does not cover accumulate";
         else if ((unsigned)p->dtype >= GH_DTYPE_COUNT || !(ki->dtypes & GH_DTYPE_BIT(p->dtype)))
             bad = "its dtype is not in the kernel's dtype mask";
-        else if ((unsigned)p->inputs > GH_PREC_F64 || (unsigned)p->accumulate > GH_PREC_F64)
+        else if ((unsigned)p->inputs > GH_PREC_TF32_TRUNCATED || (unsigned)p->accumulate > GH_PREC_F64)
             bad = "an unknown precision";
         else if (p->accumulate == GH_PREC_AS_STORED && p->dtype != GH_I32)
             bad = "accumulate 'as stored' is for i32 only";

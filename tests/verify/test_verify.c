@@ -2,6 +2,7 @@
  * and are named. */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #define CHECK_MAIN /* this file holds the check counters */
 #include "test_util.h"
 #include "compare.h"
@@ -499,6 +500,40 @@ static void test_half_precision(void)
     test_case_free(&tc);
 }
 
+/* f32 with TF32 inputs made by dropping 13 bits (wgmma's), K = 1: up to a
+ * whole TF32 ulp per input, past the round-to-nearest TF32 bound, within
+ * the truncated one it declares. */
+static float truncate_to_tf32(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u &= ~(uint32_t)0x1FFF;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static void test_tf32_truncated(void)
+{
+    test_case tc;
+    test_case_make(&tc, GH_F32, 0, 0, 32, 32, 1, 1.0, 0.0, 0, 4, 9);
+    test_case_compute(&tc, 0);
+    for (int64_t i = 0; i < 32; i++)
+        for (int64_t j = 0; j < 32; j++)
+            gh_matrix_set(&tc.c, i, j,
+                          truncate_to_tf32((float)gh_matrix_get(&tc.a, i, 0)) *
+                              truncate_to_tf32((float)gh_matrix_get(&tc.b, 0, j)));
+    gh_verify_options opt = test_options(GH_VERIFY_FULL);
+    gh_reference *ref = gh_reference_build(&tc.in, &opt);
+    gh_verify_result res;
+    gh_verify_as(ref, gh_arith_declared(GH_F32, GH_PREC_TF32, GH_PREC_F32), &tc.c, &res);
+    EXPECT(!res.passed, "truncated TF32 inputs fail the round-to-nearest TF32 bound (err/bound %.3g)",
+           res.max_err_over_bound);
+    gh_verify_as(ref, gh_arith_declared(GH_F32, GH_PREC_TF32_TRUNCATED, GH_PREC_F32), &tc.c, &res);
+    EXPECT(res.passed, "truncated TF32 inputs pass the truncated TF32 bound: %s", res.message);
+    gh_reference_free(ref);
+    test_case_free(&tc);
+}
+
 static void test_bad_inputs(void)
 {
     test_case tc;
@@ -532,6 +567,7 @@ int main(void)
     test_threads_do_not_change_reference();
     test_diff_in_bounds();
     test_half_precision();
+    test_tf32_truncated();
     test_bad_inputs();
     return tests_finish("test_verify");
 }

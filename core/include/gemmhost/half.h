@@ -28,6 +28,7 @@
 #define GH_U_F16  (0x1p-11)
 #define GH_U_BF16 (0x1p-8)
 #define GH_U_TF32 (0x1p-11)
+#define GH_U_TF32_TRUNCATED (0x1p-10) /* dropped bits: up to a whole ulp */
 #define GH_U_F32  (0x1p-24)
 #define GH_U_F64  (0x1p-53)
 

@@ -171,7 +171,13 @@ typedef enum gh_precision {
     GH_PREC_BF16 = 2,
     GH_PREC_F16 = 3,
     GH_PREC_F32 = 4,
-    GH_PREC_F64 = 5
+    GH_PREC_F64 = 5,
+    /* Appended within minor 2: TF32 by dropping f32's 13 low mantissa bits
+     * (round toward zero) rather than rounding to nearest: twice TF32's
+     * error per input. Hopper's wgmma reads f32 from shared memory so. A
+     * host that predates it knows no unit roundoff for it and holds the
+     * kernel to a tighter bound, never a looser one. */
+    GH_PREC_TF32_TRUNCATED = 6
 } gh_precision;
 
 /* (minor 2) The arithmetic a kernel does in one dtype, so that the host holds
