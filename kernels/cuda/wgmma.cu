@@ -114,6 +114,19 @@ static __device__ __forceinline__ unsigned long long descriptor(const void *p, u
            (unsigned long long)((stride & 0x3FFFF) >> 4) << 32 | 1ull << 62;
 }
 
+/* gemm_store of two neighbours at once: at is aligned to both. */
+struct __align__(2 * sizeof(elem_t)) elem_pair {
+    elem_t v[2];
+};
+static __device__ __forceinline__ void gemm_store_pair(elem_t *at, float alpha, float acc0, float acc1, float beta)
+{
+    elem_pair p;
+    if (beta != 0.0f) p = *reinterpret_cast<const elem_pair *>(at);
+    store_rounded(&p.v[0], beta == 0.0f ? alpha * acc0 : alpha * acc0 + beta * to_acc(p.v[0]));
+    store_rounded(&p.v[1], beta == 0.0f ? alpha * acc1 : alpha * acc1 + beta * to_acc(p.v[1]));
+    *reinterpret_cast<elem_pair *>(at) = p;
+}
+
 template <typename T> struct is_f16 {
     static const bool value = false;
 };
@@ -228,13 +241,23 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, float alp
      * (t % 4) * 2 + i % 2. */
     const int t = (int)threadIdx.x % 128;
     const int r_in = (t / 32) * 16 + (t % 32) / 4, c_in = (t % 4) * 2;
+    /* Accumulators i and i + 1 are neighbours in a row: one store of both
+     * where C's rows and start keep the pair aligned. */
+    const bool pairs = ((unsigned long long)C % (2 * sizeof(elem_t))) == 0 && ldc % 2 == 0;
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-        for (int i = 0; i < BN / 2; ++i) {
+        for (int i = 0; i < BN / 2; i += 2) {
             const int r = row0 + (consumer * MT + mt) * 64 + r_in + ((i / 2) % 2) * 8;
-            const int c = col0 + (i / 4) * 8 + c_in + i % 2;
-            if (r < M && c < N) gemm_store(&C[(long long)r * ldc + c], alpha, d[mt][i], beta);
+            const int c = col0 + (i / 4) * 8 + c_in;
+            if (r >= M) continue;
+            elem_t *at = &C[(long long)r * ldc + c];
+            if (pairs && c + 1 < N) {
+                gemm_store_pair(at, alpha, d[mt][i], d[mt][i + 1], beta);
+            } else {
+                if (c < N) gemm_store(at, alpha, d[mt][i], beta);
+                if (c + 1 < N) gemm_store(at + 1, alpha, d[mt][i + 1], beta);
+            }
         }
 }
 
