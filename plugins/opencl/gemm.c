@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "buffers.h"
+#include "clblast.h"
 #include "compile.h"
 #include "errors.h"
 #include "gemm.h"
@@ -172,15 +173,15 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
     return GH_OK;
 }
 
-gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+/* One of the plugin's own kernels: refuse what the device cannot run, build
+ * (or take from the cache), set the arguments, launch and time. */
+static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, const gh_gemm_args *args,
+                                double *kernel_ms)
 {
-    gh_status status = check_args(ctx, device, kernel, args);
-    if (status != GH_OK) return status;
-    ocl_device *dev = &ctx->devices[device];
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     ocl_variant variant;
     ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
-    status = check_device_limits(dev, def, &variant);
+    gh_status status = check_device_limits(dev, def, &variant);
     if (status != GH_OK) return status;
 
     cl_kernel k;
@@ -188,8 +189,19 @@ gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     status = ocl_program_get(ctx, dev, kernel, args->dtype, &variant, &k, &slot);
     if (status == GH_OK) status = check_kernel_limits(dev, k, def, &variant, slot);
     if (status == GH_OK) status = set_kernel_args(k, args);
+    if (status == GH_OK) status = launch(dev, k, def, args, &variant, kernel_ms);
+    return status;
+}
+
+gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+{
+    gh_status status = check_args(ctx, device, kernel, args);
+    if (status != GH_OK) return status;
+    ocl_device *dev = &ctx->devices[device];
     double kernel_ms = 0;
-    if (status == GH_OK) status = launch(dev, k, def, args, &variant, &kernel_ms);
+    if (kernel == OCL_KERNEL_CLBLAST)
+        status = ocl_clblast_gemm(&ctx->clblast, ctx->clblast_library, dev, args, &kernel_ms);
+    else status = run_own_kernel(ctx, dev, kernel, args, &kernel_ms);
     if (status != GH_OK) return status;
 
     if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = kernel_ms;

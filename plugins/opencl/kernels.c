@@ -49,6 +49,11 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
+/* CLBlast's HGEMM multiplies and sums in half precision: held to f16's bound. */
+static const gh_kernel_precision clblast_precisions[] = {
+    {.size = sizeof(gh_kernel_precision), .dtype = GH_F16, .inputs = GH_PREC_AS_STORED, .accumulate = GH_PREC_F16},
+};
+
 /* f16 and bf16 are stored in 16 bits and multiplied and summed in f32 (the
  * default arithmetic of plugin.h, so no precisions are declared): every
  * device, see common.cl for why f16 needs no cl_khr_fp16. */
@@ -103,6 +108,21 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
             .file = "blocked.cl",
             .function = "gemm_blocked",
             .defines = {"TILE", "WORK"},
+        },
+    [OCL_KERNEL_CLBLAST] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "clblast",
+                    .description = "CLBlast's SGEMM, DGEMM and HGEMM (libclblast, loaded at run time; the "
+                                   "clblast option names another library), timed from before the call to the end "
+                                   "of all its kernels: the baseline. HGEMM sums in f16 and needs cl_khr_fp16; "
+                                   "CLBlast has no bf16 or integer GEMM",
+                    .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16),
+                    .precisions = clblast_precisions,
+                    .n_precisions = COUNT(clblast_precisions),
+                },
         },
 };
 

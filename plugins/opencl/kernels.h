@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <gemmhost/plugin.h>
 
-enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_COUNT };
+/* clblast is a library's (clblast.c): no source, no program, no parameters. */
+enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_CLBLAST, OCL_KERNEL_COUNT };
 
 /* Most parameters any kernel takes. */
 #define OCL_MAX_PARAMS   2
@@ -17,7 +18,7 @@ enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_COUNT 
 
 typedef struct ocl_kernel_def {
     gh_kernel_info info;
-    const char *file;                    /* source in kernels/opencl/, after common.cl */
+    const char *file;                    /* source in kernels/opencl/, after common.cl; NULL: a library's */
     const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
 } ocl_kernel_def;

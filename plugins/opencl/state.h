@@ -6,6 +6,7 @@
 
 #include <CL/cl.h>
 #include <gemmhost/plugin.h>
+#include "clblast.h"
 #include "kernels.h"
 
 typedef struct ocl_program_slot {
@@ -23,6 +24,7 @@ typedef struct ocl_device {
     size_t max_work_item_sizes[3];
     int nv_compiler_options;        /* cl_nv_compiler_options: -cl-nv-* build options */
     cl_uint nv_registers_per_block; /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
+    int has_fp16;                   /* cl_khr_fp16: half arithmetic (CLBlast's HGEMM) */
 
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;
@@ -42,6 +44,8 @@ struct gh_plugin {
     ocl_device *devices;
     int device_count;
     char *kernel_dir;            /* NULL: use the embedded sources */
+    char *clblast_library;       /* the clblast option; NULL: OCL_CLBLAST_LIBRARY */
+    ocl_clblast clblast;         /* loaded at the first clblast GEMM */
     char no_device_reason[1024]; /* why device_count is 0 */
 };
 
