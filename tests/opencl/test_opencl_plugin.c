@@ -26,6 +26,7 @@
 #include "../check.h"
 #include "bench.h"
 #include "build_log_checks.h"
+#include "clblast_status_checks.h"
 #include "device_checks.h"
 #include "gemm_case.h"
 #include "half_checks.h"
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
     if (!bench) {
         option_checks_platform(api);
         build_log_checks();
+        clblast_status_checks();
     }
 
     const char *platform = getenv("GEMMHOST_TEST_OPENCL_PLATFORM");
