@@ -144,8 +144,11 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
 {
     /* Dimension 0 walks columns of C: consecutive work-items touch
      * consecutive addresses of B and C. One work-group per block of C. */
-    const size_t global[2] = {(size_t)((args->n + v->block - 1) / v->block) * v->local[0],
-                              (size_t)((args->m + v->block - 1) / v->block) * v->local[1]};
+    const size_t blocks_n = (size_t)((args->n + v->block_n - 1) / v->block_n);
+    const size_t blocks_m = (size_t)((args->m + v->block_m - 1) / v->block_m);
+    /* warptile numbers its work-groups itself (groups of block rows for L2). */
+    const size_t global[2] = {v->linear ? blocks_n * blocks_m * v->local[0] : blocks_n * v->local[0],
+                              v->linear ? 1 : blocks_m * v->local[1]};
     cl_event event;
     cl_int err = clEnqueueNDRangeKernel(dev->queue, k, 2, NULL, global, v->local, 0, NULL, &event);
     if (err != CL_SUCCESS)
@@ -181,6 +184,10 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     ocl_variant variant;
     ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
+    char why[256];
+    if (!ocl_variant_fits(kernel, &variant, args->dtype, why, sizeof why))
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s %s in %s: %s", def->info.name, variant.text,
+                                   gh_plugin_dtype_name(args->dtype), why);
     gh_status status = check_device_limits(dev, def, &variant);
     if (status != GH_OK) return status;
 

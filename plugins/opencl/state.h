@@ -9,10 +9,16 @@
 #include "clblast.h"
 #include "kernels.h"
 
+/* A built program, one per (kernel, dtype, parameter combination) used on
+ * the device; kept in a list (warptile alone has 1728 combinations). */
 typedef struct ocl_program_slot {
+    int kernel;
+    gh_dtype dtype;
+    int slot; /* ocl_variant.slot */
     cl_program program;
-    cl_kernel kernel;
+    cl_kernel cl_kernel;
     char compiler_info[256]; /* NVIDIA: ptxas's registers and spills; else "" */
+    struct ocl_program_slot *next;
 } ocl_program_slot;
 
 typedef struct ocl_device {
@@ -29,7 +35,7 @@ typedef struct ocl_device {
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;
     cl_command_queue queue; /* in order, with profiling */
-    ocl_program_slot programs[OCL_KERNEL_COUNT][GH_DTYPE_COUNT][OCL_MAX_VARIANTS];
+    ocl_program_slot *programs; /* built so far, newest first */
     struct gh_buffer *buffers; /* live buffers, so close() can free them */
 } ocl_device;
 
