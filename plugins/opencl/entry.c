@@ -1,7 +1,7 @@
 /* The plugin's face: its options, open and close (the one place that knows
  * the order things are torn down in), the function table and the exported
  * entry. The calls themselves live in devices.c, kernels.c, buffers.c and
- * gemm.c. */
+ * gemm.c (clblast.c for the kernel that is CLBlast's). */
 #include <stdlib.h>
 #include <string.h>
 #include <gemmhost/plugin_helpers.h>
@@ -109,8 +109,8 @@ static const gh_plugin_api api = {
     .abi_minor = GEMMHOST_ABI_MINOR,
     .name = "opencl",
     .description =
-        "OpenCL through the ICD loader: every platform and device, naive, tiled and blocked "
-        "kernels built at run time, and CLBlast (loaded at run time) as the baseline",
+        "OpenCL through the ICD loader: every platform and device, naive, tiled, blocked and "
+        "warptile kernels built at run time, and CLBlast (loaded at run time) as the baseline",
     .version = PLUGIN_VERSION,
     .options = options,
     .n_options = OPTION_COUNT,
