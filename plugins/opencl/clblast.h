@@ -8,7 +8,10 @@
  * covers only the last one. The call is timed by two markers on the device's
  * in-order queue, one enqueued just before the call and one just after:
  * everything CLBlast queued lies between them, so the device clock's interval
- * from the first marker's end to the second's is the whole call's work. */
+ * from the first marker's end to the second's is the whole call's work.
+ * Where a driver gives markers no usable timestamps, the host clock from
+ * before the call to the second marker's completion stands in (and the
+ * result's clock says host). */
 #ifndef GH_OPENCL_CLBLAST_H
 #define GH_OPENCL_CLBLAST_H
 
@@ -54,12 +57,13 @@ struct ocl_device;
 void ocl_clblast_init(ocl_clblast *clblast);
 
 /* C = alpha op(A) op(B) + beta C through CLBlast on dev (f32, f64, f16), and
- * the whole call's time in ms by the device clock. GH_UNSUPPORTED with the
+ * the whole call's time in ms and the clock that measured it (the device's,
+ * unless its markers have no timestamps). GH_UNSUPPORTED with the
  * reason where the library does not load (library: the option's value, or
  * NULL for OCL_CLBLAST_LIBRARY) or f16 lacks cl_khr_fp16; a CLBlast failure
  * is its status in words. */
 gh_status ocl_clblast_gemm(ocl_clblast *clblast, const char *library, struct ocl_device *dev, const gh_gemm_args *args,
-                           double *kernel_ms);
+                           double *kernel_ms, gh_clock *clock);
 
 /* Empties CLBlast's program cache (it holds programs of this context's
  * devices) and unloads; before the devices' contexts are released. */
