@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GEMM benchmark: runs a benchmark config and prints one table of GFLOP/s per
-# kernel and size, with the ratio to cuBLAS measured in the same run, and the
+# kernel and size, with the ratios to cuBLAS and to CLBlast measured in the same run, and the
 # upload and download times. Usage:
 #   tools/bench.sh [BUILD_DIR] [CONFIG] [extra gemmhost arguments...]
 # Defaults: build, config/bench-gpu.ini. Builds first when BUILD_DIR has no

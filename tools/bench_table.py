@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints a benchmark table from a gemmhost CSV: one row per backend, kernel
-and parameters, one column per size with GFLOP/s and the ratio to the
-cuBLAS result of the same size and dtype from the same run."""
+and parameters, one column per size with GFLOP/s and the ratios to the
+cuBLAS and the CLBlast results of the same size and dtype from the same run."""
 import csv, sys
 from collections import OrderedDict
 
@@ -14,10 +14,10 @@ def main(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     sizes = list(OrderedDict.fromkeys((r["dtype"], shape(r)) for r in rows))
-    baseline = {}
+    baseline, clblast = {}, {}
     for r in rows:
-        if r["kernel"] == "cublas" and r["status"] == "pass" and r["gflops"]:
-            baseline[(r["dtype"], shape(r))] = float(r["gflops"])
+        if r["kernel"] in ("cublas", "clblast") and r["status"] == "pass" and r["gflops"]:
+            (baseline if r["kernel"] == "cublas" else clblast)[(r["dtype"], shape(r))] = float(r["gflops"])
     table = OrderedDict()
     for r in rows:
         key = (r["backend"], r["device_name"][:24], r["kernel"], r["params"])
@@ -26,7 +26,7 @@ def main(path):
     wp = max([len("params")] + [len(k[3]) for k in table])
     head = f"{'backend':<{wb}} {'device':<24} {'kernel':<7} {'params':<{wp}}"
     for dt, s in sizes:
-        head += f" | {dt + ' ' + s:>18}"
+        head += f" | {dt + ' ' + s:>26}"
     print(head)
     print("-" * len(head))
     for (backend, device, kernel, params), cells in table.items():
@@ -39,11 +39,13 @@ def main(path):
                 cell = r["status"]
             else:
                 g = float(r["gflops"])
-                base = baseline.get(size)
+                base, cl = baseline.get(size), clblast.get(size)
                 cell = (f"{g:9.0f}" if g >= 100 else f"{g:9.2f}") + (f" ({g / base:4.2f}x)" if base else "        ")
-            line += f" | {cell:>18}"
+                cell += f" [{g / cl:4.2f}x]" if cl else "        "
+            line += f" | {cell:>26}"
         print(line)
-    print("\nGFLOP/s from the median device-timed kernel; (ratio) to cuBLAS at the same size in this run.")
+    print("\nGFLOP/s from the median device-timed kernel; (ratio) to cuBLAS and [ratio] to CLBlast at the same size")
+    print("and dtype in this run (CLBlast timed over its whole call: every kernel it queued).")
     print("\nTransfers (host-timed, ms): upload of A, B and C / download of C")
     seen = set()
     for r in rows:

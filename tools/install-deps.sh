@@ -10,9 +10,10 @@ $sudo apt-get update -q
 # python3-matplotlib: tools/plot.py; libxml2-utils: xmllint checks the JUnit XML in the tests;
 # libopenblas0: the C plugin's `blas` kernel (loaded at run time); vulkan-validationlayers:
 # the Vulkan half-precision test also runs under the Khronos validation layer;
-# libjansson-dev: --resume reads an earlier run's results JSON.
+# libjansson-dev: --resume reads an earlier run's results JSON; libclblast1: the OpenCL plugin's
+# `clblast` kernel (loaded at run time; libclblast-dev's header checks the plugin's declarations).
 $sudo apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config python3 python3-matplotlib libxml2-utils \
   libinih-dev libopenblas0 libjansson-dev \
-  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast1 libclblast-dev \
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers

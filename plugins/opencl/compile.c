@@ -166,45 +166,50 @@ gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_
                           cl_kernel *out, const ocl_program_slot **slot_out)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
-    if (v->slot < 0 || v->slot >= OCL_MAX_VARIANTS)
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "kernel %s: no program slot %d", def->info.name, v->slot);
-    ocl_program_slot *slot = &dev->programs[kernel][dtype][v->slot];
-    if (slot_out) *slot_out = slot;
-    if (slot->kernel) {
-        *out = slot->kernel;
-        return GH_OK;
-    }
+    for (ocl_program_slot *slot = dev->programs; slot; slot = slot->next)
+        if (slot->kernel == kernel && slot->dtype == dtype && slot->slot == v->slot) {
+            if (slot_out) *slot_out = slot;
+            *out = slot->cl_kernel;
+            return GH_OK;
+        }
 
     gh_status status = ocl_device_ready(dev);
     if (status != GH_OK) return status;
+    ocl_program_slot *slot = calloc(1, sizeof *slot);
+    if (!slot) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for a program record");
     cl_program program = NULL;
     status = build(ctx, dev, kernel, dtype, v, &program, slot->compiler_info, sizeof slot->compiler_info);
     if (status != GH_OK) {
         if (program) clReleaseProgram(program);
+        free(slot);
         return status; /* not cached: a fixed kernel directory gets a new try */
     }
     cl_int err;
     cl_kernel k = clCreateKernel(program, def->function, &err);
     if (err != CL_SUCCESS) {
         clReleaseProgram(program);
+        free(slot);
         return ocl_fail_cl(err, "clCreateKernel", "kernel function %s of %s", def->function, def->file);
     }
+    slot->kernel = kernel;
+    slot->dtype = dtype;
+    slot->slot = v->slot;
     slot->program = program;
-    slot->kernel = k;
+    slot->cl_kernel = k;
+    slot->next = dev->programs;
+    dev->programs = slot;
+    if (slot_out) *slot_out = slot;
     *out = k;
     return GH_OK;
 }
 
 void ocl_programs_release(ocl_device *dev)
 {
-    for (int k = 0; k < OCL_KERNEL_COUNT; k++)
-        for (int d = 0; d < GH_DTYPE_COUNT; d++)
-            for (int v = 0; v < OCL_MAX_VARIANTS; v++) {
-                ocl_program_slot *slot = &dev->programs[k][d][v];
-                if (slot->kernel) clReleaseKernel(slot->kernel);
-                if (slot->program) clReleaseProgram(slot->program);
-                slot->kernel = NULL;
-                slot->program = NULL;
-                slot->compiler_info[0] = '\0';
-            }
+    while (dev->programs) {
+        ocl_program_slot *slot = dev->programs;
+        dev->programs = slot->next;
+        clReleaseKernel(slot->cl_kernel);
+        clReleaseProgram(slot->program);
+        free(slot);
+    }
 }

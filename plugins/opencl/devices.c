@@ -100,6 +100,7 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
     /* NVIDIA's: build options for ptxas (register limit, verbose), and the
      * register file a work-group shares. */
     dev->nv_compiler_options = has_extension(extensions, "cl_nv_compiler_options");
+    dev->has_fp16 = has_extension(extensions, "cl_khr_fp16");
     if (has_extension(extensions, "cl_nv_device_attribute_query"))
         clGetDeviceInfo(id, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof dev->nv_registers_per_block,
                         &dev->nv_registers_per_block, NULL);

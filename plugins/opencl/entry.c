@@ -1,11 +1,12 @@
 /* The plugin's face: its options, open and close (the one place that knows
  * the order things are torn down in), the function table and the exported
  * entry. The calls themselves live in devices.c, kernels.c, buffers.c and
- * gemm.c. */
+ * gemm.c (clblast.c for the kernel that is CLBlast's). */
 #include <stdlib.h>
 #include <string.h>
 #include <gemmhost/plugin_helpers.h>
 #include "buffers.h"
+#include "clblast.h"
 #include "compile.h"
 #include "devices.h"
 #include "gemm.h"
@@ -13,7 +14,7 @@
 
 #define PLUGIN_VERSION "0.1.0"
 
-enum { OPTION_PLATFORM, OPTION_KERNEL_DIR, OPTION_COUNT };
+enum { OPTION_PLATFORM, OPTION_KERNEL_DIR, OPTION_CLBLAST, OPTION_COUNT };
 
 static const gh_option_info options[OPTION_COUNT] = {
     [OPTION_PLATFORM] =
@@ -32,6 +33,14 @@ static const gh_option_info options[OPTION_COUNT] = {
                            "instead of the copies built into the plugin; default: $GEMMHOST_KERNEL_DIR",
             .default_value = "",
         },
+    [OPTION_CLBLAST] =
+        {
+            .size = sizeof(gh_option_info),
+            .name = "clblast",
+            .description = "the CLBlast library of kernel clblast, loaded at its first GEMM (a file or soname; "
+                           "default: " OCL_CLBLAST_LIBRARY ")",
+            .default_value = "",
+        },
 };
 
 static char *copy_string(const char *s)
@@ -41,17 +50,19 @@ static char *copy_string(const char *s)
     return copy;
 }
 
-/* From the top down: buffers and programs of each device, then the devices'
- * queues and contexts. */
+/* From the top down: CLBlast's cached programs, buffers and programs of each
+ * device, then the devices' queues and contexts. */
 static void plugin_close(gh_plugin *ctx)
 {
     if (!ctx) return;
+    ocl_clblast_close(&ctx->clblast);
     for (int i = 0; i < ctx->device_count; i++) {
         ocl_buffers_release(&ctx->devices[i]);
         ocl_programs_release(&ctx->devices[i]);
     }
     ocl_devices_release(ctx);
     free(ctx->kernel_dir);
+    free(ctx->clblast_library);
     free(ctx);
 }
 
@@ -65,9 +76,13 @@ static gh_status plugin_open(const gh_option_value *values, size_t n_values, gh_
     const char *kernel_dir = settings[OPTION_KERNEL_DIR];
     if (!kernel_dir || !*kernel_dir) kernel_dir = getenv("GEMMHOST_KERNEL_DIR");
 
+    const char *clblast = settings[OPTION_CLBLAST];
+
     gh_plugin *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory opening the opencl plugin");
-    if (kernel_dir && *kernel_dir && !(ctx->kernel_dir = copy_string(kernel_dir))) {
+    ocl_clblast_init(&ctx->clblast);
+    if ((kernel_dir && *kernel_dir && !(ctx->kernel_dir = copy_string(kernel_dir))) ||
+        (clblast && *clblast && !(ctx->clblast_library = copy_string(clblast)))) {
         plugin_close(ctx);
         return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory opening the opencl plugin");
     }
@@ -94,8 +109,8 @@ static const gh_plugin_api api = {
     .abi_minor = GEMMHOST_ABI_MINOR,
     .name = "opencl",
     .description =
-        "OpenCL through the ICD loader: every platform and device, naive, tiled and blocked "
-        "kernels built at run time",
+        "OpenCL through the ICD loader: every platform and device, naive, tiled, blocked and "
+        "warptile kernels built at run time, and CLBlast (loaded at run time) as the baseline",
     .version = PLUGIN_VERSION,
     .options = options,
     .n_options = OPTION_COUNT,

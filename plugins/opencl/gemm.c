@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "buffers.h"
+#include "clblast.h"
 #include "compile.h"
 #include "errors.h"
 #include "gemm.h"
@@ -143,8 +144,11 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
 {
     /* Dimension 0 walks columns of C: consecutive work-items touch
      * consecutive addresses of B and C. One work-group per block of C. */
-    const size_t global[2] = {(size_t)((args->n + v->block - 1) / v->block) * v->local[0],
-                              (size_t)((args->m + v->block - 1) / v->block) * v->local[1]};
+    const size_t blocks_n = (size_t)((args->n + v->block_n - 1) / v->block_n);
+    const size_t blocks_m = (size_t)((args->m + v->block_m - 1) / v->block_m);
+    /* warptile numbers its work-groups itself (groups of block rows for L2). */
+    const size_t global[2] = {v->linear ? blocks_n * blocks_m * v->local[0] : blocks_n * v->local[0],
+                              v->linear ? 1 : blocks_m * v->local[1]};
     cl_event event;
     cl_int err = clEnqueueNDRangeKernel(dev->queue, k, 2, NULL, global, v->local, 0, NULL, &event);
     if (err != CL_SUCCESS)
@@ -172,15 +176,19 @@ static gh_status launch(ocl_device *dev, cl_kernel k, const ocl_kernel_def *def,
     return GH_OK;
 }
 
-gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+/* One of the plugin's own kernels: refuse what the device cannot run, build
+ * (or take from the cache), set the arguments, launch and time. */
+static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, const gh_gemm_args *args,
+                                double *kernel_ms)
 {
-    gh_status status = check_args(ctx, device, kernel, args);
-    if (status != GH_OK) return status;
-    ocl_device *dev = &ctx->devices[device];
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     ocl_variant variant;
     ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
-    status = check_device_limits(dev, def, &variant);
+    char why[256];
+    if (!ocl_variant_fits(kernel, &variant, args->dtype, why, sizeof why))
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s %s in %s: %s", def->info.name, variant.text,
+                                   gh_plugin_dtype_name(args->dtype), why);
+    gh_status status = check_device_limits(dev, def, &variant);
     if (status != GH_OK) return status;
 
     cl_kernel k;
@@ -188,11 +196,23 @@ gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     status = ocl_program_get(ctx, dev, kernel, args->dtype, &variant, &k, &slot);
     if (status == GH_OK) status = check_kernel_limits(dev, k, def, &variant, slot);
     if (status == GH_OK) status = set_kernel_args(k, args);
+    if (status == GH_OK) status = launch(dev, k, def, args, &variant, kernel_ms);
+    return status;
+}
+
+gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+{
+    gh_status status = check_args(ctx, device, kernel, args);
+    if (status != GH_OK) return status;
+    ocl_device *dev = &ctx->devices[device];
     double kernel_ms = 0;
-    if (status == GH_OK) status = launch(dev, k, def, args, &variant, &kernel_ms);
+    gh_clock clock = GH_CLOCK_DEVICE;
+    if (kernel == OCL_KERNEL_CLBLAST)
+        status = ocl_clblast_gemm(&ctx->clblast, ctx->clblast_library, dev, args, &kernel_ms, &clock);
+    else status = run_own_kernel(ctx, dev, kernel, args, &kernel_ms);
     if (status != GH_OK) return status;
 
     if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = kernel_ms;
-    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
+    if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = clock;
     return GH_OK;
 }

@@ -1,5 +1,6 @@
 /* One GEMM: check the request, refuse what the device cannot run, launch,
- * wait, and read the kernel's time from its profiling event. */
+ * wait, and read the kernel's time from its profiling event (clblast: from
+ * markers around the library's call, clblast.h). */
 #ifndef GH_OPENCL_GEMM_H
 #define GH_OPENCL_GEMM_H
 

@@ -49,6 +49,11 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
+/* CLBlast's HGEMM multiplies and sums in half precision: held to f16's bound. */
+static const gh_kernel_precision clblast_precisions[] = {
+    {.size = sizeof(gh_kernel_precision), .dtype = GH_F16, .inputs = GH_PREC_AS_STORED, .accumulate = GH_PREC_F16},
+};
+
 /* f16 and bf16 are stored in 16 bits and multiplied and summed in f32 (the
  * default arithmetic of plugin.h, so no precisions are declared): every
  * device, see common.cl for why f16 needs no cl_khr_fp16. */
@@ -104,6 +109,40 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
             .function = "gemm_blocked",
             .defines = {"TILE", "WORK"},
         },
+    [OCL_KERNEL_WARPTILE] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "warptile",
+                    .description = "block / warp / work-item tiles: a bm x bn block of C per work-group, wm x wn "
+                                   "per warp of 32 work-items, tm x tn per work-item in registers; 16-byte global "
+                                   "loads where the layout allows, register-staged double buffering in local "
+                                   "memory, conflict-free vector reads, work-groups ordered in groups for L2",
+                    .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16) |
+                              GH_DTYPE_BIT(GH_BF16),
+                    .params = ocl_warptile_params,
+                    .n_params = OCL_WT_PARAMS,
+                },
+            .file = "warptile.cl",
+            .function = "gemm_warptile",
+            .defines = {"BM", "BN", "BK", "WM", "WN", "TM", "TN"},
+        },
+    [OCL_KERNEL_CLBLAST] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "clblast",
+                    .description = "CLBlast's SGEMM, DGEMM and HGEMM (libclblast, loaded at run time; the "
+                                   "clblast option names another library), timed from before the call to the end "
+                                   "of all its kernels: the baseline. HGEMM sums in f16 and needs cl_khr_fp16; "
+                                   "CLBlast has no bf16 or integer GEMM",
+                    .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16),
+                    .precisions = clblast_precisions,
+                    .n_precisions = COUNT(clblast_precisions),
+                },
+        },
 };
 
 /* Bytes of an element of the kernels' local-memory tiles: their arithmetic
@@ -141,12 +180,12 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
     switch (kernel) {
     case OCL_KERNEL_NAIVE:
         out->local[0] = out->local[1] = (size_t)out->values[0];
-        out->block = out->values[0];
+        out->block_m = out->block_n = out->values[0];
         break;
     case OCL_KERNEL_TILED: {
         const uint64_t tile = (uint64_t)out->values[0];
         out->local[0] = out->local[1] = (size_t)tile;
-        out->block = (int64_t)tile;
+        out->block_m = out->block_n = (int64_t)tile;
         /* Two tiles of tile x (tile + 1): one column of padding (see tiled.cl). */
         out->local_bytes = 2 * tile * (tile + 1) * tile_elem_bytes(dtype);
         break;
@@ -154,14 +193,27 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
     case OCL_KERNEL_BLOCKED: {
         const int64_t tile = out->values[0], work = out->values[1];
         out->local[0] = out->local[1] = (size_t)(tile / work);
-        out->block = tile;
+        out->block_m = out->block_n = tile;
         /* 16 along K, unless the device's local memory only holds 8. */
         out->depth = 16;
         if (local_mem_bytes && blocked_local_bytes(tile, 16, dtype) > local_mem_bytes) out->depth = 8;
         out->local_bytes = blocked_local_bytes(tile, out->depth, dtype);
         break;
     }
+    case OCL_KERNEL_WARPTILE:
+        out->local[0] = (size_t)ocl_warptile_threads(out->values);
+        out->local[1] = 1;
+        out->block_m = out->values[OCL_WT_BM];
+        out->block_n = out->values[OCL_WT_BN];
+        out->linear = 1;
+        out->local_bytes = ocl_warptile_local_bytes(out->values, dtype);
+        break;
     }
+}
+
+int ocl_variant_fits(int kernel, const ocl_variant *v, gh_dtype dtype, char *why, size_t why_size)
+{
+    return kernel != OCL_KERNEL_WARPTILE || ocl_warptile_fits(v->values, dtype, why, why_size);
 }
 
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)

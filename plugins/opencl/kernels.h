@@ -6,18 +6,17 @@
 
 #include <stddef.h>
 #include <gemmhost/plugin.h>
+#include "warptile.h"
 
-enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_COUNT };
+/* clblast is a library's (clblast.c): no source, no program, no parameters. */
+enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_WARPTILE, OCL_KERNEL_CLBLAST, OCL_KERNEL_COUNT };
 
-/* Most parameters any kernel takes. */
-#define OCL_MAX_PARAMS   2
-/* Most combinations of allowed values any kernel has (blocked: 3 tiles x 3
- * works): the program cache has one slot each. */
-#define OCL_MAX_VARIANTS 9
+/* Most parameters any kernel takes (warptile's). */
+#define OCL_MAX_PARAMS OCL_WT_PARAMS
 
 typedef struct ocl_kernel_def {
     gh_kernel_info info;
-    const char *file;                    /* source in kernels/opencl/, after common.cl */
+    const char *file;                    /* source in kernels/opencl/, after common.cl; NULL: a library's */
     const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
 } ocl_kernel_def;
@@ -32,12 +31,13 @@ const gh_kernel_info *ocl_kernel_info(gh_plugin *ctx, int kernel);
  * what follows from them. */
 typedef struct ocl_variant {
     int64_t values[OCL_MAX_PARAMS]; /* every parameter, in the kernel's order */
-    int slot;                       /* index in the program cache, < OCL_MAX_VARIANTS */
+    int slot;                       /* the combination's number among the kernel's: its program cache key */
     size_t local[2];                /* work-group: dimension 0 along N, 1 along M */
-    int64_t block;                  /* edge of the block of C one work-group computes */
+    int64_t block_m, block_n;       /* the block of C one work-group computes */
+    int linear;                     /* one dimension of work-groups, numbered by the kernel (warptile) */
     int depth;                      /* blocked: the K step (-DDEPTH); 0 for the others */
     uint64_t local_bytes;           /* local memory the kernel declares */
-    char text[64];                  /* "tile=128 work=8", for messages */
+    char text[96];                  /* "tile=128 work=8", for messages */
 } ocl_variant;
 
 /* The variant of `kernel` for params (its n_params values, each already
@@ -45,6 +45,10 @@ typedef struct ocl_variant {
  * the device's, from which blocked picks its K step: 16, or 8 where 16 does
  * not fit. */
 void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes, ocl_variant *out);
+
+/* 1 when the variant's parameters fit together for dtype (warptile's must);
+ * else 0 with why. The device's limits are gemm.c's to check. */
+int ocl_variant_fits(int kernel, const ocl_variant *v, gh_dtype dtype, char *why, size_t why_size);
 
 /* The -D options of the variant (after the dtype's), e.g. " -DTILE=128 -DWORK=8 -DDEPTH=16". */
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size);

@@ -6,12 +6,19 @@
 
 #include <CL/cl.h>
 #include <gemmhost/plugin.h>
+#include "clblast.h"
 #include "kernels.h"
 
+/* A built program, one per (kernel, dtype, parameter combination) used on
+ * the device; kept in a list (warptile alone has 1728 combinations). */
 typedef struct ocl_program_slot {
+    int kernel;
+    gh_dtype dtype;
+    int slot; /* ocl_variant.slot */
     cl_program program;
-    cl_kernel kernel;
+    cl_kernel cl_kernel;
     char compiler_info[256]; /* NVIDIA: ptxas's registers and spills; else "" */
+    struct ocl_program_slot *next;
 } ocl_program_slot;
 
 typedef struct ocl_device {
@@ -23,11 +30,12 @@ typedef struct ocl_device {
     size_t max_work_item_sizes[3];
     int nv_compiler_options;        /* cl_nv_compiler_options: -cl-nv-* build options */
     cl_uint nv_registers_per_block; /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
+    int has_fp16;                   /* cl_khr_fp16: half arithmetic (CLBlast's HGEMM) */
 
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;
     cl_command_queue queue; /* in order, with profiling */
-    ocl_program_slot programs[OCL_KERNEL_COUNT][GH_DTYPE_COUNT][OCL_MAX_VARIANTS];
+    ocl_program_slot *programs; /* built so far, newest first */
     struct gh_buffer *buffers; /* live buffers, so close() can free them */
 } ocl_device;
 
@@ -42,6 +50,8 @@ struct gh_plugin {
     ocl_device *devices;
     int device_count;
     char *kernel_dir;            /* NULL: use the embedded sources */
+    char *clblast_library;       /* the clblast option; NULL: OCL_CLBLAST_LIBRARY */
+    ocl_clblast clblast;         /* loaded at the first clblast GEMM */
     char no_device_reason[1024]; /* why device_count is 0 */
 };
 

@@ -34,7 +34,7 @@ static int spot_check(const float *a, const float *b, const float *c, int64_t n)
 typedef struct bench_config {
     const char *kernel;
     size_t n_params;
-    int64_t params[2];
+    int64_t params[8];
 } bench_config;
 
 static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int is_software, int64_t n)
@@ -62,26 +62,48 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         printf("  %lld: setup failed: %s\n", (long long)n, api->last_error(ctx));
         goto done;
     }
-    /* Hardware: every blocked tile x work (those over the device's limits
-     * print why); software: a few, each is a compile. */
-    static const bench_config hardware[] = {{"naive", 1, {16}},      {"tiled", 1, {8}},        {"tiled", 1, {16}},
-                                            {"tiled", 1, {32}},      {"blocked", 2, {32, 2}},  {"blocked", 2, {32, 4}},
-                                            {"blocked", 2, {32, 8}}, {"blocked", 2, {64, 2}},  {"blocked", 2, {64, 4}},
-                                            {"blocked", 2, {64, 8}}, {"blocked", 2, {128, 2}}, {"blocked", 2, {128, 4}},
-                                            {"blocked", 2, {128, 8}}};
-    static const bench_config software[] = {
-        {"naive", 1, {16}}, {"tiled", 1, {16}}, {"blocked", 2, {64, 4}}, {"blocked", 2, {128, 8}}};
+    /* Hardware: every blocked tile x work and three warptile shapes (those
+     * over the device's limits print why), and CLBlast; software: a few,
+     * each is a compile. */
+    static const bench_config hardware[] = {{"naive", 1, {16}},
+                                            {"tiled", 1, {8}},
+                                            {"tiled", 1, {16}},
+                                            {"tiled", 1, {32}},
+                                            {"blocked", 2, {32, 2}},
+                                            {"blocked", 2, {32, 4}},
+                                            {"blocked", 2, {32, 8}},
+                                            {"blocked", 2, {64, 2}},
+                                            {"blocked", 2, {64, 4}},
+                                            {"blocked", 2, {64, 8}},
+                                            {"blocked", 2, {128, 2}},
+                                            {"blocked", 2, {128, 4}},
+                                            {"blocked", 2, {128, 8}},
+                                            {"warptile", 7, {128, 128, 16, 64, 32, 8, 8}},
+                                            {"warptile", 7, {128, 128, 8, 32, 64, 8, 8}},
+                                            {"warptile", 7, {128, 256, 8, 64, 32, 8, 8}},
+                                            {"clblast", 0, {0}}};
+    static const bench_config software[] = {{"naive", 1, {16}},
+                                            {"tiled", 1, {16}},
+                                            {"blocked", 2, {64, 4}},
+                                            {"blocked", 2, {128, 8}},
+                                            {"warptile", 7, {128, 128, 16, 64, 32, 8, 8}},
+                                            {"clblast", 0, {0}}};
     const bench_config *configs = is_software ? software : hardware;
     const size_t n_configs = is_software ? sizeof software / sizeof software[0] : sizeof hardware / sizeof hardware[0];
     double naive_gflops = 0;
     for (size_t cfg = 0; cfg < n_configs; cfg++) {
         const bench_config *bc = &configs[cfg];
         int kernel = find_kernel(api, ctx, bc->kernel);
-        char label[32];
-        if (bc->n_params == 2)
-            snprintf(label, sizeof label, "%-7s %3lldx%lld", bc->kernel, (long long)bc->params[0],
-                     (long long)bc->params[1]);
-        else snprintf(label, sizeof label, "%-7s %3lld", bc->kernel, (long long)bc->params[0]);
+        char label[48];
+        const int64_t *p = bc->params;
+        if (bc->n_params == 7) /* warptile: block, warp and work-item tiles */
+            snprintf(label, sizeof label, "%s %lldx%lldx%lld/%lldx%lld/%lldx%lld", bc->kernel, (long long)p[0],
+                     (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
+                     (long long)p[6]);
+        else if (bc->n_params == 2)
+            snprintf(label, sizeof label, "%-7s %3lldx%lld", bc->kernel, (long long)p[0], (long long)p[1]);
+        else if (bc->n_params == 1) snprintf(label, sizeof label, "%-7s %3lld", bc->kernel, (long long)p[0]);
+        else snprintf(label, sizeof label, "%s", bc->kernel);
         gh_gemm_args args = {.size = sizeof args,
                              .dtype = GH_F32,
                              .m = n,
@@ -104,7 +126,7 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
             ms[r] = timing.kernel_ms;
         }
         if (st != GH_OK) {
-            printf("  %5lld  %-13s  %s\n", (long long)n, label, api->last_error(ctx));
+            printf("  %5lld  %-30s  %s\n", (long long)n, label, api->last_error(ctx));
             st = GH_OK;
             continue;
         }
@@ -113,7 +135,7 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         double gflops = 2.0 * (double)n * (double)n * (double)n / (median * 1e6);
         if (cfg == 0) naive_gflops = gflops;
         int ok = api->download(ctx, dc, 0, c, bytes) == GH_OK && spot_check(a, b, c, n);
-        printf("  %5lld  %-13s  %10.3f ms  %9.1f GFLOP/s  %5.2fx naive  %s\n", (long long)n, label, median, gflops,
+        printf("  %5lld  %-30s  %10.3f ms  %9.1f GFLOP/s  %5.2fx naive  %s\n", (long long)n, label, median, gflops,
                naive_gflops > 0 ? gflops / naive_gflops : 0.0, ok ? "ok" : "WRONG");
         fflush(stdout);
     }
@@ -132,7 +154,7 @@ int bench_run(const gh_plugin_api *api, gh_plugin *ctx, const int64_t *sizes, in
     for (int d = 0; d < api->device_count(ctx); d++) {
         const gh_device_info *info = api->device_info(ctx, d);
         printf("device %d: %s (%s, %s)\n", d, info->name, info->platform, info->api);
-        printf("      n  kernel  params       median      throughput     vs naive    check\n");
+        printf("      n  kernel and params                    median      throughput     vs naive    check\n");
         const int64_t *list = sizes;
         int count = n_sizes;
         if (count == 0) {

@@ -1,6 +1,7 @@
 /* A quick look at speed without the host: f32 nn GEMMs of square sizes on
- * every device, naive, tiled and blocked (every tile x work on hardware
- * devices), median kernel time of a few runs, each result spot-checked. Not
+ * every device, naive, tiled, blocked (every tile x work on hardware
+ * devices), warptile and clblast, median kernel time of a few runs, each
+ * result spot-checked. Not
  * a test; `test_opencl_plugin --bench [N ...]`. GEMMHOST_OPENCL_BUILD_LOG=1
  * adds each build's log on stderr (on NVIDIA: registers and spills). */
 #ifndef GH_TEST_BENCH_H

@@ -95,8 +95,8 @@ static void fill_matrix(void *raw, gh_dtype d, const layout *l, uint64_t *state)
 void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size)
 {
     const gh_kernel_info *k = api->kernel_info(ctx, c->kernel);
-    char params[96] = "";
-    for (size_t i = 0, used = 0; i < c->n_params && i < 2 && used < sizeof params; i++)
+    char params[192] = "";
+    for (size_t i = 0, used = 0; i < c->n_params && i < GEMM_CASE_MAX_PARAMS && used < sizeof params; i++)
         used += (size_t)snprintf(params + used, sizeof params - used, " %s=%lld",
                                  k && i < k->n_params ? k->params[i].name : "param", (long long)c->params[i]);
     snprintf(text, size, "%s%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g pad=%lld offset=%llu", k ? k->name : "?", params,

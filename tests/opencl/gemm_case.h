@@ -5,10 +5,13 @@
 #include <stddef.h>
 #include <gemmhost/plugin.h>
 
+/* Most parameters a kernel takes (warptile's 7). */
+#define GEMM_CASE_MAX_PARAMS 8
+
 typedef struct gemm_case {
-    int kernel;        /* index in the plugin */
-    int64_t params[2]; /* the kernel's parameters in its order (wg; tile; tile, work) */
-    size_t n_params;   /* how many of them are given: the kernel's n_params */
+    int kernel;                           /* index in the plugin */
+    int64_t params[GEMM_CASE_MAX_PARAMS]; /* the kernel's parameters in its order (wg; tile; tile, work; ...) */
+    size_t n_params;                      /* how many of them are given: the kernel's n_params */
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;

@@ -11,9 +11,9 @@
 
 void option_checks_platform(const gh_plugin_api *api)
 {
-    CHECK(api->n_options == 2 && strcmp(api->options[0].name, "platform") == 0 &&
-              strcmp(api->options[1].name, "kernel_dir") == 0,
-          "options: platform and kernel_dir");
+    CHECK(api->n_options == 3 && strcmp(api->options[0].name, "platform") == 0 &&
+              strcmp(api->options[1].name, "kernel_dir") == 0 && strcmp(api->options[2].name, "clblast") == 0,
+          "options: platform, kernel_dir and clblast");
 
     gh_option_value filter = {"platform", "no-such-platform-xyz"};
     gh_plugin *ctx = NULL;

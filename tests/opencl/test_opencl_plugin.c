@@ -11,6 +11,8 @@
  * primes and the edges of the variant's own tile) and one alpha/beta per
  * shape; on software devices, where every variant is a compile, f16 and bf16
  * share out the tiles of tiled and run blocked at its default only.
+ * warptile has its own sweep (warptile_checks.c); clblast is checked
+ * through gemmhost (test_clblast.sh) and by gemmhost-conformance.
  *
  *   test_opencl_plugin [-v]            the tests (-v: passes too); exit 77 when no device
  *   test_opencl_plugin --bench [N...]  timings instead (see bench.h)
@@ -26,11 +28,13 @@
 #include "../check.h"
 #include "bench.h"
 #include "build_log_checks.h"
+#include "clblast_status_checks.h"
 #include "device_checks.h"
 #include "gemm_case.h"
 #include "half_checks.h"
 #include "option_checks.h"
 #include "plugin_handle.h"
+#include "warptile_checks.h"
 
 #define SKIP_EXIT_CODE 77
 
@@ -242,6 +246,7 @@ int main(int argc, char **argv)
     if (!bench) {
         option_checks_platform(api);
         build_log_checks();
+        clblast_status_checks();
     }
 
     const char *platform = getenv("GEMMHOST_TEST_OPENCL_PLATFORM");
@@ -276,6 +281,7 @@ int main(int argc, char **argv)
         const char *full = getenv("GEMMHOST_TEST_OPENCL_FULL");
         sweep s = {api, ctx, d, info->is_software && !(full && *full && strcmp(full, "0") != 0), 0};
         run_sweep(&s);
+        warptile_checks(api, ctx, d, s.is_software);
     }
     if (n_devices > 1) device_checks_threads(api, ctx);
     api->close(ctx);
