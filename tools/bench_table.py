@@ -24,13 +24,14 @@ def main(path):
         table.setdefault(key, {})[(r["dtype"], shape(r))] = r
     wb = max([len("backend")] + [len(k[0]) for k in table])
     wp = max([len("params")] + [len(k[3]) for k in table])
-    head = f"{'backend':<{wb}} {'device':<24} {'kernel':<7} {'params':<{wp}}"
+    wk = max([len("kernel")] + [len(k[2]) for k in table])
+    head = f"{'backend':<{wb}} {'device':<24} {'kernel':<{wk}} {'params':<{wp}}"
     for dt, s in sizes:
         head += f" | {dt + ' ' + s:>26}"
     print(head)
     print("-" * len(head))
     for (backend, device, kernel, params), cells in table.items():
-        line = f"{backend:<{wb}} {device:<24} {kernel:<7} {params:<{wp}}"
+        line = f"{backend:<{wb}} {device:<24} {kernel:<{wk}} {params:<{wp}}"
         for size in sizes:
             r = cells.get(size)
             if r is None:
@@ -44,6 +45,11 @@ def main(path):
                 cell += f" [{g / cl:4.2f}x]" if cl else "        "
             line += f" | {cell:>26}"
         print(line)
+        # `auto` parameters: what each size ran with (from the tune cache, or the default).
+        used = [f"{s[0]} {s[1]}: {cells[s]['params_used']}" for s in sizes
+                if s in cells and cells[s].get("params_used") and cells[s]["params_used"] != params]
+        if used:
+            print(f"{'':<{wb}}   parameters used: " + "; ".join(used))
     print("\nGFLOP/s from the median device-timed kernel; (ratio) to cuBLAS and [ratio] to CLBlast at the same size")
     print("and dtype in this run (CLBlast timed over its whole call: every kernel it queued).")
     print("\nTransfers (host-timed, ms): upload of A, B and C / download of C")
