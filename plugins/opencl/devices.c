@@ -6,6 +6,10 @@
 #include "devices.h"
 #include "errors.h"
 
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
 #ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
 #endif
@@ -101,9 +105,13 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
      * register file a work-group shares. */
     dev->nv_compiler_options = has_extension(extensions, "cl_nv_compiler_options");
     dev->has_fp16 = has_extension(extensions, "cl_khr_fp16");
-    if (has_extension(extensions, "cl_nv_device_attribute_query"))
+    if (has_extension(extensions, "cl_nv_device_attribute_query")) {
         clGetDeviceInfo(id, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof dev->nv_registers_per_block,
                         &dev->nv_registers_per_block, NULL);
+        /* Which PTX instructions inline assembly may use (kernel mma). */
+        clGetDeviceInfo(id, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof dev->nv_cc_major, &dev->nv_cc_major, NULL);
+        clGetDeviceInfo(id, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof dev->nv_cc_minor, &dev->nv_cc_minor, NULL);
+    }
 
     dev->info = (gh_device_info){
         .size = sizeof(gh_device_info),

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
+#include "state.h"
 
 static const int64_t naive_wg_allowed[] = {8, 16, 32};
 static const int64_t tiled_tile_allowed[] = {4, 8, 16, 32};
@@ -47,6 +48,31 @@ static const gh_param_info blocked_params[] = {
         .allowed = blocked_work_allowed,
         .n_allowed = COUNT(blocked_work_allowed),
     },
+};
+
+/* mma: block and warp tiles and the step along K. The default, 128 x 128
+ * blocks of four 64 x 64 warps 16 deep, fits NVIDIA's 48 KB of local
+ * memory in every dtype (32 deep does only for f16 and bf16). */
+static const int64_t mma_block_allowed[] = {64, 128};
+static const int64_t mma_depth_allowed[] = {16, 32};
+static const int64_t mma_warp_allowed[] = {32, 64};
+#define MMA_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                    \
+    {                                                                                                    \
+        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
+        .allowed = VALUES, .n_allowed = COUNT(VALUES),                                                   \
+    }
+static const gh_param_info mma_params[OCL_MMA_PARAMS] = {
+    [OCL_MMA_BM] = MMA_PARAM("bm", "rows of C a work-group computes", 128, mma_block_allowed),
+    [OCL_MMA_BN] = MMA_PARAM("bn", "columns of C a work-group computes", 128, mma_block_allowed),
+    [OCL_MMA_BK] = MMA_PARAM("bk", "step along K: the depth of the tiles of A and B in local memory", 16,
+                             mma_depth_allowed),
+    [OCL_MMA_WM] = MMA_PARAM("wm", "rows of the block's C one warp of 32 work-items computes", 64, mma_warp_allowed),
+    [OCL_MMA_WN] = MMA_PARAM("wn", "columns of the block's C one warp computes", 64, mma_warp_allowed),
+};
+
+/* mma's f32 is rounded to TF32 (to nearest) on the tensor cores. */
+static const gh_kernel_precision mma_precisions[] = {
+    {.size = sizeof(gh_kernel_precision), .dtype = GH_F32, .inputs = GH_PREC_TF32, .accumulate = GH_PREC_F32},
 };
 
 /* CLBlast's HGEMM multiplies and sums in half precision: held to f16's bound. */
@@ -128,6 +154,25 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
             .function = "gemm_warptile",
             .defines = {"BM", "BN", "BK", "WM", "WN", "TM", "TN"},
         },
+    [OCL_KERNEL_MMA] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "mma",
+                    .description = "tensor cores through inline PTX mma.sync (NVIDIA's OpenCL only, compute "
+                                   "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; tiles "
+                                   "K-contiguous in local memory, register-staged double buffering",
+                    .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
+                    .params = mma_params,
+                    .n_params = OCL_MMA_PARAMS,
+                    .precisions = mma_precisions,
+                    .n_precisions = COUNT(mma_precisions),
+                },
+            .file = "mma.cl",
+            .function = "gemm_mma",
+            .defines = {"BM", "BN", "BK", "WM", "WN"},
+        },
     [OCL_KERNEL_CLBLAST] =
         {
             .info =
@@ -200,6 +245,19 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         out->local_bytes = blocked_local_bytes(tile, out->depth, dtype);
         break;
     }
+    case OCL_KERNEL_MMA: {
+        const int64_t *p = out->values;
+        out->local[0] = (size_t)((p[OCL_MMA_BM] / p[OCL_MMA_WM]) * (p[OCL_MMA_BN] / p[OCL_MMA_WN]) * 32);
+        out->local[1] = 1;
+        out->block_m = p[OCL_MMA_BM];
+        out->block_n = p[OCL_MMA_BN];
+        out->linear = 1;
+        /* mma.cl: two buffers of each tile, K-contiguous rows of bk padded
+         * by 8 16-bit or 4 f32 elements, in the stored type's bits. */
+        const uint64_t es = gh_plugin_dtype_size(dtype), pad = es == 2 ? 8 : 4;
+        out->local_bytes = 2 * (uint64_t)(p[OCL_MMA_BM] + p[OCL_MMA_BN]) * ((uint64_t)p[OCL_MMA_BK] + pad) * es;
+        break;
+    }
     case OCL_KERNEL_WARPTILE:
         out->local[0] = (size_t)ocl_warptile_threads(out->values);
         out->local[1] = 1;
@@ -213,7 +271,36 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
 
 int ocl_variant_fits(int kernel, const ocl_variant *v, gh_dtype dtype, char *why, size_t why_size)
 {
+    if (kernel == OCL_KERNEL_MMA) {
+        const int64_t *p = v->values;
+        if (p[OCL_MMA_WM] > p[OCL_MMA_BM] || p[OCL_MMA_WN] > p[OCL_MMA_BN]) {
+            snprintf(why, why_size, "the warp tile wm %lld x wn %lld must fit the block tile bm %lld x bn %lld",
+                     (long long)p[OCL_MMA_WM], (long long)p[OCL_MMA_WN], (long long)p[OCL_MMA_BM],
+                     (long long)p[OCL_MMA_BN]);
+            return 0;
+        }
+        return 1;
+    }
     return kernel != OCL_KERNEL_WARPTILE || ocl_warptile_fits(v->values, dtype, why, why_size);
+}
+
+int ocl_mma_device_fits(const ocl_device *dev, char *why, size_t why_size)
+{
+    if (!dev->nv_cc_major) {
+        snprintf(why, why_size,
+                 "mma is inline PTX (mma.sync), which only NVIDIA's OpenCL compiles; '%s' (%s) is not an NVIDIA "
+                 "device with cl_nv_device_attribute_query. Elsewhere a vendor matrix extension would be the "
+                 "route: cl_intel_subgroup_matrix_multiply_accumulate (Intel), or a future cl_khr one",
+                 dev->name, dev->platform_name);
+        return 0;
+    }
+    if (dev->nv_cc_major < 8) {
+        snprintf(why, why_size,
+                 "mma needs compute capability 8.0 or newer (bf16 and TF32 mma.sync); '%s' is %u.%u", dev->name,
+                 dev->nv_cc_major, dev->nv_cc_minor);
+        return 0;
+    }
+    return 1;
 }
 
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)

@@ -9,7 +9,18 @@
 #include "warptile.h"
 
 /* clblast is a library's (clblast.c): no source, no program, no parameters. */
-enum { OCL_KERNEL_NAIVE, OCL_KERNEL_TILED, OCL_KERNEL_BLOCKED, OCL_KERNEL_WARPTILE, OCL_KERNEL_CLBLAST, OCL_KERNEL_COUNT };
+enum {
+    OCL_KERNEL_NAIVE,
+    OCL_KERNEL_TILED,
+    OCL_KERNEL_BLOCKED,
+    OCL_KERNEL_WARPTILE,
+    OCL_KERNEL_MMA,
+    OCL_KERNEL_CLBLAST,
+    OCL_KERNEL_COUNT
+};
+
+/* mma's parameters (kernels/opencl/mma.cl), in the order gemm() takes them. */
+enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_PARAMS };
 
 /* Most parameters any kernel takes (warptile's). */
 #define OCL_MAX_PARAMS OCL_WT_PARAMS
@@ -45,6 +56,11 @@ typedef struct ocl_variant {
  * the device's, from which blocked picks its K step: 16, or 8 where 16 does
  * not fit. */
 void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes, ocl_variant *out);
+
+/* mma runs only where NVIDIA's compiler takes its inline PTX: 1 when dev
+ * can, else 0 with why (the platform, or a compute capability below 8.0). */
+struct ocl_device;
+int ocl_mma_device_fits(const struct ocl_device *dev, char *why, size_t why_size);
 
 /* 1 when the variant's parameters fit together for dtype (warptile's must);
  * else 0 with why. The device's limits are gemm.c's to check. */

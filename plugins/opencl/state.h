@@ -30,6 +30,7 @@ typedef struct ocl_device {
     size_t max_work_item_sizes[3];
     int nv_compiler_options;        /* cl_nv_compiler_options: -cl-nv-* build options */
     cl_uint nv_registers_per_block; /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
+    cl_uint nv_cc_major, nv_cc_minor; /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV; 0 off NVIDIA */
     int has_fp16;                   /* cl_khr_fp16: half arithmetic (CLBlast's HGEMM) */
 
     /* Created on first use, so that listing devices changes nothing. */

@@ -1,0 +1,238 @@
+/*
+ * mma: tensor cores from OpenCL C through inline PTX (mma.sync), which only
+ * NVIDIA's OpenCL compiler accepts; the plugin offers it on NVIDIA devices
+ * of compute capability 8.0 and newer and refuses it elsewhere, saying why.
+ *
+ * A work-group of (BM / WM) * (BN / WN) warps of 32 work-items computes a BM
+ * x BN block of C; each warp a WM x WN part of it as (WM / 16) x (WN / 8)
+ * tensor-core tiles of 16 x 8, summed in f32 registers. f16 and bf16
+ * multiply as stored (m16n8k16); f32 is rounded to TF32 to nearest
+ * (cvt.rna) as its fragments load (m16n8k8), which the plugin declares.
+ *
+ * Along K, in steps of BK, the next step's tiles of op(A) and op(B) are
+ * loaded into registers while the current step multiplies (coalesced: along
+ * whichever dimension is contiguous in global memory; zeros past the
+ * edges), then stored into the other of two local-memory buffers, one
+ * barrier per step. In local memory both tiles are K-contiguous, whatever
+ * the transposes (a[m][k], b[n][k]), so a fragment's pair of 16-bit
+ * elements is one 32-bit read; rows are padded (8 elements of 16 bits, 4 of
+ * f32) so that the 32 lanes (g, t) = (lane / 4, lane % 4) reading row g,
+ * word t hit 32 different banks.
+ *
+ * Defines (besides common.cl's): BM, BN (64, 128), BK (16, 32), WM, WN (32,
+ * 64). Any M, N, K, transposes, alpha/beta, ld and offsets.
+ */
+#if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN)
+#error "BM, BN, BK, WM and WN must be defined"
+#endif
+
+#define WARPS_N (BN / WN)
+#define THREADS ((BM / WM) * WARPS_N * 32)
+#define FM      (WM / 16) /* tensor-core tiles of a warp along M */
+#define FN      (WN / 8)  /* and along N */
+#define GROUP_M 8
+
+#if defined(GH_STORE_F16) || defined(GH_STORE_BF16)
+#define BITS16 1
+#define PAD    8
+#define MMA_K  16
+#else
+#define BITS16 0
+#define PAD    4
+#define MMA_K  8
+#endif
+#define LDT     (BK + PAD) /* a local tile's row: BK elements of K, padded */
+#define A_ELEMS (BM * BK)
+#define B_ELEMS (BN * BK)
+#define A_EACH  ((A_ELEMS + THREADS - 1) / THREADS)
+#define B_EACH  ((B_ELEMS + THREADS - 1) / THREADS)
+
+/* An element's bits as stored: 16 of them for f16 and bf16, f32's 32. */
+#if BITS16
+typedef ushort raw_t;
+#define WORDS(elems) ((elems) / 2)
+raw_t load_raw(__global const STORE_T *p, const long i)
+{
+    return ((__global const ushort *)p)[i];
+}
+#else
+typedef uint raw_t;
+#define WORDS(elems) (elems)
+raw_t load_raw(__global const STORE_T *p, const long i)
+{
+    return as_uint(p[i]);
+}
+#endif
+
+/* d += a * b on one 16 x 8 tile. */
+void mma_tile(float *d, const uint a0, const uint a1, const uint a2, const uint a3, const uint b0, const uint b1)
+{
+#if defined(GH_STORE_F16)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#elif defined(GH_STORE_BF16)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#endif
+}
+
+#if !BITS16
+uint to_tf32(const uint bits)
+{
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(as_float(bits)));
+    return r;
+}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM_ARGS)
+{
+    /* Two buffers of each tile, as 32-bit words (a 16-bit pair is one). */
+    __local uint a_words[2][WORDS(BM * LDT)];
+    __local uint b_words[2][WORDS(BN * LDT)];
+
+    /* This work-group's block: groups of GROUP_M block rows, numbered down
+     * each column of the group, so work-groups running together share A
+     * and B in L2. */
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    const int pid = (int)get_group_id(0), in_group = GROUP_M * tiles_n;
+    const int first_m = (pid / in_group) * GROUP_M, group_m = min(tiles_m - first_m, GROUP_M);
+    const int row0 = (first_m + (pid % in_group) % group_m) * BM, col0 = ((pid % in_group) / group_m) * BN;
+    const int tid = (int)get_local_id(0), warp = tid / 32, lane = tid % 32;
+    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+    const int g = lane / 4, t = lane % 4;
+    A += a_offset;
+    B += b_offset;
+    C += c_offset;
+
+    raw_t ra[A_EACH], rb[B_EACH];
+    float acc[FM][FN][4];
+    for (int i = 0; i < FM; ++i)
+        for (int j = 0; j < FN; ++j)
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+
+    /* Element c of a tile: (row along M or N, k), numbered along the
+     * dimension that is contiguous in global memory. */
+#define A_PLACE(c, r, p)                   \
+    if (trans_a) {                         \
+        p = (c) / BM;                      \
+        r = (c) % BM;                      \
+    } else {                               \
+        r = (c) / BK;                      \
+        p = (c) % BK;                      \
+    }
+#define B_PLACE(c, r, p)                   \
+    if (trans_b) {                         \
+        r = (c) / BK;                      \
+        p = (c) % BK;                      \
+    } else {                               \
+        p = (c) / BN;                      \
+        r = (c) % BN;                      \
+    }
+    /* The step at k0 into registers. */
+#define LOAD_STEP(k0)                                                                                          \
+    for (int e = 0; e < A_EACH; ++e) {                                                                         \
+        const int c = tid + e * THREADS;                                                                       \
+        int r = 0, p = 0;                                                                                      \
+        A_PLACE(c, r, p)                                                                                       \
+        const int gi = row0 + r, gk = (k0) + p;                                                                \
+        ra[e] = c < A_ELEMS && gi < M && gk < K                                                                \
+                    ? load_raw(A, trans_a ? (long)gk * lda + gi : (long)gi * lda + gk)                         \
+                    : (raw_t)0;                                                                                \
+    }                                                                                                          \
+    for (int e = 0; e < B_EACH; ++e) {                                                                         \
+        const int c = tid + e * THREADS;                                                                       \
+        int r = 0, p = 0;                                                                                      \
+        B_PLACE(c, r, p)                                                                                       \
+        const int gj = col0 + r, gk = (k0) + p;                                                                \
+        rb[e] = c < B_ELEMS && gj < N && gk < K                                                                \
+                    ? load_raw(B, trans_b ? (long)gj * ldb + gk : (long)gk * ldb + gj)                         \
+                    : (raw_t)0;                                                                                \
+    }
+    /* The registers into buffer `buf`, K-contiguous. */
+#define STORE_STEP(buf)                                                                                        \
+    for (int e = 0; e < A_EACH; ++e) {                                                                         \
+        const int c = tid + e * THREADS;                                                                       \
+        int r = 0, p = 0;                                                                                      \
+        A_PLACE(c, r, p)                                                                                       \
+        if (c < A_ELEMS) ((__local raw_t *)a_words[buf])[r * LDT + p] = ra[e];                                \
+    }                                                                                                          \
+    for (int e = 0; e < B_EACH; ++e) {                                                                         \
+        const int c = tid + e * THREADS;                                                                       \
+        int r = 0, p = 0;                                                                                      \
+        B_PLACE(c, r, p)                                                                                       \
+        if (c < B_ELEMS) ((__local raw_t *)b_words[buf])[r * LDT + p] = rb[e];                                \
+    }
+
+    LOAD_STEP(0)
+    STORE_STEP(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k0 = 0, buf = 0; k0 < K; k0 += BK, buf ^= 1) {
+        const int more = k0 + BK < K;
+        if (more) {
+            LOAD_STEP(k0 + BK)
+        }
+        __local const raw_t *as = (__local const raw_t *)a_words[buf];
+        __local const raw_t *bs = (__local const raw_t *)b_words[buf];
+        for (int kk = 0; kk < BK; kk += MMA_K) {
+            uint af[FM][4], bf[FN][2];
+#if BITS16
+            /* A pair (2t, 2t + 1) of k is one word. */
+#define PAIR(s, i) (*(__local const uint *)&(s)[(i)])
+            for (int i = 0; i < FM; ++i) {
+                const int at = (wm0 + i * 16 + g) * LDT + kk + 2 * t;
+                af[i][0] = PAIR(as, at);
+                af[i][1] = PAIR(as, at + 8 * LDT);
+                af[i][2] = PAIR(as, at + 8);
+                af[i][3] = PAIR(as, at + 8 * LDT + 8);
+            }
+            for (int j = 0; j < FN; ++j) {
+                const int at = (wn0 + j * 8 + g) * LDT + kk + 2 * t;
+                bf[j][0] = PAIR(bs, at);
+                bf[j][1] = PAIR(bs, at + 8);
+            }
+#undef PAIR
+#else
+            for (int i = 0; i < FM; ++i) {
+                const int at = (wm0 + i * 16 + g) * LDT + kk + t;
+                af[i][0] = to_tf32(as[at]);
+                af[i][1] = to_tf32(as[at + 8 * LDT]);
+                af[i][2] = to_tf32(as[at + 4]);
+                af[i][3] = to_tf32(as[at + 8 * LDT + 4]);
+            }
+            for (int j = 0; j < FN; ++j) {
+                const int at = (wn0 + j * 8 + g) * LDT + kk + t;
+                bf[j][0] = to_tf32(bs[at]);
+                bf[j][1] = to_tf32(bs[at + 4]);
+            }
+#endif
+            for (int i = 0; i < FM; ++i)
+                for (int j = 0; j < FN; ++j)
+                    mma_tile(acc[i][j], af[i][0], af[i][1], af[i][2], af[i][3], bf[j][0], bf[j][1]);
+        }
+        if (more) {
+            STORE_STEP(buf ^ 1)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* Accumulator e of tile (i, j): row g (+ 8 for e >= 2), column 2t + e % 2. */
+    for (int i = 0; i < FM; ++i)
+        for (int e = 0; e < 4; ++e) {
+            const int r = row0 + wm0 + i * 16 + g + (e / 2) * 8;
+            if (r >= M) continue;
+            for (int j = 0; j < FN; ++j) {
+                const int c = col0 + wn0 + j * 8 + 2 * t + e % 2;
+                if (c < N) store_c(C + (long)r * ldc + c, acc[i][j][e], alpha, beta);
+            }
+        }
+}
