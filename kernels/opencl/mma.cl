@@ -64,26 +64,19 @@ raw_t load_raw(__global const STORE_T *p, const long i)
 }
 #endif
 
-/* d += a * b on one 16 x 8 tile. */
-void mma_tile(float *d, const uint a0, const uint a1, const uint a2, const uint a3, const uint b0, const uint b1)
-{
+/* D += A * B on one 16 x 8 tile: D an array of 4 floats (a macro, not a
+ * function, so that the accumulators stay in registers). */
 #if defined(GH_STORE_F16)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#define MMA_SHAPE "m16n8k16.row.col.f32.f16.f16.f32"
 #elif defined(GH_STORE_BF16)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#define MMA_SHAPE "m16n8k16.row.col.f32.bf16.bf16.f32"
 #else
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#define MMA_SHAPE "m16n8k8.row.col.f32.tf32.tf32.f32"
 #endif
-}
+#define MMA_TILE(D, A0, A1, A2, A3, B0, B1)                                                             \
+    asm volatile("mma.sync.aligned." MMA_SHAPE " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+                 : "+f"((D)[0]), "+f"((D)[1]), "+f"((D)[2]), "+f"((D)[3])                               \
+                 : "r"(A0), "r"(A1), "r"(A2), "r"(A3), "r"(B0), "r"(B1))
 
 #if !BITS16
 uint to_tf32(const uint bits)
@@ -116,8 +109,11 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
 
     raw_t ra[A_EACH], rb[B_EACH];
     float acc[FM][FN][4];
+    #pragma unroll
     for (int i = 0; i < FM; ++i)
+        #pragma unroll
         for (int j = 0; j < FN; ++j)
+            #pragma unroll
             for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
     /* Element c of a tile: (row along M or N, k), numbered along the
@@ -140,6 +136,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
     }
     /* The step at k0 into registers. */
 #define LOAD_STEP(k0)                                                                                          \
+    _Pragma("unroll")                                                                                          \
     for (int e = 0; e < A_EACH; ++e) {                                                                         \
         const int c = tid + e * THREADS;                                                                       \
         int r = 0, p = 0;                                                                                      \
@@ -149,6 +146,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
                     ? load_raw(A, trans_a ? (long)gk * lda + gi : (long)gi * lda + gk)                         \
                     : (raw_t)0;                                                                                \
     }                                                                                                          \
+    _Pragma("unroll")                                                                                          \
     for (int e = 0; e < B_EACH; ++e) {                                                                         \
         const int c = tid + e * THREADS;                                                                       \
         int r = 0, p = 0;                                                                                      \
@@ -160,12 +158,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
     }
     /* The registers into buffer `buf`, K-contiguous. */
 #define STORE_STEP(buf)                                                                                        \
+    _Pragma("unroll")                                                                                          \
     for (int e = 0; e < A_EACH; ++e) {                                                                         \
         const int c = tid + e * THREADS;                                                                       \
         int r = 0, p = 0;                                                                                      \
         A_PLACE(c, r, p)                                                                                       \
         if (c < A_ELEMS) ((__local raw_t *)a_words[buf])[r * LDT + p] = ra[e];                                \
     }                                                                                                          \
+    _Pragma("unroll")                                                                                          \
     for (int e = 0; e < B_EACH; ++e) {                                                                         \
         const int c = tid + e * THREADS;                                                                       \
         int r = 0, p = 0;                                                                                      \
@@ -183,11 +183,13 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
         }
         __local const raw_t *as = (__local const raw_t *)a_words[buf];
         __local const raw_t *bs = (__local const raw_t *)b_words[buf];
+        #pragma unroll
         for (int kk = 0; kk < BK; kk += MMA_K) {
             uint af[FM][4], bf[FN][2];
 #if BITS16
             /* A pair (2t, 2t + 1) of k is one word. */
 #define PAIR(s, i) (*(__local const uint *)&(s)[(i)])
+            #pragma unroll
             for (int i = 0; i < FM; ++i) {
                 const int at = (wm0 + i * 16 + g) * LDT + kk + 2 * t;
                 af[i][0] = PAIR(as, at);
@@ -195,6 +197,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
                 af[i][2] = PAIR(as, at + 8);
                 af[i][3] = PAIR(as, at + 8 * LDT + 8);
             }
+            #pragma unroll
             for (int j = 0; j < FN; ++j) {
                 const int at = (wn0 + j * 8 + g) * LDT + kk + 2 * t;
                 bf[j][0] = PAIR(bs, at);
@@ -202,6 +205,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
             }
 #undef PAIR
 #else
+            #pragma unroll
             for (int i = 0; i < FM; ++i) {
                 const int at = (wm0 + i * 16 + g) * LDT + kk + t;
                 af[i][0] = to_tf32(as[at]);
@@ -209,15 +213,18 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
                 af[i][2] = to_tf32(as[at + 4]);
                 af[i][3] = to_tf32(as[at + 8 * LDT + 4]);
             }
+            #pragma unroll
             for (int j = 0; j < FN; ++j) {
                 const int at = (wn0 + j * 8 + g) * LDT + kk + t;
                 bf[j][0] = to_tf32(bs[at]);
                 bf[j][1] = to_tf32(bs[at + 4]);
             }
 #endif
+            #pragma unroll
             for (int i = 0; i < FM; ++i)
+                #pragma unroll
                 for (int j = 0; j < FN; ++j)
-                    mma_tile(acc[i][j], af[i][0], af[i][1], af[i][2], af[i][3], bf[j][0], bf[j][1]);
+                    MMA_TILE(acc[i][j], af[i][0], af[i][1], af[i][2], af[i][3], bf[j][0], bf[j][1]);
         }
         if (more) {
             STORE_STEP(buf ^ 1)
@@ -226,10 +233,13 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
     }
 
     /* Accumulator e of tile (i, j): row g (+ 8 for e >= 2), column 2t + e % 2. */
+    #pragma unroll
     for (int i = 0; i < FM; ++i)
+        #pragma unroll
         for (int e = 0; e < 4; ++e) {
             const int r = row0 + wm0 + i * 16 + g + (e / 2) * 8;
             if (r >= M) continue;
+            #pragma unroll
             for (int j = 0; j < FN; ++j) {
                 const int c = col0 + wn0 + j * 8 + 2 * t + e % 2;
                 if (c < N) store_c(C + (long)r * ldc + c, acc[i][j][e], alpha, beta);
