@@ -1,0 +1,82 @@
+/* The coopmat kernel where the device has no cooperative matrices of the
+ * case's dtype and shape: refused, with the reason. */
+#include "coopmat_checks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check.h"
+
+int coopmat_offers(const plugin *pl, int device, gh_dtype dtype, int64_t shape)
+{
+    const char *api = pl->api->device_info(pl->ctx, device)->api;
+    const char *list = strstr(api, "cooperative matrices (");
+    if (!list || !(list = strstr(list, "): "))) return 0;
+    /* Words: a dtype ("f16", "bf16,"), then its shapes ("16x8x16"). */
+    char words[256];
+    snprintf(words, sizeof words, "%s", list + 3);
+    int in_dtype = 0;
+    for (char *save = NULL, *w = strtok_r(words, " ,", &save); w; w = strtok_r(NULL, " ,", &save)) {
+        unsigned m, n, k;
+        char end;
+        if (sscanf(w, "%ux%ux%u%c", &m, &n, &k, &end) != 3) {
+            in_dtype = strcmp(w, dtype == GH_F16 ? "f16" : "bf16") == 0;
+            continue;
+        }
+        char digits[40]; /* the shape parameter's spelling: 16x8x16 is 16816 */
+        snprintf(digits, sizeof digits, "%u%u%u", m, n, k);
+        long long code = strtoll(digits, NULL, 10);
+        int built = code == 161616 || code == 16816 || code == 1688; /* the shapes the kernel is built for */
+        if (in_dtype && built && (shape == 0 || shape == code)) return 1;
+    }
+    return 0;
+}
+
+void coopmat_expect_refused(const plugin *pl, const gemm_case *c)
+{
+    const gh_plugin_api *api = pl->api;
+    const gh_device_info *info = api->device_info(pl->ctx, c->device);
+    char params[64], name[256];
+    describe_params(pl, c, params, sizeof params);
+    snprintf(name, sizeof name, "device %d coopmat %s %s", c->device, params, dtype_name(c->p.dtype));
+    gh_buffer *buf = NULL;
+    if (api->buffer_alloc(pl->ctx, c->device, 64, &buf) != GH_OK) {
+        CHECK(0, "%s: buffer_alloc: %s", name, api->last_error(pl->ctx));
+        return;
+    }
+    gh_gemm_args args = {
+        .size = sizeof args,
+        .dtype = c->p.dtype,
+        .m = 1,
+        .n = 1,
+        .k = 1,
+        .alpha = 1,
+        .beta = 0,
+        .lda = 1,
+        .ldb = 1,
+        .ldc = 1,
+        .a = buf,
+        .b = buf,
+        .c = buf,
+        .c_offset = 16,
+        .params = c->params,
+        .n_params = c->n_params,
+    };
+    gh_gemm_timing timing = {.size = sizeof timing};
+    gh_status st = api->gemm(pl->ctx, c->device, c->kernel, &args, &timing);
+    const char *e = api->last_error(pl->ctx);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "gemm: kernel coopmat: %s: ", dtype_name(c->p.dtype));
+    int names_it = strstr(e, info->name) != NULL;
+    /* No cooperative matrices at all: both extensions named; else the
+     * missing dtype or shape ("offers no"), or what else is lacking. */
+    int reason = strstr(info->api, "cooperative matrices (")
+                     ? strstr(e, "offers no") || strstr(e, "VK_KHR_shader_bfloat16") || strstr(e, "shaderFloat16") ||
+                           strstr(e, "VK_KHR_cooperative_matrix")
+                     : strstr(e, "neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix") != NULL;
+    CHECK(st == GH_UNSUPPORTED && strncmp(e, prefix, strlen(prefix)) == 0 && names_it && reason,
+          "%s is refused as unsupported, naming the device and what it lacks: status %d (wanted %d), error '%s'",
+          name, (int)st, (int)GH_UNSUPPORTED, e);
+    api->buffer_free(pl->ctx, buf);
+}
