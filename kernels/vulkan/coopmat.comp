@@ -1,7 +1,9 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
+#ifndef EMULATE
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_NV_cooperative_matrix : require
+#endif
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -33,6 +35,11 @@
 // - float16_t is only copied (bitcast from the stored bits, shared memory,
 //   cooperative matrix loads), never computed with: bfloat16 allows no
 //   arithmetic, and bits copied are exact either way.
+//
+// -DEMULATE builds it with the cooperative matrices emulated in plain code
+// (the plugin's option emulate = cooperative_matrix): everything else is the
+// same code, so the tiling, copies, edges and epilogue run and are checked
+// on any device, lavapipe included.
 
 #include "gemm_common.glsl"
 
@@ -44,16 +51,6 @@
 layout(local_size_x_id = 0) in;
 // The k step: 16 or 32, a multiple of KK.
 layout(constant_id = 1) const uint BK = 32u;
-
-layout(constant_id = 10) const uint A_ROWS = MM;
-layout(constant_id = 11) const uint A_COLS = KK;
-layout(constant_id = 12) const uint B_ROWS = KK;
-layout(constant_id = 13) const uint B_COLS = NN;
-layout(constant_id = 14) const uint C_ROWS = MM;
-layout(constant_id = 15) const uint C_COLS = NN;
-#define MAT_A fcoopmatNV<16, gl_ScopeSubgroup, A_ROWS, A_COLS>
-#define MAT_B fcoopmatNV<16, gl_ScopeSubgroup, B_ROWS, B_COLS>
-#define MAT_C fcoopmatNV<32, gl_ScopeSubgroup, C_ROWS, C_COLS>
 
 const uint SUBGROUPS = SG_M * SG_N;
 const uint WM = BM / SG_M, WN = BN / SG_N;   // a subgroup's part of the block
@@ -68,6 +65,60 @@ const uint B_LD = BN + PAD;
 shared float16_t As[BM * A_LD];   // As[x * A_LD + kk] = op(A)(row0 + x, k0 + kk)
 shared float16_t Bs[BK * B_LD];   // Bs[kk * B_LD + x] = op(B)(k0 + kk, col0 + x)
 shared float Cs[SUBGROUPS * MM * NN];
+
+#ifndef EMULATE
+layout(constant_id = 10) const uint A_ROWS = MM;
+layout(constant_id = 11) const uint A_COLS = KK;
+layout(constant_id = 12) const uint B_ROWS = KK;
+layout(constant_id = 13) const uint B_COLS = NN;
+layout(constant_id = 14) const uint C_ROWS = MM;
+layout(constant_id = 15) const uint C_COLS = NN;
+#define MAT_A fcoopmatNV<16, gl_ScopeSubgroup, A_ROWS, A_COLS>
+#define MAT_B fcoopmatNV<16, gl_ScopeSubgroup, B_ROWS, B_COLS>
+#define MAT_C fcoopmatNV<32, gl_ScopeSubgroup, C_ROWS, C_COLS>
+// An MM x KK piece of As at element `at` (row-major), a KK x NN piece of Bs;
+// acc = a * b + acc; acc into Cs at `at`, row-major.
+#define ZERO_C(acc)           acc = MAT_C(0.0)
+#define LOAD_A(m, at)         coopMatLoadNV(m, As, at, A_LD, false)
+#define LOAD_B(m, at)         coopMatLoadNV(m, Bs, at, B_LD, false)
+#define MUL_ADD(a, b, acc)    acc = coopMatMulAddNV(a, b, acc)
+#define STORE_C(acc, at)      coopMatStoreNV(acc, Cs, at, NN, false)
+#else
+// The emulation: a piece of A or B is where it lies in shared memory; an
+// accumulator is spread over the subgroup as a real one would be, element e
+// (row e / NN, column e % NN) at invocation e % gl_SubgroupSize, for
+// subgroups of 4 invocations or more.
+const uint EMU_PER = (MM * NN + 3u) / 4u;
+struct EmuC {
+    float v[EMU_PER];
+};
+#define MAT_A uint
+#define MAT_B uint
+#define MAT_C EmuC
+float emu_value(float16_t x)   // the stored bits, as gemm_common.glsl reads them
+{
+    return from_bits(uint(float16BitsToUint16(x)));
+}
+// In place, as macros (their variables named so as not to capture the
+// arguments'), not functions taking and returning an EmuC.
+#define MUL_ADD(a, b, acc)                                                                       \
+    for (uint emu_j = 0u; emu_j < EMU_PER; ++emu_j) {                                            \
+        uint emu_e = gl_SubgroupInvocationID + emu_j * gl_SubgroupSize;                          \
+        if (emu_e < MM * NN)                                                                     \
+            for (uint emu_k = 0u; emu_k < KK; ++emu_k)                                           \
+                acc.v[emu_j] = fma(emu_value(As[(a) + (emu_e / NN) * A_LD + emu_k]),             \
+                                   emu_value(Bs[(b) + emu_k * B_LD + emu_e % NN]), acc.v[emu_j]); \
+    }
+#define STORE_C(acc, at)                                                                         \
+    for (uint emu_j = 0u; emu_j < EMU_PER; ++emu_j) {                                            \
+        uint emu_e = gl_SubgroupInvocationID + emu_j * gl_SubgroupSize;                          \
+        if (emu_e < MM * NN)                                                                     \
+            Cs[(at) + emu_e] = acc.v[emu_j];                                                     \
+    }
+#define ZERO_C(acc)           for (uint emu_z = 0u; emu_z < EMU_PER; ++emu_z) acc.v[emu_z] = 0.0
+#define LOAD_A(m, at)         m = (at)
+#define LOAD_B(m, at)         m = (at)
+#endif
 
 // Copies op(A)'s tile: consecutive invocations read consecutive addresses of
 // the stored matrix, along k when A is not transposed, along m when it is.
@@ -108,7 +159,7 @@ void main()
 
     MAT_C acc[TM * TN];
     [[unroll]] for (uint i = 0u; i < TM * TN; ++i)
-        acc[i] = MAT_C(0.0);
+        ZERO_C(acc[i]);
 
     for (uint k0 = 0u; k0 < p.k; k0 += BK) {
         stage_a(row0, k0);
@@ -118,12 +169,12 @@ void main()
             MAT_A ma[TM];
             MAT_B mb[TN];
             [[unroll]] for (uint i = 0u; i < TM; ++i)
-                coopMatLoadNV(ma[i], As, (wm0 + i * MM) * A_LD + kk, A_LD, false);
+                LOAD_A(ma[i], (wm0 + i * MM) * A_LD + kk);
             [[unroll]] for (uint j = 0u; j < TN; ++j)
-                coopMatLoadNV(mb[j], Bs, kk * B_LD + wn0 + j * NN, B_LD, false);
+                LOAD_B(mb[j], kk * B_LD + wn0 + j * NN);
             [[unroll]] for (uint i = 0u; i < TM; ++i)
                 [[unroll]] for (uint j = 0u; j < TN; ++j)
-                    acc[i * TN + j] = coopMatMulAddNV(ma[i], mb[j], acc[i * TN + j]);
+                    MUL_ADD(ma[i], mb[j], acc[i * TN + j]);
         }
         barrier();   // every subgroup is done with the tiles before the next copy
     }
@@ -132,7 +183,7 @@ void main()
     uint scratch = sg * MM * NN;
     [[unroll]] for (uint i = 0u; i < TM; ++i) {
         [[unroll]] for (uint j = 0u; j < TN; ++j) {
-            coopMatStoreNV(acc[i * TN + j], Cs, scratch, NN, false);
+            STORE_C(acc[i * TN + j], scratch);
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             for (uint e = gl_SubgroupInvocationID; e < MM * NN; e += gl_SubgroupSize) {

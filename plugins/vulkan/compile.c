@@ -94,7 +94,8 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_f16.spv, _f16_nv.spv */
         snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
                  v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
-                 vkp_coop_shapes[v->shape].k, gh_plugin_dtype_name(dtype), d->coop.api == VKP_COOP_NV ? "_nv" : "");
+                 vkp_coop_shapes[v->shape].k, gh_plugin_dtype_name(dtype),
+                 d->coop.api == VKP_COOP_NV ? "_nv" : d->coop.api == VKP_COOP_EMULATED ? "_emu" : "");
     else if (kernel == VKP_KERNEL_WARPTILE)
         snprintf(file, sizeof file, "%s_t%u_d%u_w%u_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
                  gh_plugin_dtype_name(dtype));

@@ -9,7 +9,12 @@
  * device runs a dtype when it has each of those and a shape the kernel is
  * built for (vkp_coop_shapes) with f16 x f16 (bf16 x bf16) + f32 -> f32 at
  * subgroup scope; otherwise why[dtype] names the first thing missing, which
- * gemm returns as GH_UNSUPPORTED. */
+ * gemm returns as GH_UNSUPPORTED.
+ *
+ * With the option emulate = cooperative_matrix the kernel runs its _emu
+ * modules instead, the matrices emulated in plain code: they declare Float16,
+ * Int16, GroupNonUniform and StorageBuffer16BitAccess only, and every shape
+ * and both dtypes are "offered". */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,10 +187,50 @@ static void judge_dtype(const vkp_device *d, const ext_list *l, gh_dtype dtype, 
                  "16x8x16, 16x8x8); %s", d->name, t, t, c->offered);
 }
 
+/* The emulated kernel's needs: shaderFloat16, shaderInt16, subgroups of 4
+ * or more with gl_SubgroupID in compute shaders. */
+static void query_emulated(struct gh_plugin *ctx, vkp_device *d)
+{
+    vkp_coop *c = &d->coop;
+    char why[sizeof c->why[0]] = "";
+    VkPhysicalDeviceShaderFloat16Int8Features float16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &float16};
+    VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
+    if (d->props.apiVersion < VK_API_VERSION_1_2 || ctx->instance_version < VK_API_VERSION_1_2 ||
+        !ctx->vk.vkGetPhysicalDeviceFeatures2 || !ctx->vk.vkGetPhysicalDeviceProperties2) {
+        say(why, "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the emulated coopmat kernel needs 1.2 on "
+                 "both (shaderFloat16)",
+            d->name, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion),
+            VK_API_VERSION_MAJOR(ctx->instance_version), VK_API_VERSION_MINOR(ctx->instance_version));
+    } else {
+        ctx->vk.vkGetPhysicalDeviceFeatures2(d->phys, &features);
+        ctx->vk.vkGetPhysicalDeviceProperties2(d->phys, &props);
+        if (float16.shaderFloat16 != VK_TRUE || features.features.shaderInt16 != VK_TRUE)
+            say(why, "device %s lacks shaderFloat16 or shaderInt16, which the emulated coopmat kernel needs", d->name);
+        else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+                 !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize < 4)
+            say(why, "device %s has no subgroups of 4 or more invocations with basic operations in compute shaders, "
+                     "which the emulated coopmat kernel needs", d->name);
+    }
+    for (int t = 0; t < 2; t++) snprintf(c->why[t ? GH_BF16 : GH_F16], sizeof c->why[0], "%s", why);
+    if (why[0]) return;
+    c->api = VKP_COOP_EMULATED;
+    c->shapes[GH_F16] = c->shapes[GH_BF16] = (1u << VKP_COOP_SHAPES) - 1;
+    c->subgroup_size = subgroup.subgroupSize;
+    c->has_float16 = 1;
+    snprintf(c->offered, sizeof c->offered, "cooperative matrices (emulated in shader code, f32 sums): f16 16x16x16 "
+             "16x8x16 16x8x8, bf16 16x16x16 16x8x16 16x8x8");
+}
+
 void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
 {
     vkp_coop *c = &d->coop;
     memset(c, 0, sizeof *c);
+    if (ctx->emulate_coop) {
+        query_emulated(ctx, d);
+        return;
+    }
     char why[sizeof c->why[0]] = "";
     ext_list l;
     list_extensions(ctx, d->phys, &l);
@@ -276,6 +321,16 @@ void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, Vk
     memset(e, 0, sizeof *e);
     const vkp_coop *c = &d->coop;
     if (c->api == VKP_COOP_NONE) return;
+    if (c->api == VKP_COOP_EMULATED) { /* no extension, no Vulkan memory model */
+        e->float16 = (VkPhysicalDeviceShaderFloat16Int8Features){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+            .pNext = *chain,
+            .shaderFloat16 = VK_TRUE,
+        };
+        *chain = &e->float16;
+        core->shaderInt16 = VK_TRUE;
+        return;
+    }
     if (c->api == VKP_COOP_KHR) {
         e->khr = (VkPhysicalDeviceCooperativeMatrixFeaturesKHR){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,

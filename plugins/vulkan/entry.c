@@ -21,7 +21,7 @@
  * tree under work. */
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
 
-enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_COUNT };
+enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_EMULATE, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {
     {
         .size = sizeof(gh_option_info),
@@ -41,6 +41,15 @@ static const gh_option_info options[OPTION_COUNT] = {
                        "VK_KHR_cooperative_matrix (then coopmat uses VK_NV_cooperative_matrix for f16 where "
                        "the device has it), VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16 (then coopmat has "
                        "no bf16). A comma-separated list. Default: none",
+        .default_value = "",
+    },
+    {
+        .size = sizeof(gh_option_info),
+        .name = "emulate",
+        .description = "cooperative_matrix: the coopmat kernel multiplies in plain shader code (f32 sums) "
+                       "instead of with the device's cooperative matrices, all else the same, on any "
+                       "device with shaderFloat16, shaderInt16 and subgroups: slow, to test its tiling "
+                       "where there are none (lavapipe) or to tell its bugs from the driver's. Default: none",
         .default_value = "",
     },
 };
@@ -114,6 +123,13 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     if ((st = read_hidden_features(settings[OPTION_HIDE_FEATURES], ctx)) != GH_OK) {
         free(ctx);
         return st;
+    }
+    const char *emulate = settings[OPTION_EMULATE] ? settings[OPTION_EMULATE] : "";
+    if (strcmp(emulate, "cooperative_matrix") == 0) ctx->emulate_coop = 1;
+    else if (emulate[0]) {
+        free(ctx);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: emulate: unknown feature '%s' (known: cooperative_matrix)",
+                                   emulate);
     }
 
     /* No loader, no driver, no device: still a context, with zero devices

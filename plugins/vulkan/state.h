@@ -37,8 +37,9 @@ typedef struct vkp_staging {
     VkDeviceSize size;
 } vkp_staging;
 
-/* The cooperative-matrix extension a device's coopmat kernel uses. */
-typedef enum vkp_coop_api { VKP_COOP_NONE = 0, VKP_COOP_KHR = 1, VKP_COOP_NV = 2 } vkp_coop_api;
+/* The cooperative-matrix extension a device's coopmat kernel uses; or none
+ * but plain shader code in its place (the option emulate). */
+typedef enum vkp_coop_api { VKP_COOP_NONE = 0, VKP_COOP_KHR = 1, VKP_COOP_NV = 2, VKP_COOP_EMULATED = 3 } vkp_coop_api;
 
 /* What a device offers the coopmat kernel (coopmat.c). */
 typedef struct vkp_coop {
@@ -124,6 +125,7 @@ struct gh_plugin {
     char kernel_dir[PATH_MAX]; /* SPIR-V override folder, or "" */
     int hide_16bit_storage;    /* option hide_features: act as if no device had it */
     unsigned hide_extensions;  /* option hide_features: VKP_HIDE_* bits, extensions no device has */
+    int emulate_coop;          /* option emulate = cooperative_matrix */
 };
 
 #endif

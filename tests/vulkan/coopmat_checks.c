@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "sweep.h"
 
 int coopmat_offers(const plugin *pl, int device, gh_dtype dtype, int64_t shape)
 {
@@ -79,4 +80,48 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c)
           "%s is refused as unsupported, naming the device and what it lacks: status %d (wanted %d), error '%s'",
           name, (int)st, (int)GH_UNSUPPORTED, e);
     api->buffer_free(pl->ctx, buf);
+}
+
+void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
+{
+    gh_option_value opt = {"emulate", "cooperative_matrix"};
+    plugin pl = {api, NULL};
+    if (api->open(&opt, 1, &pl.ctx) != GH_OK) {
+        CHECK(0, "emulate: open with emulate=cooperative_matrix: %s", api->last_error(NULL));
+        return;
+    }
+    int kernel = -1;
+    for (int k = 0; k < api->kernel_count(pl.ctx); k++)
+        if (strcmp(api->kernel_info(pl.ctx, k)->name, "coopmat") == 0) kernel = k;
+    const gh_device_info *info = api->device_info(pl.ctx, device);
+    CHECK(kernel >= 0 && strstr(info->api, "cooperative matrices (emulated in shader code"),
+          "emulate: device %d lists the emulated shapes (api \"%s\")", device, info->api);
+    /* bm, bn, subgroups, bk, shape */
+    static const int64_t sets[][5] = {
+        {128, 128, 8, 32, 0}, {64, 64, 4, 16, 16816}, {128, 64, 4, 32, 1688}, {64, 128, 8, 16, 161616}};
+    for (size_t s = 0; kernel >= 0 && s < sizeof sets / sizeof sets[0]; s++) {
+        if (quick && s > 0) break;
+        gemm_case proto = {.device = device, .kernel = kernel, .n_params = 5};
+        memcpy(proto.params, sets[s], sizeof sets[s]);
+        for (int t = 0; t < 2; t++) {
+            gh_dtype dtype = t ? GH_BF16 : GH_F16;
+            /* One case first: a device lacking what the emulation needs refuses it. */
+            gemm_case c = proto;
+            int64_t shape[3] = {5, 6, 7};
+            make_problem(&c.p, dtype, 0, 0, shape, &scenarios[0]);
+            char why[512] = "";
+            if (!run_case(&pl, &c, why, sizeof why, NULL) && strstr(why, "gemm returned 2") &&
+                strstr(why, "the emulated coopmat kernel needs") && strstr(why, info->name)) {
+                check_skip("emulate: device %d: %s", device, why);
+                continue;
+            }
+            int before = check_failures();
+            sweep_cases(&pl, &proto, dtype, quick);
+            char params[64];
+            describe_params(&pl, &proto, params, sizeof params);
+            printf("device %d: coopmat emulated %s %s: %s\n", device, params, dtype_name(dtype),
+                   check_failures() == before ? "all agree with the reference" : "FAILURES above");
+        }
+    }
+    api->close(pl.ctx);
 }

