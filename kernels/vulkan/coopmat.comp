@@ -100,12 +100,13 @@ float emu_value(float16_t x)   // the stored bits, as gemm_common.glsl reads the
     return from_bits(uint(float16BitsToUint16(x)));
 }
 // In place, as macros (their variables named so as not to capture the
-// arguments'), not functions taking and returning an EmuC.
+// arguments'), not functions taking and returning an EmuC; rolled, or
+// lavapipe's compiler needs tens of GiB for the largest blocks.
 #define MUL_ADD(a, b, acc)                                                                       \
-    for (uint emu_j = 0u; emu_j < EMU_PER; ++emu_j) {                                            \
+    [[dont_unroll]] for (uint emu_j = 0u; emu_j < EMU_PER; ++emu_j) {                            \
         uint emu_e = gl_SubgroupInvocationID + emu_j * gl_SubgroupSize;                          \
         if (emu_e < MM * NN)                                                                     \
-            for (uint emu_k = 0u; emu_k < KK; ++emu_k)                                           \
+            [[dont_unroll]] for (uint emu_k = 0u; emu_k < KK; ++emu_k)                           \
                 acc.v[emu_j] = fma(emu_value(As[(a) + (emu_e / NN) * A_LD + emu_k]),             \
                                    emu_value(Bs[(b) + emu_k * B_LD + emu_e % NN]), acc.v[emu_j]); \
     }

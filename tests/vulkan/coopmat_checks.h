@@ -20,9 +20,10 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c);
 /* The coopmat kernel with its cooperative matrices emulated in plain shader
  * code (the option emulate = cooperative_matrix), in f16 and bf16 at a few
  * parameter sets (every block, subgroup count, k step and shape among
- * them), through the whole sweep of transposes, shapes and scenarios: its
- * tiling, copies, edges and epilogue, checked on any device. A device
- * without what the emulation needs refuses it, naming the device: a skip. */
+ * them), every transpose, scenario (alpha, beta, beta = 0 over NaN, padding,
+ * offsets) and shapes around the block's edges: its tiling, copies, edges
+ * and epilogue, checked on any device. A device without what the emulation
+ * needs refuses it, naming the device: a skip. */
 void coopmat_emulated(const gh_plugin_api *api, int device, int quick);
 
 #endif

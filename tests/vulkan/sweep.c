@@ -174,7 +174,8 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick)
+/* Every transpose, shape and scenario of one kernel, parameters and dtype. */
+static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick)
 {
     int vector_shapes = strcmp(pl->api->kernel_info(pl->ctx, proto->kernel)->name, "warptile") == 0;
     int64_t shapes[SHAPE_COUNT][3];

@@ -10,8 +10,4 @@
  * f16 and bf16 (half_checks.h's half_supported); else they are left out. */
 void sweep(const plugin *pl, int device, int quick, int half);
 
-/* Every transpose, edge shape and scenario of one kernel at the parameters
- * in proto (kernel, device, params), in one dtype (quick: nn and tt only). */
-void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick);
-
 #endif
