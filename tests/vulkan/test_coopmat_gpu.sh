@@ -55,9 +55,9 @@ want=$(judge "$work/coop" 2>/dev/null)
 expect_ok "alpha 2, beta -3: every row passes, or is unsupported for a shape or dtype the device lacks" \
   judge "$work/coop"
 expect_status "alpha 2, beta -3: gemmhost" "$status" "${want:-0}"
-# 10 sizes x 2 dtypes x 4 transposes x 8 parameter sets
-expect_ok "alpha 2, beta -3: 640 rows per device, both dtypes, every transpose, K = 4096" $check "$work/coop" \
-  --min-rows 640 --distinct dtype=2 --distinct trans=4 --require k=4096 --require m=1 --require verify_method=full
+# 10 sizes x 2 dtypes x 4 transposes x 9 parameter sets
+expect_ok "alpha 2, beta -3: 720 rows per device, both dtypes, every transpose, K = 4096" $check "$work/coop" \
+  --min-rows 720 --distinct dtype=2 --distinct trans=4 --require k=4096 --require m=1 --require verify_method=full
 # Every row of a backend in a dtype passes.
 all_pass() { # PREFIX BACKEND DTYPE
   "$python" - "$@" <<'PYEOF'
@@ -69,11 +69,11 @@ print(f"{passed} of {len(rows)} rows pass")
 sys.exit(0 if rows and passed == len(rows) else 1)
 PYEOF
 }
-for b in coopmat coopmat-blocks coopmat-subgroups coopmat-nv; do
+for b in coopmat coopmat-blocks coopmat-subgroups coopmat-nv coopmat-emulated; do
   expect_ok "$b: every f16 row passes" all_pass "$work/coop" "$b" f16
 done
 if [ "$bf16" = 1 ]; then
-  for b in coopmat coopmat-blocks coopmat-subgroups; do
+  for b in coopmat coopmat-blocks coopmat-subgroups coopmat-emulated; do
     expect_ok "$b: every bf16 row passes" all_pass "$work/coop" "$b" bf16
   done
 else
@@ -88,6 +88,6 @@ want=$(judge "$work/coop0" 2>/dev/null)
 expect_ok "beta 0 over NaN: every row passes, or is unsupported for a shape or dtype the device lacks" \
   judge "$work/coop0"
 expect_status "beta 0 over NaN: gemmhost" "$status" "${want:-0}"
-expect_ok "beta 0 over NaN: 256 rows per device" $check "$work/coop0" --min-rows 256 --require beta=0
+expect_ok "beta 0 over NaN: 288 rows per device" $check "$work/coop0" --min-rows 288 --require beta=0
 
 finish
