@@ -145,3 +145,32 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
     }
     api->close(pl.ctx);
 }
+
+void coopmat_options(const gh_plugin_api *api)
+{
+    static const struct {
+        const char *name, *value;
+        int ok;
+        const char *says; /* in the refusal */
+    } cases[] = {
+        {"hide_features", "VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix,VK_KHR_shader_bfloat16", 1, NULL},
+        {"hide_features", "storageBuffer16BitAccess,VK_KHR_cooperative_matrix", 1, NULL},
+        {"hide_features", "VK_KHR_cooperative_matrices", 0, "VK_KHR_shader_bfloat16"},
+        {"emulate", "cooperative_matrix", 1, NULL},
+        {"emulate", "", 1, NULL},
+        {"emulate", "bfloat16", 0, "emulate: unknown feature 'bfloat16' (known: cooperative_matrix)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gh_option_value opt = {cases[i].name, cases[i].value};
+        gh_plugin *ctx = NULL;
+        gh_status st = api->open(&opt, 1, &ctx);
+        const char *e = st == GH_OK ? "" : api->last_error(NULL);
+        if (cases[i].ok)
+            CHECK(st == GH_OK, "open with %s = \"%s\" succeeds (%s)", cases[i].name, cases[i].value, e);
+        else
+            CHECK(st == GH_INVALID_ARGUMENT && strstr(e, cases[i].name) && strstr(e, cases[i].says),
+                  "open with %s = \"%s\" is refused, naming the option and what it knows: status %d, '%s'",
+                  cases[i].name, cases[i].value, (int)st, e);
+        if (st == GH_OK) api->close(ctx);
+    }
+}

@@ -26,4 +26,9 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c);
  * needs refuses it, naming the device: a skip. */
 void coopmat_emulated(const gh_plugin_api *api, int device, int quick);
 
+/* The options coopmat adds: hide_features takes the three extensions'
+ * names, emulate only cooperative_matrix; a wrong value is refused at open
+ * (GH_INVALID_ARGUMENT), naming the option and what it knows. */
+void coopmat_options(const gh_plugin_api *api);
+
 #endif

@@ -316,6 +316,7 @@ int main(int argc, char **argv)
             kernel_dir(&pl, d);
             close_with_work_left(&pl, d);
             half_refused_without_storage(pl.api, d);
+            coopmat_options(pl.api);
         }
         if (half) coopmat_emulated(pl.api, d, quick);
         printf("device %d: %s\n", d,
