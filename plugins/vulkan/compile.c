@@ -95,7 +95,9 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
         snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
                  v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
                  vkp_coop_shapes[v->shape].k, gh_plugin_dtype_name(dtype),
-                 d->coop.api == VKP_COOP_NV ? "_nv" : d->coop.api == VKP_COOP_EMULATED ? "_emu" : "");
+                 d->coop.api == VKP_COOP_NV         ? "_nv"
+                 : d->coop.api == VKP_COOP_EMULATED ? "_emu"
+                                                    : "");
     else if (kernel == VKP_KERNEL_WARPTILE)
         snprintf(file, sizeof file, "%s_t%u_d%u_w%u_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
                  gh_plugin_dtype_name(dtype));

@@ -117,9 +117,9 @@ static int query_shapes(struct gh_plugin *ctx, const vkp_device *d, vkp_coop_api
     }
     for (uint32_t i = 0; i < n; i++) {
         if (khr)
-            shapes[i] = (reported){khr[i].MSize, khr[i].NSize,        khr[i].KSize,      khr[i].AType,
-                                   khr[i].BType, khr[i].CType,        khr[i].ResultType, khr[i].scope,
-                                   khr[i].saturatingAccumulation};
+            shapes[i] = (reported){khr[i].MSize,      khr[i].NSize, khr[i].KSize,
+                                   khr[i].AType,      khr[i].BType, khr[i].CType,
+                                   khr[i].ResultType, khr[i].scope, khr[i].saturatingAccumulation};
         else if (nv)
             shapes[i] = (reported){nv[i].MSize, nv[i].NSize, nv[i].KSize, nv[i].AType, nv[i].BType,
                                    nv[i].CType, nv[i].DType, nv[i].scope, VK_FALSE};
@@ -159,8 +159,9 @@ static void read_shapes(vkp_coop *c, const reported *shapes, int n)
     snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s, f32 sums):%s%s%s%s%s",
              c->api == VKP_COOP_KHR ? "KHR" : "NV", lists[0][0] ? " f16" : "", lists[0],
              lists[0][0] && lists[1][0] ? "," : "", lists[1][0] ? " bf16" : "", lists[1]);
-    if (!lists[0][0] && !lists[1][0]) snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s): none with "
-             "f16 or bf16 inputs and f32 sums", c->api == VKP_COOP_KHR ? "KHR" : "NV");
+    if (!lists[0][0] && !lists[1][0])
+        snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s): none with f16 or bf16 inputs and f32 sums",
+                 c->api == VKP_COOP_KHR ? "KHR" : "NV");
 }
 
 /* Why the kernel cannot run `dtype`, or "" when it can. */
@@ -172,9 +173,11 @@ static void judge_dtype(const vkp_device *d, const ext_list *l, gh_dtype dtype, 
     if (dtype == GH_F16 && !c->has_float16)
         say(why, "device %s has no shaderFloat16 (the kernel's f16 cooperative matrices are float16_t)", d->name);
     else if (dtype == GH_BF16 && c->api != VKP_COOP_KHR)
-        say(why, "bf16 cooperative matrices need VK_KHR_cooperative_matrix, and device %s has only "
-                 "VK_NV_cooperative_matrix%s",
-            d->name, (d->ctx->hide_extensions & VKP_HIDE_KHR_COOP) ? " (the option hide_features hides the KHR one)" : "");
+        say(why,
+            "bf16 cooperative matrices need VK_KHR_cooperative_matrix, and device %s has only "
+            "VK_NV_cooperative_matrix%s",
+            d->name,
+            (d->ctx->hide_extensions & VKP_HIDE_KHR_COOP) ? " (the option hide_features hides the KHR one)" : "");
     else if (dtype == GH_BF16 &&
              (!has_extension(l, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) || (d->ctx->hide_extensions & VKP_HIDE_BF16)))
         say(why, "device %s has no VK_KHR_shader_bfloat16 (bfloat16 in shaders)%s", d->name,
@@ -183,8 +186,10 @@ static void judge_dtype(const vkp_device *d, const ext_list *l, gh_dtype dtype, 
         say(why, "device %s's VK_KHR_shader_bfloat16 lacks shaderBFloat16Type or shaderBFloat16CooperativeMatrix",
             d->name);
     else if (!c->shapes[dtype])
-        say(why, "device %s offers no %s x %s + f32 cooperative matrix of a shape the kernel is built for (16x16x16, "
-                 "16x8x16, 16x8x8); %s", d->name, t, t, c->offered);
+        say(why,
+            "device %s offers no %s x %s + f32 cooperative matrix of a shape the kernel is built for (16x16x16, "
+            "16x8x16, 16x8x8); %s",
+            d->name, t, t, c->offered);
 }
 
 /* The emulated kernel's needs: shaderFloat16, shaderInt16, subgroups of 4
@@ -193,14 +198,16 @@ static void query_emulated(struct gh_plugin *ctx, vkp_device *d)
 {
     vkp_coop *c = &d->coop;
     char why[sizeof c->why[0]] = "";
-    VkPhysicalDeviceShaderFloat16Int8Features float16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceShaderFloat16Int8Features float16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &float16};
     VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
     if (d->props.apiVersion < VK_API_VERSION_1_2 || ctx->instance_version < VK_API_VERSION_1_2 ||
         !ctx->vk.vkGetPhysicalDeviceFeatures2 || !ctx->vk.vkGetPhysicalDeviceProperties2) {
-        say(why, "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the emulated coopmat kernel needs 1.2 on "
-                 "both (shaderFloat16)",
+        say(why,
+            "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the emulated coopmat kernel needs 1.2 on "
+            "both (shaderFloat16)",
             d->name, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion),
             VK_API_VERSION_MAJOR(ctx->instance_version), VK_API_VERSION_MINOR(ctx->instance_version));
     } else {
@@ -210,8 +217,10 @@ static void query_emulated(struct gh_plugin *ctx, vkp_device *d)
             say(why, "device %s lacks shaderFloat16 or shaderInt16, which the emulated coopmat kernel needs", d->name);
         else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
                  !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize < 4)
-            say(why, "device %s has no subgroups of 4 or more invocations with basic operations in compute shaders, "
-                     "which the emulated coopmat kernel needs", d->name);
+            say(why,
+                "device %s has no subgroups of 4 or more invocations with basic operations in compute shaders, "
+                "which the emulated coopmat kernel needs",
+                d->name);
     }
     for (int t = 0; t < 2; t++) snprintf(c->why[t ? GH_BF16 : GH_F16], sizeof c->why[0], "%s", why);
     if (why[0]) return;
@@ -219,7 +228,8 @@ static void query_emulated(struct gh_plugin *ctx, vkp_device *d)
     c->shapes[GH_F16] = c->shapes[GH_BF16] = (1u << VKP_COOP_SHAPES) - 1;
     c->subgroup_size = subgroup.subgroupSize;
     c->has_float16 = 1;
-    snprintf(c->offered, sizeof c->offered, "cooperative matrices (emulated in shader code, f32 sums): f16 16x16x16 "
+    snprintf(c->offered, sizeof c->offered,
+             "cooperative matrices (emulated in shader code, f32 sums): f16 16x16x16 "
              "16x8x16 16x8x8, bf16 16x16x16 16x8x16 16x8x8");
 }
 
@@ -238,11 +248,16 @@ void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
     int n_shapes = -1;
 
     c->api = pick_extension(ctx, d, &l, why);
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
-    VkPhysicalDeviceCooperativeMatrixFeaturesNV nv = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
-    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-    VkPhysicalDeviceShaderFloat16Int8Features float16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
-    VkPhysicalDeviceVulkanMemoryModelFeatures model = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV nv = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+    VkPhysicalDeviceShaderFloat16Int8Features float16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceVulkanMemoryModelFeatures model = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceCooperativeMatrixPropertiesKHR khr_props = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_KHR};
@@ -250,13 +265,15 @@ void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_NV};
     VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
-    int has_bf16_ext = has_extension(&l, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) && !(ctx->hide_extensions & VKP_HIDE_BF16);
+    int has_bf16_ext =
+        has_extension(&l, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) && !(ctx->hide_extensions & VKP_HIDE_BF16);
 
     if (c->api != VKP_COOP_NONE &&
         (d->props.apiVersion < VK_API_VERSION_1_2 || ctx->instance_version < VK_API_VERSION_1_2 ||
          !ctx->vk.vkGetPhysicalDeviceFeatures2 || !ctx->vk.vkGetPhysicalDeviceProperties2)) {
-        say(why, "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the coopmat kernel needs 1.2 on both "
-                 "(vulkanMemoryModel, shaderFloat16)",
+        say(why,
+            "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the coopmat kernel needs 1.2 on both "
+            "(vulkanMemoryModel, shaderFloat16)",
             d->name, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion),
             VK_API_VERSION_MAJOR(ctx->instance_version), VK_API_VERSION_MINOR(ctx->instance_version));
         c->api = VKP_COOP_NONE;
@@ -286,11 +303,12 @@ void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
         else if (!(stages & VK_SHADER_STAGE_COMPUTE_BIT))
             say(why, "device %s has %s, but not in compute shaders (cooperativeMatrixSupportedStages)", d->name, ext);
         else if (model.vulkanMemoryModel != VK_TRUE)
-            say(why, "device %s has no vulkanMemoryModel (the kernel's cooperative matrices use the Vulkan memory "
-                     "model)", d->name);
-        else if (features.features.shaderInt16 != VK_TRUE)
-            say(why, "device %s has no shaderInt16 (the kernel copies the 16-bit values as 16-bit integers)",
+            say(why,
+                "device %s has no vulkanMemoryModel (the kernel's cooperative matrices use the Vulkan memory "
+                "model)",
                 d->name);
+        else if (features.features.shaderInt16 != VK_TRUE)
+            say(why, "device %s has no shaderInt16 (the kernel copies the 16-bit values as 16-bit integers)", d->name);
         else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
                  !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize == 0)
             say(why, "device %s has no basic subgroup operations in compute shaders (the kernel's gl_SubgroupID)",

@@ -128,8 +128,8 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     if (strcmp(emulate, "cooperative_matrix") == 0) ctx->emulate_coop = 1;
     else if (emulate[0]) {
         free(ctx);
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: emulate: unknown feature '%s' (known: cooperative_matrix)",
-                                   emulate);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "open: emulate: unknown feature '%s' (known: cooperative_matrix)", emulate);
     }
 
     /* No loader, no driver, no device: still a context, with zero devices

@@ -298,7 +298,8 @@ static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant
 {
     const vkp_coop *c = &d->coop;
     const char *tname = gh_plugin_dtype_name(dtype);
-    if (c->why[dtype][0]) return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s", tname, c->why[dtype]);
+    if (c->why[dtype][0])
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s", tname, c->why[dtype]);
     if (v->shape < 0)
         for (int s = VKP_COOP_SHAPES - 1; s >= 0; s--)
             if (c->shapes[dtype] & (1u << s)) v->shape = s;
@@ -339,7 +340,7 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                        "device's maxComputeWorkGroupSize[0] = %u (%s)",
                                        kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
         uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape])
-                                                       : warptile_shared_bytes(v->side, v->depth, dtype);
+                                                      : warptile_shared_bytes(v->side, v->depth, dtype);
         if (bytes > lim->maxComputeSharedMemorySize)
             return gh_plugin_set_error(GH_UNSUPPORTED,
                                        "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the "

@@ -57,12 +57,13 @@ typedef struct vkp_variant {
     int slot;             /* the pipeline's cache index, < VKP_VARIANT_MAX */
     uint32_t side;        /* side of the block of C one workgroup computes:
                             * naive's wg, tiled's and blocked's tile */
-    uint32_t block_m, block_n; /* rows and columns of that block: side x side, coopmat's bm x bn */
+    uint32_t block_m;     /* rows of that block: side, coopmat's bm */
+    uint32_t block_n;     /* columns of that block: side, coopmat's bn */
     uint32_t subgroups;   /* coopmat: subgroups per workgroup; else 0 */
     int shape;            /* coopmat: index in vkp_coop_shapes; -1 (the device's first) until
                            * vkp_check_limits resolves it */
     uint32_t work;        /* blocked, warptile: side of each invocation's micro-tile; else 1 */
-    uint32_t depth;       /* the k step: warptile's parameter, blocked's chosen by
+    uint32_t depth;       /* the k step: warptile's and coopmat's parameter, blocked's chosen by
                            * vkp_check_limits; else 0 */
     uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:

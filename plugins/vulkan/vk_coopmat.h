@@ -11,8 +11,8 @@
 #include <vulkan/vulkan.h>
 
 #ifndef VK_KHR_cooperative_matrix
-#define VK_KHR_cooperative_matrix 1
-#define VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME "VK_KHR_cooperative_matrix"
+#define VK_KHR_cooperative_matrix                                           1
+#define VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME                            "VK_KHR_cooperative_matrix"
 #define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR   ((VkStructureType)1000506000)
 #define VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR                 ((VkStructureType)1000506001)
 #define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_KHR ((VkStructureType)1000506002)
@@ -58,11 +58,11 @@ typedef VkResult(VKAPI_PTR *PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKH
 #endif
 
 #ifndef VK_KHR_shader_bfloat16
-#define VK_KHR_shader_bfloat16 1
-#define VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME "VK_KHR_shader_bfloat16"
+#define VK_KHR_shader_bfloat16                                         1
+#define VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME                          "VK_KHR_shader_bfloat16"
 #define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR ((VkStructureType)1000141000)
 /* A VkComponentTypeKHR value (VK_KHR_cooperative_matrix with VK_KHR_shader_bfloat16). */
-#define VK_COMPONENT_TYPE_BFLOAT16_KHR ((VkComponentTypeKHR)1000141000)
+#define VK_COMPONENT_TYPE_BFLOAT16_KHR                                 ((VkComponentTypeKHR)1000141000)
 
 typedef struct VkPhysicalDeviceShaderBfloat16FeaturesKHR {
     VkStructureType sType;

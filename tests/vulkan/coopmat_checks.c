@@ -76,8 +76,8 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c)
                            strstr(e, "VK_KHR_cooperative_matrix")
                      : strstr(e, "neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix") != NULL;
     CHECK(st == GH_UNSUPPORTED && strncmp(e, prefix, strlen(prefix)) == 0 && names_it && reason,
-          "%s is refused as unsupported, naming the device and what it lacks: status %d (wanted %d), error '%s'",
-          name, (int)st, (int)GH_UNSUPPORTED, e);
+          "%s is refused as unsupported, naming the device and what it lacks: status %d (wanted %d), error '%s'", name,
+          (int)st, (int)GH_UNSUPPORTED, e);
     api->buffer_free(pl->ctx, buf);
 }
 
@@ -121,8 +121,14 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
              * 25.0's gets every size right. */
             const int64_t bm = sets[s][0], bn = sets[s][1];
             const int64_t shapes[][3] = {
-                {1, 1, 1}, {1, 2 * bn + 3, 1}, {2 * bm + 1, 1, 33}, {37, 53, 29},
-                {bm + 1, bn - 1, 64}, {bm - 1, bn + 1, 17}, {2 * bm + 1, bn, 47}, {bm + 5, 2 * bn - 3, 7},
+                {1, 1, 1},
+                {1, 2 * bn + 3, 1},
+                {2 * bm + 1, 1, 33},
+                {37, 53, 29},
+                {bm + 1, bn - 1, 64},
+                {bm - 1, bn + 1, 17},
+                {2 * bm + 1, bn, 47},
+                {bm + 5, 2 * bn - 3, 7},
             };
             int before = check_failures();
             for (int tr = 0; tr < 4; tr++) {
@@ -165,8 +171,7 @@ void coopmat_options(const gh_plugin_api *api)
         gh_plugin *ctx = NULL;
         gh_status st = api->open(&opt, 1, &ctx);
         const char *e = st == GH_OK ? "" : api->last_error(NULL);
-        if (cases[i].ok)
-            CHECK(st == GH_OK, "open with %s = \"%s\" succeeds (%s)", cases[i].name, cases[i].value, e);
+        if (cases[i].ok) CHECK(st == GH_OK, "open with %s = \"%s\" succeeds (%s)", cases[i].name, cases[i].value, e);
         else
             CHECK(st == GH_INVALID_ARGUMENT && strstr(e, cases[i].name) && strstr(e, cases[i].says),
                   "open with %s = \"%s\" is refused, naming the option and what it knows: status %d, '%s'",

@@ -143,7 +143,8 @@ static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case 
      * cooperative matrices): its default and its smallest block only. */
     if (strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0)
         return !pl->api->device_info(pl->ctx, device)->is_software || is_default(pl, kernel, c) ||
-               (c->params[0] == 64 && c->params[1] == 64 && c->params[2] == 4 && c->params[3] == 16 && c->params[4] == 0);
+               (c->params[0] == 64 && c->params[1] == 64 && c->params[2] == 4 && c->params[3] == 16 &&
+                c->params[4] == 0);
     static const int64_t wide_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
