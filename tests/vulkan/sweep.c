@@ -139,12 +139,18 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
  * Hardware devices run every dtype at every combination. */
 static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
-    /* coopmat on a software device (Mesa's lavapipe from 24.1 emulates
-     * cooperative matrices): its default and its smallest block only. */
-    if (strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0)
-        return !pl->api->device_info(pl->ctx, device)->is_software || is_default(pl, kernel, c) ||
-               (c->params[0] == 64 && c->params[1] == 64 && c->params[2] == 4 && c->params[3] == 16 &&
-                c->params[4] == 0);
+    /* coopmat: every block, subgroup count and k step at the device's own
+     * shape (0), the other shapes at the default block (the first of them
+     * is the device's shape again); on a software device with cooperative
+     * matrices (Mesa's lavapipe may get them), its default and its smallest
+     * block only. */
+    if (strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0) {
+        if (pl->api->device_info(pl->ctx, device)->is_software)
+            return is_default(pl, kernel, c) || (c->params[0] == 64 && c->params[1] == 64 && c->params[2] == 4 &&
+                                                 c->params[3] == 16 && c->params[4] == 0);
+        return c->params[4] == 0 ||
+               (c->params[0] == 128 && c->params[1] == 128 && c->params[2] == 8 && c->params[3] == 32);
+    }
     static const int64_t wide_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
