@@ -392,3 +392,19 @@ void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, Vk
     }
     core->shaderInt16 = VK_TRUE;
 }
+
+void vkp_coop_failed(vkp_device *d, VkResult result)
+{
+    vkp_coop *c = &d->coop;
+    const char *what = c->api == VKP_COOP_EMULATED ? "shaderFloat16 and shaderInt16"
+                       : c->api == VKP_COOP_NV     ? "VK_NV_cooperative_matrix and its features"
+                       : c->has_bf16 ? "VK_KHR_cooperative_matrix, VK_KHR_shader_bfloat16 and their features"
+                                     : "VK_KHR_cooperative_matrix and its features";
+    for (int t = 0; t < 2; t++)
+        say(c->why[t ? GH_BF16 : GH_F16],
+            "vkCreateDevice failed on device %s with what the coopmat kernel enables (%s): %s; the device was made "
+            "without them",
+            d->name, what, vkp_result_name(result));
+    c->api = VKP_COOP_NONE;
+    c->has_bf16 = c->has_float16 = 0;
+}

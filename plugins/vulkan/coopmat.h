@@ -28,4 +28,8 @@ typedef struct vkp_coop_features {
  * nothing (e->n_extensions = 0). */
 void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, VkPhysicalDeviceFeatures *core);
 
+/* vkCreateDevice failed with what vkp_coop_enable asked for: coopmat cannot
+ * run on d, and says so (the device is then made without it). */
+void vkp_coop_failed(vkp_device *d, VkResult result);
+
 #endif

@@ -304,7 +304,20 @@ static gh_status create_device(vkp_device *d)
         .ppEnabledExtensionNames = coop.n_extensions ? coop.extensions : NULL,
         .pEnabledFeatures = &features,
     };
-    VKP_TRY(ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev), d->name);
+    VkResult r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
+    if (r != VK_SUCCESS && d->coop.api != VKP_COOP_NONE) {
+        /* Again without what coopmat asked for, so that the other kernels
+         * still run; coopmat then says why it cannot. */
+        vkp_coop_failed(d, r);
+        VkPhysicalDeviceFeatures plain = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
+        info.pNext = d->has_16bit_storage ? &storage : NULL;
+        storage.pNext = NULL;
+        info.enabledExtensionCount = 0;
+        info.ppEnabledExtensionNames = NULL;
+        info.pEnabledFeatures = &plain;
+        r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
+    }
+    VKP_TRY(r, d->name);
     gh_status st = vkp_load_device_functions(ctx, d->dev, &d->fn);
     if (st != GH_OK) {
         /* Without the table there is no vkDestroyDevice to call; look it up alone. */
