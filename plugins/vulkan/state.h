@@ -50,7 +50,7 @@ typedef struct vkp_coop {
     int has_bf16;    /* VK_KHR_shader_bfloat16 with its cooperative-matrix feature: enabled when there */
     /* f16, bf16: why the kernel cannot run that dtype here ("" when it can) */
     char why[GH_DTYPE_COUNT][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 256];
-    char offered[192]; /* "KHR: f16 16x16x16 16x8x16, bf16 16x16x16": f32-sum shapes, for --list */
+    char offered[256]; /* "KHR: f16 16x16x16 16x8x16, bf16 16x16x16": f32-sum shapes, for --list */
 } vkp_coop;
 
 typedef struct vkp_device {
