@@ -11,9 +11,12 @@ $sudo apt-get update -q
 # libopenblas0: the C plugin's `blas` kernel (loaded at run time); vulkan-validationlayers:
 # the Vulkan half-precision test also runs under the Khronos validation layer;
 # libjansson-dev: --resume reads an earlier run's results JSON; libclblast1: the OpenCL plugin's
-# `clblast` kernel (loaded at run time; libclblast-dev's header checks the plugin's declarations).
+# `clblast` kernel (loaded at run time; libclblast-dev's header checks the plugin's declarations);
+# spirv-tools: spirv-val on the Vulkan coopmat kernel's SPIR-V. Debian 12's spirv-val (2023.1)
+# predates SPV_KHR_cooperative_matrix: the test of the KHR modules skips, saying so, unless a
+# newer spirv-val is on PATH.
 $sudo apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config python3 python3-matplotlib libxml2-utils \
   libinih-dev libopenblas0 libjansson-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast1 libclblast-dev \
-  libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
+  libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers spirv-tools

@@ -53,7 +53,7 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
 {
     unsigned char *bytes = NULL;
     const char *from = "embedded";
-    char path[PATH_MAX + 64];
+    char path[PATH_MAX + 128];
     static const char *const subdirs[] = {"", "vulkan/"};
     for (int i = 0; i < 2 && !bytes && d->ctx->kernel_dir[0]; i++) {
         snprintf(path, sizeof path, "%s/%s%s", d->ctx->kernel_dir, subdirs[i], file);
@@ -88,9 +88,16 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
         *out = *slot;
         return GH_OK;
     }
-    char file[64];
+    char file[96];
     if (kernel == VKP_KERNEL_BLOCKED)
         snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, gh_plugin_dtype_name(dtype));
+    else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_f16.spv, _f16_nv.spv */
+        snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
+                 v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
+                 vkp_coop_shapes[v->shape].k, gh_plugin_dtype_name(dtype),
+                 d->coop.api == VKP_COOP_NV         ? "_nv"
+                 : d->coop.api == VKP_COOP_EMULATED ? "_emu"
+                                                    : "");
     else if (kernel == VKP_KERNEL_WARPTILE)
         snprintf(file, sizeof file, "%s_t%u_d%u_w%u_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
                  gh_plugin_dtype_name(dtype));
@@ -210,7 +217,8 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
     /* naive, tiled: constant_id 0, 1 = local_size_x, local_size_y; 2 = TILE
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
      * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module).
-     * warptile has none: everything is built into its module. */
+     * warptile has none: everything is built into its module. coopmat: 0 =
+     * local_size_x (subgroups times the device's subgroup size), 1 = BK. */
     uint32_t ids[3] = {0, 1, 2};
     uint32_t values[3] = {v->side, v->side, v->side};
     uint32_t n_values = 3;
@@ -219,6 +227,10 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         values[1] = v->side;
         ids[2] = 3;
         values[2] = v->depth;
+    } else if (kernel == VKP_KERNEL_COOPMAT) {
+        values[0] = v->invocations;
+        values[1] = v->depth;
+        n_values = 2;
     }
     VkSpecializationMapEntry entries[3];
     for (uint32_t i = 0; i < n_values; i++)
@@ -244,7 +256,7 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
     VkResult r = d->fn.vkCreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &info, NULL, slot);
     if (r != VK_SUCCESS) {
         *slot = VK_NULL_HANDLE;
-        char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 96];
+        char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
         snprintf(what, sizeof what, "%s %s %s on %s", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype), v->label,
                  d->name);
         return vkp_vk_fail(r, "vkCreateComputePipelines", what);

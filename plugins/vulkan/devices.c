@@ -10,6 +10,7 @@
 
 #include "devices.h"
 
+#include "coopmat.h"
 #include "errors.h"
 #include "gemmhost/plugin_helpers.h"
 #include "loader.h"
@@ -138,12 +139,15 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
     char vendor_buf[32];
     snprintf(d->name, sizeof d->name, "%s", d->props.deviceName);
     query_16bit_storage(ctx, d);
+    vkp_coop_query(ctx, d);
     snprintf(d->vendor, sizeof d->vendor, "%s", vendor_name(d->props.vendorID, vendor_buf, sizeof vendor_buf));
     if (have_driver && driver.driverInfo[0])
         snprintf(d->driver, sizeof d->driver, "%s %s", driver.driverName, driver.driverInfo);
     else decode_driver_version(&d->props, d->driver, sizeof d->driver);
-    snprintf(d->api, sizeof d->api, "Vulkan %u.%u.%u", VK_API_VERSION_MAJOR(d->props.apiVersion),
-             VK_API_VERSION_MINOR(d->props.apiVersion), VK_API_VERSION_PATCH(d->props.apiVersion));
+    /* With what the coopmat kernel finds, where the device has cooperative matrices. */
+    snprintf(d->api, sizeof d->api, "Vulkan %u.%u.%u%s%s", VK_API_VERSION_MAJOR(d->props.apiVersion),
+             VK_API_VERSION_MINOR(d->props.apiVersion), VK_API_VERSION_PATCH(d->props.apiVersion),
+             d->coop.offered[0] ? "; " : "", d->coop.offered);
 
     uint64_t device_local = 0;
     for (uint32_t i = 0; i < d->mem.memoryHeapCount; i++)
@@ -287,14 +291,33 @@ static gh_status create_device(vkp_device *d)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
         .storageBuffer16BitAccess = VK_TRUE,
     };
+    void *chain = d->has_16bit_storage ? &storage : NULL;
+    /* The coopmat kernel's extensions and features, where it can run. */
+    vkp_coop_features coop;
+    vkp_coop_enable(d, &coop, &chain, &features);
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = d->has_16bit_storage ? &storage : NULL,
+        .pNext = chain,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue,
+        .enabledExtensionCount = coop.n_extensions,
+        .ppEnabledExtensionNames = coop.n_extensions ? coop.extensions : NULL,
         .pEnabledFeatures = &features,
     };
-    VKP_TRY(ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev), d->name);
+    VkResult r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
+    if (r != VK_SUCCESS && d->coop.api != VKP_COOP_NONE) {
+        /* Again without what coopmat asked for, so that the other kernels
+         * still run; coopmat then says why it cannot. */
+        vkp_coop_failed(d, r);
+        VkPhysicalDeviceFeatures plain = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
+        info.pNext = d->has_16bit_storage ? &storage : NULL;
+        storage.pNext = NULL;
+        info.enabledExtensionCount = 0;
+        info.ppEnabledExtensionNames = NULL;
+        info.pEnabledFeatures = &plain;
+        r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
+    }
+    VKP_TRY(r, d->name);
     gh_status st = vkp_load_device_functions(ctx, d->dev, &d->fn);
     if (st != GH_OK) {
         /* Without the table there is no vkDestroyDevice to call; look it up alone. */

@@ -21,7 +21,7 @@
  * tree under work. */
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
 
-enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_COUNT };
+enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_EMULATE, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {
     {
         .size = sizeof(gh_option_info),
@@ -36,9 +36,20 @@ static const gh_option_info options[OPTION_COUNT] = {
     {
         .size = sizeof(gh_option_info),
         .name = "hide_features",
-        .description = "device features to treat as absent on every device, to see what a device "
-                       "without them gets: storageBuffer16BitAccess (then f16 and bf16 are unsupported). "
-                       "Default: none",
+        .description = "device features and extensions to treat as absent on every device, to see what a "
+                       "device without them gets: storageBuffer16BitAccess (then f16 and bf16 are unsupported), "
+                       "VK_KHR_cooperative_matrix (then coopmat uses VK_NV_cooperative_matrix for f16 where "
+                       "the device has it), VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16 (then coopmat has "
+                       "no bf16). A comma-separated list. Default: none",
+        .default_value = "",
+    },
+    {
+        .size = sizeof(gh_option_info),
+        .name = "emulate",
+        .description = "cooperative_matrix: the coopmat kernel multiplies in plain shader code (f32 sums) "
+                       "instead of with the device's cooperative matrices, all else the same, on any "
+                       "device with shaderFloat16, shaderInt16 and subgroups: slow, to test its tiling "
+                       "where there are none (lavapipe) or to tell its bugs from the driver's. Default: none",
         .default_value = "",
     },
 };
@@ -46,15 +57,29 @@ static const gh_option_info options[OPTION_COUNT] = {
 /* The hide_features option: a comma-separated list of known feature names. */
 static gh_status read_hidden_features(const char *list, gh_plugin *ctx)
 {
-    static const char known[] = "storageBuffer16BitAccess";
+    static const struct {
+        const char *name;
+        unsigned extension; /* a VKP_HIDE_* bit; 0: storageBuffer16BitAccess */
+    } known[] = {
+        {"storageBuffer16BitAccess", 0},
+        {"VK_KHR_cooperative_matrix", VKP_HIDE_KHR_COOP},
+        {"VK_NV_cooperative_matrix", VKP_HIDE_NV_COOP},
+        {"VK_KHR_shader_bfloat16", VKP_HIDE_BF16},
+    };
+    const size_t n_known = sizeof known / sizeof known[0];
     for (const char *s = list ? list : ""; *s;) {
         while (*s == ' ' || *s == ',') s++;
         size_t n = strcspn(s, ", ");
         if (n == 0) break;
-        if (n == sizeof known - 1 && strncmp(s, known, n) == 0) ctx->hide_16bit_storage = 1;
-        else
-            return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: hide_features: unknown feature '%.*s' (known: %s)",
-                                       (int)n, s, known);
+        size_t i = 0;
+        while (i < n_known && !(strlen(known[i].name) == n && strncmp(s, known[i].name, n) == 0)) i++;
+        if (i == n_known)
+            return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                       "open: hide_features: unknown feature '%.*s' (known: storageBuffer16BitAccess, "
+                                       "VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16)",
+                                       (int)n, s);
+        if (known[i].extension) ctx->hide_extensions |= known[i].extension;
+        else ctx->hide_16bit_storage = 1;
         s += n;
     }
     return GH_OK;
@@ -98,6 +123,13 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     if ((st = read_hidden_features(settings[OPTION_HIDE_FEATURES], ctx)) != GH_OK) {
         free(ctx);
         return st;
+    }
+    const char *emulate = settings[OPTION_EMULATE] ? settings[OPTION_EMULATE] : "";
+    if (strcmp(emulate, "cooperative_matrix") == 0) ctx->emulate_coop = 1;
+    else if (emulate[0]) {
+        free(ctx);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "open: emulate: unknown feature '%s' (known: cooperative_matrix)", emulate);
     }
 
     /* No loader, no driver, no device: still a context, with zero devices

@@ -110,7 +110,6 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     vkp_variant v;
     if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK) return st;
     if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK) return st;
-    uint32_t side = v.side; /* every kernel's workgroup computes a side x side block of C */
 
     uint32_t esize = (uint32_t)gh_plugin_dtype_size(args->dtype);
     uint64_t m = (uint64_t)args->m, n = (uint64_t)args->n, k = (uint64_t)args->k;
@@ -123,7 +122,8 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
         return st;
 
     const uint32_t *max_groups = d->props.limits.maxComputeWorkGroupCount;
-    uint64_t groups_x = (n + side - 1) / side, groups_y = (m + side - 1) / side;
+    /* every kernel's workgroup computes a block_m x block_n block of C */
+    uint64_t groups_x = (n + v.block_n - 1) / v.block_n, groups_y = (m + v.block_m - 1) / v.block_m;
     if (groups_x > max_groups[0] || groups_y > max_groups[1])
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "gemm: %llu x %llu workgroups, over the device's maxComputeWorkGroupCount = "

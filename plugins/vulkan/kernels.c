@@ -19,6 +19,12 @@ static const int64_t blocked_works[] = {2, 4, 8};
 static const int64_t warptile_tiles[] = {64, 128};
 static const int64_t warptile_depths[] = {8, 16, 32};
 static const int64_t warptile_works[] = {4, 8};
+static const int64_t coop_blocks[] = {64, 128};
+static const int64_t coop_subgroups[] = {4, 8};
+static const int64_t coop_depths[] = {16, 32};
+/* 0, then vkp_coop_shapes as M N K digits */
+static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688};
+const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8}};
 /* warptile computes in f32 or f64 only: f16 and bf16 widened to f32. */
 #define WARPTILE_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
@@ -92,6 +98,55 @@ static const gh_param_info warptile_params[] = {
     },
 };
 
+/* Defaults: a 128 x 128 block of 8 subgroups (a 64 x 32 part each, 4 x 2
+ * accumulators of 16 x 16), k step 32: 27 KiB of shared memory, within the
+ * 48 KiB NVIDIA's Vulkan driver gives a workgroup. */
+static const gh_param_info coopmat_params[] = {
+    {
+        .size = sizeof(gh_param_info),
+        .name = "bm",
+        .description = "rows of C a workgroup computes",
+        .default_value = 128,
+        .allowed = coop_blocks,
+        .n_allowed = COUNT(coop_blocks),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "bn",
+        .description = "columns of C a workgroup computes",
+        .default_value = 128,
+        .allowed = coop_blocks,
+        .n_allowed = COUNT(coop_blocks),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "subgroups",
+        .description = "subgroups per workgroup, laid out 2 x 2 (4) or 2 x 4 (8) over the block; "
+                       "each computes its part with cooperative matrices",
+        .default_value = 8,
+        .allowed = coop_subgroups,
+        .n_allowed = COUNT(coop_subgroups),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "bk",
+        .description = "k step: the depth of the tiles of A and B staged in shared memory",
+        .default_value = 32,
+        .allowed = coop_depths,
+        .n_allowed = COUNT(coop_depths),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "shape",
+        .description = "cooperative matrix shape M x N x K, as its digits (161616 = 16x16x16, 16816 = 16x8x16, "
+                       "1688 = 16x8x8); 0: the first of those the device offers for the dtype (--list shows "
+                       "what it offers)",
+        .default_value = 0,
+        .allowed = coop_shape_codes,
+        .n_allowed = COUNT(coop_shape_codes),
+    },
+};
+
 const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
     [VKP_KERNEL_NAIVE] =
         {
@@ -131,6 +186,17 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
             .params = warptile_params,
             .n_params = COUNT(warptile_params),
         },
+    [VKP_KERNEL_COOPMAT] =
+        {
+            .size = sizeof(gh_kernel_info),
+            .name = "coopmat",
+            .description = "compute shader on the matrix units: cooperative matrices of a subgroup "
+                           "(VK_KHR_cooperative_matrix, f16 also VK_NV_cooperative_matrix; bf16 with "
+                           "VK_KHR_shader_bfloat16), f32 sums, tiles of A and B staged in shared memory",
+            .dtypes = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
+            .params = coopmat_params,
+            .n_params = COUNT(coopmat_params),
+        },
 };
 
 int vkp_kernel_count(gh_plugin *ctx)
@@ -167,6 +233,9 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
                                    slot, VKP_VARIANT_MAX);
     v->slot = slot;
     v->side = (uint32_t)args->params[0];
+    v->block_m = v->block_n = v->side;
+    v->subgroups = 0;
+    v->shape = -1;
     v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
     v->depth = 0;
     /* blocked_w<work>: the work's position among its allowed values */
@@ -177,6 +246,15 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
         v->module = slot;
     }
     v->invocations = (v->side / v->work) * (v->side / v->work);
+    if (kernel == VKP_KERNEL_COOPMAT) {
+        v->block_n = (uint32_t)args->params[1];
+        v->subgroups = (uint32_t)args->params[2];
+        v->depth = (uint32_t)args->params[3];
+        int code = gh_plugin_param_index(&k->params[4], args->params[4]);
+        v->shape = code - 1; /* 0 (the device's first) is -1 */
+        v->invocations = 0;
+        v->module = -1;
+    }
     return GH_OK;
 }
 
@@ -206,6 +284,39 @@ static uint64_t warptile_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dt
     return 2ull * 2 * depth * tile * vkp_arith_size(dtype);
 }
 
+/* Shared memory the coopmat shader declares: the A and B tiles in 16 bits,
+ * rows padded by 8 elements, and an f32 scratch of one accumulator per
+ * subgroup (kernels/vulkan/coopmat.comp). */
+static uint64_t coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s)
+{
+    return 2ull * (v->block_m * (v->depth + 8) + v->depth * (v->block_n + 8)) + 4ull * v->subgroups * s->m * s->n;
+}
+
+/* Where the device can run coopmat in that dtype (coopmat.c said so), the
+ * shape, invocations and module of v. */
+static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant *v)
+{
+    const vkp_coop *c = &d->coop;
+    const char *tname = gh_plugin_dtype_name(dtype);
+    if (c->why[dtype][0])
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s", tname, c->why[dtype]);
+    if (v->shape < 0)
+        for (int s = VKP_COOP_SHAPES - 1; s >= 0; s--)
+            if (c->shapes[dtype] & (1u << s)) v->shape = s;
+    const vkp_coop_shape *s = &vkp_coop_shapes[v->shape < 0 ? 0 : v->shape];
+    if (v->shape < 0 || !(c->shapes[dtype] & (1u << v->shape)))
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel coopmat: %s: %s: device %s offers no %ux%ux%u %s x %s + f32 "
+                                   "cooperative matrix (it offers: %s)",
+                                   tname, v->label, d->name, s->m, s->n, s->k, tname, tname,
+                                   c->offered[0] ? c->offered : "none");
+    v->invocations = v->subgroups * c->subgroup_size;
+    /* The module cache's index: one per (bm, bn, subgroups, shape). */
+    int block = (v->block_m == 128) * 4 + (v->block_n == 128) * 2 + (v->subgroups == 8);
+    v->module = block * VKP_COOP_SHAPES + v->shape;
+    return GH_OK;
+}
+
 /* The k step of blocked: 16, or 8 where 16 would not fit. */
 enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
 
@@ -213,18 +324,23 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
 {
     const VkPhysicalDeviceLimits *lim = &d->props.limits;
     const char *kname = vkp_kernels[kernel].name;
+    if (kernel == VKP_KERNEL_COOPMAT) {
+        gh_status st = coopmat_limits(d, dtype, v);
+        if (st != GH_OK) return st;
+    }
     if (v->invocations > lim->maxComputeWorkGroupInvocations)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "gemm: kernel %s: %s needs %u invocations per workgroup, over the device's "
                                    "maxComputeWorkGroupInvocations = %u (%s)",
                                    kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
-    if (kernel == VKP_KERNEL_WARPTILE) {
+    if (kernel == VKP_KERNEL_WARPTILE || kernel == VKP_KERNEL_COOPMAT) {
         if (v->invocations > lim->maxComputeWorkGroupSize[0])
             return gh_plugin_set_error(GH_UNSUPPORTED,
                                        "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
                                        "device's maxComputeWorkGroupSize[0] = %u (%s)",
                                        kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
-        uint64_t bytes = warptile_shared_bytes(v->side, v->depth, dtype);
+        uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape])
+                                                      : warptile_shared_bytes(v->side, v->depth, dtype);
         if (bytes > lim->maxComputeSharedMemorySize)
             return gh_plugin_set_error(GH_UNSUPPORTED,
                                        "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the "

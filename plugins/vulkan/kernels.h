@@ -13,17 +13,27 @@ enum {
     VKP_KERNEL_TILED = 1,
     VKP_KERNEL_BLOCKED = 2,
     VKP_KERNEL_WARPTILE = 3,
-    VKP_KERNEL_COUNT = 4
+    VKP_KERNEL_COOPMAT = 4,
+    VKP_KERNEL_COUNT = 5
 };
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
- * no kernel has more combinations than this (warptile: 2 tiles x 3 depths x
- * 2 works). */
-#define VKP_VARIANT_MAX 12
+ * no kernel has more combinations than this (coopmat: 2 bm x 2 bn x 2
+ * subgroups x 2 bk x 4 shapes). */
+#define VKP_VARIANT_MAX 64
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
- * value (2, 4, 8), which sizes its register arrays, and warptile one per
- * combination of its parameters. */
-#define VKP_MODULE_MAX  12
+ * value (2, 4, 8), which sizes its register arrays, warptile one per
+ * combination of its parameters, coopmat one per (bm, bn, subgroups, matrix
+ * shape): 24 (a device uses one cooperative-matrix extension throughout). */
+#define VKP_MODULE_MAX  24
+
+/* The matrix shapes (M x N x K) coopmat is built for, in the order it
+ * prefers them when the device offers several. */
+#define VKP_COOP_SHAPES 3
+typedef struct vkp_coop_shape {
+    uint32_t m, n, k;
+} vkp_coop_shape;
+extern const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES];
 
 /* Descriptor bindings: A, B, C, then A and B again, which warptile reads as
  * 4-vectors where the layout allows (VKP_VECTOR_A, VKP_VECTOR_B). */
@@ -47,12 +57,18 @@ typedef struct vkp_variant {
     int slot;             /* the pipeline's cache index, < VKP_VARIANT_MAX */
     uint32_t side;        /* side of the block of C one workgroup computes:
                             * naive's wg, tiled's and blocked's tile */
+    uint32_t block_m;     /* rows of that block: side, coopmat's bm */
+    uint32_t block_n;     /* columns of that block: side, coopmat's bn */
+    uint32_t subgroups;   /* coopmat: subgroups per workgroup; else 0 */
+    int shape;            /* coopmat: index in vkp_coop_shapes; -1 (the device's first) until
+                           * vkp_check_limits resolves it */
     uint32_t work;        /* blocked, warptile: side of each invocation's micro-tile; else 1 */
-    uint32_t depth;       /* the k step: warptile's parameter, blocked's chosen by
+    uint32_t depth;       /* the k step: warptile's and coopmat's parameter, blocked's chosen by
                            * vkp_check_limits; else 0 */
-    uint32_t invocations; /* per workgroup */
-    int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX */
-    char label[48];       /* "tile = 128, work = 8", for messages */
+    uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
+    int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:
+                           * set by vkp_check_limits) */
+    char label[96];       /* "tile = 128, work = 8", for messages */
 } vkp_variant;
 
 /* The api's kernel_count and kernel_info. */
@@ -67,7 +83,10 @@ struct vkp_device;
 /* GH_UNSUPPORTED, naming the limit and the value, when the kernel with
  * those parameters does not fit the device (workgroup invocations and size,
  * shared memory). Sets v->depth for blocked: 16, or 8 where 16 needs more
- * shared memory than the device has (warptile's depth is its parameter). */
+ * shared memory than the device has (warptile's depth is its parameter).
+ * coopmat: GH_UNSUPPORTED with the reason where the device cannot run it in
+ * that dtype (coopmat.c) or lacks the shape asked for; resolves the shape,
+ * the invocations and the module. */
 gh_status vkp_check_limits(const struct vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v);
 
 #endif

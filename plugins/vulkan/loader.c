@@ -121,6 +121,12 @@ static int create_instance(char *why, size_t why_size)
             (PFN_vkGetPhysicalDeviceProperties2)vk.vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceProperties2");
         vk.vkGetPhysicalDeviceFeatures2 =
             (PFN_vkGetPhysicalDeviceFeatures2)vk.vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceFeatures2");
+        vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR =
+            (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)vk.vkGetInstanceProcAddr(
+                instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+        vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV =
+            (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)vk.vkGetInstanceProcAddr(
+                instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
     }
 
     shared_vk = vk;

@@ -9,6 +9,8 @@
  *   errors.c       VkResult names, and the status and error text each gets
  *   kernels.c      the kernel table, launch shapes and the device limits they meet
  *   loader.c       dlopen of libvulkan.so.1, the process-wide instance, the tables
+ *   coopmat.c      what a device offers the coopmat kernel (cooperative matrices),
+ *                  and what to enable for it
  *   devices.c      physical devices and what they report; the logical device
  *   commands.c     one-shot command buffers: record, submit, wait
  *   buffers.c      device buffers, the staging buffer, upload and download
@@ -35,6 +37,22 @@ typedef struct vkp_staging {
     VkDeviceSize size;
 } vkp_staging;
 
+/* The cooperative-matrix extension a device's coopmat kernel uses; or none
+ * but plain shader code in its place (the option emulate). */
+typedef enum vkp_coop_api { VKP_COOP_NONE = 0, VKP_COOP_KHR = 1, VKP_COOP_NV = 2, VKP_COOP_EMULATED = 3 } vkp_coop_api;
+
+/* What a device offers the coopmat kernel (coopmat.c). */
+typedef struct vkp_coop {
+    vkp_coop_api api;                /* NONE: why[] says why, and nothing is enabled */
+    uint32_t shapes[GH_DTYPE_COUNT]; /* f16, bf16: bit s when vkp_coop_shapes[s] is offered with f32 sums */
+    uint32_t subgroup_size;
+    int has_float16; /* shaderFloat16, for the f16 modules: enabled when there */
+    int has_bf16;    /* VK_KHR_shader_bfloat16 with its cooperative-matrix feature: enabled when there */
+    /* f16, bf16: why the kernel cannot run that dtype here ("" when it can) */
+    char why[GH_DTYPE_COUNT][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 256];
+    char offered[256]; /* "KHR: f16 16x16x16 16x8x16, bf16 16x16x16": f32-sum shapes, for --list */
+} vkp_coop;
+
 typedef struct vkp_device {
     struct gh_plugin *ctx;
     int index;
@@ -49,12 +67,13 @@ typedef struct vkp_device {
      * is enabled at creation; else no_16bit_storage says why not. */
     int has_16bit_storage;
     char no_16bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
+    vkp_coop coop;
 
     gh_device_info info; /* its strings point into the arrays below */
     char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
     char vendor[64];
     char driver[VK_MAX_DRIVER_INFO_SIZE + VK_MAX_DRIVER_NAME_SIZE + 32];
-    char api[48];
+    char api[48 + sizeof(((vkp_coop *)0)->offered)];
 
     /* Only one thread at a time uses one device, so none of what follows is
      * locked. Each group is created on first use by the file named and
@@ -91,6 +110,11 @@ struct gh_buffer {
     struct gh_buffer *prev, *next;
 };
 
+/* Extensions the option hide_features can hide (coopmat.c honours them). */
+#define VKP_HIDE_KHR_COOP 1u /* VK_KHR_cooperative_matrix */
+#define VKP_HIDE_NV_COOP  2u /* VK_NV_cooperative_matrix */
+#define VKP_HIDE_BF16     4u /* VK_KHR_shader_bfloat16 */
+
 struct gh_plugin {
     vkp_instance_fns vk; /* copied from the process-wide instance */
     VkInstance instance; /* shared by all contexts, never destroyed (loader.c) */
@@ -100,6 +124,8 @@ struct gh_plugin {
     char note[512];            /* why there are no devices, or "" */
     char kernel_dir[PATH_MAX]; /* SPIR-V override folder, or "" */
     int hide_16bit_storage;    /* option hide_features: act as if no device had it */
+    unsigned hide_extensions;  /* option hide_features: VKP_HIDE_* bits, extensions no device has */
+    int emulate_coop;          /* option emulate = cooperative_matrix */
 };
 
 #endif

@@ -10,6 +10,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include "vk_coopmat.h"
+
 /* Loaded with vkGetInstanceProcAddr(NULL, ...) before an instance exists. */
 #define VKP_GLOBAL_FUNCTIONS(X) \
     X(vkCreateInstance)         \
@@ -88,6 +90,10 @@ typedef struct vkp_instance_fns {
     PFN_vkEnumerateInstanceVersion vkEnumerateInstanceVersion;
     PFN_vkGetPhysicalDeviceProperties2 vkGetPhysicalDeviceProperties2;
     PFN_vkGetPhysicalDeviceFeatures2 vkGetPhysicalDeviceFeatures2;
+    /* VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix (coopmat.c); NULL
+     * where neither the loader nor a driver has them. */
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR;
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV vkGetPhysicalDeviceCooperativeMatrixPropertiesNV;
 } vkp_instance_fns;
 
 /* Filled per logical device (loader.c's vkp_load_device_functions). */

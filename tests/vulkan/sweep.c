@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "../check.h"
+#include "coopmat_checks.h"
 
 /* Shapes that hit every edge of a tile of side t. */
 enum { SHAPE_COUNT = 8 };
@@ -32,6 +33,9 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     const gh_device_info *info = pl->api->device_info(pl->ctx, c->device);
     const char *name = pl->api->kernel_info(pl->ctx, c->kernel)->name;
     uint64_t es = dtype == GH_F64 ? 8 : 4, side = (uint64_t)c->params[0]; /* f16, bf16: staged as f32 */
+    /* coopmat: every combination fits Vulkan's 128 invocations (subgroups of
+     * 32 or fewer) and the 48 KiB NVIDIA gives; the plugin checks the rest. */
+    if (strcmp(name, "coopmat") == 0) return NULL;
     int warptile = strcmp(name, "warptile") == 0;
     uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : warptile ? (uint64_t)c->params[2] : 1;
     uint64_t invocations = (side / work) * (side / work);
@@ -135,6 +139,18 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
  * Hardware devices run every dtype at every combination. */
 static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
+    /* coopmat: every block, subgroup count and k step at the device's own
+     * shape (0), the other shapes at the default block (the first of them
+     * is the device's shape again); on a software device with cooperative
+     * matrices (Mesa's lavapipe may get them), its default and its smallest
+     * block only. */
+    if (strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0) {
+        if (pl->api->device_info(pl->ctx, device)->is_software)
+            return is_default(pl, kernel, c) || (c->params[0] == 64 && c->params[1] == 64 && c->params[2] == 4 &&
+                                                 c->params[3] == 16 && c->params[4] == 0);
+        return c->params[4] == 0 ||
+               (c->params[0] == 128 && c->params[1] == 128 && c->params[2] == 8 && c->params[3] == 32);
+    }
     static const int64_t wide_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
@@ -224,7 +240,10 @@ void sweep(const plugin *pl, int device, int quick, int half)
                 char value[64];
                 const char *limit = over_limit(pl, &c, dtype, value, sizeof value);
                 /* A refusal costs no pipeline: checked wherever it is due. */
-                if (limit) expect_refused(pl, &c, limit, value);
+                if (strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0 &&
+                    !coopmat_offers(pl, device, dtype, c.params[4]))
+                    coopmat_expect_refused(pl, &c);
+                else if (limit) expect_refused(pl, &c, limit, value);
                 else if (runs_dtype(pl, device, kernel, &proto, dtype)) sweep_cases(pl, &proto, dtype, quick);
             }
             char name[128];

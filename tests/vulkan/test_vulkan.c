@@ -5,7 +5,7 @@
  * What only this plugin has. The promises every plugin makes (the entry,
  * refusals of malformed calls, last_error, buffer bounds) are checked by
  * gemmhost-conformance (tests/conformance), not here.
- *  - sweep.c: every kernel (naive, tiled, blocked, warptile) x every dtype
+ *  - sweep.c: every kernel (naive, tiled, blocked, warptile, coopmat) x every dtype
  *    it declares (f32, f64, i32, f16, bf16) x nn/nt/tn/tt x odd shapes x every
  *    value of its parameters (fewer on a software device, see runs_dtype),
  *    with alpha/beta other than 1/0, beta = 0 on NaN-poisoned C, padded
@@ -14,6 +14,11 @@
  *    own f64 reference and bound (i32 exactly) and for writes outside C;
  *    parameters over the device's limits (workgroup invocations, shared
  *    memory) are refused naming the limit;
+ *  - coopmat_checks.c: coopmat runs where the device offers cooperative
+ *    matrices of the dtype and shape (its device info lists them) and is
+ *    refused elsewhere, naming the device and what it lacks; and, with the
+ *    cooperative matrices emulated in plain code (the option emulate),
+ *    through the whole sweep at a few parameter sets on any device;
  *  - half_checks.c: f16 and bf16 stores round as gemmhost/half.h does, bit
  *    for bit over every 16-bit pattern; without storageBuffer16BitAccess
  *    (hidden by the plugin's hide_features option) they are refused, naming
@@ -41,6 +46,7 @@
 #define CHECK_MAIN
 #include "../check.h"
 #include "gemm_case.h"
+#include "coopmat_checks.h"
 #include "half_checks.h"
 #include "sweep.h"
 
@@ -310,7 +316,9 @@ int main(int argc, char **argv)
             kernel_dir(&pl, d);
             close_with_work_left(&pl, d);
             half_refused_without_storage(pl.api, d);
+            coopmat_options(pl.api);
         }
+        if (half) coopmat_emulated(pl.api, d, quick);
         printf("device %d: %s\n", d,
                check_failures() == failed_before ? "all GEMMs agree with the reference" : "FAILURES above");
     }

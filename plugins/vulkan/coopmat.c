@@ -1,0 +1,410 @@
+/* What a device offers the coopmat kernel, and what to enable for it.
+ *
+ * The kernel's SPIR-V (kernels/vulkan/coopmat.comp, one source rewritten for
+ * each extension by coopmat_khr.py) declares: CooperativeMatrixKHR or
+ * CooperativeMatrixNV, VulkanMemoryModel (glslang's cooperative matrices
+ * imply it), Int16 (the stored 16-bit values are copied as 16-bit integers),
+ * GroupNonUniform (gl_SubgroupID), StorageBuffer16BitAccess, and Float16 (f16
+ * modules) or BFloat16TypeKHR with BFloat16CooperativeMatrixKHR (bf16). A
+ * device runs a dtype when it has each of those and a shape the kernel is
+ * built for (vkp_coop_shapes) with f16 x f16 (bf16 x bf16) + f32 -> f32 at
+ * subgroup scope; otherwise why[dtype] names the first thing missing, which
+ * gemm returns as GH_UNSUPPORTED.
+ *
+ * With the option emulate = cooperative_matrix the kernel runs its _emu
+ * modules instead, the matrices emulated in plain code: they declare Float16,
+ * Int16, GroupNonUniform and StorageBuffer16BitAccess only, and every shape
+ * and both dtypes are "offered". */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coopmat.h"
+
+#include "errors.h"
+#include "gemmhost/plugin_helpers.h"
+
+typedef struct ext_list {
+    VkExtensionProperties *props;
+    uint32_t n;
+} ext_list;
+
+static void list_extensions(struct gh_plugin *ctx, VkPhysicalDevice phys, ext_list *l)
+{
+    l->props = NULL;
+    l->n = 0;
+    uint32_t n = 0;
+    if (ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0) return;
+    l->props = calloc(n, sizeof *l->props);
+    if (l->props && ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, l->props) == VK_SUCCESS) l->n = n;
+}
+
+static int has_extension(const ext_list *l, const char *name)
+{
+    for (uint32_t i = 0; i < l->n; i++)
+        if (strcmp(l->props[i].extensionName, name) == 0) return 1;
+    return 0;
+}
+
+static GH_PLUGIN_PRINTF(2, 3) void say(char *why, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(((vkp_coop *)0)->why[0]), fmt, ap);
+    va_end(ap);
+}
+
+/* The extension to use, or VKP_COOP_NONE with why. */
+static vkp_coop_api pick_extension(const struct gh_plugin *ctx, const vkp_device *d, const ext_list *l, char *why)
+{
+    int khr = has_extension(l, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+    int nv = has_extension(l, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+    if (khr && !(ctx->hide_extensions & VKP_HIDE_KHR_COOP)) return VKP_COOP_KHR;
+    if (nv && !(ctx->hide_extensions & VKP_HIDE_NV_COOP)) return VKP_COOP_NV;
+    say(why, "device %s has neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix (cooperative matrices)%s",
+        d->name, khr || nv ? ", as the option hide_features makes it" : "");
+    return VKP_COOP_NONE;
+}
+
+static const char *component_name(uint32_t type)
+{
+    if (type == VK_COMPONENT_TYPE_FLOAT16_KHR) return "f16";
+    if (type == (uint32_t)VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";
+    return NULL;
+}
+
+/* One reported shape: A x B + C -> result at scope; the types as
+ * VkComponentTypeKHR values (the NV enum has the same ones for f16, f32). */
+typedef struct reported {
+    uint32_t m, n, k, a, b, c, result, scope, saturating;
+} reported;
+
+/* The device's shapes, or -1 with why (a query that failed). */
+static int query_shapes(struct gh_plugin *ctx, const vkp_device *d, vkp_coop_api api, reported **out, char *why)
+{
+    uint32_t n = 0;
+    VkResult r;
+    *out = NULL;
+    const char *call = api == VKP_COOP_KHR ? "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"
+                                           : "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV";
+    if (api == VKP_COOP_KHR ? !ctx->vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR
+                            : !ctx->vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV) {
+        say(why, "the Vulkan loader gives no %s for device %s", call, d->name);
+        return -1;
+    }
+    r = api == VKP_COOP_KHR ? ctx->vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(d->phys, &n, NULL)
+                            : ctx->vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV(d->phys, &n, NULL);
+    reported *shapes = calloc(n ? n : 1, sizeof *shapes);
+    VkCooperativeMatrixPropertiesKHR *khr = NULL;
+    VkCooperativeMatrixPropertiesNV *nv = NULL;
+    if (r == VK_SUCCESS && n > 0) {
+        if (api == VKP_COOP_KHR && (khr = calloc(n, sizeof *khr))) {
+            for (uint32_t i = 0; i < n; i++) khr[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
+            r = ctx->vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(d->phys, &n, khr);
+        } else if (api == VKP_COOP_NV && (nv = calloc(n, sizeof *nv))) {
+            for (uint32_t i = 0; i < n; i++) nv[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+            r = ctx->vk.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV(d->phys, &n, nv);
+        } else r = VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    if (!shapes && r == VK_SUCCESS) r = VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        say(why, "%s failed on device %s: %s", call, d->name, vkp_result_name(r));
+        free(shapes);
+        free(khr);
+        free(nv);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (khr)
+            shapes[i] = (reported){khr[i].MSize,      khr[i].NSize, khr[i].KSize,
+                                   khr[i].AType,      khr[i].BType, khr[i].CType,
+                                   khr[i].ResultType, khr[i].scope, khr[i].saturatingAccumulation};
+        else if (nv)
+            shapes[i] = (reported){nv[i].MSize, nv[i].NSize, nv[i].KSize, nv[i].AType, nv[i].BType,
+                                   nv[i].CType, nv[i].DType, nv[i].scope, VK_FALSE};
+    }
+    free(khr);
+    free(nv);
+    *out = shapes;
+    return (int)n;
+}
+
+/* Appends " MxNxK" to `text` unless it is there already. */
+static void append_shape(char *text, size_t size, const reported *s)
+{
+    char shape[40];
+    snprintf(shape, sizeof shape, " %ux%ux%u", s->m, s->n, s->k);
+    size_t used = strlen(text);
+    if (!strstr(text, shape) && used + strlen(shape) < size) memcpy(text + used, shape, strlen(shape) + 1);
+}
+
+/* shapes[] and offered from what the device reports: f16 or bf16 inputs,
+ * f32 sums, subgroup scope, no saturation. */
+static void read_shapes(vkp_coop *c, const reported *shapes, int n)
+{
+    char lists[2][80] = {"", ""}; /* f16, bf16 */
+    for (int i = 0; i < n; i++) {
+        const reported *s = &shapes[i];
+        const char *type = component_name(s->a);
+        if (!type || s->b != s->a || s->c != VK_COMPONENT_TYPE_FLOAT32_KHR ||
+            s->result != VK_COMPONENT_TYPE_FLOAT32_KHR || s->scope != VK_SCOPE_SUBGROUP_KHR || s->saturating)
+            continue;
+        gh_dtype dtype = s->a == VK_COMPONENT_TYPE_FLOAT16_KHR ? GH_F16 : GH_BF16;
+        append_shape(lists[dtype == GH_BF16], sizeof lists[0], s);
+        for (int k = 0; k < VKP_COOP_SHAPES; k++)
+            if (s->m == vkp_coop_shapes[k].m && s->n == vkp_coop_shapes[k].n && s->k == vkp_coop_shapes[k].k)
+                c->shapes[dtype] |= 1u << k;
+    }
+    snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s, f32 sums):%s%s%s%s%s",
+             c->api == VKP_COOP_KHR ? "KHR" : "NV", lists[0][0] ? " f16" : "", lists[0],
+             lists[0][0] && lists[1][0] ? "," : "", lists[1][0] ? " bf16" : "", lists[1]);
+    if (!lists[0][0] && !lists[1][0])
+        snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s): none with f16 or bf16 inputs and f32 sums",
+                 c->api == VKP_COOP_KHR ? "KHR" : "NV");
+}
+
+/* Why the kernel cannot run `dtype`, or "" when it can. */
+static void judge_dtype(const vkp_device *d, const ext_list *l, gh_dtype dtype, int bf16_features, char *why)
+{
+    const vkp_coop *c = &d->coop;
+    const char *t = gh_plugin_dtype_name(dtype);
+    why[0] = '\0';
+    if (dtype == GH_F16 && !c->has_float16)
+        say(why, "device %s has no shaderFloat16 (the kernel's f16 cooperative matrices are float16_t)", d->name);
+    else if (dtype == GH_BF16 && c->api != VKP_COOP_KHR)
+        say(why,
+            "bf16 cooperative matrices need VK_KHR_cooperative_matrix, and device %s has only "
+            "VK_NV_cooperative_matrix%s",
+            d->name,
+            (d->ctx->hide_extensions & VKP_HIDE_KHR_COOP) ? " (the option hide_features hides the KHR one)" : "");
+    else if (dtype == GH_BF16 &&
+             (!has_extension(l, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) || (d->ctx->hide_extensions & VKP_HIDE_BF16)))
+        say(why, "device %s has no VK_KHR_shader_bfloat16 (bfloat16 in shaders)%s", d->name,
+            has_extension(l, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) ? ", as the option hide_features makes it" : "");
+    else if (dtype == GH_BF16 && !bf16_features)
+        say(why, "device %s's VK_KHR_shader_bfloat16 lacks shaderBFloat16Type or shaderBFloat16CooperativeMatrix",
+            d->name);
+    else if (!c->shapes[dtype])
+        say(why,
+            "device %s offers no %s x %s + f32 cooperative matrix of a shape the kernel is built for (16x16x16, "
+            "16x8x16, 16x8x8); %s",
+            d->name, t, t, c->offered);
+}
+
+/* The emulated kernel's needs: shaderFloat16, shaderInt16, subgroups of 4
+ * or more with gl_SubgroupID in compute shaders. */
+static void query_emulated(struct gh_plugin *ctx, vkp_device *d)
+{
+    vkp_coop *c = &d->coop;
+    char why[sizeof c->why[0]] = "";
+    VkPhysicalDeviceShaderFloat16Int8Features float16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &float16};
+    VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
+    if (d->props.apiVersion < VK_API_VERSION_1_2 || ctx->instance_version < VK_API_VERSION_1_2 ||
+        !ctx->vk.vkGetPhysicalDeviceFeatures2 || !ctx->vk.vkGetPhysicalDeviceProperties2) {
+        say(why,
+            "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the emulated coopmat kernel needs 1.2 on "
+            "both (shaderFloat16)",
+            d->name, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion),
+            VK_API_VERSION_MAJOR(ctx->instance_version), VK_API_VERSION_MINOR(ctx->instance_version));
+    } else {
+        ctx->vk.vkGetPhysicalDeviceFeatures2(d->phys, &features);
+        ctx->vk.vkGetPhysicalDeviceProperties2(d->phys, &props);
+        if (float16.shaderFloat16 != VK_TRUE || features.features.shaderInt16 != VK_TRUE)
+            say(why, "device %s lacks shaderFloat16 or shaderInt16, which the emulated coopmat kernel needs", d->name);
+        else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+                 !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize < 4)
+            say(why,
+                "device %s has no subgroups of 4 or more invocations with basic operations in compute shaders, "
+                "which the emulated coopmat kernel needs",
+                d->name);
+    }
+    for (int t = 0; t < 2; t++) snprintf(c->why[t ? GH_BF16 : GH_F16], sizeof c->why[0], "%s", why);
+    if (why[0]) return;
+    c->api = VKP_COOP_EMULATED;
+    c->shapes[GH_F16] = c->shapes[GH_BF16] = (1u << VKP_COOP_SHAPES) - 1;
+    c->subgroup_size = subgroup.subgroupSize;
+    c->has_float16 = 1;
+    snprintf(c->offered, sizeof c->offered,
+             "cooperative matrices (emulated in shader code, f32 sums): f16 16x16x16 "
+             "16x8x16 16x8x8, bf16 16x16x16 16x8x16 16x8x8");
+}
+
+void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
+{
+    vkp_coop *c = &d->coop;
+    memset(c, 0, sizeof *c);
+    if (ctx->emulate_coop) {
+        query_emulated(ctx, d);
+        return;
+    }
+    char why[sizeof c->why[0]] = "";
+    ext_list l;
+    list_extensions(ctx, d->phys, &l);
+    reported *shapes = NULL;
+    int n_shapes = -1;
+
+    c->api = pick_extension(ctx, d, &l, why);
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV nv = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+    VkPhysicalDeviceShaderFloat16Int8Features float16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceVulkanMemoryModelFeatures model = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    VkPhysicalDeviceCooperativeMatrixPropertiesKHR khr_props = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_KHR};
+    VkPhysicalDeviceCooperativeMatrixPropertiesNV nv_props = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_NV};
+    VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
+    int has_bf16_ext =
+        has_extension(&l, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) && !(ctx->hide_extensions & VKP_HIDE_BF16);
+
+    if (c->api != VKP_COOP_NONE &&
+        (d->props.apiVersion < VK_API_VERSION_1_2 || ctx->instance_version < VK_API_VERSION_1_2 ||
+         !ctx->vk.vkGetPhysicalDeviceFeatures2 || !ctx->vk.vkGetPhysicalDeviceProperties2)) {
+        say(why,
+            "device %s is Vulkan %u.%u with a Vulkan %u.%u loader: the coopmat kernel needs 1.2 on both "
+            "(vulkanMemoryModel, shaderFloat16)",
+            d->name, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion),
+            VK_API_VERSION_MAJOR(ctx->instance_version), VK_API_VERSION_MINOR(ctx->instance_version));
+        c->api = VKP_COOP_NONE;
+    }
+    if (c->api != VKP_COOP_NONE) {
+        /* Features and properties, the extension's structs chained only
+         * where the device has the extension. */
+        model.pNext = &float16;
+        if (c->api == VKP_COOP_KHR) {
+            float16.pNext = &khr;
+            khr_props.pNext = props.pNext;
+            props.pNext = &khr_props;
+            if (has_bf16_ext) khr.pNext = &bf16;
+        } else {
+            float16.pNext = &nv;
+            nv_props.pNext = props.pNext;
+            props.pNext = &nv_props;
+        }
+        features.pNext = &model;
+        ctx->vk.vkGetPhysicalDeviceFeatures2(d->phys, &features);
+        ctx->vk.vkGetPhysicalDeviceProperties2(d->phys, &props);
+        const char *ext = c->api == VKP_COOP_KHR ? "VK_KHR_cooperative_matrix" : "VK_NV_cooperative_matrix";
+        VkBool32 coop = c->api == VKP_COOP_KHR ? khr.cooperativeMatrix : nv.cooperativeMatrix;
+        VkShaderStageFlags stages = c->api == VKP_COOP_KHR ? khr_props.cooperativeMatrixSupportedStages
+                                                           : nv_props.cooperativeMatrixSupportedStages;
+        if (coop != VK_TRUE) say(why, "device %s has %s without its cooperativeMatrix feature", d->name, ext);
+        else if (!(stages & VK_SHADER_STAGE_COMPUTE_BIT))
+            say(why, "device %s has %s, but not in compute shaders (cooperativeMatrixSupportedStages)", d->name, ext);
+        else if (model.vulkanMemoryModel != VK_TRUE)
+            say(why,
+                "device %s has no vulkanMemoryModel (the kernel's cooperative matrices use the Vulkan memory "
+                "model)",
+                d->name);
+        else if (features.features.shaderInt16 != VK_TRUE)
+            say(why, "device %s has no shaderInt16 (the kernel copies the 16-bit values as 16-bit integers)", d->name);
+        else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+                 !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize == 0)
+            say(why, "device %s has no basic subgroup operations in compute shaders (the kernel's gl_SubgroupID)",
+                d->name);
+        else if ((n_shapes = query_shapes(ctx, d, c->api, &shapes, why)) >= 0) {
+            c->subgroup_size = subgroup.subgroupSize;
+            c->has_float16 = float16.shaderFloat16 == VK_TRUE;
+            read_shapes(c, shapes, n_shapes);
+        }
+        if (n_shapes < 0) c->api = VKP_COOP_NONE;
+    }
+    free(shapes);
+
+    int bf16_features = bf16.shaderBFloat16Type == VK_TRUE && bf16.shaderBFloat16CooperativeMatrix == VK_TRUE;
+    for (int t = 0; t < 2; t++) {
+        gh_dtype dtype = t ? GH_BF16 : GH_F16;
+        if (c->api == VKP_COOP_NONE) memcpy(c->why[dtype], why, sizeof why);
+        else judge_dtype(d, &l, dtype, bf16_features, c->why[dtype]);
+    }
+    c->has_bf16 = c->api == VKP_COOP_KHR && !c->why[GH_BF16][0];
+    /* Nothing to enable where neither dtype runs. */
+    if (c->why[GH_F16][0] && c->why[GH_BF16][0]) c->api = VKP_COOP_NONE;
+    free(l.props);
+}
+
+void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, VkPhysicalDeviceFeatures *core)
+{
+    memset(e, 0, sizeof *e);
+    const vkp_coop *c = &d->coop;
+    if (c->api == VKP_COOP_NONE) return;
+    if (c->api == VKP_COOP_EMULATED) { /* no extension, no Vulkan memory model */
+        e->float16 = (VkPhysicalDeviceShaderFloat16Int8Features){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+            .pNext = *chain,
+            .shaderFloat16 = VK_TRUE,
+        };
+        *chain = &e->float16;
+        core->shaderInt16 = VK_TRUE;
+        return;
+    }
+    if (c->api == VKP_COOP_KHR) {
+        e->khr = (VkPhysicalDeviceCooperativeMatrixFeaturesKHR){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
+            .pNext = *chain,
+            .cooperativeMatrix = VK_TRUE,
+        };
+        *chain = &e->khr;
+        e->extensions[e->n_extensions++] = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
+    } else {
+        e->nv = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+            .pNext = *chain,
+            .cooperativeMatrix = VK_TRUE,
+        };
+        *chain = &e->nv;
+        e->extensions[e->n_extensions++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+    }
+    e->memory_model = (VkPhysicalDeviceVulkanMemoryModelFeatures){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+        .pNext = *chain,
+        .vulkanMemoryModel = VK_TRUE,
+    };
+    *chain = &e->memory_model;
+    if (c->has_float16) {
+        e->float16 = (VkPhysicalDeviceShaderFloat16Int8Features){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+            .pNext = *chain,
+            .shaderFloat16 = VK_TRUE,
+        };
+        *chain = &e->float16;
+    }
+    if (c->has_bf16) {
+        e->bf16 = (VkPhysicalDeviceShaderBfloat16FeaturesKHR){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR,
+            .pNext = *chain,
+            .shaderBFloat16Type = VK_TRUE,
+            .shaderBFloat16CooperativeMatrix = VK_TRUE,
+        };
+        *chain = &e->bf16;
+        e->extensions[e->n_extensions++] = VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME;
+    }
+    core->shaderInt16 = VK_TRUE;
+}
+
+void vkp_coop_failed(vkp_device *d, VkResult result)
+{
+    vkp_coop *c = &d->coop;
+    const char *what = c->api == VKP_COOP_EMULATED ? "shaderFloat16 and shaderInt16"
+                       : c->api == VKP_COOP_NV     ? "VK_NV_cooperative_matrix and its features"
+                       : c->has_bf16 ? "VK_KHR_cooperative_matrix, VK_KHR_shader_bfloat16 and their features"
+                                     : "VK_KHR_cooperative_matrix and its features";
+    for (int t = 0; t < 2; t++)
+        say(c->why[t ? GH_BF16 : GH_F16],
+            "vkCreateDevice failed on device %s with what the coopmat kernel enables (%s): %s; the device was made "
+            "without them",
+            d->name, what, vkp_result_name(result));
+    c->api = VKP_COOP_NONE;
+    c->has_bf16 = c->has_float16 = 0;
+}

