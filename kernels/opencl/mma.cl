@@ -10,10 +10,10 @@
  * (cvt.rna) as its fragments load (m16n8k8), which the plugin declares.
  *
  * Along K, in steps of BK, the next step's tiles of op(A) and op(B) are
- * loaded into registers while the current step multiplies (coalesced: along
- * whichever dimension is contiguous in global memory; zeros past the
- * edges), then stored into the other of two local-memory buffers, one
- * barrier per step. In local memory both tiles are K-contiguous, whatever
+ * loaded into registers while the current step multiplies (16 bytes at a
+ * time along whichever dimension is contiguous in global memory, element
+ * by element where a piece crosses an edge; zeros past the edges), then
+ * stored into the other of two local-memory buffers, one barrier per step. In local memory both tiles are K-contiguous, whatever
  * the transposes (a[m][k], b[n][k]), so a fragment's pair of 16-bit
  * elements is one 32-bit read; rows are padded (8 elements of 16 bits, 4 of
  * f32) so that the 32 lanes (g, t) = (lane / 4, lane % 4) reading row g,
@@ -44,8 +44,11 @@
 #define LDT     (BK + PAD) /* a local tile's row: BK elements of K, padded */
 #define A_ELEMS (BM * BK)
 #define B_ELEMS (BN * BK)
-#define A_EACH  ((A_ELEMS + THREADS - 1) / THREADS)
-#define B_EACH  ((B_ELEMS + THREADS - 1) / THREADS)
+/* Global memory is read in pieces of 16 bytes along the contiguous
+ * dimension (vloadn needs only the element's alignment). */
+#define V       (BITS16 ? 8 : 4)
+#define A_EACH  ((A_ELEMS / V + THREADS - 1) / THREADS) /* pieces a work-item moves */
+#define B_EACH  ((B_ELEMS / V + THREADS - 1) / THREADS)
 
 /* An element's bits as stored: 16 of them for f16 and bf16, f32's 32. */
 #if BITS16
@@ -78,6 +81,38 @@ raw_t load_raw(__global const STORE_T *p, const long i)
                  : "+f"((D)[0]), "+f"((D)[1]), "+f"((D)[2]), "+f"((D)[3])                               \
                  : "r"(A0), "r"(A1), "r"(A2), "r"(A3), "r"(B0), "r"(B1))
 
+#if BITS16
+#define VLOAD  vload8
+#define VSTORE vstore8
+#else
+#define VLOAD  vload4
+#define VSTORE vstore4
+#endif
+
+/* V elements from element `at` on, of which the first `left` lie inside
+ * the matrix (the rest, and all when left <= 0, are zeros). */
+void load_piece(raw_t *dst, __global const STORE_T *p, const long at, const int left)
+{
+    if (left >= V) {
+        VSTORE(VLOAD(0, (__global const raw_t *)p + at), 0, dst);
+    } else {
+#pragma unroll
+        for (int v = 0; v < V; ++v) dst[v] = v < left ? load_raw(p, at + v) : (raw_t)0;
+    }
+}
+
+/* A piece into a K-contiguous local tile at (r, p): along k in one store,
+ * or along r (M or N contiguous in global memory) element by element. */
+void store_piece(__local raw_t *tile, const raw_t *src, const int r, const int p, const int along_r)
+{
+    if (along_r) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) tile[(r + v) * LDT + p] = src[v];
+    } else {
+        VSTORE(VLOAD(0, src), 0, tile + r * LDT + p);
+    }
+}
+
 #if !BITS16
 uint to_tf32(const uint bits)
 {
@@ -107,7 +142,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
     B += b_offset;
     C += c_offset;
 
-    raw_t ra[A_EACH], rb[B_EACH];
+    raw_t ra[A_EACH][V], rb[B_EACH][V];
     float acc[FM][FN][4];
     #pragma unroll
     for (int i = 0; i < FM; ++i)
@@ -116,23 +151,23 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
             #pragma unroll
             for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
-    /* Element c of a tile: (row along M or N, k), numbered along the
-     * dimension that is contiguous in global memory. */
+    /* Piece c of a tile starts at element c * V, counted along the
+     * dimension contiguous in global memory: (r, p) = (row along M or N, k). */
 #define A_PLACE(c, r, p)                   \
     if (trans_a) {                         \
-        p = (c) / BM;                      \
-        r = (c) % BM;                      \
+        p = (c) * V / BM;                  \
+        r = (c) * V % BM;                  \
     } else {                               \
-        r = (c) / BK;                      \
-        p = (c) % BK;                      \
+        r = (c) * V / BK;                  \
+        p = (c) * V % BK;                  \
     }
 #define B_PLACE(c, r, p)                   \
     if (trans_b) {                         \
-        r = (c) / BK;                      \
-        p = (c) % BK;                      \
+        r = (c) * V / BK;                  \
+        p = (c) * V % BK;                  \
     } else {                               \
-        p = (c) / BN;                      \
-        r = (c) % BN;                      \
+        p = (c) * V / BN;                  \
+        r = (c) * V % BN;                  \
     }
     /* The step at k0 into registers. */
 #define LOAD_STEP(k0)                                                                                          \
@@ -142,9 +177,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
         int r = 0, p = 0;                                                                                      \
         A_PLACE(c, r, p)                                                                                       \
         const int gi = row0 + r, gk = (k0) + p;                                                                \
-        ra[e] = c < A_ELEMS && gi < M && gk < K                                                                \
-                    ? load_raw(A, trans_a ? (long)gk * lda + gi : (long)gi * lda + gk)                         \
-                    : (raw_t)0;                                                                                \
+        const int left = c >= A_ELEMS / V ? 0                                                                  \
+                         : trans_a        ? (gk < K ? M - gi : 0)                                              \
+                                          : (gi < M ? K - gk : 0);                                             \
+        load_piece(ra[e], A, trans_a ? (long)gk * lda + gi : (long)gi * lda + gk, left);                       \
     }                                                                                                          \
     _Pragma("unroll")                                                                                          \
     for (int e = 0; e < B_EACH; ++e) {                                                                         \
@@ -152,9 +188,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
         int r = 0, p = 0;                                                                                      \
         B_PLACE(c, r, p)                                                                                       \
         const int gj = col0 + r, gk = (k0) + p;                                                                \
-        rb[e] = c < B_ELEMS && gj < N && gk < K                                                                \
-                    ? load_raw(B, trans_b ? (long)gj * ldb + gk : (long)gk * ldb + gj)                         \
-                    : (raw_t)0;                                                                                \
+        const int left = c >= B_ELEMS / V ? 0                                                                  \
+                         : trans_b        ? (gj < N ? K - gk : 0)                                              \
+                                          : (gk < K ? N - gj : 0);                                             \
+        load_piece(rb[e], B, trans_b ? (long)gj * ldb + gk : (long)gk * ldb + gj, left);                       \
     }
     /* The registers into buffer `buf`, K-contiguous. */
 #define STORE_STEP(buf)                                                                                        \
@@ -163,14 +200,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
         const int c = tid + e * THREADS;                                                                       \
         int r = 0, p = 0;                                                                                      \
         A_PLACE(c, r, p)                                                                                       \
-        if (c < A_ELEMS) ((__local raw_t *)a_words[buf])[r * LDT + p] = ra[e];                                \
+        if (c < A_ELEMS / V) store_piece((__local raw_t *)a_words[buf], ra[e], r, p, trans_a);                  \
     }                                                                                                          \
     _Pragma("unroll")                                                                                          \
     for (int e = 0; e < B_EACH; ++e) {                                                                         \
         const int c = tid + e * THREADS;                                                                       \
         int r = 0, p = 0;                                                                                      \
         B_PLACE(c, r, p)                                                                                       \
-        if (c < B_ELEMS) ((__local raw_t *)b_words[buf])[r * LDT + p] = rb[e];                                \
+        if (c < B_ELEMS / V) store_piece((__local raw_t *)b_words[buf], rb[e], r, p, !trans_b);                 \
     }
 
     LOAD_STEP(0)
