@@ -990,6 +990,12 @@ static void plan_b_copies(worker *w, size_t n, gh_split_b_copy mode, shared *sh)
             snprintf(st->b_path, sizeof st->b_path, "host (b_copy = host)");
             continue;
         }
+        if (mb->isolated) {
+            snprintf(st->b_path, sizeof st->b_path,
+                     "host: each member runs in a worker process of its own (isolation): peer copies need "
+                     "isolation = none");
+            continue;
+        }
         if (!gh_split_member_has_copy_peer(mb)) {
             snprintf(st->b_path, sizeof st->b_path, "host: plugin %s has no copy_peer (ABI minor 3)", mb->api->name);
             continue;
@@ -1000,8 +1006,8 @@ static void plan_b_copies(worker *w, size_t n, gh_split_b_copy mode, shared *sh)
                 continue;
             if (w[j].mb->ctx != mb->ctx) {
                 snprintf(st->b_path, sizeof st->b_path,
-                         "host: not in the plugin context of member %s/%d (under isolation each member has a worker "
-                         "of its own: peer copies need isolation = none)",
+                         "host: its [backend] is not that of member %s/%d (peer copies are between devices of one "
+                         "plugin context: list them in one [backend])",
                          w[j].mb->backend, w[j].mb->device);
                 continue;
             }

@@ -34,6 +34,7 @@ typedef struct gh_split_member {
     const gh_kernel_info *kernel_info;
     const int64_t *params;    /* kernel_info->n_params values */
     const char *params_label; /* "tile=16", or "" */
+    int isolated;             /* 1: ctx is a worker process of its own (isolation): no peer copies */
 } gh_split_member;
 
 /* 1 when the member's plugin offers every minor-1 stream function. */
