@@ -101,6 +101,19 @@ expect_status "a device without a node" $? 0
 members_ok "nonode: member 1 not placed, and why" "$work/nonode" \
   "i == 0 or (m['numa_node'] is None and m['numa'] == 'not placed: $sys/bus/pci/devices/0000:3d:00.0/numa_node is -1: the machine gives the device no NUMA node')"
 
+# tools/split_summary.py: speed-up over a one-member split, node, bandwidth and B path per member.
+echo 1 >"$sys/bus/pci/devices/0000:3d:00.0/numa_node"  # back from the no-node case
+cp "$work/peer.ini" "$work/speed.ini"
+sed -i 's|^output = .*|output = '"$work"'/speed|' "$work/speed.ini"
+printf '[backend single]\nplugin = fake_peer\ndevices = 0\n[split one]\nbackends = single\npanel = 8\nmem_limit = 1M\n' >>"$work/speed.ini"
+timeout 60 "$gemmhost" --quiet --config "$work/speed.ini" >"$work/speed.out" 2>&1
+expect_status "a one-member split beside the two-member one" $? 0
+out=$("$python" "$src/tools/split_summary.py" "$work/speed" 2>&1)
+expect_status "split_summary.py" $? 0
+expect_in "summary: speed-up over one GPU" "$out" "x over one GPU (one)"
+expect_in "summary: member 1's node, bandwidth and B path" "$out" "GB/s; node 1 (thread on node 1 (1 CPU)"
+expect_in "summary: B by peer copy" "$out" "B: peer from pair/0"
+
 # Bad keys are named.
 config fake_peer sideways auto badkey
 out=$("$gemmhost" --config "$work/badkey.ini" 2>&1)
