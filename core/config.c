@@ -649,7 +649,10 @@ static int check_backend(loader *ld, const section *s, gh_config *cfg)
 
 /* -- [split NAME] -- */
 
-static const char *const split_key_names[] = {"backends", "panel", "mem_limit", "kernel"};
+static const char *const split_key_names[] = {"backends", "panel", "mem_limit", "kernel", "numa", "b_copy"};
+/* In the order of gh_split_numa and gh_split_b_copy (split.h). */
+static const char *const numa_names[] = {"auto", "off"};
+static const char *const b_copy_names[] = {"auto", "host", "peer"};
 
 static int get_mem_limit(loader *ld, const section *s, const entry *e, uint64_t *out)
 {
@@ -678,8 +681,14 @@ static int split_key(loader *ld, const section *s, const entry *e, gh_split_conf
     if (strcmp(e->key, "panel") == 0) return get_int(ld, s, e, 1, MAX_DIM, &sp->panel);
     if (strcmp(e->key, "mem_limit") == 0) return get_mem_limit(ld, s, e, &sp->mem_limit);
     if (strcmp(e->key, "kernel") == 0) return get_string(ld, s, e, &sp->kernel);
+    const char *v;
+    if (strcmp(e->key, "numa") == 0)
+        return get_single(ld, s, e, &v) != 0 ? -1 : get_choice(ld, s, e, v, "a NUMA mode", numa_names, 2, &sp->numa);
+    if (strcmp(e->key, "b_copy") == 0)
+        return get_single(ld, s, e, &v) != 0 ? -1
+                                             : get_choice(ld, s, e, v, "a way to copy B", b_copy_names, 3, &sp->b_copy);
     char allowed[128];
-    ini_join_names(split_key_names, 4, allowed, sizeof allowed);
+    ini_join_names(split_key_names, 6, allowed, sizeof allowed);
     return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
 }
 

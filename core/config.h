@@ -55,6 +55,8 @@ typedef struct gh_split_config {
     char *kernel;       /* kernel each member runs; "" (default): each member's
                               first kernel in its [backend] kernels, else the
                               plugin's first kernel */
+    int numa;   /* gh_split_numa (split.h): numa = auto (0) | off (1) */
+    int b_copy; /* gh_split_b_copy (split.h): b_copy = auto (0) | host (1) | peer (2) */
     gh_origin origin;
 } gh_split_config;
 

@@ -519,6 +519,8 @@ void gh_fields_device_info(gh_fieldset *fs, const gh_device_info *d)
     DEV_INT(fs, d, max_workgroup_size);
     DEV_BOOL(fs, d, is_software);
     DEV_BOOL(fs, d, has_fp64);
+    const char *pci = DEV_STR(d, pci_address);
+    gh_fs_str(fs, "pci_address", pci ? pci : "");
 }
 
 void gh_fields_plugin(gh_fieldset *fs, const gh_report_plugin *p)
@@ -567,6 +569,11 @@ static void split_member_fields(gh_fieldset *fs, const gh_report_split_member *m
     gh_fs_num(fs, "wait_ms", m->wait_ms);
     gh_fs_int(fs, "bytes_up", (int64_t)m->bytes_up);
     gh_fs_int(fs, "bytes_down", (int64_t)m->bytes_down);
+    gh_fs_num(fs, "upload_gbps", m->upload_gbps);
+    if (m->numa_node >= 0) gh_fs_int(fs, "numa_node", m->numa_node);
+    else gh_fs_null(fs, "numa_node");
+    gh_fs_str(fs, "numa", m->numa ? m->numa : "");
+    gh_fs_str(fs, "b_path", m->b_path ? m->b_path : "");
     if (m->error && m->error[0]) gh_fs_str(fs, "error", m->error);
     else gh_fs_null(fs, "error");
 }

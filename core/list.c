@@ -12,6 +12,7 @@
 #include "crash.h"
 #include "data.h"
 #include "encode.h"
+#include "numa.h"
 #include "gemmhost_build_info.h"
 #include "reported.h"
 
@@ -59,6 +60,8 @@ static void list_device(const gh_plugin_api *api, gh_plugin *ctx, int d)
     printf("      %s device, %u compute units, %.1f GiB memory, %llu KiB local memory, work-group up to %u, fp64 %s\n",
            i->is_software ? "software" : "hardware", i->compute_units, (double)i->global_mem_bytes / (1 << 30),
            (unsigned long long)(i->local_mem_bytes / 1024), i->max_workgroup_size, yes_no(i->has_fp64));
+    const char *pci = gh_device_pci_address(i);
+    printf("      PCI address %s\n", *pci ? pci : "unknown");
 }
 
 static void list_kernel(const gh_kernel_info *k)
@@ -144,9 +147,10 @@ static void list_summary(gh_plugin_set *set)
             char label[512];
             gh_device_label(label, sizeof label, -1, di ? di->name : NULL);
             if (di)
-                printf("  device %s/%d: %s, %s, %s, %.1f GiB%s\n", p->name, d, label, di->api,
+                printf("  device %s/%d: %s, %s, %s, %.1f GiB%s%s%s\n", p->name, d, label, di->api,
                        di->is_software ? "software" : "hardware", (double)di->global_mem_bytes / (1 << 30),
-                       di->has_fp64 ? ", fp64" : "");
+                       di->has_fp64 ? ", fp64" : "", *gh_device_pci_address(di) ? ", PCI " : "",
+                       gh_device_pci_address(di));
         }
         api->close(o.ctx);
     }

@@ -533,6 +533,7 @@ static int add_members(gh_split_plan *sp, const gh_instance *inst, char *err, si
             .kernel_info = info,
             .params = own,
             .params_label = gh_strdup(label),
+            .isolated = gh_proxy_is(inst->plugin->api),
         };
     }
     return 0;

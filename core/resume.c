@@ -264,6 +264,10 @@ static int parse_split(const json_t *o, gh_resumed *res)
             .wait_ms = num_of(m, "wait_ms", 0),
             .bytes_up = (uint64_t)int_of(m, "bytes_up", 0),
             .bytes_down = (uint64_t)int_of(m, "bytes_down", 0),
+            .upload_gbps = num_of(m, "upload_gbps", 0),
+            .numa_node = (int)int_of(m, "numa_node", -1),
+            .numa = str_of(m, "numa"),
+            .b_path = str_of(m, "b_path"),
             .error = str_of(m, "error"),
         };
     }

@@ -587,7 +587,9 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
         .c = dst,
     };
     gh_split_outcome o = {.members = job->last};
-    if (gh_split_run(job->sp->members, n, job->sp->config->panel, job->sp->config->mem_limit, &prob, &o) != GH_OK) {
+    const gh_split_config *sc = job->sp->config;
+    const gh_split_options opt = {sc->panel, sc->mem_limit, sc->numa, sc->b_copy};
+    if (gh_split_run(job->sp->members, n, &opt, &prob, &o) != GH_OK) {
         if (gh_cancel_requested())
             result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s: %s", gh_cancel_signal_name(), o.error);
         else result_detail(r, status_of(o.status), "%s", o.error);
@@ -701,6 +703,10 @@ static void report_split(gh_report *report, const gh_split_plan *sp, const gh_re
             .wait_ms = st[i].wait_ms,
             .bytes_up = st[i].bytes_up,
             .bytes_down = st[i].bytes_down,
+            .upload_gbps = st[i].upload_ms > 0 ? (double)st[i].bytes_up / st[i].upload_ms / 1e6 : 0,
+            .numa_node = st[i].numa_node,
+            .numa = st[i].numa_note,
+            .b_path = st[i].b_path,
             .error = st[i].error,
         };
     }

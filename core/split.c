@@ -21,6 +21,7 @@
 
 #include "cancel.h"
 #include "crash.h"
+#include "numa.h"
 #include "reported.h"
 #include "util.h"
 
@@ -45,6 +46,12 @@ int gh_split_member_has_host_alloc(const gh_split_member *mb)
 {
     const gh_plugin_api *api = mb->api;
     return mb->abi_minor >= 1 && GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->host_alloc && api->host_free;
+}
+
+int gh_split_member_has_copy_peer(const gh_split_member *mb)
+{
+    const gh_plugin_api *api = mb->api;
+    return mb->abi_minor >= 3 && GH_HAS_MEMBER(api, gh_plugin_api, copy_peer) && api->copy_peer;
 }
 
 static void *member_host_alloc(void *user, size_t bytes)
@@ -217,6 +224,9 @@ typedef struct shared {
     size_t n_workers, arrived;
     double t_start; /* when the last worker finished setting up */
     int64_t next_chunk, n_chunks;
+    int64_t *home_next, *home_end; /* NUMA: per member, the chunks it takes first; NULL: one queue */
+    pthread_cond_t b_changed;      /* a member's B became ready or unavailable, or a receiver is done */
+    size_t b_receivers, b_done;    /* members that copy B from another, and those done with it */
     atomic_int aborted; /* a member failed: nobody takes more work */
     gh_status status;   /* the first failure */
     char *error;
@@ -284,6 +294,13 @@ typedef struct worker {
     int started;
     double end_ms;
     pthread_t thread;
+    size_t index;             /* in the members */
+    struct worker *all;       /* every member's worker, for the peer copies of B */
+    const gh_numa_place *place; /* where its thread goes; node -1: nowhere in particular */
+    int b_source;             /* peer copies: the member it copies B from; -1: it uploads B itself */
+    int b_tree;               /* 1: B goes to it (or from it) in the peer tree */
+    int b_state;              /* under sh->lock: 0 not yet, 1 B resident and complete, -1 never */
+    int b_counted;            /* under sh->lock: counted in sh->b_done */
 } worker;
 
 /* Records this member's failure (first one only) with the plugin's words,
@@ -318,13 +335,27 @@ static int stopped_by_signal(worker *w)
     return 1;
 }
 
+/* With home ranges: its own next chunk, else the last one of the member
+ * with the most left. Under sh->lock. */
+static int64_t take_home_chunk(shared *sh, size_t self)
+{
+    if (sh->home_next[self] < sh->home_end[self]) return sh->home_next[self]++;
+    size_t most = self;
+    for (size_t i = 0; i < sh->n_workers; i++)
+        if (sh->home_end[i] - sh->home_next[i] > sh->home_end[most] - sh->home_next[most]) most = i;
+    return sh->home_next[most] < sh->home_end[most] ? --sh->home_end[most] : -1;
+}
+
 static int64_t take_chunk(worker *w)
 {
     if (stopped_by_signal(w)) return -1;
     double t0 = gh_now_ms();
     int64_t chunk = -1;
     pthread_mutex_lock(&w->sh->lock);
-    if (!atomic_load(&w->sh->aborted) && w->sh->next_chunk < w->sh->n_chunks) chunk = w->sh->next_chunk++;
+    if (!atomic_load(&w->sh->aborted)) {
+        if (w->sh->home_next) chunk = take_home_chunk(w->sh, w->index);
+        else if (w->sh->next_chunk < w->sh->n_chunks) chunk = w->sh->next_chunk++;
+    }
     pthread_mutex_unlock(&w->sh->lock);
     w->st->wait_ms += gh_now_ms() - t0;
     if (chunk >= 0) w->st->chunks++;
@@ -647,6 +678,147 @@ static gh_status run_chunk(worker *w, int64_t chunk)
     return GH_OK;
 }
 
+/* ---- NUMA placement --------------------------------------------------------- */
+
+/* Rows row0..row1 of a matrix stored by rows: their bytes, from row0's first. */
+static void move_rows(const gh_matrix *m, int64_t row0, int64_t row1, int node, int *moved, char *why, size_t size)
+{
+    size_t bytes = (size_t)(row1 - row0) * (size_t)m->ld * m->elem_size;
+    if (*moved && gh_numa_move(element_at(m, row0, 0), bytes, node, why, size) != 0) *moved = 0;
+}
+
+/* Its thread on its device's node's CPUs, then the rows of A (when stored by
+ * rows) and C of its home chunks moved to that node. Before the clock. */
+static void place_member(worker *w)
+{
+    gh_split_member_stats *st = w->st;
+    char why[256];
+    st->numa_node = -1;
+    if (!w->place) {
+        snprintf(st->numa_note, sizeof st->numa_note, "not placed: numa = off");
+        return;
+    }
+    if (w->place->node < 0) {
+        snprintf(st->numa_note, sizeof st->numa_note, "not placed: %s", w->place->why);
+        return;
+    }
+    if (gh_numa_pin_thread(&w->place->cpus, why, sizeof why) != 0) {
+        snprintf(st->numa_note, sizeof st->numa_note, "not placed: node %d, but %s", w->place->node, why);
+        return;
+    }
+    st->numa_node = w->place->node;
+    int n = snprintf(st->numa_note, sizeof st->numa_note, "thread on node %d (%d CPU%s)", w->place->node,
+                     w->place->n_cpus, w->place->n_cpus == 1 ? "" : "s");
+    char *rest = st->numa_note + n;
+    size_t rest_size = sizeof st->numa_note - (size_t)n;
+    const int64_t c0 = w->sh->home_next[w->index], c1 = w->sh->home_end[w->index], rows = st->layout.chunk_rows;
+    if (c1 <= c0) {
+        snprintf(rest, rest_size, "; no home chunk");
+        return;
+    }
+    const int64_t r0 = c0 * rows, r1 = min64(c1 * rows, w->p->m);
+    int moved = 1;
+    move_rows(w->p->c, r0, r1, w->place->node, &moved, why, sizeof why);
+    if (!w->p->trans_a) move_rows(w->p->a, r0, r1, w->place->node, &moved, why, sizeof why);
+    const char *what = w->p->trans_a ? "C" : "A and C";
+    if (!moved) {
+        snprintf(rest, rest_size, "; %s of its %lld home chunks not moved: %s", what, (long long)(c1 - c0), why);
+        return;
+    }
+    int at = gh_numa_node_of(element_at(w->p->c, r0, 0), why, sizeof why);
+    if (at < 0) snprintf(rest, rest_size, "; %s of its %lld home chunks moved, where to unknown: %s", what,
+                         (long long)(c1 - c0), why);
+    else snprintf(rest, rest_size, "; %s of its %lld home chunks on node %d%s", what, (long long)(c1 - c0), at,
+                  at == w->place->node ? "" : " (the kernel did not move them: page-locked memory stays)");
+}
+
+/* ---- B once over the host link: peer copies --------------------------------- */
+
+static void set_b_state(worker *w, int state)
+{
+    pthread_mutex_lock(&w->sh->lock);
+    if (w->b_state == 0) w->b_state = state;
+    pthread_cond_broadcast(&w->sh->b_changed);
+    pthread_mutex_unlock(&w->sh->lock);
+}
+
+/* A receiver is done with its source's B (copied, refused or never had it). */
+static void b_received(worker *w)
+{
+    pthread_mutex_lock(&w->sh->lock);
+    if (!w->b_counted) {
+        w->b_counted = 1;
+        w->sh->b_done++;
+        pthread_cond_broadcast(&w->sh->b_changed);
+    }
+    pthread_mutex_unlock(&w->sh->lock);
+}
+
+/* B resident and whole before the first chunk: from its source member by
+ * copy_peer, or from the host (the tree's root, or when the copy is refused
+ * or the source has no B). */
+static gh_status distribute_b(worker *w)
+{
+    const gh_split_member *mb = w->mb;
+    if (w->b_source >= 0) {
+        worker *src = &w->all[w->b_source];
+        double t0 = gh_now_ms();
+        pthread_mutex_lock(&w->sh->lock);
+        while (src->b_state == 0) pthread_cond_wait(&w->sh->b_changed, &w->sh->lock);
+        int state = src->b_state;
+        pthread_mutex_unlock(&w->sh->lock);
+        w->st->wait_ms += gh_now_ms() - t0;
+        if (state == 1) {
+            t0 = gh_now_ms();
+            gh_status s = mb->api->copy_peer(mb->ctx, src->b_whole, 0, w->b_whole, 0, w->st->layout.b_bytes);
+            double ms = gh_now_ms() - t0;
+            b_received(w);
+            if (s == GH_OK) {
+                char size[32];
+                gh_split_format_bytes(w->st->layout.b_bytes, size, sizeof size);
+                snprintf(w->st->b_path, sizeof w->st->b_path, "peer from %s/%d (%s in %.3f ms, %.1f GB/s)",
+                         src->mb->backend, src->mb->device, size, ms,
+                         ms > 0 ? (double)w->st->layout.b_bytes / ms / 1e6 : 0.0);
+                w->st->b_peer = 1;
+                for (int64_t j = 0; j < w->st->layout.n_panels; j++) w->panel_loaded[j] = 1;
+                w->panels_loaded = w->st->layout.n_panels;
+                set_b_state(w, 1);
+                return GH_OK;
+            }
+            if (s != GH_UNSUPPORTED)
+                return fail(w, s, 1, "copying B from member %s/%d (copy_peer)", src->mb->backend, src->mb->device);
+            const char *words = mb->api->last_error(mb->ctx);
+            snprintf(w->st->b_path, sizeof w->st->b_path, "host: copy_peer from %s/%d refused: %s", src->mb->backend,
+                     src->mb->device, *words ? words : "(the plugin gave no reason)");
+        } else {
+            b_received(w);
+            snprintf(w->st->b_path, sizeof w->st->b_path, "host: member %s/%d, its source, has no B to copy",
+                     src->mb->backend, src->mb->device);
+        }
+    }
+    if (load_whole_b(w) != GH_OK || (w->async && lane_sync(w, &w->lanes[0]) != GH_OK)) return GH_ERROR;
+    set_b_state(w, 1);
+    return GH_OK;
+}
+
+/* Before its buffers go: a member that never had B says so, and every
+ * receiver has finished with the B it copies from. */
+static void give_up_b(worker *w)
+{
+    if (!w->b_tree) return;
+    set_b_state(w, -1);
+    if (w->b_source >= 0) b_received(w);
+}
+
+static void finish_b(worker *w)
+{
+    if (!w->b_tree) return;
+    give_up_b(w);
+    pthread_mutex_lock(&w->sh->lock);
+    while (w->sh->b_done < w->sh->b_receivers) pthread_cond_wait(&w->sh->b_changed, &w->sh->lock);
+    pthread_mutex_unlock(&w->sh->lock);
+}
+
 /* ---- a worker's life ------------------------------------------------------ */
 
 static gh_status alloc_buffer(worker *w, uint64_t bytes, gh_buffer **out, const char *what)
@@ -746,14 +918,16 @@ static void *worker_main(void *arg)
                    w->mb->device, w->mb->api->name, w->mb->kernel_info->name, *w->mb->params_label ? " " : "",
                    w->mb->params_label, (long long)w->p->m, (long long)w->p->n, (long long)w->p->k);
     gh_status s = worker_setup(w);
+    if (s == GH_OK) place_member(w);
     arrive(w->sh, 1); /* a member that could not set up still arrives: nobody waits forever */
-    if (s == GH_OK) {
+    if (s == GH_OK && (!w->b_tree || distribute_b(w) == GH_OK)) {
         int64_t chunk;
         while (!w->failed && (chunk = take_chunk(w)) >= 0)
             if (run_chunk(w, chunk) != GH_OK) break;
     }
     drain(w);
     w->end_ms = gh_now_ms();
+    finish_b(w);
     worker_teardown(w);
     return NULL;
 }
@@ -788,13 +962,108 @@ static gh_status check_members(const gh_split_member *members, size_t n, int64_t
     return GH_OK;
 }
 
-gh_status gh_split_run(const gh_split_member *members, size_t n_members, int64_t panel, uint64_t mem_limit,
+/* The highest power of two <= n (n >= 1). */
+static size_t high_bit(size_t n)
+{
+    size_t h = 1;
+    while (h <= n / 2) h *= 2;
+    return h;
+}
+
+/* Which member gets B from which. Members of one plugin context that keep
+ * B resident and offer copy_peer form a group; in it, the k-th (k >= 1)
+ * copies from the (k - high_bit(k))-th, so B crosses the host link once and
+ * the copies double each round. Everyone else uploads B, and says why. */
+static void plan_b_copies(worker *w, size_t n, gh_split_b_copy mode, shared *sh)
+{
+    size_t *pos = gh_xcalloc(n, sizeof *pos), *root = gh_xcalloc(n, sizeof *root);
+    for (size_t i = 0; i < n; i++) {
+        const gh_split_member *mb = w[i].mb;
+        gh_split_member_stats *st = w[i].st;
+        w[i].b_source = -1;
+        root[i] = i;
+        if (!st->layout.b_resident) {
+            snprintf(st->b_path, sizeof st->b_path, "host: B streams through in panels");
+            continue;
+        }
+        if (mode == GH_SPLIT_B_HOST) {
+            snprintf(st->b_path, sizeof st->b_path, "host (b_copy = host)");
+            continue;
+        }
+        if (mb->isolated) {
+            snprintf(st->b_path, sizeof st->b_path,
+                     "host: each member runs in a worker process of its own (isolation): peer copies need "
+                     "isolation = none");
+            continue;
+        }
+        if (!gh_split_member_has_copy_peer(mb)) {
+            snprintf(st->b_path, sizeof st->b_path, "host: plugin %s has no copy_peer (ABI minor 3)", mb->api->name);
+            continue;
+        }
+        snprintf(st->b_path, sizeof st->b_path, "host");
+        for (size_t j = 0; j < i; j++) {
+            if (w[j].mb->api != mb->api || !w[j].st->layout.b_resident || !gh_split_member_has_copy_peer(w[j].mb))
+                continue;
+            if (w[j].mb->ctx != mb->ctx) {
+                snprintf(st->b_path, sizeof st->b_path,
+                         "host: its [backend] is not that of member %s/%d (peer copies are between devices of one "
+                         "plugin context: list them in one [backend])",
+                         w[j].mb->backend, w[j].mb->device);
+                continue;
+            }
+            root[i] = root[j];
+            for (size_t q = 0; q < i; q++) pos[i] += root[q] == root[i];
+            snprintf(st->b_path, sizeof st->b_path, "host");
+            break;
+        }
+        if (pos[i] == 0) continue;
+        size_t want = pos[i] - high_bit(pos[i]);
+        for (size_t q = 0; q < i; q++)
+            if (root[q] == root[i] && pos[q] == want) w[i].b_source = (int)q;
+        w[i].b_tree = w[w[i].b_source].b_tree = 1;
+        sh->b_receivers++;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (w[i].b_tree && w[i].b_source < 0)
+            snprintf(w[i].st->b_path, sizeof w[i].st->b_path, "host, then on to the others by copy_peer");
+    free(pos);
+    free(root);
+}
+
+/* NUMA: where each member's thread goes, and the chunks dealt out in home
+ * ranges when any member has a node. */
+static gh_numa_place *plan_numa(worker *w, size_t n, gh_split_numa mode, shared *sh)
+{
+    if (mode == GH_SPLIT_NUMA_OFF) return NULL;
+    gh_numa_place *places = gh_xcalloc(n, sizeof *places);
+    const char *root = gh_numa_sysfs_root();
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        gh_numa_place_device(root, w[i].mb->api->device_info(w[i].mb->ctx, w[i].mb->device), &places[i]);
+        w[i].place = &places[i];
+        any |= places[i].node >= 0;
+    }
+    if (any) {
+        sh->home_next = gh_xcalloc(n, sizeof *sh->home_next);
+        sh->home_end = gh_xcalloc(n, sizeof *sh->home_end);
+        for (size_t i = 0; i < n; i++) {
+            sh->home_next[i] = sh->n_chunks * (int64_t)i / (int64_t)n;
+            sh->home_end[i] = sh->n_chunks * (int64_t)(i + 1) / (int64_t)n;
+        }
+    }
+    return places;
+}
+
+gh_status gh_split_run(const gh_split_member *members, size_t n_members, const gh_split_options *opt,
                        const gh_split_problem *p, gh_split_outcome *out)
 {
+    const int64_t panel = opt->panel;
+    const uint64_t mem_limit = opt->mem_limit;
     out->status = GH_OK;
     out->error[0] = '\0';
     out->wall_ms = 0;
     memset(out->members, 0, n_members * sizeof *out->members);
+    for (size_t i = 0; i < n_members; i++) out->members[i].numa_node = -1;
     if (n_members == 0) {
         snprintf(out->error, sizeof out->error, "a split needs at least one member");
         return out->status = GH_INVALID_ARGUMENT;
@@ -808,15 +1077,21 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, int64_t
                  .error_size = sizeof out->error};
     pthread_mutex_init(&sh.lock, NULL);
     pthread_cond_init(&sh.all_arrived, NULL);
+    pthread_cond_init(&sh.b_changed, NULL);
     atomic_init(&sh.aborted, 0);
     worker *workers = gh_xcalloc(n_members, sizeof *workers);
     for (size_t i = 0; i < n_members; i++) {
+        workers[i] = (worker){.mb = &members[i], .p = p, .sh = &sh, .st = &out->members[i], .index = i, .all = workers};
+        workers[i].async = workers[i].st->streams;
+    }
+    gh_numa_place *places = plan_numa(workers, n_members, opt->numa, &sh);
+    plan_b_copies(workers, n_members, opt->b_copy, &sh);
+    for (size_t i = 0; i < n_members; i++) {
         worker *w = &workers[i];
-        *w = (worker){.mb = &members[i], .p = p, .sh = &sh, .st = &out->members[i]};
-        w->async = w->st->streams;
         w->started = pthread_create(&w->thread, NULL, worker_main, w) == 0;
         if (!w->started) {
             fail(w, GH_ERROR, 0, "could not start its host thread");
+            give_up_b(w);
             arrive(&sh, 0);
         }
     }
@@ -829,6 +1104,10 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, int64_t
     out->wall_ms = end > sh.t_start ? end - sh.t_start : 0;
     out->status = sh.status;
     free(workers);
+    free(places);
+    free(sh.home_next);
+    free(sh.home_end);
+    pthread_cond_destroy(&sh.b_changed);
     pthread_cond_destroy(&sh.all_arrived);
     pthread_mutex_destroy(&sh.lock);
     return out->status;

@@ -34,10 +34,13 @@ typedef struct gh_split_member {
     const gh_kernel_info *kernel_info;
     const int64_t *params;    /* kernel_info->n_params values */
     const char *params_label; /* "tile=16", or "" */
+    int isolated;             /* 1: ctx is a worker process of its own (isolation): no peer copies */
 } gh_split_member;
 
 /* 1 when the member's plugin offers every minor-1 stream function. */
 int gh_split_member_has_streams(const gh_split_member *mb);
+/* 1 when it offers copy_peer (ABI minor 3). */
+int gh_split_member_has_copy_peer(const gh_split_member *mb);
 /* 1 when it offers host_alloc and host_free. */
 int gh_split_member_has_host_alloc(const gh_split_member *mb);
 /* A host allocator using the member's host_alloc (pinned memory). The member
@@ -94,6 +97,27 @@ typedef struct gh_split_problem {
     gh_matrix *c;           /* M x N: only its matrix area is written */
 } gh_split_problem;
 
+/* How the members' host threads and memory are placed (NUMA). */
+typedef enum gh_split_numa {
+    GH_SPLIT_NUMA_AUTO = 0, /* where a member's device has a known node: its thread on that node's CPUs, its
+                               home chunks' rows of A and C moved there (core/numa) */
+    GH_SPLIT_NUMA_OFF = 1   /* threads and memory where the system puts them */
+} gh_split_numa;
+
+/* How a resident B reaches each member. */
+typedef enum gh_split_b_copy {
+    GH_SPLIT_B_AUTO = 0, /* peer where the plugin offers copy_peer and it works, else host */
+    GH_SPLIT_B_HOST = 1, /* every member uploads its own B from host memory */
+    GH_SPLIT_B_PEER = 2  /* as auto, and each member that cannot says why in its b_path */
+} gh_split_b_copy;
+
+typedef struct gh_split_options {
+    int64_t panel;      /* rows of op(A) and C per chunk, columns of op(B) per panel */
+    uint64_t mem_limit; /* per device; 0: 90% of what it reports */
+    gh_split_numa numa;
+    gh_split_b_copy b_copy;
+} gh_split_options;
+
 typedef struct gh_split_member_stats {
     gh_split_layout layout;
     int64_t chunks;                /* row chunks taken from the queue */
@@ -103,7 +127,11 @@ typedef struct gh_split_member_stats {
     double wait_ms;                /* blocked on stream_synchronize or on the queue */
     uint64_t bytes_up, bytes_down;
     int streams;     /* 1: minor-1 streams, 0: blocking calls */
-    char error[512]; /* why this member failed; "" when it did not */
+    int numa_node;   /* the node its host thread ran on; -1: none (numa_note says why) */
+    char numa_note[384]; /* "thread on node 1 (16 CPUs); A and C of its 8 home chunks on node 1", or why not */
+    int b_peer;          /* 1: its resident B came from another member by copy_peer */
+    char b_path[512];    /* "host", "peer from gpu0/0", "host: copy_peer refused: ..." */
+    char error[512];     /* why this member failed; "" when it did not */
 } gh_split_member_stats;
 
 typedef struct gh_split_outcome {
@@ -116,8 +144,15 @@ typedef struct gh_split_outcome {
 /* Computes p->c = alpha op(A) op(B) + beta C0 over the members. Returns the
  * outcome's status. A member that fails stops every member from taking more
  * chunks; all of them drain their queued work and free what they allocated
- * before this returns. */
-gh_status gh_split_run(const gh_split_member *members, size_t n_members, int64_t panel, uint64_t mem_limit,
+ * before this returns.
+ *
+ * With NUMA placement, the chunks are first dealt out in contiguous home
+ * ranges, one per member; a member takes its own first, then the last ones
+ * of the member with the most left, so a faster device still does more.
+ * With peer copies, the members of one plugin context that keep B resident
+ * get it in a binary tree: the first uploads it from the host, then each
+ * member that has it copies it to the next (1 -> 2, then 2 -> 4, ...). */
+gh_status gh_split_run(const gh_split_member *members, size_t n_members, const gh_split_options *opt,
                        const gh_split_problem *p, gh_split_outcome *out);
 
 #endif

@@ -39,6 +39,7 @@ void gh_wire_device_info(gh_wire *w, const gh_device_info *d)
     gh_wire_u32(w, HAS(d, gh_device_info, max_workgroup_size) ? d->max_workgroup_size : 0);
     gh_wire_u32(w, HAS(d, gh_device_info, is_software) ? (uint32_t)d->is_software : 0);
     gh_wire_u32(w, HAS(d, gh_device_info, has_fp64) ? (uint32_t)d->has_fp64 : 0);
+    gh_wire_str(w, HAS(d, gh_device_info, pci_address) && d->pci_address ? d->pci_address : "");
 }
 
 gh_device_info *gh_wire_get_device_info(gh_wire *w)
@@ -58,6 +59,7 @@ gh_device_info *gh_wire_get_device_info(gh_wire *w)
     d->max_workgroup_size = gh_wire_get_u32(w);
     d->is_software = (int32_t)gh_wire_get_u32(w);
     d->has_fp64 = (int32_t)gh_wire_get_u32(w);
+    d->pci_address = gh_wire_get_str(w);
     if (w->bad) {
         gh_device_info_free(d);
         return NULL;
@@ -73,6 +75,7 @@ void gh_device_info_free(gh_device_info *d)
     free((char *)d->driver_version);
     free((char *)d->api);
     free((char *)d->platform);
+    free((char *)d->pci_address);
     free(d);
 }
 

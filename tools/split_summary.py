@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The split results of a gemmhost run, per case: wall time, GFLOP/s, the
-speed-up over the split with the fewest members, verification, and each
-member's share. Also how the three matrices compare with a member's memory
-limit (for an out-of-core check).
+speed-up over one GPU (a one-member split of the same case, else the split
+with the fewest members), verification, and each member's share, NUMA node,
+upload bandwidth and how its B arrived. Also how the three matrices compare
+with a member's memory limit (for an out-of-core check).
 
 usage: split_summary.py PREFIX     (reads PREFIX.json)
 """
@@ -20,7 +21,15 @@ def member_line(m):
             f"download {m['download_ms']:.1f} ms, wait {m['wait_ms']:.1f} ms, "
             f"{gib(m['bytes_up']):.2f} GiB up, {gib(m['bytes_down']):.2f} GiB down; "
             f"{'streams' if m['streams'] else 'blocking calls'}; {m['layout']}"
+            + f"\n      upload {m.get('upload_gbps', 0):.2f} GB/s; node {node_text(m)}; B: {m.get('b_path') or '-'}"
             + (f"\n      failed: {m['error']}" if m['error'] else ""))
+
+
+def node_text(m):
+    """The member's NUMA node, or why it has none (runs before numa support: '-')."""
+    if m.get("numa_node") is not None:
+        return f"{m['numa_node']} ({m.get('numa', '')})"
+    return f"none ({m['numa']})" if m.get("numa") else "-"
 
 
 def main(prefix):
@@ -33,9 +42,11 @@ def main(prefix):
         r0 = results[(case, splits[0]["backend"])]
         m, n, k = r0["m"], r0["n"], r0["k"]
         print(f"case {case}: {r0['dtype']} {r0['trans']} {m}x{n}x{k}")
-        # The baseline: the split with the fewest members that passed.
+        # The baseline: one GPU, i.e. a passing one-member split of the case
+        # (transfers included, as the others), else the split with the fewest members.
         ok = [s for s in splits if results[(case, s["backend"])]["status"] == "pass"]
         base = min(ok, key=lambda s: len(s["members"])) if ok else None
+        base_what = "one GPU" if base and len(base["members"]) == 1 else (base["backend"] if base else "")
         base_ms = results[(case, base["backend"])]["kernel_ms_median"] if base else None
         for s in splits:
             r = results[(case, s["backend"])]
@@ -45,7 +56,7 @@ def main(prefix):
                 line += (f", median {ms:.1f} ms (min {r['kernel_ms_min']:.1f}, max {r['kernel_ms_max']:.1f}) "
                          f"over {r['repeats']} runs, {r['gflops']:.0f} GFLOP/s")
                 if base_ms and s is not base:
-                    line += f", speed-up {base_ms / ms:.3f}x over {base['backend']}"
+                    line += f", speed-up {base_ms / ms:.3f}x over {base_what} ({base['backend']})"
             line += (f"; verify {r['verify_method']}: err/bound {r['max_err_over_bound']}"
                      if r["verify_checked"] else "; not verified")
             print(line)

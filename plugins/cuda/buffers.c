@@ -105,6 +105,62 @@ gh_status gh_cuda_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void
                        dev->index);
 }
 
+/* ---- copies between buffers of two devices (ABI minor 3) ---- */
+
+static int range_fits(const gh_buffer *b, uint64_t offset, uint64_t bytes)
+{
+    return offset <= b->bytes && bytes <= b->bytes - offset;
+}
+
+/* Peer access from dst's context to src's, once: enabling it twice is the
+ * driver's CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, which is fine here. */
+static gh_status enable_peer(gh_plugin *ctx, gh_cuda_device *dst, gh_cuda_device *src)
+{
+    int can = 0;
+    gh_status st = gh_cu_check(ctx->cu->cuDeviceCanAccessPeer(&can, dst->handle, src->handle),
+                               "copy_peer: cuDeviceCanAccessPeer(device %d, device %d)", dst->index, src->index);
+    if (st) return st;
+    if (!can)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "copy_peer: device %d cannot access device %d: cuDeviceCanAccessPeer = 0 (no "
+                                   "NVLink or PCIe peer path between them)",
+                                   dst->index, src->index);
+    CUresult r = ctx->cu->cuCtxEnablePeerAccess(src->context, 0);
+    if (r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) return GH_OK;
+    return gh_cu_check(r, "copy_peer: cuCtxEnablePeerAccess from device %d to device %d", dst->index, src->index);
+}
+
+/* On dst's stream, then a wait: ordered after dst's queued work; src's range
+ * is complete before the call (plugin.h). */
+gh_status gh_cuda_copy_peer(gh_plugin *ctx, gh_buffer *src, uint64_t src_offset, gh_buffer *dst, uint64_t dst_offset,
+                            uint64_t bytes)
+{
+    if (!src || !dst)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "copy_peer: the %s buffer is NULL",
+                                   src ? "destination" : "source");
+    if (!range_fits(src, src_offset, bytes) || !range_fits(dst, dst_offset, bytes))
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "copy_peer: %llu bytes at offset %llu pass the end of the %s buffer (%llu bytes)",
+                                   (unsigned long long)bytes,
+                                   (unsigned long long)(range_fits(src, src_offset, bytes) ? dst_offset : src_offset),
+                                   range_fits(src, src_offset, bytes) ? "destination" : "source",
+                                   (unsigned long long)(range_fits(src, src_offset, bytes) ? dst->bytes : src->bytes));
+    if (src == dst && bytes > 0 && src_offset < dst_offset + bytes && dst_offset < src_offset + bytes)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "copy_peer: the two ranges overlap in one buffer");
+    gh_cuda_device *from = NULL, *to = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "copy_peer", src->device, &from);
+    if (st || (st = gh_cuda_device_enter(ctx, "copy_peer", dst->device, &to))) return st;
+    if (from != to && (st = enable_peer(ctx, to, from))) return st;
+    if (bytes == 0) return GH_OK;
+    if ((st = gh_cu_check(ctx->cu->cuMemcpyPeerAsync(dst->ptr + dst_offset, to->context, src->ptr + src_offset,
+                                                     from->context, (size_t)bytes, to->stream),
+                          "copy_peer: cuMemcpyPeerAsync(%llu bytes) from device %d to device %d",
+                          (unsigned long long)bytes, from->index, to->index)))
+        return st;
+    return gh_cu_check(ctx->cu->cuStreamSynchronize(to->stream), "cuStreamSynchronize after copy_peer to device %d",
+                       to->index);
+}
+
 /* ---- page-locked host memory (ABI minor 1) ---- */
 
 gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)

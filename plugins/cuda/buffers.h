@@ -21,6 +21,11 @@ void gh_cuda_buffers_free_all(gh_plugin *ctx);
  * context), made with device 0's context current; host_free releases it
  * with that context current again. */
 gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out);
+/* ABI minor 3: a copy between two buffers, across devices through peer
+ * access (cuCtxEnablePeerAccess + cuMemcpyPeerAsync); GH_UNSUPPORTED where
+ * cuDeviceCanAccessPeer says the devices cannot. */
+gh_status gh_cuda_copy_peer(gh_plugin *ctx, gh_buffer *src, uint64_t src_offset, gh_buffer *dst, uint64_t dst_offset,
+                            uint64_t bytes);
 void gh_cuda_host_free(gh_plugin *ctx, void *ptr);
 
 /* Frees every host block the host left behind (at close). */

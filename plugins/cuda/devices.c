@@ -1,6 +1,7 @@
 /* Device discovery, device info, making a device current, events; see devices.h. */
 #include "devices.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,21 @@ static void close_device(gh_plugin *ctx, gh_cuda_device *d)
     d->context = NULL;
 }
 
+/* The device's PCI address as sysfs names it: lower case, a 4-digit domain
+ * (the driver may give 8). Unknown ("") when the driver cannot say: the
+ * address only places host threads (ABI minor 3), it never fails a device. */
+static void read_pci_address(const gh_cu_api *cu, gh_cuda_device *d)
+{
+    char id[64] = "";
+    d->pci_address[0] = '\0';
+    if (cu->cuDeviceGetPCIBusId(id, (int)sizeof id, d->handle) != CUDA_SUCCESS) return;
+    const char *p = id;
+    if (strlen(id) == 16 && strncmp(id, "0000", 4) == 0) p += 4; /* "00000000:1B:00.0" */
+    size_t i = 0;
+    for (; p[i] && i + 1 < sizeof d->pci_address; i++) d->pci_address[i] = (char)tolower((unsigned char)p[i]);
+    d->pci_address[i] = '\0';
+}
+
 static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh_cuda_device *d)
 {
     const gh_cu_api *cu = ctx->cu;
@@ -107,6 +123,7 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
     snprintf(d->api, sizeof d->api, "CUDA %d.%d driver API, sm_%d%d, NVRTC", cuda_major, cuda_minor, d->cc_major,
              d->cc_minor);
 
+    read_pci_address(cu, d);
     d->info = (gh_device_info){
         .size = sizeof(gh_device_info),
         .name = d->name,
@@ -120,6 +137,7 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
         .max_workgroup_size = (uint32_t)d->max_threads_per_block,
         .is_software = 0,
         .has_fp64 = 1,
+        .pci_address = d->pci_address,
     };
     return GH_OK;
 }

@@ -128,6 +128,7 @@ static const gh_plugin_api api = {
     .stream_synchronize = gh_cuda_stream_synchronize,
     .host_alloc = gh_cuda_host_alloc,
     .host_free = gh_cuda_host_free,
+    .copy_peer = gh_cuda_copy_peer,
 };
 
 /* The one exported symbol: the ABI negotiation, and the thread-local error

@@ -32,7 +32,9 @@
                 X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemAlloc)        \
                     X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpy2DAsync) X(cuMemHostAlloc)     \
                         X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)               \
-                            X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuTensorMapEncodeTiled)
+                            X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuTensorMapEncodeTiled)         \
+                                X(cuDeviceGetPCIBusId) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)    \
+                                    X(cuMemcpyPeerAsync)
 
 #define GH_NVRTC_FUNCTIONS(X)                                                                     \
     X(nvrtcVersion)                                                                               \

@@ -429,7 +429,11 @@ static const bad_case bad_cases[] = {
      {"test.ini:4:", "[split g] mem_limit:", "\"4Q\" is not a size in bytes"}},
     {"[backend cpu]\n[split g]\nbackends = cpu\nstream_width = 4\n",
      NULL,
-     {"test.ini:4:", "[split g] stream_width:", "unknown key (allowed: backends, panel, mem_limit, kernel)"}},
+     {"test.ini:4:", "[split g] stream_width:",
+      "unknown key (allowed: backends, panel, mem_limit, kernel, numa, b_copy)"}},
+    {"[backend cpu]\n[split g]\nbackends = cpu\nnuma = maybe\n",
+     NULL,
+     {"test.ini:4:", "[split g] numa:", "\"maybe\" is not a NUMA mode (allowed: auto, off)"}},
     /* --set */
     {"[run]\n", "run.dtype=f8", {"--set run.dtype=f8: [run] dtype: \"f8\" is not a dtype"}},
     {"[run]\ndtype = f32\n", "run.dtype=f8", {"--set run.dtype=f8:", "[run] dtype:"}},

@@ -127,7 +127,7 @@ static gh_status broken_open(const gh_option_value *values, size_t n, gh_plugin 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return fail(GH_OUT_OF_MEMORY, "open: out of memory");
     ctx->info =
-        (gh_device_info){sizeof(gh_device_info), "broken device", "nobody", "0", "C", "", 1u << 30, 0, 1, 0, 1, 1};
+        (gh_device_info){sizeof(gh_device_info), "broken device", "nobody", "0", "C", "", 1u << 30, 0, 1, 0, 1, 1, ""};
     *out = ctx;
     return GH_OK;
 }

@@ -36,6 +36,11 @@
 /* its kernel has a parameter `variant` (0-4) for the tuner: 0 and 1 correct (1 reports half
  * the time: the fastest), 2 wrong by 1 everywhere, 3 aborts, 4 refused as unsupported */
 #define FAKE_TUNABLE       23
+/* two devices on fake PCI addresses (0000:1b:00.0, 0000:3d:00.0) and copy_peer (ABI minor 3) */
+#define FAKE_PEER          24
+/* as FAKE_PEER, but copy_peer refuses every copy between the two devices as unsupported */
+#define FAKE_PEER_REFUSED  25
+#define FAKE_TWO_DEVICES   (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -48,6 +53,7 @@ struct gh_plugin {
     int gemm_calls;
 };
 struct gh_buffer {
+    int device;
     uint64_t bytes;
     unsigned char *data;
 };
@@ -75,16 +81,21 @@ static int fake_device_count(gh_plugin *ctx)
         snprintf(error_text, sizeof error_text, "no FakeGPU driver installed (libfakegpu.so.1 not found)");
         return 0;
     }
-    return FAKE_MODE == FAKE_MANY_DEVICES ? 1 << 20 : 1;
+    return FAKE_MODE == FAKE_MANY_DEVICES ? 1 << 20 : FAKE_TWO_DEVICES ? 2 : 1;
 }
 static const gh_device_info fake_info = {
-    sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
+    sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1, ""};
+static const gh_device_info fake_pci_info[2] = {
+    {sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1, "0000:1b:00.0"},
+    {sizeof(gh_device_info), "Fake Device", "fake", "0", "none", "", 1, 0, 1, 0, 1, 1, "0000:3d:00.0"},
+};
 static const gh_device_info fake_nameless_info = {
-    sizeof(gh_device_info), NULL, "fake", "0", "none", "", 1, 0, 1, 0, 1, 1};
+    sizeof(gh_device_info), NULL, "fake", "0", "none", "", 1, 0, 1, 0, 1, 1, ""};
 static const gh_device_info *fake_device_info(gh_plugin *ctx, int d)
 {
     (void)ctx;
     if (FAKE_MODE == FAKE_MANY_DEVICES && d > 0 && d < 1 << 20) return &fake_nameless_info;
+    if (FAKE_TWO_DEVICES) return d == 0 || d == 1 ? &fake_pci_info[d] : NULL;
     return d == 0 ? &fake_info : NULL;
 }
 static const int64_t variant_values[] = {0, 1, 2, 3, 4};
@@ -112,7 +123,6 @@ static const gh_kernel_info *fake_kernel_info(gh_plugin *ctx, int k)
 static gh_status fake_alloc(gh_plugin *ctx, int d, uint64_t bytes, gh_buffer **out)
 {
     (void)ctx;
-    (void)d;
     gh_buffer *b = calloc(1, sizeof *b);
     if (b) b->data = calloc(1, bytes ? bytes : 1);
     if (!b || !b->data) {
@@ -120,6 +130,7 @@ static gh_status fake_alloc(gh_plugin *ctx, int d, uint64_t bytes, gh_buffer **o
         return GH_OUT_OF_MEMORY;
     }
     b->bytes = bytes;
+    b->device = d;
     *out = b;
     return GH_OK;
 }
@@ -230,6 +241,38 @@ static gh_status fake_sync(gh_plugin *ctx, int d)
     (void)d;
     return GH_OK;
 }
+/* Both ranges within their buffers, without wrapping around. */
+static int fits(const gh_buffer *b, uint64_t off, uint64_t n)
+{
+    return off <= b->bytes && n <= b->bytes - off;
+}
+static gh_status fake_copy_peer(gh_plugin *ctx, gh_buffer *src, uint64_t src_off, gh_buffer *dst, uint64_t dst_off,
+                                uint64_t n)
+{
+    (void)ctx;
+    if (!src || !dst) {
+        snprintf(error_text, sizeof error_text, "copy_peer: %s buffer is NULL", src ? "the destination" : "the source");
+        return GH_INVALID_ARGUMENT;
+    }
+    if (!fits(src, src_off, n) || !fits(dst, dst_off, n)) {
+        snprintf(error_text, sizeof error_text, "copy_peer: %llu bytes at %llu pass the end of the %s buffer",
+                 (unsigned long long)n, (unsigned long long)(fits(src, src_off, n) ? dst_off : src_off),
+                 fits(src, src_off, n) ? "destination" : "source");
+        return GH_INVALID_ARGUMENT;
+    }
+    if (src == dst && src_off < dst_off + n && dst_off < src_off + n && n > 0) {
+        snprintf(error_text, sizeof error_text, "copy_peer: the two ranges overlap in one buffer");
+        return GH_INVALID_ARGUMENT;
+    }
+    if (FAKE_MODE == FAKE_PEER_REFUSED && src->device != dst->device) {
+        snprintf(error_text, sizeof error_text, "copy_peer: fake device %d cannot access fake device %d (no peer link)",
+                 dst->device, src->device);
+        return GH_UNSUPPORTED;
+    }
+    memmove(dst->data + dst_off, src->data + src_off, n);
+    return GH_OK;
+}
+
 static void *fake_get_proc(const char *name)
 {
     (void)name;
@@ -259,6 +302,7 @@ static const gh_plugin_api fake_api = {
     .gemm = fake_gemm,
     .synchronize = fake_sync,
     .get_proc = fake_get_proc,
+    .copy_peer = FAKE_TWO_DEVICES ? fake_copy_peer : NULL,
 };
 
 #if FAKE_MODE == FAKE_NO_ENTRY

@@ -60,7 +60,7 @@ static int devices(const char *expect_in_why, int count, char *why, size_t size)
 
 static void test_devices(void)
 {
-    const gh_device_info good = {sizeof(gh_device_info), "Good", "v", "1", "api", "", 1, 0, 1, 0, 0, 1};
+    const gh_device_info good = {sizeof(gh_device_info), "Good", "v", "1", "api", "", 1, 0, 1, 0, 0, 1, ""};
     for (int i = 0; i < 3; i++) fake_infos[i] = good;
     char why[256];
     EXPECT(devices(NULL, 3, why, sizeof why) == 3, "three good devices: %s", why);
@@ -210,7 +210,8 @@ static void test_split_stops(const char *cpu_path)
     gh_split_problem p = {GH_F32, 0, 0, 32, 32, 32, 1.0, 0.0, &a, &b, NULL, &c};
     gh_split_member_stats st;
     gh_split_outcome out = {.members = &st};
-    gh_status s = gh_split_run(&mb, 1, 8, 0, &p, &out);
+    const gh_split_options opt = {8, 0, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO};
+    gh_status s = gh_split_run(&mb, 1, &opt, &p, &out);
     EXPECT(s != GH_OK && strstr(out.error, "stopped by SIGINT between tasks"), "the split stopped: %s", out.error);
     EXPECT(st.gemms == 0, "no GEMM after the signal (%lld)", (long long)st.gemms);
     gh_matrix_free(&a);

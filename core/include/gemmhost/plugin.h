@@ -1,5 +1,5 @@
 /*
- * gemmhost plugin ABI 1.1: the only header a plugin must include, and the
+ * gemmhost plugin ABI 1.3: the only header a plugin must include, and the
  * whole contract between the host and a plugin. Every rule below is a
  * sentence that tests/conformance (installed as `gemmhost-conformance`)
  * checks against any plugin; `gemmhost/plugin_helpers.h` implements the
@@ -97,7 +97,7 @@ extern "C" {
 #endif
 
 #define GEMMHOST_ABI_MAJOR  1
-#define GEMMHOST_ABI_MINOR  2
+#define GEMMHOST_ABI_MINOR  3
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -151,6 +151,12 @@ typedef struct gh_device_info {
     uint32_t max_workgroup_size; /* invocations per work-group; 0 if not applicable */
     int32_t is_software;         /* 0 or 1: 1 for CPU/software implementations (PoCL, lavapipe, C) */
     int32_t has_fp64;            /* 0 or 1: 1 if f64 kernels can run; 0 makes f64 GH_UNSUPPORTED */
+    /* (minor 3) Where the device sits on the host's PCI bus, as sysfs names
+     * it: "0000:1b:00.0" (domain:bus:device.function, lower-case hex), or ""
+     * when unknown or not a PCI device. The host finds the device's NUMA
+     * node from it; it reads it only where `size` covers it and takes NULL
+     * as "". */
+    const char *pci_address;
 } gh_device_info;
 
 /* A named integer parameter of a kernel, e.g. `tile`. Static data. */
@@ -404,6 +410,30 @@ typedef struct gh_plugin_api {
      * does nothing. */
     gh_status (*host_alloc)(gh_plugin *ctx, uint64_t bytes, void **out);
     void (*host_free)(gh_plugin *ctx, void *ptr);
+
+    /* ---- ABI minor 3 ----
+     * (minor 3, optional, may be NULL) Copies `bytes` from buffer src at byte
+     * src_offset to buffer dst at dst_offset, both buffers of this context,
+     * on the same device or two devices (directly between the devices where
+     * the driver can: peer access, NVLink), and returns when the copy is
+     * complete. The host reads it only when the negotiated minor is >= 3 and
+     * the table's size covers it; it uses it to send one upload of a matrix
+     * to the other devices (core/split: b_copy = peer).
+     * Host: calls it from dst's device's thread; the work that wrote src's
+     *   range is complete and nothing writes it during the copy, but other
+     *   calls about src's device (reading src, e.g. a GEMM) may run at the
+     *   same time from its own thread.
+     * Plugin: a NULL buffer, a buffer of another context, src_offset + bytes
+     *   or dst_offset + bytes past its buffer's end, or the same buffer with
+     *   overlapping ranges: GH_INVALID_ARGUMENT. Two devices that cannot copy
+     *   directly: GH_UNSUPPORTED, decided before anything is copied, with
+     *   last_error naming both devices and why ("copy_peer: device 0 cannot
+     *   access device 1: cuDeviceCanAccessPeer = 0"); the host then copies
+     *   through host memory. bytes 0 within both buffers is GH_OK and copies
+     *   nothing; no byte of dst outside [dst_offset, dst_offset + bytes)
+     *   changes, nothing of src does. */
+    gh_status (*copy_peer)(gh_plugin *ctx, gh_buffer *src, uint64_t src_offset, gh_buffer *dst, uint64_t dst_offset,
+                           uint64_t bytes);
 } gh_plugin_api;
 
 /* The size of a minor-0 function table: the host needs at least this much. */
