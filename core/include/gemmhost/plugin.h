@@ -178,7 +178,7 @@ typedef enum gh_precision {
     GH_PREC_F16 = 3,
     GH_PREC_F32 = 4,
     GH_PREC_F64 = 5,
-    /* Appended within minor 2: TF32 by dropping f32's 13 low mantissa bits
+    /* (minor 3) TF32 by dropping f32's 13 low mantissa bits
      * (round toward zero) rather than rounding to nearest: twice TF32's
      * error per input. Hopper's wgmma reads f32 from shared memory so. A
      * host that predates it knows no unit roundoff for it and holds the
