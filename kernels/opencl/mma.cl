@@ -50,21 +50,14 @@
 #define A_EACH  ((A_ELEMS / V + THREADS - 1) / THREADS) /* pieces a work-item moves */
 #define B_EACH  ((B_ELEMS / V + THREADS - 1) / THREADS)
 
-/* An element's bits as stored: 16 of them for f16 and bf16, f32's 32. */
+/* An element's bits as stored: 16 of them for f16 and bf16, f32's 32;
+ * WORDS: 32-bit words of that many. */
 #if BITS16
 typedef ushort raw_t;
 #define WORDS(elems) ((elems) / 2)
-raw_t load_raw(__global const STORE_T *p, const long i)
-{
-    return ((__global const ushort *)p)[i];
-}
 #else
 typedef uint raw_t;
 #define WORDS(elems) (elems)
-raw_t load_raw(__global const STORE_T *p, const long i)
-{
-    return as_uint(p[i]);
-}
 #endif
 
 /* D += A * B on one 16 x 8 tile: D an array of 4 floats (a macro, not a
@@ -82,34 +75,44 @@ raw_t load_raw(__global const STORE_T *p, const long i)
                  : "r"(A0), "r"(A1), "r"(A2), "r"(A3), "r"(B0), "r"(B1))
 
 #if BITS16
-#define VLOAD  vload8
-#define VSTORE vstore8
+#define VLOAD        vload8
+#define VSTORE       vstore8
+#define AS_RAW(x)    as_ushort8(x)
+#define AS_PIECE(x)  as_uint4(x)
 #else
-#define VLOAD  vload4
-#define VSTORE vstore4
+#define VLOAD        vload4
+#define VSTORE       vstore4
+#define AS_RAW(x)    (x)
+#define AS_PIECE(x)  (x)
 #endif
 
-/* V elements from element `at` on, of which the first `left` lie inside
- * the matrix (the rest, and all when left <= 0, are zeros). */
-void load_piece(raw_t *dst, __global const STORE_T *p, const long at, const int left)
+/* A piece of V elements (16 bytes), packed in four 32-bit registers, from
+ * element `at` on, of which the first `left` lie inside the matrix (the
+ * rest, and all when left <= 0, are zeros): one 16-byte load where the
+ * piece is whole and aligned, else element by element. */
+uint4 load_piece(__global const STORE_T *p, const long at, const int left)
 {
-    if (left >= V) {
-        VSTORE(VLOAD(0, (__global const raw_t *)p + at), 0, dst);
-    } else {
+    __global const raw_t *from = (__global const raw_t *)p + at;
+    if (left >= V && ((ulong)from & 15) == 0) return *(__global const uint4 *)from;
+    if (left >= V) return AS_PIECE(VLOAD(0, from));
+    raw_t e[V];
 #pragma unroll
-        for (int v = 0; v < V; ++v) dst[v] = v < left ? load_raw(p, at + v) : (raw_t)0;
-    }
+    for (int v = 0; v < V; ++v) e[v] = v < left ? from[v] : (raw_t)0;
+    return AS_PIECE(VLOAD(0, e));
 }
 
-/* A piece into a K-contiguous local tile at (r, p): along k in one store,
- * or along r (M or N contiguous in global memory) element by element. */
-void store_piece(__local raw_t *tile, const raw_t *src, const int r, const int p, const int along_r)
+/* A piece into a K-contiguous local tile at (r, p): along k in one 16-byte
+ * store (rows and p keep it aligned), or along r (M or N contiguous in
+ * global memory) element by element. */
+void store_piece(__local raw_t *tile, const uint4 piece, const int r, const int p, const int along_r)
 {
     if (along_r) {
+        raw_t e[V];
+        VSTORE(AS_RAW(piece), 0, e);
 #pragma unroll
-        for (int v = 0; v < V; ++v) tile[(r + v) * LDT + p] = src[v];
+        for (int v = 0; v < V; ++v) tile[(r + v) * LDT + p] = e[v];
     } else {
-        VSTORE(VLOAD(0, src), 0, tile + r * LDT + p);
+        *(__local uint4 *)(tile + r * LDT + p) = piece;
     }
 }
 
@@ -124,9 +127,10 @@ uint to_tf32(const uint bits)
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM_ARGS)
 {
-    /* Two buffers of each tile, as 32-bit words (a 16-bit pair is one). */
-    __local uint a_words[2][WORDS(BM * LDT)];
-    __local uint b_words[2][WORDS(BN * LDT)];
+    /* Two buffers of each tile, in 16-byte units (so that a piece is one
+     * aligned store; a tile's rows are whole 16 bytes). */
+    __local uint4 a_words[2][WORDS(BM * LDT) / 4];
+    __local uint4 b_words[2][WORDS(BN * LDT) / 4];
 
     /* This work-group's block: groups of GROUP_M block rows, numbered down
      * each column of the group, so work-groups running together share A
@@ -142,7 +146,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
     B += b_offset;
     C += c_offset;
 
-    raw_t ra[A_EACH][V], rb[B_EACH][V];
+    uint4 ra[A_EACH], rb[B_EACH];
     float acc[FM][FN][4];
     #pragma unroll
     for (int i = 0; i < FM; ++i)
@@ -180,7 +184,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
         const int left = c >= A_ELEMS / V ? 0                                                                  \
                          : trans_a        ? (gk < K ? M - gi : 0)                                              \
                                           : (gi < M ? K - gk : 0);                                             \
-        load_piece(ra[e], A, trans_a ? (long)gk * lda + gi : (long)gi * lda + gk, left);                       \
+        ra[e] = load_piece(A, trans_a ? (long)gk * lda + gi : (long)gi * lda + gk, left);                       \
     }                                                                                                          \
     _Pragma("unroll")                                                                                          \
     for (int e = 0; e < B_EACH; ++e) {                                                                         \
@@ -191,7 +195,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
         const int left = c >= B_ELEMS / V ? 0                                                                  \
                          : trans_b        ? (gj < N ? K - gk : 0)                                              \
                                           : (gk < K ? N - gj : 0);                                             \
-        load_piece(rb[e], B, trans_b ? (long)gj * ldb + gk : (long)gk * ldb + gj, left);                       \
+        rb[e] = load_piece(B, trans_b ? (long)gj * ldb + gk : (long)gk * ldb + gj, left);                       \
     }
     /* The registers into buffer `buf`, K-contiguous. */
 #define STORE_STEP(buf)                                                                                        \
