@@ -35,12 +35,17 @@ step list 30 "$build/gemmhost" --list
 step cuda 300 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --full \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
 step cuda-half 180 bash "$src/tests/cuda/test_half.sh" "$build/gemmhost" "$src/tests/cuda/half.ini" python3
-step opencl 120 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
-step vulkan 120 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
+step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
+step opencl-mma 100 bash "$src/tests/opencl/test_mma.sh" "$build/gemmhost" "$src" python3
+step vulkan 180 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
+step vulkan-coopmat 200 bash "$src/tests/vulkan/test_coopmat_gpu.sh" "$build/gemmhost" "$src" python3
 (cd "$logs" && step cross-vendor 150 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor" --overwrite)
 # f32, f16 and bf16: three times the f32-only run it was sized for.
 step bench 420 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
+# The tensor cores: mma, wgmma, OpenCL's mma and Vulkan's coopmat beside cuBLAS.
+step bench-tensor 200 "$src/tools/bench.sh" "$build" "$src/config/bench-tensor.ini"
+cp "$build/bench-tensor.csv" "$logs/" 2>/dev/null
 # The plugin contract on every device of each GPU plugin (NVIDIA's and any
 # other the machine has), each in its own step: every check group runs in a
 # fresh process and compiles its kernels again.
@@ -48,5 +53,5 @@ for p in cuda opencl vulkan; do
   step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
 done
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
-step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half))$'
+step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half)|opencl_mma|vulkan_coopmat_gpu)$'
 
