@@ -441,41 +441,32 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, co
     else snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
 }
 
+_Static_assert(GH_WT_BM == 0 && GH_WT_BN == 1 && GH_MMA_BM == 0 && GH_MMA_BN == 1 && GH_WGMMA_BM == 0 &&
+                   GH_WGMMA_BN == 1,
+               "warptile, mma and wgmma take bm and bn first");
+
+/* Threads per block of warptile, mma and wgmma. */
+static long long param_kernel_threads(int kernel, const int64_t *w)
+{
+    if (kernel == GH_CUDA_WGMMA) return 384; /* a producer and two consumer warpgroups */
+    if (kernel == GH_CUDA_MMA) return (w[GH_MMA_BM] / w[GH_MMA_WM]) * (w[GH_MMA_BN] / w[GH_MMA_WN]) * 32;
+    return (w[GH_WT_BM] / w[GH_WT_WM]) * (w[GH_WT_BN] / w[GH_WT_WN]) * 32;
+}
+
 gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m, int64_t n,
                                              int trans_a, int trans_b)
 {
     gh_cuda_launch_shape s = {NAIVE_BLOCK_X, NAIVE_BLOCK_Y, 0, 0, 0, 0, 0};
-    if (kernel == GH_CUDA_WARPTILE) {
-        /* One dimension: blocks are numbered in groups (warptile.cu). */
-        const int64_t *w = v->wt;
-        s.threads = (w[GH_WT_BM] / w[GH_WT_WM]) * (w[GH_WT_BN] / w[GH_WT_WN]) * 32;
-        s.shared = gh_cuda_warptile_shared_bytes(dtype, v, trans_a, trans_b);
+    if (gh_cuda_kernel_has_param_list(kernel)) {
+        /* One dimension: blocks are numbered in groups (warptile.cu,
+         * mma.cu, wgmma.cu), bm x bn of C each: their first two parameters. */
+        const int64_t bm = v->wt[0], bn = v->wt[1];
+        s.threads = param_kernel_threads(kernel, v->wt);
+        s.shared = gh_cuda_dynamic_shared_bytes(kernel, dtype, v, trans_a, trans_b);
         s.dynamic = 1;
         s.block_x = (unsigned)s.threads;
         s.block_y = 1;
-        s.grid_x = ((m + w[GH_WT_BM] - 1) / w[GH_WT_BM]) * ((n + w[GH_WT_BN] - 1) / w[GH_WT_BN]);
-        s.grid_y = 1;
-        return s;
-    }
-    if (kernel == GH_CUDA_WGMMA) {
-        const int64_t *w = v->wt;
-        s.threads = 384; /* a producer and two consumer warpgroups */
-        s.shared = gh_cuda_wgmma_shared_bytes(v);
-        s.dynamic = 1;
-        s.block_x = (unsigned)s.threads;
-        s.block_y = 1;
-        s.grid_x = ((m + w[GH_WGMMA_BM] - 1) / w[GH_WGMMA_BM]) * ((n + w[GH_WGMMA_BN] - 1) / w[GH_WGMMA_BN]);
-        s.grid_y = 1;
-        return s;
-    }
-    if (kernel == GH_CUDA_MMA) {
-        const int64_t *w = v->wt;
-        s.threads = (w[GH_MMA_BM] / w[GH_MMA_WM]) * (w[GH_MMA_BN] / w[GH_MMA_WN]) * 32;
-        s.shared = gh_cuda_mma_shared_bytes(dtype, v, trans_a, trans_b);
-        s.dynamic = 1;
-        s.block_x = (unsigned)s.threads;
-        s.block_y = 1;
-        s.grid_x = ((m + w[GH_MMA_BM] - 1) / w[GH_MMA_BM]) * ((n + w[GH_MMA_BN] - 1) / w[GH_MMA_BN]);
+        s.grid_x = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
         s.grid_y = 1;
         return s;
     }
