@@ -41,7 +41,7 @@
  * are skipped.
  *
  * Defines: DTYPE (gemm_common.cuh), BM, BN (64, 128, 256), BK (8, 16, 32),
- * WM, WN (warp tile), TM, TN (4, 8), STAGES (2, 3, 4), MINB (1, 2: blocks
+ * WM, WN (warp tile), TM, TN (4, 8, 16), STAGES (2, 3, 4), MINB (1, 2: blocks
  * per SM for __launch_bounds__, which caps the registers). The plugin
  * checks that they fit together and computes the same shared memory size
  * (plugins/cuda/kernels.c) before compiling.

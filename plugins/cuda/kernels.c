@@ -58,7 +58,7 @@ static const gh_param_info blocked_params[] = {
 static const int64_t wt_block_edges[] = {64, 128, 256};
 static const int64_t wt_depths[] = {8, 16, 32};
 static const int64_t wt_warp_edges[] = {16, 32, 64, 128};
-static const int64_t wt_thread_edges[] = {4, 8};
+static const int64_t wt_thread_edges[] = {4, 8, 16};
 static const int64_t wt_stages[] = {2, 3, 4};
 static const int64_t wt_min_blocks[] = {1, 2};
 #define WT_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                       \
