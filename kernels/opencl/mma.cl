@@ -116,7 +116,9 @@ inline __attribute__((always_inline)) void copy_tile(__local raw_t *dst, __globa
 {
     const int p = vec ? GV : 1;
     const int per_row = len / p, total = rows * per_row;
-#pragma unroll
+    /* Four at a time: the element path's 32 or more copies a tile, all in
+     * flight at once, would spill (16-byte paths have 4 or fewer). */
+#pragma unroll 4
     for (int e = 0; e < (total + THREADS - 1) / THREADS; ++e) {
         const int c = tid + e * THREADS;
         if (total % THREADS != 0 && c >= total) break;

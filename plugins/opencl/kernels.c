@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
 #include "state.h"
@@ -52,9 +53,9 @@ static const gh_param_info blocked_params[] = {
 
 /* mma: block and warp tiles, the step along K and the stages. The default,
  * 128 x 128 blocks of four 64 x 64 warps 32 deep in two stages, fits
- * NVIDIA's 48 KB of local memory in f16 and bf16 (40 KB); f32 wants 16 deep
- * (mma_local_bytes says what each takes). */
-static const int64_t mma_block_allowed[] = {64, 128};
+ * NVIDIA's 48 KB of local memory in f16 and bf16 (40 KB); f32 is built 16
+ * deep where 32 does not fit (mma_local_bytes says what each takes). */
+static const int64_t mma_block_allowed[] = {64, 128, 256};
 static const int64_t mma_depth_allowed[] = {16, 32};
 static const int64_t mma_warp_allowed[] = {32, 64};
 static const int64_t mma_stages_allowed[] = {2, 3, 4};
@@ -269,7 +270,15 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         out->block_m = p[OCL_MMA_BM];
         out->block_n = p[OCL_MMA_BN];
         out->linear = 1;
-        out->local_bytes = mma_local_bytes(p, dtype);
+        out->local_bytes = mma_local_bytes(out->values, dtype);
+        /* 16 deep where 32 does not fit: f32's tiles are twice the bytes
+         * (its default, 128 x 128 in two stages, would take 72 KB). */
+        if (local_mem_bytes && out->local_bytes > local_mem_bytes && out->values[OCL_MMA_BK] > 16) {
+            out->values[OCL_MMA_BK] = 16;
+            out->local_bytes = mma_local_bytes(out->values, dtype);
+            size_t used = strlen(out->text);
+            snprintf(out->text + used, sizeof out->text - used, " (bk 16: local memory)");
+        }
         break;
     }
     case OCL_KERNEL_WARPTILE:
