@@ -34,10 +34,11 @@
  * (MMA_PATH), so each holds one body whose registers are allocated alone:
  * one kernel branching into all eight spills (ptxas, sm_90).
  *
- * Defines (besides common.cl's): BM, BN (64, 128), BK (16, 32), WM, WN (32,
- * 64), STAGES (2-4), MMA_PATH (1-8, below). The plugin computes the same local memory size
- * (MMA_LOCAL_BYTES below; plugins/opencl/kernels.c) and refuses a variant
- * the device's local memory cannot hold. Any M, N, K, transposes,
+ * Defines (besides common.cl's): BM, BN (64, 128, 256), BK (16, 32), WM, WN
+ * (32, 64), STAGES (2-4), MMA_PATH (1-8, below). The plugin computes the
+ * same local memory size (MMA_LOCAL_BYTES below; plugins/opencl/kernels.c),
+ * takes BK 16 where 32 does not fit and refuses a variant the device's
+ * local memory cannot hold (NVIDIA's: 48 KB). Any M, N, K, transposes,
  * alpha/beta, ld and offsets.
  */
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(STAGES) || \
@@ -103,7 +104,21 @@ typedef uint raw_t;
                  "l"(src), "r"(valid)                                                       \
                  : "memory")
 #define ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-#define ASYNC_WAIT(n)  asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory")
+/* The count spelled in the text (no "n" operand): all but the newest
+ * STAGES - 2 groups, or none. */
+#define ASYNC_TEXT(n)  #n
+#define ASYNC_WAIT(n)  asm volatile("cp.async.wait_group " ASYNC_TEXT(n) ";" ::: "memory")
+#define ASYNC_WAIT_X(n) ASYNC_WAIT(n)
+#define ASYNC_WAIT_KEEP() ASYNC_WAIT_X(WAIT_KEEP)
+#if STAGES == 2
+#define WAIT_KEEP 0
+#elif STAGES == 3
+#define WAIT_KEEP 1
+#elif STAGES == 4
+#define WAIT_KEEP 2
+#else
+#error "STAGES must be 2, 3 or 4"
+#endif
 
 /* This work-item's pieces of one tile: consecutive work-items take
  * consecutive pieces of a row (coalesced). src is the tile's element (0, 0);
@@ -268,7 +283,7 @@ inline __attribute__((always_inline)) void mma_gemm(const int M, const int N, co
         ASYNC_COMMIT();
     }
     for (int s = 0; s < steps; ++s) {
-        ASYNC_WAIT(STAGES - 2);
+        ASYNC_WAIT_KEEP();
         /* Step s is in local memory, and every warp is done with step
          * s - 1, whose stage the next copies overwrite. */
         barrier(CLK_LOCAL_MEM_FENCE);
