@@ -27,17 +27,20 @@ while getopts k:a: opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-  set -- \
-    f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \
-    f16:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=3 \
-    f16:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=4 \
-    f16:BM=128,BN=128,BK=32,WM=64,WN=32,STAGES=2 \
-    f16:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=3 \
-    f16:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4 \
-    bf16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \
-    bf16:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=4 \
-    f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 \
-    f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=3
+  for t in f16 bf16; do
+    set -- "$@" \
+      $t:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \
+      $t:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 \
+      $t:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=3 \
+      $t:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=4 \
+      $t:BM=128,BN=128,BK=32,WM=64,WN=32,STAGES=2 \
+      $t:BM=128,BN=256,BK=16,WM=64,WN=64,STAGES=2 \
+      $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=2 \
+      $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=3 \
+      $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4
+  done
+  # f32 (TF32): the default as built (16 deep) and tests/opencl/mma.ini's 4 stages.
+  set -- "$@" f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4
 fi
 
 clang=
