@@ -184,6 +184,9 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     ocl_variant variant;
     ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
+    if (kernel == OCL_KERNEL_MMA)
+        ocl_mma_path(&variant, args->trans_a, args->trans_b, args->a_offset, args->lda, args->b_offset, args->ldb,
+                     args->dtype);
     char why[256];
     if (!ocl_variant_fits(kernel, &variant, args->dtype, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s %s in %s: %s", def->info.name, variant.text,

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
 #include "state.h"
@@ -50,12 +51,14 @@ static const gh_param_info blocked_params[] = {
     },
 };
 
-/* mma: block and warp tiles and the step along K. The default, 128 x 128
- * blocks of four 64 x 64 warps 16 deep, fits NVIDIA's 48 KB of local
- * memory in every dtype (32 deep does only for f16 and bf16). */
-static const int64_t mma_block_allowed[] = {64, 128};
+/* mma: block and warp tiles, the step along K and the stages. The default,
+ * 128 x 128 blocks of four 64 x 64 warps 32 deep in two stages, fits
+ * NVIDIA's 48 KB of local memory in f16 and bf16 (40 KB); f32 is built 16
+ * deep where 32 does not fit (mma_local_bytes says what each takes). */
+static const int64_t mma_block_allowed[] = {64, 128, 256};
 static const int64_t mma_depth_allowed[] = {16, 32};
 static const int64_t mma_warp_allowed[] = {32, 64};
+static const int64_t mma_stages_allowed[] = {2, 3, 4};
 #define MMA_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                    \
     {                                                                                                    \
         .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
@@ -64,10 +67,12 @@ static const int64_t mma_warp_allowed[] = {32, 64};
 static const gh_param_info mma_params[OCL_MMA_PARAMS] = {
     [OCL_MMA_BM] = MMA_PARAM("bm", "rows of C a work-group computes", 128, mma_block_allowed),
     [OCL_MMA_BN] = MMA_PARAM("bn", "columns of C a work-group computes", 128, mma_block_allowed),
-    [OCL_MMA_BK] = MMA_PARAM("bk", "step along K: the depth of the tiles of A and B in local memory", 16,
+    [OCL_MMA_BK] = MMA_PARAM("bk", "step along K: the depth of the tiles of A and B in local memory", 32,
                              mma_depth_allowed),
     [OCL_MMA_WM] = MMA_PARAM("wm", "rows of the block's C one warp of 32 work-items computes", 64, mma_warp_allowed),
     [OCL_MMA_WN] = MMA_PARAM("wn", "columns of the block's C one warp computes", 64, mma_warp_allowed),
+    [OCL_MMA_STAGES] = MMA_PARAM("stages", "local-memory buffers of A and B tiles in flight (cp.async)", 2,
+                                 mma_stages_allowed),
 };
 
 /* mma's f32 is rounded to TF32 (to nearest) on the tensor cores. */
@@ -161,8 +166,8 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                     .size = sizeof(gh_kernel_info),
                     .name = "mma",
                     .description = "tensor cores through inline PTX mma.sync (NVIDIA's OpenCL only, compute "
-                                   "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; tiles "
-                                   "K-contiguous in local memory, register-staged double buffering",
+                                   "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; cp.async "
+                                   "stages in local memory, ldmatrix fragments",
                     .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
                     .params = mma_params,
                     .n_params = OCL_MMA_PARAMS,
@@ -171,7 +176,7 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                 },
             .file = "mma.cl",
             .function = "gemm_mma",
-            .defines = {"BM", "BN", "BK", "WM", "WN"},
+            .defines = {"BM", "BN", "BK", "WM", "WN", "STAGES"},
         },
     [OCL_KERNEL_CLBLAST] =
         {
@@ -196,6 +201,19 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
 static uint64_t tile_elem_bytes(gh_dtype dtype)
 {
     return dtype == GH_F16 || dtype == GH_BF16 ? 4 : gh_plugin_dtype_size(dtype);
+}
+
+/* mma.cl's local memory (MMA_LOCAL_BYTES there): stages of an A and a B
+ * tile, each sized for the larger of its two layouts, K-contiguous (rows
+ * of bk padded by 8 16-bit or 4 f32 elements) or M/N-contiguous (bk rows of
+ * bm or bn, padded by 8). */
+static uint64_t mma_local_bytes(const int64_t *p, gh_dtype dtype)
+{
+    const uint64_t es = gh_plugin_dtype_size(dtype), pad_kc = es == 2 ? 8 : 4, bk = (uint64_t)p[OCL_MMA_BK];
+    const uint64_t bm = (uint64_t)p[OCL_MMA_BM], bn = (uint64_t)p[OCL_MMA_BN];
+    const uint64_t a_kc = bm * (bk + pad_kc), a_xc = bk * (bm + 8), b_kc = bn * (bk + pad_kc), b_xc = bk * (bn + 8);
+    const uint64_t a = a_kc > a_xc ? a_kc : a_xc, b = b_kc > b_xc ? b_kc : b_xc;
+    return (uint64_t)p[OCL_MMA_STAGES] * (a + b) * es;
 }
 
 /* blocked.cl's local memory: two tiles of DEPTH rows of TILE elements, each
@@ -252,10 +270,15 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         out->block_m = p[OCL_MMA_BM];
         out->block_n = p[OCL_MMA_BN];
         out->linear = 1;
-        /* mma.cl: two buffers of each tile, K-contiguous rows of bk padded
-         * by 8 16-bit or 4 f32 elements, in the stored type's bits. */
-        const uint64_t es = gh_plugin_dtype_size(dtype), pad = es == 2 ? 8 : 4;
-        out->local_bytes = 2 * (uint64_t)(p[OCL_MMA_BM] + p[OCL_MMA_BN]) * ((uint64_t)p[OCL_MMA_BK] + pad) * es;
+        out->local_bytes = mma_local_bytes(out->values, dtype);
+        /* 16 deep where 32 does not fit: f32's tiles are twice the bytes
+         * (its default, 128 x 128 in two stages, would take 72 KB). */
+        if (local_mem_bytes && out->local_bytes > local_mem_bytes && out->values[OCL_MMA_BK] > 16) {
+            out->values[OCL_MMA_BK] = 16;
+            out->local_bytes = mma_local_bytes(out->values, dtype);
+            size_t used = strlen(out->text);
+            snprintf(out->text + used, sizeof out->text - used, " (bk 16: local memory)");
+        }
         break;
     }
     case OCL_KERNEL_WARPTILE:
@@ -303,6 +326,17 @@ int ocl_mma_device_fits(const ocl_device *dev, char *why, size_t why_size)
     return 1;
 }
 
+void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, int64_t lda, uint64_t b_offset,
+                  int64_t ldb, gh_dtype dtype)
+{
+    const uint64_t es = gh_plugin_dtype_size(dtype);
+    const int vec = (a_offset * es) % 16 == 0 && (b_offset * es) % 16 == 0 && ((uint64_t)lda * es) % 16 == 0 &&
+                    ((uint64_t)ldb * es) % 16 == 0;
+    const int bits = (trans_a ? 1 : 0) | (trans_b ? 2 : 0) | (vec ? 4 : 0);
+    v->path = 1 + bits;
+    v->slot = v->slot * 8 + bits;
+}
+
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
@@ -311,7 +345,8 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
     for (size_t i = 0; i < def->info.n_params && used < size; i++)
         if (def->defines[i])
             used += (size_t)snprintf(text + used, size - used, " -D%s=%lld", def->defines[i], (long long)v->values[i]);
-    if (v->depth && used < size) snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
+    if (v->depth && used < size) used += (size_t)snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
+    if (v->path && used < size) snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
 }
 
 int ocl_kernel_count(gh_plugin *ctx)

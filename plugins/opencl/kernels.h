@@ -20,7 +20,7 @@ enum {
 };
 
 /* mma's parameters (kernels/opencl/mma.cl), in the order gemm() takes them. */
-enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_PARAMS };
+enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
 
 /* Most parameters any kernel takes (warptile's). */
 #define OCL_MAX_PARAMS OCL_WT_PARAMS
@@ -47,6 +47,7 @@ typedef struct ocl_variant {
     int64_t block_m, block_n;       /* the block of C one work-group computes */
     int linear;                     /* one dimension of work-groups, numbered by the kernel (warptile) */
     int depth;                      /* blocked: the K step (-DDEPTH); 0 for the others */
+    int path;                       /* mma: 1 + transposes and copy path (-DMMA_PATH, ocl_mma_path); 0 else */
     uint64_t local_bytes;           /* local memory the kernel declares */
     char text[96];                  /* "tile=128 work=8", for messages */
 } ocl_variant;
@@ -61,6 +62,14 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
  * can, else 0 with why (the platform, or a compute capability below 8.0). */
 struct ocl_device;
 int ocl_mma_device_fits(const struct ocl_device *dev, char *why, size_t why_size);
+
+/* mma is built once per transpose pair and copy path (so that each program
+ * holds one body, whose registers ptxas allocates alone): sets v->path from
+ * the call and makes it part of v's program cache key. The 16-byte copy
+ * path takes A and B whose offsets and rows are whole 16 bytes (buffers
+ * start aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least 128 bytes). */
+void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, int64_t lda, uint64_t b_offset,
+                  int64_t ldb, gh_dtype dtype);
 
 /* 1 when the variant's parameters fit together for dtype (warptile's must);
  * else 0 with why. The device's limits are gemm.c's to check. */

@@ -18,18 +18,19 @@ if [ -z "$plugin" ] || grep -q 'no usable device' <<<"$plugin"; then
   exit 77
 fi
 
-# 7 sizes x 3 dtypes x 4 transposes x 2 variants.
+# 7 sizes x 3 dtypes x 4 transposes x 3 variants.
 if grep -q '^  device opencl/.*NVIDIA' <<<"$list"; then
   # Only the NVIDIA platform: a machine may have PoCL beside it.
-  "$gemmhost" --quiet --config "$config" --set opencl-mma.platform=NVIDIA --set opencl-mma-64.platform=NVIDIA \
+  "$gemmhost" --quiet --config "$config" --set opencl-mma.platform=NVIDIA --set opencl-mma-s4.platform=NVIDIA \
+    --set opencl-mma-64.platform=NVIDIA \
     --output "$work/mma"
   expect_status "mma on NVIDIA: f16, bf16, f32 as TF32" $? 0
-  expect_ok "168 rows, all pass, every dtype and transpose" $check "$work/mma" --rows 168 --status pass \
-    --distinct dtype=3 --distinct trans=4 --distinct params=2 --require arithmetic="tf32 inputs, f32 accumulate"
+  expect_ok "252 rows, all pass, every dtype and transpose" $check "$work/mma" --rows 252 --status pass \
+    --distinct dtype=3 --distinct trans=4 --distinct params=3 --require arithmetic="tf32 inputs, f32 accumulate"
 else
   "$gemmhost" --quiet --config "$config" --output "$work/mma" >"$work/mma.out" 2>&1
   expect_status "mma off NVIDIA: nothing runs (exit 3)" $? 3
-  expect_ok "168 rows, all unsupported" $check "$work/mma" --rows 168 --status unsupported
+  expect_ok "252 rows, all unsupported" $check "$work/mma" --rows 252 --status unsupported
   $python - "$work/mma.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# opencl_mma_ptxas: kernels/opencl/mma.cl's inline PTX assembles (clang to
+# PTX for NVIDIA's OpenCL target, then ptxas for sm_90, through
+# tools/ocl_ptxas.sh) in every dtype, transpose and copy path, without
+# spilling: the check CI can make of a kernel only NVIDIA's OpenCL runs.
+# Usage: test_mma_ptxas.sh SOURCE_DIR. Exit 77: no clang or no ptxas.
+set -u
+src=$1
+. "$src/tests/expect.sh"
+
+clang=
+for c in clang-15 clang-14 clang; do command -v "$c" >/dev/null && { clang=$c; break; }; done
+ptxas=${PTXAS:-}
+[ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; } || ptxas=$(command -v ptxas)
+if [ -z "$clang" ] || [ -z "$ptxas" ]; then
+  echo "skip: needs clang (15, 14 or unversioned) and ptxas (CUDA's, or \$PTXAS): clang '${clang}', ptxas '${ptxas}'"
+  exit 77
+fi
+
+# The default in 16 bits (32 deep, 2 stages), 4 stages 16 deep in f16, and f32 as built (16 deep).
+out=$(PTXAS=$ptxas bash "$src/tools/ocl_ptxas.sh" f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \
+  bf16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 f16:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4 \
+  f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 2>&1)
+expect_status "every variant and path assembles" $? 0
+echo "$out"
+expect_status "four variants of eight paths each" "$(grep -c 'registers by path ([^)]*):\( [0-9]*\)\{8\};' <<<"$out")" 4
+expect_status "no path spills" "$(grep -c 'SPILLS' <<<"$out")" 0
+finish

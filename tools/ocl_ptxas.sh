@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# ocl_ptxas.sh: an offline check of an OpenCL kernel's inline PTX without an
+# NVIDIA GPU or driver: clang compiles the kernel (after common.cl, as the
+# plugin does) to PTX for NVIDIA's OpenCL target, then ptxas assembles it for
+# sm_90 and reports registers, spills and shared memory per variant.
+# A proxy: NVIDIA's own OpenCL compiler differs (its register counts too),
+# but PTX syntax errors and gross register pressure show here.
+#
+# Usage: tools/ocl_ptxas.sh [-k KERNEL] [-a ARCH] [DTYPE:NAME=V,NAME=V... ...]
+#   KERNEL  a file of kernels/opencl without .cl (default mma)
+#   ARCH    ptxas's -arch (default sm_90)
+#   each variant: f16, bf16 or f32, then the kernel's defines, e.g.
+#     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
+#   none: mma's variants of config/bench-mma-opencl.ini and its f32 default.
+# Needs clang (15 or 14) and ptxas ($PTXAS, else /usr/local/cuda/bin/ptxas or
+# PATH). Exit 0 when every variant assembles, 1 when one does not, 2 on bad
+# usage or a missing tool.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+kernel=mma arch=sm_90
+while getopts k:a: opt; do
+  case $opt in
+    k) kernel=$OPTARG ;;
+    a) arch=$OPTARG ;;
+    *) echo "usage: $0 [-k KERNEL] [-a ARCH] [DTYPE:NAME=V,...]..." >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [ $# -eq 0 ]; then
+  for t in f16 bf16; do
+    set -- "$@" \
+      $t:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \
+      $t:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 \
+      $t:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=3 \
+      $t:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=4 \
+      $t:BM=128,BN=128,BK=32,WM=64,WN=32,STAGES=2 \
+      $t:BM=128,BN=256,BK=16,WM=64,WN=64,STAGES=2 \
+      $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=2 \
+      $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=3 \
+      $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4
+  done
+  # f32 (TF32): the default as built (16 deep) and tests/opencl/mma.ini's 4 stages.
+  set -- "$@" f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4
+fi
+
+clang=
+for c in clang-15 clang-14 clang; do command -v "$c" >/dev/null && { clang=$c; break; }; done
+ptxas=${PTXAS:-}
+[ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; } || ptxas=$(command -v ptxas)
+[ -n "$clang" ] || { echo "ocl_ptxas: no clang found (clang-15, clang-14 or clang)" >&2; exit 2; }
+[ -n "$ptxas" ] || { echo "ocl_ptxas: no ptxas found (set PTXAS)" >&2; exit 2; }
+file="$src/kernels/opencl/$kernel.cl"
+[ -f "$file" ] || { echo "ocl_ptxas: no kernel file $file" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# What NVIDIA's OpenCL provides and clang's nvptx target leaves undefined:
+# work-item functions, barrier, the `asm` keyword, and the built-ins the
+# kernels call (definitions, so they inline as NVIDIA's would).
+cat >"$work/shim.h" <<'SHIM'
+#define asm __asm__
+#define get_local_id(d) ((size_t)__nvvm_read_ptx_sreg_tid_x())
+#define get_group_id(d) ((size_t)__nvvm_read_ptx_sreg_ctaid_x())
+#define barrier(f) __syncthreads()
+float __attribute__((overloadable, always_inline)) vload_half(size_t i, const __global half *p)
+{
+    float f;
+    __asm__("{ .reg .b16 t; mov.b16 t, %1; cvt.f32.f16 %0, t; }" : "=f"(f) : "h"(((const __global ushort *)p)[i]));
+    return f;
+}
+void __attribute__((overloadable, always_inline)) vstore_half_rte(float f, size_t i, __global half *p)
+{
+    ushort h;
+    __asm__("{ .reg .b16 t; cvt.rn.f16.f32 t, %1; mov.b16 %0, t; }" : "=h"(h) : "f"(f));
+    ((__global ushort *)p)[i] = h;
+}
+int __attribute__((overloadable, always_inline)) min(int a, int b) { return a < b ? a : b; }
+int __attribute__((overloadable, always_inline)) max(int a, int b) { return a > b ? a : b; }
+SHIM
+cat "$src/kernels/opencl/common.cl" "$file" >"$work/all.cl"
+
+# One build: sets `line` (ptxas's summary of the kernel) or prints why not.
+build() { # build VARIANT TYPES DEFINE_FLAGS
+  # shellcheck disable=SC2086 # the flags are words on purpose
+  if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-cpu -Xclang sm_80 \
+      -Xclang -finclude-default-header -O3 -S -include "$work/shim.h" $2 $3 \
+      -o "$work/k.ptx" "$work/all.cl" 2>"$work/clang.log"; then
+    echo "$1: clang failed"; sed 's/^/  /' "$work/clang.log" | head -30; return 1
+  fi
+  if grep -q '^\.extern' "$work/k.ptx"; then
+    echo "$1: calls a function the shim lacks:"; grep '^\.extern' "$work/k.ptx" | sed 's/^/  /'; return 1
+  fi
+  if ! "$ptxas" -arch="$arch" -v "$work/k.ptx" -o "$work/k.cubin" >"$work/ptxas.log" 2>&1; then
+    echo "$1: ptxas failed"; sed 's/^/  /' "$work/ptxas.log" | head -30; return 1
+  fi
+  # The kernel's own lines (after its "Compiling entry function").
+  line=$(awk '/Compiling entry function/ {on = 1} on && /Used|spill/ {sub(/^ptxas info *: */, ""); printf "%s; ", $0}' \
+    "$work/ptxas.log")
+  line=${line%; }
+}
+
+failed=0
+for variant in "$@"; do
+  dtype=${variant%%:*} defines=${variant#*:}
+  case $dtype in
+    f16) types="-DSTORE_T=half -DACC_T=float -DGH_STORE_F16=1" ;;
+    bf16) types="-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1" ;;
+    f32) types="-DSTORE_T=float -DACC_T=float" ;;
+    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16 or f32" >&2; exit 2 ;;
+  esac
+  [ "$defines" != "$variant" ] || defines=
+  dflags=
+  IFS=, read -ra pairs <<<"$defines"
+  for p in "${pairs[@]}"; do dflags+=" -D$p"; done
+  if [ "$kernel" != mma ] || [[ $defines == *MMA_PATH=* ]]; then
+    if build "$variant" "$types" "$dflags"; then echo "$variant: $line"; else failed=1; fi
+    continue
+  fi
+  # mma without MMA_PATH: all eight programs the plugin may build, in one
+  # line: registers per path and anything about spills (or the stack).
+  regs= extra= ok=1
+  for path in 1 2 3 4 5 6 7 8; do
+    if ! build "$variant,MMA_PATH=$path" "$types" "$dflags -DMMA_PATH=$path"; then ok=0; failed=1; continue; fi
+    regs+=" $(grep -o 'Used [0-9]* registers' <<<"$line" | grep -o '[0-9]*')"
+    grep -q 'bytes spill stores\|bytes stack frame' <<<"$line" && ! grep -q ' 0 bytes spill stores' <<<"$line" &&
+      extra+=" path $path: $(grep -o '[0-9]* bytes spill stores' <<<"$line");"
+    smem=$(grep -o '[0-9]* bytes smem' <<<"$line")
+  done
+  [ $ok = 1 ] && echo "$variant: registers by path (nn nt tn tt, then 16-byte nn nt tn tt):$regs; $smem${extra:+; SPILLS:$extra}"
+done
+exit $failed
