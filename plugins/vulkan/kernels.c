@@ -19,6 +19,7 @@ static const int64_t blocked_works[] = {2, 4, 8};
 static const int64_t warptile_tiles[] = {64, 128};
 static const int64_t warptile_depths[] = {8, 16, 32};
 static const int64_t warptile_works[] = {4, 8};
+static const int64_t warptile_unrolls[] = {0, 1};
 static const int64_t coop_rows[] = {64, 128};
 static const int64_t coop_cols[] = {64, 128, 256};
 static const int64_t coop_subgroups[] = {4, 8};
@@ -97,6 +98,15 @@ static const gh_param_info warptile_params[] = {
         .default_value = 8,
         .allowed = warptile_works,
         .n_allowed = COUNT(warptile_works),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "unroll",
+        .description = "the k loop within a step: 0 rolled in the SPIR-V, marked for the driver to unroll; "
+                       "1 unrolled by glslc (a module twice the size)",
+        .default_value = 0,
+        .allowed = warptile_unrolls,
+        .n_allowed = COUNT(warptile_unrolls),
     },
 };
 
@@ -250,11 +260,13 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
     v->depth = 0;
     v->stages = 0;
+    v->unrolled = 0;
     /* blocked_w<work>: the work's position among its allowed values */
     v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
     if (kernel == VKP_KERNEL_WARPTILE) { /* a module per combination */
         v->depth = (uint32_t)args->params[1];
         v->work = (uint32_t)args->params[2];
+        v->unrolled = args->params[3] != 0;
         v->module = slot;
     }
     v->invocations = (v->side / v->work) * (v->side / v->work);

@@ -23,7 +23,7 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 #define VKP_VARIANT_MAX 288
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
- * combination of its parameters, coopmat one per (bm, bn, subgroups, matrix
+ * combination of its parameters (24), coopmat one per (bm, bn, subgroups, matrix
  * shape): 10 blocks x 3 shapes (a device uses one cooperative-matrix
  * extension throughout). */
 #define VKP_MODULE_MAX  30
@@ -67,6 +67,7 @@ typedef struct vkp_variant {
     uint32_t depth;       /* the k step: warptile's and coopmat's parameter, blocked's chosen by
                            * vkp_check_limits; else 0 */
     uint32_t stages;      /* coopmat: buffers of the staged tiles (1, 2); else 0 */
+    int unrolled;         /* warptile: its k loop unrolled by glslc (module _unrolled); else 0 */
     uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:
                            * set by vkp_check_limits) */

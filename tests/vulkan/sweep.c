@@ -146,10 +146,11 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
  *    parameters): naive at every wg, tiled at its smallest and largest tile,
  *    blocked at work 2 and 4; blocked's default (128, 8) in f16 and bf16 is
  *    run by the vulkan_half test, through gemmhost;
- *  - warptile (12 combinations, whose large blocks run slowly on a CPU): f32
- *    at its default (128, 16, 8), at (64, 8, 4) and at the deepest k step
- *    (64, 32, 4); f64, f16 and bf16 at (64, 8, 4), which takes every path of
- *    their loads and stores (vector and scalar, every transpose).
+ *  - warptile (24 combinations, whose large blocks run slowly on a CPU): f32
+ *    at its default (128, 16, 8, unroll 0), at (64, 8, 4) rolled and
+ *    unrolled and at the deepest k step (64, 32, 4); f64, f16 and bf16 at
+ *    (64, 8, 4, 0), which takes every path of their loads and stores (vector
+ *    and scalar, every transpose).
  * Hardware devices run every dtype at every combination. */
 static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
@@ -169,9 +170,9 @@ static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case 
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
     if (strcmp(name, "warptile") == 0 && pl->api->device_info(pl->ctx, device)->is_software) {
-        static const int64_t w_f32[][3] = {{128, 16, 8}, {64, 8, 4}, {64, 32, 4}};
-        static const int64_t w_other[][3] = {{64, 8, 4}};
-        const int64_t(*list)[3] = dtype == GH_F32 ? w_f32 : w_other;
+        static const int64_t w_f32[][4] = {{128, 16, 8, 0}, {64, 8, 4, 0}, {64, 32, 4, 0}, {64, 8, 4, 1}};
+        static const int64_t w_other[][4] = {{64, 8, 4, 0}};
+        const int64_t(*list)[4] = dtype == GH_F32 ? w_f32 : w_other;
         size_t n = dtype == GH_F32 ? sizeof w_f32 / sizeof w_f32[0] : sizeof w_other / sizeof w_other[0];
         for (size_t i = 0; i < n; i++)
             if (memcmp(c->params, list[i], sizeof list[i]) == 0) return 1;
