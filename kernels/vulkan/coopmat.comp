@@ -14,16 +14,30 @@
 // A workgroup of SG_M x SG_N subgroups computes a BM x BN block of C; each
 // subgroup a WM x WN part of it, as TM x TN accumulators of MM x NN (the
 // device's shape MM x NN x KK). Per step of BK along k, op(A)'s BM x BK and
-// op(B)'s BK x BN tiles are copied into shared memory in one layout whatever
-// the transposes (As row-major m x k, Bs row-major k x n), the 16-bit values
-// as they are stored (a copy of the bits, no rounding), zero outside the
+// op(B)'s BK x BN tiles are copied into shared memory as they are stored
+// (k-contiguous, or m- or n-contiguous where transposed: no transposition
+// while copying), the 16-bit values as bits (no rounding), zero outside the
 // matrices: so any m, n, k, ld and offset works, and the zeros add nothing.
-// The subgroups then load MM x KK and KK x NN pieces and multiply-add them.
+// The subgroups then load MM x KK and KK x NN pieces, column-major where the
+// tile is stored transposed, and multiply-add them.
 //
-// At the end each accumulator goes through a small shared scratch per
-// subgroup, where its invocations read it element by element for the
-// epilogue: alpha * acc + beta * C in f32 and one rounding to the stored type
-// (gemm_common.glsl's store_c), only inside C.
+// The copy moves 16 bytes (8 elements, a uvec4) at a time: from global
+// memory through a second binding of A and B (vector aliases of the same
+// buffers) where the plugin says the layout allows it (p.unused's bits,
+// plugins/vulkan/gemm.c: ld and offset multiples of 8 elements, the window
+// 16-byte aligned) and the tile lies wholly inside the matrix; element by
+// element, zero-filled, at the edges. Shared memory is an array of uvec4,
+// which the cooperative matrices load from directly (strides in uvec4).
+//
+// With STAGES = 2 (specialization constant 2) the tiles are double-buffered:
+// the next step's global loads go to registers before this step's
+// multiply-adds and to the other buffer after them, one barrier per step.
+// STAGES = 1: the same register prefetch, one buffer, two barriers a step.
+//
+// At the end each accumulator goes through a small scratch per subgroup (in
+// the staging memory, free by then), where its invocations read it element
+// by element for the epilogue: alpha * acc + beta * C in f32 and one
+// rounding to the stored type (gemm_common.glsl's store_c), only inside C.
 //
 // Written against GL_NV_cooperative_matrix, which Debian 12's glslc
 // compiles; plugins/vulkan/coopmat_khr.py rewrites the SPIR-V to
@@ -32,9 +46,8 @@
 // - A and B have types of their own (their sizes are distinct specialization
 //   constants, ids 10-15, never set by the plugin): a KHR type carries its use
 //   (A, B or accumulator), read from the multiply-add each type meets;
-// - float16_t is only copied (bitcast from the stored bits, shared memory,
-//   cooperative matrix loads), never computed with: bfloat16 allows no
-//   arithmetic, and bits copied are exact either way.
+// - float16_t appears only as the cooperative matrices' component type,
+//   never computed with: bfloat16 allows no arithmetic.
 //
 // -DEMULATE builds it with the cooperative matrices emulated in plain code
 // (the plugin's option emulate = cooperative_matrix): everything else is the
@@ -49,22 +62,44 @@
 
 // SG_M * SG_N subgroups of the device's subgroup size, set by the plugin.
 layout(local_size_x_id = 0) in;
-// The k step: 16 or 32, a multiple of KK.
+// The k step: 16, 32 or 64, a multiple of KK and at most BM and BN.
 layout(constant_id = 1) const uint BK = 32u;
+// Buffers of the staged tiles: 1 or 2.
+layout(constant_id = 2) const uint STAGES = 2u;
 
 const uint SUBGROUPS = SG_M * SG_N;
 const uint WM = BM / SG_M, WN = BN / SG_N;   // a subgroup's part of the block
 const uint TM = WM / MM, TN = WN / NN;       // its accumulators
 
-// Rows padded by 8 elements (16 bytes): the cooperative loads want rows
-// 16-byte aligned, and an odd number of 16-byte units per row spreads the
-// rows of one load over the banks.
+// The vector aliases of A and B: 8 16-bit elements per uvec4.
+layout(std430, set = 0, binding = 3) readonly buffer MatrixAV { uvec4 av[]; };
+layout(std430, set = 0, binding = 4) readonly buffer MatrixBV { uvec4 bv[]; };
+
+// Staged rows padded by 8 elements (16 bytes): the cooperative loads want
+// rows 16-byte aligned, and an odd number of 16-byte units per row spreads
+// the rows of one load over the banks. A tile is R rows of C elements as
+// stored: A R = BM, C = BK (not transposed) or R = BK, C = BM; B R = BK,
+// C = BN (not transposed) or R = BN, C = BK. Either way at most
+// BM * (BK + PAD) elements for A (BK <= BM), BN * (BK + PAD) for B.
 const uint PAD = 8u;
-const uint A_LD = BK + PAD;
-const uint B_LD = BN + PAD;
-shared float16_t As[BM * A_LD];   // As[x * A_LD + kk] = op(A)(row0 + x, k0 + kk)
-shared float16_t Bs[BK * B_LD];   // Bs[kk * B_LD + x] = op(B)(k0 + kk, col0 + x)
-shared float Cs[SUBGROUPS * MM * NN];
+const uint A_UNITS = BM * (BK + PAD) / 8u;   // uvec4 of one buffer's A tile
+const uint B_UNITS = BN * (BK + PAD) / 8u;
+const uint STAGE_UNITS = A_UNITS + B_UNITS;
+// The epilogue's scratch: an MM x NN f32 accumulator per subgroup.
+const uint SCRATCH_UNITS = SUBGROUPS * MM * NN / 4u;
+const uint STAGED_UNITS = STAGES * STAGE_UNITS;
+shared uvec4 S[STAGED_UNITS > SCRATCH_UNITS ? STAGED_UNITS : SCRATCH_UNITS];
+
+// Per invocation per tile, the 16-byte pieces held in registers between the
+// global load and the shared store: sized at compile time (register arrays
+// sized by specialization constants were kept in local memory by NVIDIA's
+// driver) for 32 invocations a subgroup and the deepest k step, 64; a
+// launch needing more (smaller subgroups) copies in several passes, only
+// the first one prefetched.
+const uint NT = SUBGROUPS * 32u;
+const uint LA_MAX = (BM * 64u / 8u + NT - 1u) / NT;
+const uint LB_MAX = (BN * 64u / 8u + NT - 1u) / NT;
+uvec4 ra[LA_MAX], rb[LB_MAX];
 
 #ifndef EMULATE
 layout(constant_id = 10) const uint A_ROWS = MM;
@@ -76,28 +111,30 @@ layout(constant_id = 15) const uint C_COLS = NN;
 #define MAT_A fcoopmatNV<16, gl_ScopeSubgroup, A_ROWS, A_COLS>
 #define MAT_B fcoopmatNV<16, gl_ScopeSubgroup, B_ROWS, B_COLS>
 #define MAT_C fcoopmatNV<32, gl_ScopeSubgroup, C_ROWS, C_COLS>
-// An MM x KK piece of As at element `at` (row-major), a KK x NN piece of Bs;
-// acc = a * b + acc; acc into Cs at `at`, row-major.
-#define ZERO_C(acc)           acc = MAT_C(0.0)
-#define LOAD_A(m, at)         coopMatLoadNV(m, As, at, A_LD, false)
-#define LOAD_B(m, at)         coopMatLoadNV(m, Bs, at, B_LD, false)
-#define MUL_ADD(a, b, acc)    acc = coopMatMulAddNV(a, b, acc)
-#define STORE_C(acc, at)      coopMatStoreNV(acc, Cs, at, NN, false)
+// A piece at element `at` of S (in 16-bit elements, a multiple of 8), rows
+// (or columns where col_major) `ld` elements apart; acc = a * b + acc; acc
+// into S at f32 element `at`, row-major, NN apart.
+#define ZERO_C(acc)                    acc = MAT_C(0.0)
+#define LOAD_M(m, at, ld, col_major)   coopMatLoadNV(m, S, (at) / 8u, (ld) / 8u, col_major)
+#define MUL_ADD(a, b, acc)             acc = coopMatMulAddNV(a, b, acc)
+#define STORE_C(acc, at)               coopMatStoreNV(acc, S, (at) / 4u, NN / 4u, false)
 #else
-// The emulation: a piece of A or B is where it lies in shared memory; an
-// accumulator is spread over the subgroup as a real one would be, element e
-// (row e / NN, column e % NN) at invocation e % gl_SubgroupSize, for
-// subgroups of 4 invocations or more.
+// The emulation: a piece of A or B is where it lies in shared memory
+// (element, ld, column-major); an accumulator is spread over the subgroup
+// as a real one would be, element e (row e / NN, column e % NN) at
+// invocation e % gl_SubgroupSize, for subgroups of 4 invocations or more.
 const uint EMU_PER = (MM * NN + 3u) / 4u;
 struct EmuC {
     float v[EMU_PER];
 };
-#define MAT_A uint
-#define MAT_B uint
+#define MAT_A uvec3
+#define MAT_B uvec3
 #define MAT_C EmuC
-float emu_value(float16_t x)   // the stored bits, as gemm_common.glsl reads them
+// Element (row, col) of a piece, in f32.
+float emu_at(uvec3 m, uint row, uint col)
 {
-    return from_bits(uint(float16BitsToUint16(x)));
+    uint i = m.z != 0u ? m.x + col * m.y + row : m.x + row * m.y + col;
+    return from_bits((S[i >> 3][(i >> 1) & 3u] >> ((i & 1u) * 16u)) & 0xFFFFu);
 }
 // In place, as macros (their variables named so as not to capture the
 // arguments'), not functions taking and returning an EmuC; rolled, or
@@ -107,54 +144,163 @@ float emu_value(float16_t x)   // the stored bits, as gemm_common.glsl reads the
         uint emu_e = gl_SubgroupInvocationID + emu_j * gl_SubgroupSize;                          \
         if (emu_e < MM * NN)                                                                     \
             [[dont_unroll]] for (uint emu_k = 0u; emu_k < KK; ++emu_k)                           \
-                acc.v[emu_j] = fma(emu_value(As[(a) + (emu_e / NN) * A_LD + emu_k]),             \
-                                   emu_value(Bs[(b) + emu_k * B_LD + emu_e % NN]), acc.v[emu_j]); \
+                acc.v[emu_j] = fma(emu_at(a, emu_e / NN, emu_k), emu_at(b, emu_k, emu_e % NN),   \
+                                   acc.v[emu_j]);                                                \
     }
 #define STORE_C(acc, at)                                                                         \
     for (uint emu_j = 0u; emu_j < EMU_PER; ++emu_j) {                                            \
         uint emu_e = gl_SubgroupInvocationID + emu_j * gl_SubgroupSize;                          \
         if (emu_e < MM * NN)                                                                     \
-            Cs[(at) + emu_e] = acc.v[emu_j];                                                     \
+            S[((at) + emu_e) >> 2][((at) + emu_e) & 3u] = floatBitsToUint(acc.v[emu_j]);         \
     }
-#define ZERO_C(acc)           for (uint emu_z = 0u; emu_z < EMU_PER; ++emu_z) acc.v[emu_z] = 0.0
-#define LOAD_A(m, at)         m = (at)
-#define LOAD_B(m, at)         m = (at)
+#define ZERO_C(acc)                    for (uint emu_z = 0u; emu_z < EMU_PER; ++emu_z) acc.v[emu_z] = 0.0
+#define LOAD_M(m, at, ld, col_major)   m = uvec3(at, ld, (col_major) ? 1u : 0u)
 #endif
 
-// Copies op(A)'s tile: consecutive invocations read consecutive addresses of
-// the stored matrix, along k when A is not transposed, along m when it is.
-void stage_a(uint row0, uint k0)
+// One tile's copy, in the stored orientation: `rows` x `cols` elements
+// (cols a power of two, 8 or more) from stored row r0 and column c0, rows
+// `ld` apart from element `off`, at most r_lim x c_lim in the matrix. Its
+// 16-byte pieces are numbered along the stored rows, so neighbouring
+// invocations read neighbouring addresses; piece e of pass `pass` is
+// invocation (e % lanes)'s number l = (e / lanes) % lpt in registers.
+struct Tile {
+    uint r0, c0, cols, r_lim, c_lim, ld, off;
+    uint shift;     // log2 of the pieces per row
+    uint pieces;    // rows * cols / 8
+    uint lpt;       // pieces per invocation per pass, <= LA_MAX or LB_MAX
+    bool vec;       // read 16 bytes at a time: aligned and wholly inside
+};
+
+// The A tile of step k0 (B's below): where it is stored and how it is read.
+Tile tile_a(uint row0, uint k0, uint lanes)
 {
-    const uint threads = gl_WorkGroupSize.x;
-    for (uint e = gl_LocalInvocationIndex; e < BM * BK; e += threads) {
-        uint x = p.trans_a == 0u ? e / BK : e % BM;
-        uint kk = p.trans_a == 0u ? e % BK : e / BM;
-        uint row = row0 + x, k = k0 + kk;
-        float16_t v = float16_t(0.0);
-        if (row < p.m && k < p.k)
-            v = uint16BitsToFloat16(a[p.a_off + (p.trans_a == 0u ? row * p.lda + k : k * p.lda + row)]);
-        As[x * A_LD + kk] = v;
-    }
+    Tile t;
+    bool kc = p.trans_a == 0u;   // stored k-contiguous
+    t.r0 = kc ? row0 : k0;
+    t.c0 = kc ? k0 : row0;
+    t.cols = kc ? BK : BM;
+    t.r_lim = kc ? p.m : p.k;
+    t.c_lim = kc ? p.k : p.m;
+    t.ld = p.lda;
+    t.off = p.a_off;
+    t.shift = uint(findLSB(t.cols / 8u));
+    t.pieces = BM * BK / 8u;
+    t.lpt = min(LA_MAX, (t.pieces + lanes - 1u) / lanes);
+    t.vec = (p.unused & 1u) != 0u && row0 + BM <= p.m && k0 + BK <= p.k;
+    return t;
 }
 
-// Copies op(B)'s tile: along n when B is not transposed, along k when it is.
-void stage_b(uint col0, uint k0)
+Tile tile_b(uint col0, uint k0, uint lanes)
 {
-    const uint threads = gl_WorkGroupSize.x;
-    for (uint e = gl_LocalInvocationIndex; e < BK * BN; e += threads) {
-        uint x = p.trans_b == 0u ? e % BN : e / BK;
-        uint kk = p.trans_b == 0u ? e / BN : e % BK;
-        uint col = col0 + x, k = k0 + kk;
-        float16_t v = float16_t(0.0);
-        if (col < p.n && k < p.k)
-            v = uint16BitsToFloat16(b[p.b_off + (p.trans_b == 0u ? k * p.ldb + col : col * p.ldb + k)]);
-        Bs[kk * B_LD + x] = v;
-    }
+    Tile t;
+    bool kc = p.trans_b != 0u;
+    t.r0 = kc ? col0 : k0;
+    t.c0 = kc ? k0 : col0;
+    t.cols = kc ? BK : BN;
+    t.r_lim = kc ? p.n : p.k;
+    t.c_lim = kc ? p.k : p.n;
+    t.ld = p.ldb;
+    t.off = p.b_off;
+    t.shift = uint(findLSB(t.cols / 8u));
+    t.pieces = BN * BK / 8u;
+    t.lpt = min(LB_MAX, (t.pieces + lanes - 1u) / lanes);
+    t.vec = (p.unused & 2u) != 0u && col0 + BN <= p.n && k0 + BK <= p.k;
+    return t;
 }
+
+// Pass `pass` of a tile's loads into REG and its stores into S from unit
+// BASE on. Live pieces: l < lpt, and e < pieces unless every pass is full
+// (all folded once the specialization constants are known).
+//   LOAD/STORE: the functions' names; REG: ra/rb; MAX: LA_MAX/LB_MAX;
+//   AT: the 16-bit elements (a, b); VAT: their vector aliases (av, bv).
+#define DEFINE_TILE_IO(LOAD, STORE, REG, MAX, AT, VAT)                                          \
+    void LOAD(Tile t, uint pass, uint lanes)                                                    \
+    {                                                                                           \
+        uint tid = gl_LocalInvocationIndex, per_pass = t.lpt * lanes;                           \
+        bool full = t.pieces % per_pass == 0u;                                                  \
+        if (t.vec) {                                                                            \
+            [[unroll]] for (uint l = 0u; l < MAX; ++l) {                                        \
+                uint e = pass * per_pass + l * lanes + tid;                                     \
+                if (l < t.lpt && (full || e < t.pieces)) {                                      \
+                    uint r = e >> t.shift, c = (e & ((1u << t.shift) - 1u)) * 8u;               \
+                    REG[l] = VAT[(t.off + (t.r0 + r) * t.ld + t.c0 + c) / 8u];                  \
+                }                                                                               \
+            }                                                                                   \
+        } else {                                                                                \
+            [[unroll]] for (uint l = 0u; l < MAX; ++l) {                                        \
+                uint e = pass * per_pass + l * lanes + tid;                                     \
+                if (l < t.lpt && (full || e < t.pieces)) {                                      \
+                    uint r = e >> t.shift, c = (e & ((1u << t.shift) - 1u)) * 8u;               \
+                    uint row = t.r0 + r, at = t.off + row * t.ld + t.c0 + c;                    \
+                    uvec4 v = uvec4(0u);                                                        \
+                    [[unroll]] for (uint q = 0u; q < 8u; ++q)                                   \
+                        if (row < t.r_lim && t.c0 + c + q < t.c_lim)                            \
+                            v[q >> 1] |= uint(AT[at + q]) << ((q & 1u) * 16u);                  \
+                    REG[l] = v;                                                                 \
+                }                                                                               \
+            }                                                                                   \
+        }                                                                                       \
+    }                                                                                           \
+    void STORE(Tile t, uint pass, uint lanes, uint base)                                        \
+    {                                                                                           \
+        uint tid = gl_LocalInvocationIndex, per_pass = t.lpt * lanes;                           \
+        bool full = t.pieces % per_pass == 0u;                                                  \
+        uint units = (t.cols + PAD) / 8u;                                                       \
+        [[unroll]] for (uint l = 0u; l < MAX; ++l) {                                            \
+            uint e = pass * per_pass + l * lanes + tid;                                         \
+            if (l < t.lpt && (full || e < t.pieces))                                            \
+                S[base + (e >> t.shift) * units + (e & ((1u << t.shift) - 1u))] = REG[l];       \
+        }                                                                                       \
+    }
+
+DEFINE_TILE_IO(load_a, store_a, ra, LA_MAX, a, av)
+DEFINE_TILE_IO(load_b, store_b, rb, LB_MAX, b, bv)
+
+// Passes of a tile: 1 where every invocation holds its share in registers.
+uint passes(Tile t, uint lanes)
+{
+    uint per_pass = t.lpt * lanes;
+    return (t.pieces + per_pass - 1u) / per_pass;
+}
+
+// The multiply-adds of one staged step from buffer unit `base`, the tiles'
+// layouts constant (A_T: A stored transposed, m-contiguous, read
+// column-major; B_T: B stored transposed, k-contiguous, column-major).
+#define COMPUTE(base, A_T, B_T)                                                                 \
+    [[unroll]] for (uint kk = 0u; kk < BK; kk += KK) {                                          \
+        MAT_A ma[TM];                                                                           \
+        MAT_B mb[TN];                                                                           \
+        [[unroll]] for (uint i = 0u; i < TM; ++i) {                                             \
+            uint row = wm0 + i * MM;                                                            \
+            LOAD_M(ma[i], (base) * 8u + ((A_T) ? kk * (BM + PAD) + row : row * (BK + PAD) + kk), \
+                   (A_T) ? BM + PAD : BK + PAD, A_T);                                           \
+        }                                                                                       \
+        [[unroll]] for (uint j = 0u; j < TN; ++j) {                                             \
+            uint col = wn0 + j * NN;                                                            \
+            LOAD_M(mb[j], (base) * 8u + A_UNITS * 8u +                                          \
+                              ((B_T) ? col * (BK + PAD) + kk : kk * (BN + PAD) + col),          \
+                   (B_T) ? BK + PAD : BN + PAD, B_T);                                           \
+        }                                                                                       \
+        [[unroll]] for (uint i = 0u; i < TM; ++i)                                               \
+            [[unroll]] for (uint j = 0u; j < TN; ++j)                                           \
+                MUL_ADD(ma[i], mb[j], acc[i * TN + j]);                                         \
+    }
 
 void main()
 {
-    uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN;
+    // Workgroups in groups of GROUP block rows, column by column within a
+    // group: the ones running together share rows of A and columns of B,
+    // which then stay in L2.
+    const uint GROUP = 8u;
+    uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
+    uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
+    uint first = (id / (GROUP * gx)) * GROUP;
+    uint rows = min(gy - first, GROUP);
+    uint in_group = id % (GROUP * gx);
+    uint row0 = (first + in_group % rows) * BM;
+    uint col0 = (in_group / rows) * BN;
+
+    uint lanes = gl_WorkGroupSize.x;
     uint sg = gl_SubgroupID;
     uint wm0 = (sg / SG_N) * WM, wn0 = (sg % SG_N) * WN;
 
@@ -162,26 +308,69 @@ void main()
     [[unroll]] for (uint i = 0u; i < TM * TN; ++i)
         ZERO_C(acc[i]);
 
-    for (uint k0 = 0u; k0 < p.k; k0 += BK) {
-        stage_a(row0, k0);
-        stage_b(col0, k0);
-        barrier();
-        [[unroll]] for (uint kk = 0u; kk < BK; kk += KK) {
-            MAT_A ma[TM];
-            MAT_B mb[TN];
-            [[unroll]] for (uint i = 0u; i < TM; ++i)
-                LOAD_A(ma[i], (wm0 + i * MM) * A_LD + kk);
-            [[unroll]] for (uint j = 0u; j < TN; ++j)
-                LOAD_B(mb[j], kk * B_LD + wn0 + j * NN);
-            [[unroll]] for (uint i = 0u; i < TM; ++i)
-                [[unroll]] for (uint j = 0u; j < TN; ++j)
-                    MUL_ADD(ma[i], mb[j], acc[i * TN + j]);
+    // Step 0's tiles into buffer 0.
+    uint steps = (p.k + BK - 1u) / BK;
+    Tile ta = tile_a(row0, 0u, lanes), tb = tile_b(col0, 0u, lanes);
+    for (uint pass = 0u; pass < passes(ta, lanes); ++pass) {
+        load_a(ta, pass, lanes);
+        store_a(ta, pass, lanes, 0u);
+    }
+    for (uint pass = 0u; pass < passes(tb, lanes); ++pass) {
+        load_b(tb, pass, lanes);
+        store_b(tb, pass, lanes, A_UNITS);
+    }
+    barrier();
+
+    for (uint s = 0u; s < steps; ++s) {
+        uint cur = STAGES == 2u ? (s & 1u) * STAGE_UNITS : 0u;
+        uint nxt = STAGES == 2u ? STAGE_UNITS - cur : 0u;
+        bool more = s + 1u < steps;
+        if (more) {   // the next step's first pass into registers
+            ta = tile_a(row0, (s + 1u) * BK, lanes);
+            tb = tile_b(col0, (s + 1u) * BK, lanes);
+            load_a(ta, 0u, lanes);
+            load_b(tb, 0u, lanes);
         }
-        barrier();   // every subgroup is done with the tiles before the next copy
+#ifdef EMULATE
+        COMPUTE(cur, p.trans_a != 0u, p.trans_b != 0u)
+#else
+        // The layouts are constants of the cooperative loads: one branch
+        // per step, outside the unrolled loop.
+        if (p.trans_a == 0u) {
+            if (p.trans_b == 0u) {
+                COMPUTE(cur, false, false)
+            } else {
+                COMPUTE(cur, false, true)
+            }
+        } else {
+            if (p.trans_b == 0u) {
+                COMPUTE(cur, true, false)
+            } else {
+                COMPUTE(cur, true, true)
+            }
+        }
+#endif
+        if (more) {
+            if (STAGES == 1u)
+                barrier();   // every subgroup is done with the one buffer
+            store_a(ta, 0u, lanes, nxt);
+            store_b(tb, 0u, lanes, nxt + A_UNITS);
+            for (uint pass = 1u; pass < passes(ta, lanes); ++pass) {
+                load_a(ta, pass, lanes);
+                store_a(ta, pass, lanes, nxt);
+            }
+            for (uint pass = 1u; pass < passes(tb, lanes); ++pass) {
+                load_b(tb, pass, lanes);
+                store_b(tb, pass, lanes, nxt + A_UNITS);
+            }
+        }
+        // The stores are seen before the next step reads them; and (after
+        // the last step) every subgroup is done before the scratch reuses S.
+        barrier();
     }
 
     // The epilogue, one accumulator at a time through this subgroup's scratch.
-    uint scratch = sg * MM * NN;
+    uint scratch = sg * MM * NN;   // f32 elements
     [[unroll]] for (uint i = 0u; i < TM; ++i) {
         [[unroll]] for (uint j = 0u; j < TN; ++j) {
             STORE_C(acc[i * TN + j], scratch);
@@ -190,7 +379,7 @@ void main()
             for (uint e = gl_SubgroupInvocationID; e < MM * NN; e += gl_SubgroupSize) {
                 uint row = row0 + wm0 + i * MM + e / NN, col = col0 + wn0 + j * NN + e % NN;
                 if (row < p.m && col < p.n)
-                    store_c(row, col, Cs[scratch + e]);
+                    store_c(row, col, uintBitsToFloat(S[(scratch + e) >> 2][(scratch + e) & 3u]));
             }
             subgroupBarrier();   // read before the next accumulator overwrites it
         }

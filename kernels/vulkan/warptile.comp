@@ -76,8 +76,13 @@ shared VEC4 Bs[2u * ELEMS / 4u];
 // The bound of the k loop inside a step: DEPTH, as a specialization constant
 // the plugin leaves at its default, so that the loop reaches the driver
 // rolled, marked for unrolling, which it does once the value is known.
-// Unrolled by glslc, the modules are twice the size (48 of them).
+// Unrolled by glslc, the modules are twice the size: built so as well
+// (-DUNROLLED, the parameter unroll = 1), to measure which is faster.
+#ifdef UNROLLED
+const uint K_STEPS = DEPTH;
+#else
 layout(constant_id = 3) const uint K_STEPS = DEPTH;
+#endif
 
 const uint KL = DEPTH / 4u;               // lanes along kk in a vector load
 uint swz(uint kk)

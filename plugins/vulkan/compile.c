@@ -99,8 +99,8 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
                  : d->coop.api == VKP_COOP_EMULATED ? "_emu"
                                                     : "");
     else if (kernel == VKP_KERNEL_WARPTILE)
-        snprintf(file, sizeof file, "%s_t%u_d%u_w%u_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
-                 gh_plugin_dtype_name(dtype));
+        snprintf(file, sizeof file, "%s_t%u_d%u_w%u%s_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
+                 v->unrolled ? "_unrolled" : "", gh_plugin_dtype_name(dtype));
     else snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype));
     uint32_t *words = NULL;
     size_t size = 0;
@@ -218,7 +218,8 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
      * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module).
      * warptile has none: everything is built into its module. coopmat: 0 =
-     * local_size_x (subgroups times the device's subgroup size), 1 = BK. */
+     * local_size_x (subgroups times the device's subgroup size), 1 = BK,
+     * 2 = STAGES. */
     uint32_t ids[3] = {0, 1, 2};
     uint32_t values[3] = {v->side, v->side, v->side};
     uint32_t n_values = 3;
@@ -230,7 +231,7 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
     } else if (kernel == VKP_KERNEL_COOPMAT) {
         values[0] = v->invocations;
         values[1] = v->depth;
-        n_values = 2;
+        values[2] = v->stages;
     }
     VkSpecializationMapEntry entries[3];
     for (uint32_t i = 0; i < n_values; i++)

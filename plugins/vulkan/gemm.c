@@ -48,10 +48,10 @@ static gh_status bind_window(const vkp_device *d, char name, const struct gh_buf
     return GH_OK;
 }
 
-/* Whether warptile may read a matrix as vectors of vw elements (vbytes
- * bytes) through its second binding: every row, from its offset, a whole
- * number of vectors, aligned in the buffer. Then an edge vector is either
- * all in the matrix or all out of it. */
+/* Whether warptile (coopmat) may read a matrix as vectors of vw elements
+ * (vbytes bytes) through its second binding: every row, from its offset, a
+ * whole number of vectors, aligned in the buffer. Then an edge vector is
+ * either all in the matrix or all out of it. */
 static int vector_ok(const window *w, uint64_t cols, uint64_t ld, uint32_t vw, uint32_t vbytes)
 {
     return cols % vw == 0 && ld % vw == 0 && w->offset % vw == 0 && w->base % vbytes == 0;
@@ -59,6 +59,12 @@ static int vector_ok(const window *w, uint64_t cols, uint64_t ld, uint32_t vw, u
 
 static uint32_t vector_flags(int kernel, const gh_gemm_args *a, const window w[3])
 {
+    if (kernel == VKP_KERNEL_COOPMAT) {
+        /* kernels/vulkan/coopmat.comp: 16 bytes (8 elements), and only for
+         * tiles wholly inside the matrix, so any number of columns. */
+        return (vector_ok(&w[0], 0, (uint64_t)a->lda, 8, 16) ? VKP_VECTOR_A : 0) |
+               (vector_ok(&w[1], 0, (uint64_t)a->ldb, 8, 16) ? VKP_VECTOR_B : 0);
+    }
     if (kernel != VKP_KERNEL_WARPTILE) return 0;
     /* kernels/vulkan/warptile.comp's VW: 4 elements, 2 of f64 */
     uint32_t vw = a->dtype == GH_F64 ? 2 : 4, vbytes = vw * (uint32_t)gh_plugin_dtype_size(a->dtype);

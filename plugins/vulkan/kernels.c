@@ -19,9 +19,12 @@ static const int64_t blocked_works[] = {2, 4, 8};
 static const int64_t warptile_tiles[] = {64, 128};
 static const int64_t warptile_depths[] = {8, 16, 32};
 static const int64_t warptile_works[] = {4, 8};
-static const int64_t coop_blocks[] = {64, 128};
+static const int64_t warptile_unrolls[] = {0, 1};
+static const int64_t coop_rows[] = {64, 128};
+static const int64_t coop_cols[] = {64, 128, 256};
 static const int64_t coop_subgroups[] = {4, 8};
-static const int64_t coop_depths[] = {16, 32};
+static const int64_t coop_depths[] = {16, 32, 64};
+static const int64_t coop_stages[] = {1, 2};
 /* 0, then vkp_coop_shapes as M N K digits */
 static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688};
 const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8}};
@@ -96,27 +99,36 @@ static const gh_param_info warptile_params[] = {
         .allowed = warptile_works,
         .n_allowed = COUNT(warptile_works),
     },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "unroll",
+        .description = "the k loop within a step: 0 rolled in the SPIR-V, marked for the driver to unroll; "
+                       "1 unrolled by glslc (a module twice the size)",
+        .default_value = 0,
+        .allowed = warptile_unrolls,
+        .n_allowed = COUNT(warptile_unrolls),
+    },
 };
 
 /* Defaults: a 128 x 128 block of 8 subgroups (a 64 x 32 part each, 4 x 2
- * accumulators of 16 x 16), k step 32: 27 KiB of shared memory, within the
- * 48 KiB NVIDIA's Vulkan driver gives a workgroup. */
+ * accumulators of 16 x 16), k step 32, double-buffered: 40 KiB of shared
+ * memory, within the 48 KiB NVIDIA's Vulkan driver gives a workgroup. */
 static const gh_param_info coopmat_params[] = {
     {
         .size = sizeof(gh_param_info),
         .name = "bm",
         .description = "rows of C a workgroup computes",
         .default_value = 128,
-        .allowed = coop_blocks,
-        .n_allowed = COUNT(coop_blocks),
+        .allowed = coop_rows,
+        .n_allowed = COUNT(coop_rows),
     },
     {
         .size = sizeof(gh_param_info),
         .name = "bn",
-        .description = "columns of C a workgroup computes",
+        .description = "columns of C a workgroup computes (256: with 8 subgroups only)",
         .default_value = 128,
-        .allowed = coop_blocks,
-        .n_allowed = COUNT(coop_blocks),
+        .allowed = coop_cols,
+        .n_allowed = COUNT(coop_cols),
     },
     {
         .size = sizeof(gh_param_info),
@@ -144,6 +156,15 @@ static const gh_param_info coopmat_params[] = {
         .default_value = 0,
         .allowed = coop_shape_codes,
         .n_allowed = COUNT(coop_shape_codes),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "stages",
+        .description = "buffers of the staged tiles: 2 (the next step's tiles copied while this one's are "
+                       "multiplied, one barrier a step) or 1 (two barriers a step, half the shared memory)",
+        .default_value = 2,
+        .allowed = coop_stages,
+        .n_allowed = COUNT(coop_stages),
     },
 };
 
@@ -238,11 +259,14 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->shape = -1;
     v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
     v->depth = 0;
+    v->stages = 0;
+    v->unrolled = 0;
     /* blocked_w<work>: the work's position among its allowed values */
     v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
     if (kernel == VKP_KERNEL_WARPTILE) { /* a module per combination */
         v->depth = (uint32_t)args->params[1];
         v->work = (uint32_t)args->params[2];
+        v->unrolled = args->params[3] != 0;
         v->module = slot;
     }
     v->invocations = (v->side / v->work) * (v->side / v->work);
@@ -252,6 +276,7 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
         v->depth = (uint32_t)args->params[3];
         int code = gh_plugin_param_index(&k->params[4], args->params[4]);
         v->shape = code - 1; /* 0 (the device's first) is -1 */
+        v->stages = (uint32_t)args->params[5];
         v->invocations = 0;
         v->module = -1;
     }
@@ -284,13 +309,23 @@ static uint64_t warptile_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dt
     return 2ull * 2 * depth * tile * vkp_arith_size(dtype);
 }
 
-/* Shared memory the coopmat shader declares: the A and B tiles in 16 bits,
- * rows padded by 8 elements, and an f32 scratch of one accumulator per
- * subgroup (kernels/vulkan/coopmat.comp). */
+/* Shared memory the coopmat shader declares: per stage, the A and B tiles in
+ * 16 bits, room for either orientation (bm and bn rows of bk + 8 elements),
+ * or where larger the epilogue's f32 scratch of one accumulator per subgroup
+ * (kernels/vulkan/coopmat.comp). */
 static uint64_t coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s)
 {
-    return 2ull * (v->block_m * (v->depth + 8) + v->depth * (v->block_n + 8)) + 4ull * v->subgroups * s->m * s->n;
+    uint64_t staged = 2ull * v->stages * (v->block_m + v->block_n) * (v->depth + 8);
+    uint64_t scratch = 4ull * v->subgroups * s->m * s->n;
+    return staged > scratch ? staged : scratch;
 }
+
+/* The (bm, bn, subgroups) coopmat is built for (plugins/vulkan/CMakeLists.txt),
+ * in module order; bn = 256 with 8 subgroups only. */
+static const uint32_t coop_blocks[][3] = {
+    {64, 64, 4},   {64, 64, 8},   {64, 128, 4}, {64, 128, 8},  {128, 64, 4},
+    {128, 64, 8},  {128, 128, 4}, {128, 128, 8}, {64, 256, 8}, {128, 256, 8},
+};
 
 /* Where the device can run coopmat in that dtype (coopmat.c said so), the
  * shape, invocations and module of v. */
@@ -310,9 +345,17 @@ static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant
                                    "cooperative matrix (it offers: %s)",
                                    tname, v->label, d->name, s->m, s->n, s->k, tname, tname,
                                    c->offered[0] ? c->offered : "none");
+    int block = -1;
+    for (int b = 0; b < (int)COUNT(coop_blocks); b++)
+        if (coop_blocks[b][0] == v->block_m && coop_blocks[b][1] == v->block_n && coop_blocks[b][2] == v->subgroups)
+            block = b;
+    if (block < 0)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel coopmat: %s: %s: a block %u wide needs 8 subgroups (with %u, each "
+                                   "would hold %u x %u f32 sums, more registers than an invocation has)",
+                                   tname, v->label, v->block_n, v->subgroups, v->block_m / 2, v->block_n / 2);
     v->invocations = v->subgroups * c->subgroup_size;
     /* The module cache's index: one per (bm, bn, subgroups, shape). */
-    int block = (v->block_m == 128) * 4 + (v->block_n == 128) * 2 + (v->subgroups == 8);
     v->module = block * VKP_COOP_SHAPES + v->shape;
     return GH_OK;
 }

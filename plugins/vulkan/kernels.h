@@ -18,14 +18,15 @@ enum {
 };
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
- * no kernel has more combinations than this (coopmat: 2 bm x 2 bn x 2
- * subgroups x 2 bk x 4 shapes). */
-#define VKP_VARIANT_MAX 64
+ * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
+ * subgroups x 3 bk x 4 shapes x 2 stages). */
+#define VKP_VARIANT_MAX 288
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
- * combination of its parameters, coopmat one per (bm, bn, subgroups, matrix
- * shape): 24 (a device uses one cooperative-matrix extension throughout). */
-#define VKP_MODULE_MAX  24
+ * combination of its parameters (24), coopmat one per (bm, bn, subgroups, matrix
+ * shape): 10 blocks x 3 shapes (a device uses one cooperative-matrix
+ * extension throughout). */
+#define VKP_MODULE_MAX  30
 
 /* The matrix shapes (M x N x K) coopmat is built for, in the order it
  * prefers them when the device offers several. */
@@ -43,7 +44,7 @@ extern const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES];
  * uints, then alpha and beta in the arithmetic type (vkp_arith_size). */
 #define VKP_PUSH_UINTS 12
 #define VKP_PUSH_BYTES (VKP_PUSH_UINTS * 4 + 2 * 8)
-/* The twelfth uint's bits (warptile): A, B may be read as vectors. */
+/* The twelfth uint's bits (warptile, coopmat): A, B may be read as vectors. */
 #define VKP_VECTOR_A   1u
 #define VKP_VECTOR_B   2u
 
@@ -65,6 +66,8 @@ typedef struct vkp_variant {
     uint32_t work;        /* blocked, warptile: side of each invocation's micro-tile; else 1 */
     uint32_t depth;       /* the k step: warptile's and coopmat's parameter, blocked's chosen by
                            * vkp_check_limits; else 0 */
+    uint32_t stages;      /* coopmat: buffers of the staged tiles (1, 2); else 0 */
+    int unrolled;         /* warptile: its k loop unrolled by glslc (module _unrolled); else 0 */
     uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:
                            * set by vkp_check_limits) */

@@ -81,6 +81,41 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c)
     api->buffer_free(pl->ctx, buf);
 }
 
+void coopmat_vector_shapes(const int64_t params[MAX_PARAMS], int64_t shapes[COOPMAT_VECTOR_SHAPES][3])
+{
+    const int64_t bm = params[0], bn = params[1], bk = params[3];
+    const int64_t list[COOPMAT_VECTOR_SHAPES][3] = {
+        {bm, 2 * bn, 2 * bk},              /* whole tiles only */
+        {2 * bm + 3, bn + 8, 3 * bk + 5},  /* whole tiles, then edges in every direction */
+        {bm - 8, bn + 1, bk / 2},          /* one partial tile each way */
+    };
+    memcpy(shapes, list, sizeof list);
+}
+
+/* Under the option emulate: a block 256 wide with 4 subgroups is refused,
+ * naming what it needs; so is a block over the device's shared memory. */
+static void emulated_refusals(const plugin *pl, int kernel, int device)
+{
+    const gh_device_info *info = pl->api->device_info(pl->ctx, device);
+    static const int64_t sets[][MAX_PARAMS] = {{128, 256, 4, 32, 0, 2}, {128, 256, 8, 64, 0, 2}};
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        gemm_case c = {.device = device, .kernel = kernel, .n_params = MAX_PARAMS};
+        memcpy(c.params, sets[s], sizeof sets[s]);
+        int64_t shape[3] = {5, 6, 7};
+        make_problem(&c.p, GH_F16, 0, 0, shape, &scenarios[0]);
+        uint64_t staged = 2 * (uint64_t)(sets[s][5] * (sets[s][0] + sets[s][1]) * (sets[s][3] + 8));
+        char why[512] = "", bytes[64];
+        snprintf(bytes, sizeof bytes, "%llu bytes", (unsigned long long)staged);
+        const char *says = s == 0 ? "needs 8 subgroups" : bytes;
+        if (s == 1 && staged <= info->local_mem_bytes) continue; /* fits this device */
+        int passed = run_case(pl, &c, why, sizeof why, NULL);
+        CHECK(!passed && strstr(why, "gemm returned 2") && strstr(why, says),
+              "emulate: bm=%lld bn=%lld subgroups=%lld bk=%lld is refused as unsupported, saying '%s': '%s'",
+              (long long)sets[s][0], (long long)sets[s][1], (long long)sets[s][2], (long long)sets[s][3], says,
+              passed ? "it ran" : why);
+    }
+}
+
 void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
 {
     gh_option_value opt = {"emulate", "cooperative_matrix"};
@@ -95,12 +130,16 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
     const gh_device_info *info = api->device_info(pl.ctx, device);
     CHECK(kernel >= 0 && strstr(info->api, "cooperative matrices (emulated in shader code"),
           "emulate: device %d lists the emulated shapes (api \"%s\")", device, info->api);
-    /* bm, bn, subgroups, bk, shape: every value of each among them */
-    static const int64_t sets[][5] = {
-        {128, 128, 8, 32, 0}, {64, 64, 4, 16, 16816}, {128, 64, 4, 32, 1688}, {64, 128, 8, 16, 161616}};
+    /* bm, bn, subgroups, bk, shape, stages: every value of each among them,
+     * within lavapipe's 32 KiB of shared memory */
+    static const int64_t sets[][MAX_PARAMS] = {
+        {128, 128, 8, 32, 0, 1},      {64, 64, 4, 16, 16816, 2}, {128, 64, 4, 32, 1688, 2},
+        {64, 128, 8, 16, 161616, 2}, {64, 256, 8, 16, 0, 2},    {64, 64, 4, 64, 0, 1},
+    };
+    if (kernel >= 0) emulated_refusals(&pl, kernel, device);
     for (size_t s = 0; kernel >= 0 && s < sizeof sets / sizeof sets[0]; s++) {
         if (quick && s > 0) break;
-        gemm_case proto = {.device = device, .kernel = kernel, .n_params = 5};
+        gemm_case proto = {.device = device, .kernel = kernel, .n_params = MAX_PARAMS};
         memcpy(proto.params, sets[s], sizeof sets[s]);
         for (int t = 0; t < 2; t++) {
             gh_dtype dtype = t ? GH_BF16 : GH_F16;
@@ -130,6 +169,8 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
                 {2 * bm + 1, bn, 47},
                 {bm + 5, 2 * bn - 3, 7},
             };
+            int64_t aligned[COOPMAT_VECTOR_SHAPES][3];
+            coopmat_vector_shapes(proto.params, aligned);
             int before = check_failures();
             for (int tr = 0; tr < 4; tr++) {
                 if (quick && (tr == 1 || tr == 2)) continue;
@@ -137,6 +178,17 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
                     for (int sc = 0; sc < SCENARIO_COUNT; sc++) {
                         c = proto;
                         make_problem(&c.p, dtype, tr >> 1, tr & 1, shapes[sh], &scenarios[sc]);
+                        char name[256];
+                        describe_case(&pl, &c, name, sizeof name);
+                        int passed = run_case(&pl, &c, why, sizeof why, NULL);
+                        CHECK(passed, "emulate: %s%s%s", name, passed ? "" : ": ", passed ? "" : why);
+                    }
+                /* 16-byte copies: packed, and ld and offsets multiples of 8 */
+                for (size_t sh = 0; sh < COOPMAT_VECTOR_SHAPES; sh++)
+                    for (int sc = 0; sc < 2; sc++) {
+                        c = proto;
+                        make_problem(&c.p, dtype, tr >> 1, tr & 1, aligned[sh],
+                                     sc ? &vector8_scenario : &scenarios[1]);
                         char name[256];
                         describe_case(&pl, &c, name, sizeof name);
                         int passed = run_case(&pl, &c, why, sizeof why, NULL);

@@ -26,6 +26,13 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c);
  * needs refuses it, naming the device: a skip. */
 void coopmat_emulated(const gh_plugin_api *api, int device, int quick);
 
+/* Shapes for coopmat's 16-byte copies at its parameters (bm, bn, _, bk):
+ * whole tiles only, whole tiles then edges, and partial tiles alone; with
+ * ld and offsets multiples of 8 (vector8_scenario, or packed) A and B are
+ * read as vectors where a tile lies wholly inside them. */
+#define COOPMAT_VECTOR_SHAPES 3
+void coopmat_vector_shapes(const int64_t params[MAX_PARAMS], int64_t shapes[COOPMAT_VECTOR_SHAPES][3]);
+
 /* The options coopmat adds: hide_features takes the three extensions'
  * names, emulate only cooperative_matrix; a wrong value is refused at open
  * (GH_INVALID_ARGUMENT), naming the option and what it knows. */

@@ -12,6 +12,7 @@ const scenario scenarios[SCENARIO_COUNT] = {
     {-2.0, 0.0, -1, 0, 1, {1, 0, 2}},  /* beta = 0 with padding and offsets */
 };
 const scenario vector_scenario = {1.5, -0.75, 3, -2, 4, {4, 8, 12}};
+const scenario vector8_scenario = {1.5, -0.75, 3, -2, 8, {8, 16, 24}};
 
 void make_problem(problem *p, gh_dtype dtype, int ta, int tb, const int64_t shape[3], const scenario *s)
 {

@@ -16,7 +16,7 @@ typedef struct plugin {
     gh_plugin *ctx;
 } plugin;
 
-#define MAX_PARAMS 5
+#define MAX_PARAMS 6
 
 typedef struct gemm_case {
     int device, kernel;
@@ -38,6 +38,9 @@ extern const scenario scenarios[SCENARIO_COUNT];
 /* Leading dimensions and offsets multiples of 4 elements: with sizes that
  * are too, warptile reads A and B as vectors (plugins/vulkan/gemm.c). */
 extern const scenario vector_scenario;
+/* Leading dimensions and offsets multiples of 8 elements: coopmat reads
+ * A and B 16 bytes at a time where a tile lies wholly inside them. */
+extern const scenario vector8_scenario;
 
 void make_problem(problem *p, gh_dtype dtype, int ta, int tb, const int64_t shape[3], const scenario *s);
 

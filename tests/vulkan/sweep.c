@@ -34,8 +34,22 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     const char *name = pl->api->kernel_info(pl->ctx, c->kernel)->name;
     uint64_t es = dtype == GH_F64 ? 8 : 4, side = (uint64_t)c->params[0]; /* f16, bf16: staged as f32 */
     /* coopmat: every combination fits Vulkan's 128 invocations (subgroups of
-     * 32 or fewer) and the 48 KiB NVIDIA gives; the plugin checks the rest. */
-    if (strcmp(name, "coopmat") == 0) return NULL;
+     * 32 or fewer); its staged tiles, per stage bm + bn rows of bk + 8
+     * 16-bit elements, may not fit the shared memory (NVIDIA's 48 KiB,
+     * lavapipe's 32), and blocks 256 wide need 8 subgroups. */
+    if (strcmp(name, "coopmat") == 0) {
+        const int64_t *q = c->params; /* bm, bn, subgroups, bk, shape, stages */
+        uint64_t staged = 2 * (uint64_t)(q[5] * (q[0] + q[1]) * (q[3] + 8));
+        if (q[1] == 256 && q[2] != 8) {
+            snprintf(value, size, "a block 256 wide needs 8 subgroups");
+            return "more registers than an invocation has";
+        }
+        if (staged > info->local_mem_bytes) {
+            snprintf(value, size, "%llu bytes", (unsigned long long)staged);
+            return "maxComputeSharedMemorySize";
+        }
+        return NULL;
+    }
     int warptile = strcmp(name, "warptile") == 0;
     uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : warptile ? (uint64_t)c->params[2] : 1;
     uint64_t invocations = (side / work) * (side / work);
@@ -132,10 +146,11 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
  *    parameters): naive at every wg, tiled at its smallest and largest tile,
  *    blocked at work 2 and 4; blocked's default (128, 8) in f16 and bf16 is
  *    run by the vulkan_half test, through gemmhost;
- *  - warptile (12 combinations, whose large blocks run slowly on a CPU): f32
- *    at its default (128, 16, 8), at (64, 8, 4) and at the deepest k step
- *    (64, 32, 4); f64, f16 and bf16 at (64, 8, 4), which takes every path of
- *    their loads and stores (vector and scalar, every transpose).
+ *  - warptile (24 combinations, whose large blocks run slowly on a CPU): f32
+ *    at its default (128, 16, 8, unroll 0), at (64, 8, 4) rolled and
+ *    unrolled and at the deepest k step (64, 32, 4); f64, f16 and bf16 at
+ *    (64, 8, 4, 0), which takes every path of their loads and stores (vector
+ *    and scalar, every transpose).
  * Hardware devices run every dtype at every combination. */
 static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
@@ -147,17 +162,17 @@ static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case 
     if (strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0) {
         if (pl->api->device_info(pl->ctx, device)->is_software)
             return is_default(pl, kernel, c) || (c->params[0] == 64 && c->params[1] == 64 && c->params[2] == 4 &&
-                                                 c->params[3] == 16 && c->params[4] == 0);
-        return c->params[4] == 0 ||
-               (c->params[0] == 128 && c->params[1] == 128 && c->params[2] == 8 && c->params[3] == 32);
+                                                 c->params[3] == 16 && c->params[4] == 0 && c->params[5] == 2);
+        return c->params[4] == 0 || (c->params[0] == 128 && c->params[1] == 128 && c->params[2] == 8 &&
+                                     c->params[3] == 32 && c->params[5] == 2);
     }
     static const int64_t wide_blocked[][2] = {{32, 2}, {64, 4}, {128, 8}};
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
     if (strcmp(name, "warptile") == 0 && pl->api->device_info(pl->ctx, device)->is_software) {
-        static const int64_t w_f32[][3] = {{128, 16, 8}, {64, 8, 4}, {64, 32, 4}};
-        static const int64_t w_other[][3] = {{64, 8, 4}};
-        const int64_t(*list)[3] = dtype == GH_F32 ? w_f32 : w_other;
+        static const int64_t w_f32[][4] = {{128, 16, 8, 0}, {64, 8, 4, 0}, {64, 32, 4, 0}, {64, 8, 4, 1}};
+        static const int64_t w_other[][4] = {{64, 8, 4, 0}};
+        const int64_t(*list)[4] = dtype == GH_F32 ? w_f32 : w_other;
         size_t n = dtype == GH_F32 ? sizeof w_f32 / sizeof w_f32[0] : sizeof w_other / sizeof w_other[0];
         for (size_t i = 0; i < n; i++)
             if (memcmp(c->params, list[i], sizeof list[i]) == 0) return 1;
@@ -184,7 +199,8 @@ static double seconds_now(void)
 /* Every transpose, shape and scenario of one kernel, parameters and dtype. */
 static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick)
 {
-    int vector_shapes = strcmp(pl->api->kernel_info(pl->ctx, proto->kernel)->name, "warptile") == 0;
+    const char *kname = pl->api->kernel_info(pl->ctx, proto->kernel)->name;
+    int warptile = strcmp(kname, "warptile") == 0, coopmat = strcmp(kname, "coopmat") == 0;
     int64_t shapes[SHAPE_COUNT][3];
     shapes_for(proto->params[0], shapes);
     for (int t = 0; t < 4; t++) {
@@ -200,7 +216,20 @@ static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype
                 int passed = run_case(pl, &c, why, sizeof why, NULL);
                 CHECK(passed, "%s%s%s", name, passed ? "" : ": ", passed ? "" : why);
             }
-        if (!vector_shapes) continue;
+        if (coopmat) { /* its 16-byte copies: packed, and ld and offsets multiples of 8 */
+            int64_t aligned[COOPMAT_VECTOR_SHAPES][3];
+            coopmat_vector_shapes(proto->params, aligned);
+            for (int s = 0; s < COOPMAT_VECTOR_SHAPES; s++)
+                for (int sc = 0; sc < 2; sc++) {
+                    gemm_case c = *proto;
+                    make_problem(&c.p, dtype, t >> 1, t & 1, aligned[s], sc ? &vector8_scenario : &scenarios[1]);
+                    char why[512] = "", name[256];
+                    describe_case(pl, &c, name, sizeof name);
+                    int passed = run_case(pl, &c, why, sizeof why, NULL);
+                    CHECK(passed, "%s%s%s", name, passed ? "" : ": ", passed ? "" : why);
+                }
+        }
+        if (!warptile) continue;
         /* warptile's vector loads: sizes multiples of 4 but not of the tile
          * or the k step (the last vector of a row is at the edge), and k
          * below the k step; packed, and padded and offset by multiples of 4. */

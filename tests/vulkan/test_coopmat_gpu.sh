@@ -2,7 +2,8 @@
 # vulkan_coopmat_gpu: the coopmat kernel end to end through gemmhost on
 # tests/vulkan/coopmat-gpu.ini (f16 and bf16, every transpose, odd shapes,
 # K = 4096, alpha 2 and beta -3, padded rows, each result verified in full),
-# then again with beta = 0 over NaN. For the GPU machine: where no Vulkan
+# then again with beta = 0 over NaN, and with rows padded to multiples of 8
+# elements (16-byte copies). For the GPU machine: where no Vulkan
 # device offers cooperative matrices (lavapipe in Mesa 22.3), exit 77 saying
 # so. Every row must pass, except the ones the device cannot do, which must
 # be unsupported saying why: a shape it does not offer ("offers no"), or bf16
@@ -55,9 +56,9 @@ want=$(judge "$work/coop" 2>/dev/null)
 expect_ok "alpha 2, beta -3: every row passes, or is unsupported for a shape or dtype the device lacks" \
   judge "$work/coop"
 expect_status "alpha 2, beta -3: gemmhost" "$status" "${want:-0}"
-# 10 sizes x 2 dtypes x 4 transposes x 9 parameter sets
-expect_ok "alpha 2, beta -3: 720 rows per device, both dtypes, every transpose, K = 4096" $check "$work/coop" \
-  --min-rows 720 --distinct dtype=2 --distinct trans=4 --require k=4096 --require m=1 --require verify_method=full
+# 10 sizes x 2 dtypes x 4 transposes x 13 parameter sets
+expect_ok "alpha 2, beta -3: 1040 rows per device, both dtypes, every transpose, K = 4096" $check "$work/coop" \
+  --min-rows 1040 --distinct dtype=2 --distinct trans=4 --require k=4096 --require m=1 --require verify_method=full
 # Every row of a backend in a dtype passes.
 all_pass() { # PREFIX BACKEND DTYPE
   "$python" - "$@" <<'PYEOF'
@@ -69,11 +70,11 @@ print(f"{passed} of {len(rows)} rows pass")
 sys.exit(0 if rows and passed == len(rows) else 1)
 PYEOF
 }
-for b in coopmat coopmat-blocks coopmat-subgroups coopmat-nv coopmat-emulated; do
+for b in coopmat coopmat-blocks coopmat-subgroups coopmat-stages coopmat-wide coopmat-nv coopmat-emulated; do
   expect_ok "$b: every f16 row passes" all_pass "$work/coop" "$b" f16
 done
 if [ "$bf16" = 1 ]; then
-  for b in coopmat coopmat-blocks coopmat-subgroups coopmat-emulated; do
+  for b in coopmat coopmat-blocks coopmat-subgroups coopmat-stages coopmat-wide coopmat-emulated; do
     expect_ok "$b: every bf16 row passes" all_pass "$work/coop" "$b" bf16
   done
 else
@@ -88,6 +89,18 @@ want=$(judge "$work/coop0" 2>/dev/null)
 expect_ok "beta 0 over NaN: every row passes, or is unsupported for a shape or dtype the device lacks" \
   judge "$work/coop0"
 expect_status "beta 0 over NaN: gemmhost" "$status" "${want:-0}"
-expect_ok "beta 0 over NaN: 288 rows per device" $check "$work/coop0" --min-rows 288 --require beta=0
+expect_ok "beta 0 over NaN: 416 rows per device" $check "$work/coop0" --min-rows 416 --require beta=0
+
+# Rows padded to multiples of 8 elements and sizes multiples of 8 (but not of
+# the blocks): whole tiles read 16 bytes at a time, the edges element by
+# element; K = 4096 runs 128 steps through both buffers.
+"$gemmhost" --quiet --config "$config" --set run.ld_pad=8 --size 256x256x256,264x136x200,392x520x72,128x256x4096 \
+  --output "$work/coopv"
+status=$?
+want=$(judge "$work/coopv" 2>/dev/null)
+expect_ok "16-byte copies: every row passes, or is unsupported for a shape or dtype the device lacks" \
+  judge "$work/coopv"
+expect_status "16-byte copies: gemmhost" "$status" "${want:-0}"
+expect_ok "16-byte copies: 416 rows per device" $check "$work/coopv" --min-rows 416 --require k=4096
 
 finish
