@@ -91,14 +91,16 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     char file[96];
     if (kernel == VKP_KERNEL_BLOCKED)
         snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, gh_plugin_dtype_name(dtype));
-    else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_f16.spv, _f16_nv.spv */
-        snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
+    else if (kernel == VKP_KERNEL_COOPMAT) { /* coopmat_b128x128_s8_m16n16k16_f16.spv, _f16_nv.spv, _p1_f16.spv */
+        char probe[16] = "";
+        if (v->probe) snprintf(probe, sizeof probe, "_p%u", v->probe);
+        snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u%s_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
                  v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
-                 vkp_coop_shapes[v->shape].k, gh_plugin_dtype_name(dtype),
+                 vkp_coop_shapes[v->shape].k, probe, gh_plugin_dtype_name(dtype),
                  d->coop.api == VKP_COOP_NV         ? "_nv"
                  : d->coop.api == VKP_COOP_EMULATED ? "_emu"
                                                     : "");
-    else if (kernel == VKP_KERNEL_WARPTILE)
+    } else if (kernel == VKP_KERNEL_WARPTILE)
         snprintf(file, sizeof file, "%s_t%u_d%u_w%u%s_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
                  v->unrolled ? "_unrolled" : "", gh_plugin_dtype_name(dtype));
     else snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype));
