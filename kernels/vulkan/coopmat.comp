@@ -56,34 +56,20 @@
 
 #include "gemm_common.glsl"
 
-// PROBE (diagnostic modules, kernel parameter probe; 0 = the kernel above):
-// 1: BK fixed at compile time (-DBK_FIXED), every loop over cooperative
-//    matrices unrolled by glslc, the accumulators indexed by constants only
-//    (the epilogue spelled out per accumulator), so none stays an array;
-// 2: 1 with the staged tiles in float16_t arrays (one for A, one for B) and
-//    the epilogue's scratch a float array of its own;
-// 3: 1 with only the first tile staged: every step multiplies the same
-//    staged tiles, no global loads, no barriers (results WRONG by design);
-// 4: 3 with the pieces loaded once: only the multiply-adds (WRONG too).
-#ifndef PROBE
-#define PROBE 0
-#endif
-#if PROBE != 0 && !defined(BK_FIXED)
-#error "the probes are built with -DBK_FIXED=<k step>u"
-#endif
+// BK (the k step) is a define, so that glslc unrolls every loop over
+// cooperative matrices and the accumulators are indexed by constants only.
+// H100, f16 nn, 128 x 128, 8 subgroups, bk 32, in TFLOP/s at 4096 / 8192:
+//   BK a specialization constant 29 / 30 (0.07x / 0.04x cuBLAS); BK a
+//   define 134 / 147 (0.31x / 0.21x); no global loads or barriers ~430 / 500.
 
-#if !defined(BM) || !defined(BN) || !defined(SG_M) || !defined(SG_N) || !defined(MM) || !defined(NN) || !defined(KK)
-#error "build with -DBM= -DBN= -DSG_M= -DSG_N= (the workgroup) and -DMM= -DNN= -DKK= (the matrix shape), all u"
+#if !defined(BM) || !defined(BN) || !defined(SG_M) || !defined(SG_N) || !defined(MM) || !defined(NN) || !defined(KK) \
+    || !defined(BK)
+#error "build with -DBM= -DBN= -DSG_M= -DSG_N= (the workgroup), -DMM= -DNN= -DKK= (the matrix shape) and -DBK= (the k step), all u"
 #endif
 
 // SG_M * SG_N subgroups of the device's subgroup size, set by the plugin.
 layout(local_size_x_id = 0) in;
-// The k step: 16, 32 or 64, a multiple of KK and at most BM and BN.
-#ifdef BK_FIXED
-const uint BK = BK_FIXED;
-#else
-layout(constant_id = 1) const uint BK = 32u;
-#endif
+// BK, the k step (a define): a multiple of KK and at most BM and BN.
 // Buffers of the staged tiles: 1 or 2.
 layout(constant_id = 2) const uint STAGES = 2u;
 
@@ -108,19 +94,6 @@ const uint STAGE_UNITS = A_UNITS + B_UNITS;
 // The epilogue's scratch: an MM x NN f32 accumulator per subgroup.
 const uint SCRATCH_UNITS = SUBGROUPS * MM * NN / 4u;
 const uint STAGED_UNITS = STAGES * STAGE_UNITS;
-#if PROBE == 2
-// Stage st's A tile at SA[st * A_UNITS * 8], B's at SB[st * B_UNITS * 8].
-shared float16_t SA[STAGES * A_UNITS * 8u];
-shared float16_t SB[STAGES * B_UNITS * 8u];
-shared float SC[SCRATCH_UNITS * 4u];
-#define A_BASE(st)          ((st) * A_UNITS * 8u)
-#define B_BASE(st)          ((st) * B_UNITS * 8u)
-#define PUT_UNIT(ARR, u, v) [[unroll]] for (uint put_q = 0u; put_q < 8u; ++put_q)                       \
-                                ARR[(u) * 8u + put_q] = uint16BitsToHalf(uint16_t((v)[put_q >> 1] >> ((put_q & 1u) * 16u)))
-#define PUT_A(u, v)         PUT_UNIT(SA, u, v)
-#define PUT_B(u, v)         PUT_UNIT(SB, u, v)
-#define SCRATCH_AT(e)       SC[e]
-#else
 shared uvec4 S[STAGED_UNITS > SCRATCH_UNITS ? STAGED_UNITS : SCRATCH_UNITS];
 // Where stage st's tiles start, in 16-bit elements of S.
 #define A_BASE(st)          ((st) * STAGE_UNITS * 8u)
@@ -128,17 +101,15 @@ shared uvec4 S[STAGED_UNITS > SCRATCH_UNITS ? STAGED_UNITS : SCRATCH_UNITS];
 #define PUT_A(u, v)         S[u] = (v)
 #define PUT_B(u, v)         S[u] = (v)
 #define SCRATCH_AT(e)       uintBitsToFloat(S[(e) >> 2][(e) & 3u])
-#endif
 
 // Per invocation per tile, the 16-byte pieces held in registers between the
 // global load and the shared store: sized at compile time (register arrays
 // sized by specialization constants were kept in local memory by NVIDIA's
-// driver) for 32 invocations a subgroup and the deepest k step, 64; a
-// launch needing more (smaller subgroups) copies in several passes, only
-// the first one prefetched.
+// driver) for 32 invocations a subgroup; a launch needing more (smaller
+// subgroups) copies in several passes, only the first one prefetched.
 const uint NT = SUBGROUPS * 32u;
-const uint LA_MAX = (BM * 64u / 8u + NT - 1u) / NT;
-const uint LB_MAX = (BN * 64u / 8u + NT - 1u) / NT;
+const uint LA_MAX = (BM * BK / 8u + NT - 1u) / NT;
+const uint LB_MAX = (BN * BK / 8u + NT - 1u) / NT;
 uvec4 ra[LA_MAX], rb[LB_MAX];
 
 #ifndef EMULATE
@@ -155,15 +126,9 @@ layout(constant_id = 15) const uint C_COLS = NN;
 // (or columns where col_major) `ld` elements apart; acc = a * b + acc; acc
 // into S at f32 element `at`, row-major, NN apart.
 #define ZERO_C(acc)                    acc = MAT_C(0.0)
-#if PROBE == 2
-#define LOAD_A(m, at, ld, col_major)   coopMatLoadNV(m, SA, at, ld, col_major)
-#define LOAD_B(m, at, ld, col_major)   coopMatLoadNV(m, SB, at, ld, col_major)
-#define STORE_C(acc, at)               coopMatStoreNV(acc, SC, at, NN, false)
-#else
 #define LOAD_A(m, at, ld, col_major)   coopMatLoadNV(m, S, (at) / 8u, (ld) / 8u, col_major)
 #define LOAD_B(m, at, ld, col_major)   LOAD_A(m, at, ld, col_major)
 #define STORE_C(acc, at)               coopMatStoreNV(acc, S, (at) / 4u, NN / 4u, false)
-#endif
 #define MUL_ADD(a, b, acc)             acc = coopMatMulAddNV(a, b, acc)
 #else
 // The emulation: a piece of A or B is where it lies in shared memory
@@ -181,11 +146,7 @@ struct EmuC {
 float emu_at(uvec4 m, uint row, uint col)
 {
     uint i = m.z != 0u ? m.x + col * m.y + row : m.x + row * m.y + col;
-#if PROBE == 2
-    return float(m.w == 0u ? SA[i] : SB[i]);
-#else
     return from_bits((S[i >> 3][(i >> 1) & 3u] >> ((i & 1u) * 16u)) & 0xFFFFu);
-#endif
 }
 // In place, as macros (their variables named so as not to capture the
 // arguments'), not functions taking and returning an EmuC; rolled, or
@@ -207,11 +168,7 @@ float emu_at(uvec4 m, uint row, uint col)
 #define ZERO_C(acc)                    for (uint emu_z = 0u; emu_z < EMU_PER; ++emu_z) acc.v[emu_z] = 0.0
 #define LOAD_A(m, at, ld, col_major)   m = uvec4(at, ld, (col_major) ? 1u : 0u, 0u)
 #define LOAD_B(m, at, ld, col_major)   m = uvec4(at, ld, (col_major) ? 1u : 0u, 1u)
-#if PROBE == 2
-#define EMU_SCRATCH_PUT(e, x)          SC[e] = (x)
-#else
 #define EMU_SCRATCH_PUT(e, x)          S[(e) >> 2][(e) & 3u] = floatBitsToUint(x)
-#endif
 #endif
 
 // One tile's copy, in the stored orientation: `rows` x `cols` elements
@@ -364,18 +321,10 @@ uint passes(Tile t, uint lanes)
         }                                                                                       \
     }
 #endif
-#define LOAD_PIECES_0(st, A_T, B_T) LOAD_PIECES(st, 0u, A_T, B_T)
+const uint ACC_N = TM * TN;   // at most 32 (kernels.c's blocks and shapes)
 
-// The probes' accumulators are indexed by constants only: at most 16 of
-// them (the 128 x 128 block of 8 subgroups at any shape).
-#if PROBE != 0
-const uint ACC_N = 16u;
-#else
-const uint ACC_N = TM * TN;
-#endif
-
-// One accumulator's epilogue (q: its index, a constant in the probes)
-// through this subgroup's scratch.
+// One accumulator's epilogue (q: its index, a constant) through this
+// subgroup's scratch.
 #define EPILOGUE(q, ei, ej)                                                                     \
     {                                                                                           \
         STORE_C(acc[q], scratch);                                                               \
@@ -388,7 +337,9 @@ const uint ACC_N = TM * TN;
         }                                                                                       \
         subgroupBarrier(); /* read before the next accumulator overwrites it */                 \
     }
-#define EPILOGUE_IF(q) if ((q) < TM * TN) EPILOGUE(q, (q) / TN, (q) % TN)
+// Spelled out per accumulator (a loop left an indexed array in the SPIR-V):
+// the ones past ACC_N fold away, their index clamped to stay in range.
+#define EPILOGUE_IF(q) if ((q) < ACC_N) EPILOGUE((q) < ACC_N ? (q) : 0u, (q) / TN, (q) % TN)
 
 void main()
 {
@@ -411,10 +362,10 @@ void main()
     MAT_C acc[ACC_N];
     MAT_A ma[TM];
     MAT_B mb[TN];
-    [[unroll]] for (uint i = 0u; i < TM * TN; ++i)
+    [[unroll]] for (uint i = 0u; i < ACC_N; ++i)
         ZERO_C(acc[i]);
 
-    // Step 0's tiles into stage 0 (the probes 3 and 4: into every stage).
+    // Step 0's tiles into stage 0.
     uint steps = (p.k + BK - 1u) / BK;
     Tile ta = tile_a(row0, 0u, lanes), tb = tile_b(col0, 0u, lanes);
 #define STAGE_FIRST(st)                                                                         \
@@ -427,31 +378,8 @@ void main()
         store_b(tb, pass, lanes, B_BASE(st) / 8u);                                              \
     }
     STAGE_FIRST(0u)
-#if PROBE >= 3
-    if (STAGES == 2u) {
-        STAGE_FIRST(1u)
-    }
-#endif
     barrier();
 
-#if PROBE >= 3
-#if PROBE == 4
-    BY_LAYOUT(LOAD_PIECES_0, 0u)
-#endif
-    // The same staged tiles every step (alternating stages, so that the
-    // shared loads of probe 3 cannot leave the loop).
-    for (uint s = 0u; s < steps; ++s) {
-#if PROBE == 3
-        uint cur = STAGES == 2u ? (s & 1u) : 0u;
-        BY_LAYOUT(COMPUTE, cur)
-#else
-        [[unroll]] for (uint kk = 0u; kk < BK; kk += KK) {
-            MULTIPLY_PIECES()
-        }
-#endif
-    }
-    barrier();   // every subgroup is done before the scratch reuses S
-#else
     for (uint s = 0u; s < steps; ++s) {
         uint cur = STAGES == 2u ? (s & 1u) : 0u;   // stages
         uint nxt = STAGES == 2u ? 1u - cur : 0u;
@@ -481,20 +409,15 @@ void main()
         // the last step) every subgroup is done before the scratch reuses S.
         barrier();
     }
-#endif
 
     // The epilogue, one accumulator at a time through this subgroup's scratch.
     uint scratch = sg * MM * NN;   // f32 elements
-#if PROBE != 0
-    // Spelled out: the accumulators indexed by constants only.
     EPILOGUE_IF(0u) EPILOGUE_IF(1u) EPILOGUE_IF(2u) EPILOGUE_IF(3u)
     EPILOGUE_IF(4u) EPILOGUE_IF(5u) EPILOGUE_IF(6u) EPILOGUE_IF(7u)
     EPILOGUE_IF(8u) EPILOGUE_IF(9u) EPILOGUE_IF(10u) EPILOGUE_IF(11u)
     EPILOGUE_IF(12u) EPILOGUE_IF(13u) EPILOGUE_IF(14u) EPILOGUE_IF(15u)
-#else
-    [[unroll]] for (uint i = 0u; i < TM; ++i) {
-        [[unroll]] for (uint j = 0u; j < TN; ++j)
-            EPILOGUE(i * TN + j, i, j)
-    }
-#endif
+    EPILOGUE_IF(16u) EPILOGUE_IF(17u) EPILOGUE_IF(18u) EPILOGUE_IF(19u)
+    EPILOGUE_IF(20u) EPILOGUE_IF(21u) EPILOGUE_IF(22u) EPILOGUE_IF(23u)
+    EPILOGUE_IF(24u) EPILOGUE_IF(25u) EPILOGUE_IF(26u) EPILOGUE_IF(27u)
+    EPILOGUE_IF(28u) EPILOGUE_IF(29u) EPILOGUE_IF(30u) EPILOGUE_IF(31u)
 }

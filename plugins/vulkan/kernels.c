@@ -23,9 +23,9 @@ static const int64_t warptile_unrolls[] = {0, 1};
 static const int64_t coop_rows[] = {64, 128};
 static const int64_t coop_cols[] = {64, 128, 256};
 static const int64_t coop_subgroups[] = {4, 8};
-static const int64_t coop_depths[] = {16, 32, 64};
+/* one module per k step: plugins/vulkan/CMakeLists.txt builds the same */
+static const int64_t coop_depths[] = {32};
 static const int64_t coop_stages[] = {1, 2};
-static const int64_t coop_probes[] = {0, 1, 2, 3, 4};
 /* 0, then vkp_coop_shapes as M N K digits */
 static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688};
 const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8}};
@@ -143,7 +143,9 @@ static const gh_param_info coopmat_params[] = {
     {
         .size = sizeof(gh_param_info),
         .name = "bk",
-        .description = "k step: the depth of the tiles of A and B staged in shared memory",
+        .description = "k step: the depth of the tiles of A and B staged in shared memory; built into the "
+                       "modules (so that glslc unrolls the k loop), 32 only: more values would multiply "
+                       "the plugin's build time",
         .default_value = 32,
         .allowed = coop_depths,
         .n_allowed = COUNT(coop_depths),
@@ -166,18 +168,6 @@ static const gh_param_info coopmat_params[] = {
         .default_value = 2,
         .allowed = coop_stages,
         .n_allowed = COUNT(coop_stages),
-    },
-    {
-        .size = sizeof(gh_param_info),
-        .name = "probe",
-        .description = "diagnostic builds (f16, bm = bn = 128, 8 subgroups, bk = 32 only): 0 the kernel; "
-                       "1 bk fixed at compile time, every loop over cooperative matrices unrolled by glslc; "
-                       "2 as 1 with the tiles staged in float16_t shared arrays; 3 WRONG RESULTS: the first "
-                       "tiles staged only, then shared loads and multiply-adds without global loads or "
-                       "barriers; 4 WRONG RESULTS: 3 with the pieces loaded once, multiply-adds only",
-        .default_value = 0,
-        .allowed = coop_probes,
-        .n_allowed = COUNT(coop_probes),
     },
 };
 
@@ -274,7 +264,6 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->depth = 0;
     v->stages = 0;
     v->unrolled = 0;
-    v->probe = 0;
     /* blocked_w<work>: the work's position among its allowed values */
     v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
     if (kernel == VKP_KERNEL_WARPTILE) { /* a module per combination */
@@ -291,7 +280,6 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
         int code = gh_plugin_param_index(&k->params[4], args->params[4]);
         v->shape = code - 1; /* 0 (the device's first) is -1 */
         v->stages = (uint32_t)args->params[5];
-        v->probe = (uint32_t)args->params[6];
         v->invocations = 0;
         v->module = -1;
     }
@@ -332,7 +320,6 @@ static uint64_t coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape 
 {
     uint64_t staged = 2ull * v->stages * (v->block_m + v->block_n) * (v->depth + 8);
     uint64_t scratch = 4ull * v->subgroups * s->m * s->n;
-    if (v->probe == 2) return staged + scratch; /* the scratch an array of its own */
     return staged > scratch ? staged : scratch;
 }
 
@@ -370,17 +357,15 @@ static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant
                                    "gemm: kernel coopmat: %s: %s: a block %u wide needs 8 subgroups (with %u, each "
                                    "would hold %u x %u f32 sums, more registers than an invocation has)",
                                    tname, v->label, v->block_n, v->subgroups, v->block_m / 2, v->block_n / 2);
-    if (v->probe && (dtype != GH_F16 || v->block_m != 128 || v->block_n != 128 || v->subgroups != 8 ||
-                     v->depth != 32))
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "gemm: kernel coopmat: %s: %s: the probes are built for f16, bm = bn = 128, "
-                                   "subgroups = 8, bk = 32 only",
-                                   tname, v->label);
     v->invocations = v->subgroups * c->subgroup_size;
-    /* The module cache's index: one per (bm, bn, subgroups, shape), then
-     * one per (probe, shape). */
-    v->module = v->probe ? (int)COUNT(coop_blocks) * VKP_COOP_SHAPES + (int)(v->probe - 1) * VKP_COOP_SHAPES + v->shape
-                         : block * VKP_COOP_SHAPES + v->shape;
+    /* The module cache's index: one per (bm, bn, subgroups, shape, bk). */
+    int depth = -1;
+    for (int k = 0; k < (int)COUNT(coop_depths); k++)
+        if (coop_depths[k] == v->depth) depth = k;
+    if (depth < 0)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s: no module for bk = %u", tname,
+                                   v->label, v->depth);
+    v->module = (block * VKP_COOP_SHAPES + v->shape) * (int)COUNT(coop_depths) + depth;
     return GH_OK;
 }
 

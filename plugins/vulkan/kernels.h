@@ -19,15 +19,14 @@ enum {
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
- * subgroups x 3 bk x 4 shapes x 2 stages x 5 probes). */
-#define VKP_VARIANT_MAX 1440
+ * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 = 24). */
+#define VKP_VARIANT_MAX 96
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
  * combination of its parameters (24), coopmat one per (bm, bn, subgroups, matrix
- * shape): 10 blocks x 3 shapes (a device uses one cooperative-matrix
- * extension throughout), then its diagnostic probes 1-4 x 3 shapes. */
-#define VKP_COOP_PROBES 4
-#define VKP_MODULE_MAX  (30 + VKP_COOP_PROBES * 3)
+ * shape, bk): 10 blocks x 3 shapes x 1 bk (a device uses one
+ * cooperative-matrix extension throughout). */
+#define VKP_MODULE_MAX  30
 
 /* The matrix shapes (M x N x K) coopmat is built for, in the order it
  * prefers them when the device offers several. */
@@ -69,7 +68,6 @@ typedef struct vkp_variant {
                            * vkp_check_limits; else 0 */
     uint32_t stages;      /* coopmat: buffers of the staged tiles (1, 2); else 0 */
     int unrolled;         /* warptile: its k loop unrolled by glslc (module _unrolled); else 0 */
-    uint32_t probe;       /* coopmat: its diagnostic build (module _p<probe>), 0: the kernel */
     uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:
                            * set by vkp_check_limits) */

@@ -16,7 +16,7 @@ typedef struct plugin {
     gh_plugin *ctx;
 } plugin;
 
-#define MAX_PARAMS 7
+#define MAX_PARAMS 6
 
 typedef struct gemm_case {
     int device, kernel;

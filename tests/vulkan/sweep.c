@@ -257,10 +257,6 @@ void sweep(const plugin *pl, int device, int quick, int half)
         gemm_case proto = {.device = device};
         for (size_t combo = 0; kernel_combo(pl, kernel, combo, &proto); combo++) {
             if (quick && !is_default(pl, kernel, &proto)) continue;
-            /* coopmat's diagnostic probes (3 and 4 wrong by design): tests/vulkan/coopmat-probe.ini */
-            if (proto.n_params > 6 && strcmp(pl->api->kernel_info(pl->ctx, kernel)->name, "coopmat") == 0 &&
-                proto.params[6] != 0)
-                continue;
             /* Progress, so that a slow device shows where its time goes. */
             double started = seconds_now();
             int checked_before = check_passed + check_failed;

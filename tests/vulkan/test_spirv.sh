@@ -43,7 +43,6 @@ if [ "$kind" = glslc ]; then
   for f in "${nv[@]}"; do
     base=${f%_f16_nv.spv}
     for emu in "${base}_f16_emu.spv" "${base}_bf16_emu.spv"; do
-      case $emu in *_p[0-9]_bf16_emu.spv) continue ;; esac   # the probes: f16 only
       if [ -e "$emu" ]; then files+=("$emu"); else bad "$(basename "$emu") is missing beside $(basename "$f")"; fi
     done
   done
@@ -58,7 +57,6 @@ else
   for f in "${nv[@]}"; do
     base=${f%_f16_nv.spv}
     for khr in "${base}_f16.spv" "${base}_bf16.spv"; do
-      case $khr in *_p[0-9]_bf16.spv) continue ;; esac   # the probes: f16 only
       if [ -e "$khr" ]; then files+=("$khr"); else bad "$(basename "$khr") is missing beside $(basename "$f")"; fi
     done
   done
