@@ -134,7 +134,7 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
      * (bk: 32 only), within lavapipe's 32 KiB of shared memory */
     static const int64_t sets[][MAX_PARAMS] = {
         {128, 128, 8, 32, 0, 1},      {64, 64, 4, 32, 16816, 2}, {128, 64, 4, 32, 1688, 2},
-        {64, 128, 8, 32, 161616, 2}, {64, 256, 8, 32, 0, 1},    {128, 256, 8, 32, 0, 1},
+        {64, 128, 8, 32, 161616, 2}, {64, 256, 8, 32, 0, 1},    {64, 64, 4, 32, 0, 1},
     };
     if (kernel >= 0) emulated_refusals(&pl, kernel, device);
     for (size_t s = 0; kernel >= 0 && s < sizeof sets / sizeof sets[0]; s++) {
