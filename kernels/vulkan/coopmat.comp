@@ -56,14 +56,20 @@
 
 #include "gemm_common.glsl"
 
-#if !defined(BM) || !defined(BN) || !defined(SG_M) || !defined(SG_N) || !defined(MM) || !defined(NN) || !defined(KK)
-#error "build with -DBM= -DBN= -DSG_M= -DSG_N= (the workgroup) and -DMM= -DNN= -DKK= (the matrix shape), all u"
+// BK (the k step) is a define, so that glslc unrolls every loop over
+// cooperative matrices and the accumulators are indexed by constants only.
+// H100, f16 nn, 128 x 128, 8 subgroups, bk 32, in TFLOP/s at 4096 / 8192:
+//   BK a specialization constant 29 / 30 (0.07x / 0.04x cuBLAS); BK a
+//   define 134 / 147 (0.31x / 0.21x); no global loads or barriers ~430 / 500.
+
+#if !defined(BM) || !defined(BN) || !defined(SG_M) || !defined(SG_N) || !defined(MM) || !defined(NN) || !defined(KK) \
+    || !defined(BK)
+#error "build with -DBM= -DBN= -DSG_M= -DSG_N= (the workgroup), -DMM= -DNN= -DKK= (the matrix shape) and -DBK= (the k step), all u"
 #endif
 
 // SG_M * SG_N subgroups of the device's subgroup size, set by the plugin.
 layout(local_size_x_id = 0) in;
-// The k step: 16, 32 or 64, a multiple of KK and at most BM and BN.
-layout(constant_id = 1) const uint BK = 32u;
+// BK, the k step (a define): a multiple of KK and at most BM and BN.
 // Buffers of the staged tiles: 1 or 2.
 layout(constant_id = 2) const uint STAGES = 2u;
 
@@ -89,16 +95,21 @@ const uint STAGE_UNITS = A_UNITS + B_UNITS;
 const uint SCRATCH_UNITS = SUBGROUPS * MM * NN / 4u;
 const uint STAGED_UNITS = STAGES * STAGE_UNITS;
 shared uvec4 S[STAGED_UNITS > SCRATCH_UNITS ? STAGED_UNITS : SCRATCH_UNITS];
+// Where stage st's tiles start, in 16-bit elements of S.
+#define A_BASE(st)          ((st) * STAGE_UNITS * 8u)
+#define B_BASE(st)          ((st) * STAGE_UNITS * 8u + A_UNITS * 8u)
+#define PUT_A(u, v)         S[u] = (v)
+#define PUT_B(u, v)         S[u] = (v)
+#define SCRATCH_AT(e)       uintBitsToFloat(S[(e) >> 2][(e) & 3u])
 
 // Per invocation per tile, the 16-byte pieces held in registers between the
 // global load and the shared store: sized at compile time (register arrays
 // sized by specialization constants were kept in local memory by NVIDIA's
-// driver) for 32 invocations a subgroup and the deepest k step, 64; a
-// launch needing more (smaller subgroups) copies in several passes, only
-// the first one prefetched.
+// driver) for 32 invocations a subgroup; a launch needing more (smaller
+// subgroups) copies in several passes, only the first one prefetched.
 const uint NT = SUBGROUPS * 32u;
-const uint LA_MAX = (BM * 64u / 8u + NT - 1u) / NT;
-const uint LB_MAX = (BN * 64u / 8u + NT - 1u) / NT;
+const uint LA_MAX = (BM * BK / 8u + NT - 1u) / NT;
+const uint LB_MAX = (BN * BK / 8u + NT - 1u) / NT;
 uvec4 ra[LA_MAX], rb[LB_MAX];
 
 #ifndef EMULATE
@@ -115,9 +126,10 @@ layout(constant_id = 15) const uint C_COLS = NN;
 // (or columns where col_major) `ld` elements apart; acc = a * b + acc; acc
 // into S at f32 element `at`, row-major, NN apart.
 #define ZERO_C(acc)                    acc = MAT_C(0.0)
-#define LOAD_M(m, at, ld, col_major)   coopMatLoadNV(m, S, (at) / 8u, (ld) / 8u, col_major)
-#define MUL_ADD(a, b, acc)             acc = coopMatMulAddNV(a, b, acc)
+#define LOAD_A(m, at, ld, col_major)   coopMatLoadNV(m, S, (at) / 8u, (ld) / 8u, col_major)
+#define LOAD_B(m, at, ld, col_major)   LOAD_A(m, at, ld, col_major)
 #define STORE_C(acc, at)               coopMatStoreNV(acc, S, (at) / 4u, NN / 4u, false)
+#define MUL_ADD(a, b, acc)             acc = coopMatMulAddNV(a, b, acc)
 #else
 // The emulation: a piece of A or B is where it lies in shared memory
 // (element, ld, column-major); an accumulator is spread over the subgroup
@@ -127,11 +139,11 @@ const uint EMU_PER = (MM * NN + 3u) / 4u;
 struct EmuC {
     float v[EMU_PER];
 };
-#define MAT_A uvec3
-#define MAT_B uvec3
+#define MAT_A uvec4
+#define MAT_B uvec4
 #define MAT_C EmuC
-// Element (row, col) of a piece, in f32.
-float emu_at(uvec3 m, uint row, uint col)
+// Element (row, col) of a piece (w: 0 in A's tile, 1 in B's), in f32.
+float emu_at(uvec4 m, uint row, uint col)
 {
     uint i = m.z != 0u ? m.x + col * m.y + row : m.x + row * m.y + col;
     return from_bits((S[i >> 3][(i >> 1) & 3u] >> ((i & 1u) * 16u)) & 0xFFFFu);
@@ -151,10 +163,12 @@ float emu_at(uvec3 m, uint row, uint col)
     for (uint emu_j = 0u; emu_j < EMU_PER; ++emu_j) {                                            \
         uint emu_e = gl_SubgroupInvocationID + emu_j * gl_SubgroupSize;                          \
         if (emu_e < MM * NN)                                                                     \
-            S[((at) + emu_e) >> 2][((at) + emu_e) & 3u] = floatBitsToUint(acc.v[emu_j]);         \
+            EMU_SCRATCH_PUT((at) + emu_e, acc.v[emu_j]);                                         \
     }
 #define ZERO_C(acc)                    for (uint emu_z = 0u; emu_z < EMU_PER; ++emu_z) acc.v[emu_z] = 0.0
-#define LOAD_M(m, at, ld, col_major)   m = uvec3(at, ld, (col_major) ? 1u : 0u)
+#define LOAD_A(m, at, ld, col_major)   m = uvec4(at, ld, (col_major) ? 1u : 0u, 0u)
+#define LOAD_B(m, at, ld, col_major)   m = uvec4(at, ld, (col_major) ? 1u : 0u, 1u)
+#define EMU_SCRATCH_PUT(e, x)          S[(e) >> 2][(e) & 3u] = floatBitsToUint(x)
 #endif
 
 // One tile's copy, in the stored orientation: `rows` x `cols` elements
@@ -213,7 +227,7 @@ Tile tile_b(uint col0, uint k0, uint lanes)
 // (all folded once the specialization constants are known).
 //   LOAD/STORE: the functions' names; REG: ra/rb; MAX: LA_MAX/LB_MAX;
 //   AT: the 16-bit elements (a, b); VAT: their vector aliases (av, bv).
-#define DEFINE_TILE_IO(LOAD, STORE, REG, MAX, AT, VAT)                                          \
+#define DEFINE_TILE_IO(LOAD, STORE, REG, MAX, AT, VAT, PUT)                                     \
     void LOAD(Tile t, uint pass, uint lanes)                                                    \
     {                                                                                           \
         uint tid = gl_LocalInvocationIndex, per_pass = t.lpt * lanes;                           \
@@ -249,12 +263,12 @@ Tile tile_b(uint col0, uint k0, uint lanes)
         [[unroll]] for (uint l = 0u; l < MAX; ++l) {                                            \
             uint e = pass * per_pass + l * lanes + tid;                                         \
             if (l < t.lpt && (full || e < t.pieces))                                            \
-                S[base + (e >> t.shift) * units + (e & ((1u << t.shift) - 1u))] = REG[l];       \
+                PUT(base + (e >> t.shift) * units + (e & ((1u << t.shift) - 1u)), REG[l]);      \
         }                                                                                       \
     }
 
-DEFINE_TILE_IO(load_a, store_a, ra, LA_MAX, a, av)
-DEFINE_TILE_IO(load_b, store_b, rb, LB_MAX, b, bv)
+DEFINE_TILE_IO(load_a, store_a, ra, LA_MAX, a, av, PUT_A)
+DEFINE_TILE_IO(load_b, store_b, rb, LB_MAX, b, bv, PUT_B)
 
 // Passes of a tile: 1 where every invocation holds its share in registers.
 uint passes(Tile t, uint lanes)
@@ -263,28 +277,69 @@ uint passes(Tile t, uint lanes)
     return (t.pieces + per_pass - 1u) / per_pass;
 }
 
-// The multiply-adds of one staged step from buffer unit `base`, the tiles'
-// layouts constant (A_T: A stored transposed, m-contiguous, read
+// The pieces of k offset kk of stage `st`'s tiles into ma and mb, the
+// tiles' layouts constant (A_T: A stored transposed, m-contiguous, read
 // column-major; B_T: B stored transposed, k-contiguous, column-major).
-#define COMPUTE(base, A_T, B_T)                                                                 \
-    [[unroll]] for (uint kk = 0u; kk < BK; kk += KK) {                                          \
-        MAT_A ma[TM];                                                                           \
-        MAT_B mb[TN];                                                                           \
-        [[unroll]] for (uint i = 0u; i < TM; ++i) {                                             \
-            uint row = wm0 + i * MM;                                                            \
-            LOAD_M(ma[i], (base) * 8u + ((A_T) ? kk * (BM + PAD) + row : row * (BK + PAD) + kk), \
-                   (A_T) ? BM + PAD : BK + PAD, A_T);                                           \
-        }                                                                                       \
-        [[unroll]] for (uint j = 0u; j < TN; ++j) {                                             \
-            uint col = wn0 + j * NN;                                                            \
-            LOAD_M(mb[j], (base) * 8u + A_UNITS * 8u +                                          \
-                              ((B_T) ? col * (BK + PAD) + kk : kk * (BN + PAD) + col),          \
-                   (B_T) ? BK + PAD : BN + PAD, B_T);                                           \
-        }                                                                                       \
-        [[unroll]] for (uint i = 0u; i < TM; ++i)                                               \
-            [[unroll]] for (uint j = 0u; j < TN; ++j)                                           \
-                MUL_ADD(ma[i], mb[j], acc[i * TN + j]);                                         \
+#define LOAD_PIECES(st, kk, A_T, B_T)                                                           \
+    [[unroll]] for (uint i = 0u; i < TM; ++i) {                                                 \
+        uint row = wm0 + i * MM;                                                                \
+        LOAD_A(ma[i], A_BASE(st) + ((A_T) ? (kk) * (BM + PAD) + row : row * (BK + PAD) + (kk)), \
+               (A_T) ? BM + PAD : BK + PAD, A_T);                                               \
+    }                                                                                           \
+    [[unroll]] for (uint j = 0u; j < TN; ++j) {                                                 \
+        uint col = wn0 + j * NN;                                                                \
+        LOAD_B(mb[j], B_BASE(st) + ((B_T) ? col * (BK + PAD) + (kk) : (kk) * (BN + PAD) + col), \
+               (B_T) ? BK + PAD : BN + PAD, B_T);                                               \
     }
+#define MULTIPLY_PIECES()                                                                       \
+    [[unroll]] for (uint i = 0u; i < TM; ++i)                                                   \
+        [[unroll]] for (uint j = 0u; j < TN; ++j)                                               \
+            MUL_ADD(ma[i], mb[j], acc[i * TN + j]);
+// The multiply-adds of one staged step from stage `st`.
+#define COMPUTE(st, A_T, B_T)                                                                   \
+    [[unroll]] for (uint kk = 0u; kk < BK; kk += KK) {                                          \
+        LOAD_PIECES(st, kk, A_T, B_T)                                                           \
+        MULTIPLY_PIECES()                                                                       \
+    }
+// One macro per layout: the layouts are constants of the cooperative
+// loads, one branch per step, outside the unrolled loops.
+#ifdef EMULATE
+#define BY_LAYOUT(M, st) M(st, p.trans_a != 0u, p.trans_b != 0u)
+#else
+#define BY_LAYOUT(M, st)                                                                        \
+    if (p.trans_a == 0u) {                                                                      \
+        if (p.trans_b == 0u) {                                                                  \
+            M(st, false, false)                                                                 \
+        } else {                                                                                \
+            M(st, false, true)                                                                  \
+        }                                                                                       \
+    } else {                                                                                    \
+        if (p.trans_b == 0u) {                                                                  \
+            M(st, true, false)                                                                  \
+        } else {                                                                                \
+            M(st, true, true)                                                                   \
+        }                                                                                       \
+    }
+#endif
+const uint ACC_N = TM * TN;   // at most 32 (kernels.c's blocks and shapes)
+
+// One accumulator's epilogue (q: its index, a constant) through this
+// subgroup's scratch.
+#define EPILOGUE(q, ei, ej)                                                                     \
+    {                                                                                           \
+        STORE_C(acc[q], scratch);                                                               \
+        subgroupMemoryBarrierShared();                                                          \
+        subgroupBarrier();                                                                      \
+        for (uint e = gl_SubgroupInvocationID; e < MM * NN; e += gl_SubgroupSize) {             \
+            uint row = row0 + wm0 + ei * MM + e / NN, col = col0 + wn0 + ej * NN + e % NN;      \
+            if (row < p.m && col < p.n)                                                         \
+                store_c(row, col, SCRATCH_AT(scratch + e));                                     \
+        }                                                                                       \
+        subgroupBarrier(); /* read before the next accumulator overwrites it */                 \
+    }
+// Spelled out per accumulator (a loop left an indexed array in the SPIR-V):
+// the ones past ACC_N fold away, their index clamped to stay in range.
+#define EPILOGUE_IF(q) if ((q) < ACC_N) EPILOGUE((q) < ACC_N ? (q) : 0u, (q) / TN, (q) % TN)
 
 void main()
 {
@@ -304,26 +359,30 @@ void main()
     uint sg = gl_SubgroupID;
     uint wm0 = (sg / SG_N) * WM, wn0 = (sg % SG_N) * WN;
 
-    MAT_C acc[TM * TN];
-    [[unroll]] for (uint i = 0u; i < TM * TN; ++i)
+    MAT_C acc[ACC_N];
+    MAT_A ma[TM];
+    MAT_B mb[TN];
+    [[unroll]] for (uint i = 0u; i < ACC_N; ++i)
         ZERO_C(acc[i]);
 
-    // Step 0's tiles into buffer 0.
+    // Step 0's tiles into stage 0.
     uint steps = (p.k + BK - 1u) / BK;
     Tile ta = tile_a(row0, 0u, lanes), tb = tile_b(col0, 0u, lanes);
-    for (uint pass = 0u; pass < passes(ta, lanes); ++pass) {
-        load_a(ta, pass, lanes);
-        store_a(ta, pass, lanes, 0u);
+#define STAGE_FIRST(st)                                                                         \
+    for (uint pass = 0u; pass < passes(ta, lanes); ++pass) {                                    \
+        load_a(ta, pass, lanes);                                                                \
+        store_a(ta, pass, lanes, A_BASE(st) / 8u);                                              \
+    }                                                                                           \
+    for (uint pass = 0u; pass < passes(tb, lanes); ++pass) {                                    \
+        load_b(tb, pass, lanes);                                                                \
+        store_b(tb, pass, lanes, B_BASE(st) / 8u);                                              \
     }
-    for (uint pass = 0u; pass < passes(tb, lanes); ++pass) {
-        load_b(tb, pass, lanes);
-        store_b(tb, pass, lanes, A_UNITS);
-    }
+    STAGE_FIRST(0u)
     barrier();
 
     for (uint s = 0u; s < steps; ++s) {
-        uint cur = STAGES == 2u ? (s & 1u) * STAGE_UNITS : 0u;
-        uint nxt = STAGES == 2u ? STAGE_UNITS - cur : 0u;
+        uint cur = STAGES == 2u ? (s & 1u) : 0u;   // stages
+        uint nxt = STAGES == 2u ? 1u - cur : 0u;
         bool more = s + 1u < steps;
         if (more) {   // the next step's first pass into registers
             ta = tile_a(row0, (s + 1u) * BK, lanes);
@@ -331,37 +390,19 @@ void main()
             load_a(ta, 0u, lanes);
             load_b(tb, 0u, lanes);
         }
-#ifdef EMULATE
-        COMPUTE(cur, p.trans_a != 0u, p.trans_b != 0u)
-#else
-        // The layouts are constants of the cooperative loads: one branch
-        // per step, outside the unrolled loop.
-        if (p.trans_a == 0u) {
-            if (p.trans_b == 0u) {
-                COMPUTE(cur, false, false)
-            } else {
-                COMPUTE(cur, false, true)
-            }
-        } else {
-            if (p.trans_b == 0u) {
-                COMPUTE(cur, true, false)
-            } else {
-                COMPUTE(cur, true, true)
-            }
-        }
-#endif
+        BY_LAYOUT(COMPUTE, cur)
         if (more) {
             if (STAGES == 1u)
                 barrier();   // every subgroup is done with the one buffer
-            store_a(ta, 0u, lanes, nxt);
-            store_b(tb, 0u, lanes, nxt + A_UNITS);
+            store_a(ta, 0u, lanes, A_BASE(nxt) / 8u);
+            store_b(tb, 0u, lanes, B_BASE(nxt) / 8u);
             for (uint pass = 1u; pass < passes(ta, lanes); ++pass) {
                 load_a(ta, pass, lanes);
-                store_a(ta, pass, lanes, nxt);
+                store_a(ta, pass, lanes, A_BASE(nxt) / 8u);
             }
             for (uint pass = 1u; pass < passes(tb, lanes); ++pass) {
                 load_b(tb, pass, lanes);
-                store_b(tb, pass, lanes, nxt + A_UNITS);
+                store_b(tb, pass, lanes, B_BASE(nxt) / 8u);
             }
         }
         // The stores are seen before the next step reads them; and (after
@@ -371,17 +412,12 @@ void main()
 
     // The epilogue, one accumulator at a time through this subgroup's scratch.
     uint scratch = sg * MM * NN;   // f32 elements
-    [[unroll]] for (uint i = 0u; i < TM; ++i) {
-        [[unroll]] for (uint j = 0u; j < TN; ++j) {
-            STORE_C(acc[i * TN + j], scratch);
-            subgroupMemoryBarrierShared();
-            subgroupBarrier();
-            for (uint e = gl_SubgroupInvocationID; e < MM * NN; e += gl_SubgroupSize) {
-                uint row = row0 + wm0 + i * MM + e / NN, col = col0 + wn0 + j * NN + e % NN;
-                if (row < p.m && col < p.n)
-                    store_c(row, col, uintBitsToFloat(S[(scratch + e) >> 2][(scratch + e) & 3u]));
-            }
-            subgroupBarrier();   // read before the next accumulator overwrites it
-        }
-    }
+    EPILOGUE_IF(0u) EPILOGUE_IF(1u) EPILOGUE_IF(2u) EPILOGUE_IF(3u)
+    EPILOGUE_IF(4u) EPILOGUE_IF(5u) EPILOGUE_IF(6u) EPILOGUE_IF(7u)
+    EPILOGUE_IF(8u) EPILOGUE_IF(9u) EPILOGUE_IF(10u) EPILOGUE_IF(11u)
+    EPILOGUE_IF(12u) EPILOGUE_IF(13u) EPILOGUE_IF(14u) EPILOGUE_IF(15u)
+    EPILOGUE_IF(16u) EPILOGUE_IF(17u) EPILOGUE_IF(18u) EPILOGUE_IF(19u)
+    EPILOGUE_IF(20u) EPILOGUE_IF(21u) EPILOGUE_IF(22u) EPILOGUE_IF(23u)
+    EPILOGUE_IF(24u) EPILOGUE_IF(25u) EPILOGUE_IF(26u) EPILOGUE_IF(27u)
+    EPILOGUE_IF(28u) EPILOGUE_IF(29u) EPILOGUE_IF(30u) EPILOGUE_IF(31u)
 }

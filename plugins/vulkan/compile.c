@@ -91,10 +91,10 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     char file[96];
     if (kernel == VKP_KERNEL_BLOCKED)
         snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, gh_plugin_dtype_name(dtype));
-    else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_f16.spv, _f16_nv.spv */
-        snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
+    else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_bk32_f16.spv, _f16_nv.spv */
+        snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_bk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
                  v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
-                 vkp_coop_shapes[v->shape].k, gh_plugin_dtype_name(dtype),
+                 vkp_coop_shapes[v->shape].k, v->depth, gh_plugin_dtype_name(dtype),
                  d->coop.api == VKP_COOP_NV         ? "_nv"
                  : d->coop.api == VKP_COOP_EMULATED ? "_emu"
                                                     : "");
@@ -218,8 +218,8 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
      * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module).
      * warptile has none: everything is built into its module. coopmat: 0 =
-     * local_size_x (subgroups times the device's subgroup size), 1 = BK,
-     * 2 = STAGES. */
+     * local_size_x (subgroups times the device's subgroup size), 2 = STAGES
+     * (BK is built into its module). */
     uint32_t ids[3] = {0, 1, 2};
     uint32_t values[3] = {v->side, v->side, v->side};
     uint32_t n_values = 3;
@@ -230,8 +230,9 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         values[2] = v->depth;
     } else if (kernel == VKP_KERNEL_COOPMAT) {
         values[0] = v->invocations;
-        values[1] = v->depth;
-        values[2] = v->stages;
+        ids[1] = 2;
+        values[1] = v->stages;
+        n_values = 2;
     }
     VkSpecializationMapEntry entries[3];
     for (uint32_t i = 0; i < n_values; i++)

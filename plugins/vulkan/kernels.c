@@ -23,7 +23,8 @@ static const int64_t warptile_unrolls[] = {0, 1};
 static const int64_t coop_rows[] = {64, 128};
 static const int64_t coop_cols[] = {64, 128, 256};
 static const int64_t coop_subgroups[] = {4, 8};
-static const int64_t coop_depths[] = {16, 32, 64};
+/* one module per k step: plugins/vulkan/CMakeLists.txt builds the same */
+static const int64_t coop_depths[] = {32};
 static const int64_t coop_stages[] = {1, 2};
 /* 0, then vkp_coop_shapes as M N K digits */
 static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688};
@@ -142,7 +143,9 @@ static const gh_param_info coopmat_params[] = {
     {
         .size = sizeof(gh_param_info),
         .name = "bk",
-        .description = "k step: the depth of the tiles of A and B staged in shared memory",
+        .description = "k step: the depth of the tiles of A and B staged in shared memory; built into the "
+                       "modules (so that glslc unrolls the k loop), 32 only: more values would multiply "
+                       "the plugin's build time",
         .default_value = 32,
         .allowed = coop_depths,
         .n_allowed = COUNT(coop_depths),
@@ -355,8 +358,14 @@ static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant
                                    "would hold %u x %u f32 sums, more registers than an invocation has)",
                                    tname, v->label, v->block_n, v->subgroups, v->block_m / 2, v->block_n / 2);
     v->invocations = v->subgroups * c->subgroup_size;
-    /* The module cache's index: one per (bm, bn, subgroups, shape). */
-    v->module = block * VKP_COOP_SHAPES + v->shape;
+    /* The module cache's index: one per (bm, bn, subgroups, shape, bk). */
+    int depth = -1;
+    for (int k = 0; k < (int)COUNT(coop_depths); k++)
+        if (coop_depths[k] == v->depth) depth = k;
+    if (depth < 0)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s: no module for bk = %u", tname,
+                                   v->label, v->depth);
+    v->module = (block * VKP_COOP_SHAPES + v->shape) * (int)COUNT(coop_depths) + depth;
     return GH_OK;
 }
 

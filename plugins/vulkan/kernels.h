@@ -19,13 +19,13 @@ enum {
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
- * subgroups x 3 bk x 4 shapes x 2 stages). */
-#define VKP_VARIANT_MAX 288
+ * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 = 24). */
+#define VKP_VARIANT_MAX 96
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
  * combination of its parameters (24), coopmat one per (bm, bn, subgroups, matrix
- * shape): 10 blocks x 3 shapes (a device uses one cooperative-matrix
- * extension throughout). */
+ * shape, bk): 10 blocks x 3 shapes x 1 bk (a device uses one
+ * cooperative-matrix extension throughout). */
 #define VKP_MODULE_MAX  30
 
 /* The matrix shapes (M x N x K) coopmat is built for, in the order it

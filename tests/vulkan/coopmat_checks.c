@@ -97,7 +97,7 @@ void coopmat_vector_shapes(const int64_t params[MAX_PARAMS], int64_t shapes[COOP
 static void emulated_refusals(const plugin *pl, int kernel, int device)
 {
     const gh_device_info *info = pl->api->device_info(pl->ctx, device);
-    static const int64_t sets[][MAX_PARAMS] = {{128, 256, 4, 32, 0, 2}, {128, 256, 8, 64, 0, 2}};
+    static const int64_t sets[][MAX_PARAMS] = {{128, 256, 4, 32, 0, 2}, {128, 256, 8, 32, 0, 2}};
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
         gemm_case c = {.device = device, .kernel = kernel, .n_params = MAX_PARAMS};
         memcpy(c.params, sets[s], sizeof sets[s]);
@@ -130,11 +130,11 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
     const gh_device_info *info = api->device_info(pl.ctx, device);
     CHECK(kernel >= 0 && strstr(info->api, "cooperative matrices (emulated in shader code"),
           "emulate: device %d lists the emulated shapes (api \"%s\")", device, info->api);
-    /* bm, bn, subgroups, bk, shape, stages: every value of each among them,
-     * within lavapipe's 32 KiB of shared memory */
+    /* bm, bn, subgroups, bk, shape, stages: every value of each among them
+     * (bk: 32 only), within lavapipe's 32 KiB of shared memory */
     static const int64_t sets[][MAX_PARAMS] = {
-        {128, 128, 8, 32, 0, 1},      {64, 64, 4, 16, 16816, 2}, {128, 64, 4, 32, 1688, 2},
-        {64, 128, 8, 16, 161616, 2}, {64, 256, 8, 16, 0, 2},    {64, 64, 4, 64, 0, 1},
+        {128, 128, 8, 32, 0, 1},      {64, 64, 4, 32, 16816, 2}, {128, 64, 4, 32, 1688, 2},
+        {64, 128, 8, 32, 161616, 2}, {64, 256, 8, 32, 0, 1},    {64, 64, 4, 32, 0, 1},
     };
     if (kernel >= 0) emulated_refusals(&pl, kernel, device);
     for (size_t s = 0; kernel >= 0 && s < sizeof sets / sizeof sets[0]; s++) {
