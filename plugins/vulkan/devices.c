@@ -12,6 +12,7 @@
 
 #include "coopmat.h"
 #include "errors.h"
+#include "statistics.h"
 #include "gemmhost/plugin_helpers.h"
 #include "loader.h"
 
@@ -39,7 +40,7 @@ static void decode_driver_version(const VkPhysicalDeviceProperties *p, char *buf
     else snprintf(buf, size, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
 }
 
-static int has_device_extension(struct gh_plugin *ctx, VkPhysicalDevice phys, const char *name)
+int vkp_has_device_extension(struct gh_plugin *ctx, VkPhysicalDevice phys, const char *name)
 {
     uint32_t n = 0;
     if (ctx->vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0) return 0;
@@ -128,7 +129,7 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
             p2.pNext = &driver;
             have_driver = 1;
         }
-        if (has_device_extension(ctx, d->phys, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+        if (vkp_has_device_extension(ctx, d->phys, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
             sm.pNext = p2.pNext;
             p2.pNext = &sm;
             have_sm = 1;
@@ -295,19 +296,26 @@ static gh_status create_device(vkp_device *d)
     /* The coopmat kernel's extensions and features, where it can run. */
     vkp_coop_features coop;
     vkp_coop_enable(d, &coop, &chain, &features);
+    /* The option statistics (dropped with coopmat's asks by the retry below). */
+    vkp_statistics_features statistics;
+    vkp_statistics_enable(d, &statistics, &chain);
+    const char *extensions[4];
+    uint32_t n_extensions = 0;
+    for (uint32_t i = 0; i < coop.n_extensions; i++) extensions[n_extensions++] = coop.extensions[i];
+    if (statistics.extension) extensions[n_extensions++] = statistics.extension;
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = chain,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue,
-        .enabledExtensionCount = coop.n_extensions,
-        .ppEnabledExtensionNames = coop.n_extensions ? coop.extensions : NULL,
+        .enabledExtensionCount = n_extensions,
+        .ppEnabledExtensionNames = n_extensions ? extensions : NULL,
         .pEnabledFeatures = &features,
     };
     VkResult r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
     if (r != VK_SUCCESS && d->coop.api != VKP_COOP_NONE) {
-        /* Again without what coopmat asked for, so that the other kernels
-         * still run; coopmat then says why it cannot. */
+        /* Again without what coopmat (and statistics) asked for, so that the
+         * other kernels still run; coopmat then says why it cannot. */
         vkp_coop_failed(d, r);
         VkPhysicalDeviceFeatures plain = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
         info.pNext = d->has_16bit_storage ? &storage : NULL;
@@ -315,6 +323,7 @@ static gh_status create_device(vkp_device *d)
         info.enabledExtensionCount = 0;
         info.ppEnabledExtensionNames = NULL;
         info.pEnabledFeatures = &plain;
+        statistics.extension = NULL;
         r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
     }
     VKP_TRY(r, d->name);
@@ -327,6 +336,7 @@ static gh_status create_device(vkp_device *d)
         return st;
     }
     d->fn.vkGetDeviceQueue(d->dev, d->queue_family, 0, &d->queue);
+    if (statistics.extension) vkp_statistics_ready(d);
 
     VkCommandPoolCreateInfo pool = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

@@ -19,6 +19,9 @@ const gh_device_info *vkp_device_info(gh_plugin *ctx, int device);
  * none, GH_INVALID_ARGUMENT when out of range or ctx is NULL. */
 gh_status vkp_check_device(const struct gh_plugin *ctx, const char *call, int device);
 
+/* Whether phys offers the device extension `name`. */
+int vkp_has_device_extension(struct gh_plugin *ctx, VkPhysicalDevice phys, const char *name);
+
 /* Creates the logical device, queue, command buffer and friends on first use. */
 gh_status vkp_device_ready(vkp_device *d);
 /* Waits until the device has nothing running (no-op before first use). */

@@ -21,7 +21,7 @@
  * tree under work. */
 #define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
 
-enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_EMULATE, OPTION_COUNT };
+enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_EMULATE, OPTION_STATISTICS, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {
     {
         .size = sizeof(gh_option_info),
@@ -51,6 +51,15 @@ static const gh_option_info options[OPTION_COUNT] = {
                        "device with shaderFloat16, shaderInt16 and subgroups: slow, to test its tiling "
                        "where there are none (lavapipe) or to tell its bugs from the driver's. Default: none",
         .default_value = "",
+    },
+    {
+        .size = sizeof(gh_option_info),
+        .name = "statistics",
+        .description = "yes: each pipeline's statistics from the driver (VK_KHR_pipeline_executable_properties; "
+                       "NVIDIA's give the register count, Mesa's instruction counts) printed to standard error "
+                       "as the pipeline is made, a line each: what a kernel's speed can be read against. A "
+                       "device without the extension says so once. Default: no",
+        .default_value = "no",
     },
 };
 
@@ -123,6 +132,12 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     if ((st = read_hidden_features(settings[OPTION_HIDE_FEATURES], ctx)) != GH_OK) {
         free(ctx);
         return st;
+    }
+    const char *statistics = settings[OPTION_STATISTICS] ? settings[OPTION_STATISTICS] : "";
+    if (strcmp(statistics, "yes") == 0) ctx->statistics = 1;
+    else if (statistics[0] && strcmp(statistics, "no") != 0) {
+        free(ctx);
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: statistics: '%s' is neither yes nor no", statistics);
     }
     const char *emulate = settings[OPTION_EMULATE] ? settings[OPTION_EMULATE] : "";
     if (strcmp(emulate, "cooperative_matrix") == 0) ctx->emulate_coop = 1;

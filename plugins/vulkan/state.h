@@ -68,6 +68,9 @@ typedef struct vkp_device {
     int has_16bit_storage;
     char no_16bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
     vkp_coop coop;
+    /* The option statistics, where the device offers them: else NULL. */
+    PFN_vkGetPipelineExecutablePropertiesKHR get_executables;
+    PFN_vkGetPipelineExecutableStatisticsKHR get_statistics;
 
     gh_device_info info; /* its strings point into the arrays below */
     char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
@@ -126,6 +129,7 @@ struct gh_plugin {
     int hide_16bit_storage;    /* option hide_features: act as if no device had it */
     unsigned hide_extensions;  /* option hide_features: VKP_HIDE_* bits, extensions no device has */
     int emulate_coop;          /* option emulate = cooperative_matrix */
+    int statistics;            /* option statistics = yes (statistics.h) */
 };
 
 #endif

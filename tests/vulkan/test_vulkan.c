@@ -27,6 +27,9 @@
  *  - determinism: the same case twice gives the same bits (barriers);
  *  - two contexts used from two threads at once (one process-wide instance);
  *  - kernel_dir: a SPIR-V file there replaces the embedded one, per module;
+ *  - statistics = yes: a pipeline's driver statistics on standard error (or,
+ *    where the device lacks the extension, a line saying so); other values
+ *    refused;
  *  - close with a buffer and pipelines alive frees them (under the
  *    sanitizer build: no leak, no use after free).
  *
@@ -205,6 +208,53 @@ static void kernel_dir(const plugin *pl, int device)
     rmdir(dir);
 }
 
+/* The option statistics: with yes, making tiled's pipeline prints a line of
+ * its statistics to standard error, or the device says once that it has no
+ * VK_KHR_pipeline_executable_properties; the GEMM runs either way. Standard
+ * error is caught in a file meanwhile. */
+static void statistics_option(const plugin *pl, int device)
+{
+    gh_option_value bad = {"statistics", "maybe"};
+    plugin with = {pl->api, NULL};
+    gh_status st = pl->api->open(&bad, 1, &with.ctx);
+    const char *why = st == GH_OK ? "" : pl->api->last_error(NULL);
+    CHECK(st == GH_INVALID_ARGUMENT && strstr(why, "statistics") && strstr(why, "maybe"),
+          "statistics = maybe is refused, naming the option and value (%s)", st == GH_OK ? "opened" : why);
+    if (st == GH_OK) pl->api->close(with.ctx);
+
+    char path[] = "/tmp/gemmhost-vulkan-stderr-XXXXXX";
+    int fd = mkstemp(path), saved = dup(2);
+    if (fd < 0 || saved < 0) {
+        CHECK(0, "statistics: mkstemp or dup failed");
+        return;
+    }
+    fflush(stderr);
+    dup2(fd, 2);
+    gh_option_value yes = {"statistics", "yes"};
+    char failure[512] = "";
+    int passed = 0;
+    if ((st = pl->api->open(&yes, 1, &with.ctx)) == GH_OK) {
+        gemm_case c = {.device = device, .kernel = kernel_index(pl, "tiled"), .params = {8}, .n_params = 1};
+        int64_t shape[3] = {5, 6, 7};
+        make_problem(&c.p, GH_F32, 0, 0, shape, &scenarios[0]);
+        passed = run_case(&with, &c, failure, sizeof failure, NULL);
+        pl->api->close(with.ctx);
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[8192] = "";
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    CHECK(st == GH_OK && passed, "statistics = yes: tiled runs%s%s", failure[0] ? ": " : "", failure);
+    CHECK(strstr(text, "statistics: tiled f32") || strstr(text, "does not offer VK_KHR_pipeline_executable_properties"),
+          "statistics = yes: tiled's pipeline statistics, or why there are none, on standard error (got: %s)",
+          text[0] ? text : "nothing");
+    printf("statistics = yes: %s", text[0] ? text : "nothing on standard error\n");
+}
+
 /* Closing a context with a buffer and pipelines still alive frees them,
  * top down (entry.c's close: buffers, pipelines, then the device). The
  * checks here only see that there was something to free; a leak or a use
@@ -314,6 +364,7 @@ int main(int argc, char **argv)
         if (d == 0) {
             two_contexts(&pl, d);
             kernel_dir(&pl, d);
+            statistics_option(&pl, d);
             close_with_work_left(&pl, d);
             half_refused_without_storage(pl.api, d);
             coopmat_options(pl.api);
