@@ -37,7 +37,7 @@ step cuda 300 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhos
 step cuda-half 180 bash "$src/tests/cuda/test_half.sh" "$build/gemmhost" "$src/tests/cuda/half.ini" python3
 step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
 step opencl-mma 200 bash "$src/tests/opencl/test_mma.sh" "$build/gemmhost" "$src" python3
-step vulkan 180 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
+step vulkan 300 "$build/tests/vulkan/test_vulkan" "$build/plugins/gemmhost-vulkan.so"
 step vulkan-coopmat 300 bash "$src/tests/vulkan/test_coopmat_gpu.sh" "$build/gemmhost" "$src" python3
 (cd "$logs" && step cross-vendor 150 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor" --overwrite)
 # f32, f16 and bf16: three times the f32-only run it was sized for.
