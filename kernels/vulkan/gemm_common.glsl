@@ -50,17 +50,16 @@ layout(push_constant) uniform Problem {
 #if defined(STORAGE_F16)
 // Exact: every f16 is an f32. Subnormals (exponent 0) are m * 2^-24, built
 // by a multiplication whose result is a normal f32, so nothing flushes them.
+// Each case is computed and one chosen, with no branch: a branch on a
+// loaded value waits for the load, and the loads after it with it.
 float from_bits(uint h)
 {
     uint sign = (h & 0x8000u) << 16;
     uint e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-    if (e == 0x1Fu)                 // inf, or NaN with its payload
-        return uintBitsToFloat(sign | 0x7F800000u | (m << 13));
-    if (e == 0u) {
-        float mag = float(m) * 5.9604644775390625e-8;   // 2^-24
-        return sign != 0u ? -mag : mag;
-    }
-    return uintBitsToFloat(sign | ((e + 112u) << 23) | (m << 13));   // rebias 15 -> 127
+    uint normal = sign | ((e + 112u) << 23) | (m << 13);                     // rebias 15 -> 127
+    uint special = sign | 0x7F800000u | (m << 13);                           // inf, or NaN with its payload
+    uint sub = sign | floatBitsToUint(float(m) * 5.9604644775390625e-8);     // 2^-24
+    return uintBitsToFloat(e == 0x1Fu ? special : e == 0u ? sub : normal);
 }
 
 // Round to nearest, ties to even, with subnormals; past the largest finite
