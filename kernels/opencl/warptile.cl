@@ -59,20 +59,41 @@
 #if defined(GH_STORE_F16)
 #define V 4
 #define GV 8
-#define LOAD_PIECE(x, i, dst) vstore8(vload_half8(0, (x) + (i)), 0, (dst))
+#define PIECE_T float8
+#define LOAD_PIECE(x, i) vload_half8(0, (x) + (i))
 #elif defined(GH_STORE_BF16)
 #define V 4
 #define GV 8
-#define LOAD_PIECE(x, i, dst) \
-    vstore8(as_float8(convert_uint8(*(__global const ushort8 *)((x) + (i))) << 16), 0, (dst))
+#define PIECE_T float8
+#define LOAD_PIECE(x, i) as_float8(convert_uint8(*(__global const ushort8 *)((x) + (i))) << 16)
 #elif defined(GH_FP64)
 #define V 2
 #define GV 2
-#define LOAD_PIECE(x, i, dst) vstore2(*(__global const double2 *)((x) + (i)), 0, (dst))
+#define PIECE_T double2
+#define LOAD_PIECE(x, i) (*(__global const double2 *)((x) + (i)))
 #else
 #define V 4
 #define GV 4
-#define LOAD_PIECE(x, i, dst) vstore4(*(__global const float4 *)((x) + (i)), 0, (dst))
+#define PIECE_T float4
+#define LOAD_PIECE(x, i) (*(__global const float4 *)((x) + (i)))
+#endif
+/* dst[at + s] = component s of a loaded piece. */
+#if GV == 2
+#define UNPACK_PIECE(dst, at, v) do { dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1; } while (0)
+#elif GV == 4
+#define UNPACK_PIECE(dst, at, v)                                                \
+    do {                                                                        \
+        dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1;                             \
+        dst[(at) + 2] = (v).s2; dst[(at) + 3] = (v).s3;                         \
+    } while (0)
+#else
+#define UNPACK_PIECE(dst, at, v)                                                \
+    do {                                                                        \
+        dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1;                             \
+        dst[(at) + 2] = (v).s2; dst[(at) + 3] = (v).s3;                         \
+        dst[(at) + 4] = (v).s4; dst[(at) + 5] = (v).s5;                         \
+        dst[(at) + 6] = (v).s6; dst[(at) + 7] = (v).s7;                         \
+    } while (0)
 #endif
 
 #if BM % WM != 0 || BN % WN != 0
@@ -103,96 +124,106 @@
 #define A_STAGED STAGED(BM * BK)
 #define B_STAGED STAGED(BN * BK)
 
-/* Loads this work-item's share of a tile stored as R rows of L contiguous
- * elements (element (r, l) at x[at + r * ld + l]) into staged[]: 0 at rows
- * from r_left and elements from l_left on (outside the matrix). vec: in
- * 16-byte pieces. R and L are constants at every call: inlined, the loops
- * unroll and staged[] stays in registers. Static, so that no out-of-line
- * copy with unknown R and L is compiled (clang would warn that its loops
- * cannot be unrolled). */
-static __attribute__((always_inline)) void wt_load(__global const STORE_T *restrict x, const long at, const int ld,
-                                                   const int R, const int L, const int r_left, const int l_left,
-                                                   const int vec, const int tid, ACC_T *staged)
-{
-    if (vec) {
-        const int per_row = L / GV;
-#pragma unroll
-        for (int e = 0; e < CEIL_DIV(R * L / GV, THREADS); e++) {
-            const int c = tid + e * THREADS;
-            if (c < R * per_row) {
-                const int r = c / per_row, l = (c % per_row) * GV;
-                const int in_row = r < r_left ? clamp(l_left - l, 0, GV) : 0; /* elements inside the matrix */
-                const long i = at + (long)r * ld + l;
-                if (in_row == GV) {
-                    LOAD_PIECE(x, i, staged + e * GV);
-                } else {
-#pragma unroll
-                    for (int p = 0; p < GV; p++) staged[e * GV + p] = p < in_row ? LOAD(x, i + p) : (ACC_T)0;
-                }
-            }
-        }
-    } else {
-#pragma unroll
-        for (int e = 0; e < CEIL_DIV(R * L, THREADS); e++) {
-            const int c = tid + e * THREADS;
-            if (c < R * L) {
-                const int r = c / L, l = c % L;
-                staged[e] = r < r_left && l < l_left ? LOAD(x, at + (long)r * ld + l) : (ACC_T)0;
-            }
-        }
-    }
-}
+/* A tile is R rows of L contiguous elements, read in pieces of P (GV, or
+ * 1 where the layout does not allow 16 bytes). A work-item's first piece
+ * is at row START_R, element START_L; its piece e lies DR(e) rows and DL(e)
+ * elements further. THREADS and L / P are powers of two, so one divides the
+ * other and both offsets are compile-time constants: a work-item keeps one
+ * element index per matrix, not an address per piece. */
+#if (THREADS & (THREADS - 1)) != 0
+#error "the work-items of a work-group must be a power of two"
+#endif
+#define PER_ROW(L, P)     ((L) / (P))
+#define START_R(L, P)     (tid / PER_ROW(L, P))
+#define START_L(L, P)     ((tid % PER_ROW(L, P)) * (P))
+#define DR(e, L, P)       (((e) * THREADS) / PER_ROW(L, P))
+#define DL(e, L, P)       ((((e) * THREADS) % PER_ROW(L, P)) * (P))
+#define PIECES(R, L, P)   CEIL_DIV((R) * PER_ROW(L, P), THREADS)
+/* Whether this work-item has piece e (only a tile smaller than a work-group leaves some out). */
+#define HAS(e, R, L, P)   ((R) * PER_ROW(L, P) % THREADS == 0 || tid < (R) * PER_ROW(L, P))
 
-/* Stores what wt_load staged into a local tile of rows of ROW elements, one
- * row per k. kc: the stored tile's rows are M or N and K is contiguous, so
- * element (r, l) goes to tile[l][r]; otherwise to tile[r][l]. */
-static __attribute__((always_inline)) void wt_store(__local ACC_T *tile, const int ROW, const int R, const int L,
-                                                    const int kc, const int vec, const int tid, const ACC_T *staged)
-{
-    if (vec) {
-        const int per_row = L / GV;
-#pragma unroll
-        for (int e = 0; e < CEIL_DIV(R * L / GV, THREADS); e++) {
-            const int c = tid + e * THREADS;
-            if (c < R * per_row) {
-                const int r = c / per_row, l = (c % per_row) * GV;
-#pragma unroll
-                for (int p = 0; p < GV; p++) tile[kc ? (l + p) * ROW + r : r * ROW + l + p] = staged[e * GV + p];
-            }
-        }
-    } else {
-#pragma unroll
-        for (int e = 0; e < CEIL_DIV(R * L, THREADS); e++) {
-            const int c = tid + e * THREADS;
-            if (c < R * L) {
-                const int r = c / L, l = c % L;
-                tile[kc ? l * ROW + r : r * ROW + l] = staged[e];
-            }
-        }
+/* The loads and stores of a tile of R rows of L, R and L constants: one
+ * pair of functions per shape a tile can have (WT_TILE_IO below), so that
+ * clang sees the trip counts while it compiles them (with R and L as
+ * arguments it unrolled the element path's loop by a run-time count before
+ * inlining, and staged[] went to the stack).
+ *
+ * wt_load_*: this work-item's share of a tile into staged[]. at is the
+ * element index of its first piece; pieces from r_room rows or l_room
+ * elements past it are outside the matrix, and 0. Whole pieces are one
+ * load, a piece cut by the edge is read element by element.
+ * wt_store_*: staged[] into a local tile of rows of ROW elements, one row
+ * per k; tile points at the work-item's first element there. kc: the
+ * stored tile's rows are M or N with K contiguous, so element (r, l) goes
+ * to tile[l][r]; otherwise to tile[r][l]. */
+#define WT_LOAD_PIECES(R, L, P, LOAD_WHOLE)                                                     \
+    _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                               \
+        const long i = at + (long)DR(e, L, P) * ld + DL(e, L, P);                               \
+        const int in_row =                                                                      \
+            HAS(e, R, L, P) && DR(e, L, P) < r_room ? clamp(l_room - DL(e, L, P), 0, (P)) : 0;  \
+        if (in_row == (P)) {                                                                    \
+            LOAD_WHOLE;                                                                         \
+        } else {                                                                                \
+            _Pragma("unroll") for (int p = 0; p < (P); p++)                                     \
+                staged[e * (P) + p] = p < in_row ? LOAD(x, i + p) : (ACC_T)0;                   \
+        }                                                                                       \
     }
-}
+#define WT_STORE_PIECES(R, L, P, KC)                                                            \
+    _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                               \
+        if (!HAS(e, R, L, P)) continue;                                                         \
+        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                       \
+            const int r = DR(e, L, P), l = DL(e, L, P) + p;                                     \
+            tile[(KC) ? l * ROW + r : r * ROW + l] = staged[e * (P) + p];                       \
+        }                                                                                       \
+    }
+#define WT_TILE_IO(NAME, R, L, KC)                                                                             \
+    static __attribute__((always_inline)) void wt_load_##NAME(__global const STORE_T *restrict x, const long at, \
+                                                              const int ld, const int r_room, const int l_room,  \
+                                                              const int vec, const int tid, ACC_T *staged)       \
+    {                                                                                                          \
+        if (vec) {                                                                                             \
+            WT_LOAD_PIECES(R, L, GV, const PIECE_T v = LOAD_PIECE(x, i); UNPACK_PIECE(staged, e * GV, v))      \
+        } else {                                                                                               \
+            WT_LOAD_PIECES(R, L, 1, staged[e] = LOAD(x, i))                                                    \
+        }                                                                                                      \
+    }                                                                                                          \
+    static __attribute__((always_inline)) void wt_store_##NAME(__local ACC_T *tile, const int ROW, const int vec, \
+                                                               const int tid, const ACC_T *staged)               \
+    {                                                                                                          \
+        if (vec) {                                                                                             \
+            WT_STORE_PIECES(R, L, GV, KC)                                                                      \
+        } else {                                                                                               \
+            WT_STORE_PIECES(R, L, 1, KC)                                                                       \
+        }                                                                                                      \
+    }
+/* op(A) with K contiguous (A as stored: BM rows of BK) or M contiguous
+ * (A^T: BK rows of BM); op(B) with N contiguous or K contiguous. */
+WT_TILE_IO(a_kc, BM, BK, 1)
+WT_TILE_IO(a_mc, BK, BM, 0)
+WT_TILE_IO(b_kc, BN, BK, 1)
+WT_TILE_IO(b_nc, BK, BN, 0)
 
 /* One step's tile of op(A) (a) or op(B) (b) into registers, for either way
- * it can lie in memory: kc (K contiguous) is a uniform branch, each side
- * with its own constant shape. */
+ * it can lie in memory: kc (K contiguous) is a uniform branch. */
 #define LOAD_A(k_left)                                                                                  \
     do {                                                                                                \
-        if (a_kc) wt_load(A, a_at, lda, BM, BK, m_left, (k_left), a_vec, tid, a_staged);                \
-        else wt_load(A, a_at, lda, BK, BM, (k_left), m_left, a_vec, tid, a_staged);                     \
+        if (a_kc) wt_load_a_kc(A, a_at, lda, m_left - a_rt, (k_left) - a_lt, a_vec, tid, a_staged);     \
+        else wt_load_a_mc(A, a_at, lda, (k_left) - a_rt, m_left - a_lt, a_vec, tid, a_staged);          \
         a_at += a_step;                                                                                 \
     } while (0)
 #define LOAD_B(k_left)                                                                                  \
     do {                                                                                                \
-        if (b_kc) wt_load(B, b_at, ldb, BN, BK, n_left, (k_left), b_vec, tid, b_staged);                \
-        else wt_load(B, b_at, ldb, BK, BN, (k_left), n_left, b_vec, tid, b_staged);                     \
+        if (b_kc) wt_load_b_kc(B, b_at, ldb, n_left - b_rt, (k_left) - b_lt, b_vec, tid, b_staged);     \
+        else wt_load_b_nc(B, b_at, ldb, (k_left) - b_rt, n_left - b_lt, b_vec, tid, b_staged);          \
         b_at += b_step;                                                                                 \
     } while (0)
 #define STORE_TILES(buf)                                                                                \
     do {                                                                                                \
-        if (a_kc) wt_store(a_tile + (buf) * A_TILE, A_ROW, BM, BK, 1, a_vec, tid, a_staged);            \
-        else wt_store(a_tile + (buf) * A_TILE, A_ROW, BK, BM, 0, a_vec, tid, a_staged);                 \
-        if (b_kc) wt_store(b_tile + (buf) * B_TILE, B_ROW, BN, BK, 1, b_vec, tid, b_staged);            \
-        else wt_store(b_tile + (buf) * B_TILE, B_ROW, BK, BN, 0, b_vec, tid, b_staged);                 \
+        __local ACC_T *a_to = a_tile + (buf) * A_TILE + a_st, *b_to = b_tile + (buf) * B_TILE + b_st;   \
+        if (a_kc) wt_store_a_kc(a_to, A_ROW, a_vec, tid, a_staged);                                     \
+        else wt_store_a_mc(a_to, A_ROW, a_vec, tid, a_staged);                                          \
+        if (b_kc) wt_store_b_kc(b_to, B_ROW, b_vec, tid, b_staged);                                     \
+        else wt_store_b_nc(b_to, B_ROW, b_vec, tid, b_staged);                                          \
     } while (0)
 
 /* dst[at + s] = component s of vector v. */
@@ -236,10 +267,18 @@ void gemm_warptile(GEMM_ARGS)
      * *_at: the element index of the next step's tile (0, 0) (a plain number:
      * past the last step it may lie past the matrix). */
     const int a_kc = !trans_a, b_kc = trans_b;
-    long a_at = (long)a_offset + (a_kc ? (long)row0 * lda : row0);
-    long b_at = (long)b_offset + (b_kc ? (long)col0 * ldb : col0);
-    const long a_step = a_kc ? BK : (long)BK * lda, b_step = b_kc ? BK : (long)BK * ldb;
     const int a_vec = a_offset % GV == 0 && lda % GV == 0, b_vec = b_offset % GV == 0 && ldb % GV == 0;
+    /* This work-item's first piece of each tile (row, element of the tile
+     * as stored), its element index and its place in local memory. */
+    const int a_rt = a_kc ? (a_vec ? START_R(BK, GV) : START_R(BK, 1)) : (a_vec ? START_R(BM, GV) : START_R(BM, 1));
+    const int a_lt = a_kc ? (a_vec ? START_L(BK, GV) : START_L(BK, 1)) : (a_vec ? START_L(BM, GV) : START_L(BM, 1));
+    const int b_rt = b_kc ? (b_vec ? START_R(BK, GV) : START_R(BK, 1)) : (b_vec ? START_R(BN, GV) : START_R(BN, 1));
+    const int b_lt = b_kc ? (b_vec ? START_L(BK, GV) : START_L(BK, 1)) : (b_vec ? START_L(BN, GV) : START_L(BN, 1));
+    long a_at = (long)a_offset + (a_kc ? (long)row0 * lda : row0) + (long)a_rt * lda + a_lt;
+    long b_at = (long)b_offset + (b_kc ? (long)col0 * ldb : col0) + (long)b_rt * ldb + b_lt;
+    const long a_step = a_kc ? BK : (long)BK * lda, b_step = b_kc ? BK : (long)BK * ldb;
+    const int a_st = a_kc ? a_lt * A_ROW + a_rt : a_rt * A_ROW + a_lt;
+    const int b_st = b_kc ? b_lt * B_ROW + b_rt : b_rt * B_ROW + b_lt;
 
     ACC_T acc[TM][TN];
 #pragma unroll
