@@ -11,7 +11,8 @@
 #   ARCH    ptxas's -arch (default sm_90)
 #   each variant: f16, bf16 or f32, then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
-#   none: mma's variants of config/bench-mma-opencl.ini and its f32 default.
+#   none: mma's variants of config/bench-mma-opencl.ini and its f32 default,
+#   or warptile's default in f32, f16 and bf16.
 # Needs clang (15 or 14) and ptxas ($PTXAS, else /usr/local/cuda/bin/ptxas or
 # PATH). Exit 0 when every variant assembles, 1 when one does not, 2 on bad
 # usage or a missing tool.
@@ -26,7 +27,13 @@ while getopts k:a: opt; do
   esac
 done
 shift $((OPTIND - 1))
-if [ $# -eq 0 ]; then
+if [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
+  # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB).
+  set -- f32:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 f16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 \
+    bf16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8
+elif [ $# -eq 0 ] && [ "$kernel" != mma ]; then
+  echo "ocl_ptxas: name the variants of $kernel (DTYPE:NAME=V,...)" >&2; exit 2
+elif [ $# -eq 0 ]; then
   for t in f16 bf16; do
     set -- "$@" \
       $t:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# opencl_warptile_ptxas: kernels/opencl/warptile.cl at its default, in f32,
+# f16 and bf16, compiled offline for NVIDIA's OpenCL target and assembled
+# for sm_90 (tools/ocl_ptxas.sh): its staged tiles stay in registers (no
+# stack frame) and it needs few enough registers for two work-groups of
+# 256 per multiprocessor, or close: NVIDIA's compiler gave 128 where this
+# proxy gives 130, and the loads with an address per piece took 185 there
+# (167 here, with a stack frame), one work-group and 0.65 of cuBLAS.
+# Usage: test_warptile_ptxas.sh SOURCE_DIR. Exit 77: no clang or no ptxas.
+set -u
+src=$1
+. "$src/tests/expect.sh"
+
+clang=
+for c in clang-15 clang-14 clang; do command -v "$c" >/dev/null && { clang=$c; break; }; done
+ptxas=${PTXAS:-}
+[ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; } || ptxas=$(command -v ptxas)
+if [ -z "$clang" ] || [ -z "$ptxas" ]; then
+  echo "skip: needs clang (15, 14 or unversioned) and ptxas (CUDA's, or \$PTXAS): clang '${clang}', ptxas '${ptxas}'"
+  exit 77
+fi
+
+out=$(PTXAS=$ptxas bash "$src/tools/ocl_ptxas.sh" -k warptile 2>&1)
+expect_status "the default assembles in f32, f16 and bf16" $? 0
+echo "$out"
+expect_status "three variants, none with a stack frame" "$(grep -c ' 0 bytes stack frame' <<<"$out")" 3
+most=$(grep -o 'Used [0-9]* registers' <<<"$out" | grep -o '[0-9]*' | sort -n | tail -1)
+expect_status "at most 136 registers (the most: ${most:-none})" "$([ -n "$most" ] && [ "$most" -le 136 ] && echo 1 || echo 0)" 1
+finish
