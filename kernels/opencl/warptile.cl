@@ -77,24 +77,13 @@
 #define PIECE_T float4
 #define LOAD_PIECE(x, i) (*(__global const float4 *)((x) + (i)))
 #endif
-/* dst[at + s] = component s of a loaded piece. */
-#if GV == 2
-#define UNPACK_PIECE(dst, at, v) do { dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1; } while (0)
-#elif GV == 4
-#define UNPACK_PIECE(dst, at, v)                                                \
-    do {                                                                        \
-        dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1;                             \
-        dst[(at) + 2] = (v).s2; dst[(at) + 3] = (v).s3;                         \
-    } while (0)
-#else
-#define UNPACK_PIECE(dst, at, v)                                                \
-    do {                                                                        \
-        dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1;                             \
-        dst[(at) + 2] = (v).s2; dst[(at) + 3] = (v).s3;                         \
-        dst[(at) + 4] = (v).s4; dst[(at) + 5] = (v).s5;                         \
-        dst[(at) + 6] = (v).s6; dst[(at) + 7] = (v).s7;                         \
-    } while (0)
-#endif
+/* dst[at + s] = component s of a vector of 2, 4 or 8: UNPACK_PIECE for a
+ * loaded piece (GV), UNPACK for a local-memory read (V). */
+#define UNPACK2(dst, at, v) do { dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1; } while (0)
+#define UNPACK4(dst, at, v) do { UNPACK2(dst, (at), (v).lo); UNPACK2(dst, (at) + 2, (v).hi); } while (0)
+#define UNPACK8(dst, at, v) do { UNPACK4(dst, (at), (v).lo); UNPACK4(dst, (at) + 4, (v).hi); } while (0)
+#define UNPACK_PIECE(dst, at, v) GH_CAT(UNPACK, GV)(dst, at, v)
+#define UNPACK(dst, at, v) GH_CAT(UNPACK, V)(dst, at, v)
 
 #if BM % WM != 0 || BN % WN != 0
 #error "the warp tile must divide the block tile"
@@ -225,17 +214,6 @@ WT_TILE_IO(b_nc, BK, BN, 0)
         if (b_kc) wt_store_b_kc(b_to, B_ROW, b_vec, tid, b_staged);                                     \
         else wt_store_b_nc(b_to, B_ROW, b_vec, tid, b_staged);                                          \
     } while (0)
-
-/* dst[at + s] = component s of vector v. */
-#if V == 2
-#define UNPACK(dst, at, v) do { dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1; } while (0)
-#else
-#define UNPACK(dst, at, v)                                                      \
-    do {                                                                        \
-        dst[(at)] = (v).s0; dst[(at) + 1] = (v).s1;                             \
-        dst[(at) + 2] = (v).s2; dst[(at) + 3] = (v).s3;                         \
-    } while (0)
-#endif
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void gemm_warptile(GEMM_ARGS)

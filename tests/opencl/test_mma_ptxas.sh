@@ -8,14 +8,7 @@ set -u
 src=$1
 . "$src/tests/expect.sh"
 
-clang=
-for c in clang-15 clang-14 clang; do command -v "$c" >/dev/null && { clang=$c; break; }; done
-ptxas=${PTXAS:-}
-[ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; } || ptxas=$(command -v ptxas)
-if [ -z "$clang" ] || [ -z "$ptxas" ]; then
-  echo "skip: needs clang (15, 14 or unversioned) and ptxas (CUDA's, or \$PTXAS): clang '${clang}', ptxas '${ptxas}'"
-  exit 77
-fi
+. "$src/tests/opencl/ptxas_tools.sh"
 
 # The default in 16 bits (32 deep, 2 stages), 4 stages 16 deep in f16, and f32 as built (16 deep).
 out=$(PTXAS=$ptxas bash "$src/tools/ocl_ptxas.sh" f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \

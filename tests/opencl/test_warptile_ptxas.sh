@@ -11,14 +11,7 @@ set -u
 src=$1
 . "$src/tests/expect.sh"
 
-clang=
-for c in clang-15 clang-14 clang; do command -v "$c" >/dev/null && { clang=$c; break; }; done
-ptxas=${PTXAS:-}
-[ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; } || ptxas=$(command -v ptxas)
-if [ -z "$clang" ] || [ -z "$ptxas" ]; then
-  echo "skip: needs clang (15, 14 or unversioned) and ptxas (CUDA's, or \$PTXAS): clang '${clang}', ptxas '${ptxas}'"
-  exit 77
-fi
+. "$src/tests/opencl/ptxas_tools.sh"
 
 out=$(PTXAS=$ptxas bash "$src/tools/ocl_ptxas.sh" -k warptile 2>&1)
 expect_status "the default assembles in f32, f16 and bf16" $? 0
