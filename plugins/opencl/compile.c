@@ -91,8 +91,7 @@ static char *build_log(cl_program program, cl_device_id device, const program_te
 /* "-DSTORE_T=float -DACC_T=float -DTILE=16", plus NVIDIA's ptxas options where the device
  * takes them: verbose (registers and spills into the log), and a register
  * limit low enough for the variant's work-group to fit the register file
- * (a 32 x 32 group: 64 registers each of 65536), or as many work-groups as
- * warptile's mingroups asks for (2 of 256 work-items: 128 each). */
+ * (a 32 x 32 group: 64 registers each of 65536). */
 static void build_options(const ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v, int nv,
                           char *options, size_t size)
 {
@@ -101,8 +100,7 @@ static void build_options(const ocl_device *dev, int kernel, gh_dtype dtype, con
     if (nv && dev->nv_compiler_options) {
         used = (int)strlen(options);
         used += snprintf(options + used, size - (size_t)used, " -cl-nv-verbose");
-        const uint64_t groups = kernel == OCL_KERNEL_WARPTILE ? (uint64_t)v->values[OCL_WT_MINGROUPS] : 1;
-        const uint64_t items = (uint64_t)v->local[0] * v->local[1] * groups;
+        const uint64_t items = (uint64_t)v->local[0] * v->local[1];
         if (dev->nv_registers_per_block && items && dev->nv_registers_per_block / items < NV_MAX_REGISTERS)
             snprintf(options + used, size - (size_t)used, " -cl-nv-maxrregcount=%llu",
                      (unsigned long long)(dev->nv_registers_per_block / items));

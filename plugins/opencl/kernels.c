@@ -157,7 +157,7 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                 },
             .file = "warptile.cl",
             .function = "gemm_warptile",
-            .defines = {"BM", "BN", "BK", "WM", "WN", "TM", "TN", [OCL_WT_MINGROUPS] = NULL},
+            .defines = {"BM", "BN", "BK", "WM", "WN", "TM", "TN"},
         },
     [OCL_KERNEL_MMA] =
         {

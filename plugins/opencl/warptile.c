@@ -7,7 +7,6 @@ static const int64_t block_edges[] = {64, 128, 256};
 static const int64_t depths[] = {8, 16, 32};
 static const int64_t warp_edges[] = {16, 32, 64, 128};
 static const int64_t thread_edges[] = {4, 8};
-static const int64_t min_groups[] = {1, 2};
 
 #define PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                          \
     {                                                                                                      \
@@ -29,11 +28,6 @@ const gh_param_info ocl_warptile_params[OCL_WT_PARAMS] = {
     [OCL_WT_TM] = PARAM("tm", "rows of C each work-item keeps in registers; (wm / tm) * (wn / tn) must be 32 (-DTM)",
                         8, thread_edges),
     [OCL_WT_TN] = PARAM("tn", "columns of C each work-item keeps in registers (-DTN)", 8, thread_edges),
-    [OCL_WT_MINGROUPS] = PARAM("mingroups",
-                               "work-groups per multiprocessor the register allocation must allow, on NVIDIA "
-                               "(-cl-nv-maxrregcount, like CUDA's __launch_bounds__; other compilers ignore it): 2 "
-                               "caps registers for more warps per multiprocessor, at the risk of spills",
-                               1, min_groups),
 };
 
 /* Bytes of the arithmetic's type, which local memory and registers hold. */

@@ -7,10 +7,8 @@
 #include <stddef.h>
 #include <gemmhost/plugin.h>
 
-/* In the order gemm() takes them, each built in as -D<upper-case name>
- * but mingroups, which becomes a register limit for NVIDIA's compiler
- * (compile.c). */
-enum { OCL_WT_BM, OCL_WT_BN, OCL_WT_BK, OCL_WT_WM, OCL_WT_WN, OCL_WT_TM, OCL_WT_TN, OCL_WT_MINGROUPS, OCL_WT_PARAMS };
+/* In the order gemm() takes them, each built in as -D<upper-case name>. */
+enum { OCL_WT_BM, OCL_WT_BN, OCL_WT_BK, OCL_WT_WM, OCL_WT_WN, OCL_WT_TM, OCL_WT_TN, OCL_WT_PARAMS };
 
 /* Work-items of a "warp": an arrangement of work-items, NVIDIA's warp size. */
 #define OCL_WT_WARP 32

@@ -78,15 +78,15 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
                                             {"blocked", 2, {128, 2}},
                                             {"blocked", 2, {128, 4}},
                                             {"blocked", 2, {128, 8}},
-                                            {"warptile", 8, {128, 128, 16, 64, 32, 8, 8, 1}},
-                                            {"warptile", 8, {128, 128, 8, 32, 64, 8, 8, 1}},
-                                            {"warptile", 8, {128, 256, 8, 64, 32, 8, 8, 1}},
+                                            {"warptile", 7, {128, 128, 16, 64, 32, 8, 8}},
+                                            {"warptile", 7, {128, 128, 8, 32, 64, 8, 8}},
+                                            {"warptile", 7, {128, 256, 8, 64, 32, 8, 8}},
                                             {"clblast", 0, {0}}};
     static const bench_config software[] = {{"naive", 1, {16}},
                                             {"tiled", 1, {16}},
                                             {"blocked", 2, {64, 4}},
                                             {"blocked", 2, {128, 8}},
-                                            {"warptile", 8, {128, 128, 16, 64, 32, 8, 8, 1}},
+                                            {"warptile", 7, {128, 128, 16, 64, 32, 8, 8}},
                                             {"clblast", 0, {0}}};
     const bench_config *configs = is_software ? software : hardware;
     const size_t n_configs = is_software ? sizeof software / sizeof software[0] : sizeof hardware / sizeof hardware[0];
@@ -96,7 +96,7 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         int kernel = find_kernel(api, ctx, bc->kernel);
         char label[48];
         const int64_t *p = bc->params;
-        if (bc->n_params == 8) /* warptile: block, warp and work-item tiles */
+        if (bc->n_params == 7) /* warptile: block, warp and work-item tiles */
             snprintf(label, sizeof label, "%s %lldx%lldx%lld/%lldx%lld/%lldx%lld", bc->kernel, (long long)p[0],
                      (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4], (long long)p[5],
                      (long long)p[6]);

@@ -14,7 +14,7 @@
 #include "plugin_handle.h"
 #include "warptile_checks.h"
 
-#define N_PARAMS 8 /* bm bn bk wm wn tm tn mingroups */
+#define N_PARAMS 7 /* bm bn bk wm wn tm tn */
 
 typedef struct wt_set {
     int64_t p[N_PARAMS];
@@ -22,13 +22,12 @@ typedef struct wt_set {
 } wt_set;
 
 static const wt_set sets[] = {
-    {{128, 128, 16, 64, 32, 8, 8, 1}, "the default: 8 warps of 8 x 4 work-items"},
-    {{64, 64, 32, 32, 32, 4, 8, 2},
-     "128 work-items, bk deeper than a warp's tile is wide, tm != tn, registers for 2 work-groups"},
-    {{256, 64, 8, 64, 32, 8, 8, 1}, "256-row blocks, bk 8 (one f16 piece per row of a K-contiguous tile)"},
-    {{64, 256, 16, 16, 128, 8, 8, 1}, "2 x 16 work-items per warp, 256-column blocks"},
-    {{128, 128, 16, 32, 16, 4, 4, 1}, "1024 work-items: more than a tile has 16-byte pieces"},
-    {{64, 64, 8, 32, 64, 8, 8, 1}, "2 warps (64 work-items), several pieces each"},
+    {{128, 128, 16, 64, 32, 8, 8}, "the default: 8 warps of 8 x 4 work-items"},
+    {{64, 64, 32, 32, 32, 4, 8}, "128 work-items, bk deeper than a warp's tile is wide, tm != tn"},
+    {{256, 64, 8, 64, 32, 8, 8}, "256-row blocks, bk 8 (one f16 piece per row of a K-contiguous tile)"},
+    {{64, 256, 16, 16, 128, 8, 8}, "2 x 16 work-items per warp, 256-column blocks"},
+    {{128, 128, 16, 32, 16, 4, 4}, "1024 work-items: more than a tile has 16-byte pieces"},
+    {{64, 64, 8, 32, 64, 8, 8}, "2 warps (64 work-items), several pieces each"},
 };
 #define N_SETS (sizeof sets / sizeof sets[0])
 
@@ -125,22 +124,22 @@ static void expect_refusal(const gh_plugin_api *api, gh_plugin *ctx, int device,
 
 static void check_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel)
 {
-    const int64_t wider[N_PARAMS] = {64, 128, 16, 128, 32, 8, 8, 1};
+    const int64_t wider[N_PARAMS] = {64, 128, 16, 128, 32, 8, 8};
     expect_refusal(api, ctx, device, kernel, wider, "wm 128 > bm 64", "must divide the block tile",
                    "bm=64 bn=128 bk=16 wm=128");
-    const int64_t not_a_warp[N_PARAMS] = {128, 128, 16, 64, 64, 8, 8, 1};
+    const int64_t not_a_warp[N_PARAMS] = {128, 128, 16, 64, 64, 8, 8};
     expect_refusal(api, ctx, device, kernel, not_a_warp, "(wm / tm) * (wn / tn) = 64", "must be 32", "is 64");
 
     /* bm = bn = 256, warps of 16 x 32: 128 warps, 4096 work-items. */
     const gh_device_info *info = api->device_info(ctx, device);
-    const int64_t huge[N_PARAMS] = {256, 256, 16, 16, 32, 4, 4, 1};
+    const int64_t huge[N_PARAMS] = {256, 256, 16, 16, 32, 4, 4};
     if (info && info->max_workgroup_size && info->max_workgroup_size < 4096)
         expect_refusal(api, ctx, device, kernel, huge, "with 4096 work-items", "4096 work-items",
                        "CL_DEVICE_MAX_WORK_GROUP_SIZE");
     else check_skip("warptile over the work-group limit: this device takes 4096 work-items");
     /* f32 at bm = bn = 256, bk = 32: 2 x 32 x (260 + 260) floats, 133,120
      * bytes of local memory (1024 work-items). */
-    const int64_t deep[N_PARAMS] = {256, 256, 32, 64, 32, 8, 8, 1};
+    const int64_t deep[N_PARAMS] = {256, 256, 32, 64, 32, 8, 8};
     if (info && info->local_mem_bytes < 133120 && info->max_workgroup_size >= 1024)
         expect_refusal(api, ctx, device, kernel, deep, "with 133,120 bytes of local memory", "133120 bytes",
                        "CL_DEVICE_LOCAL_MEM_SIZE");
