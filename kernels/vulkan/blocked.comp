@@ -68,28 +68,29 @@ uvec2 b_elem(uint e)
 }
 
 // Loads without branches: an element outside the matrix reads a clamped
-// one, which is in the matrix (m, n, k >= 1), and is replaced by zero. The
-// same for e past the tile (only when the invocations do not divide it).
-DTYPE load_a(uint e, uint row0, uint k0)
+// one, which is in the matrix (m, n, k >= 1), and is replaced by zero when
+// stored to shared memory (`inside` says which); the same for e past the
+// tile (only when the invocations do not divide it). The element stays raw
+// until then: zeroing or widening it here would wait for the load before
+// the step's products.
+RAW_T load_a(uint e, uint row0, uint k0, out bool inside)
 {
     uvec2 rk = a_elem(e);
     uint r = row0 + rk.x, kk = k0 + rk.y;
-    bool inside = r < p.m && kk < p.k && e < TILE_ELEMS;
+    inside = r < p.m && kk < p.k && e < TILE_ELEMS;
     r = min(r, p.m - 1u);
     kk = min(kk, p.k - 1u);
-    DTYPE v = A_AT(p.a_off + (p.trans_a == 0u ? r * p.lda + kk : kk * p.lda + r));
-    return inside ? v : DTYPE(0);
+    return A_RAW(p.a_off + (p.trans_a == 0u ? r * p.lda + kk : kk * p.lda + r));
 }
 
-DTYPE load_b(uint e, uint col0, uint k0)
+RAW_T load_b(uint e, uint col0, uint k0, out bool inside)
 {
     uvec2 ck = b_elem(e);
     uint cc = col0 + ck.x, kk = k0 + ck.y;
-    bool inside = cc < p.n && kk < p.k && e < TILE_ELEMS;
+    inside = cc < p.n && kk < p.k && e < TILE_ELEMS;
     cc = min(cc, p.n - 1u);
     kk = min(kk, p.k - 1u);
-    DTYPE v = B_AT(p.b_off + (p.trans_b == 0u ? kk * p.ldb + cc : cc * p.ldb + kk));
-    return inside ? v : DTYPE(0);
+    return B_RAW(p.b_off + (p.trans_b == 0u ? kk * p.ldb + cc : cc * p.ldb + kk));
 }
 
 void put_a(uint e, DTYPE v)
@@ -128,26 +129,30 @@ void main()
     [[unroll]] for (uint i = 0u; i < WORK * WORK; ++i)
         acc[i] = DTYPE(0);
 
-    // The next step's tiles, on their way from global memory.
-    DTYPE ra[LOADS], rb[LOADS];
-    [[unroll]] for (uint l = 0u; l < LOADS; ++l) {
-        ra[l] = load_a(tid + l * NTHREADS, row0, 0u);
-        rb[l] = load_b(tid + l * NTHREADS, col0, 0u);
+    // The next step's tiles, on their way from global memory, raw, with a
+    // bit per load: inside the matrix (at most 32 loads: work 8, tile 32).
+    RAW_T ra[LOADS], rb[LOADS];
+    uint a_in = 0u, b_in = 0u;
+#define LOAD_STEP(k0)                                                   \
+    [[unroll]] for (uint l = 0u; l < LOADS; ++l) {                      \
+        bool in_a, in_b;                                                \
+        ra[l] = load_a(tid + l * NTHREADS, row0, (k0), in_a);           \
+        rb[l] = load_b(tid + l * NTHREADS, col0, (k0), in_b);           \
+        a_in = (a_in & ~(1u << l)) | (in_a ? 1u << l : 0u);             \
+        b_in = (b_in & ~(1u << l)) | (in_b ? 1u << l : 0u);             \
     }
+    LOAD_STEP(0u)
 
     for (uint k0 = 0u; k0 < p.k; k0 += DEPTH) {
         [[unroll]] for (uint l = 0u; l < LOADS; ++l) {
-            put_a(tid + l * NTHREADS, ra[l]);
-            put_b(tid + l * NTHREADS, rb[l]);
+            put_a(tid + l * NTHREADS, ((a_in >> l) & 1u) != 0u ? FROM_RAW(ra[l]) : DTYPE(0));
+            put_b(tid + l * NTHREADS, ((b_in >> l) & 1u) != 0u ? FROM_RAW(rb[l]) : DTYPE(0));
         }
         barrier();
 
         uint next = k0 + DEPTH;
         if (next < p.k) {
-            [[unroll]] for (uint l = 0u; l < LOADS; ++l) {
-                ra[l] = load_a(tid + l * NTHREADS, row0, next);
-                rb[l] = load_b(tid + l * NTHREADS, col0, next);
-            }
+            LOAD_STEP(next)
         }
 
         [[unroll]] for (uint kk = 0u; kk < DEPTH; ++kk) {

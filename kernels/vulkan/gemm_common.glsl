@@ -125,6 +125,21 @@ uint to_bits(float f)
 #define C_PUT(i, v)  c[i] = (v)
 #endif
 
+// An element of A or B as loaded (RAW_T) and its value (FROM_RAW), apart:
+// a kernel that keeps the raw element until it needs the value leaves the
+// load in flight meanwhile (widening it at once would wait for it).
+#if defined(STORAGE_F16) || defined(STORAGE_BF16)
+#define RAW_T        uint
+#define A_RAW(i)     uint(a[i])
+#define B_RAW(i)     uint(b[i])
+#define FROM_RAW(x)  from_bits(x)
+#else
+#define RAW_T        DTYPE
+#define A_RAW(i)     a[i]
+#define B_RAW(i)     b[i]
+#define FROM_RAW(x)  (x)
+#endif
+
 // beta == 0 must not read C: it may hold NaN poison (and 0 * NaN is NaN).
 // For f16 and bf16 the sum is f32 and rounded once, here.
 void store_c(uint row, uint col, DTYPE sum)
