@@ -84,14 +84,6 @@ void __attribute__((overloadable, always_inline)) vstore_half_rte(float f, size_
 int __attribute__((overloadable, always_inline)) min(int a, int b) { return a < b ? a : b; }
 int __attribute__((overloadable, always_inline)) max(int a, int b) { return a > b ? a : b; }
 int __attribute__((overloadable, always_inline)) clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
-void __attribute__((overloadable, always_inline)) vstore4(float4 v, size_t i, float *p)
-{
-    p[4 * i] = v.s0; p[4 * i + 1] = v.s1; p[4 * i + 2] = v.s2; p[4 * i + 3] = v.s3;
-}
-void __attribute__((overloadable, always_inline)) vstore8(float8 v, size_t i, float *p)
-{
-    vstore4(v.lo, 2 * i, p); vstore4(v.hi, 2 * i + 1, p);
-}
 uint8 __attribute__((overloadable, always_inline)) convert_uint8(ushort8 v)
 {
     return (uint8)(v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6, v.s7);

@@ -248,10 +248,11 @@ void gemm_warptile(GEMM_ARGS)
     const int a_vec = a_offset % GV == 0 && lda % GV == 0, b_vec = b_offset % GV == 0 && ldb % GV == 0;
     /* This work-item's first piece of each tile (row, element of the tile
      * as stored), its element index and its place in local memory. */
-    const int a_rt = a_kc ? (a_vec ? START_R(BK, GV) : START_R(BK, 1)) : (a_vec ? START_R(BM, GV) : START_R(BM, 1));
-    const int a_lt = a_kc ? (a_vec ? START_L(BK, GV) : START_L(BK, 1)) : (a_vec ? START_L(BM, GV) : START_L(BM, 1));
-    const int b_rt = b_kc ? (b_vec ? START_R(BK, GV) : START_R(BK, 1)) : (b_vec ? START_R(BN, GV) : START_R(BN, 1));
-    const int b_lt = b_kc ? (b_vec ? START_L(BK, GV) : START_L(BK, 1)) : (b_vec ? START_L(BN, GV) : START_L(BN, 1));
+#define START(F, kc, vec, L_KC, L_XC) \
+    ((kc) ? ((vec) ? F(L_KC, GV) : F(L_KC, 1)) : ((vec) ? F(L_XC, GV) : F(L_XC, 1)))
+    const int a_rt = START(START_R, a_kc, a_vec, BK, BM), a_lt = START(START_L, a_kc, a_vec, BK, BM);
+    const int b_rt = START(START_R, b_kc, b_vec, BK, BN), b_lt = START(START_L, b_kc, b_vec, BK, BN);
+#undef START
     long a_at = (long)a_offset + (a_kc ? (long)row0 * lda : row0) + (long)a_rt * lda + a_lt;
     long b_at = (long)b_offset + (b_kc ? (long)col0 * ldb : col0) + (long)b_rt * ldb + b_lt;
     const long a_step = a_kc ? BK : (long)BK * lda, b_step = b_kc ? BK : (long)BK * ldb;

@@ -132,14 +132,16 @@ void main()
     // The next step's tiles, on their way from global memory, raw, with a
     // bit per load: inside the matrix (at most 32 loads: work 8, tile 32).
     RAW_T ra[LOADS], rb[LOADS];
-    uint a_in = 0u, b_in = 0u;
+    uint a_in, b_in;
 #define LOAD_STEP(k0)                                                   \
+    a_in = 0u;                                                          \
+    b_in = 0u;                                                          \
     [[unroll]] for (uint l = 0u; l < LOADS; ++l) {                      \
         bool in_a, in_b;                                                \
         ra[l] = load_a(tid + l * NTHREADS, row0, (k0), in_a);           \
         rb[l] = load_b(tid + l * NTHREADS, col0, (k0), in_b);           \
-        a_in = (a_in & ~(1u << l)) | (in_a ? 1u << l : 0u);             \
-        b_in = (b_in & ~(1u << l)) | (in_b ? 1u << l : 0u);             \
+        a_in |= in_a ? 1u << l : 0u;                                    \
+        b_in |= in_b ? 1u << l : 0u;                                    \
     }
     LOAD_STEP(0u)
 

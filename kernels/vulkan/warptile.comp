@@ -102,15 +102,16 @@ uint vec_at(uint buf, uint kk, uint x)
 #define UNPACK(v, q) (v)[q]
 #endif
 
-// Staged loads: raw vectors (rva, rvb) or elements (ra, rb), and a bit per
-// load that says whether it lies inside the matrix. Nothing consumes a
-// loaded value before the store after the step's products, not even the
-// zeroing of an edge or the widening of f16/bf16: an instruction that did
-// would wait there for the load, before the products (H100, f32 4096:
+// Staged loads: raw vectors (rva, rvb) or raw elements (ra, rb: RAW_T,
+// gemm_common.glsl), and a bit per load that says whether it lies inside
+// the matrix. Nothing consumes a loaded value before the store after the
+// step's products, not even the zeroing of an edge or the widening of
+// f16/bf16: an instruction that did would wait there for the load, before
+// the products (H100, f32 4096:
 // depth 16 went from 0.51 to 0.59 of cuBLAS, depth 8 from 0.57 to 0.59;
 // with no global loads at all this kernel had run 0.69).
 VLOAD rva[LV], rvb[LV];
-DTYPE ra[LS], rb[LS];
+RAW_T ra[LS], rb[LS];
 uint a_in, b_in;
 
 // The loads of one tile into registers, and their stores to shared memory.
@@ -119,7 +120,8 @@ uint a_in, b_in;
 // Otherwise the stored matrix runs along x: row kk is k0 + kk, TILE long.
 // Element e of the tile (or vector e) is numbered along the stored rows, so
 // neighbouring invocations read neighbouring addresses.
-//   NAME: load_a/load_b; REG: ra/rb; S: As/Bs; AT, VAT: scalar, vector reads;
+//   NAME: load_a/load_b; REG, RV: ra/rb, rva/rvb; IN: a_in/b_in; S: As/Bs;
+//   AT, VAT: raw scalar (A_RAW, B_RAW) and vector reads;
 //   X, LD, OFF: the tile's side in C (m or n), ld and offset; BIT: p.unused's.
 #define DEFINE_TILE_IO(LOAD, STORE, REG, RV, IN, S, AT, VAT, X, LD, OFF, TRANS_K_MAJOR, BIT)                          \
     void LOAD(uint x0, uint k0)                                                                                       \
@@ -178,13 +180,13 @@ uint a_in, b_in;
                 uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
                 uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
                 if (e < ELEMS)                                                                                        \
-                    S[vec_at(buf, kk, xx)][xx & 3u] = ((IN >> l) & 1u) != 0u ? REG[l] : DTYPE(0);                     \
+                    S[vec_at(buf, kk, xx)][xx & 3u] = ((IN >> l) & 1u) != 0u ? FROM_RAW(REG[l]) : DTYPE(0);           \
             }                                                                                                         \
         }                                                                                                             \
     }
 
-DEFINE_TILE_IO(load_a, store_a, ra, rva, a_in, As, A_AT, av, p.m, p.lda, p.a_off, p.trans_a == 0u, 1u)
-DEFINE_TILE_IO(load_b, store_b, rb, rvb, b_in, Bs, B_AT, bv, p.n, p.ldb, p.b_off, p.trans_b != 0u, 2u)
+DEFINE_TILE_IO(load_a, store_a, ra, rva, a_in, As, A_RAW, av, p.m, p.lda, p.a_off, p.trans_a == 0u, 1u)
+DEFINE_TILE_IO(load_b, store_b, rb, rvb, b_in, Bs, B_RAW, bv, p.n, p.ldb, p.b_off, p.trans_b != 0u, 2u)
 
 void main()
 {
