@@ -13,21 +13,15 @@
  * architectures, go through registers: loaded at the start of a step,
  * stored to shared memory at its end.
  *
- * Each tile is kept in shared memory as it lies in global memory (its
- * contiguous dimension contiguous), so the copies move 16-byte pieces with
- * no transposing. The multiply reads both layouts 16 bytes at a time:
- *  - x contiguous (op(A) with trans_a, op(B) without trans_b; x is M or N):
- *    s[k][x], and a thread's TX elements along x come in runs of V (16
- *    bytes), run r of thread t at x = r * TW * V + t * V: the threads of a
- *    warp read consecutive 16-byte pieces;
- *  - k contiguous (the other two): s[x][k], read V consecutive k at a
- *    time, and a thread's elements along x are interleaved, x = i * TW + t:
- *    the threads of a warp read consecutive rows, whose length (BK plus 16
- *    bytes) is an odd number of 16-byte pieces, so 8 consecutive rows start
- *    in 8 different groups of banks.
- * Either way every 16-byte read of a warp is free of bank conflicts, and for
- * each V steps of k a thread reads (TM + TN) pieces and does V * TM * TN
- * multiply-adds with them.
+ * Both tiles are kept in shared memory with M or N contiguous, s[k][x]
+ * (x is M for A, N for B), rows of BX + PAD. An operand stored that way
+ * (op(A) with trans_a, op(B) without trans_b) is copied as it lies, in
+ * 16-byte pieces; the other is transposed on the way (see tile_copy). The
+ * multiply reads, for each k, a thread's TX elements along x in runs of V
+ * (16 bytes), run r of thread t at x = r * TW * V + t * V: the threads of a
+ * warp read consecutive 16-byte pieces, free of bank conflicts, and for
+ * each k a thread reads (TM + TN) / V pieces and does TM * TN multiply-adds
+ * with them.
  *
  * Blocks are numbered in groups of GROUP_M rows of blocks, column by column
  * within a group, so that blocks running at once share rows of A and
@@ -97,12 +91,11 @@ struct alignas(16) piece_t {
     acc_t v[V];
 };
 
-/* One operand's tile as it lies in global memory: R rows of L contiguous
- * elements, row r at src + r * ld; rows at or past r_left and elements at
- * or past l_left are outside the matrix. In shared memory: rows of L + PAD. */
-template <int R, int L> struct tile_shape {
-    static const int ROW = L + PAD;
-    static const int ELEMS = R * ROW;
+/* One operand's tile in a stage of shared memory: BK rows along K of X
+ * elements along M or N (contiguous), each row padded by 16 bytes. */
+template <int X> struct stage_shape {
+    static const int ROW = X + PAD;
+    static const int ELEMS = BK * ROW;
 };
 
 static __device__ __forceinline__ unsigned shared_address(const void *p)
@@ -110,10 +103,10 @@ static __device__ __forceinline__ unsigned shared_address(const void *p)
     return (unsigned)__cvta_generic_to_shared(p);
 }
 
-/* cp.async of `bytes` (4, 8 or 16) from src, of which the first `valid`
- * bytes are read and the rest zero-filled. */
+/* cp.async of BYTES (4, 8 or 16) from src, of which the first `valid`
+ * bytes are read and the rest zero-filled; or all of them. */
 template <int BYTES>
-static __device__ __forceinline__ void copy_async(acc_t *dst, const elem_t *src, int valid)
+static __device__ __forceinline__ void copy_async_zfill(acc_t *dst, const elem_t *src, int valid)
 {
 #if defined(GH_WARPTILE_HOST)
     gh_host_copy_async(dst, src, BYTES, valid);
@@ -124,6 +117,18 @@ static __device__ __forceinline__ void copy_async(acc_t *dst, const elem_t *src,
     else
         asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared_address(dst)), "l"(src),
                      "n"(BYTES), "r"(valid));
+#endif
+}
+
+template <int BYTES> static __device__ __forceinline__ void copy_async(acc_t *dst, const elem_t *src)
+{
+#if defined(GH_WARPTILE_HOST)
+    gh_host_copy_async(dst, src, BYTES, BYTES);
+#elif ASYNC_ARCH
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)), "l"(src));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(shared_address(dst)), "l"(src), "n"(BYTES));
 #endif
 }
 
@@ -141,97 +146,173 @@ template <int N> static __device__ __forceinline__ void async_wait()
 #endif
 }
 
-/* The pieces of one tile a thread moves: consecutive threads take
- * consecutive pieces of a row, so a warp's reads are coalesced. A piece is
- * P elements (GV on the VEC path, else 1). */
-template <int R, int L, int P> struct tile_pieces {
-    static const int PER_ROW = L / P;
-    static const int TOTAL = R * PER_ROW;
+/* How the pieces of a tile (R rows of L elements as stored, a piece P
+ * consecutive elements of a row) are dealt out: piece c = tid + e * THREADS
+ * is piece c % G of a group of G along a row, groups going down the rows
+ * first, then along them. G = L / P (whole rows: consecutive threads take
+ * consecutive pieces of a row, so a warp's reads are coalesced), or fewer
+ * to shape what a warp writes to shared memory. THREADS, G and R are powers
+ * of two, so piece e of a thread is its first piece plus row_of(e) rows and
+ * col_of(e) elements, both known when compiling: a thread keeps one offset
+ * per tile, not an address per piece. */
+template <int R, int L, int P, int G> struct tile_pieces {
+    static const int TOTAL = R * L / P;
     static const int EACH = (TOTAL + THREADS - 1) / THREADS;
+    static_assert((G & (G - 1)) == 0 && (THREADS & (THREADS - 1)) == 0 && (R & (R - 1)) == 0 && G <= L / P,
+                  "pieces per group, threads and rows must be powers of two");
+    static __device__ __forceinline__ int first_row(unsigned tid) { return (int)tid / G % R; }
+    static __device__ __forceinline__ int first_col(unsigned tid) { return ((int)tid % G + (int)tid / G / R * G) * P; }
+    static __device__ __forceinline__ int row_of(int e) { return e * THREADS / G % R; }
+    static __device__ __forceinline__ int col_of(int e) { return (e * THREADS % G + e * THREADS / G / R * G) * P; }
+    /* Piece e of this thread lies in the tile (some threads have fewer). */
+    static __device__ __forceinline__ bool mine(int e, unsigned tid)
+    {
+        return TOTAL % THREADS == 0 || (int)tid + e * THREADS < TOTAL;
+    }
 };
 
 /* Copies (ASYNC) or loads into registers (otherwise) this thread's pieces
- * of a tile. src points at the tile's element (0, 0), possibly outside the
- * matrix when nothing of the tile is inside; `base` is a valid address to
- * hand a copy that reads nothing. */
-template <int R, int L, bool VEC> struct tile_copy {
-    static const int P = VEC ? GV : 1;
-    typedef tile_pieces<R, L, P> pieces;
+ * of one operand's tile, R rows of L elements as stored, into a stage
+ * (stage_shape: rows along K). K_ROWS: the stored rows run along K (op(A)
+ * with trans_a, op(B) without trans_b), so a row of the tile is a row of
+ * the stage; otherwise the tile is transposed on the way: cp.async then
+ * moves single elements, 8 consecutive along K from each of 4 rows per
+ * warp, which land in 8 stage rows whose 16-byte padding puts them 4 banks
+ * apart: no bank conflicts; the staged path stores its pieces element by
+ * element. Keeping both operands contiguous along M and N in shared memory
+ * lets the multiply read 16 bytes per TX / V elements of one k: with k
+ * contiguous it held TX x V of them at once, 32 more registers at 8 x 8,
+ * which took the default past 128 (nn: 168 registers, one block per SM).
+ *
+ * Along the dimension that is not K the tile's reach into the matrix is the
+ * same at every step, so a step wholly inside K copies with no arithmetic of
+ * edges, and one whose tile is also wholly inside the matrix copies whole
+ * pieces with no zero fill. */
+template <int R, int L, bool VEC, bool K_ROWS> struct tile_copy {
+    static const bool SINGLE = ASYNC && !K_ROWS; /* transposed by cp.async: single elements */
+    static const int P = VEC && !SINGLE ? GV : 1;
+    typedef tile_pieces<R, L, P, SINGLE ? 8 : L / P> pieces;
+    typedef stage_shape<K_ROWS ? L : R> shape;
+    const elem_t *from; /* this thread's first piece at step 0 */
+    int to;             /* and its place in a stage */
+    int fixed_left;     /* rows (K_ROWS: elements) of the tile inside the matrix along the dimension that is not K */
+    bool whole;         /* all of them */
     /* Registers for the staged path (unused with cp.async). */
     acc_t staged[ASYNC ? 1 : pieces::EACH * P];
 
-    __device__ __forceinline__ void start(acc_t *dst, const elem_t *__restrict__ src, const elem_t *base, long long ld,
-                                          int r_left, int l_left, unsigned tid)
+    /* A piece's place in a stage from its place in the tile. */
+    static __device__ __forceinline__ int stage_offset(int r, int l)
     {
+        return K_ROWS ? r * shape::ROW + l : l * shape::ROW + r;
+    }
+
+    /* src: the tile's element (0, 0) at step 0. */
+    __device__ __forceinline__ void setup(const elem_t *src, long long ld, int fixed_left_, unsigned tid)
+    {
+        from = src + (long long)pieces::first_row(tid) * ld + pieces::first_col(tid);
+        to = stage_offset(pieces::first_row(tid), pieces::first_col(tid));
+        fixed_left = fixed_left_;
+        whole = fixed_left >= (K_ROWS ? L : R);
+        /* Once per kernel; keeps compilers from seeing a read of unset registers in finish(). */
+#pragma unroll
+        for (int i = 0; i < (ASYNC ? 0 : pieces::EACH * P); ++i) staged[i] = (acc_t)0;
+    }
+
+    /* The tile `offset` elements on from step 0's (possibly outside the
+     * matrix when nothing of the tile is inside), k_left elements of K from
+     * its start on; `base` is a valid address to hand a copy that reads
+     * nothing. */
+    __device__ __forceinline__ void start(acc_t *stage, long long offset, const elem_t *base, long long ld,
+                                          int k_left, unsigned tid)
+    {
+        if (k_left >= (K_ROWS ? R : L)) {
+            if (whole)
+                start_pieces<true, true>(stage, offset, base, ld, k_left, tid);
+            else
+                start_pieces<true, false>(stage, offset, base, ld, k_left, tid);
+        } else {
+            start_pieces<false, false>(stage, offset, base, ld, k_left, tid);
+        }
+    }
+
+    template <bool K_INSIDE, bool WHOLE>
+    __device__ __forceinline__ void start_pieces(acc_t *stage, long long offset, const elem_t *base, long long ld,
+                                                 int k_left, unsigned tid)
+    {
+        const elem_t *src = from + offset;
+        acc_t *dst = stage + to;
+        const int r0 = pieces::first_row(tid), l0 = pieces::first_col(tid);
 #pragma unroll
         for (int e = 0; e < pieces::EACH; ++e) {
-            const int c = (int)tid + e * THREADS;
-            if (pieces::TOTAL % THREADS != 0 && c >= pieces::TOTAL) break;
-            const int r = c / pieces::PER_ROW, l = (c % pieces::PER_ROW) * P;
-            const int in_row = r < r_left ? min(max(l_left - l, 0), P) : 0; /* elements inside the matrix */
-            const elem_t *from = in_row ? src + (long long)r * ld + l : base;
+            if (!pieces::mine(e, tid)) break;
+            const int dr = pieces::row_of(e), dl = pieces::col_of(e);
+            /* Elements of the piece inside the matrix: along the fixed
+             * dimension, then along K. */
+            int inside = P;
+            if (!WHOLE) {
+                if (K_ROWS)
+                    inside = min(max(fixed_left - l0 - dl, 0), P);
+                else
+                    inside = r0 + dr < fixed_left ? P : 0;
+            }
+            if (!K_INSIDE) {
+                if (K_ROWS)
+                    inside = r0 + dr < k_left ? inside : 0;
+                else
+                    inside = min(inside, max(k_left - l0 - dl, 0));
+            }
+            const elem_t *piece = src + (long long)dr * ld + dl;
             if (ASYNC) {
-                copy_async<P * (int)sizeof(elem_t)>(dst + r * tile_shape<R, L>::ROW + l, from,
-                                                    in_row * (int)sizeof(elem_t));
-            } else if (VEC && in_row == P) {
+                acc_t *to_piece = dst + stage_offset(dr, dl);
+                if (WHOLE && K_INSIDE)
+                    copy_async<P * (int)sizeof(elem_t)>(to_piece, piece);
+                else
+                    copy_async_zfill<P * (int)sizeof(elem_t)>(to_piece, inside ? piece : base,
+                                                              inside * (int)sizeof(elem_t));
+            } else if (VEC && inside == P) {
                 /* One 16-byte load, widened element by element. */
                 struct alignas(16) raw_t {
                     elem_t v[GV];
-                } raw = *reinterpret_cast<const raw_t *>(from);
+                } raw = *reinterpret_cast<const raw_t *>(piece);
 #pragma unroll
                 for (int p = 0; p < P; ++p) staged[e * P + p] = to_acc(raw.v[p]);
             } else {
 #pragma unroll
-                for (int p = 0; p < P; ++p) staged[e * P + p] = p < in_row ? to_acc(from[p]) : (acc_t)0;
+                for (int p = 0; p < P; ++p) staged[e * P + p] = p < inside ? to_acc(piece[p]) : (acc_t)0;
             }
         }
     }
 
     /* The staged path: what start() loaded, into shared memory. */
-    __device__ __forceinline__ void finish(acc_t *dst, unsigned tid) const
+    __device__ __forceinline__ void finish(acc_t *stage, unsigned tid) const
     {
+        acc_t *dst = stage + to;
 #pragma unroll
         for (int e = 0; e < (ASYNC ? 0 : pieces::EACH); ++e) {
-            const int c = (int)tid + e * THREADS;
-            if (pieces::TOTAL % THREADS != 0 && c >= pieces::TOTAL) break;
-            const int r = c / pieces::PER_ROW, l = (c % pieces::PER_ROW) * P;
+            if (!pieces::mine(e, tid)) break;
 #pragma unroll
-            for (int p = 0; p < P; ++p) dst[r * tile_shape<R, L>::ROW + l + p] = staged[e * P + p];
+            for (int p = 0; p < P; ++p) dst[stage_offset(pieces::row_of(e), pieces::col_of(e) + p)] = staged[e * P + p];
         }
     }
 };
 
 /* Where a thread's i-th element along x (of TX) lies in the warp's part, for
  * TW threads along x, t this thread's place among them (see the top). */
-template <bool XC, int TW> static __device__ __forceinline__ int frag_x(int i, int t)
+template <int TW> static __device__ __forceinline__ int frag_x(int i, int t)
 {
-    return XC ? (i / V) * (TW * V) + t * V + i % V : i * TW + t;
+    return (i / V) * (TW * V) + t * V + i % V;
 }
 
-/* Fragments of one operand for the V steps of k from k0, s the stage's tile
- * and x0 the warp's first x in the block. k contiguous (s[x][k], rows of
- * BK + PAD): f[i][kk] for all V kk at once, one 16-byte read per element i.
- * x contiguous (s[k][x], rows of BX + PAD): f[i][0] for one kk at a time,
- * TX / V reads, so that only what the next multiplies need is held. */
-template <int TX, int TW>
-static __device__ __forceinline__ void load_frag_kc(acc_t (&f)[TX][V], const acc_t *s, int x0, int t, int k0)
-{
-#pragma unroll
-    for (int i = 0; i < TX; ++i) {
-        const piece_t p = *reinterpret_cast<const piece_t *>(&s[(x0 + frag_x<false, TW>(i, t)) * (BK + PAD) + k0]);
-#pragma unroll
-        for (int kk = 0; kk < V; ++kk) f[i][kk] = p.v[kk];
-    }
-}
-
+/* One operand's TX elements for step k of a stage s (rows of BX + PAD), x0
+ * the warp's first x in the block: TX / V reads of 16 bytes. */
 template <int TX, int TW, int BX>
-static __device__ __forceinline__ void load_frag_xc(acc_t (&f)[TX][V], const acc_t *s, int x0, int t, int k)
+static __device__ __forceinline__ void load_frag(acc_t (&f)[TX], const acc_t *s, int x0, int t, int k)
 {
 #pragma unroll
     for (int r = 0; r < TX / V; ++r) {
-        const piece_t p = *reinterpret_cast<const piece_t *>(&s[k * (BX + PAD) + x0 + frag_x<true, TW>(r * V, t)]);
+        const piece_t p = *reinterpret_cast<const piece_t *>(&s[k * (BX + PAD) + x0 + frag_x<TW>(r * V, t)]);
 #pragma unroll
-        for (int v = 0; v < V; ++v) f[r * V + v][0] = p.v[v];
+        for (int v = 0; v < V; ++v) f[r * V + v] = p.v[v];
     }
 }
 
@@ -241,11 +322,8 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
                                                 long long lda, const elem_t *__restrict__ B, long long ldb,
                                                 acc_t beta, elem_t *__restrict__ C, long long ldc, acc_t *smem)
 {
-    /* x contiguous in global (and shared) memory: op(A) with trans_a, op(B)
-     * without trans_b. The tiles as stored: rows x length. */
-    const bool A_XC = TA, B_XC = !TB;
-    typedef tile_shape<TA ? BK : BM, TA ? BM : BK> a_shape;
-    typedef tile_shape<TB ? BN : BK, TB ? BK : BN> b_shape;
+    typedef stage_shape<BM> a_shape;
+    typedef stage_shape<BN> b_shape;
 
     /* This block's place in C: groups of GROUP_M rows of blocks, numbered
      * down each column of the group. */
@@ -271,18 +349,16 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
     const long long b_step = TB ? (long long)BK : (long long)BK * ldb;
 
     acc_t *as = smem, *bs = smem + STAGES * a_shape::ELEMS;
-    tile_copy<TA ? BK : BM, TA ? BM : BK, VEC> a_copy;
-    tile_copy<TB ? BN : BK, TB ? BK : BN, VEC> b_copy;
+    tile_copy<TA ? BK : BM, TA ? BM : BK, VEC, TA> a_copy;
+    tile_copy<TB ? BN : BK, TB ? BK : BN, VEC, !TB> b_copy;
+    a_copy.setup(a_src, lda, m_left, tid);
+    b_copy.setup(b_src, ldb, n_left, tid);
     /* Starts step `step`'s tiles into their stage. */
-    int k_left = K;
 #define START_STEP(step)                                                                                        \
     do {                                                                                                        \
-        const int kl_ = k_left - (step) * BK;                                                                   \
         const int st_ = (step) % STAGES;                                                                        \
-        a_copy.start(as + st_ * a_shape::ELEMS, a_src + (step) * a_step, A, lda, TA ? kl_ : m_left,              \
-                     TA ? m_left : kl_, tid);                                                                    \
-        b_copy.start(bs + st_ * b_shape::ELEMS, b_src + (step) * b_step, B, ldb, TB ? n_left : kl_,              \
-                     TB ? kl_ : n_left, tid);                                                                    \
+        a_copy.start(as + st_ * a_shape::ELEMS, (step) * a_step, A, lda, K - (step) * BK, tid);               \
+        b_copy.start(bs + st_ * b_shape::ELEMS, (step) * b_step, B, ldb, K - (step) * BK, tid);               \
     } while (0)
 #define FINISH_STEP(step)                                                                                       \
     do {                                                                                                        \
@@ -322,22 +398,14 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
         const acc_t *a_st = as + (s % STAGES) * a_shape::ELEMS;
         const acc_t *b_st = bs + (s % STAGES) * b_shape::ELEMS;
 #pragma unroll
-        for (int k0 = 0; k0 < BK; k0 += V) {
-            acc_t af[TM][V], bf[TN][V];
-            if (!A_XC) load_frag_kc<TM, TWM>(af, a_st, wy0, ty, k0);
-            if (!B_XC) load_frag_kc<TN, TWN>(bf, b_st, wx0, tx, k0);
+        for (int k = 0; k < BK; ++k) {
+            acc_t af[TM], bf[TN];
+            load_frag<TM, TWM, BM>(af, a_st, wy0, ty, k);
+            load_frag<TN, TWN, BN>(bf, b_st, wx0, tx, k);
 #pragma unroll
-            for (int kk = 0; kk < V; ++kk) {
-                /* x contiguous: this kk's elements, into column 0 (the
-                 * others are not used then). */
-                if (A_XC) load_frag_xc<TM, TWM, BM>(af, a_st, wy0, ty, k0 + kk);
-                if (B_XC) load_frag_xc<TN, TWN, BN>(bf, b_st, wx0, tx, k0 + kk);
-                const int ka = A_XC ? 0 : kk, kb = B_XC ? 0 : kk;
+            for (int i = 0; i < TM; ++i)
 #pragma unroll
-                for (int i = 0; i < TM; ++i)
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) acc[i][j] += af[i][ka] * bf[j][kb];
-            }
+                for (int j = 0; j < TN; ++j) acc[i][j] += af[i] * bf[j];
         }
 
         /* The staged path: the registers loaded above, into the stage that
@@ -349,12 +417,12 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
 
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
-        const int r = wy0 + frag_x<A_XC, TWM>(i, ty);
+        const int r = wy0 + frag_x<TWM>(i, ty);
         if (r < m_left) {
             elem_t *c_row = C + (long long)(row0 + r) * ldc + col0;
 #pragma unroll
             for (int j = 0; j < TN; ++j) {
-                const int c = wx0 + frag_x<B_XC, TWN>(j, tx);
+                const int c = wx0 + frag_x<TWN>(j, tx);
                 if (c < n_left) gemm_store(&c_row[c], alpha, acc[i][j], beta);
             }
         }

@@ -339,12 +339,12 @@ int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, s
 
 long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)
 {
+    (void)trans_a; /* both tiles are kept with M or N contiguous whatever the transposes */
+    (void)trans_b;
     const int64_t *w = v->wt;
     const long long pad = acc_per_16(dtype), bm = w[GH_WT_BM], bn = w[GH_WT_BN], bk = w[GH_WT_BK];
-    /* Each tile as stored: rows of its contiguous dimension, plus pad. */
-    long long a = trans_a ? bk * (bm + pad) : bm * (bk + pad);
-    long long b = trans_b ? bn * (bk + pad) : bk * (bn + pad);
-    return w[GH_WT_STAGES] * (a + b) * (long long)gh_cuda_acc_size(dtype);
+    /* bk rows of each tile's M or N, plus pad. */
+    return w[GH_WT_STAGES] * bk * (bm + pad + bn + pad) * (long long)gh_cuda_acc_size(dtype);
 }
 
 int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)

@@ -8,9 +8,10 @@
  * fragments, layouts, edges, the stage ring, the block order, both copy
  * paths, every transpose, alpha and beta (C never read when beta is 0: it
  * starts as NaN), padding and offsets, against a host reference, with C's
- * padding and guards checked for stray writes. Not what needs the GPU
- * (timing of cp.async against the barriers, bank conflicts, speed): the
- * device suite (gemmhost-cuda-test) runs the same cases there.
+ * padding and guards checked for stray writes and, where cp.async is a
+ * copy, every copy checked to read only elements of A and B. Not what
+ * needs the GPU (timing of cp.async against the barriers, bank conflicts,
+ * speed): the device suite (gemmhost-cuda-test) runs the same cases there.
  *
  * Built once per parameter set (-DDTYPE, -DBM ... -DMINB as the plugin
  * passes them, and GH_WARPTILE_HOST); exits 0 when every case matches.
@@ -18,6 +19,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -68,9 +70,29 @@ static inline unsigned __float_as_uint(float f)
     memcpy(&u, &f, 4);
     return u;
 }
+/* What a copy may read: the elements of A and B (rows x cols, ld apart),
+ * set before each launch; a copy that reads anything else (padding, guards,
+ * past an edge) is counted, even where no result would show it. */
+struct readable_matrix {
+    const char *first;
+    long long rows, cols, ld, elem;
+};
+static readable_matrix readable[2];
+static std::atomic<long long> stray_reads{0};
+static bool inside_a_matrix(const void *p, int bytes)
+{
+    for (const readable_matrix &m : readable) {
+        const long long off = (const char *)p - m.first;
+        if (off < 0 || off % m.elem) continue;
+        const long long i = off / m.elem / m.ld, j = off / m.elem % m.ld;
+        if (i < m.rows && j + bytes / m.elem <= m.cols) return true;
+    }
+    return false;
+}
 /* cp.async: `valid` bytes read, the rest of `bytes` zero. */
 template <typename D, typename S> static inline void gh_host_copy_async(D *dst, const S *src, int bytes, int valid)
 {
+    if (valid > 0 && !inside_a_matrix(src, valid)) ++stray_reads;
     memcpy(dst, src, (size_t)valid);
     memset((char *)dst + valid, 0, (size_t)(bytes - valid));
 }
@@ -231,7 +253,11 @@ static void check(int m, int n, int k, int ta, int tb, long long pad, long long 
                      (b.ld * sizeof(elem_t)) % 16 == 0;
     launch l = {kernels[(vec ? 4 : 0) + ta * 2 + tb], m, n, k, ta, tb, (acc_t)alpha, (acc_t)beta, pa, pb, c.at(0, 0),
                 a.ld, b.ld, c.ld};
+    readable[0] = {(const char *)pa, a.rows, a.cols, a.ld, (long long)sizeof(elem_t)};
+    readable[1] = {(const char *)pb, b.rows, b.cols, b.ld, (long long)sizeof(elem_t)};
+    stray_reads = 0;
     run(l);
+    const long long strays = stray_reads;
     ++cases;
     vec_cases += vec;
 
@@ -259,12 +285,12 @@ static void check(int m, int n, int k, int ta, int tb, long long pad, long long 
         bool inside = rel >= 0 && rel / c.ld < m && rel % c.ld < n;
         if (!inside && !same_bits(&c.buf[e], &c_before[e])) ++guard;
     }
-    if (bad || guard) {
+    if (bad || guard || strays) {
         ++failures;
         printf("FAIL: %dx%dx%d %c%c pad %lld off %lld alpha %g beta %g (%s copies): %lld wrong%s%s, %lld writes "
-               "outside C\n",
+               "outside C, %lld copies reading outside A and B\n",
                m, n, k, ta ? 't' : 'n', tb ? 't' : 'n', pad, off, alpha, beta, vec ? "16-byte" : "scalar", bad,
-               bad ? ", first " : "", first, guard);
+               bad ? ", first " : "", first, guard, strays);
     }
 }
 
