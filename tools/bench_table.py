@@ -10,18 +10,24 @@ def shape(r):
     return f"{r['m']}x{r['n']}x{r['k']}" if not (r['m'] == r['n'] == r['k']) else r['m']
 
 
+def column(r, with_trans):
+    """A table column: dtype and size, and the transposes where a run has several."""
+    return (r["dtype"], (r["trans"] + " " if with_trans else "") + shape(r))
+
+
 def main(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    sizes = list(OrderedDict.fromkeys((r["dtype"], shape(r)) for r in rows))
+    with_trans = len({r["trans"] for r in rows}) > 1
+    sizes = list(OrderedDict.fromkeys(column(r, with_trans) for r in rows))
     baseline, clblast = {}, {}
     for r in rows:
         if r["kernel"] in ("cublas", "clblast") and r["status"] == "pass" and r["gflops"]:
-            (baseline if r["kernel"] == "cublas" else clblast)[(r["dtype"], shape(r))] = float(r["gflops"])
+            (baseline if r["kernel"] == "cublas" else clblast)[column(r, with_trans)] = float(r["gflops"])
     table = OrderedDict()
     for r in rows:
         key = (r["backend"], r["device_name"][:24], r["kernel"], r["params"])
-        table.setdefault(key, {})[(r["dtype"], shape(r))] = r
+        table.setdefault(key, {})[column(r, with_trans)] = r
     wb = max([len("backend")] + [len(k[0]) for k in table])
     wp = max([len("params")] + [len(k[3]) for k in table])
     wk = max([len("kernel")] + [len(k[2]) for k in table])
