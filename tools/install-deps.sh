@@ -7,7 +7,7 @@ sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-# python3-matplotlib: tools/plot.py; libxml2-utils: xmllint checks the JUnit XML in the tests;
+# python3-matplotlib: tools/plot.py; python3-zstandard: tools/vk_sass.py; libxml2-utils: xmllint checks the JUnit XML in the tests;
 # libopenblas0: the C plugin's `blas` kernel (loaded at run time); vulkan-validationlayers:
 # the Vulkan half-precision test also runs under the Khronos validation layer;
 # libjansson-dev: --resume reads an earlier run's results JSON; libclblast1: the OpenCL plugin's
@@ -16,7 +16,7 @@ $sudo apt-get update -q
 # predates SPV_KHR_cooperative_matrix: the test of the KHR modules skips, saying so, unless a
 # newer spirv-val is on PATH.
 $sudo apt-get install -y -q --no-install-recommends \
-  build-essential cmake pkg-config python3 python3-matplotlib libxml2-utils \
+  build-essential cmake pkg-config python3 python3-matplotlib python3-zstandard libxml2-utils \
   libinih-dev libopenblas0 libjansson-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast1 libclblast-dev \
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers spirv-tools
