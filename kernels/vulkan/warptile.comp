@@ -165,11 +165,13 @@ uint a_in, b_in;
                 DTYPE r[VW];                                                                                          \
                 [[unroll]] for (uint q = 0u; q < VW; ++q)                                                             \
                     r[q] = inside ? UNPACK(RV[l], q) : DTYPE(0);                                                      \
+                /* kk is a multiple of VW (2 or 4): kk + q has kk's swizzle. */                                       \
+                uint at = vec_at(buf, kk, xx);                                                                        \
                 if (ok && !kmajor && VW == 4u)                                                                        \
-                    S[vec_at(buf, kk, xx)] = VEC4(r[0], r[1 % VW], r[2 % VW], r[3 % VW]);                             \
+                    S[at] = VEC4(r[0], r[1 % VW], r[2 % VW], r[3 % VW]);                                              \
                 [[unroll]] for (uint q = 0u; q < VW; ++q) {                                                           \
                     if (ok && kmajor)                                                                                 \
-                        S[vec_at(buf, kk + q, xx)][xx & 3u] = r[q];                                                   \
+                        S[at + q * TILE4][xx & 3u] = r[q];                                                            \
                     else if (ok && VW != 4u)                                                                          \
                         S[vec_at(buf, kk, xx + q)][(xx + q) & 3u] = r[q];                                             \
                 }                                                                                                     \
