@@ -9,10 +9,10 @@
 # Usage: tools/ocl_ptxas.sh [-k KERNEL] [-a ARCH] [DTYPE:NAME=V,NAME=V... ...]
 #   KERNEL  a file of kernels/opencl without .cl (default mma)
 #   ARCH    ptxas's -arch (default sm_90)
-#   each variant: f16, bf16 or f32, then the kernel's defines, e.g.
+#   each variant: f16, bf16, f32 or f64, then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
 #   none: mma's variants of config/bench-mma-opencl.ini and its f32 default,
-#   or warptile's default in f32, f16 and bf16.
+#   or warptile's default in f32, f16 and bf16, and f32's cp.async program.
 # Needs clang (15 or 14) and ptxas ($PTXAS, else /usr/local/cuda/bin/ptxas or
 # PATH). Exit 0 when every variant assembles, 1 when one does not, 2 on bad
 # usage or a missing tool.
@@ -28,9 +28,10 @@ while getopts k:a: opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
-  # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB).
+  # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB),
+  # and f32's cp.async program (op(A) = A^T, op(B) = B on NVIDIA).
   set -- f32:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 f16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 \
-    bf16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8
+    bf16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 f32:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8,GH_NV_ASYNC=1
 elif [ $# -eq 0 ] && [ "$kernel" != mma ]; then
   echo "ocl_ptxas: name the variants of $kernel (DTYPE:NAME=V,...)" >&2; exit 2
 elif [ $# -eq 0 ]; then
@@ -126,7 +127,8 @@ for variant in "$@"; do
     f16) types="-DSTORE_T=half -DACC_T=float -DGH_STORE_F16=1" ;;
     bf16) types="-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1" ;;
     f32) types="-DSTORE_T=float -DACC_T=float" ;;
-    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16 or f32" >&2; exit 2 ;;
+    f64) types="-DSTORE_T=double -DACC_T=double -DGH_FP64=1" ;;
+    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32 or f64" >&2; exit 2 ;;
   esac
   [ "$defines" != "$variant" ] || defines=
   dflags=

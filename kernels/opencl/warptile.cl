@@ -11,7 +11,8 @@
  * the next step's tiles are loaded from global memory into registers while
  * the current step is multiplied, then stored into the other buffer: one
  * barrier per step (the buffer written was last read a step earlier, before
- * the previous barrier).
+ * the previous barrier). On NVIDIA, where neither tile needs transposing,
+ * cp.async in inline PTX instead (ASYNC below).
  *
  * Global loads: a tile is read as it lies in memory, R rows of L contiguous
  * elements, consecutive work-items taking consecutive 16-byte pieces of a row
@@ -105,6 +106,43 @@
 #define GH_CAT(a, b) GH_CAT_(a, b)
 #define VTYPE GH_CAT(ACC_T, V)
 
+/* ASYNC: the program for NVIDIA (compute capability 8.0 and newer), f32
+ * and f64, op(A) = A^T and op(B) = B (the plugin defines GH_NV_ASYNC only
+ * for that, plugins/opencl/kernels.h): both tiles lie in memory as local
+ * memory keeps them, and go there by cp.async through inline PTX, no
+ * register in between, zero-filled past the matrix's edges. On an H100
+ * (f32, 4096) that took this pair from 0.84 to 0.92 of cuBLAS, while
+ * cp.async for the other pairs (element by element where a tile is
+ * transposed, or beside register-staged tiles), or a program per pair at
+ * all, was slower than the one program for every pair: 0.78-0.85 against
+ * 0.86-0.91. So is moving this program's barrier to the top of its loop
+ * (0.67-0.71), as the ASYNC loop has it. */
+#if defined(GH_NV_ASYNC) && !defined(GH_STORE_F16) && !defined(GH_STORE_BF16)
+#define ASYNC 1
+/* The 32-bit .shared address PTX wants: OpenCL C 1.2 has no generic
+ * address space, so a __local pointer's value already is one. */
+#define SHARED_ADDRESS(p) ((uint)(ulong)(p))
+/* cp.async of 16 bytes (cg: through L2 only) or of one element (ES bytes,
+ * spelled in the text), of which the first `valid` bytes are read. */
+#define COPY16(dst, src, valid)                                                              \
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(SHARED_ADDRESS(dst)), \
+                 "l"(src), "r"(valid)                                                        \
+                 : "memory")
+#if defined(GH_FP64)
+#define ES_TEXT "8"
+#else
+#define ES_TEXT "4"
+#endif
+#define COPY_ELEMENT(dst, src, valid)                                                                  \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], " ES_TEXT ", %2;" ::"r"(SHARED_ADDRESS(dst)), \
+                 "l"(src), "r"(valid)                                                                  \
+                 : "memory")
+#define ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+#define ASYNC_WAIT_ALL() asm volatile("cp.async.wait_group 0;" ::: "memory")
+#else
+#define ASYNC 0
+#endif
+
 /* Registers a work-item stages a tile of E elements in: the larger of the
  * piece path's (whole pieces) and the element path's share. */
 #define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
@@ -185,12 +223,44 @@
             WT_STORE_PIECES(R, L, 1, KC)                                                                       \
         }                                                                                                      \
     }
+/* ASYNC: the same pieces of a tile kept as stored (rows along K) by
+ * cp.async straight into the local tile: a whole 16-byte piece in one copy,
+ * `valid` bytes of it read and the rest zeros where the edge cuts it; x
+ * itself (a valid address) handed to a copy that reads nothing. */
+#define WT_COPY_PIECES(R, L, P)                                                                 \
+    _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                               \
+        if (!HAS(e, R, L, P)) continue;                                                         \
+        const long i = at + (long)DR(e, L, P) * ld + DL(e, L, P);                               \
+        const int in_row = DR(e, L, P) < r_room ? clamp(l_room - DL(e, L, P), 0, (P)) : 0;      \
+        __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                             \
+        if ((P) > 1)                                                                            \
+            COPY16(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));                     \
+        else                                                                                    \
+            COPY_ELEMENT(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));               \
+    }
+#define WT_TILE_COPY(NAME, R, L)                                                                               \
+    static __attribute__((always_inline)) void wt_copy_##NAME(__local ACC_T *tile, const int ROW,              \
+                                                              __global const STORE_T *restrict x, const long at, \
+                                                              const int ld, const int r_room, const int l_room,  \
+                                                              const int vec, const int tid)                      \
+    {                                                                                                          \
+        if (vec) {                                                                                             \
+            WT_COPY_PIECES(R, L, GV)                                                                           \
+        } else {                                                                                               \
+            WT_COPY_PIECES(R, L, 1)                                                                            \
+        }                                                                                                      \
+    }
+
 /* op(A) with K contiguous (A as stored: BM rows of BK) or M contiguous
  * (A^T: BK rows of BM); op(B) with N contiguous or K contiguous. */
 WT_TILE_IO(a_kc, BM, BK, 1)
 WT_TILE_IO(a_mc, BK, BM, 0)
 WT_TILE_IO(b_kc, BN, BK, 1)
 WT_TILE_IO(b_nc, BK, BN, 0)
+#if ASYNC
+WT_TILE_COPY(a_mc, BK, BM)
+WT_TILE_COPY(b_nc, BK, BN)
+#endif
 
 /* One step's tile of op(A) (a) or op(B) (b) into registers, for either way
  * it can lie in memory: kc (K contiguous) is a uniform branch. */
@@ -213,6 +283,19 @@ WT_TILE_IO(b_nc, BK, BN, 0)
         else wt_store_a_mc(a_to, A_ROW, a_vec, tid, a_staged);                                          \
         if (b_kc) wt_store_b_kc(b_to, B_ROW, b_vec, tid, b_staged);                                     \
         else wt_store_b_nc(b_to, B_ROW, b_vec, tid, b_staged);                                          \
+    } while (0)
+
+/* ASYNC: one step's tiles (both as stored) by cp.async into buffer buf, one
+ * commit group. */
+#define COPY_TILES(buf, k_left)                                                                              \
+    do {                                                                                                     \
+        wt_copy_a_mc(a_tile + (buf) * A_TILE + a_st, A_ROW, A, a_at, lda, (k_left) - a_rt, m_left - a_lt,    \
+                     a_vec, tid);                                                                            \
+        wt_copy_b_nc(b_tile + (buf) * B_TILE + b_st, B_ROW, B, b_at, ldb, (k_left) - b_rt, n_left - b_lt,    \
+                     b_vec, tid);                                                                            \
+        a_at += a_step;                                                                                      \
+        b_at += b_step;                                                                                      \
+        ASYNC_COMMIT();                                                                                      \
     } while (0)
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
@@ -244,7 +327,13 @@ void gemm_warptile(GEMM_ARGS)
      * is B[p * ldb + j], or B[j * ldb + p]. kc: K is the contiguous dimension.
      * *_at: the element index of the next step's tile (0, 0) (a plain number:
      * past the last step it may lie past the matrix). */
+#if ASYNC
+    /* Built for trans_a and not trans_b alone (the plugin launches it for
+     * nothing else): both tiles as stored. */
+    const int a_kc = 0, b_kc = 0;
+#else
     const int a_kc = !trans_a, b_kc = trans_b;
+#endif
     const int a_vec = a_offset % GV == 0 && lda % GV == 0, b_vec = b_offset % GV == 0 && ldb % GV == 0;
     /* This work-item's first piece of each tile (row, element of the tile
      * as stored), its element index and its place in local memory. */
@@ -267,21 +356,33 @@ void gemm_warptile(GEMM_ARGS)
             acc[i][j] = (ACC_T)0;
 
     /* Steps are counted rather than compared with K: k + BK may not fit an int. */
-    ACC_T a_staged[A_STAGED], b_staged[B_STAGED];
     const int steps = (K - 1) / BK + 1;
+#if ASYNC
+    COPY_TILES(0, K);
+#else
+    ACC_T a_staged[A_STAGED], b_staged[B_STAGED];
     LOAD_A(K);
     LOAD_B(K);
     STORE_TILES(0);
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 
     for (int s = 0; s < steps; s++) {
         const int more = s + 1 < steps;
+#if ASYNC
+        /* Step s has arrived for every work-item, and every work-item is
+         * done with step s - 1, whose buffer the next copies overwrite. */
+        ASYNC_WAIT_ALL();
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (more) COPY_TILES((s & 1) ^ 1, K - (s + 1) * BK); /* on their way while this step is multiplied */
+#else
         if (more) {
             /* In flight while this step is multiplied. */
             const int k_left = K - (s + 1) * BK;
             LOAD_A(k_left);
             LOAD_B(k_left);
         }
+#endif
 
         const int buf = s & 1;
         __local const VTYPE *a_v = a_tile_v + buf * (A_TILE / V) + wy0 / V + ty;
@@ -306,9 +407,11 @@ void gemm_warptile(GEMM_ARGS)
                     acc[i][j] += a_reg[i] * b_reg[j];
         }
 
+#if !ASYNC
         /* Into the other buffer, last read before the previous barrier. */
         if (more) STORE_TILES(buf ^ 1);
         barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     }
 
     /* acc[i][j] is C[row0 + wy0 + x(i, ty)][col0 + wx0 + x(j, tx)], with

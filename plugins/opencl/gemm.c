@@ -187,6 +187,7 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     if (kernel == OCL_KERNEL_MMA)
         ocl_mma_path(&variant, args->trans_a, args->trans_b, args->a_offset, args->lda, args->b_offset, args->ldb,
                      args->dtype);
+    if (kernel == OCL_KERNEL_WARPTILE) ocl_warptile_path(&variant, dev, args->trans_a, args->trans_b, args->dtype);
     char why[256];
     if (!ocl_variant_fits(kernel, &variant, args->dtype, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s %s in %s: %s", def->info.name, variant.text,

@@ -337,6 +337,13 @@ void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, i
     v->slot = v->slot * 8 + bits;
 }
 
+int ocl_warptile_path(ocl_variant *v, const ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype)
+{
+    v->path = dev->nv_cc_major >= 8 && trans_a && !trans_b && (dtype == GH_F32 || dtype == GH_F64);
+    v->slot = v->slot * 2 + v->path;
+    return v->path;
+}
+
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
@@ -346,7 +353,10 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
         if (def->defines[i])
             used += (size_t)snprintf(text + used, size - used, " -D%s=%lld", def->defines[i], (long long)v->values[i]);
     if (v->depth && used < size) used += (size_t)snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
-    if (v->path && used < size) snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
+    if (v->path && used < size) {
+        if (kernel == OCL_KERNEL_MMA) snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
+        else snprintf(text + used, size - used, " -DGH_NV_ASYNC=1");
+    }
 }
 
 int ocl_kernel_count(gh_plugin *ctx)
