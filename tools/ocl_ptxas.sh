@@ -12,7 +12,7 @@
 #   each variant: f16, bf16, f32 or f64, then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
 #   none: mma's variants of config/bench-mma-opencl.ini and its f32 default,
-#   or warptile's default in f32, f16 and bf16, and f32's cp.async program.
+#   or warptile's default in f32, f16 and bf16, and f32's cp.async programs.
 # Needs clang (15 or 14) and ptxas ($PTXAS, else /usr/local/cuda/bin/ptxas or
 # PATH). Exit 0 when every variant assembles, 1 when one does not, 2 on bad
 # usage or a missing tool.
@@ -29,9 +29,9 @@ done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
   # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB),
-  # and f32's cp.async program (op(A) = A^T, op(B) = B on NVIDIA).
-  set -- f32:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 f16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 \
-    bf16:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8 f32:BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8,GH_NV_ASYNC=1
+  # and f32's cp.async programs (NVIDIA), one per transpose pair.
+  d=BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8
+  set -- f32:$d f16:$d bf16:$d f32:$d,GH_NV_ASYNC=1 f32:$d,GH_NV_ASYNC=2 f32:$d,GH_NV_ASYNC=3 f32:$d,GH_NV_ASYNC=4
 elif [ $# -eq 0 ] && [ "$kernel" != mma ]; then
   echo "ocl_ptxas: name the variants of $kernel (DTYPE:NAME=V,...)" >&2; exit 2
 elif [ $# -eq 0 ]; then

@@ -11,8 +11,8 @@
  * the next step's tiles are loaded from global memory into registers while
  * the current step is multiplied, then stored into the other buffer: one
  * barrier per step (the buffer written was last read a step earlier, before
- * the previous barrier). On NVIDIA, where neither tile needs transposing,
- * cp.async in inline PTX instead (ASYNC below).
+ * the previous barrier). On NVIDIA, cp.async in inline PTX instead
+ * (ASYNC below).
  *
  * Global loads: a tile is read as it lies in memory, R rows of L contiguous
  * elements, consecutive work-items taking consecutive 16-byte pieces of a row
@@ -106,17 +106,18 @@
 #define GH_CAT(a, b) GH_CAT_(a, b)
 #define VTYPE GH_CAT(ACC_T, V)
 
-/* ASYNC: the program for NVIDIA (compute capability 8.0 and newer), f32
- * and f64, op(A) = A^T and op(B) = B (the plugin defines GH_NV_ASYNC only
- * for that, plugins/opencl/kernels.h): both tiles lie in memory as local
- * memory keeps them, and go there by cp.async through inline PTX, no
- * register in between, zero-filled past the matrix's edges. On an H100
- * (f32, 4096) that took this pair from 0.84 to 0.92 of cuBLAS, while
- * cp.async for the other pairs (element by element where a tile is
- * transposed, or beside register-staged tiles), or a program per pair at
- * all, was slower than the one program for every pair: 0.78-0.85 against
- * 0.86-0.91. So is moving this program's barrier to the top of its loop
- * (0.67-0.71), as the ASYNC loop has it. */
+/* ASYNC: NVIDIA's programs (compute capability 8.0 and newer; f32 and
+ * f64, whose stored type is the arithmetic's), one per transpose pair: the
+ * plugin defines GH_NV_ASYNC = 1 + trans_a + 2 trans_b. The tiles go from
+ * global to local memory by cp.async through inline PTX, no register in
+ * between, zero-filled past the matrix's edges: in 16-byte pieces where a
+ * tile lies as local memory keeps it, element by element where it is
+ * transposed on the way (WT_TILE_COPY_KC). H100, same run, f32 4096 / 8192,
+ * ratio to cuBLAS against the register-staged program's: nn 0.92 / 0.89
+ * (0.88 / 0.86), nt 0.91 / 0.87 (0.89 / 0.85), tn 0.94 / 0.89 (0.86 /
+ * 0.81), tt 0.97 / 0.92 (0.92 / 0.87). The element copies need their
+ * grouping: dealt like the 16-byte pieces (a work-item's consecutive
+ * elements along one row) nn fell to 0.85. */
 #if defined(GH_NV_ASYNC) && !defined(GH_STORE_F16) && !defined(GH_STORE_BF16)
 #define ASYNC 1
 /* The 32-bit .shared address PTX wants: OpenCL C 1.2 has no generic
@@ -238,6 +239,31 @@
         else                                                                                    \
             COPY_ELEMENT(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));               \
     }
+/* ASYNC: a tile transposed on its way in (rows along M or N, K contiguous)
+ * by cp.async of single elements, dealt as in kernels/cuda/warptile.cu: in
+ * groups of G_KC consecutive along a row, groups going down the rows first,
+ * so a warp reads G_KC elements of each of 4 rows and writes them to G_KC
+ * local rows whose 16-byte padding puts them 4 banks apart (no conflicts).
+ * THREADS, G_KC and R are powers of two, so piece e of a work-item is its
+ * first plus KC_DR(e) rows and KC_DL(e) elements, both constants. */
+#define G_KC 8
+#define KC_R0(R)          ((tid / G_KC) % (R))
+#define KC_L0(R)          (tid % G_KC + tid / G_KC / (R) * G_KC)
+#define KC_DR(e, R)       (((e) * (THREADS / G_KC)) % (R))
+#define KC_DL(e, R)       (((e) * (THREADS / G_KC)) / (R) * G_KC)
+#define KC_HAS(e, R, L)   ((R) * (L) % THREADS == 0 || tid + (e) * THREADS < (R) * (L))
+#define WT_TILE_COPY_KC(NAME, R, L)                                                                            \
+    static __attribute__((always_inline)) void wt_copy_##NAME(__local ACC_T *tile, const int ROW,              \
+                                                              __global const STORE_T *restrict x, const long at, \
+                                                              const int ld, const int r_room, const int l_room,  \
+                                                              const int tid)                                     \
+    {                                                                                                          \
+        _Pragma("unroll") for (int e = 0; e < CEIL_DIV((R) * (L), THREADS); e++) {                             \
+            if (!KC_HAS(e, R, L)) continue;                                                                    \
+            const int r = KC_DR(e, R), l = KC_DL(e, R), in = r < r_room && l < l_room;                         \
+            COPY_ELEMENT(&tile[l * ROW + r], in ? x + at + (long)r * ld + l : x, in ? (int)sizeof(STORE_T) : 0); \
+        }                                                                                                      \
+    }
 #define WT_TILE_COPY(NAME, R, L)                                                                               \
     static __attribute__((always_inline)) void wt_copy_##NAME(__local ACC_T *tile, const int ROW,              \
                                                               __global const STORE_T *restrict x, const long at, \
@@ -260,6 +286,8 @@ WT_TILE_IO(b_nc, BK, BN, 0)
 #if ASYNC
 WT_TILE_COPY(a_mc, BK, BM)
 WT_TILE_COPY(b_nc, BK, BN)
+WT_TILE_COPY_KC(a_kc, BM, BK)
+WT_TILE_COPY_KC(b_kc, BN, BK)
 #endif
 
 /* One step's tile of op(A) (a) or op(B) (b) into registers, for either way
@@ -285,14 +313,15 @@ WT_TILE_COPY(b_nc, BK, BN)
         else wt_store_b_nc(b_to, B_ROW, b_vec, tid, b_staged);                                          \
     } while (0)
 
-/* ASYNC: one step's tiles (both as stored) by cp.async into buffer buf, one
+/* ASYNC: one step's tiles by cp.async into buffer buf (kc: a constant), one
  * commit group. */
 #define COPY_TILES(buf, k_left)                                                                              \
     do {                                                                                                     \
-        wt_copy_a_mc(a_tile + (buf) * A_TILE + a_st, A_ROW, A, a_at, lda, (k_left) - a_rt, m_left - a_lt,    \
-                     a_vec, tid);                                                                            \
-        wt_copy_b_nc(b_tile + (buf) * B_TILE + b_st, B_ROW, B, b_at, ldb, (k_left) - b_rt, n_left - b_lt,    \
-                     b_vec, tid);                                                                            \
+        __local ACC_T *a_to = a_tile + (buf) * A_TILE + a_st, *b_to = b_tile + (buf) * B_TILE + b_st;        \
+        if (a_kc) wt_copy_a_kc(a_to, A_ROW, A, a_at, lda, m_left - a_rt, (k_left) - a_lt, tid);              \
+        else wt_copy_a_mc(a_to, A_ROW, A, a_at, lda, (k_left) - a_rt, m_left - a_lt, a_vec, tid);            \
+        if (b_kc) wt_copy_b_kc(b_to, B_ROW, B, b_at, ldb, n_left - b_rt, (k_left) - b_lt, tid);              \
+        else wt_copy_b_nc(b_to, B_ROW, B, b_at, ldb, (k_left) - b_rt, n_left - b_lt, b_vec, tid);            \
         a_at += a_step;                                                                                      \
         b_at += b_step;                                                                                      \
         ASYNC_COMMIT();                                                                                      \
@@ -328,9 +357,9 @@ void gemm_warptile(GEMM_ARGS)
      * *_at: the element index of the next step's tile (0, 0) (a plain number:
      * past the last step it may lie past the matrix). */
 #if ASYNC
-    /* Built for trans_a and not trans_b alone (the plugin launches it for
-     * nothing else): both tiles as stored. */
-    const int a_kc = 0, b_kc = 0;
+    /* Built for one transpose pair, GH_NV_ASYNC = 1 + trans_a + 2 trans_b
+     * (the plugin launches it for nothing else). */
+    const int a_kc = ((GH_NV_ASYNC - 1) & 1) == 0, b_kc = ((GH_NV_ASYNC - 1) & 2) != 0;
 #else
     const int a_kc = !trans_a, b_kc = trans_b;
 #endif
@@ -339,8 +368,15 @@ void gemm_warptile(GEMM_ARGS)
      * as stored), its element index and its place in local memory. */
 #define START(F, kc, vec, L_KC, L_XC) \
     ((kc) ? ((vec) ? F(L_KC, GV) : F(L_KC, 1)) : ((vec) ? F(L_XC, GV) : F(L_XC, 1)))
+#if ASYNC
+    const int a_rt = a_kc ? KC_R0(BM) : START(START_R, 0, a_vec, BK, BM);
+    const int a_lt = a_kc ? KC_L0(BM) : START(START_L, 0, a_vec, BK, BM);
+    const int b_rt = b_kc ? KC_R0(BN) : START(START_R, 0, b_vec, BK, BN);
+    const int b_lt = b_kc ? KC_L0(BN) : START(START_L, 0, b_vec, BK, BN);
+#else
     const int a_rt = START(START_R, a_kc, a_vec, BK, BM), a_lt = START(START_L, a_kc, a_vec, BK, BM);
     const int b_rt = START(START_R, b_kc, b_vec, BK, BN), b_lt = START(START_L, b_kc, b_vec, BK, BN);
+#endif
 #undef START
     long a_at = (long)a_offset + (a_kc ? (long)row0 * lda : row0) + (long)a_rt * lda + a_lt;
     long b_at = (long)b_offset + (b_kc ? (long)col0 * ldb : col0) + (long)b_rt * ldb + b_lt;

@@ -339,8 +339,9 @@ void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, i
 
 int ocl_warptile_path(ocl_variant *v, const ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype)
 {
-    v->path = dev->nv_cc_major >= 8 && trans_a && !trans_b && (dtype == GH_F32 || dtype == GH_F64);
-    v->slot = v->slot * 2 + v->path;
+    const int bits = (trans_a ? 1 : 0) | (trans_b ? 2 : 0);
+    v->path = dev->nv_cc_major >= 8 && (dtype == GH_F32 || dtype == GH_F64) ? 1 + bits : 0;
+    v->slot = v->slot * 5 + v->path;
     return v->path;
 }
 
@@ -355,7 +356,7 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
     if (v->depth && used < size) used += (size_t)snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
     if (v->path && used < size) {
         if (kernel == OCL_KERNEL_MMA) snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
-        else snprintf(text + used, size - used, " -DGH_NV_ASYNC=1");
+        else snprintf(text + used, size - used, " -DGH_NV_ASYNC=%d", v->path);
     }
 }
 

@@ -48,7 +48,8 @@ typedef struct ocl_variant {
     int linear;                     /* one dimension of work-groups, numbered by the kernel (warptile) */
     int depth;                      /* blocked: the K step (-DDEPTH); 0 for the others */
     int path;                       /* mma: 1 + transposes and copy path (-DMMA_PATH, ocl_mma_path); warptile:
-                                     * 1 for its cp.async program (-DGH_NV_ASYNC, ocl_warptile_path); 0 else */
+                                     * 1 + transposes for a cp.async program (-DGH_NV_ASYNC,
+                                     * ocl_warptile_path); 0 else */
     uint64_t local_bytes;           /* local memory the kernel declares */
     char text[96];                  /* "tile=128 work=8", for messages */
 } ocl_variant;
@@ -72,13 +73,12 @@ int ocl_mma_device_fits(const struct ocl_device *dev, char *why, size_t why_size
 void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, int64_t lda, uint64_t b_offset,
                   int64_t ldb, gh_dtype dtype);
 
-/* warptile has a second program for NVIDIA (compute capability 8.0 and
- * newer: cp.async), f32 and f64, op(A) = A^T and op(B) = B, where both
- * tiles lie in memory as local memory keeps them (M and N contiguous): it
- * copies them by cp.async and is built for that pair alone. Elsewhere the
- * one program for every pair, through registers: on an H100 it beat both a
- * program per pair and cp.async beside register-staged tiles. Sets
- * v->path (1 for the cp.async program) and makes it part of v->slot. */
+/* warptile on NVIDIA (compute capability 8.0 and newer), f32 and f64,
+ * copies its tiles by cp.async (inline PTX) in a program per transpose
+ * pair, each tile's copy known when compiling; elsewhere one program for
+ * every pair stages the tiles through registers. Sets v->path (1 + trans_a
+ * + 2 trans_b for a cp.async program, else 0) and makes it part of
+ * v->slot. */
 int ocl_warptile_path(ocl_variant *v, const struct ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype);
 
 /* 1 when the variant's parameters fit together for dtype (warptile's must);
