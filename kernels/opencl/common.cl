@@ -61,6 +61,31 @@ ushort gh_f32_to_bf16(const float f)
 #define STORE(p, i, v) ((p)[(i)] = (v))
 #endif
 
+/* cp.async through inline PTX, which only NVIDIA's OpenCL compiler takes
+ * (mma, and warptile's NVIDIA programs; expanded nowhere else). */
+/* The 32-bit .shared address PTX wants: OpenCL C 1.2 has no generic
+ * address space, so a __local pointer's value already is one. */
+#define SHARED_ADDRESS(p) ((uint)(ulong)(p))
+/* cp.async of 16 (cg: L2 only), 8 or 4 bytes, of which the first `valid`
+ * are read from src and the rest are zeros. */
+#define COPY16(dst, src, valid)                                                              \
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(SHARED_ADDRESS(dst)), \
+                 "l"(src), "r"(valid)                                                        \
+                 : "memory")
+#define COPY8(dst, src, valid)                                                              \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(SHARED_ADDRESS(dst)), \
+                 "l"(src), "r"(valid)                                                       \
+                 : "memory")
+#define COPY4(dst, src, valid)                                                              \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(SHARED_ADDRESS(dst)), \
+                 "l"(src), "r"(valid)                                                       \
+                 : "memory")
+#define ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+/* Wait for all but the newest n groups; n spelled in the text (no "n"
+ * operand). */
+#define ASYNC_TEXT(n)  #n
+#define ASYNC_WAIT(n)  asm volatile("cp.async.wait_group " ASYNC_TEXT(n) ";" ::: "memory")
+
 /* The arguments of every kernel, in the order the plugin sets them (gemm.c):
  * alpha and beta in the arithmetic's type (f32 for f16 and bf16). */
 #define GEMM_ARGS                                                                                \

@@ -89,25 +89,8 @@ typedef uint raw_t;
 #error "BK a multiple of 16, at least two stages, warp tiles of whole 16 x 16 dividing the block"
 #endif
 
-/* The 32-bit .shared address PTX wants: OpenCL C 1.2 has no generic
- * address space, so a __local pointer's value already is one. */
-#define SHARED_ADDRESS(p) ((uint)(ulong)(p))
-
-/* cp.async of 16 (cg: L2 only) or 4 bytes, of which the first `valid` are
- * read from src and the rest are zeros. */
-#define COPY16(dst, src, valid)                                                              \
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(SHARED_ADDRESS(dst)), \
-                 "l"(src), "r"(valid)                                                        \
-                 : "memory")
-#define COPY4(dst, src, valid)                                                              \
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(SHARED_ADDRESS(dst)), \
-                 "l"(src), "r"(valid)                                                       \
-                 : "memory")
-#define ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-/* The count spelled in the text (no "n" operand): all but the newest
- * STAGES - 2 groups, or none. */
-#define ASYNC_TEXT(n)  #n
-#define ASYNC_WAIT(n)  asm volatile("cp.async.wait_group " ASYNC_TEXT(n) ";" ::: "memory")
+/* cp.async: COPY16, COPY4, ASYNC_COMMIT and ASYNC_WAIT (common.cl). The
+ * steady state waits for all but the newest STAGES - 2 groups. */
 #define ASYNC_WAIT_X(n) ASYNC_WAIT(n)
 #define ASYNC_WAIT_KEEP() ASYNC_WAIT_X(WAIT_KEEP)
 #if STAGES == 2

@@ -120,26 +120,12 @@
  * elements along one row) nn fell to 0.85. */
 #if defined(GH_NV_ASYNC) && !defined(GH_STORE_F16) && !defined(GH_STORE_BF16)
 #define ASYNC 1
-/* The 32-bit .shared address PTX wants: OpenCL C 1.2 has no generic
- * address space, so a __local pointer's value already is one. */
-#define SHARED_ADDRESS(p) ((uint)(ulong)(p))
-/* cp.async of 16 bytes (cg: through L2 only) or of one element (ES bytes,
- * spelled in the text), of which the first `valid` bytes are read. */
-#define COPY16(dst, src, valid)                                                              \
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(SHARED_ADDRESS(dst)), \
-                 "l"(src), "r"(valid)                                                        \
-                 : "memory")
+/* cp.async of one element (COPY16, COPY8, COPY4: common.cl). */
 #if defined(GH_FP64)
-#define ES_TEXT "8"
+#define COPY_ELEMENT COPY8
 #else
-#define ES_TEXT "4"
+#define COPY_ELEMENT COPY4
 #endif
-#define COPY_ELEMENT(dst, src, valid)                                                                  \
-    asm volatile("cp.async.ca.shared.global [%0], [%1], " ES_TEXT ", %2;" ::"r"(SHARED_ADDRESS(dst)), \
-                 "l"(src), "r"(valid)                                                                  \
-                 : "memory")
-#define ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-#define ASYNC_WAIT_ALL() asm volatile("cp.async.wait_group 0;" ::: "memory")
 #else
 #define ASYNC 0
 #endif
@@ -408,7 +394,7 @@ void gemm_warptile(GEMM_ARGS)
 #if ASYNC
         /* Step s has arrived for every work-item, and every work-item is
          * done with step s - 1, whose buffer the next copies overwrite. */
-        ASYNC_WAIT_ALL();
+        ASYNC_WAIT(0);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (more) COPY_TILES((s & 1) ^ 1, K - (s + 1) * BK); /* on their way while this step is multiplied */
 #else

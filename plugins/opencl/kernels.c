@@ -337,12 +337,11 @@ void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, i
     v->slot = v->slot * 8 + bits;
 }
 
-int ocl_warptile_path(ocl_variant *v, const ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype)
+void ocl_warptile_path(ocl_variant *v, const ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype)
 {
     const int bits = (trans_a ? 1 : 0) | (trans_b ? 2 : 0);
     v->path = dev->nv_cc_major >= 8 && (dtype == GH_F32 || dtype == GH_F64) ? 1 + bits : 0;
     v->slot = v->slot * 5 + v->path;
-    return v->path;
 }
 
 void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t size)

@@ -79,7 +79,7 @@ void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, i
  * every pair stages the tiles through registers. Sets v->path (1 + trans_a
  * + 2 trans_b for a cp.async program, else 0) and makes it part of
  * v->slot. */
-int ocl_warptile_path(ocl_variant *v, const struct ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype);
+void ocl_warptile_path(ocl_variant *v, const struct ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype);
 
 /* 1 when the variant's parameters fit together for dtype (warptile's must);
  * else 0 with why. The device's limits are gemm.c's to check. */

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # opencl_warptile_ptxas: kernels/opencl/warptile.cl at its default, in f32,
 # f16 and bf16, and its cp.async programs (GH_NV_ASYNC: inline PTX) for the
-# four transpose pairs in f32 and two in f64, compiled offline for NVIDIA's OpenCL target and assembled
-# for sm_90 (tools/ocl_ptxas.sh): its staged tiles stay in registers (no
-# stack frame) and it needs few enough registers for two work-groups of
-# 256 per multiprocessor, or close: NVIDIA's compiler gave 128 where this
+# four transpose pairs in f32 and two in f64, compiled offline for NVIDIA's
+# OpenCL target and assembled for sm_90 (tools/ocl_ptxas.sh): its staged
+# tiles stay in registers (no stack frame) and it needs few enough
+# registers for two work-groups of 256 per multiprocessor, or close: NVIDIA's compiler gave 128 where this
 # proxy gives 130, and the loads with an address per piece took 185 there
 # (167 here, with a stack frame), one work-group and 0.65 of cuBLAS.
 # Usage: test_warptile_ptxas.sh SOURCE_DIR. Exit 77: no clang or no ptxas.
