@@ -42,7 +42,8 @@ layout(push_constant) uniform Problem {
     uint lda, ldb, ldc;
     uint a_off, b_off, c_off;
     uint trans_a, trans_b;
-    uint unused;        // warptile: which of A (bit 0), B (bit 1) it may read as vectors
+    uint unused;        // coopmat: which of A (bit 0), B (bit 1) it may read as vectors
+                        // (warptile takes them from its specialization constant LAYOUT)
     DTYPE alpha;
     DTYPE beta;
 } p;

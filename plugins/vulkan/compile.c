@@ -1,6 +1,6 @@
 /* Building the kernels: SPIR-V modules, the pipeline layout, and one
- * pipeline per (kernel, dtype, parameter values), created on first use and
- * kept until close.
+ * pipeline per (kernel, dtype, parameter values; warptile: and layout of
+ * the operands), created on first use and kept until close.
  *
  * One SPIR-V module per (kernel, dtype) serves every parameter value: the
  * workgroup size, the tile (and blocked's depth) are specialization
@@ -184,10 +184,12 @@ void vkp_compile_release(vkp_device *d)
     if (!d->dev) return; /* never used: nothing was made */
     for (int k = 0; k < VKP_KERNEL_COUNT; k++)
         for (int t = 0; t < GH_DTYPE_COUNT; t++) {
-            for (int s = 0; s < VKP_VARIANT_MAX; s++) {
-                if (d->pipelines[k][t][s]) d->fn.vkDestroyPipeline(d->dev, d->pipelines[k][t][s], NULL);
-                d->pipelines[k][t][s] = VK_NULL_HANDLE;
-            }
+            for (int s = 0; s < VKP_VARIANT_MAX; s++)
+                for (int l = 0; l < VKP_LAYOUTS; l++) {
+                    VkPipeline *pipeline = &d->pipelines[k][t][s][l];
+                    if (*pipeline) d->fn.vkDestroyPipeline(d->dev, *pipeline, NULL);
+                    *pipeline = VK_NULL_HANDLE;
+                }
             for (int m = 0; m < VKP_MODULE_MAX; m++) {
                 if (d->modules[k][t][m]) d->fn.vkDestroyShaderModule(d->dev, d->modules[k][t][m], NULL);
                 d->modules[k][t][m] = VK_NULL_HANDLE;
@@ -205,7 +207,7 @@ void vkp_compile_release(vkp_device *d)
 
 gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkPipeline *out)
 {
-    VkPipeline *slot = &d->pipelines[kernel][dtype][v->slot];
+    VkPipeline *slot = &d->pipelines[kernel][dtype][v->slot][v->layout];
     if (*slot) {
         *out = *slot;
         return GH_OK;
@@ -218,7 +220,8 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
     /* naive, tiled: constant_id 0, 1 = local_size_x, local_size_y; 2 = TILE
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
      * (the invocations), 1 = TILE, 3 = DEPTH (WORK is built into its module).
-     * warptile has none: everything is built into its module. coopmat: 0 =
+     * warptile: 4 = the operands' layout (everything else is built into its
+     * module; 3, its k loop's bound, keeps its default). coopmat: 0 =
      * local_size_x (subgroups times the device's subgroup size), 2 = STAGES
      * (BK is built into its module). */
     uint32_t ids[3] = {0, 1, 2};
@@ -229,6 +232,10 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         values[1] = v->side;
         ids[2] = 3;
         values[2] = v->depth;
+    } else if (kernel == VKP_KERNEL_WARPTILE) {
+        ids[0] = 4;
+        values[0] = v->layout;
+        n_values = 1;
     } else if (kernel == VKP_KERNEL_COOPMAT) {
         values[0] = v->invocations;
         ids[1] = 2;
@@ -258,8 +265,14 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         .layout = d->layout,
     };
     char what[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
-    snprintf(what, sizeof what, "%s %s %s on %s", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype), v->label,
-             d->name);
+    char layout[40] = "";
+    if (kernel == VKP_KERNEL_WARPTILE) {
+        static const char *const vectors[4] = {"none", "A", "B", "A and B"};
+        snprintf(layout, sizeof layout, " (%c%c, vector loads: %s)", v->layout & 1 ? 't' : 'n',
+                 v->layout & 2 ? 't' : 'n', vectors[v->layout >> 2 & 3]);
+    }
+    snprintf(what, sizeof what, "%s %s %s%s on %s", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype), v->label,
+             layout, d->name);
     VkResult r = d->fn.vkCreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &info, NULL, slot);
     if (r != VK_SUCCESS) {
         *slot = VK_NULL_HANDLE;

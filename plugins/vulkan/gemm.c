@@ -137,6 +137,10 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
                                    (unsigned long long)groups_x, (unsigned long long)groups_y, max_groups[0],
                                    max_groups[1], d->name);
 
+    uint32_t vectors = vector_flags(kernel, args, w);
+    if (kernel == VKP_KERNEL_WARPTILE) /* a pipeline per layout: see kernels.h */
+        v.layout = (args->trans_a ? 1u : 0u) | (args->trans_b ? 2u : 0u) | vectors << 2;
+
     if ((st = vkp_device_ready(d)) != GH_OK) return st;
     VkPipeline pipeline;
     if ((st = vkp_pipeline(d, kernel, args->dtype, &v, &pipeline)) != GH_OK) return st;
@@ -159,7 +163,7 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     d->fn.vkUpdateDescriptorSets(d->dev, VKP_BINDINGS, writes, 0, NULL);
 
     unsigned char push[VKP_PUSH_BYTES];
-    fill_push(push, args, w, vector_flags(kernel, args, w));
+    fill_push(push, args, w, vectors);
     uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * (uint32_t)vkp_arith_size(args->dtype);
 
     if ((st = vkp_commands_begin(d)) != GH_OK) return st;

@@ -266,6 +266,7 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->depth = 0;
     v->stages = 0;
     v->unrolled = 0;
+    v->layout = 0;
     /* blocked_w<work>: the work's position among its allowed values */
     v->module = kernel == VKP_KERNEL_BLOCKED ? gh_plugin_param_index(&k->params[1], args->params[1]) : 0;
     if (kernel == VKP_KERNEL_WARPTILE) { /* a module per combination */

@@ -21,6 +21,10 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
  * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
  * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 = 24). */
 #define VKP_VARIANT_MAX 96
+/* and per layout of the operands (warptile: bit 0 trans_a, bit 1 trans_b,
+ * bit 2 A read as vectors, bit 3 B; its specialization constant 4, so that
+ * the driver folds every index and branch that depends on it). */
+#define VKP_LAYOUTS 16
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
  * combination of its parameters (24), coopmat one per (bm, bn, subgroups, matrix
@@ -68,6 +72,8 @@ typedef struct vkp_variant {
                            * vkp_check_limits; else 0 */
     uint32_t stages;      /* coopmat: buffers of the staged tiles (1, 2); else 0 */
     int unrolled;         /* warptile: its k loop unrolled by glslc (module _unrolled); else 0 */
+    uint32_t layout;      /* warptile: the operands' layout, < VKP_LAYOUTS (set by vkp_gemm once
+                           * it knows which operands may be read as vectors); else 0 */
     uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:
                            * set by vkp_check_limits) */

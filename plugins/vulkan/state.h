@@ -98,7 +98,7 @@ typedef struct vkp_device {
     VkDescriptorPool desc_pool;
     VkDescriptorSet set;
     VkShaderModule modules[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_MODULE_MAX];
-    VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_VARIANT_MAX];
+    VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_VARIANT_MAX][VKP_LAYOUTS];
 
     /* buffers.c: the staging buffer and the live buffers */
     vkp_staging staging;
