@@ -248,8 +248,9 @@ static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype
     }
 }
 
-void sweep(const plugin *pl, int device, int quick, int half)
+void sweep(const plugin *pl, int device, int quick, int half, int shard, int shards)
 {
+    size_t numbered = 0; /* parameter combinations of every kernel, in order */
     const gh_device_info *info = pl->api->device_info(pl->ctx, device);
     if (!info->has_fp64) check_skip("device %d: every f64 case: %s has no shaderFloat64", device, info->name);
     for (int kernel = 0; kernel < pl->api->kernel_count(pl->ctx); kernel++) {
@@ -257,6 +258,7 @@ void sweep(const plugin *pl, int device, int quick, int half)
         gemm_case proto = {.device = device};
         for (size_t combo = 0; kernel_combo(pl, kernel, combo, &proto); combo++) {
             if (quick && !is_default(pl, kernel, &proto)) continue;
+            if (numbered++ % (size_t)shards != (size_t)shard) continue;
             /* Progress, so that a slow device shows where its time goes. */
             double started = seconds_now();
             int checked_before = check_passed + check_failed;

@@ -7,7 +7,9 @@
 #include "gemm_case.h"
 
 /* quick: each kernel at its defaults, nn and tt only. half: the device runs
- * f16 and bf16 (half_checks.h's half_supported); else they are left out. */
-void sweep(const plugin *pl, int device, int quick, int half);
+ * f16 and bf16 (half_checks.h's half_supported); else they are left out.
+ * shard of shards: only every shards-th parameter combination, from the
+ * shard-th (0 of 1: all), so that processes side by side share the sweep. */
+void sweep(const plugin *pl, int device, int quick, int half, int shard, int shards);
 
 #endif
