@@ -89,11 +89,11 @@ static cl_int build_ptx(cl_context ctx, cl_device_id dev, const char *ptx, cl_pr
     size_t length = strlen(ptx);
     const unsigned char *binaries[1] = {(const unsigned char *)ptx};
     cl_int status = CL_SUCCESS, e;
+    log[0] = '\0'; /* read by the caller on every failure, the early ones too */
     *program = clCreateProgramWithBinary(ctx, 1, &dev, &length, binaries, &status, &e);
     if (e != CL_SUCCESS) return e;
     if (status != CL_SUCCESS) return status;
     e = clBuildProgram(*program, 1, &dev, "", NULL, NULL);
-    log[0] = '\0';
     clGetProgramBuildInfo(*program, dev, CL_PROGRAM_BUILD_LOG, log_size, log, NULL);
     return e;
 }
@@ -164,7 +164,7 @@ int main(void)
     clReleaseCommandQueue(queue);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
-    clReleaseProgram(control);
+    if (control) clReleaseProgram(control);
     clReleaseProgram(from_source);
     clReleaseContext(ctx);
     free(retargeted);
