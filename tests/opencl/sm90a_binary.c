@@ -6,7 +6,8 @@
  * take: build the source with the sm_90a instructions inside PTX comments
  * ("//SM90A ...", operands substituted like any inline asm), take the
  * program's PTX, uncomment them and retarget it to sm_90a, and load that as
- * a program binary, which the driver assembles and runs.
+ * a program binary, which the driver assembles and runs (the rewrite is
+ * the plugin's own, plugins/opencl/ptx_rewrite.c, which kernel wgmma takes).
  *   sm90a_binary   exit 0: the route works; 1: it does not (says where);
  *                  77: no NVIDIA OpenCL device of compute capability 9.0.
  * The control: the same PTX left at sm_90 must fail to build, so the
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "ptx_rewrite.h"
 
 /* errors.c records failures for a plugin's last_error; here they are printed. */
 GH_PLUGIN_DEFINE_ERROR_TEXT;
@@ -123,9 +125,18 @@ int main(void)
         printf("FAIL: the program's PTX has no \".target sm_90,\" or no commented wgmma.fence:\n%s\n", ptx);
         return 1;
     }
-    char *uncommented = replace_all(ptx, "//SM90A ", "");
-    char *retargeted = uncommented ? replace_all(uncommented, ".target sm_90,", ".target sm_90a,") : NULL;
-    if (!retargeted) return failed("replace_all", CL_OUT_OF_HOST_MEMORY);
+    /* The control by hand; the route through the plugin's own rewrite. */
+    char *uncommented = replace_all(ptx, OCL_SM90A_MARK, "");
+    const char *why = "";
+    char *retargeted = ocl_ptx_to_sm90a(ptx, &why);
+    if (!uncommented || !retargeted) {
+        printf("FAIL: rewriting the PTX: %s\n", uncommented ? why : "out of memory");
+        return 1;
+    }
+    if (!strstr(retargeted, ".target sm_90a,") || strstr(retargeted, OCL_SM90A_MARK)) {
+        printf("FAIL: ocl_ptx_to_sm90a left the target or a mark:\n%s\n", retargeted);
+        return 1;
+    }
 
     char log[4096];
     cl_program control;

@@ -28,6 +28,7 @@
 #include "../check.h"
 #include "bench.h"
 #include "build_log_checks.h"
+#include "ptx_rewrite_checks.h"
 #include "clblast_status_checks.h"
 #include "device_checks.h"
 #include "gemm_case.h"
@@ -246,6 +247,7 @@ int main(int argc, char **argv)
     if (!bench) {
         option_checks_platform(api);
         build_log_checks();
+        ptx_rewrite_checks();
         clblast_status_checks();
     }
 
