@@ -8,11 +8,14 @@
 #
 # Usage: tools/ocl_ptxas.sh [-k KERNEL] [-a ARCH] [DTYPE:NAME=V,NAME=V... ...]
 #   KERNEL  a file of kernels/opencl without .cl (default mma)
-#   ARCH    ptxas's -arch (default sm_90)
+#   ARCH    ptxas's -arch (default sm_90; wgmma's sm_90a, for which the PTX
+#           is rewritten as the plugin does: its "//SM90A " marks dropped,
+#           the target sm_90a, and clang's .version raised to 8.0)
 #   each variant: f16, bf16, f32 or f64, then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
 #   none: mma's variants of config/bench-mma-opencl.ini and its f32 default,
-#   or warptile's default in f32, f16 and bf16, and f32's cp.async programs.
+#   or warptile's default in f32, f16 and bf16, and f32's cp.async programs,
+#   or wgmma's default and tests/opencl/wgmma.ini's in f16 and bf16.
 # Needs clang (15 or 14) and ptxas ($PTXAS, else /usr/local/cuda/bin/ptxas or
 # PATH). Exit 0 when every variant assembles, 1 when one does not, 2 on bad
 # usage or a missing tool.
@@ -27,7 +30,10 @@ while getopts k:a: opt; do
   esac
 done
 shift $((OPTIND - 1))
-if [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
+[ "$kernel" = wgmma ] && [ "$arch" = sm_90 ] && arch=sm_90a
+if [ $# -eq 0 ] && [ "$kernel" = wgmma ]; then
+  for t in f16 bf16; do set -- "$@" $t:BM=128,BN=128,STAGES=3 $t:BM=64,BN=256,STAGES=2 $t:BM=64,BN=64,STAGES=4; done
+elif [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
   # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB),
   # and f32's cp.async programs (NVIDIA), one per transpose pair.
   d=BM=128,BN=128,BK=16,WM=64,WN=32,TM=8,TN=8
@@ -108,6 +114,9 @@ build() { # build VARIANT TYPES DEFINE_FLAGS
       -o "$work/k.ptx" "$work/all.cl" 2>"$work/clang.log"; then
     echo "$1: clang failed"; sed 's/^/  /' "$work/clang.log" | head -30; return 1
   fi
+  if [ "$arch" = sm_90a ]; then
+    sed -i -e 's#//SM90A ##g' -e 's/^\.target sm_[0-9]*/.target sm_90a/' -e 's/^\.version .*/.version 8.0/' "$work/k.ptx"
+  fi
   if grep -q '^\.extern' "$work/k.ptx"; then
     echo "$1: calls a function the shim lacks:"; grep '^\.extern' "$work/k.ptx" | sed 's/^/  /'; return 1
   fi
@@ -118,6 +127,9 @@ build() { # build VARIANT TYPES DEFINE_FLAGS
   line=$(awk '/Compiling entry function/ {on = 1} on && /Used|spill/ {sub(/^ptxas info *: */, ""); printf "%s; ", $0}' \
     "$work/ptxas.log")
   line=${line%; }
+  # What was rewritten must be there to assemble (a mark left in is a comment).
+  [ "$arch" = sm_90a ] && line+="; $(grep -v '//' "$work/k.ptx" | grep -c 'wgmma\.mma_async') wgmma.mma_async"
+  return 0
 }
 
 failed=0
@@ -134,20 +146,22 @@ for variant in "$@"; do
   dflags=
   IFS=, read -ra pairs <<<"$defines"
   for p in "${pairs[@]}"; do dflags+=" -D$p"; done
-  if [ "$kernel" != mma ] || [[ $defines == *MMA_PATH=* ]]; then
+  if { [ "$kernel" != mma ] && [ "$kernel" != wgmma ]; } || [[ $defines == *MMA_PATH=* ]]; then
     if build "$variant" "$types" "$dflags"; then echo "$variant: $line"; else failed=1; fi
     continue
   fi
-  # mma without MMA_PATH: all eight programs the plugin may build, in one
+  # mma or wgmma without MMA_PATH: all eight programs the plugin may build, in one
   # line: registers per path and anything about spills (or the stack).
-  regs= extra= ok=1
+  regs= extra= mmas= ok=1
   for path in 1 2 3 4 5 6 7 8; do
     if ! build "$variant,MMA_PATH=$path" "$types" "$dflags -DMMA_PATH=$path"; then ok=0; failed=1; continue; fi
     regs+=" $(grep -o 'Used [0-9]* registers' <<<"$line" | grep -o '[0-9]*')"
     grep -q 'bytes spill stores\|bytes stack frame' <<<"$line" && ! grep -q ' 0 bytes spill stores' <<<"$line" &&
       extra+=" path $path: $(grep -o '[0-9]* bytes spill stores' <<<"$line");"
     smem=$(grep -o '[0-9]* bytes smem' <<<"$line")
+    mmas+=" $(grep -o '[0-9]* wgmma.mma_async' <<<"$line" | grep -o '^[0-9]*')"
   done
+  [ "$arch" = sm_90a ] && smem+="; wgmma.mma_async by path:$mmas"
   [ $ok = 1 ] && echo "$variant: registers by path (nn nt tn tt, then 16-byte nn nt tn tt):$regs; $smem${extra:+; SPILLS:$extra}"
 done
 exit $failed

@@ -5,6 +5,7 @@
 #include "compile.h"
 #include "devices.h"
 #include "errors.h"
+#include "sm90a.h"
 #include "sources.h"
 
 /* Every kernel file is compiled after this one, which holds what they share. */
@@ -145,6 +146,28 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
     int translated = 0;
     char *log = build_log(*program, dev->id, &src, &translated);
     free(src.text);
+    if (err == CL_SUCCESS && def->sm90a) {
+        /* The source's PTX holds the sm_90a instructions as comments: the
+         * program that runs is that PTX, uncommented and retargeted, whose
+         * log is the one that counts (ptxas with them). */
+        cl_program retargeted = NULL;
+        free(log);
+        status = ocl_sm90a_rebuild(dev->context, dev->id, *program, options, &retargeted, &log);
+        if (status != GH_OK && retargeted && dev->nv_compiler_options) {
+            /* A driver that takes no -cl-nv-* options for binaries. */
+            clReleaseProgram(retargeted);
+            free(log);
+            status = ocl_sm90a_rebuild(dev->context, dev->id, *program, "", &retargeted, &log);
+        }
+        clReleaseProgram(*program);
+        *program = retargeted;
+        if (status != GH_OK) {
+            gh_plugin_append_error("\n(kernel %s, %s, %s, for '%s')", def->info.name, gh_plugin_dtype_name(dtype),
+                                   options, dev->name);
+            free(log);
+            return status;
+        }
+    }
     if (err != CL_SUCCESS) {
         status = ocl_fail_cl(err, "clBuildProgram", "gemm: building kernel %s (%s, %s) for '%s' failed", def->info.name,
                              gh_plugin_dtype_name(dtype), options, dev->name);

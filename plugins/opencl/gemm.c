@@ -184,7 +184,7 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     ocl_variant variant;
     ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
-    if (kernel == OCL_KERNEL_MMA)
+    if (kernel == OCL_KERNEL_MMA || kernel == OCL_KERNEL_WGMMA)
         ocl_mma_path(&variant, args->trans_a, args->trans_b, args->a_offset, args->lda, args->b_offset, args->ldb,
                      args->dtype);
     if (kernel == OCL_KERNEL_WARPTILE) ocl_warptile_path(&variant, dev, args->trans_a, args->trans_b, args->dtype);
@@ -192,7 +192,8 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     if (!ocl_variant_fits(kernel, &variant, args->dtype, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s %s in %s: %s", def->info.name, variant.text,
                                    gh_plugin_dtype_name(args->dtype), why);
-    if (kernel == OCL_KERNEL_MMA && !ocl_mma_device_fits(dev, why, sizeof why))
+    if ((kernel == OCL_KERNEL_MMA && !ocl_mma_device_fits(dev, why, sizeof why)) ||
+        (kernel == OCL_KERNEL_WGMMA && !ocl_wgmma_device_fits(dev, why, sizeof why)))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s", why);
     gh_status status = check_device_limits(dev, def, &variant);
     if (status != GH_OK) return status;

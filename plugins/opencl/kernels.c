@@ -75,6 +75,23 @@ static const gh_param_info mma_params[OCL_MMA_PARAMS] = {
                                  mma_stages_allowed),
 };
 
+/* wgmma: the block tile (bm / 64 warpgroups, one 64-row instruction tile
+ * each, bn its N) and the stages of 32-deep tiles. Local memory is stages x
+ * (bm + bn) x 64 bytes: the default, 128 x 128 in three stages, fills
+ * NVIDIA's 48 KB. No bm 256: NVIDIA's OpenCL gives the kernel at most 256
+ * work-items (CL_KERNEL_WORK_GROUP_SIZE), not the 512 four warpgroups are. */
+static const int64_t wgmma_rows_allowed[] = {64, 128};
+static const int64_t wgmma_block_allowed[] = {64, 128, 256};
+static const int64_t wgmma_stages_allowed[] = {2, 3, 4};
+static const gh_param_info wgmma_params[OCL_WGMMA_PARAMS] = {
+    [OCL_WGMMA_BM] = MMA_PARAM("bm", "rows of C a work-group computes: one warpgroup of 128 work-items per 64",
+                               128, wgmma_rows_allowed),
+    [OCL_WGMMA_BN] = MMA_PARAM("bn", "columns of C a work-group computes: the N of each wgmma instruction", 128,
+                               wgmma_block_allowed),
+    [OCL_WGMMA_STAGES] = MMA_PARAM("stages", "local-memory buffers of A and B tiles in flight (cp.async)", 3,
+                                   wgmma_stages_allowed),
+};
+
 /* mma's f32 is rounded to TF32 (to nearest) on the tensor cores. */
 static const gh_kernel_precision mma_precisions[] = {
     {.size = sizeof(gh_kernel_precision), .dtype = GH_F32, .inputs = GH_PREC_TF32, .accumulate = GH_PREC_F32},
@@ -177,6 +194,25 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
             .file = "mma.cl",
             .function = "gemm_mma",
             .defines = {"BM", "BN", "BK", "WM", "WN", "STAGES"},
+        },
+    [OCL_KERNEL_WGMMA] =
+        {
+            .info =
+                {
+                    .size = sizeof(gh_kernel_info),
+                    .name = "wgmma",
+                    .description = "Hopper's warpgroup tensor cores (wgmma.mma_async, m64nBNk16, f16/bf16, f32 "
+                                   "sums) through inline PTX as comments, retargeted to sm_90a and loaded as a "
+                                   "binary (NVIDIA's OpenCL, compute capability 9.0 only); cp.async stages into "
+                                   "swizzled local memory",
+                    .dtypes = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
+                    .params = wgmma_params,
+                    .n_params = OCL_WGMMA_PARAMS,
+                },
+            .file = "wgmma.cl",
+            .function = "gemm_wgmma",
+            .defines = {"BM", "BN", "STAGES"},
+            .sm90a = 1,
         },
     [OCL_KERNEL_CLBLAST] =
         {
@@ -281,6 +317,17 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         }
         break;
     }
+    case OCL_KERNEL_WGMMA: {
+        const int64_t *p = out->values;
+        out->local[0] = (size_t)(p[OCL_WGMMA_BM] * 2); /* 128 work-items per 64 rows */
+        out->local[1] = 1;
+        out->block_m = p[OCL_WGMMA_BM];
+        out->block_n = p[OCL_WGMMA_BN];
+        out->linear = 1;
+        /* WGMMA_LOCAL_BYTES of wgmma.cl: tiles 32 deep of 2-byte elements. */
+        out->local_bytes = (uint64_t)(p[OCL_WGMMA_STAGES] * (p[OCL_WGMMA_BM] + p[OCL_WGMMA_BN]) * 64);
+        break;
+    }
     case OCL_KERNEL_WARPTILE:
         out->local[0] = (size_t)ocl_warptile_threads(out->values);
         out->local[1] = 1;
@@ -326,6 +373,25 @@ int ocl_mma_device_fits(const ocl_device *dev, char *why, size_t why_size)
     return 1;
 }
 
+int ocl_wgmma_device_fits(const ocl_device *dev, char *why, size_t why_size)
+{
+    if (!dev->nv_cc_major) {
+        snprintf(why, why_size,
+                 "wgmma is Hopper's sm_90a instruction set through inline PTX, which only NVIDIA's OpenCL "
+                 "compiles; '%s' (%s) is not an NVIDIA device with cl_nv_device_attribute_query",
+                 dev->name, dev->platform_name);
+        return 0;
+    }
+    if (dev->nv_cc_major != 9 || dev->nv_cc_minor != 0) {
+        snprintf(why, why_size,
+                 "wgmma needs sm_90a, compute capability 9.0 exactly (its instructions are that "
+                 "architecture's alone); '%s' is %u.%u",
+                 dev->name, dev->nv_cc_major, dev->nv_cc_minor);
+        return 0;
+    }
+    return 1;
+}
+
 void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, int64_t lda, uint64_t b_offset,
                   int64_t ldb, gh_dtype dtype)
 {
@@ -354,7 +420,8 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
             used += (size_t)snprintf(text + used, size - used, " -D%s=%lld", def->defines[i], (long long)v->values[i]);
     if (v->depth && used < size) used += (size_t)snprintf(text + used, size - used, " -DDEPTH=%d", v->depth);
     if (v->path && used < size) {
-        if (kernel == OCL_KERNEL_MMA) snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
+        if (kernel == OCL_KERNEL_MMA || kernel == OCL_KERNEL_WGMMA)
+            snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
         else snprintf(text + used, size - used, " -DGH_NV_ASYNC=%d", v->path);
     }
 }

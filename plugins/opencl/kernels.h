@@ -15,12 +15,16 @@ enum {
     OCL_KERNEL_BLOCKED,
     OCL_KERNEL_WARPTILE,
     OCL_KERNEL_MMA,
+    OCL_KERNEL_WGMMA,
     OCL_KERNEL_CLBLAST,
     OCL_KERNEL_COUNT
 };
 
 /* mma's parameters (kernels/opencl/mma.cl), in the order gemm() takes them. */
 enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
+
+/* wgmma's (kernels/opencl/wgmma.cl). */
+enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
 
 /* Most parameters any kernel takes (warptile's). */
 #define OCL_MAX_PARAMS OCL_WT_PARAMS
@@ -30,6 +34,7 @@ typedef struct ocl_kernel_def {
     const char *file;                    /* source in kernels/opencl/, after common.cl; NULL: a library's */
     const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
+    int sm90a;                           /* its PTX holds sm_90a instructions as comments (sm90a.h) */
 } ocl_kernel_def;
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
@@ -47,7 +52,7 @@ typedef struct ocl_variant {
     int64_t block_m, block_n;       /* the block of C one work-group computes */
     int linear;                     /* one dimension of work-groups, numbered by the kernel (warptile) */
     int depth;                      /* blocked: the K step (-DDEPTH); 0 for the others */
-    int path;                       /* mma: 1 + transposes and copy path (-DMMA_PATH, ocl_mma_path); warptile:
+    int path;                       /* mma, wgmma: 1 + transposes and copy path (-DMMA_PATH, ocl_mma_path); warptile:
                                      * 1 + transposes for a cp.async program (-DGH_NV_ASYNC,
                                      * ocl_warptile_path); 0 else */
     uint64_t local_bytes;           /* local memory the kernel declares */
@@ -65,7 +70,11 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
 struct ocl_device;
 int ocl_mma_device_fits(const struct ocl_device *dev, char *why, size_t why_size);
 
-/* mma is built once per transpose pair and copy path (so that each program
+/* wgmma runs only where NVIDIA's compiler takes inline PTX and the device
+ * is sm_90a's (compute capability 9.0): 1 when dev is, else 0 with why. */
+int ocl_wgmma_device_fits(const struct ocl_device *dev, char *why, size_t why_size);
+
+/* mma (and wgmma) is built once per transpose pair and copy path (so that each program
  * holds one body, whose registers ptxas allocates alone): sets v->path from
  * the call and makes it part of v's program cache key. The 16-byte copy
  * path takes A and B whose offsets and rows are whole 16 bytes (buffers

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# opencl_wgmma: the OpenCL plugin's wgmma kernel end to end on
+# tests/opencl/wgmma.ini, with padded rows (its element copy path) and
+# again unpadded (the 16-byte path where shapes allow). On an NVIDIA Hopper
+# (H100, H200, H800, GH200, H20: compute capability 9.0) every row must pass;
+# on other NVIDIA devices every row is unsupported naming compute capability
+# 9.0; on every other device (PoCL in CI) every row is unsupported, the
+# reason naming sm_90a and NVIDIA.
+# Usage: test_wgmma.sh GEMMHOST SOURCE_DIR PYTHON. Exit 77: no OpenCL device.
+set -u
+gemmhost=$1 src=$2 python=$3
+command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
+check="$python $src/tests/e2e/check_results.py"
+config="$src/tests/opencl/wgmma.ini"
+. "$src/tests/expect.sh"
+
+list=$("$gemmhost" --list --summary 2>&1)
+plugin=$(grep '^plugin opencl ' <<<"$list")
+if [ -z "$plugin" ] || grep -q 'no usable device' <<<"$plugin"; then
+  echo "skip: no OpenCL device: ${plugin:-the opencl plugin was not found}"
+  exit 77
+fi
+
+# Every row unsupported, each reason holding every one of the words given.
+all_refused() { # all_refused CSV WORD...
+  $python - "$@" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = [r for r in rows if r["status"] != "unsupported" or not all(w in r["detail"] for w in sys.argv[2:])]
+for r in bad[:3]:
+    print("not refused naming %s: %s %s" % (sys.argv[2:], r["status"], r["detail"]))
+sys.exit(1 if bad or not rows else 0)
+PY
+}
+
+# 9 sizes x 2 dtypes x 4 transposes x 3 variants.
+rows=216
+nvidia=$(grep '^  device opencl/.*NVIDIA' <<<"$list")
+# Only the NVIDIA platform: a machine may have PoCL beside it.
+on_nvidia=(--set opencl-wgmma.platform=NVIDIA --set opencl-wgmma-n256.platform=NVIDIA
+  --set opencl-wgmma-s4.platform=NVIDIA)
+if grep -Eq 'H100|H200|H800|GH200|H20\b' <<<"$nvidia"; then
+  for pad in 3 0; do
+    "$gemmhost" --quiet --config "$config" "${on_nvidia[@]}" --set run.ld_pad=$pad --output "$work/wgmma$pad"
+    expect_status "wgmma on a Hopper, ld_pad $pad: f16 and bf16" $? 0
+    expect_ok "$rows rows, all pass, every dtype and transpose (ld_pad $pad)" $check "$work/wgmma$pad" \
+      --rows $rows --status pass --distinct dtype=2 --distinct trans=4 --distinct params=3
+  done
+elif [ -n "$nvidia" ]; then
+  "$gemmhost" --quiet --config "$config" "${on_nvidia[@]}" --output "$work/wgmma" >"$work/wgmma.out" 2>&1
+  expect_status "wgmma on NVIDIA before Hopper: nothing runs (exit 3)" $? 3
+  all_refused "$work/wgmma.csv" "compute capability 9.0"
+  expect_status "every row refused, naming compute capability 9.0" $? 0
+else
+  "$gemmhost" --quiet --config "$config" --output "$work/wgmma" >"$work/wgmma.out" 2>&1
+  expect_status "wgmma off NVIDIA: nothing runs (exit 3)" $? 3
+  expect_ok "$rows rows, all unsupported" $check "$work/wgmma" --rows $rows --status unsupported
+  all_refused "$work/wgmma.csv" sm_90a NVIDIA
+  expect_status "every reason names sm_90a and NVIDIA" $? 0
+fi
+finish
