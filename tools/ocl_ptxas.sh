@@ -32,7 +32,9 @@ done
 shift $((OPTIND - 1))
 [ "$kernel" = wgmma ] && [ "$arch" = sm_90 ] && arch=sm_90a
 if [ $# -eq 0 ] && [ "$kernel" = wgmma ]; then
-  for t in f16 bf16; do set -- "$@" $t:BM=128,BN=128,STAGES=3 $t:BM=64,BN=256,STAGES=2 $t:BM=64,BN=64,STAGES=4; done
+  for t in f16 bf16; do
+    set -- "$@" $t:BM=128,BN=128,BK=32,STAGES=3 $t:BM=128,BN=256,BK=16,STAGES=4 $t:BM=64,BN=64,BK=32,STAGES=4
+  done
 elif [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
   # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB),
   # and f32's cp.async programs (NVIDIA), one per transpose pair.

@@ -13,7 +13,7 @@
  * matrix descriptors, the sums in f32 registers (BN / 2 a work-item).
  *
  * No tensor maps from OpenCL (they come from CUDA's driver API), so every
- * work-item copies: along K in steps of BK = 32, tiles of op(A) and op(B) go
+ * work-item copies: along K in steps of BK (16 or 32), tiles of op(A) and op(B) go
  * through STAGES buffers by cp.async, 16-byte pieces where A and B start 16
  * bytes aligned and their rows are whole 16 bytes (the VEC path: a piece cut
  * by an edge reads its inside part, one wholly outside reads nothing and is
@@ -26,30 +26,32 @@
  * Tiles lie in local memory as wgmma's swizzled layouts want them, each
  * tile as it lies in global memory (no transposing copies):
  *  - K-major (op(A) without trans_a, op(B) with trans_b): BM (BN) rows of
- *    BK = 64 bytes, the 64-byte swizzle (16-byte piece j of row r at j ^
- *    (r / 2) % 4); 8-row groups 512 bytes apart (the descriptor's stride
- *    offset); a step of 16 along K is 32 bytes on.
+ *    BK elements, 64 or 32 bytes, the swizzle of that width (16-byte piece
+ *    j of row r at j ^ (r / 2) % 4, or j ^ (r / 4) % 2); 8-row groups 512 or
+ *    256 bytes apart (the descriptor's stride offset); a step of 16 along K
+ *    is 32 bytes on.
  *  - M- or N-major (PTX's transpose flags): pieces of 64 M (N) elements by
- *    BK rows of K, 4 KB each (the leading offset), the 128-byte swizzle
+ *    BK rows of K, 4 or 2 KB each (the leading offset), the 128-byte swizzle
  *    (piece j of row r at j ^ r % 8); 8-row groups along K 1024 bytes apart;
  *    a step of 16 along K is 2048 bytes on.
  * Local memory starts 1024-byte aligned (the swizzles' period) and every
- * tile is a multiple of 4 KB, so each tile starts on the period too.
+ * tile is a multiple of 2 KB, so each tile starts on the period too.
  *
  * The plugin builds one program per transpose pair and copy path
  * (MMA_PATH, as mma.cl). Defines (besides common.cl's): BM (64, 128),
- * BN (64, 128, 256), STAGES (2-4), MMA_PATH (1-8). Local memory:
- * STAGES * (BM + BN) * 64 bytes (WGMMA_LOCAL_BYTES; plugins/opencl/kernels.c
+ * BN (64, 128, 256), BK (16, 32), STAGES (2-4), MMA_PATH (1-8). Local
+ * memory: STAGES * (BM + BN) * BK * 2 bytes (WGMMA_LOCAL_BYTES; plugins/opencl/kernels.c
  * computes the same). Any M, N, K, transposes, alpha/beta, ld and offsets.
  */
-#if !defined(BM) || !defined(BN) || !defined(STAGES) || !defined(MMA_PATH)
-#error "BM, BN, STAGES and MMA_PATH must be defined"
+#if !defined(BM) || !defined(BN) || !defined(BK) || !defined(STAGES) || !defined(MMA_PATH)
+#error "BM, BN, BK, STAGES and MMA_PATH must be defined"
 #endif
 #if !defined(GH_STORE_F16) && !defined(GH_STORE_BF16)
 #error "wgmma multiplies f16 or bf16"
 #endif
-#if (BM != 64 && BM != 128) || (BN != 64 && BN != 128 && BN != 256) || STAGES < 2 || STAGES > 4
-#error "BM 64 or 128, BN 64, 128 or 256; STAGES 2 to 4"
+#if (BM != 64 && BM != 128) || (BN != 64 && BN != 128 && BN != 256) || (BK != 16 && BK != 32) || STAGES < 2 || \
+    STAGES > 4
+#error "BM 64 or 128, BN 64, 128 or 256, BK 16 or 32; STAGES 2 to 4"
 #endif
 
 /* MMA_PATH - 1: bit 0 trans_a, bit 1 trans_b, bit 2 the 16-byte copy path. */
@@ -61,7 +63,6 @@
 #define B_MN (!WG_TB)
 
 #define THREADS (BM * 2) /* a warpgroup of 128 per 64 rows */
-#define BK      32
 #define GROUP_M 8
 #define A_BYTES (BM * BK * 2)
 #define B_BYTES (BN * BK * 2)
@@ -69,17 +70,22 @@
 
 typedef ushort raw_t; /* an element's bits as stored */
 
+/* K-major rows: their bytes, and the descriptor's swizzle for that width
+ * (bits 62-63: 1 is 128 bytes, 2 is 64, 3 is 32). */
+#define KROW       (BK * 2)
+#define KSWIZZLE   (BK == 32 ? 2 : 3)
 /* The byte of a tile where element l of its global row r goes: K-major rows
- * of 64 bytes, or M/N-major pieces of 64 elements by BK rows of 128 bytes;
- * then the swizzle, which moves 16-byte pieces within a row. */
+ * of KROW bytes, or M/N-major pieces of 64 elements by BK rows of 128 bytes;
+ * then the swizzle, which moves 16-byte pieces within a row (bits 4.. of
+ * the address take bits 7.. of it, as many as a row has pieces to spare). */
 inline __attribute__((always_inline)) uint tile_byte(const int mn_major, const int r, const int l)
 {
     if (mn_major) {
         const uint o = (uint)(l / 64) * (BK * 128) + (uint)r * 128 + (uint)(l % 64) * 2;
         return o ^ (((o >> 7) & 7u) << 4);
     }
-    const uint o = (uint)r * 64 + (uint)l * 2;
-    return o ^ (((o >> 7) & 3u) << 4);
+    const uint o = (uint)r * KROW + (uint)l * 2;
+    return o ^ (((o >> 7) & (KROW / 16 - 1u)) << 4);
 }
 
 /* This work-item's copies of one tile of `rows` global rows of `len`
@@ -123,6 +129,7 @@ inline __attribute__((always_inline)) ulong descriptor(const __local uchar *p, c
 #define WGMMA_FENCE()  asm volatile("//SM90A wgmma.fence.sync.aligned;" ::: "memory")
 #define WGMMA_COMMIT() asm volatile("//SM90A wgmma.commit_group.sync.aligned;" ::: "memory")
 #define WGMMA_WAIT0()  asm volatile("//SM90A wgmma.wait_group.sync.aligned 0;" ::: "memory")
+#define WGMMA_WAIT1()  asm volatile("//SM90A wgmma.wait_group.sync.aligned 1;" ::: "memory")
 /* Copies of this work-item, written through the generic proxy, visible to
  * wgmma's reads (the async proxy); sm_90, so not commented. */
 #define FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
@@ -229,16 +236,23 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk) {
             /* K-major: 32 bytes along a row; M/N-major: 16 rows of 128. */
-            const ulong da = A_MN ? descriptor(a_st + kk * 2048, BK * 128, 1024, 1) : descriptor(a_st + kk * 32, 16, 512, 2);
-            const ulong db = B_MN ? descriptor(b_st + kk * 2048, BK * 128, 1024, 1) : descriptor(b_st + kk * 32, 16, 512, 2);
+            const ulong da = A_MN ? descriptor(a_st + kk * 2048, BK * 128, 1024, 1)
+                                  : descriptor(a_st + kk * 32, 16, 8 * KROW, KSWIZZLE);
+            const ulong db = B_MN ? descriptor(b_st + kk * 2048, BK * 128, 1024, 1)
+                                  : descriptor(b_st + kk * 32, 16, 8 * KROW, KSWIZZLE);
             WGMMA(d, da, db);
         }
         WGMMA_COMMIT();
+        /* This step's products keep running; the step before is done, in
+         * every warpgroup once all pass the barrier, and its buffer takes
+         * the copies of step s + STAGES - 1. */
+        WGMMA_WAIT1();
+        barrier(CLK_LOCAL_MEM_FENCE);
         if (s + STAGES - 1 < steps) COPY_STEP(s + STAGES - 1);
         ASYNC_COMMIT();
-        WGMMA_WAIT0();
     }
 #undef COPY_STEP
+    WGMMA_WAIT0();
     ASYNC_WAIT(0);
 
     /* Accumulator i of the warpgroup's 64 x BN tile, in its work-item t:

@@ -76,18 +76,21 @@ static const gh_param_info mma_params[OCL_MMA_PARAMS] = {
 };
 
 /* wgmma: the block tile (bm / 64 warpgroups, one 64-row instruction tile
- * each, bn its N) and the stages of 32-deep tiles. Local memory is stages x
- * (bm + bn) x 64 bytes: the default, 128 x 128 in three stages, fills
- * NVIDIA's 48 KB. No bm 256: NVIDIA's OpenCL gives the kernel at most 256
+ * each, bn its N), the depth of the tiles along K and their stages. Local
+ * memory is stages x (bm + bn) x bk x 2 bytes: the default, 128 x 128 32
+ * deep in three stages, fills NVIDIA's 48 KB. No bm 256: NVIDIA's OpenCL gives the kernel at most 256
  * work-items (CL_KERNEL_WORK_GROUP_SIZE), not the 512 four warpgroups are. */
 static const int64_t wgmma_rows_allowed[] = {64, 128};
 static const int64_t wgmma_block_allowed[] = {64, 128, 256};
+static const int64_t wgmma_depth_allowed[] = {16, 32};
 static const int64_t wgmma_stages_allowed[] = {2, 3, 4};
 static const gh_param_info wgmma_params[OCL_WGMMA_PARAMS] = {
     [OCL_WGMMA_BM] = MMA_PARAM("bm", "rows of C a work-group computes: one warpgroup of 128 work-items per 64",
                                128, wgmma_rows_allowed),
     [OCL_WGMMA_BN] = MMA_PARAM("bn", "columns of C a work-group computes: the N of each wgmma instruction", 128,
                                wgmma_block_allowed),
+    [OCL_WGMMA_BK] = MMA_PARAM("bk", "step along K: the depth of the tiles of A and B in local memory (one or two "
+                               "k16 instructions)", 32, wgmma_depth_allowed),
     [OCL_WGMMA_STAGES] = MMA_PARAM("stages", "local-memory buffers of A and B tiles in flight (cp.async)", 3,
                                    wgmma_stages_allowed),
 };
@@ -211,7 +214,7 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                 },
             .file = "wgmma.cl",
             .function = "gemm_wgmma",
-            .defines = {"BM", "BN", "STAGES"},
+            .defines = {"BM", "BN", "BK", "STAGES"},
             .sm90a = 1,
         },
     [OCL_KERNEL_CLBLAST] =
@@ -324,8 +327,8 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
         out->block_m = p[OCL_WGMMA_BM];
         out->block_n = p[OCL_WGMMA_BN];
         out->linear = 1;
-        /* WGMMA_LOCAL_BYTES of wgmma.cl: tiles 32 deep of 2-byte elements. */
-        out->local_bytes = (uint64_t)(p[OCL_WGMMA_STAGES] * (p[OCL_WGMMA_BM] + p[OCL_WGMMA_BN]) * 64);
+        /* WGMMA_LOCAL_BYTES of wgmma.cl: tiles of 2-byte elements. */
+        out->local_bytes = (uint64_t)(p[OCL_WGMMA_STAGES] * (p[OCL_WGMMA_BM] + p[OCL_WGMMA_BN]) * p[OCL_WGMMA_BK] * 2);
         break;
     }
     case OCL_KERNEL_WARPTILE:

@@ -24,7 +24,7 @@ enum {
 enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
 
 /* wgmma's (kernels/opencl/wgmma.cl). */
-enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
+enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_BK, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
 
 /* Most parameters any kernel takes (warptile's). */
 #define OCL_MAX_PARAMS OCL_WT_PARAMS
