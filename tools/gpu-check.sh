@@ -37,6 +37,7 @@ step cuda 300 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhos
 step cuda-half 180 bash "$src/tests/cuda/test_half.sh" "$build/gemmhost" "$src/tests/cuda/half.ini" python3
 step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
 step opencl-mma 200 bash "$src/tests/opencl/test_mma.sh" "$build/gemmhost" "$src" python3
+step opencl-wgmma 200 bash "$src/tests/opencl/test_wgmma.sh" "$build/gemmhost" "$src" python3
 # 8 processes side by side: warptile's pipeline per layout of the operands
 # makes the driver's compiles take about 10 minutes in one (106 s in 8, H100).
 step vulkan 300 bash "$src/tests/vulkan/test_vulkan_sharded.sh" "$build/tests/vulkan/test_vulkan" \
@@ -46,7 +47,7 @@ step vulkan-coopmat 300 bash "$src/tests/vulkan/test_coopmat_gpu.sh" "$build/gem
 # f32, f16 and bf16: three times the f32-only run it was sized for.
 step bench 420 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
-# The tensor cores: mma, wgmma, OpenCL's mma and Vulkan's coopmat beside cuBLAS.
+# The tensor cores: mma, wgmma, OpenCL's mma and wgmma and Vulkan's coopmat beside cuBLAS.
 step bench-tensor 200 "$src/tools/bench.sh" "$build" "$src/config/bench-tensor.ini"
 cp "$build/bench-tensor.csv" "$logs/" 2>/dev/null
 # The plugin contract on every device of each GPU plugin (NVIDIA's and any
@@ -56,5 +57,5 @@ for p in cuda opencl vulkan; do
   step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
 done
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
-step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|vulkan_shards|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half)|opencl_mma|vulkan_coopmat_gpu)$'
+step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|vulkan_shards|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half)|opencl_(mma|wgmma)|vulkan_coopmat_gpu)$'
 
