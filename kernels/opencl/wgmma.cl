@@ -19,9 +19,10 @@
  * by an edge reads its inside part, one wholly outside reads nothing and is
  * zeros), else element by element. Each step's copies are one commit group.
  * Step s: wait for its group, fence the copies into the async proxy (which
- * wgmma reads through), a barrier, issue its wgmmas, copy step s + STAGES -
- * 1 into the buffer step s - 1 used (every warpgroup waited for its wgmmas
- * before the barrier), then wait for this step's wgmmas.
+ * wgmma reads through), a barrier, issue its wgmmas, wait for those of step
+ * s - 1 (this step's keep running), a barrier (so every warpgroup is done
+ * with step s - 1), then copy step s + STAGES - 1 into the buffer step s - 1
+ * used.
  *
  * Tiles lie in local memory as wgmma's swizzled layouts want them, each
  * tile as it lies in global memory (no transposing copies):
