@@ -5,6 +5,7 @@
 #include "compile.h"
 #include "devices.h"
 #include "errors.h"
+#include "program_info.h"
 #include "sm90a.h"
 #include "sources.h"
 
@@ -72,17 +73,9 @@ static gh_status assemble(const gh_plugin *ctx, const char *const files[2], prog
 /* The compiler's log, its positions translated (NULL when there is none). */
 static char *build_log(cl_program program, cl_device_id device, const program_text *src, int *translated)
 {
-    size_t size = 0;
     *translated = 0;
-    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS || size == 0)
-        return NULL;
-    char *log = malloc(size + 1);
+    char *log = ocl_program_log(program, device);
     if (!log) return NULL;
-    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
-        free(log);
-        return NULL;
-    }
-    log[size] = '\0';
     char *translated_log = ocl_log_translate(log, src->pieces, 2, translated);
     if (!translated_log) return log;
     free(log);
@@ -153,12 +146,6 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
         cl_program retargeted = NULL;
         free(log);
         status = ocl_sm90a_rebuild(dev->context, dev->id, *program, options, &retargeted, &log);
-        if (status != GH_OK && retargeted && dev->nv_compiler_options) {
-            /* A driver that takes no -cl-nv-* options for binaries. */
-            clReleaseProgram(retargeted);
-            free(log);
-            status = ocl_sm90a_rebuild(dev->context, dev->id, *program, "", &retargeted, &log);
-        }
         clReleaseProgram(*program);
         *program = retargeted;
         if (status != GH_OK) {

@@ -192,8 +192,7 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     if (!ocl_variant_fits(kernel, &variant, args->dtype, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s %s in %s: %s", def->info.name, variant.text,
                                    gh_plugin_dtype_name(args->dtype), why);
-    if ((kernel == OCL_KERNEL_MMA && !ocl_mma_device_fits(dev, why, sizeof why)) ||
-        (kernel == OCL_KERNEL_WGMMA && !ocl_wgmma_device_fits(dev, why, sizeof why)))
+    if (!ocl_inline_ptx_device_fits(kernel, dev, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s", why);
     gh_status status = check_device_limits(dev, def, &variant);
     if (status != GH_OK) return status;

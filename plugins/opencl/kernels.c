@@ -357,39 +357,39 @@ int ocl_variant_fits(int kernel, const ocl_variant *v, gh_dtype dtype, char *why
     return kernel != OCL_KERNEL_WARPTILE || ocl_warptile_fits(v->values, dtype, why, why_size);
 }
 
-int ocl_mma_device_fits(const ocl_device *dev, char *why, size_t why_size)
-{
-    if (!dev->nv_cc_major) {
-        snprintf(why, why_size,
-                 "mma is inline PTX (mma.sync), which only NVIDIA's OpenCL compiles; '%s' (%s) is not an NVIDIA "
-                 "device with cl_nv_device_attribute_query. Elsewhere a vendor matrix extension would be the "
-                 "route: cl_intel_subgroup_matrix_multiply_accumulate (Intel), or a future cl_khr one",
-                 dev->name, dev->platform_name);
-        return 0;
-    }
-    if (dev->nv_cc_major < 8) {
-        snprintf(why, why_size,
-                 "mma needs compute capability 8.0 or newer (bf16 and TF32 mma.sync); '%s' is %u.%u", dev->name,
-                 dev->nv_cc_major, dev->nv_cc_minor);
-        return 0;
-    }
-    return 1;
-}
+/* What a kernel of inline PTX asks of an NVIDIA device. */
+typedef struct inline_ptx_need {
+    const char *instructions;                    /* what the PTX holds */
+    unsigned cc_major, cc_minor, exactly;        /* the compute capability: that one only, or it and newer */
+    const char *because;                         /* why that one */
+    const char *elsewhere;                       /* the route on other platforms, if any */
+} inline_ptx_need;
 
-int ocl_wgmma_device_fits(const ocl_device *dev, char *why, size_t why_size)
+static const inline_ptx_need inline_ptx_needs[OCL_KERNEL_COUNT] = {
+    [OCL_KERNEL_MMA] = {"mma.sync", 8, 0, 0, "bf16 and TF32 mma.sync",
+                        ". Elsewhere a vendor matrix extension would be the route: "
+                        "cl_intel_subgroup_matrix_multiply_accumulate (Intel), or a future cl_khr one"},
+    [OCL_KERNEL_WGMMA] = {"Hopper's sm_90a instructions", 9, 0, 1,
+                          "sm_90a: its instructions are that architecture's alone", ""},
+};
+
+int ocl_inline_ptx_device_fits(int kernel, const ocl_device *dev, char *why, size_t why_size)
 {
+    const inline_ptx_need *need = &inline_ptx_needs[kernel];
+    const char *name = ocl_kernels[kernel].info.name;
+    if (!need->instructions) return 1;
     if (!dev->nv_cc_major) {
         snprintf(why, why_size,
-                 "wgmma is Hopper's sm_90a instruction set through inline PTX, which only NVIDIA's OpenCL "
-                 "compiles; '%s' (%s) is not an NVIDIA device with cl_nv_device_attribute_query",
-                 dev->name, dev->platform_name);
+                 "%s is inline PTX (%s), which only NVIDIA's OpenCL compiles; '%s' (%s) is not an NVIDIA device "
+                 "with cl_nv_device_attribute_query%s",
+                 name, need->instructions, dev->name, dev->platform_name, need->elsewhere);
         return 0;
     }
-    if (dev->nv_cc_major != 9 || dev->nv_cc_minor != 0) {
-        snprintf(why, why_size,
-                 "wgmma needs sm_90a, compute capability 9.0 exactly (its instructions are that "
-                 "architecture's alone); '%s' is %u.%u",
-                 dev->name, dev->nv_cc_major, dev->nv_cc_minor);
+    const unsigned have = dev->nv_cc_major * 10 + dev->nv_cc_minor, want = need->cc_major * 10 + need->cc_minor;
+    if (need->exactly ? have != want : have < want) {
+        snprintf(why, why_size, "%s needs compute capability %u.%u%s (%s); '%s' is %u.%u", name, need->cc_major,
+                 need->cc_minor, need->exactly ? " exactly" : " or newer", need->because, dev->name,
+                 dev->nv_cc_major, dev->nv_cc_minor);
         return 0;
     }
     return 1;

@@ -65,14 +65,12 @@ typedef struct ocl_variant {
  * not fit. */
 void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint64_t local_mem_bytes, ocl_variant *out);
 
-/* mma runs only where NVIDIA's compiler takes its inline PTX: 1 when dev
- * can, else 0 with why (the platform, or a compute capability below 8.0). */
+/* The kernels of inline PTX (mma, wgmma) run only where NVIDIA's compiler
+ * takes it, on the compute capabilities their instructions need: 1 when dev
+ * can run `kernel` (always, for the other kernels), else 0 with why (the
+ * platform, or the compute capability). */
 struct ocl_device;
-int ocl_mma_device_fits(const struct ocl_device *dev, char *why, size_t why_size);
-
-/* wgmma runs only where NVIDIA's compiler takes inline PTX and the device
- * is sm_90a's (compute capability 9.0): 1 when dev is, else 0 with why. */
-int ocl_wgmma_device_fits(const struct ocl_device *dev, char *why, size_t why_size);
+int ocl_inline_ptx_device_fits(int kernel, const struct ocl_device *dev, char *why, size_t why_size);
 
 /* mma (and wgmma) is built once per transpose pair and copy path (so that each program
  * holds one body, whose registers ptxas allocates alone): sets v->path from

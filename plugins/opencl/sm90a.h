@@ -11,7 +11,8 @@
 #include "ptx_rewrite.h"
 
 /* From `built`, a program built from source for `device` alone: its PTX,
- * made sm_90a, built as a program binary with `options` into *out. On
+ * made sm_90a, built as a program binary with `options` (without them
+ * where the driver refuses them for a binary) into *out. On
  * failure the last error names the step; *out is set, for the caller to
  * release, whenever it was created. *log (to free; NULL when there is none)
  * is the binary's build log: ptxas's, with the sm_90a instructions. */
