@@ -41,7 +41,6 @@
 #define THREADS (WARPS_M * WARPS_N * 32)
 #define FM      (WM / 16) /* tensor-core tiles of a warp along M */
 #define FN      (WN / 8)  /* and along N */
-#define GROUP_M 8
 
 #define TF32    (sizeof(elem_t) == 4)
 #define MMA_K   (TF32 ? 8 : 16)
@@ -216,13 +215,8 @@ static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha
     typedef tile_shape<TA ? BK : BM, TA ? BM : BK, TA ? PAD_XC : PAD_KC> a_shape;
     typedef tile_shape<TB ? BN : BK, TB ? BK : BN, TB ? PAD_KC : PAD_XC> b_shape;
 
-    /* This block's place in C: groups of GROUP_M rows of blocks, numbered
-     * down each column of the group, so blocks running together share A
-     * and B in L2. */
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int pid = (int)blockIdx.x, in_group = GROUP_M * tiles_n;
-    const int first_m = (pid / in_group) * GROUP_M, group_m = min(tiles_m - first_m, GROUP_M);
-    const int row0 = (first_m + (pid % in_group) % group_m) * BM, col0 = ((pid % in_group) / group_m) * BN;
+    int row0, col0;
+    block_origin(M, N, BM, BN, &row0, &col0);
     const int m_left = M - row0, n_left = N - col0;
 
     const unsigned tid = threadIdx.x;

@@ -23,9 +23,9 @@
  * each k a thread reads (TM + TN) / V pieces and does TM * TN multiply-adds
  * with them.
  *
- * Blocks are numbered in groups of GROUP_M rows of blocks, column by column
+ * Blocks are numbered in groups of 8 rows of blocks, column by column
  * within a group, so that blocks running at once share rows of A and
- * columns of B in L2.
+ * columns of B in L2 (gemm_common.cuh's block_origin).
  *
  * VEC (a template flag; the plugin picks the function): A and B each start
  * 16-byte aligned and have leading dimensions that are multiples of 16
@@ -52,7 +52,6 @@
 #define THREADS (WARPS_M * WARPS_N * 32)
 #define TWM (WM / TM) /* threads of a warp along M */
 #define TWN (WN / TN) /* and along N */
-#define GROUP_M 8
 
 /* Elements of acc_t in 16 bytes: a shared-memory read, and each row's padding. */
 #define V ((int)(16 / sizeof(acc_t)))
@@ -325,15 +324,8 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
     typedef stage_shape<BM> a_shape;
     typedef stage_shape<BN> b_shape;
 
-    /* This block's place in C: groups of GROUP_M rows of blocks, numbered
-     * down each column of the group. */
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int pid = (int)blockIdx.x;
-    const int in_group = GROUP_M * tiles_n;
-    const int first_m = (pid / in_group) * GROUP_M;
-    const int group_m = min(tiles_m - first_m, GROUP_M);
-    const int tile_m = first_m + (pid % in_group) % group_m, tile_n = (pid % in_group) / group_m;
-    const int row0 = tile_m * BM, col0 = tile_n * BN;
+    int row0, col0;
+    block_origin(M, N, BM, BN, &row0, &col0);
     const int m_left = M - row0, n_left = N - col0;
 
     const unsigned tid = threadIdx.x;

@@ -30,8 +30,8 @@
  * and it fills what lies past M, N or K with zeros, so any M, N, K is
  * correct. TF32 has no transposed form: f32 takes K-major A and B only.
  *
- * Blocks are numbered in groups of GROUP_M rows of blocks for L2, as the
- * other kernels.
+ * Blocks are numbered in groups of 8 rows of blocks for L2, as the other
+ * kernels (gemm_common.cuh's block_origin).
  *
  * Defines: DTYPE (gh_f16, gh_bf16, float as TF32; gemm_common.cuh), BM
  * (128, 256: one or two m64 tiles per consumer), BN (64, 128, 256), STAGES.
@@ -51,7 +51,6 @@
 #define KSTEP     (TF32 ? 8 : 16)
 #define A_BYTES   (BM * 128)
 #define B_BYTES   (BN * 128)
-#define GROUP_M   8
 
 static_assert(BM == 64 * CONSUMERS * MT && (MT == 1 || MT == 2), "BM is 128 or 256");
 static_assert(BN == 64 || BN == 128 || BN == 256, "BN is 64, 128 or 256");
@@ -162,10 +161,8 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, float alp
     /* TF32 has no transposed form: the plugin refuses the other pairs. */
     if (TF32 && (A_MN || B_MN)) __trap();
 
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int pid = (int)blockIdx.x, in_group = GROUP_M * tiles_n;
-    const int first_m = (pid / in_group) * GROUP_M, group_m = min(tiles_m - first_m, GROUP_M);
-    const int row0 = (first_m + (pid % in_group) % group_m) * BM, col0 = ((pid % in_group) / group_m) * BN;
+    int row0, col0;
+    block_origin(M, N, BM, BN, &row0, &col0);
 
     unsigned char *a_tiles = smem, *b_tiles = smem + STAGES * A_BYTES;
     unsigned long long *full = reinterpret_cast<unsigned long long *>(b_tiles + STAGES * B_BYTES);

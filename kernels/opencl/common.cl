@@ -104,3 +104,15 @@ void store_c(__global STORE_T *c, const ACC_T acc, const ACC_T alpha, const ACC_
     else
         STORE(c, 0, alpha * acc);
 }
+
+/* The first row and column of C in this work-group's BM x BN block. The
+ * blocks are numbered in groups of 8 block rows, down each column of the
+ * group, so that work-groups running together share rows of A and columns
+ * of B in L2. */
+int2 block_origin(const int M, const int N, const int BM_, const int BN_)
+{
+    const int tiles_m = (M + BM_ - 1) / BM_, tiles_n = (N + BN_ - 1) / BN_;
+    const int pid = (int)get_group_id(0), in_group = 8 * tiles_n;
+    const int first_m = (pid / in_group) * 8, group_m = min(tiles_m - first_m, 8);
+    return (int2)((first_m + (pid % in_group) % group_m) * BM_, ((pid % in_group) / group_m) * BN_);
+}

@@ -55,7 +55,6 @@
 #define THREADS (WARPS_M * WARPS_N * 32)
 #define FM      (WM / 16) /* tensor-core tiles of a warp along M */
 #define FN      (WN / 8)  /* and along N */
-#define GROUP_M 8
 
 #if defined(GH_STORE_F16) || defined(GH_STORE_BF16)
 #define TF32 0
@@ -222,13 +221,8 @@ inline __attribute__((always_inline)) void mma_gemm(const int M, const int N, co
     const int a_rows = A_ROWS(ta), a_len = A_LEN(ta), a_row = A_ROW(ta);
     const int b_rows = B_ROWS(tb), b_len = B_LEN(tb), b_row = B_ROW(tb);
 
-    /* This work-group's block: groups of GROUP_M block rows, numbered down
-     * each column of the group, so work-groups running together share A
-     * and B in L2. */
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int pid = (int)get_group_id(0), in_group = GROUP_M * tiles_n;
-    const int first_m = (pid / in_group) * GROUP_M, group_m = min(tiles_m - first_m, GROUP_M);
-    const int row0 = (first_m + (pid % in_group) % group_m) * BM, col0 = ((pid % in_group) / group_m) * BN;
+    const int2 origin = block_origin(M, N, BM, BN);
+    const int row0 = origin.x, col0 = origin.y;
     const int m_left = M - row0, n_left = N - col0;
 
     const int tid = (int)get_local_id(0), warp = tid / 32, lane = tid % 32;

@@ -31,9 +31,9 @@
  * (broadcast): no bank conflicts. Per k a work-item reads (TM + TN) / V
  * vectors and does TM * TN multiply-adds.
  *
- * Work-groups are numbered in groups of GROUP_M rows of blocks, down each
- * column within a group, so that work-groups running at once share rows of
- * A and columns of B in L2 (a one-dimensional launch).
+ * Work-groups are numbered in groups of 8 rows of blocks, down each column
+ * within a group, so that work-groups running at once share rows of A and
+ * columns of B in L2 (a one-dimensional launch; common.cl's block_origin).
  *
  * Tiles and registers hold ACC_T: f16 and bf16 are widened to f32 as they are
  * loaded (common.cl), so from local memory on everything is the f32 kernel's.
@@ -51,7 +51,6 @@
 #define THREADS ((BM / WM) * WARPS_N * WARP)
 #define TWM (WM / TM) /* work-items of a warp along M */
 #define TWN (WN / TN) /* and along N */
-#define GROUP_M 8
 
 /* V: ACC_T elements in 16 bytes (a local read, and each row's padding);
  * GV: STORE_T elements in 16 bytes (a global piece), and how one is loaded
@@ -316,15 +315,8 @@ WT_TILE_COPY_KC(b_kc, BN, BK)
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void gemm_warptile(GEMM_ARGS)
 {
-    /* This work-group's block of C: groups of GROUP_M rows of blocks,
-     * numbered down each column of the group. */
-    const int tiles_m = (M - 1) / BM + 1, tiles_n = (N - 1) / BN + 1;
-    const int pid = (int)get_group_id(0);
-    const int in_group = GROUP_M * tiles_n;
-    const int first_m = (pid / in_group) * GROUP_M;
-    const int group_m = min(tiles_m - first_m, GROUP_M);
-    const int tile_m = first_m + (pid % in_group) % group_m, tile_n = (pid % in_group) / group_m;
-    const int row0 = tile_m * BM, col0 = tile_n * BN;
+    const int2 origin = block_origin(M, N, BM, BN);
+    const int row0 = origin.x, col0 = origin.y;
     const int m_left = M - row0, n_left = N - col0;
 
     const int tid = (int)get_local_id(0);

@@ -64,7 +64,6 @@
 #define B_MN (!WG_TB)
 
 #define THREADS (BM * 2) /* a warpgroup of 128 per 64 rows */
-#define GROUP_M 8
 #define A_BYTES (BM * BK * 2)
 #define B_BYTES (BN * BK * 2)
 #define WGMMA_LOCAL_BYTES (STAGES * (A_BYTES + B_BYTES))
@@ -189,13 +188,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
     if ((trans_a != 0) != WG_TA || (trans_b != 0) != WG_TB || (WG_VEC & !vec) || (SHARED_ADDRESS(smem) & 1023))
         return;
 
-    /* This work-group's block: groups of GROUP_M block rows, numbered down
-     * each column of the group, so work-groups running together share A
-     * and B in L2. */
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int pid = (int)get_group_id(0), in_group = GROUP_M * tiles_n;
-    const int first_m = (pid / in_group) * GROUP_M, group_m = min(tiles_m - first_m, GROUP_M);
-    const int row0 = (first_m + (pid % in_group) % group_m) * BM, col0 = ((pid % in_group) / group_m) * BN;
+    const int2 origin = block_origin(M, N, BM, BN);
+    const int row0 = origin.x, col0 = origin.y;
     const int m_left = M - row0, n_left = N - col0;
     const int tid = (int)get_local_id(0), warpgroup = tid / 128;
 
