@@ -343,17 +343,8 @@ const uint ACC_N = TM * TN;   // at most 32 (kernels.c's blocks and shapes)
 
 void main()
 {
-    // Workgroups in groups of GROUP block rows, column by column within a
-    // group: the ones running together share rows of A and columns of B,
-    // which then stay in L2.
-    const uint GROUP = 8u;
-    uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
-    uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
-    uint first = (id / (GROUP * gx)) * GROUP;
-    uint rows = min(gy - first, GROUP);
-    uint in_group = id % (GROUP * gx);
-    uint row0 = (first + in_group % rows) * BM;
-    uint col0 = (in_group / rows) * BN;
+    uvec2 origin = block_origin(BM, BN);
+    uint row0 = origin.x, col0 = origin.y;
 
     uint lanes = gl_WorkGroupSize.x;
     uint sg = gl_SubgroupID;

@@ -151,3 +151,18 @@ void store_c(uint row, uint col, DTYPE sum)
     else
         C_PUT(idx, p.alpha * sum + p.beta * C_AT(idx));
 }
+
+// The first row and column of C in this workgroup's bm x bn block.
+// Workgroups are numbered in groups of 8 block rows, column by column within
+// a group: the ones running together share rows of A and columns of B,
+// which then stay in L2.
+uvec2 block_origin(uint bm, uint bn)
+{
+    const uint GROUP = 8u;
+    uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
+    uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
+    uint first = (id / (GROUP * gx)) * GROUP;
+    uint rows = min(gy - first, GROUP);
+    uint in_group = id % (GROUP * gx);
+    return uvec2((first + in_group % rows) * bm, (in_group / rows) * bn);
+}

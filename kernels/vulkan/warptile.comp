@@ -201,17 +201,8 @@ DEFINE_TILE_IO(load_b, store_b, rb, rvb, b_in, Bs, B_RAW, bv, p.n, p.ldb, p.b_of
 
 void main()
 {
-    // Workgroups in groups of GROUP block rows, column by column within a
-    // group: the ones running together share rows of A and columns of B,
-    // which then stay in L2.
-    const uint GROUP = 8u;
-    uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
-    uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
-    uint first = (id / (GROUP * gx)) * GROUP;
-    uint rows = min(gy - first, GROUP);
-    uint in_group = id % (GROUP * gx);
-    uint row0 = (first + in_group % rows) * TILE;
-    uint col0 = (in_group / rows) * TILE;
+    uvec2 origin = block_origin(TILE, TILE);
+    uint row0 = origin.x, col0 = origin.y;
 
     uint tid = gl_LocalInvocationIndex;
     uint warp = tid / 32u, lane = tid % 32u;
