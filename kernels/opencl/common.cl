@@ -105,6 +105,22 @@ void store_c(__global STORE_T *c, const ACC_T acc, const ACC_T alpha, const ACC_
         STORE(c, 0, alpha * acc);
 }
 
+/* Where an operand's tile starts at step 0, and how far a step of `depth`
+ * along K moves it, in elements of the stored (row-major) matrix. `first` is
+ * the tile's first row of op(A) or column of op(B); k_rows says the stored
+ * rows run along K (op(A) transposed, op(B) not), so that `first` is a
+ * stored column and a step moves depth rows; otherwise `first` is a stored
+ * row and a step moves depth elements along it. */
+long tile_origin(const int k_rows, const int first, const long ld)
+{
+    return k_rows ? first : (long)first * ld;
+}
+
+long tile_step(const int k_rows, const int depth, const long ld)
+{
+    return k_rows ? (long)depth * ld : depth;
+}
+
 /* The first row and column of C in this work-group's BM x BN block. The
  * blocks are numbered in groups of 8 block rows, down each column of the
  * group, so that work-groups running together share rows of A and columns

@@ -228,10 +228,10 @@ inline __attribute__((always_inline)) void mma_gemm(const int M, const int N, co
     const int tid = (int)get_local_id(0), warp = tid / 32, lane = tid % 32;
     const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
 
-    __global const raw_t *a_src = ta ? A + row0 : A + (long)row0 * lda;
-    const long a_step = ta ? (long)BK * lda : (long)BK;
-    __global const raw_t *b_src = tb ? B + (long)col0 * ldb : B + col0;
-    const long b_step = tb ? (long)BK : (long)BK * ldb;
+    __global const raw_t *a_src = A + tile_origin(ta, row0, lda);
+    const long a_step = tile_step(ta, BK, lda);
+    __global const raw_t *b_src = B + tile_origin(!tb, col0, ldb);
+    const long b_step = tile_step(!tb, BK, ldb);
     __local raw_t *as = smem, *bs = smem + STAGES * A_STAGE;
 
     const int steps = (K + BK - 1) / BK;

@@ -356,9 +356,9 @@ void gemm_warptile(GEMM_ARGS)
     const int b_rt = START(START_R, b_kc, b_vec, BK, BN), b_lt = START(START_L, b_kc, b_vec, BK, BN);
 #endif
 #undef START
-    long a_at = (long)a_offset + (a_kc ? (long)row0 * lda : row0) + (long)a_rt * lda + a_lt;
-    long b_at = (long)b_offset + (b_kc ? (long)col0 * ldb : col0) + (long)b_rt * ldb + b_lt;
-    const long a_step = a_kc ? BK : (long)BK * lda, b_step = b_kc ? BK : (long)BK * ldb;
+    long a_at = (long)a_offset + tile_origin(!a_kc, row0, lda) + (long)a_rt * lda + a_lt;
+    long b_at = (long)b_offset + tile_origin(!b_kc, col0, ldb) + (long)b_rt * ldb + b_lt;
+    const long a_step = tile_step(!a_kc, BK, lda), b_step = tile_step(!b_kc, BK, ldb);
     const int a_st = a_kc ? a_lt * A_ROW + a_rt : a_rt * A_ROW + a_lt;
     const int b_st = b_kc ? b_lt * B_ROW + b_rt : b_rt * B_ROW + b_lt;
 

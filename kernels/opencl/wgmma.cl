@@ -193,10 +193,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_wgmma(GE
     const int m_left = M - row0, n_left = N - col0;
     const int tid = (int)get_local_id(0), warpgroup = tid / 128;
 
-    __global const raw_t *a_src = WG_TA ? a + row0 : a + (long)row0 * lda;
-    const long a_step = WG_TA ? (long)BK * lda : (long)BK;
-    __global const raw_t *b_src = WG_TB ? b + (long)col0 * ldb : b + col0;
-    const long b_step = WG_TB ? (long)BK : (long)BK * ldb;
+    __global const raw_t *a_src = a + tile_origin(WG_TA, row0, lda);
+    const long a_step = tile_step(WG_TA, BK, lda);
+    __global const raw_t *b_src = b + tile_origin(!WG_TB, col0, ldb);
+    const long b_step = tile_step(!WG_TB, BK, ldb);
     __local uchar *as = smem, *bs = smem + STAGES * A_BYTES;
 
     const int steps = (K + BK - 1) / BK;
