@@ -98,10 +98,14 @@ uint swz(uint kk)
     return ((kk >> 2u) & (KL - 1u)) * (8u / KL);
 }
 
-// Index of the 4-vector holding element (kk, x) of buffer `buf`.
+// Index of the 4-vector holding element (kk, x) of buffer `buf`. Written as
+// one row index times the row length, and the fragment reads below taken
+// for A then for B: NVIDIA's driver then gives the default 141 registers
+// instead of 151, and it runs 0.80 of cuBLAS instead of 0.78 (H100, f32 nn
+// 4096, depth 16; tn 0.83 instead of 0.81).
 uint vec_at(uint buf, uint kk, uint x)
 {
-    return buf * (ELEMS / 4u) + kk * TILE4 + ((x >> 2u) ^ swz(kk));
+    return (buf * DEPTH + kk) * TILE4 + ((x >> 2u) ^ swz(kk));
 }
 
 // Unpacks a VLOAD into VW elements of the arithmetic type.
@@ -230,11 +234,13 @@ void main()
                 DTYPE af[WORK], bf[WORK];
                 [[unroll]] for (uint g = 0u; g < WORK / 4u; ++g) {
                     VEC4 va = As[vec_at(buf, kk, wr + g * LM * 4u)];
-                    VEC4 vb = Bs[vec_at(buf, kk, wc + g * LN * 4u)];
-                    [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+                    [[unroll]] for (uint q = 0u; q < 4u; ++q)
                         af[g * 4u + q] = va[q];
+                }
+                [[unroll]] for (uint g = 0u; g < WORK / 4u; ++g) {
+                    VEC4 vb = Bs[vec_at(buf, kk, wc + g * LN * 4u)];
+                    [[unroll]] for (uint q = 0u; q < 4u; ++q)
                         bf[g * 4u + q] = vb[q];
-                    }
                 }
                 [[unroll]] for (uint i = 0u; i < WORK; ++i)
                     [[unroll]] for (uint j = 0u; j < WORK; ++j)
