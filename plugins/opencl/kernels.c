@@ -78,8 +78,9 @@ static const gh_param_info mma_params[OCL_MMA_PARAMS] = {
 /* wgmma: the block tile (bm / 64 warpgroups, one 64-row instruction tile
  * each, bn its N), the depth of the tiles along K and their stages. Local
  * memory is stages x (bm + bn) x bk x 2 bytes: the default, 128 x 128 32
- * deep in three stages, fills NVIDIA's 48 KB. No bm 256: NVIDIA's OpenCL gives the kernel at most 256
- * work-items (CL_KERNEL_WORK_GROUP_SIZE), not the 512 four warpgroups are. */
+ * deep in three stages, fills NVIDIA's 48 KB. No bm 256: NVIDIA's OpenCL
+ * gives the kernel at most 256 work-items (CL_KERNEL_WORK_GROUP_SIZE), not
+ * the 512 four warpgroups are. */
 static const int64_t wgmma_rows_allowed[] = {64, 128};
 static const int64_t wgmma_block_allowed[] = {64, 128, 256};
 static const int64_t wgmma_depth_allowed[] = {16, 32};
