@@ -60,7 +60,7 @@ static const int64_t wt_depths[] = {8, 16, 32};
 static const int64_t wt_warp_edges[] = {16, 32, 64, 128};
 static const int64_t wt_thread_edges[] = {4, 8, 16};
 static const int64_t wt_stages[] = {2, 3, 4};
-static const int64_t wt_min_blocks[] = {1, 2};
+static const int64_t wt_min_blocks[] = {0, 1, 2};
 #define WT_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                       \
     {                                                                                                      \
         .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
@@ -81,12 +81,13 @@ static const gh_param_info warptile_params[GH_WT_PARAMS] = {
         WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async on sm_80+)", 3, wt_stages),
     [GH_WT_MINBLOCKS] = WT_PARAM("minblocks",
                                  "blocks per SM the register allocation must allow (__launch_bounds__): 2 caps "
-                                 "registers for more warps per SM, at the risk of spills",
-                                 1, wt_min_blocks),
+                                 "registers for more warps per SM, at the risk of spills; 0: 2 in f32, 1 in f64, "
+                                 "f16 and bf16",
+                                 0, wt_min_blocks),
 };
 
 const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS] = {
-    {128, 128, 16, 64, 32, 8, 8, 3, 1}, /* the default */
+    {128, 128, 16, 64, 32, 8, 8, 3, 0}, /* the default */
     {128, 128, 8, 32, 64, 8, 8, 2, 2},  /* 8 x 8 threads per warp */
     {64, 64, 32, 32, 32, 4, 8, 4, 1},   /* 128 threads */
     {256, 64, 16, 64, 32, 8, 8, 3, 1},  /* 256-row blocks */

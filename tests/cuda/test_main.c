@@ -200,7 +200,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
     info = warptile >= 0 ? api->kernel_info(ctx, warptile) : NULL;
     if (info && info->n_params == 9) {
         const char *names[9] = {"bm", "bn", "bk", "wm", "wn", "tm", "tn", "stages", "minblocks"};
-        const int64_t defaults[9] = {128, 128, 16, 64, 32, 8, 8, 3, 1};
+        const int64_t defaults[9] = {128, 128, 16, 64, 32, 8, 8, 3, 0};
         int ok = 1;
         for (size_t i = 0; ok && i < 9; ++i) {
             const gh_param_info *p = &info->params[i];
@@ -209,7 +209,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
             ok = p->size >= sizeof(gh_param_info) && strcmp(p->name, names[i]) == 0 &&
                  p->default_value == defaults[i] && allowed && p->description[0];
         }
-        CHECK(ok, "warptile's parameters: bm bn bk wm wn tm tn stages minblocks, defaults 128 128 16 64 32 8 8 3 1");
+        CHECK(ok, "warptile's parameters: bm bn bk wm wn tm tn stages minblocks, defaults 128 128 16 64 32 8 8 3 0");
     }
 }
 
