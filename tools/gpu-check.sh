@@ -33,7 +33,7 @@ step list 30 "$build/gemmhost" --list
 # them minutes before; on a fresh machine 300 s saw 34 of 81 lines); then
 # gemmhost end to end on its f16, bf16 and TF32 config (tests/cuda/half.ini).
 # NVRTC's compiles of every kernel variant in every dtype (--full; ctest's
-# plain run skips them) need no GPU and come last: they grew past 6 minutes
+# plain run skips them) need no GPU and run near the end: past 6 minutes
 # on the GPU machine, and in one step with the device tests, killed at its
 # limit, they left no result at all.
 step cuda 900 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --device-only \
