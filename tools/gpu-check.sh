@@ -39,7 +39,8 @@ step list 30 "$build/gemmhost" --list
 step cuda 900 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --device-only \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
 step cuda-half 180 bash "$src/tests/cuda/test_half.sh" "$build/gemmhost" "$src/tests/cuda/half.ini" python3
-step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin"
+step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin" \
+  --plugin "$build/plugins/gemmhost-opencl.so"
 step opencl-mma 200 bash "$src/tests/opencl/test_mma.sh" "$build/gemmhost" "$src" python3
 step opencl-wgmma 200 bash "$src/tests/opencl/test_wgmma.sh" "$build/gemmhost" "$src" python3
 # 8 processes side by side: warptile's pipeline per layout of the operands

@@ -14,8 +14,12 @@
  * warptile has its own sweep (warptile_checks.c); clblast is checked
  * through gemmhost (test_clblast.sh) and by gemmhost-conformance.
  *
- *   test_opencl_plugin [-v]            the tests (-v: passes too); exit 77 when no device
- *   test_opencl_plugin --bench [N...]  timings instead (see bench.h)
+ *   test_opencl_plugin [--plugin SO] [-v]            the tests (-v: passes too); exit 77 when no device
+ *   test_opencl_plugin [--plugin SO] --bench [N...]  timings instead (see bench.h)
+ *
+ * --plugin: the plugin to load, by default the one built beside this test
+ * (a build folder copied to another machine or path, tools/gpu-check.sh's
+ * case, names its own).
  *
  * GEMMHOST_TEST_OPENCL_PLATFORM=<text> keeps only the platforms whose name
  * contains the text (the plugin's `platform` option).
@@ -230,19 +234,21 @@ int main(int argc, char **argv)
 {
     int bench = 0, n_sizes = 0;
     int64_t sizes[16];
+    const char *plugin_path = GEMMHOST_OPENCL_PLUGIN;
     check_quiet = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-v") == 0) check_quiet = 0;
+        else if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc) plugin_path = argv[++i];
         else if (strcmp(argv[i], "--bench") == 0) bench = 1;
         else if (bench && n_sizes < 16 && atoll(argv[i]) > 0) sizes[n_sizes++] = atoll(argv[i]);
         else {
-            fprintf(stderr, "usage: %s [-v] | --bench [N ...]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--plugin gemmhost-opencl.so] [-v] | --bench [N ...]\n", argv[0]);
             return 2;
         }
     }
 
     plugin_handle h = {0};
-    if (plugin_load(&h, GEMMHOST_OPENCL_PLUGIN) != 0) return 1;
+    if (plugin_load(&h, plugin_path) != 0) return 1;
     const gh_plugin_api *api = h.api;
     if (!bench) {
         option_checks_platform(api);
