@@ -30,13 +30,21 @@
  * warp met each step with a stall on the barrier, then on the copies, then
  * on its first reads (ncu on an H100: 29,000 samples without an
  * instruction issued instead of 36,000; f32 4096 nn 0.91 -> 0.93 of cuBLAS).
- * The copies go in two parts, one operand's after k = 0 and the other's
- * after k = 1, the one with fewer pieces per thread first (in nn that is
- * B: A is transposed on the way, 8 single elements). On an H200, f32 4096
- * / 8192 of cuBLAS: nn 0.92 / 0.92 -> 0.93 / 0.94, tt 0.97 / 0.93 -> 0.98
- * / 0.94, nt +0.01, tn the same; f64 +0.01 to 0.02. A first gained 0.01
- * less in nn; slices over 3 to 12 k's lost up to 0.15 (each slice
- * computes its addresses again).
+ * The copies go in two parts, one operand's after k = 1 and the other's
+ * after k = 4, the one with fewer pieces per thread first (in nn that is
+ * B: A is transposed on the way, 8 single elements). The places were
+ * measured (H200, f32, of cuBLAS at 4096 / 8192, each row against the
+ * one above in the same run):
+ *   all after k = 0:   nn 0.92 / 0.92, nt 0.89 / 0.87, tt 0.97 / 0.93;
+ *   k = 0 and 1:       nn 0.94 / 0.94, nt 0.91 / 0.88, tt 0.98 / 0.94,
+ *                      f64 +0.01-0.02;
+ *   k = 1 and 4:       nn 0.96 / 0.96, nt 0.93 / 0.90, tt 1.00 / 0.96,
+ *                      tn 0.97 / 0.94 (0.95 / 0.91 before); f64 0.39 /
+ *                      0.37 against 0.41 / 0.39, so f64 keeps 0 and 1.
+ * 0 and 3, 0 and 7, 1 and 6 or 7 ran up to 0.01 below; 1 and 3, 2 and 5
+ * up to 0.04 below in nn; 0 and 2, 4, 5 or 6 spilled in nn at 128
+ * registers; slices over 3 to 12 k's lost up to 0.15 (each slice computes
+ * its addresses again); A first gained 0.01 less in nn.
  *
  * Blocks are numbered in groups of 8 rows of blocks, column by column
  * within a group, so that blocks running at once share rows of A and
@@ -92,6 +100,10 @@ static_assert(THREADS <= 1024, "over CUDA's 1024 threads per block");
 static_assert(TM % V == 0 && TN % V == 0 && BK % V == 0, "TM, TN and BK must be multiples of 16 bytes of acc_t");
 static_assert(BK % GV == 0 && BM % GV == 0 && BN % GV == 0, "tiles must be whole 16-byte pieces of elem_t");
 static_assert(STAGES >= 2, "at least two stages");
+
+/* After which k's of a step the next step's copies start (see the top). */
+enum { COPY_K0 = sizeof(acc_t) == 8 ? 0 : 1, COPY_K1 = sizeof(acc_t) == 8 ? 1 : 4 };
+static_assert(COPY_K0 < COPY_K1 && COPY_K1 < BK - 1, "both parts of the copies before a step's last k");
 
 /* cp.async moves elem_t into shared memory as is: only where acc_t is
  * elem_t, and from sm_80 on. */
@@ -447,15 +459,15 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
                 for (int j = 0; j < TN; ++j) acc[i][j] += af[k % 2][i] * bf[k % 2][j];
             /* Into the stage of step s - 1, which every thread finished
              * reading before the last barrier: the operand with fewer
-             * pieces per thread after k = 0, the other after k = 1. */
-            if (k < 2 && next < steps) {
+             * pieces per thread after k = COPY_K0, the other after COPY_K1. */
+            if ((k == COPY_K0 || k == COPY_K1) && next < steps) {
                 const int st_ = next % STAGES;
-                if ((k == 0) == (a_copy_t::pieces::EACH <= b_copy_t::pieces::EACH))
+                if ((k == COPY_K0) == (a_copy_t::pieces::EACH <= b_copy_t::pieces::EACH))
                     a_copy.start(as + st_ * a_shape::ELEMS, next * a_step, A, lda, K - next * BK, tid);
                 else
                     b_copy.start(bs + st_ * b_shape::ELEMS, next * b_step, B, ldb, K - next * BK, tid);
             }
-            if (k == 1) async_commit();
+            if (k == COPY_K1) async_commit();
         }
     }
 #undef START_STEP
