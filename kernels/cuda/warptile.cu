@@ -41,8 +41,8 @@
  *   k = 1 and 4:       nn 0.96 / 0.96, nt 0.93 / 0.90, tt 1.00 / 0.96,
  *                      tn 0.97 / 0.94 (0.95 / 0.91 before); f64 0.39 /
  *                      0.37 against 0.41 / 0.39, so f64 keeps 0 and 1.
- * 0 and 3, 0 and 7, 1 and 6 or 7 ran up to 0.01 below; 1 and 3, 2 and 5
- * up to 0.04 below in nn; 0 and 2, 4, 5 or 6 spilled in nn at 128
+ * 0 and 3, 0 and 7, 1 and 6 or 7 ran about 0.01 below in nn; 1 and 3, 2
+ * and 5 or 6 up to 0.05 below; 0 and 2, 4, 5 or 6 spilled in nn at 128
  * registers; slices over 3 to 12 k's lost up to 0.15 (each slice computes
  * its addresses again); A first gained 0.01 less in nn.
  *
