@@ -386,12 +386,15 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
     b_copy_t b_copy;
     a_copy.setup(a_src, lda, m_left, tid);
     b_copy.setup(b_src, ldb, n_left, tid);
-    /* Starts step `step`'s tiles into their stage. */
+    /* Starts step `step`'s tile of A, of B, or both, into their stage. */
+#define START_A(step)                                                                                           \
+    a_copy.start(as + (step) % STAGES * a_shape::ELEMS, (step) * a_step, A, lda, K - (step) * BK, tid)
+#define START_B(step)                                                                                           \
+    b_copy.start(bs + (step) % STAGES * b_shape::ELEMS, (step) * b_step, B, ldb, K - (step) * BK, tid)
 #define START_STEP(step)                                                                                        \
     do {                                                                                                        \
-        const int st_ = (step) % STAGES;                                                                        \
-        a_copy.start(as + st_ * a_shape::ELEMS, (step) * a_step, A, lda, K - (step) * BK, tid);               \
-        b_copy.start(bs + st_ * b_shape::ELEMS, (step) * b_step, B, ldb, K - (step) * BK, tid);               \
+        START_A(step);                                                                                          \
+        START_B(step);                                                                                          \
     } while (0)
 #define FINISH_STEP(step)                                                                                       \
     do {                                                                                                        \
@@ -461,15 +464,16 @@ static __device__ __forceinline__ void warptile(int M, int N, int K, acc_t alpha
              * reading before the last barrier: the operand with fewer
              * pieces per thread after k = COPY_K0, the other after COPY_K1. */
             if ((k == COPY_K0 || k == COPY_K1) && next < steps) {
-                const int st_ = next % STAGES;
                 if ((k == COPY_K0) == (a_copy_t::pieces::EACH <= b_copy_t::pieces::EACH))
-                    a_copy.start(as + st_ * a_shape::ELEMS, next * a_step, A, lda, K - next * BK, tid);
+                    START_A(next);
                 else
-                    b_copy.start(bs + st_ * b_shape::ELEMS, next * b_step, B, ldb, K - next * BK, tid);
+                    START_B(next);
             }
             if (k == COPY_K1) async_commit();
         }
     }
+#undef START_A
+#undef START_B
 #undef START_STEP
 #undef FINISH_STEP
 
