@@ -4,7 +4,7 @@
  * .target sm_90, where ptxas refuses wgmma, so the sm_90a instructions sit
  * in PTX comments ("//SM90A ...", operands substituted as for any inline
  * asm): the plugin takes the program's PTX, uncomments them, retargets it to
- * sm_90a and loads the result as a program binary (plugins/opencl/sm90a.c).
+ * sm_90a and loads the result as a program binary (plugins/opencl/ptx_rebuild.c).
  * Offered on NVIDIA devices of compute capability 9.0 only.
  *
  * A work-group of BM / 64 warpgroups (128 work-items each) computes a BM x

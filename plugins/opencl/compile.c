@@ -6,7 +6,7 @@
 #include "devices.h"
 #include "errors.h"
 #include "program_info.h"
-#include "sm90a.h"
+#include "ptx_rebuild.h"
 #include "sources.h"
 
 /* Every kernel file is compiled after this one, which holds what they share. */
@@ -139,15 +139,16 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
     int translated = 0;
     char *log = build_log(*program, dev->id, &src, &translated);
     free(src.text);
-    if (err == CL_SUCCESS && def->sm90a) {
-        /* The source's PTX holds the sm_90a instructions as comments: the
-         * program that runs is that PTX, uncommented and retargeted, whose
-         * log is the one that counts (ptxas with them). */
-        cl_program retargeted = NULL;
+    const ocl_ptx_edit edit = {.sm90a = def->sm90a, .max_registers = v->register_cap};
+    if (err == CL_SUCCESS && (edit.sm90a || edit.max_registers)) {
+        /* The program that runs is the source's PTX edited (sm_90a's
+         * instructions uncommented, or a register cap), whose log is the
+         * one that counts. */
+        cl_program rebuilt = NULL;
         free(log);
-        status = ocl_sm90a_rebuild(dev->context, dev->id, *program, options, &retargeted, &log);
+        status = ocl_ptx_rebuild(dev->context, dev->id, *program, options, &edit, &rebuilt, &log);
         clReleaseProgram(*program);
-        *program = retargeted;
+        *program = rebuilt;
         if (status != GH_OK) {
             gh_plugin_append_error("\n(kernel %s, %s, %s, for '%s')", def->info.name, gh_plugin_dtype_name(dtype),
                                    options, dev->name);

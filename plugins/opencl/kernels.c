@@ -411,6 +411,7 @@ void ocl_warptile_path(ocl_variant *v, const ocl_device *dev, int trans_a, int t
 {
     const int bits = (trans_a ? 1 : 0) | (trans_b ? 2 : 0);
     v->path = dev->nv_cc_major >= 8 && (dtype == GH_F32 || dtype == GH_F64) ? 1 + bits : 0;
+    v->register_cap = ocl_warptile_register_cap(v->values, dtype, v->path, dev->nv_registers_per_block);
     v->slot = v->slot * 5 + v->path;
 }
 
@@ -426,8 +427,10 @@ void ocl_variant_defines(int kernel, const ocl_variant *v, char *text, size_t si
     if (v->path && used < size) {
         if (kernel == OCL_KERNEL_MMA || kernel == OCL_KERNEL_WGMMA)
             snprintf(text + used, size - used, " -DMMA_PATH=%d", v->path);
-        else snprintf(text + used, size - used, " -DGH_NV_ASYNC=%d", v->path);
+        else used += (size_t)snprintf(text + used, size - used, " -DGH_NV_ASYNC=%d", v->path);
     }
+    if (v->register_cap && used < size)
+        snprintf(text + used, size - used, " -DGH_NV_REGISTER_CAP=%u", v->register_cap);
 }
 
 int ocl_kernel_count(gh_plugin *ctx)

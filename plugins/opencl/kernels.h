@@ -34,7 +34,7 @@ typedef struct ocl_kernel_def {
     const char *file;                    /* source in kernels/opencl/, after common.cl; NULL: a library's */
     const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
-    int sm90a;                           /* its PTX holds sm_90a instructions as comments (sm90a.h) */
+    int sm90a;                           /* its PTX holds sm_90a instructions as comments (ptx_rebuild.h) */
 } ocl_kernel_def;
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
@@ -54,6 +54,8 @@ typedef struct ocl_variant {
     int depth;                      /* blocked: the K step (-DDEPTH); 0 for the others */
     int path;                       /* mma, wgmma: 1 + transposes and copy path (-DMMA_PATH, ocl_mma_path); warptile:
                                      * 1 + transposes for a cp.async program (-DGH_NV_ASYNC,
+                                     * ocl_warptile_path); 0 else */
+    unsigned register_cap;          /* warptile: .maxnreg written into the program's PTX (-DGH_NV_REGISTER_CAP,
                                      * ocl_warptile_path); 0 else */
     uint64_t local_bytes;           /* local memory the kernel declares */
     char text[96];                  /* "tile=128 work=8", for messages */
@@ -85,7 +87,8 @@ void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, i
  * pair, each tile's copy known when compiling; elsewhere one program for
  * every pair stages the tiles through registers. Sets v->path (1 + trans_a
  * + 2 trans_b for a cp.async program, else 0) and makes it part of
- * v->slot. */
+ * v->slot; sets v->register_cap (ocl_warptile_register_cap), which follows
+ * from the rest of the key. */
 void ocl_warptile_path(ocl_variant *v, const struct ocl_device *dev, int trans_a, int trans_b, gh_dtype dtype);
 
 /* 1 when the variant's parameters fit together for dtype (warptile's must);

@@ -1,5 +1,5 @@
-/* The PTX rewrite behind kernel wgmma (sm90a.h): plain text in and out, no
- * OpenCL (the tests compile this file alone). */
+/* The PTX rewrites behind ptx_rebuild.h: plain text in and out, no OpenCL
+ * (the tests compile this file alone). */
 #ifndef GH_OPENCL_PTX_REWRITE_H
 #define GH_OPENCL_PTX_REWRITE_H
 
@@ -10,5 +10,11 @@
  * ".target sm_NN" (whatever NN) made ".target sm_90a". NULL when out of
  * memory or when ptx has no .target directive; *why says which. */
 char *ocl_ptx_to_sm90a(const char *ptx, const char **why);
+
+/* A copy of ptx (to free) with ".maxnreg max_registers" before the body of
+ * every .entry (after its parameters and other directives). NULL when out
+ * of memory, when ptx has no .entry, or when one has no body or already a
+ * .maxnreg; *why says which. */
+char *ocl_ptx_cap_registers(const char *ptx, unsigned max_registers, const char **why);
 
 #endif

@@ -73,3 +73,12 @@ int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_si
     }
     return 1;
 }
+
+unsigned ocl_warptile_register_cap(const int64_t *p, gh_dtype dtype, int async, uint64_t registers_per_block)
+{
+    /* No work-items: a warp tile larger than the block, refused later. */
+    const int64_t threads = ocl_warptile_threads(p);
+    if (!async || dtype != GH_F32 || threads <= 0) return 0;
+    const uint64_t cap = registers_per_block / (2 * (uint64_t)threads);
+    return cap >= 128 && cap < 255 ? (unsigned)cap : 0;
+}

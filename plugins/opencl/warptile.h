@@ -27,4 +27,13 @@ uint64_t ocl_warptile_local_bytes(const int64_t *p, gh_dtype dtype);
  * device's own limits are checked apart, by gemm.c). */
 int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_size);
 
+/* The register cap (.maxnreg) for an f32 cp.async program (async: its
+ * -DGH_NV_ASYNC, 0 for none) of p on a device of registers_per_block
+ * (CL_DEVICE_REGISTERS_PER_BLOCK_NV): the most that lets two work-groups
+ * share a multiprocessor, where that is between 128 and 254 (the default's
+ * 256 work-items: 128). 0 for no cap, and for the kernel's own step order:
+ * other dtypes, fewer work-items (two groups fit uncapped) or more (the cap
+ * would spill). */
+unsigned ocl_warptile_register_cap(const int64_t *p, gh_dtype dtype, int async, uint64_t registers_per_block);
+
 #endif
