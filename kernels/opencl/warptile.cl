@@ -12,7 +12,8 @@
  * the current step is multiplied, then stored into the other buffer: one
  * barrier per step (the buffer written was last read a step earlier, before
  * the previous barrier). On NVIDIA, cp.async in inline PTX instead
- * (ASYNC below).
+ * (ASYNC below), and in f32 CUDA's step order with the registers capped
+ * (LATE_BARRIER).
  *
  * Global loads: a tile is read as it lies in memory, R rows of L contiguous
  * elements, consecutive work-items taking consecutive 16-byte pieces of a row
@@ -127,6 +128,17 @@
 #endif
 #else
 #define ASYNC 0
+#endif
+/* LATE_BARRIER: CUDA's step order (see the k loop), for ASYNC programs
+ * whose registers the plugin caps by writing .maxnreg GH_NV_REGISTER_CAP
+ * into their PTX (NVIDIA's OpenCL compiler takes no cap of its own). */
+#if ASYNC && defined(GH_NV_REGISTER_CAP)
+#define LATE_BARRIER 1
+#if BK < 6
+#error "the late barrier's copies go after k = 1 and k = 4, both before a step's last k"
+#endif
+#else
+#define LATE_BARRIER 0
 #endif
 
 /* Registers a work-item stages a tile of E elements in: the larger of the
@@ -298,19 +310,48 @@ WT_TILE_COPY_KC(b_kc, BN, BK)
         else wt_store_b_nc(b_to, B_ROW, b_vec, tid, b_staged);                                          \
     } while (0)
 
-/* ASYNC: one step's tiles by cp.async into buffer buf (kc: a constant), one
- * commit group. */
-#define COPY_TILES(buf, k_left)                                                                              \
+/* ASYNC: one step's tile of op(A) or op(B) by cp.async into buffer buf
+ * (kc: a constant); COPY_TILES both, as one commit group. */
+#define COPY_A(buf, k_left)                                                                                  \
     do {                                                                                                     \
-        __local ACC_T *a_to = a_tile + (buf) * A_TILE + a_st, *b_to = b_tile + (buf) * B_TILE + b_st;        \
+        __local ACC_T *a_to = a_tile + (buf) * A_TILE + a_st;                                                \
         if (a_kc) wt_copy_a_kc(a_to, A_ROW, A, a_at, lda, m_left - a_rt, (k_left) - a_lt, tid);              \
         else wt_copy_a_mc(a_to, A_ROW, A, a_at, lda, (k_left) - a_rt, m_left - a_lt, a_vec, tid);            \
+        a_at += a_step;                                                                                      \
+    } while (0)
+#define COPY_B(buf, k_left)                                                                                  \
+    do {                                                                                                     \
+        __local ACC_T *b_to = b_tile + (buf) * B_TILE + b_st;                                                \
         if (b_kc) wt_copy_b_kc(b_to, B_ROW, B, b_at, ldb, n_left - b_rt, (k_left) - b_lt, tid);              \
         else wt_copy_b_nc(b_to, B_ROW, B, b_at, ldb, (k_left) - b_rt, n_left - b_lt, b_vec, tid);            \
-        a_at += a_step;                                                                                      \
         b_at += b_step;                                                                                      \
+    } while (0)
+#define COPY_TILES(buf, k_left)                                                                              \
+    do {                                                                                                     \
+        COPY_A(buf, k_left);                                                                                 \
+        COPY_B(buf, k_left);                                                                                 \
         ASYNC_COMMIT();                                                                                      \
     } while (0)
+
+/* A work-item's fragments of k from buffer buf (TM of op(A), TN of op(B)),
+ * and their products added to acc. */
+#define LOAD_FRAGS(a_reg, b_reg, buf, k)                                                                     \
+    do {                                                                                                     \
+        __local const VTYPE *a_v = a_tile_v + (buf) * (A_TILE / V) + wy0 / V + ty;                           \
+        __local const VTYPE *b_v = b_tile_v + (buf) * (B_TILE / V) + wx0 / V + tx;                           \
+        _Pragma("unroll") for (int r = 0; r < TM / V; r++) {                                                 \
+            const VTYPE av = a_v[(k) * (A_ROW / V) + r * TWM];                                               \
+            UNPACK(a_reg, r * V, av);                                                                        \
+        }                                                                                                    \
+        _Pragma("unroll") for (int r = 0; r < TN / V; r++) {                                                 \
+            const VTYPE bv = b_v[(k) * (B_ROW / V) + r * TWN];                                               \
+            UNPACK(b_reg, r * V, bv);                                                                        \
+        }                                                                                                    \
+    } while (0)
+#define MULTIPLY(a_reg, b_reg)                                                                               \
+    _Pragma("unroll") for (int i = 0; i < TM; i++)                                                           \
+        _Pragma("unroll") for (int j = 0; j < TN; j++)                                                       \
+            acc[i][j] += (a_reg)[i] * (b_reg)[j]
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void gemm_warptile(GEMM_ARGS)
@@ -371,6 +412,48 @@ void gemm_warptile(GEMM_ARGS)
 
     /* Steps are counted rather than compared with K: k + BK may not fit an int. */
     const int steps = (K - 1) / BK + 1;
+#if LATE_BARRIER
+    /* CUDA's step order (kernels/cuda/warptile.cu): the fragments of k + 1
+     * are read while k's are multiplied; the barrier that publishes step
+     * s + 1 comes before step s's last products, which hide it and the
+     * first reads across it; the next step's copies go in two parts, after
+     * k = 1 and k = 4, the operand with fewer pieces per work-item first (B
+     * when only A goes element by element). H200, f32, ratio to cuBLAS at
+     * 4096 / 8192 against the order below (capped alike), same run: nn
+     * 0.920 / 0.923 (0.903 / 0.900), nt 0.903 / 0.878 (0.893 / 0.868), tn
+     * 0.932 / 0.891 (0.938 / 0.897), tt 0.963 / 0.923 (0.954 / 0.914).
+     * Uncapped, NVIDIA's compiler gave it 159-169 registers, one work-group
+     * per multiprocessor, and nn 0.83. */
+    const int b_first = a_kc && !b_kc;
+    COPY_TILES(0, K);
+    ASYNC_WAIT(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ACC_T af[2][TM], bf[2][TN];
+    LOAD_FRAGS(af[0], bf[0], 0, 0);
+    for (int s = 0; s < steps; s++) {
+        const int more = s + 1 < steps, buf = s & 1;
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            if (k == BK - 1) {
+                /* Step s + 1 has arrived for every work-item, and every
+                 * work-item is done reading step s, whose buffer step s + 2
+                 * overwrites. */
+                ASYNC_WAIT(0);
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (more) LOAD_FRAGS(af[(k + 1) % 2], bf[(k + 1) % 2], buf ^ 1, 0);
+            } else {
+                LOAD_FRAGS(af[(k + 1) % 2], bf[(k + 1) % 2], buf, k + 1);
+            }
+            MULTIPLY(af[k % 2], bf[k % 2]);
+            /* Into the buffer of step s - 1, read before the last barrier. */
+            if ((k == 1 || k == 4) && more) {
+                if ((k == 1) == b_first) COPY_B(buf ^ 1, K - (s + 1) * BK);
+                else COPY_A(buf ^ 1, K - (s + 1) * BK);
+            }
+            if (k == 4) ASYNC_COMMIT();
+        }
+    }
+#else
 #if ASYNC
     COPY_TILES(0, K);
 #else
@@ -399,26 +482,11 @@ void gemm_warptile(GEMM_ARGS)
 #endif
 
         const int buf = s & 1;
-        __local const VTYPE *a_v = a_tile_v + buf * (A_TILE / V) + wy0 / V + ty;
-        __local const VTYPE *b_v = b_tile_v + buf * (B_TILE / V) + wx0 / V + tx;
 #pragma unroll
         for (int k = 0; k < BK; k++) {
             ACC_T a_reg[TM], b_reg[TN];
-#pragma unroll
-            for (int r = 0; r < TM / V; r++) {
-                const VTYPE av = a_v[k * (A_ROW / V) + r * TWM];
-                UNPACK(a_reg, r * V, av);
-            }
-#pragma unroll
-            for (int r = 0; r < TN / V; r++) {
-                const VTYPE bv = b_v[k * (B_ROW / V) + r * TWN];
-                UNPACK(b_reg, r * V, bv);
-            }
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++)
-                    acc[i][j] += a_reg[i] * b_reg[j];
+            LOAD_FRAGS(a_reg, b_reg, buf, k);
+            MULTIPLY(a_reg, b_reg);
         }
 
 #if !ASYNC
@@ -427,6 +495,7 @@ void gemm_warptile(GEMM_ARGS)
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     }
+#endif
 
     /* acc[i][j] is C[row0 + wy0 + x(i, ty)][col0 + wx0 + x(j, tx)], with
      * x(i, t) = (i / V) * TW * V + t * V + i % V. */
