@@ -314,7 +314,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM
      * catches) rather than computed wrongly. */
     const int vec = ((ulong)a & 15) == 0 && ((ulong)b & 15) == 0 && ((long)lda * ES) % 16 == 0 &&
                     ((long)ldb * ES) % 16 == 0;
-    if ((trans_a != 0) != MMA_TA || (trans_b != 0) != MMA_TB || (MMA_VEC && !vec)) return;
+    /* MMA_VEC > vec, not MMA_VEC && !vec: a constant beside && or || is a
+     * warning in clang, and so in NVIDIA's compiler. */
+    if ((trans_a != 0) != MMA_TA || (trans_b != 0) != MMA_TB || MMA_VEC > vec) return;
     mma_gemm(M, N, K, alpha, beta, a, lda, b, ldb, C + c_offset, ldc, (__local raw_t *)smem_words, MMA_TA, MMA_TB,
              MMA_VEC);
 }

@@ -424,7 +424,7 @@ void gemm_warptile(GEMM_ARGS)
      * 0.932 / 0.891 (0.938 / 0.897), tt 0.963 / 0.923 (0.954 / 0.914).
      * Uncapped, NVIDIA's compiler gave it 159-169 registers, one work-group
      * per multiprocessor, and nn 0.83. */
-    const int b_first = a_kc && !b_kc;
+    const int b_first = a_kc > b_kc; /* only A element by element (constants: no &&, which clang warns of) */
     COPY_TILES(0, K);
     ASYNC_WAIT(0);
     barrier(CLK_LOCAL_MEM_FENCE);
