@@ -32,8 +32,8 @@ int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_si
  * (CL_DEVICE_REGISTERS_PER_BLOCK_NV): the most that lets two work-groups
  * share a multiprocessor, where that is between 128 and 254 (the default's
  * 256 work-items: 128). 0 for no cap, and for the kernel's own step order:
- * other dtypes, fewer work-items (two groups fit uncapped) or more (the cap
- * would spill). */
+ * other dtypes, bk 8, fewer work-items (two groups fit uncapped) or more
+ * (the cap would spill). */
 unsigned ocl_warptile_register_cap(const int64_t *p, gh_dtype dtype, int async, uint64_t registers_per_block);
 
 #endif

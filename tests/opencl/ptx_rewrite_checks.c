@@ -50,6 +50,9 @@ static void register_cap_checks(void)
     CHECK(got == 0, "register cap: none for 128 work-items, two fit uncapped (got %u)", got);
     got = ocl_warptile_register_cap(large, GH_F32, 1, 65536);
     CHECK(got == 0, "register cap: none for 1024 work-items, 32 would spill (got %u)", got);
+    const int64_t shallow[OCL_WT_PARAMS] = {64, 128, 8, 64, 16, 8, 4};
+    got = ocl_warptile_register_cap(shallow, GH_F32, 1, 65536);
+    CHECK(got == 0, "register cap: none at bk 8, where the late barrier ran slower (got %u)", got);
     const int64_t warp_over_block[OCL_WT_PARAMS] = {64, 64, 16, 128, 32, 8, 8};
     got = ocl_warptile_register_cap(warp_over_block, GH_F32, 1, 65536);
     CHECK(got == 0, "register cap: none for a warp tile over the block (no work-items; refused later) (got %u)", got);
