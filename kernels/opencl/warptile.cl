@@ -134,8 +134,11 @@
  * into their PTX (NVIDIA's OpenCL compiler takes no cap of its own). */
 #if ASYNC && defined(GH_NV_REGISTER_CAP)
 #define LATE_BARRIER 1
-#if BK < 6
-#error "the late barrier's copies go after k = 1 and k = 4, both before a step's last k"
+/* After which k's of a step the next step's copies start (as in CUDA's). */
+#define COPY_K0 1
+#define COPY_K1 4
+#if COPY_K1 >= BK - 1
+#error "the late barrier's copies go after k = COPY_K0 and COPY_K1, both before a step's last k"
 #endif
 #else
 #define LATE_BARRIER 0
@@ -417,11 +420,12 @@ void gemm_warptile(GEMM_ARGS)
      * are read while k's are multiplied; the barrier that publishes step
      * s + 1 comes before step s's last products, which hide it and the
      * first reads across it; the next step's copies go in two parts, after
-     * k = 1 and k = 4, the operand with fewer pieces per work-item first (B
-     * when only A goes element by element). H200, f32, ratio to cuBLAS at
-     * 4096 / 8192 against the order below (capped alike), same run: nn
-     * 0.920 / 0.923 (0.903 / 0.900), nt 0.903 / 0.878 (0.893 / 0.868), tn
-     * 0.932 / 0.891 (0.938 / 0.897), tt 0.963 / 0.923 (0.954 / 0.914).
+     * k = COPY_K0 and COPY_K1, the operand with fewer pieces per work-item
+     * first (B when only A goes element by element). H200, f32, ratio to
+     * cuBLAS at 4096 / 8192 against the order below (capped alike), same
+     * run: nn 0.920 / 0.923 (0.903 / 0.900), nt 0.903 / 0.878 (0.893 /
+     * 0.868), tn 0.932 / 0.891 (0.938 / 0.897), tt 0.963 / 0.923 (0.954 /
+     * 0.914).
      * Uncapped, NVIDIA's compiler gave it 159-169 registers, one work-group
      * per multiprocessor, and nn 0.83. */
     const int b_first = a_kc > b_kc; /* only A element by element (constants: no &&, which clang warns of) */
@@ -446,11 +450,11 @@ void gemm_warptile(GEMM_ARGS)
             }
             MULTIPLY(af[k % 2], bf[k % 2]);
             /* Into the buffer of step s - 1, read before the last barrier. */
-            if ((k == 1 || k == 4) && more) {
-                if ((k == 1) == b_first) COPY_B(buf ^ 1, K - (s + 1) * BK);
+            if ((k == COPY_K0 || k == COPY_K1) && more) {
+                if ((k == COPY_K0) == b_first) COPY_B(buf ^ 1, K - (s + 1) * BK);
                 else COPY_A(buf ^ 1, K - (s + 1) * BK);
             }
-            if (k == 4) ASYNC_COMMIT();
+            if (k == COPY_K1) ASYNC_COMMIT();
         }
     }
 #else
