@@ -1,13 +1,15 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
-// warptile: a three-level hierarchy. A workgroup computes a TILE x TILE block
-// of C; its subgroups (warps of 32 on NVIDIA) each own a WM x WN part of it,
-// their 32 invocations laid out LM x LN; each invocation keeps a WORK x WORK
-// micro-tile in registers, as (WORK / 4)^2 blocks of 4 x 4 spread over the
+// warptile: a three-level hierarchy. A workgroup computes a TILE_M x TILE_N
+// block of C; its subgroups (warps of 32 on NVIDIA) each own a WM x WN part
+// of it, their 32 invocations laid out LM x LN; each invocation keeps a
+// WORK_M x WORK_N micro-tile in registers, as blocks of 4 x 4 spread over the
 // warp's part so that, per k, a warp reads 4 distinct 4-vectors of A and 8
 // of B from shared memory (one transaction each, the rest broadcast).
+// TILE_M and WORK_M are TILE_N and WORK_N times the parameter aspect (1 or 2,
+// plugins/vulkan/kernels.c): the same invocations, twice the rows.
 //
-// Per step of DEPTH along k, op(A)'s TILE x DEPTH and op(B)'s DEPTH x TILE
+// Per step of DEPTH along k, op(A)'s TILE_M x DEPTH and op(B)'s DEPTH x TILE_N
 // tiles are staged k-major in shared memory, double-buffered: the next
 // step's global loads go to registers before this step's products and to
 // the other buffer after them, so one barrier per step suffices.
@@ -28,21 +30,19 @@
 // Every size is fixed when glslc compiles, one module per combination
 // (plugins/vulkan/CMakeLists.txt): register arrays sized by specialization
 // constants were kept in local memory by NVIDIA's driver (15x slower).
-#if !defined(TILE) || !defined(DEPTH) || !defined(WORK)
-#error "build with -DTILE=<64u|128u> -DDEPTH=<8u|16u|32u> -DWORK=<4u|8u>"
+#if !defined(TILE_M) || !defined(TILE_N) || !defined(DEPTH) || !defined(WORK_M) || !defined(WORK_N)
+#error "build with -DTILE_M -DTILE_N=<64u|128u> -DDEPTH=<8u|16u|32u> -DWORK_M -DWORK_N=<4u|8u>"
 #endif
 #ifndef VEC4
 #define VEC4 vec4   // the 4-vector of DTYPE in shared memory: vec4 or dvec4
 #endif
 
-#define NTHREADS ((TILE / WORK) * (TILE / WORK))
+#define NTHREADS ((TILE_M / WORK_M) * (TILE_N / WORK_N))
 layout(local_size_x = NTHREADS) in;
 
 const uint LM = 4u, LN = 8u;              // a warp's invocations, LM x LN
-const uint WM = LM * WORK, WN = LN * WORK; // a warp's part of the block
-const uint WARPS_N = TILE / WN;
-const uint TILE4 = TILE / 4u;              // 4-vectors per staged row
-const uint ELEMS = TILE * DEPTH;           // of each staged tile
+const uint WM = LM * WORK_M, WN = LN * WORK_N; // a warp's part of the block
+const uint WARPS_N = TILE_N / WN;
 
 // The vector of a global load: VW elements, read through the aliases below.
 // f64 builds with -DVLOAD=dvec2 -DVW=2u (16 bytes, as a vec4).
@@ -59,9 +59,9 @@ layout(std430, set = 0, binding = 3) readonly buffer MatrixAV { VLOAD av[]; };
 layout(std430, set = 0, binding = 4) readonly buffer MatrixBV { VLOAD bv[]; };
 
 #define CEIL_DIV(a, b) (((a) + (b) - 1u) / (b))
-// Loads per invocation per tile (at most 32: a bit each in a uint).
-const uint LS = CEIL_DIV(ELEMS, NTHREADS);        // scalar loads
-const uint LV = CEIL_DIV(ELEMS / VW, NTHREADS);   // vector loads
+// Loads per invocation per tile of A and of B (at most 32: a bit each in a uint).
+const uint LSA = CEIL_DIV(TILE_M * DEPTH, NTHREADS), LSB = CEIL_DIV(TILE_N * DEPTH, NTHREADS); // scalar
+const uint LVA = CEIL_DIV(TILE_M * DEPTH / VW, NTHREADS), LVB = CEIL_DIV(TILE_N * DEPTH / VW, NTHREADS); // vector
 
 // Staged tiles, k-major: element (kk, x) is op(A)(row0 + x, k0 + kk) or
 // op(B)(k0 + kk, col0 + x). No padding (128 x 16 x 2 x 2 tiles of f32 fill
@@ -69,8 +69,8 @@ const uint LV = CEIL_DIV(ELEMS / VW, NTHREADS);   // vector loads
 // permuted by XOR with swz(kk), so that the transposing stores (A not
 // transposed, B transposed: lanes of a warp along kk, DEPTH / 4 per x) hit
 // distinct banks; the reads, 4-vectors along x at one kk, stay distinct.
-shared VEC4 As[2u * ELEMS / 4u];
-shared VEC4 Bs[2u * ELEMS / 4u];
+shared VEC4 As[2u * TILE_M * DEPTH / 4u];
+shared VEC4 Bs[2u * TILE_N * DEPTH / 4u];
 
 // The bound of the k loop inside a step: DEPTH, as a specialization constant
 // the plugin leaves at its default, so that the loop reaches the driver
@@ -98,14 +98,15 @@ uint swz(uint kk)
     return ((kk >> 2u) & (KL - 1u)) * (8u / KL);
 }
 
-// Index of the 4-vector holding element (kk, x) of buffer `buf`. Written as
+// Index of the 4-vector holding element (kk, x) of buffer `buf` of a tile
+// whose rows are tile4 4-vectors long. Written as
 // one row index times the row length, and the fragment reads below taken
 // for A then for B: NVIDIA's driver then gives the default 141 registers
 // instead of 151, and it runs 0.80 of cuBLAS instead of 0.78 (H100, f32 nn
 // 4096, depth 16; tn 0.83 instead of 0.81).
-uint vec_at(uint buf, uint kk, uint x)
+uint vec_at(uint buf, uint kk, uint x, uint tile4)
 {
-    return (buf * DEPTH + kk) * TILE4 + ((x >> 2u) ^ swz(kk));
+    return (buf * DEPTH + kk) * tile4 + ((x >> 2u) ^ swz(kk));
 }
 
 // Unpacks a VLOAD into VW elements of the arithmetic type.
@@ -123,20 +124,21 @@ uint vec_at(uint buf, uint kk, uint x)
 // the products (H100, f32 4096:
 // depth 16 went from 0.51 to 0.59 of cuBLAS, depth 8 from 0.57 to 0.59;
 // with no global loads at all this kernel had run 0.69).
-VLOAD rva[LV], rvb[LV];
-RAW_T ra[LS], rb[LS];
+VLOAD rva[LVA], rvb[LVB];
+RAW_T ra[LSA], rb[LSB];
 uint a_in, b_in;
 
 // The loads of one tile into registers, and their stores to shared memory.
 // K_MAJOR: the stored matrix runs along k (A not transposed, B transposed):
 // row x of the tile is x of the stored matrix, DEPTH elements along it.
-// Otherwise the stored matrix runs along x: row kk is k0 + kk, TILE long.
+// Otherwise the stored matrix runs along x: row kk is k0 + kk, SIDE long.
 // Element e of the tile (or vector e) is numbered along the stored rows, so
 // neighbouring invocations read neighbouring addresses.
 //   NAME: load_a/load_b; REG, RV: ra/rb, rva/rvb; IN: a_in/b_in; S: As/Bs;
 //   AT, VAT: raw scalar (A_RAW, B_RAW) and vector reads;
-//   X, LD, OFF: the tile's side in C (m or n), ld and offset; BIT: its vector bit in LAYOUT >> 2.
-#define DEFINE_TILE_IO(LOAD, STORE, REG, RV, IN, S, AT, VAT, X, LD, OFF, TRANS_K_MAJOR, BIT)                          \
+//   X, LD, OFF: the tile's side in C (m or n), ld and offset; BIT: its vector bit in LAYOUT >> 2;
+//   SIDE: the tile's side along x (TILE_M, TILE_N); LV, LS: its loads per invocation.
+#define DEFINE_TILE_IO(LOAD, STORE, REG, RV, IN, S, AT, VAT, X, LD, OFF, TRANS_K_MAJOR, BIT, SIDE, LV, LS)            \
     void LOAD(uint x0, uint k0)                                                                                       \
     {                                                                                                                 \
         bool kmajor = TRANS_K_MAJOR;                                                                                  \
@@ -144,10 +146,10 @@ uint a_in, b_in;
         if (((LAYOUT >> 2u) & BIT) != 0u) {                                                                           \
             [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                               \
                 uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
-                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                         \
-                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                         \
+                uint xx = kmajor ? e / (DEPTH / VW) : (e % (SIDE / VW)) * VW;                                         \
+                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (SIDE / VW);                                         \
                 uint x = x0 + xx, k = k0 + kk;                                                                        \
-                IN |= x < X && k < p.k && e < ELEMS / VW ? 1u << l : 0u;                                              \
+                IN |= x < X && k < p.k && e < (SIDE * DEPTH / VW) ? 1u << l : 0u;                                     \
                 x = kmajor ? min(x, X - 1u) : min(x, X - VW);                                                         \
                 k = kmajor ? min(k, p.k - VW) : min(k, p.k - 1u);                                                     \
                 RV[l] = VAT[(OFF + (kmajor ? x * LD + k : k * LD + x)) / VW];                                         \
@@ -155,57 +157,57 @@ uint a_in, b_in;
         } else {                                                                                                      \
             [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                               \
                 uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
-                uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
-                uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
+                uint xx = kmajor ? e / DEPTH : e % SIDE;                                                              \
+                uint kk = kmajor ? e % DEPTH : e / SIDE;                                                              \
                 uint x = x0 + xx, k = k0 + kk;                                                                        \
-                IN |= x < X && k < p.k && e < ELEMS ? 1u << l : 0u;                                                   \
+                IN |= x < X && k < p.k && e < SIDE * DEPTH ? 1u << l : 0u;                                            \
                 x = min(x, X - 1u);                                                                                   \
                 k = min(k, p.k - 1u);                                                                                 \
                 REG[l] = AT(OFF + (kmajor ? x * LD + k : k * LD + x));                                                \
             }                                                                                                         \
         }                                                                                                             \
     }                                                                                                                 \
-    /* No branch around the inner loop, which glslc would leave rolled. */                                             \
+    /* No branch around the inner loop, which glslc would leave rolled. */                                            \
     void STORE(uint buf)                                                                                              \
     {                                                                                                                 \
         bool kmajor = TRANS_K_MAJOR;                                                                                  \
         if (((LAYOUT >> 2u) & BIT) != 0u) {                                                                           \
             [[unroll]] for (uint l = 0u; l < LV; ++l) {                                                               \
                 uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
-                uint xx = kmajor ? e / (DEPTH / VW) : (e % (TILE / VW)) * VW;                                         \
-                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (TILE / VW);                                         \
-                bool ok = e < ELEMS / VW, inside = ((IN >> l) & 1u) != 0u;                                            \
+                uint xx = kmajor ? e / (DEPTH / VW) : (e % (SIDE / VW)) * VW;                                         \
+                uint kk = kmajor ? (e % (DEPTH / VW)) * VW : e / (SIDE / VW);                                         \
+                bool ok = e < (SIDE * DEPTH / VW), inside = ((IN >> l) & 1u) != 0u;                                   \
                 DTYPE r[VW];                                                                                          \
                 [[unroll]] for (uint q = 0u; q < VW; ++q)                                                             \
                     r[q] = inside ? UNPACK(RV[l], q) : DTYPE(0);                                                      \
                 /* kk is a multiple of VW (2 or 4): kk + q has kk's swizzle. */                                       \
-                uint at = vec_at(buf, kk, xx);                                                                        \
+                uint at = vec_at(buf, kk, xx, SIDE / 4u);                                                             \
                 if (ok && !kmajor && VW == 4u)                                                                        \
                     S[at] = VEC4(r[0], r[1 % VW], r[2 % VW], r[3 % VW]);                                              \
                 [[unroll]] for (uint q = 0u; q < VW; ++q) {                                                           \
                     if (ok && kmajor)                                                                                 \
-                        S[at + q * TILE4][xx & 3u] = r[q];                                                            \
+                        S[at + q * (SIDE / 4u)][xx & 3u] = r[q];                                                      \
                     else if (ok && VW != 4u)                                                                          \
-                        S[vec_at(buf, kk, xx + q)][(xx + q) & 3u] = r[q];                                             \
+                        S[vec_at(buf, kk, xx + q, SIDE / 4u)][(xx + q) & 3u] = r[q];                                  \
                 }                                                                                                     \
             }                                                                                                         \
         } else {                                                                                                      \
             [[unroll]] for (uint l = 0u; l < LS; ++l) {                                                               \
                 uint e = gl_LocalInvocationIndex + l * NTHREADS;                                                      \
-                uint xx = kmajor ? e / DEPTH : e % TILE;                                                              \
-                uint kk = kmajor ? e % DEPTH : e / TILE;                                                              \
-                if (e < ELEMS)                                                                                        \
-                    S[vec_at(buf, kk, xx)][xx & 3u] = ((IN >> l) & 1u) != 0u ? FROM_RAW(REG[l]) : DTYPE(0);           \
+                uint xx = kmajor ? e / DEPTH : e % SIDE;                                                              \
+                uint kk = kmajor ? e % DEPTH : e / SIDE;                                                              \
+                if (e < SIDE * DEPTH)                                                                                 \
+                    S[vec_at(buf, kk, xx, SIDE / 4u)][xx & 3u] = ((IN >> l) & 1u) != 0u ? FROM_RAW(REG[l]) : DTYPE(0); \
             }                                                                                                         \
         }                                                                                                             \
     }
 
-DEFINE_TILE_IO(load_a, store_a, ra, rva, a_in, As, A_RAW, av, p.m, p.lda, p.a_off, !TRANS_A, 1u)
-DEFINE_TILE_IO(load_b, store_b, rb, rvb, b_in, Bs, B_RAW, bv, p.n, p.ldb, p.b_off, TRANS_B, 2u)
+DEFINE_TILE_IO(load_a, store_a, ra, rva, a_in, As, A_RAW, av, p.m, p.lda, p.a_off, !TRANS_A, 1u, TILE_M, LVA, LSA)
+DEFINE_TILE_IO(load_b, store_b, rb, rvb, b_in, Bs, B_RAW, bv, p.n, p.ldb, p.b_off, TRANS_B, 2u, TILE_N, LVB, LSB)
 
 void main()
 {
-    uvec2 origin = block_origin(TILE, TILE);
+    uvec2 origin = block_origin(TILE_M, TILE_N);
     uint row0 = origin.x, col0 = origin.y;
 
     uint tid = gl_LocalInvocationIndex;
@@ -214,8 +216,8 @@ void main()
     uint wr = (warp / WARPS_N) * WM + (lane / LN) * 4u;
     uint wc = (warp % WARPS_N) * WN + (lane % LN) * 4u;
 
-    DTYPE acc[WORK * WORK];
-    [[unroll]] for (uint i = 0u; i < WORK * WORK; ++i)
+    DTYPE acc[WORK_M * WORK_N];
+    [[unroll]] for (uint i = 0u; i < WORK_M * WORK_N; ++i)
         acc[i] = DTYPE(0);
 
     // Step s loads tile s, multiplies tile s - 1 (staged in the other buffer
@@ -231,20 +233,20 @@ void main()
         if (s > 0u) {
             uint buf = (s - 1u) & 1u;
             [[unroll]] for (uint kk = 0u; kk < K_STEPS; ++kk) {
-                DTYPE af[WORK], bf[WORK];
-                [[unroll]] for (uint g = 0u; g < WORK / 4u; ++g) {
-                    VEC4 va = As[vec_at(buf, kk, wr + g * LM * 4u)];
+                DTYPE af[WORK_M], bf[WORK_N];
+                [[unroll]] for (uint g = 0u; g < WORK_M / 4u; ++g) {
+                    VEC4 va = As[vec_at(buf, kk, wr + g * LM * 4u, TILE_M / 4u)];
                     [[unroll]] for (uint q = 0u; q < 4u; ++q)
                         af[g * 4u + q] = va[q];
                 }
-                [[unroll]] for (uint g = 0u; g < WORK / 4u; ++g) {
-                    VEC4 vb = Bs[vec_at(buf, kk, wc + g * LN * 4u)];
+                [[unroll]] for (uint g = 0u; g < WORK_N / 4u; ++g) {
+                    VEC4 vb = Bs[vec_at(buf, kk, wc + g * LN * 4u, TILE_N / 4u)];
                     [[unroll]] for (uint q = 0u; q < 4u; ++q)
                         bf[g * 4u + q] = vb[q];
                 }
-                [[unroll]] for (uint i = 0u; i < WORK; ++i)
-                    [[unroll]] for (uint j = 0u; j < WORK; ++j)
-                        acc[i * WORK + j] = fma(af[i], bf[j], acc[i * WORK + j]);
+                [[unroll]] for (uint i = 0u; i < WORK_M; ++i)
+                    [[unroll]] for (uint j = 0u; j < WORK_N; ++j)
+                        acc[i * WORK_N + j] = fma(af[i], bf[j], acc[i * WORK_N + j]);
             }
         }
         if (next) {   // the buffer step s - 1 finished reading before the last barrier
@@ -257,14 +259,14 @@ void main()
     // Rolled in the module (glslc leaves a loop holding a branch around a
     // loop rolled), marked for unrolling, which NVIDIA's driver does, as in
     // blocked: unrolled here, the f16 modules were 3x larger (to_bits
-    // inlined WORK^2 times).
-    [[unroll]] for (uint i = 0u; i < WORK; ++i) {
+    // inlined WORK_M * WORK_N times).
+    [[unroll]] for (uint i = 0u; i < WORK_M; ++i) {
         uint row = row0 + wr + (i / 4u) * LM * 4u + i % 4u;
         if (row < p.m) {
-            [[unroll]] for (uint j = 0u; j < WORK; ++j) {
+            [[unroll]] for (uint j = 0u; j < WORK_N; ++j) {
                 uint col = col0 + wc + (j / 4u) * LN * 4u + j % 4u;
                 if (col < p.n)
-                    store_c(row, col, acc[i * WORK + j]);
+                    store_c(row, col, acc[i * WORK_N + j]);
             }
         }
     }

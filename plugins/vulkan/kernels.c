@@ -20,6 +20,7 @@ static const int64_t warptile_tiles[] = {64, 128};
 static const int64_t warptile_depths[] = {8, 16, 32};
 static const int64_t warptile_works[] = {4, 8};
 static const int64_t warptile_unrolls[] = {0, 1};
+static const int64_t warptile_aspects[] = {1, 2};
 static const int64_t coop_rows[] = {64, 128};
 static const int64_t coop_cols[] = {64, 128, 256};
 static const int64_t coop_subgroups[] = {4, 8};
@@ -104,10 +105,19 @@ static const gh_param_info warptile_params[] = {
         .size = sizeof(gh_param_info),
         .name = "unroll",
         .description = "the k loop within a step: 0 rolled in the SPIR-V, marked for the driver to unroll; "
-                       "1 unrolled by glslc (a module twice the size)",
+                       "1 unrolled by glslc (a module twice the size; aspect 1 only)",
         .default_value = 0,
         .allowed = warptile_unrolls,
         .n_allowed = COUNT(warptile_unrolls),
+    },
+    {
+        .size = sizeof(gh_param_info),
+        .name = "aspect",
+        .description = "rows per column of the block of C and of each invocation's work: 2 makes them "
+                       "2 tile x tile and 2 work x work (the same invocations, twice the registers)",
+        .default_value = 1,
+        .allowed = warptile_aspects,
+        .n_allowed = COUNT(warptile_aspects),
     },
 };
 
@@ -263,6 +273,7 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
     v->subgroups = 0;
     v->shape = -1;
     v->work = kernel == VKP_KERNEL_BLOCKED ? (uint32_t)args->params[1] : 1;
+    v->aspect = 1;
     v->depth = 0;
     v->stages = 0;
     v->unrolled = 0;
@@ -273,6 +284,8 @@ gh_status vkp_variant_of(int kernel, const gh_gemm_args *args, vkp_variant *v)
         v->depth = (uint32_t)args->params[1];
         v->work = (uint32_t)args->params[2];
         v->unrolled = args->params[3] != 0;
+        v->aspect = (uint32_t)args->params[4];
+        v->block_m = v->side * v->aspect;
         v->module = slot;
     }
     v->invocations = (v->side / v->work) * (v->side / v->work);
@@ -308,11 +321,12 @@ static uint64_t blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dty
     return 2ull * depth * (tile + 4) * vkp_arith_size(dtype);
 }
 
-/* Shared memory the warptile shader declares: two buffers of a tile x depth
- * tile of A and one of B, unpadded (kernels/vulkan/warptile.comp). */
-static uint64_t warptile_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
+/* Shared memory the warptile shader declares: two buffers of a block_m x
+ * depth tile of A and a depth x block_n one of B, unpadded
+ * (kernels/vulkan/warptile.comp). */
+static uint64_t warptile_shared_bytes(const vkp_variant *v, gh_dtype dtype)
 {
-    return 2ull * 2 * depth * tile * vkp_arith_size(dtype);
+    return 2ull * v->depth * (v->block_m + v->block_n) * vkp_arith_size(dtype);
 }
 
 /* Shared memory the coopmat shader declares: per stage, the A and B tiles in
@@ -372,6 +386,11 @@ static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant
     return GH_OK;
 }
 
+/* Loads of one staged tile per invocation that kernels/vulkan/warptile.comp
+ * can track: tile = 64, depth = 32, work = 8 reaches it at aspect 1 and
+ * passes it at aspect 2 (64). */
+enum { WARPTILE_MAX_LOADS = 32 };
+
 /* The k step of blocked: 16, or 8 where 16 would not fit. */
 enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
 
@@ -394,8 +413,22 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                        "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
                                        "device's maxComputeWorkGroupSize[0] = %u (%s)",
                                        kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        if (kernel == VKP_KERNEL_WARPTILE && v->unrolled && v->aspect > 1)
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s: unroll = 1 is built at aspect 1 only (glslc needed "
+                                       "11 GiB to unroll an aspect 2 module; plugins/vulkan/CMakeLists.txt)",
+                                       kname, v->label);
+        /* warptile.comp keeps a bit per load of a step (whether it lies in
+         * the matrix) in a uint; A's tile is the larger. */
+        uint32_t loads = kernel == VKP_KERNEL_WARPTILE ? (v->block_m * v->depth + v->invocations - 1) / v->invocations
+                                                       : 0;
+        if (loads > WARPTILE_MAX_LOADS)
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: kernel %s: %s needs %u loads of A per invocation per step, over "
+                                       "the %d the shader tracks (a bit each in a uint)",
+                                       kname, v->label, loads, WARPTILE_MAX_LOADS);
         uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape])
-                                                      : warptile_shared_bytes(v->side, v->depth, dtype);
+                                                      : warptile_shared_bytes(v, dtype);
         if (bytes > lim->maxComputeSharedMemorySize)
             return gh_plugin_set_error(GH_UNSUPPORTED,
                                        "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the "

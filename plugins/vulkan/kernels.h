@@ -19,7 +19,7 @@ enum {
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
- * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 = 24). */
+ * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 x 2 = 48). */
 #define VKP_VARIANT_MAX 96
 /* and per layout of the operands (warptile: bit 0 trans_a, bit 1 trans_b,
  * bit 2 A read as vectors, bit 3 B; its specialization constant 4, so that
@@ -27,10 +27,11 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 #define VKP_LAYOUTS 16
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
- * combination of its parameters (24), coopmat one per (bm, bn, subgroups, matrix
- * shape, bk): 10 blocks x 3 shapes x 1 bk (a device uses one
- * cooperative-matrix extension throughout). */
-#define VKP_MODULE_MAX  30
+ * combination of its parameters (48, of which the 12 unrolled at aspect 2
+ * are not built), coopmat one per (bm, bn, subgroups, matrix shape, bk):
+ * 10 blocks x 3 shapes x 1 bk (a device uses one cooperative-matrix
+ * extension throughout). */
+#define VKP_MODULE_MAX  48
 
 /* The matrix shapes (M x N x K) coopmat is built for, in the order it
  * prefers them when the device offers several. */
@@ -62,12 +63,15 @@ typedef struct vkp_variant {
     int slot;             /* the pipeline's cache index, < VKP_VARIANT_MAX */
     uint32_t side;        /* side of the block of C one workgroup computes:
                             * naive's wg, tiled's and blocked's tile */
-    uint32_t block_m;     /* rows of that block: side, coopmat's bm */
+    uint32_t block_m;     /* rows of that block: side (warptile: side x aspect), coopmat's bm */
     uint32_t block_n;     /* columns of that block: side, coopmat's bn */
     uint32_t subgroups;   /* coopmat: subgroups per workgroup; else 0 */
     int shape;            /* coopmat: index in vkp_coop_shapes; -1 (the device's first) until
                            * vkp_check_limits resolves it */
-    uint32_t work;        /* blocked, warptile: side of each invocation's micro-tile; else 1 */
+    uint32_t work;        /* blocked, warptile: columns (and blocked: rows) of each invocation's
+                           * micro-tile; else 1 */
+    uint32_t aspect;      /* warptile: rows per column of the block and of the micro-tile
+                           * (module _a2); else 1 */
     uint32_t depth;       /* the k step: warptile's and coopmat's parameter, blocked's chosen by
                            * vkp_check_limits; else 0 */
     uint32_t stages;      /* coopmat: buffers of the staged tiles (1, 2); else 0 */

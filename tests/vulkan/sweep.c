@@ -52,7 +52,17 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     }
     int warptile = strcmp(name, "warptile") == 0;
     uint64_t work = strcmp(name, "blocked") == 0 ? (uint64_t)c->params[1] : warptile ? (uint64_t)c->params[2] : 1;
+    uint64_t aspect = warptile ? (uint64_t)c->params[4] : 1; /* rows per column of the block and the work */
+    if (warptile && aspect > 1 && c->params[3]) {
+        snprintf(value, size, "aspect 1 only");
+        return "unroll = 1";
+    }
     uint64_t invocations = (side / work) * (side / work);
+    uint64_t loads = warptile ? (aspect * side * (uint64_t)c->params[1] + invocations - 1) / invocations : 0;
+    if (loads > 32) { /* element loads of A per invocation and step: a bit each in a uint */
+        snprintf(value, size, "%llu loads of A", (unsigned long long)loads);
+        return "the 32 the shader tracks";
+    }
     if (invocations > info->max_workgroup_size) {
         snprintf(value, size, "%llu invocations", (unsigned long long)invocations);
         return "maxComputeWorkGroupInvocations";
@@ -60,7 +70,7 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     uint64_t shared = 0;
     if (strcmp(name, "tiled") == 0) shared = 2 * side * (side + 1) * es;
     else if (strcmp(name, "blocked") == 0) shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
-    else if (warptile) shared = 4 * (uint64_t)c->params[1] * side * es;      /* two buffers of A's and B's tiles */
+    else if (warptile) shared = 2 * (uint64_t)c->params[1] * (aspect + 1) * side * es; /* two of A's and B's tiles */
     if (shared > info->local_mem_bytes) {
         snprintf(value, size, "%llu bytes", (unsigned long long)shared);
         return "maxComputeSharedMemorySize";
@@ -146,11 +156,14 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
  *    parameters): naive at every wg, tiled at its smallest and largest tile,
  *    blocked at work 2 and 4; blocked's default (128, 8) in f16 and bf16 is
  *    run by the vulkan_half test, through gemmhost;
- *  - warptile (24 combinations, whose large blocks run slowly on a CPU): f32
- *    at its default (128, 16, 8, unroll 0), at (64, 8, 4) rolled and
- *    unrolled and at the deepest k step (64, 32, 4); f64, f16 and bf16 at
- *    (64, 8, 4, 0), which takes every path of their loads and stores (vector
- *    and scalar, every transpose).
+ *  - warptile (48 combinations, whose large blocks run slowly on a CPU): f32
+ *    at its default (128, 16, 8, unroll 0, aspect 1), at (64, 8, 4) rolled
+ *    and unrolled, at the deepest k step (64, 32, 4) and at aspect 2 with
+ *    (64, 8, 4) and (128, 8, 8); f64, f16 and bf16 at (64, 8, 4, 0), which
+ *    takes every path of their loads and stores (vector and scalar, every
+ *    transpose), and f64 (its 2-vectors) at aspect 2 too. Each aspect 2 set
+ *    costs lavapipe about 2 s of compiling per pipeline (a pipeline per
+ *    layout of the operands), 35 s per dtype with Mesa's shader cache empty.
  * Hardware devices run every dtype at every combination. */
 static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case *c, gh_dtype dtype)
 {
@@ -170,10 +183,14 @@ static int runs_dtype(const plugin *pl, int device, int kernel, const gemm_case 
     static const int64_t half_blocked[][2] = {{32, 2}, {64, 4}};
     const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
     if (strcmp(name, "warptile") == 0 && pl->api->device_info(pl->ctx, device)->is_software) {
-        static const int64_t w_f32[][4] = {{128, 16, 8, 0}, {64, 8, 4, 0}, {64, 32, 4, 0}, {64, 8, 4, 1}};
-        static const int64_t w_other[][4] = {{64, 8, 4, 0}};
-        const int64_t(*list)[4] = dtype == GH_F32 ? w_f32 : w_other;
-        size_t n = dtype == GH_F32 ? sizeof w_f32 / sizeof w_f32[0] : sizeof w_other / sizeof w_other[0];
+        static const int64_t w_f32[][5] = {{128, 16, 8, 0, 1}, {64, 8, 4, 0, 1}, {64, 32, 4, 0, 1},
+                                           {64, 8, 4, 1, 1},   {64, 8, 4, 0, 2}, {128, 8, 8, 0, 2}};
+        static const int64_t w_f64[][5] = {{64, 8, 4, 0, 1}, {64, 8, 4, 0, 2}};
+        static const int64_t w_half[][5] = {{64, 8, 4, 0, 1}};
+        const int64_t(*list)[5] = dtype == GH_F32 ? w_f32 : dtype == GH_F64 ? w_f64 : w_half;
+        size_t n = dtype == GH_F32   ? sizeof w_f32 / sizeof w_f32[0]
+                   : dtype == GH_F64 ? sizeof w_f64 / sizeof w_f64[0]
+                                     : sizeof w_half / sizeof w_half[0];
         for (size_t i = 0; i < n; i++)
             if (memcmp(c->params, list[i], sizeof list[i]) == 0) return 1;
         return 0;

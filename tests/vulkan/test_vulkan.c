@@ -89,7 +89,8 @@ static void determinism(const plugin *pl, int device)
         {"tiled", {16}, 1},
         {"blocked", {32, 4}, 2},
         {"blocked", {128, 8}, 2},
-        {"warptile", {128, 16, 8, 0}, 4},
+        {"warptile", {128, 16, 8, 0, 1}, 5},
+        {"warptile", {128, 8, 8, 0, 2}, 5},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         gemm_case c = {.device = device, .kernel = kernel_index(pl, runs[r].kernel), .n_params = runs[r].n_params};
