@@ -59,7 +59,8 @@ layout(std430, set = 0, binding = 3) readonly buffer MatrixAV { VLOAD av[]; };
 layout(std430, set = 0, binding = 4) readonly buffer MatrixBV { VLOAD bv[]; };
 
 #define CEIL_DIV(a, b) (((a) + (b) - 1u) / (b))
-// Loads per invocation per tile of A and of B (at most 32: a bit each in a uint).
+// Loads per invocation per tile of A and of B: at most 32, a bit each in a
+// uint (plugins/vulkan/kernels.c refuses more: WARPTILE_MAX_LOADS).
 const uint LSA = CEIL_DIV(TILE_M * DEPTH, NTHREADS), LSB = CEIL_DIV(TILE_N * DEPTH, NTHREADS); // scalar
 const uint LVA = CEIL_DIV(TILE_M * DEPTH / VW, NTHREADS), LVB = CEIL_DIV(TILE_N * DEPTH / VW, NTHREADS); // vector
 
