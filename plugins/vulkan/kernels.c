@@ -391,6 +391,26 @@ static gh_status coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant
  * passes it at aspect 2 (64). */
 enum { WARPTILE_MAX_LOADS = 32 };
 
+/* Where warptile has no module for v, or its shader cannot run v. */
+static gh_status warptile_limits(const vkp_variant *v)
+{
+    const char *kname = vkp_kernels[VKP_KERNEL_WARPTILE].name;
+    if (v->unrolled && v->aspect > 1)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: %s: unroll = 1 is built at aspect 1 only (glslc needed "
+                                   "11 GiB to unroll an aspect 2 module; plugins/vulkan/CMakeLists.txt)",
+                                   kname, v->label);
+    /* A bit per load of a step (whether it lies in the matrix) in a uint;
+     * A's tile is the larger. */
+    uint32_t loads = (v->block_m * v->depth + v->invocations - 1) / v->invocations;
+    if (loads > WARPTILE_MAX_LOADS)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: %s needs %u loads of A per invocation per step, over "
+                                   "the %d the shader tracks (a bit each in a uint)",
+                                   kname, v->label, loads, WARPTILE_MAX_LOADS);
+    return GH_OK;
+}
+
 /* The k step of blocked: 16, or 8 where 16 would not fit. */
 enum { BLOCKED_DEPTH = 16, BLOCKED_DEPTH_MIN = 8 };
 
@@ -398,8 +418,8 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
 {
     const VkPhysicalDeviceLimits *lim = &d->props.limits;
     const char *kname = vkp_kernels[kernel].name;
-    if (kernel == VKP_KERNEL_COOPMAT) {
-        gh_status st = coopmat_limits(d, dtype, v);
+    if (kernel == VKP_KERNEL_COOPMAT || kernel == VKP_KERNEL_WARPTILE) {
+        gh_status st = kernel == VKP_KERNEL_COOPMAT ? coopmat_limits(d, dtype, v) : warptile_limits(v);
         if (st != GH_OK) return st;
     }
     if (v->invocations > lim->maxComputeWorkGroupInvocations)
@@ -413,20 +433,6 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                        "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
                                        "device's maxComputeWorkGroupSize[0] = %u (%s)",
                                        kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
-        if (kernel == VKP_KERNEL_WARPTILE && v->unrolled && v->aspect > 1)
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: kernel %s: %s: unroll = 1 is built at aspect 1 only (glslc needed "
-                                       "11 GiB to unroll an aspect 2 module; plugins/vulkan/CMakeLists.txt)",
-                                       kname, v->label);
-        /* warptile.comp keeps a bit per load of a step (whether it lies in
-         * the matrix) in a uint; A's tile is the larger. */
-        uint32_t loads = kernel == VKP_KERNEL_WARPTILE ? (v->block_m * v->depth + v->invocations - 1) / v->invocations
-                                                       : 0;
-        if (loads > WARPTILE_MAX_LOADS)
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: kernel %s: %s needs %u loads of A per invocation per step, over "
-                                       "the %d the shader tracks (a bit each in a uint)",
-                                       kname, v->label, loads, WARPTILE_MAX_LOADS);
         uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape])
                                                       : warptile_shared_bytes(v, dtype);
         if (bytes > lim->maxComputeSharedMemorySize)

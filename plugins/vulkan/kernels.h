@@ -99,7 +99,9 @@ struct vkp_device;
  * shared memory than the device has (warptile's depth is its parameter).
  * coopmat: GH_UNSUPPORTED with the reason where the device cannot run it in
  * that dtype (coopmat.c) or lacks the shape asked for; resolves the shape,
- * the invocations and the module. */
+ * the invocations and the module. warptile: GH_UNSUPPORTED where no module
+ * is built for the set (unroll = 1 at aspect 2) or its shader cannot track
+ * the loads of a step. */
 gh_status vkp_check_limits(const struct vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v);
 
 #endif
