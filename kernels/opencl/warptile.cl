@@ -227,17 +227,37 @@
 /* ASYNC: the same pieces of a tile kept as stored (rows along K) by
  * cp.async straight into the local tile: a whole 16-byte piece in one copy,
  * `valid` bytes of it read and the rest zeros where the edge cuts it; x
- * itself (a valid address) handed to a copy that reads nothing. */
+ * itself (a valid address) handed to a copy that reads nothing.
+ * Both ASYNC copies first ask whether the whole tile from this work-item's
+ * first piece on lies inside the matrix (every step but the last in every
+ * block but the last row and column of blocks): then its pieces are copied
+ * whole, with no edge arithmetic per piece, as CUDA's warptile does. H200,
+ * f32 default, ratio to cuBLAS at 4096 / 8192 against edges reckoned for
+ * every piece, same run: nn 0.94 / 0.93 (0.92 / 0.92), nt 0.94 / 0.93
+ * (0.90 / 0.88), tn 0.96 / 0.93 (0.93 / 0.89), tt 0.97 / 0.93 (0.96 /
+ * 0.92). */
 #define WT_COPY_PIECES(R, L, P)                                                                 \
-    _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                               \
-        if (!HAS(e, R, L, P)) continue;                                                         \
-        const long i = at + (long)DR(e, L, P) * ld + DL(e, L, P);                               \
-        const int in_row = DR(e, L, P) < r_room ? clamp(l_room - DL(e, L, P), 0, (P)) : 0;      \
-        __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                             \
-        if ((P) > 1)                                                                            \
-            COPY16(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));                     \
-        else                                                                                    \
-            COPY_ELEMENT(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));               \
+    if (r_room >= (R) && l_room >= (L)) {                                                       \
+        _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                           \
+            if (!HAS(e, R, L, P)) continue;                                                     \
+            __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                         \
+            __global const STORE_T *from = x + at + (long)DR(e, L, P) * ld + DL(e, L, P);       \
+            if ((P) > 1)                                                                        \
+                COPY16(to, from, (P) * (int)sizeof(STORE_T));                                   \
+            else                                                                                \
+                COPY_ELEMENT(to, from, (int)sizeof(STORE_T));                                   \
+        }                                                                                       \
+    } else {                                                                                    \
+        _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                           \
+            if (!HAS(e, R, L, P)) continue;                                                     \
+            const long i = at + (long)DR(e, L, P) * ld + DL(e, L, P);                           \
+            const int in_row = DR(e, L, P) < r_room ? clamp(l_room - DL(e, L, P), 0, (P)) : 0;  \
+            __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                         \
+            if ((P) > 1)                                                                        \
+                COPY16(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));                 \
+            else                                                                                \
+                COPY_ELEMENT(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));           \
+        }                                                                                       \
     }
 /* ASYNC: a tile transposed on its way in (rows along M or N, K contiguous)
  * by cp.async of single elements, dealt as in kernels/cuda/warptile.cu: in
@@ -258,6 +278,14 @@
                                                               const int ld, const int r_room, const int l_room,  \
                                                               const int tid)                                     \
     {                                                                                                          \
+        if (r_room >= (R) && l_room >= (L)) {                                                                  \
+            _Pragma("unroll") for (int e = 0; e < CEIL_DIV((R) * (L), THREADS); e++) {                         \
+                if (!KC_HAS(e, R, L)) continue;                                                                \
+                const int r = KC_DR(e, R), l = KC_DL(e, R);                                                    \
+                COPY_ELEMENT(&tile[l * ROW + r], x + at + (long)r * ld + l, (int)sizeof(STORE_T));             \
+            }                                                                                                  \
+            return;                                                                                            \
+        }                                                                                                      \
         _Pragma("unroll") for (int e = 0; e < CEIL_DIV((R) * (L), THREADS); e++) {                             \
             if (!KC_HAS(e, R, L)) continue;                                                                    \
             const int r = KC_DR(e, R), l = KC_DL(e, R), in = r < r_room && l < l_room;                         \
