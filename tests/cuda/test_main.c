@@ -35,7 +35,9 @@
  * (limits, gemm, half, streams, perf; all when unset), so that the GPU
  * machine's ten-minute calls can take them in turns;
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
- * quick run); GEMMHOST_TEST_VERBOSE=1 prints every passing check too. */
+ * quick run); GEMMHOST_CUDA_TEST_QUICK=1 compiles mma's default once, not per
+ * dtype and arch (the sanitizer build); GEMMHOST_TEST_VERBOSE=1 prints every
+ * passing check too. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
