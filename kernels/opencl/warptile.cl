@@ -236,28 +236,22 @@
  * every piece, same run: nn 0.94 / 0.93 (0.92 / 0.92), nt 0.94 / 0.93
  * (0.90 / 0.88), tn 0.96 / 0.93 (0.93 / 0.89), tt 0.97 / 0.93 (0.96 /
  * 0.92). */
+#define WT_COPY_PIECES_WITH(R, L, P, IN_ROW)                                                    \
+    _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                               \
+        if (!HAS(e, R, L, P)) continue;                                                         \
+        const long i = at + (long)DR(e, L, P) * ld + DL(e, L, P);                               \
+        const int in_row = (IN_ROW);                                                            \
+        __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                             \
+        if ((P) > 1)                                                                            \
+            COPY16(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));                     \
+        else                                                                                    \
+            COPY_ELEMENT(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));               \
+    }
 #define WT_COPY_PIECES(R, L, P)                                                                 \
     if (r_room >= (R) && l_room >= (L)) {                                                       \
-        _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                           \
-            if (!HAS(e, R, L, P)) continue;                                                     \
-            __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                         \
-            __global const STORE_T *from = x + at + (long)DR(e, L, P) * ld + DL(e, L, P);       \
-            if ((P) > 1)                                                                        \
-                COPY16(to, from, (P) * (int)sizeof(STORE_T));                                   \
-            else                                                                                \
-                COPY_ELEMENT(to, from, (int)sizeof(STORE_T));                                   \
-        }                                                                                       \
+        WT_COPY_PIECES_WITH(R, L, P, (P))                                                       \
     } else {                                                                                    \
-        _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                           \
-            if (!HAS(e, R, L, P)) continue;                                                     \
-            const long i = at + (long)DR(e, L, P) * ld + DL(e, L, P);                           \
-            const int in_row = DR(e, L, P) < r_room ? clamp(l_room - DL(e, L, P), 0, (P)) : 0;  \
-            __local ACC_T *to = &tile[DR(e, L, P) * ROW + DL(e, L, P)];                         \
-            if ((P) > 1)                                                                        \
-                COPY16(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));                 \
-            else                                                                                \
-                COPY_ELEMENT(to, in_row ? x + i : x, in_row * (int)sizeof(STORE_T));           \
-        }                                                                                       \
+        WT_COPY_PIECES_WITH(R, L, P, DR(e, L, P) < r_room ? clamp(l_room - DL(e, L, P), 0, (P)) : 0) \
     }
 /* ASYNC: a tile transposed on its way in (rows along M or N, K contiguous)
  * by cp.async of single elements, dealt as in kernels/cuda/warptile.cu: in
@@ -272,6 +266,12 @@
 #define KC_DR(e, R)       (((e) * (THREADS / G_KC)) % (R))
 #define KC_DL(e, R)       (((e) * (THREADS / G_KC)) / (R) * G_KC)
 #define KC_HAS(e, R, L)   ((R) * (L) % THREADS == 0 || tid + (e) * THREADS < (R) * (L))
+#define WT_COPY_KC_WITH(R, L, IN)                                                                              \
+    _Pragma("unroll") for (int e = 0; e < CEIL_DIV((R) * (L), THREADS); e++) {                                 \
+        if (!KC_HAS(e, R, L)) continue;                                                                        \
+        const int r = KC_DR(e, R), l = KC_DL(e, R), in = (IN);                                                 \
+        COPY_ELEMENT(&tile[l * ROW + r], in ? x + at + (long)r * ld + l : x, in ? (int)sizeof(STORE_T) : 0);   \
+    }
 #define WT_TILE_COPY_KC(NAME, R, L)                                                                            \
     static __attribute__((always_inline)) void wt_copy_##NAME(__local ACC_T *tile, const int ROW,              \
                                                               __global const STORE_T *restrict x, const long at, \
@@ -279,17 +279,9 @@
                                                               const int tid)                                     \
     {                                                                                                          \
         if (r_room >= (R) && l_room >= (L)) {                                                                  \
-            _Pragma("unroll") for (int e = 0; e < CEIL_DIV((R) * (L), THREADS); e++) {                         \
-                if (!KC_HAS(e, R, L)) continue;                                                                \
-                const int r = KC_DR(e, R), l = KC_DL(e, R);                                                    \
-                COPY_ELEMENT(&tile[l * ROW + r], x + at + (long)r * ld + l, (int)sizeof(STORE_T));             \
-            }                                                                                                  \
-            return;                                                                                            \
-        }                                                                                                      \
-        _Pragma("unroll") for (int e = 0; e < CEIL_DIV((R) * (L), THREADS); e++) {                             \
-            if (!KC_HAS(e, R, L)) continue;                                                                    \
-            const int r = KC_DR(e, R), l = KC_DL(e, R), in = r < r_room && l < l_room;                         \
-            COPY_ELEMENT(&tile[l * ROW + r], in ? x + at + (long)r * ld + l : x, in ? (int)sizeof(STORE_T) : 0); \
+            WT_COPY_KC_WITH(R, L, 1)                                                                           \
+        } else {                                                                                               \
+            WT_COPY_KC_WITH(R, L, r < r_room && l < l_room)                                                    \
         }                                                                                                      \
     }
 #define WT_TILE_COPY(NAME, R, L)                                                                               \
