@@ -51,7 +51,7 @@ static cudaDataType gemm_ex_type(gh_dtype dtype)
 }
 
 gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream, int tf32,
-                                 const gh_gemm_args *a, CUevent start, CUevent stop)
+                                 const gh_gemm_args *a, const gh_cuda_timed *t)
 {
     if (tf32 ? a->dtype != GH_F32 : a->dtype == GH_I32)
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s has no %s GEMM", tf32 ? "cublas-tf32" : "cuBLAS",
@@ -86,7 +86,7 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
     int m = (int)a->n, n = (int)a->m, k = (int)a->k;
     int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
 
-    if ((st = gh_cuda_record(ctx, dev, start, stream))) return st;
+    if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
     if (a->dtype == GH_F32 && !tf32) {
         float alpha = (float)a->alpha, beta = (float)a->beta;
         st = gh_cublas_check(cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
@@ -113,7 +113,7 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
             gh_plugin_append_error(" (%s, compute capability %d.%d)", dev->name, dev->cc_major, dev->cc_minor);
     }
     if (st) return st;
-    return gh_cuda_record(ctx, dev, stop, stream);
+    return gh_cuda_timed_end(ctx->cu, dev->index, t, stream);
 }
 
 void gh_cuda_cublas_destroy(const gh_cuda_device *dev, cublasHandle_t *handle)

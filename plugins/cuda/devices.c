@@ -54,6 +54,7 @@ static void close_device(gh_plugin *ctx, gh_cuda_device *d)
     if (d->stop) gh_cu_check(cu->cuEventDestroy(d->stop), "cuEventDestroy on device %d", d->index);
     if (d->start) gh_cu_check(cu->cuEventDestroy(d->start), "cuEventDestroy on device %d", d->index);
     if (d->stream) gh_cu_check(cu->cuStreamDestroy(d->stream), "cuStreamDestroy on device %d", d->index);
+    gh_cuda_gate_free(cu, &d->gate);
     gh_cu_check(cu->cuCtxSetCurrent(NULL), "cuCtxSetCurrent(NULL)");
     gh_cu_check(cu->cuDevicePrimaryCtxRelease(d->handle), "cuDevicePrimaryCtxRelease for device %d", d->index);
     d->context = NULL;

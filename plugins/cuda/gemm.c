@@ -58,12 +58,12 @@ static scalar to_scalar(gh_dtype dtype, double v)
 }
 
 /* Queues a checked request for a source kernel (naive, tiled, blocked) in
- * its variant on `stream` of dev, current on this thread, between the
- * events start and stop when they are not NULL. A variant over the device's
+ * its variant on `stream` of dev, current on this thread, timed by t when
+ * not NULL. A variant over the device's
  * limits (threads or shared memory per block, grid size) is GH_UNSUPPORTED,
  * naming the limit, before anything is compiled or queued. */
 static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
-                        const gh_cuda_variant *v, CUstream stream, CUevent start, CUevent stop)
+                        const gh_cuda_variant *v, CUstream stream, const gh_cuda_timed *t)
 {
     size_t es = gh_plugin_dtype_size(a->dtype);
     char variant[192];
@@ -134,7 +134,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
         (ldb * (long long)es) % 16 == 0)
         function += 4;
 
-    if ((st = gh_cuda_record(ctx, dev, start, stream))) return st;
+    if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
     const unsigned dynamic_shared = shape.dynamic ? (unsigned)shape.shared : 0;
     if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
                                                   (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
@@ -145,16 +145,16 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                           function >= 4 ? " 16-byte copies" : "", shape.grid_x, shape.grid_y, block_x, block_y,
                           dynamic_shared, dev->index)))
         return st;
-    return gh_cuda_record(ctx, dev, stop, stream);
+    return gh_cuda_timed_end(ctx->cu, dev->index, t, stream);
 }
 
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
-                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas, CUevent start,
-                               CUevent stop)
+                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas,
+                               const gh_cuda_timed *t)
 {
     if (kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_TF32)
-        return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, kernel == GH_CUDA_CUBLAS_TF32, args, start, stop);
-    return launch(ctx, dev, kernel, args, variant, stream, start, stop);
+        return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, kernel == GH_CUDA_CUBLAS_TF32, args, t);
+    return launch(ctx, dev, kernel, args, variant, stream, t);
 }
 
 gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a, gh_gemm_timing *timing)
@@ -163,7 +163,10 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
     if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev))) return st;
-    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->cublas, dev->start, dev->stop))) {
+    const gh_cuda_timed timed = {dev->start, dev->stop, &dev->gate};
+    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->cublas, &timed);
+    gh_cuda_gate_open(&dev->gate); /* on every path: the stream must not wait forever */
+    if (st) {
         ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle; the first error is reported */
         return st;
     }

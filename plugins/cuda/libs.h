@@ -34,7 +34,7 @@
                         X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)               \
                             X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuTensorMapEncodeTiled)         \
                                 X(cuDeviceGetPCIBusId) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)    \
-                                    X(cuMemcpyPeerAsync)
+                                    X(cuMemcpyPeerAsync) X(cuMemHostGetDevicePointer)
 
 #define GH_NVRTC_FUNCTIONS(X)                                                                     \
     X(nvrtcVersion)                                                                               \

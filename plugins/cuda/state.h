@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "gate.h"
 #include "gemmhost/plugin.h"
 #include "kernels.h"
 #include "libs.h"
@@ -38,6 +39,7 @@ typedef struct gh_cuda_device {
     CUcontext context;   /* the primary context, retained: cuBLAS uses it too */
     CUstream stream;     /* every copy, kernel and cuBLAS call goes here */
     CUevent start, stop; /* around each timed GEMM */
+    gh_cuda_gate gate;   /* holds `stream` until a timed GEMM is queued whole (gate.h) */
     int cc_major, cc_minor;
     int max_threads_per_block;
     int max_shared_per_block;       /* the static __shared__ limit, which these kernels use */

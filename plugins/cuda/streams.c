@@ -334,9 +334,8 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_
     if (st || (st = gh_cuda_gemm_check(ctx, "gemm_async", s->device, kernel, args, &v))) return st;
     gh_cuda_pending *p = NULL;
     if (timing && (st = next_slot(ctx, dev, s, 1, &p))) return st;
-    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->cublas, p ? p->start : NULL,
-                                   p ? p->stop : NULL)))
-        return st;
+    const gh_cuda_timed timed = {p ? p->start : NULL, p ? p->stop : NULL, NULL};
+    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->cublas, p ? &timed : NULL))) return st;
     if (p) {
         p->timing = timing;
         s->n_pending++;
