@@ -304,6 +304,7 @@ static int set_sizes(loader *ld, const section *s, const entry *e, const run_key
     free(run->sizes);
     run->sizes = gh_xrealloc(NULL, n * sizeof(gh_shape));
     run->n_sizes = 0;
+    run->sizes_origin = origin_of(ld, e);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         gh_shape sh;

@@ -67,6 +67,7 @@ typedef enum gh_isolation { GH_ISOLATION_PROCESS = 0, GH_ISOLATION_NONE = 1 } gh
 typedef struct gh_run_config {
     gh_shape *sizes;
     size_t n_sizes;
+    gh_origin sizes_origin; /* where sizes was given, for messages about a size */
     gh_dtype *dtypes;
     size_t n_dtypes;
     gh_trans *trans;

@@ -174,13 +174,22 @@ static const gh_raw_key *find_key(const gh_backend_config *bc, const char *name)
     return NULL;
 }
 
-/* The cartesian product of a kernel's swept parameter values. */
-static void add_variants(gh_instance *inst, const gh_backend_config *bc, int kernel, const gh_kernel_info *k)
+/* More variants of one kernel than any run could finish: refused before the
+ * product is built (and before it could overflow). */
+#define MAX_VARIANTS 100000
+
+/* The cartesian product of a kernel's swept parameter values; -1 and err
+ * when it is too large. */
+static int add_variants(gh_instance *inst, const gh_backend_config *bc, int kernel, const gh_kernel_info *k, char *err,
+                        size_t size)
 {
     size_t n_combos = 1;
     for (size_t p = 0; p < k->n_params; p++) {
         const gh_raw_key *key = bc ? find_key(bc, k->params[p].name) : NULL;
-        n_combos *= key ? key->n_values : 1;
+        if (__builtin_mul_overflow(n_combos, key ? key->n_values : 1, &n_combos) || n_combos > MAX_VARIANTS)
+            return config_error(err, size, &bc->origin, bc->name,
+                                "kernel %s: its swept parameters give more than %d combinations; sweep fewer values",
+                                k->name, MAX_VARIANTS);
     }
     for (size_t combo = 0; combo < n_combos; combo++) {
         inst->variants = gh_xrealloc(inst->variants, (inst->n_variants + 1) * sizeof *inst->variants);
@@ -207,6 +216,7 @@ static void add_variants(gh_instance *inst, const gh_backend_config *bc, int ker
             if (n > 0 && used + (size_t)n < sizeof v->label) used += (size_t)n;
         }
     }
+    return 0;
 }
 
 /* Kernel indices a backend asked for; -1 and err when one does not exist. */
@@ -432,7 +442,8 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
     }
     if (select_kernels(bc, api, inst->ctx, kernels, &n_kernels, err, size) != 0) return -1;
     if (bc && check_keys(bc, api, inst->ctx, kernels, n_kernels, err, size) != 0) return -1;
-    for (size_t k = 0; k < n_kernels; k++) add_variants(inst, bc, kernels[k], api->kernel_info(inst->ctx, kernels[k]));
+    for (size_t k = 0; k < n_kernels; k++)
+        if (add_variants(inst, bc, kernels[k], api->kernel_info(inst->ctx, kernels[k]), err, size) != 0) return -1;
     select_devices(inst, bc ? bc->devices : "all");
     check_discovery(inst);
     return 0;

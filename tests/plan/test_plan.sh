@@ -108,6 +108,31 @@ expect_status "a run larger than host memory is refused up front" $? 2
 expect_in "the refusal names the case" "$out" "case 300000x300000x300000 f32 needs about"
 [ ! -e "$work/huge.csv" ] && ok "nothing was allocated or written" || bad "a refused run wrote $work/huge.csv"
 
+# A case whose host memory overflows a 64-bit byte count (the estimate once
+# wrapped to "about 4.00 GiB"): refused by --dry-run and the run alike, even
+# where the machine does not say how much memory it has.
+printf '[run]\nsizes = 2147483647x2147483647x1073741820\ndtype = f32\ntrans = nn\n[backend cpu]\nkernels = naive\n' \
+  >"$work/overflow.ini"
+out=$("$gemmhost" --config "$work/overflow.ini" --output "$work/overflow" --dry-run 2>&1)
+expect_status "--dry-run: a size whose memory overflows" $? 2
+expect_in "--dry-run: the estimate says it is too large" "$out" "host memory for 2147483647x2147483647x1073741820 f32: more than 16 EiB"
+expect_in "--dry-run: the refusal names the case and the sizes line" "$out" \
+  "case 2147483647x2147483647x1073741820 f32 is too large: its host memory overflows a 64-bit byte count (more than 16 EiB), so no machine can run it; use smaller sizes (sizes: $work/overflow.ini:2)"
+out=$("$gemmhost" --config "$work/overflow.ini" --output "$work/overflow" 2>&1)
+expect_status "the run: a size whose memory overflows" $? 2
+expect_in "the run: the same refusal" "$out" "case 2147483647x2147483647x1073741820 f32 is too large"
+[ ! -e "$work/overflow.csv" ] && ok "the overflowing run wrote nothing" || bad "the overflowing run wrote $work/overflow.csv"
+
+# A sweep of more parameter combinations than any run could finish is refused
+# before it is built.
+"$python" -c "
+print('[run]\nsizes = 8\n[backend cpu]\nkernels = tiled\ntile = 8')
+for i in range(2501): print('  ' + ', '.join(['16'] * 40))" >"$work/sweep.ini"
+out=$("$gemmhost" --config "$work/sweep.ini" --output "$work/sweep" --dry-run 2>&1)
+expect_status "a sweep of more than 100000 combinations" $? 2
+expect_in "the sweep refusal names the section and kernel" "$out" \
+  "sweep.ini:3: [backend cpu] kernel tiled: its swept parameters give more than 100000 combinations"
+
 # verify = none: unchecked, never pass
 "$gemmhost" --quiet --config "$work/two.ini" --backend small --set run.verify=none --output "$work/none"
 expect_status "verify = none runs" $? 0
