@@ -39,6 +39,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,14 +97,18 @@ static int parse_uint64(const char *s, uint64_t *out)
     return 0;
 }
 
-/* A finite number; NaN and Inf are refused. */
+/* A finite number: 0, or -1 when the text is not a number (NaN and Inf
+ * included), -2 when it is one beyond a double's range. strtod's ERANGE on
+ * underflow still returns the nearest double (4.9e-324, a subnormal), so
+ * only an infinite result is refused. */
 static int parse_double(const char *s, double *out)
 {
     if (!s || *s == '\0' || ini_is_blank(*s)) return -1;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno == ERANGE || *end != '\0' || !isfinite(v)) return -1;
+    if (end == s || *end != '\0') return -1;
+    if (!isfinite(v)) return errno == ERANGE ? -2 : -1;
     *out = v;
     return 0;
 }
@@ -370,7 +375,11 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
     const char *v;
     double d;
     if (get_single(ld, s, e, &v) != 0) return -1;
-    if (parse_double(v, &d) != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
+    int rc = parse_double(v, &d);
+    if (rc == -2)
+        return ini_fail_key(ld, s, e, "\"%s\" is not a number a double can hold (its magnitude is above %g)", v,
+                            DBL_MAX);
+    if (rc != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
     if (key->lo == 0 && d < 0) return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
     *MEMBER(run, key, double) = d;
     return 0;
@@ -529,21 +538,40 @@ static int unknown_run_key(loader *ld, const section *s, const entry *e)
     return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
 }
 
-/* i32 runs take alpha and beta as int32: a fraction would be cut silently. */
-static int check_int_scalars(loader *ld, const section *s, const gh_run_config *run)
+/* The largest magnitude a dtype holds: a larger alpha or beta becomes
+ * infinite in the kernels (1e300 in f32) and fails every backend. */
+static double dtype_max(gh_dtype d)
 {
-    int has_i32 = 0;
-    for (size_t i = 0; i < run->n_dtypes; i++) has_i32 |= run->dtypes[i] == GH_I32;
+    switch (d) {
+    case GH_F32: return FLT_MAX;
+    case GH_F16: return 65504.0;
+    case GH_BF16: return 3.3895313892515355e38; /* 0x7F7F: (2 - 2^-7) * 2^127 */
+    case GH_I32: return 2147483647.0;
+    default: return DBL_MAX;
+    }
+}
+
+/* alpha and beta against every dtype the run has; i32 runs take them as
+ * int32, so a fraction would be cut silently. */
+static int check_scalars(loader *ld, const section *s, const gh_run_config *run)
+{
     const char *names[2] = {"alpha", "beta"};
     double values[2] = {run->alpha, run->beta};
-    for (int i = 0; i < 2 && has_i32; i++) {
-        if (values[i] == floor(values[i]) && fabs(values[i]) <= 2147483647.0) continue;
+    for (int i = 0; i < 2; i++) {
         const entry *e = ini_find_entry(s, names[i]);
-        if (e)
-            return ini_fail_key(ld, s, e,
-                                "\"%s\" is not a whole number from -2147483647 to 2147483647, "
-                                "which dtype i32 needs",
-                                e->value);
+        for (size_t d = 0; e && d < run->n_dtypes; d++) {
+            gh_dtype t = run->dtypes[d];
+            if (t == GH_I32 && (values[i] != floor(values[i]) || fabs(values[i]) > dtype_max(t)))
+                return ini_fail_key(ld, s, e,
+                                    "\"%s\" is not a whole number from -2147483647 to 2147483647, "
+                                    "which dtype i32 needs",
+                                    e->value);
+            if (fabs(values[i]) > dtype_max(t))
+                return ini_fail_key(ld, s, e,
+                                    "\"%s\" is outside the range of dtype %s (largest magnitude %g); give a smaller "
+                                    "%s, or leave %s out of dtype",
+                                    e->value, dtype_names[t], dtype_max(t), names[i], dtype_names[t]);
+        }
     }
     return 0;
 }
@@ -563,7 +591,7 @@ static int check_run(loader *ld, gh_run_config *run)
         entry def = {(char *)key->name, (char *)key->def, 0, NULL};
         if (key->set(ld, s, &def, key, run) != 0) return -1;
     }
-    return check_int_scalars(ld, s, run);
+    return check_scalars(ld, s, run);
 }
 
 /* -- [backend NAME] -- */

@@ -332,6 +332,21 @@ static void test_number_helpers(void)
     CHECK_CONFIG(strcmp(gh_origin_format(&s, buf, sizeof buf), "--set") == 0);
 }
 
+/* A subnormal double is a number (strtod's ERANGE on underflow), and f64
+ * takes any finite alpha. */
+static void test_scalar_ranges(void)
+{
+    gh_config cfg;
+    if (CHECK_CONFIG(load_text("[run]\ndtype = f64, f32\nalpha = 4.9e-324\nbeta = -1e-310\n", NULL, &cfg) == 0)) {
+        CHECK_CONFIG(cfg.run.alpha == 4.9e-324 && cfg.run.beta == -1e-310);
+        gh_config_free(&cfg);
+    } else fprintf(stderr, "  %s\n", err);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = f64\nalpha = 1e300\nbeta = -1e308\n", NULL, &cfg) == 0))
+        gh_config_free(&cfg);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = f16, bf16\nalpha = 65504\nbeta = -0.5\n", NULL, &cfg) == 0))
+        gh_config_free(&cfg);
+}
+
 static void test_seed_range(void)
 {
     gh_config cfg;
@@ -387,6 +402,15 @@ static const bad_case bad_cases[] = {
     {"[run]\nsizes = 8\nsizez = 64\n", NULL, {"test.ini:3:", "[run] sizez:", "unknown key", "allowed: sizes,"}},
     {"[run]\ndtype = i32\nalpha = 0.5\n", NULL, {"test.ini:3:", "[run] alpha:", "i32"}},
     {"[run]\nbeta = 2.5\ndtype = f32, i32\n", NULL, {"test.ini:2:", "[run] beta:", "i32"}},
+    /* alpha and beta in each dtype's range: beyond it they are infinite in the kernels */
+    {"[run]\ndtype = f32\nalpha = 1e300\n",
+     NULL,
+     {"test.ini:3: [run] alpha: \"1e300\" is outside the range of dtype f32", "leave f32 out of dtype"}},
+    {"[run]\ndtype = f64, f16\nbeta = -70000\n", NULL, {"test.ini:3: [run] beta:", "range of dtype f16"}},
+    {"[run]\ndtype = bf16\nalpha = 3.4e38\n", NULL, {"test.ini:3: [run] alpha:", "range of dtype bf16"}},
+    {"[run]\ndtype = i32\nalpha = 3e9\n", NULL, {"test.ini:3: [run] alpha:", "which dtype i32 needs"}},
+    {"[run]\nalpha = 1e300\n", "run.dtype=f64, f32", {"test.ini:2: [run] alpha:", "range of dtype f32"}},
+    {"[run]\nalpha = -1e309\n", NULL, {"test.ini:2: [run] alpha:", "not a number a double can hold"}},
     /* sections */
     {"[foo]\n", NULL, {"test.ini:1:", "[foo]", "unknown section", "[backend NAME]"}},
     {"[run]\n[Backend cpu]\n", NULL, {"test.ini:2:", "[Backend cpu]", "unknown section"}},
@@ -525,6 +549,7 @@ int main(void)
     run_test("--set overrides", test_set_overrides);
     run_test("number helpers", test_number_helpers);
     run_test("seed range", test_seed_range);
+    run_test("alpha and beta ranges", test_scalar_ranges);
     run_bad_cases();
     run_test("too long line", test_too_long_line);
     run_test("bad files", test_bad_files);
