@@ -780,6 +780,16 @@ __attribute__((format(printf, 3, 4))) static void set_error(char *err, size_t er
     va_end(ap);
 }
 
+/* A file with no section (empty, only comments, /dev/null) is most likely
+ * the wrong file: refused, not run as the built-in default. */
+static int check_not_empty(loader *ld, int from_file)
+{
+    if (!from_file || ld->n_sections > 0) return 0;
+    return ini_fail_line(ld, 0,
+                         "the config is empty (no sections, no keys); write at least a [run] section, or leave out "
+                         "--config to run the built-in default");
+}
+
 /* text: len bytes plus a terminating NUL, ours to cut into lines. */
 static int load(char *text, size_t len, const char *name, int from_file, const char *const *overrides,
                 size_t n_overrides, gh_config *out, char *err, size_t err_size)
@@ -791,8 +801,8 @@ static int load(char *text, size_t len, const char *name, int from_file, const c
     if (from_file) ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : gh_strdup(".");
     int rc = -1;
     if (memchr(text, '\0', len)) ini_fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
-    else if (ini_read_sections(&ld) == 0 && ini_apply_overrides(&ld, overrides, n_overrides) == 0 &&
-             check_config(&ld, out) == 0)
+    else if (ini_read_sections(&ld) == 0 && check_not_empty(&ld, from_file) == 0 &&
+             ini_apply_overrides(&ld, overrides, n_overrides) == 0 && check_config(&ld, out) == 0)
         rc = 0;
     ini_free_sections(&ld);
     free(ld.dir);

@@ -520,6 +520,8 @@ static void test_bad_files(void)
                       "backends: cpu");
     expect_file_error(CONFIG_TEST_FILES "/no-such-file.ini", "no-such-file.ini", "No such file or directory", NULL);
     expect_file_error(CONFIG_TEST_FILES, CONFIG_TEST_FILES, "Is a directory", NULL);
+    expect_file_error("/dev/null", "/dev/null: the config is empty (no sections, no keys)", "--config", NULL);
+    expect_file_error(CONFIG_TEST_FILES "/comments_only.ini", "comments_only.ini: the config is empty", "[run]", NULL);
 }
 
 static void test_nul_byte(void)
