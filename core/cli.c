@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "shown_value.h"
 #include "util.h"
 
 static void usage(FILE *to)
@@ -91,10 +92,12 @@ static const option *find_option(const char *arg, size_t name_len)
     return NULL;
 }
 
+/* `what` is echoed shortened: a long argument never hides the reason. */
 static int usage_error(const char *fmt, const char *what)
 {
+    char shown[GH_SHOWN_SIZE];
     fputs("gemmhost: ", stderr);
-    fprintf(stderr, fmt, what);
+    fprintf(stderr, fmt, gh_shown_value(what, shown, sizeof shown));
     fputs(" (see gemmhost --help)\n", stderr);
     return -1;
 }

@@ -179,14 +179,16 @@ static void resolve_in_config_dir(const loader *ld, const entry *e, char **path)
 static int get_single(loader *ld, const section *s, const entry *e, const char **out)
 {
     *out = e->value;
-    if (strchr(e->value, ',')) return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
+    if (strchr(e->value, ','))
+        return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", ini_show(ld, e->value));
     return 0;
 }
 
 static int get_list(loader *ld, const section *s, const entry *e, char ***items, size_t *n)
 {
     if (ini_split_list(e->value, items, n) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)", e->value);
+        return ini_fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)",
+                            ini_show(ld, e->value));
     if (*n == 0) return ini_fail_key(ld, s, e, "the list is empty (give at least one value)");
     return 0;
 }
@@ -198,7 +200,7 @@ static int get_unique_list(loader *ld, const section *s, const entry *e, char **
     for (size_t i = 0; i < *n; i++)
         for (size_t j = 0; j < i; j++)
             if (strcmp((*items)[i], (*items)[j]) == 0)
-                return ini_fail_key(ld, s, e, "\"%s\" is listed twice", (*items)[i]);
+                return ini_fail_key(ld, s, e, "\"%s\" is listed twice", ini_show(ld, (*items)[i]));
     return 0;
 }
 
@@ -207,7 +209,8 @@ static int get_int(loader *ld, const section *s, const entry *e, int64_t lo, int
     const char *v;
     if (get_single(ld, s, e, &v) != 0) return -1;
     if (gh_parse_int64(v, out) != 0 || *out < lo || *out > hi)
-        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", v, (long long)lo, (long long)hi);
+        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", ini_show(ld, v), (long long)lo,
+                            (long long)hi);
     return 0;
 }
 
@@ -222,7 +225,7 @@ static int get_choice(loader *ld, const section *s, const entry *e, const char *
         }
     char allowed[256];
     ini_join_names(names, (size_t)count, allowed, sizeof allowed);
-    return ini_fail_key(ld, s, e, "\"%s\" is not %s (allowed: %s)", item, what, allowed);
+    return ini_fail_key(ld, s, e, "\"%s\" is not %s (allowed: %s)", ini_show(ld, item), what, allowed);
 }
 
 /* A list of choices, each once, as indexes into names[]. */
@@ -237,7 +240,7 @@ static int get_choice_list(loader *ld, const section *s, const entry *e, const c
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = get_choice(ld, s, e, items[i], what, names, count, &idx[i]);
         for (size_t j = 0; j < i && rc == 0; j++)
-            if (idx[j] == idx[i]) rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", items[i]);
+            if (idx[j] == idx[i]) rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", ini_show(ld, items[i]));
     }
     ini_free_strings(items, n);
     if (rc != 0) {
@@ -315,12 +318,12 @@ static int set_sizes(loader *ld, const section *s, const entry *e, const run_key
         gh_shape sh;
         if (parse_shape(items[i], &sh) != 0) {
             rc = ini_fail_key(ld, s, e, "\"%s\" is not a size: write N for NxNxN, or MxNxK, each from 1 to %lld",
-                              items[i], MAX_DIM);
+                              ini_show(ld, items[i]), MAX_DIM);
             break;
         }
         for (size_t j = 0; j < run->n_sizes && rc == 0; j++)
             if (run->sizes[j].m == sh.m && run->sizes[j].n == sh.n && run->sizes[j].k == sh.k)
-                rc = ini_fail_key(ld, s, e, "\"%s\" repeats an earlier size", items[i]);
+                rc = ini_fail_key(ld, s, e, "\"%s\" repeats an earlier size", ini_show(ld, items[i]));
         run->sizes[run->n_sizes++] = sh;
     }
     ini_free_strings(items, n);
@@ -377,10 +380,11 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
     if (get_single(ld, s, e, &v) != 0) return -1;
     int rc = parse_double(v, &d);
     if (rc == -2)
-        return ini_fail_key(ld, s, e, "\"%s\" is not a number a double can hold (its magnitude is above %g)", v,
-                            DBL_MAX);
-    if (rc != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
-    if (key->lo == 0 && d < 0) return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
+        return ini_fail_key(ld, s, e, "\"%s\" is not a number a double can hold (its magnitude is above %g)",
+                            ini_show(ld, v), DBL_MAX);
+    if (rc != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", ini_show(ld, v));
+    if (key->lo == 0 && d < 0)
+        return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", ini_show(ld, v));
     *MEMBER(run, key, double) = d;
     return 0;
 }
@@ -404,7 +408,8 @@ static int set_seed(loader *ld, const section *s, const entry *e, const run_key 
     const char *v;
     if (get_single(ld, s, e, &v) != 0) return -1;
     if (parse_uint64(v, &run->seed) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)", v);
+        return ini_fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)",
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -456,7 +461,7 @@ static int get_timeout(loader *ld, const section *s, const entry *e, double *out
         return ini_fail_key(ld, s, e,
                             "\"%s\" is not a timeout: give seconds (0 = none) or auto (60 s plus 100 times the call "
                             "at 1 GFLOP/s or 1 GB/s)",
-                            v);
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -473,7 +478,7 @@ static int get_tune_budget(loader *ld, const section *s, const entry *e, double 
     if (get_single(ld, s, e, &v) != 0) return -1;
     if (gh_parse_seconds(v, out) != 0)
         return ini_fail_key(ld, s, e, "\"%s\" is not a duration (e.g. 120s, 500ms, 2m, 1h; a number alone is seconds)",
-                            v);
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -565,12 +570,12 @@ static int check_scalars(loader *ld, const section *s, const gh_run_config *run)
                 return ini_fail_key(ld, s, e,
                                     "\"%s\" is not a whole number from -2147483647 to 2147483647, "
                                     "which dtype i32 needs",
-                                    e->value);
+                                    ini_show(ld, e->value));
             if (fabs(values[i]) > dtype_max(t))
                 return ini_fail_key(ld, s, e,
                                     "\"%s\" is outside the range of dtype %s (largest magnitude %g); give a smaller "
                                     "%s, or leave %s out of dtype",
-                                    e->value, dtype_names[t], dtype_max(t), names[i], dtype_names[t]);
+                                    ini_show(ld, e->value), dtype_names[t], dtype_max(t), names[i], dtype_names[t]);
         }
     }
     return 0;
@@ -691,7 +696,7 @@ static int get_mem_limit(loader *ld, const section *s, const entry *e, uint64_t 
         return ini_fail_key(ld, s, e,
                             "\"%s\" is not a size in bytes (e.g. 1048576, 512M, 4G; "
                             "K, M, G, T are powers of 1024; 0 = no limit)",
-                            v);
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -750,7 +755,7 @@ static int check_split_members(loader *ld, const gh_config *cfg)
             ini_join_names(names, n, have, sizeof have);
             const section *s = ini_find_section(ld, SEC_SPLIT, sp->name);
             return ini_fail_key(ld, s, ini_find_entry(s, "backends"), "\"%s\" is not a [backend] section in %s (%s%s)",
-                                sp->backends[j], ld->file, n ? "backends: " : "there are none", have);
+                                ini_show(ld, sp->backends[j]), ld->file, n ? "backends: " : "there are none", have);
         }
     }
     return 0;

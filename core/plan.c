@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "proxy.h"
 #include "reported.h"
+#include "shown_value.h"
 #include "util.h"
 
 static int config_error(char *err, size_t size, const gh_origin *at, const char *section, const char *fmt, ...)
@@ -131,10 +132,10 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
                     int64_t value;
                     if (strcasecmp(key->values[v], "auto") == 0) continue; /* the tune cache's, per case */
                     if (gh_parse_int64(key->values[v], &value) != 0 || !param_value_allowed(param, value)) {
-                        char *allowed = describe_allowed(param);
+                        char *allowed = describe_allowed(param), shown[GH_SHOWN_SIZE];
                         config_error(err, size, &key->origin, bc->name,
-                                     "%s: \"%s\" is not allowed for kernel %s (allowed: %s)", key->name, key->values[v],
-                                     kinfo->name, allowed);
+                                     "%s: \"%s\" is not allowed for kernel %s (allowed: %s)", key->name,
+                                     gh_shown_value(key->values[v], shown, sizeof shown), kinfo->name, allowed);
                         free(allowed);
                         return -1;
                     }
@@ -671,10 +672,11 @@ static int check_filter_names(const gh_config *cfg, const gh_plan *plan, const g
     char **items = f->backends ? list_items(f->backends, &n) : NULL;
     for (size_t i = 0; items && i < n && rc == 0; i++) {
         if (backend_exists(cfg, plan, items[i])) continue;
-        char *there = backend_choices(cfg, plan);
-        snprintf(err, size, "--backend %s: no %s named \"%s\" (there are: %s)", f->backends,
-                 cfg->auto_backends ? "loaded plugin" : "[backend] or [split] section", items[i],
-                 *there ? there : "none");
+        char *there = backend_choices(cfg, plan), list[GH_SHOWN_SIZE], item[GH_SHOWN_SIZE];
+        snprintf(err, size, "--backend %s: no %s named \"%s\" (there are: %s)",
+                 gh_shown_value(f->backends, list, sizeof list),
+                 cfg->auto_backends ? "loaded plugin" : "[backend] or [split] section",
+                 gh_shown_value(items[i], item, sizeof item), *there ? there : "none");
         free(there);
         rc = -1;
     }
@@ -683,8 +685,10 @@ static int check_filter_names(const gh_config *cfg, const gh_plan *plan, const g
     items = f->kernels && rc == 0 ? list_items(f->kernels, &n) : NULL;
     for (size_t i = 0; items && i < n && rc == 0; i++) {
         if (in_list(kernels, items[i])) continue;
-        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)", f->kernels,
-                 items[i], *kernels ? kernels : "none");
+        char list[GH_SHOWN_SIZE], item[GH_SHOWN_SIZE];
+        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)",
+                 gh_shown_value(f->kernels, list, sizeof list), gh_shown_value(items[i], item, sizeof item),
+                 *kernels ? kernels : "none");
         rc = -1;
     }
     if (items) free_items(items, n);
@@ -825,9 +829,11 @@ int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_fi
     if (build_splits(cfg, f, plan, err, err_size) != 0) return -1;
     for (size_t i = 0; i < plan->n_instances; i++) filter_kernels(&plan->instances[i], f);
     if ((f->backends || f->kernels || f->devices) && !something_runs(plan)) {
+        char b[GH_SHOWN_SIZE], k[GH_SHOWN_SIZE], d[GH_SHOWN_SIZE];
         snprintf(err, err_size, "the filters%s%s%s%s%s%s leave nothing to run (see gemmhost --list)",
-                 f->backends ? " --backend " : "", f->backends ? f->backends : "", f->kernels ? " --kernel " : "",
-                 f->kernels ? f->kernels : "", f->devices ? " --device " : "", f->devices ? f->devices : "");
+                 f->backends ? " --backend " : "", f->backends ? gh_shown_value(f->backends, b, sizeof b) : "",
+                 f->kernels ? " --kernel " : "", f->kernels ? gh_shown_value(f->kernels, k, sizeof k) : "",
+                 f->devices ? " --device " : "", f->devices ? gh_shown_value(f->devices, d, sizeof d) : "");
         return -1;
     }
     return 0;

@@ -501,6 +501,33 @@ static void test_too_long_line(void)
     CHECK_CONFIG(strstr(err, "test.ini:2:") && strstr(err, "longer than") && strstr(err, "next line"));
 }
 
+/* A 5000-character value is echoed shortened, so the reason after it fits
+ * in the message (it was cut off inside the value). */
+static void test_long_values_shortened(void)
+{
+    static char text[6000], set[6000];
+    char value[5002];
+    memset(value, '9', 5000);
+    strcpy(value + 5000, "x");
+    /* a list continued over 250 lines, with a doubled comma at its end */
+    strcpy(text, "[run]\nsizes = 1");
+    for (int line = 0; line < 250; line++) strcat(text, "\n  2, 3, 4, 5, 6");
+    strcat(text, ",,\n");
+    gh_config cfg;
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 && strstr(err, "test.ini:2: [run] sizes:") &&
+                      strstr(err, "... (3753 characters)\" has an empty item")))
+        fprintf(stderr, "  got: %.300s\n", err);
+    snprintf(set, sizeof set, "run.alpha=%s", value);
+    if (!CHECK_CONFIG(load_text("[run]\n", set, &cfg) == -1 && strlen(err) < 300 &&
+                      strstr(err, "--set run.alpha=999") && strstr(err, "(5011 characters): [run] alpha: \"999") &&
+                      strstr(err, "9... (5001 characters)\" is not a number")))
+        fprintf(stderr, "  got: %.300s\n", err);
+    snprintf(text, sizeof text, "[run]\n%s\n", value);
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 &&
+                      strstr(err, "(5001 characters)\"") && strstr(err, "expected \"[section]\" or \"key = value\"")))
+        fprintf(stderr, "  got: %.300s\n", err);
+}
+
 /* Expects loading `path` to fail with a message holding each substring. */
 static void expect_file_error(const char *path, const char *a, const char *b, const char *c)
 {
@@ -554,6 +581,7 @@ int main(void)
     run_test("alpha and beta ranges", test_scalar_ranges);
     run_bad_cases();
     run_test("too long line", test_too_long_line);
+    run_test("long values shortened", test_long_values_shortened);
     run_test("bad files", test_bad_files);
     run_test("NUL byte", test_nul_byte);
     return check_summary("test_config");

@@ -173,6 +173,14 @@ out=$("$gemmhost" --config "$work/noplugin.ini" --dry-run 2>&1)
 expect_status "a section named like no plugin, without plugin =" $? 3
 expect_in "it says the plugin defaults to the section name" "$out" "without \`plugin =\` uses its own name as the plugin name"
 
+# A long value is echoed shortened: the reason after it is never cut off.
+long=$(printf 'k%.0s' $(seq 5000))
+out=$("$gemmhost" --config "$work/two.ini" --kernel "$long" --dry-run 2>&1)
+expect_status "--kernel with a 5000-character name" $? 2
+expect_in "the long name is shortened and the reason follows" "$out" \
+  "kkk... (5000 characters): no kernel named \"kkk"
+[ "${#out}" -lt 600 ] && ok "the message is short (${#out} characters)" || bad "the message has ${#out} characters"
+
 out=$("$gemmhost" --version 2>&1)
 expect_status "--version" $? 0
 grep -qE "^gemmhost [0-9.]+, git commit ([0-9a-f]{12}(-dirty)?|unknown), [A-Za-z]+ build, plugin ABI [0-9]+\.[0-9]+$" <<<"$out" &&
