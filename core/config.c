@@ -158,10 +158,14 @@ int gh_parse_seconds(const char *s, double *out)
 
 /* ---- step 3: checking values into the gh_config ------------------------ */
 
-static gh_origin origin_of(const loader *ld, const entry *e)
+/* A key's file and line, or for an override "--set TEXT" (shortened), so a
+ * later message names the override rather than "--set:0". */
+static gh_origin origin_of(loader *ld, const entry *e)
 {
-    gh_origin o = {e->set_text ? SET_ORIGIN : ld->file, e->line};
-    return o;
+    if (!e->set_text) return (gh_origin){ld->file, e->line};
+    char **slot = ini_push(&ld->origin_texts, &ld->n_origin_texts, sizeof(char *));
+    *slot = gh_strdupf("%s %s", SET_ORIGIN, ini_show(ld, e->set_text));
+    return (gh_origin){*slot, 0};
 }
 
 /* A relative path written in a config file is relative to that file's
@@ -811,6 +815,8 @@ static int load(char *text, size_t len, const char *name, int from_file, const c
         rc = 0;
     ini_free_sections(&ld);
     free(ld.dir);
+    out->origin_texts = ld.origin_texts; /* the origins point into them */
+    out->n_origin_texts = ld.n_origin_texts;
     if (rc != 0) gh_config_free(out);
     return rc;
 }
@@ -900,6 +906,7 @@ void gh_config_free(gh_config *cfg)
         free(cfg->splits[i].kernel);
     }
     free(cfg->splits);
+    ini_free_strings(cfg->origin_texts, cfg->n_origin_texts);
     free(cfg->path);
     memset(cfg, 0, sizeof *cfg);
 }

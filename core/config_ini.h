@@ -43,6 +43,8 @@ typedef struct loader {
     int failed;
     char **shown; /* shortened values of messages (ini_show) */
     size_t n_shown;
+    char **origin_texts; /* "--set TEXT" for origins, handed to the gh_config */
+    size_t n_origin_texts;
 } loader;
 
 /* Growable arrays and lists of strings. Out of memory aborts. */

@@ -17,7 +17,8 @@
 
 static int config_error(char *err, size_t size, const gh_origin *at, const char *section, const char *fmt, ...)
 {
-    int n = snprintf(err, size, "%s:%d: [backend %s] ", at->file, at->line, section);
+    char where[512];
+    int n = snprintf(err, size, "%s: [backend %s] ", gh_origin_format(at, where, sizeof where), section);
     va_list ap;
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < size) vsnprintf(err + n, size - (size_t)n, fmt, ap);
@@ -494,8 +495,9 @@ static int member_kernel(const gh_split_config *sc, const gh_instance *inst, int
         return 0;
     }
     char *names = list_kernels(inst->ctx, api, 0);
-    snprintf(err, size, "%s:%d: [split %s] kernel: plugin %s of member %s has no kernel \"%s\" (kernels: %s)",
-             sc->origin.file, sc->origin.line, sc->name, api->name, inst->name, sc->kernel, names);
+    char where[512];
+    snprintf(err, size, "%s: [split %s] kernel: plugin %s of member %s has no kernel \"%s\" (kernels: %s)",
+             gh_origin_format(&sc->origin, where, sizeof where), sc->name, api->name, inst->name, sc->kernel, names);
     free(names);
     return -1;
 }

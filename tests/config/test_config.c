@@ -283,12 +283,14 @@ static void test_set_overrides(void)
         return;
     }
     CHECK_CONFIG(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) && shape_is(&cfg.run.sizes[1], 3, 4, 5));
+    CHECK_CONFIG(strcmp(cfg.run.sizes_origin.file, "--set run.sizes=128, 3x4x5") == 0);
     CHECK_CONFIG(strcmp(cfg.run.output, "") == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *gpu = backend(&cfg, "gpu");
     if (CHECK_CONFIG(cpu && gpu)) {
         const gh_raw_key *tile = raw_key(cpu, "tile");
         CHECK_CONFIG(tile && values_are(tile->values, tile->n_values, "16", NULL));
-        CHECK_CONFIG(tile && strcmp(tile->origin.file, "--set") == 0 && tile->origin.line == 0);
+        /* the origin names the override, for messages after loading */
+        CHECK_CONFIG(tile && strcmp(tile->origin.file, "--set cpu.tile=16") == 0 && tile->origin.line == 0);
         CHECK_CONFIG(values_are(cpu->kernels, cpu->n_kernels, "naive", NULL));
         CHECK_CONFIG(strcmp(gpu->devices, "1") == 0 && strcmp(gpu->plugin, "cuda") == 0);
         const gh_raw_key *platform = raw_key(gpu, "platform");

@@ -173,6 +173,12 @@ out=$("$gemmhost" --config "$work/noplugin.ini" --dry-run 2>&1)
 expect_status "a section named like no plugin, without plugin =" $? 3
 expect_in "it says the plugin defaults to the section name" "$out" "without \`plugin =\` uses its own name as the plugin name"
 
+# A kernel parameter from --set is reported at the override, not at "--set:0".
+out=$("$gemmhost" --config "$work/two.ini" --set big.tile=7 --dry-run 2>&1)
+expect_status "a --set kernel parameter not allowed" $? 2
+expect_in "the message names the override" "$out" \
+  'gemmhost: --set big.tile=7: [backend big] tile: "7" is not allowed for kernel tiled'
+
 # A long value is echoed shortened: the reason after it is never cut off.
 long=$(printf 'k%.0s' $(seq 5000))
 out=$("$gemmhost" --config "$work/two.ini" --kernel "$long" --dry-run 2>&1)
