@@ -73,6 +73,24 @@ got=$(rows "$work/default")
 "$gemmhost" --quiet --config "$work/two.ini" --output "$work/dev" --backend big --device "0, AMD"
 expect_status "--device by index and name part" $? 0
 
+# Repeated options: the selecting ones add up, the others are refused by name.
+"$gemmhost" --quiet --config "$work/two.ini" --output "$work/twice" --backend small --backend big --kernel naive \
+  --kernel tiled
+expect_status "--backend and --kernel given twice" $? 0
+got=$(rows "$work/twice")
+[ "$(cut -d' ' -f1,2 <<<"$got" | sort -u | tr '\n' ' ')" = "big tiled small naive " ] &&
+  ok "repeated --backend and --kernel add up" || bad "repeated --backend and --kernel ran: $got"
+out=$("$gemmhost" --config "$work/two.ini" --output "$work/a" --output "$work/b" 2>&1)
+expect_status "--output given twice" $? 2
+expect_in "the repeat is named" "$out" "--output is given twice; it takes one value"
+out=$("$gemmhost" --config "$work/two.ini" --config "$work/two.ini" --dry-run 2>&1)
+expect_status "--config given twice" $? 2
+expect_in "--config twice is named" "$out" "--config is given twice"
+out=$("$gemmhost" --config "$work/two.ini" --size 8 --size=9 --dry-run 2>&1)
+expect_status "--size given twice" $? 2
+expect_in "--size twice asks for one list" "$out" "--size is given twice; give it once, with a list"
+[ ! -e "$work/a.csv" ] && [ ! -e "$work/b.csv" ] && ok "a refused repeat ran nothing" || bad "a refused repeat wrote results"
+
 out=$("$gemmhost" --config "$work/two.ini" --backend nosuch 2>&1)
 expect_status "--backend naming nothing" $? 2
 expect_in "--backend: what there is" "$out" 'no [backend] or [split] section named "nosuch" (there are: small, big, single, both)'
