@@ -197,6 +197,14 @@ expect_status "a --set kernel parameter not allowed" $? 2
 expect_in "the message names the override" "$out" \
   'gemmhost: --set big.tile=7: [backend big] tile: "7" is not allowed for kernel tiled'
 
+# A plugin_dir that is not a folder is named in a warning; the run goes on.
+printf '[run]\nsizes = 8\nplugin_dir = no-such-dir, two.ini\n[backend cpu]\nkernels = naive\n' >"$work/dirs.ini"
+out=$("$gemmhost" --config "$work/dirs.ini" --output "$work/dirs" --dry-run 2>&1)
+expect_status "a missing plugin_dir does not stop the run" $? 0
+expect_in "the missing plugin_dir is named" "$out" \
+  "gemmhost: warning: plugin_dir $work/no-such-dir: No such file or directory; no plugins are searched there"
+expect_in "a plugin_dir that is a file is named" "$out" "gemmhost: warning: plugin_dir $work/two.ini is not a folder"
+
 # A long value is echoed shortened: the reason after it is never cut off.
 long=$(printf 'k%.0s' $(seq 5000))
 out=$("$gemmhost" --config "$work/two.ini" --kernel "$long" --dry-run 2>&1)
