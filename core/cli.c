@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "shown_value.h"
 #include "util.h"
 
 static void usage(FILE *to)
@@ -37,6 +38,9 @@ static void usage(FILE *to)
         "  --kernel LIST     run only these kernels\n"
         "  --device LIST     run only these devices: indices, all, hardware, software,\n"
         "                    or parts of a device's name\n"
+        "                    (--backend, --kernel and --device add up when repeated:\n"
+        "                    --kernel a --kernel b is --kernel a,b; other options that\n"
+        "                    take a value may be given once, --set any number of times)\n"
         "  --size LIST       sizes instead of [run] sizes (N or MxNxK)\n"
         "  --dtype LIST      dtypes instead of [run] dtype (f32, f64, i32)\n"
         "  --trans LIST      transposes instead of [run] trans (nn, nt, tn, tt)\n"
@@ -91,12 +95,31 @@ static const option *find_option(const char *arg, size_t name_len)
     return NULL;
 }
 
+/* `what` is echoed shortened: a long argument never hides the reason. */
 static int usage_error(const char *fmt, const char *what)
 {
+    char shown[GH_SHOWN_SIZE];
     fputs("gemmhost: ", stderr);
-    fprintf(stderr, fmt, what);
+    fprintf(stderr, fmt, gh_shown_value(what, shown, sizeof shown));
     fputs(" (see gemmhost --help)\n", stderr);
     return -1;
+}
+
+/* --backend, --kernel and --device select: a repeat adds to the list
+ * ("--kernel a --kernel b" is "--kernel a,b"). */
+static const char *add_to_list(gh_cli *c, const char *list, const char *value)
+{
+    if (!list) return value;
+    c->owned = gh_xrealloc(c->owned, (c->n_owned + 1) * sizeof *c->owned);
+    c->owned[c->n_owned++] = gh_strdupf("%s,%s", list, value);
+    return c->owned[c->n_owned - 1];
+}
+
+/* Options that take one value: a second would silently replace the first. */
+static int takes_one_value(const option *o)
+{
+    return o->kind == OPT_VALUE && strcmp(o->name, "--set") != 0 && strcmp(o->name, "--backend") != 0 &&
+           strcmp(o->name, "--kernel") != 0 && strcmp(o->name, "--device") != 0;
 }
 
 /* Stores one option's value. Returns -1 on a usage error (printed). */
@@ -133,9 +156,9 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--set")) c->overrides[c->n_overrides++] = value;
     else if (!strcmp(n, "--output")) c->output = value;
     else if (!strcmp(n, "--junit")) c->junit = value;
-    else if (!strcmp(n, "--backend")) c->filters.backends = value;
-    else if (!strcmp(n, "--kernel")) c->filters.kernels = value;
-    else if (!strcmp(n, "--device")) c->filters.devices = value;
+    else if (!strcmp(n, "--backend")) c->filters.backends = add_to_list(c, c->filters.backends, value);
+    else if (!strcmp(n, "--kernel")) c->filters.kernels = add_to_list(c, c->filters.kernels, value);
+    else if (!strcmp(n, "--device")) c->filters.devices = add_to_list(c, c->filters.devices, value);
     if (o->kind == OPT_VALUE && !*value && strcmp(n, "--output") != 0) return usage_error("%s needs a value", n);
     return 0;
 }
@@ -165,6 +188,7 @@ int gh_cli_parse(int argc, char **argv, gh_cli *c, int *exit_status, int *wants_
     *wants_version = 0;
     c->overrides = gh_xcalloc((size_t)argc + 1, sizeof *c->overrides);
     int help = 0;
+    unsigned char given[sizeof options / sizeof options[0]] = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
@@ -185,6 +209,12 @@ int gh_cli_parse(int argc, char **argv, gh_cli *c, int *exit_status, int *wants_
         } else if (eq) {
             *exit_status = EXIT_USAGE;
             return usage_error("%s takes no value", o->name);
+        }
+        if (takes_one_value(o) && given[o - options]++) {
+            *exit_status = EXIT_USAGE;
+            return usage_error(o->run_key ? "%s is given twice; give it once, with a list (e.g. 64,128)"
+                                          : "%s is given twice; it takes one value",
+                               o->name);
         }
         if (take(c, o, value, &help, wants_version) != 0) {
             *exit_status = EXIT_USAGE;

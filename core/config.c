@@ -39,6 +39,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,14 +97,18 @@ static int parse_uint64(const char *s, uint64_t *out)
     return 0;
 }
 
-/* A finite number; NaN and Inf are refused. */
+/* A finite number: 0, or -1 when the text is not a number (NaN and Inf
+ * included), -2 when it is one beyond a double's range. strtod's ERANGE on
+ * underflow still returns the nearest double (4.9e-324, a subnormal), so
+ * only an infinite result is refused. */
 static int parse_double(const char *s, double *out)
 {
     if (!s || *s == '\0' || ini_is_blank(*s)) return -1;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno == ERANGE || *end != '\0' || !isfinite(v)) return -1;
+    if (end == s || *end != '\0') return -1;
+    if (!isfinite(v)) return errno == ERANGE ? -2 : -1;
     *out = v;
     return 0;
 }
@@ -153,10 +158,14 @@ int gh_parse_seconds(const char *s, double *out)
 
 /* ---- step 3: checking values into the gh_config ------------------------ */
 
-static gh_origin origin_of(const loader *ld, const entry *e)
+/* A key's file and line, or for an override "--set TEXT" (shortened), so a
+ * later message names the override rather than "--set:0". */
+static gh_origin origin_of(loader *ld, const entry *e)
 {
-    gh_origin o = {e->set_text ? SET_ORIGIN : ld->file, e->line};
-    return o;
+    if (!e->set_text) return (gh_origin){ld->file, e->line};
+    char **slot = ini_push(&ld->origin_texts, &ld->n_origin_texts, sizeof(char *));
+    *slot = gh_strdupf("%s %s", SET_ORIGIN, ini_show(ld, e->set_text));
+    return (gh_origin){*slot, 0};
 }
 
 /* A relative path written in a config file is relative to that file's
@@ -174,14 +183,16 @@ static void resolve_in_config_dir(const loader *ld, const entry *e, char **path)
 static int get_single(loader *ld, const section *s, const entry *e, const char **out)
 {
     *out = e->value;
-    if (strchr(e->value, ',')) return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", e->value);
+    if (strchr(e->value, ','))
+        return ini_fail_key(ld, s, e, "\"%s\" is a list; this key takes one value", ini_show(ld, e->value));
     return 0;
 }
 
 static int get_list(loader *ld, const section *s, const entry *e, char ***items, size_t *n)
 {
     if (ini_split_list(e->value, items, n) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)", e->value);
+        return ini_fail_key(ld, s, e, "\"%s\" has an empty item (a doubled or trailing comma?)",
+                            ini_show(ld, e->value));
     if (*n == 0) return ini_fail_key(ld, s, e, "the list is empty (give at least one value)");
     return 0;
 }
@@ -193,7 +204,7 @@ static int get_unique_list(loader *ld, const section *s, const entry *e, char **
     for (size_t i = 0; i < *n; i++)
         for (size_t j = 0; j < i; j++)
             if (strcmp((*items)[i], (*items)[j]) == 0)
-                return ini_fail_key(ld, s, e, "\"%s\" is listed twice", (*items)[i]);
+                return ini_fail_key(ld, s, e, "\"%s\" is listed twice", ini_show(ld, (*items)[i]));
     return 0;
 }
 
@@ -202,7 +213,8 @@ static int get_int(loader *ld, const section *s, const entry *e, int64_t lo, int
     const char *v;
     if (get_single(ld, s, e, &v) != 0) return -1;
     if (gh_parse_int64(v, out) != 0 || *out < lo || *out > hi)
-        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", v, (long long)lo, (long long)hi);
+        return ini_fail_key(ld, s, e, "\"%s\" is not an integer from %lld to %lld", ini_show(ld, v), (long long)lo,
+                            (long long)hi);
     return 0;
 }
 
@@ -217,7 +229,7 @@ static int get_choice(loader *ld, const section *s, const entry *e, const char *
         }
     char allowed[256];
     ini_join_names(names, (size_t)count, allowed, sizeof allowed);
-    return ini_fail_key(ld, s, e, "\"%s\" is not %s (allowed: %s)", item, what, allowed);
+    return ini_fail_key(ld, s, e, "\"%s\" is not %s (allowed: %s)", ini_show(ld, item), what, allowed);
 }
 
 /* A list of choices, each once, as indexes into names[]. */
@@ -232,7 +244,7 @@ static int get_choice_list(loader *ld, const section *s, const entry *e, const c
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = get_choice(ld, s, e, items[i], what, names, count, &idx[i]);
         for (size_t j = 0; j < i && rc == 0; j++)
-            if (idx[j] == idx[i]) rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", items[i]);
+            if (idx[j] == idx[i]) rc = ini_fail_key(ld, s, e, "\"%s\" is listed twice", ini_show(ld, items[i]));
     }
     ini_free_strings(items, n);
     if (rc != 0) {
@@ -304,17 +316,18 @@ static int set_sizes(loader *ld, const section *s, const entry *e, const run_key
     free(run->sizes);
     run->sizes = gh_xrealloc(NULL, n * sizeof(gh_shape));
     run->n_sizes = 0;
+    run->sizes_origin = origin_of(ld, e);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         gh_shape sh;
         if (parse_shape(items[i], &sh) != 0) {
             rc = ini_fail_key(ld, s, e, "\"%s\" is not a size: write N for NxNxN, or MxNxK, each from 1 to %lld",
-                              items[i], MAX_DIM);
+                              ini_show(ld, items[i]), MAX_DIM);
             break;
         }
         for (size_t j = 0; j < run->n_sizes && rc == 0; j++)
             if (run->sizes[j].m == sh.m && run->sizes[j].n == sh.n && run->sizes[j].k == sh.k)
-                rc = ini_fail_key(ld, s, e, "\"%s\" repeats an earlier size", items[i]);
+                rc = ini_fail_key(ld, s, e, "\"%s\" repeats an earlier size", ini_show(ld, items[i]));
         run->sizes[run->n_sizes++] = sh;
     }
     ini_free_strings(items, n);
@@ -369,8 +382,13 @@ static int set_double(loader *ld, const section *s, const entry *e, const run_ke
     const char *v;
     double d;
     if (get_single(ld, s, e, &v) != 0) return -1;
-    if (parse_double(v, &d) != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", v);
-    if (key->lo == 0 && d < 0) return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", v);
+    int rc = parse_double(v, &d);
+    if (rc == -2)
+        return ini_fail_key(ld, s, e, "\"%s\" is not a number a double can hold (its magnitude is above %g)",
+                            ini_show(ld, v), DBL_MAX);
+    if (rc != 0) return ini_fail_key(ld, s, e, "\"%s\" is not a number", ini_show(ld, v));
+    if (key->lo == 0 && d < 0)
+        return ini_fail_key(ld, s, e, "\"%s\" is negative (give a number >= 0)", ini_show(ld, v));
     *MEMBER(run, key, double) = d;
     return 0;
 }
@@ -394,7 +412,8 @@ static int set_seed(loader *ld, const section *s, const entry *e, const run_key 
     const char *v;
     if (get_single(ld, s, e, &v) != 0) return -1;
     if (parse_uint64(v, &run->seed) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)", v);
+        return ini_fail_key(ld, s, e, "\"%s\" is not a seed (an integer from 0 to 18446744073709551615, or 0x hex)",
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -446,7 +465,7 @@ static int get_timeout(loader *ld, const section *s, const entry *e, double *out
         return ini_fail_key(ld, s, e,
                             "\"%s\" is not a timeout: give seconds (0 = none) or auto (60 s plus 100 times the call "
                             "at 1 GFLOP/s or 1 GB/s)",
-                            v);
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -463,7 +482,7 @@ static int get_tune_budget(loader *ld, const section *s, const entry *e, double 
     if (get_single(ld, s, e, &v) != 0) return -1;
     if (gh_parse_seconds(v, out) != 0)
         return ini_fail_key(ld, s, e, "\"%s\" is not a duration (e.g. 120s, 500ms, 2m, 1h; a number alone is seconds)",
-                            v);
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -528,21 +547,40 @@ static int unknown_run_key(loader *ld, const section *s, const entry *e)
     return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
 }
 
-/* i32 runs take alpha and beta as int32: a fraction would be cut silently. */
-static int check_int_scalars(loader *ld, const section *s, const gh_run_config *run)
+/* The largest magnitude a dtype holds: a larger alpha or beta becomes
+ * infinite in the kernels (1e300 in f32) and fails every backend. */
+static double dtype_max(gh_dtype d)
 {
-    int has_i32 = 0;
-    for (size_t i = 0; i < run->n_dtypes; i++) has_i32 |= run->dtypes[i] == GH_I32;
+    switch (d) {
+    case GH_F32: return FLT_MAX;
+    case GH_F16: return 65504.0;
+    case GH_BF16: return 3.3895313892515355e38; /* 0x7F7F: (2 - 2^-7) * 2^127 */
+    case GH_I32: return 2147483647.0;
+    default: return DBL_MAX;
+    }
+}
+
+/* alpha and beta against every dtype the run has; i32 runs take them as
+ * int32, so a fraction would be cut silently. */
+static int check_scalars(loader *ld, const section *s, const gh_run_config *run)
+{
     const char *names[2] = {"alpha", "beta"};
     double values[2] = {run->alpha, run->beta};
-    for (int i = 0; i < 2 && has_i32; i++) {
-        if (values[i] == floor(values[i]) && fabs(values[i]) <= 2147483647.0) continue;
+    for (int i = 0; i < 2; i++) {
         const entry *e = ini_find_entry(s, names[i]);
-        if (e)
-            return ini_fail_key(ld, s, e,
-                                "\"%s\" is not a whole number from -2147483647 to 2147483647, "
-                                "which dtype i32 needs",
-                                e->value);
+        for (size_t d = 0; e && d < run->n_dtypes; d++) {
+            gh_dtype t = run->dtypes[d];
+            if (t == GH_I32 && (values[i] != floor(values[i]) || fabs(values[i]) > dtype_max(t)))
+                return ini_fail_key(ld, s, e,
+                                    "\"%s\" is not a whole number from -2147483647 to 2147483647, "
+                                    "which dtype i32 needs",
+                                    ini_show(ld, e->value));
+            if (fabs(values[i]) > dtype_max(t))
+                return ini_fail_key(ld, s, e,
+                                    "\"%s\" is outside the range of dtype %s (largest magnitude %g); give a smaller "
+                                    "%s, or leave %s out of dtype",
+                                    ini_show(ld, e->value), dtype_names[t], dtype_max(t), names[i], dtype_names[t]);
+        }
     }
     return 0;
 }
@@ -562,7 +600,7 @@ static int check_run(loader *ld, gh_run_config *run)
         entry def = {(char *)key->name, (char *)key->def, 0, NULL};
         if (key->set(ld, s, &def, key, run) != 0) return -1;
     }
-    return check_int_scalars(ld, s, run);
+    return check_scalars(ld, s, run);
 }
 
 /* -- [backend NAME] -- */
@@ -662,7 +700,7 @@ static int get_mem_limit(loader *ld, const section *s, const entry *e, uint64_t 
         return ini_fail_key(ld, s, e,
                             "\"%s\" is not a size in bytes (e.g. 1048576, 512M, 4G; "
                             "K, M, G, T are powers of 1024; 0 = no limit)",
-                            v);
+                            ini_show(ld, v));
     return 0;
 }
 
@@ -721,7 +759,7 @@ static int check_split_members(loader *ld, const gh_config *cfg)
             ini_join_names(names, n, have, sizeof have);
             const section *s = ini_find_section(ld, SEC_SPLIT, sp->name);
             return ini_fail_key(ld, s, ini_find_entry(s, "backends"), "\"%s\" is not a [backend] section in %s (%s%s)",
-                                sp->backends[j], ld->file, n ? "backends: " : "there are none", have);
+                                ini_show(ld, sp->backends[j]), ld->file, n ? "backends: " : "there are none", have);
         }
     }
     return 0;
@@ -751,6 +789,16 @@ __attribute__((format(printf, 3, 4))) static void set_error(char *err, size_t er
     va_end(ap);
 }
 
+/* A file with no section (empty, only comments, /dev/null) is most likely
+ * the wrong file: refused, not run as the built-in default. */
+static int check_not_empty(loader *ld, int from_file)
+{
+    if (!from_file || ld->n_sections > 0) return 0;
+    return ini_fail_line(ld, 0,
+                         "the config is empty (no sections, no keys); write at least a [run] section, or leave out "
+                         "--config to run the built-in default");
+}
+
 /* text: len bytes plus a terminating NUL, ours to cut into lines. */
 static int load(char *text, size_t len, const char *name, int from_file, const char *const *overrides,
                 size_t n_overrides, gh_config *out, char *err, size_t err_size)
@@ -762,11 +810,13 @@ static int load(char *text, size_t len, const char *name, int from_file, const c
     if (from_file) ld.dir = slash ? gh_strdupf("%.*s", (int)(slash - name), name) : gh_strdup(".");
     int rc = -1;
     if (memchr(text, '\0', len)) ini_fail_line(&ld, 0, "contains a NUL byte; is it a text file?");
-    else if (ini_read_sections(&ld) == 0 && ini_apply_overrides(&ld, overrides, n_overrides) == 0 &&
-             check_config(&ld, out) == 0)
+    else if (ini_read_sections(&ld) == 0 && check_not_empty(&ld, from_file) == 0 &&
+             ini_apply_overrides(&ld, overrides, n_overrides) == 0 && check_config(&ld, out) == 0)
         rc = 0;
     ini_free_sections(&ld);
     free(ld.dir);
+    out->origin_texts = ld.origin_texts; /* the origins point into them */
+    out->n_origin_texts = ld.n_origin_texts;
     if (rc != 0) gh_config_free(out);
     return rc;
 }
@@ -856,6 +906,7 @@ void gh_config_free(gh_config *cfg)
         free(cfg->splits[i].kernel);
     }
     free(cfg->splits);
+    ini_free_strings(cfg->origin_texts, cfg->n_origin_texts);
     free(cfg->path);
     memset(cfg, 0, sizeof *cfg);
 }

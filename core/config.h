@@ -16,9 +16,10 @@ typedef struct gh_trans {
     int a, b;
 } gh_trans;
 
-/* Where a value came from, for error messages: "run.ini:12" or "--set". */
+/* Where a value came from, for error messages: "run.ini:12", or the
+ * override itself: "--set cpu.tile=16". */
 typedef struct gh_origin {
-    const char *file; /* owned by the config; "--set" or "<built-in>" */
+    const char *file; /* owned by the config: the file, "--set TEXT" or "<built-in>" */
     int line;         /* 0 for --set */
 } gh_origin;
 
@@ -67,6 +68,7 @@ typedef enum gh_isolation { GH_ISOLATION_PROCESS = 0, GH_ISOLATION_NONE = 1 } gh
 typedef struct gh_run_config {
     gh_shape *sizes;
     size_t n_sizes;
+    gh_origin sizes_origin; /* where sizes was given, for messages about a size */
     gh_dtype *dtypes;
     size_t n_dtypes;
     gh_trans *trans;
@@ -97,6 +99,8 @@ typedef struct gh_config {
     gh_split_config *splits;
     size_t n_splits;
     int auto_backends; /* 1: no [backend] section given: every plugin found, every device */
+    char **origin_texts; /* "--set TEXT" of the origins of overridden keys */
+    size_t n_origin_texts;
 } gh_config;
 
 /* Parses an INI file (path) or text (when path is NULL, name used in messages),

@@ -10,6 +10,7 @@
 
 #include <ini.h>
 
+#include "shown_value.h"
 #include "util.h"
 
 /* ---- memory and strings ------------------------------------------------ */
@@ -116,6 +117,9 @@ void ini_free_sections(loader *ld)
     free(ld->sections);
     ld->sections = NULL;
     ld->n_sections = 0;
+    ini_free_strings(ld->shown, ld->n_shown);
+    ld->shown = NULL;
+    ld->n_shown = 0;
 }
 
 static void section_label(const section *s, char *buf, size_t size)
@@ -163,6 +167,16 @@ static entry *add_entry(section *s, const char *key, const char *value, int line
 
 /* ---- error messages ----------------------------------------------------- */
 
+const char *ini_show(loader *ld, const char *value)
+{
+    char buf[GH_SHOWN_SIZE];
+    const char *shown = gh_shown_value(value, buf, sizeof buf);
+    if (shown == value) return value;
+    char **slot = ini_push(&ld->shown, &ld->n_shown, sizeof(char *));
+    *slot = gh_strdup(buf);
+    return *slot;
+}
+
 /* Writes "WHERE: MESSAGE" into the caller's buffer; the first error wins.
  * WHERE is "file:line", "--set TEXT", or "file" when line is 0. */
 static int vfail(loader *ld, const char *set_text, int line, const char *fmt, va_list ap)
@@ -172,7 +186,7 @@ static int vfail(loader *ld, const char *set_text, int line, const char *fmt, va
     if (!ld->err || ld->err_size == 0) return -1;
     char msg[768];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    if (set_text) snprintf(ld->err, ld->err_size, "%s %s: %s", SET_ORIGIN, set_text, msg);
+    if (set_text) snprintf(ld->err, ld->err_size, "%s %s: %s", SET_ORIGIN, ini_show(ld, set_text), msg);
     else if (line > 0) snprintf(ld->err, ld->err_size, "%s:%d: %s", ld->file, line, msg);
     else snprintf(ld->err, ld->err_size, "%s: %s", ld->file, msg);
     return -1;
@@ -206,8 +220,8 @@ __attribute__((format(printf, 4, 5))) int ini_fail_key(loader *ld, const section
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (e->set_text) return fail_set(ld, e->set_text, "%s %s: %s", label, e->key, msg);
-    return ini_fail_line(ld, e->line, "%s %s: %s", label, e->key, msg);
+    if (e->set_text) return fail_set(ld, e->set_text, "%s %s: %s", label, ini_show(ld, e->key), msg);
+    return ini_fail_line(ld, e->line, "%s %s: %s", label, ini_show(ld, e->key), msg);
 }
 
 /* ---- step 1: reading lines through inih --------------------------------- */
@@ -266,7 +280,8 @@ static int section_header(loader *ld, char *text)
 {
     size_t n = strlen(text);
     if (text[n - 1] != ']')
-        return ini_fail_line(ld, ld->line, "expected \"]\" at the end of the section header \"%s\"", text);
+        return ini_fail_line(ld, ld->line, "expected \"]\" at the end of the section header \"%s\"",
+                             ini_show(ld, text));
     text[n - 1] = '\0';
     char *word = ini_trim(text + 1), *name = word;
     while (*name && !ini_is_blank(*name)) name++;
@@ -276,15 +291,16 @@ static int section_header(loader *ld, char *text)
     section_kind kind;
     if (kind_from_word(word, &kind) != 0)
         return ini_fail_line(ld, ld->line, "[%s%s%s]: unknown section (allowed: [run], [backend NAME], [split NAME])",
-                             word, *name ? " " : "", name);
-    if (kind == SEC_RUN && *name) return ini_fail_line(ld, ld->line, "[run %s]: [run] takes no name", name);
+                             ini_show(ld, word), *name ? " " : "", ini_show(ld, name));
+    if (kind == SEC_RUN && *name)
+        return ini_fail_line(ld, ld->line, "[run %s]: [run] takes no name", ini_show(ld, name));
     if (kind != SEC_RUN && !*name)
         return ini_fail_line(ld, ld->line, "[%s]: a %s section needs a name, e.g. [%s %s]", word, word, word,
                              kind == SEC_BACKEND ? "cpu" : "gpus");
     if (kind != SEC_RUN && !valid_name(name))
         return ini_fail_line(ld, ld->line,
                              "[%s %s]: \"%s\" is not a section name (letters, digits, '_' and '-', at most %d)", word,
-                             name, name, MAX_NAME_LEN);
+                             ini_show(ld, name), ini_show(ld, name), MAX_NAME_LEN);
     if (check_new_section(ld, kind, name) != 0) return -1;
 
     section *s = ini_push(&ld->sections, &ld->n_sections, sizeof(section));
@@ -324,22 +340,23 @@ static const char *prepare_line(loader *ld, char *raw)
     if (indented && !strchr(s, '=')) {
         if (!ld->have_key) {
             ini_fail_line(ld, ld->line, "indented line \"%s\" continues no key (a list goes on after \"key = value\")",
-                          s);
+                          ini_show(ld, s));
             return NULL;
         }
         ld->continued = 1;
         return s - 1; /* keeps one blank: inih then calls it a continuation */
     }
     if (!strpbrk(s, "=:")) {
-        ini_fail_line(ld, ld->line, "expected \"[section]\" or \"key = value\", got \"%s\"", s);
+        ini_fail_line(ld, ld->line, "expected \"[section]\" or \"key = value\", got \"%s\"", ini_show(ld, s));
         return NULL;
     }
     if (ld->current < 0) {
-        ini_fail_line(ld, ld->line, "\"%s\" is outside any section (start with [run] or [backend NAME])", s);
+        ini_fail_line(ld, ld->line, "\"%s\" is outside any section (start with [run] or [backend NAME])",
+                      ini_show(ld, s));
         return NULL;
     }
     if (strcspn(s, "=:") == 0) {
-        ini_fail_line(ld, ld->line, "a key name is missing before '=' in \"%s\"", s);
+        ini_fail_line(ld, ld->line, "a key name is missing before '=' in \"%s\"", ini_show(ld, s));
         return NULL;
     }
     ld->have_key = 1;
@@ -423,7 +440,9 @@ static section *override_section(loader *ld, const char *spec, const char *set_t
         name = spec + 8;
     }
     section *s = ini_find_section(ld, kind, name);
-    if (!s) fail_set(ld, set_text, "there is no [%s %s] section in %s", section_kind_names[kind], name, ld->file);
+    if (!s)
+        fail_set(ld, set_text, "there is no [%s %s] section in %s", section_kind_names[kind], ini_show(ld, name),
+                 ld->file);
     return s;
 }
 

@@ -41,6 +41,10 @@ typedef struct loader {
     char *err;
     size_t err_size;
     int failed;
+    char **shown; /* shortened values of messages (ini_show) */
+    size_t n_shown;
+    char **origin_texts; /* "--set TEXT" for origins, handed to the gh_config */
+    size_t n_origin_texts;
 } loader;
 
 /* Growable arrays and lists of strings. Out of memory aborts. */
@@ -56,6 +60,10 @@ void ini_free_sections(loader *ld);
 section *ini_find_section(loader *ld, section_kind kind, const char *name);
 section *ini_run_section(loader *ld);
 entry *ini_find_entry(const section *s, const char *key);
+
+/* A value to echo in a message: itself, or shortened when long (see
+ * shown_value.h), kept until ini_free_sections. */
+const char *ini_show(loader *ld, const char *value);
 
 /* Errors: "file:line: [section] key: message" into ld->err; the first wins.
  * Each returns -1. */

@@ -7,10 +7,25 @@
 #include "data.h"
 #include "split.h"
 
+/* Saturating at UINT64_MAX, which no machine has: an estimate that
+ * overflows is refused like one that is too large, never wrapped small. */
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 static uint64_t matrix_bytes(const gh_run_config *run, gh_dtype dtype, int64_t rows, int64_t cols)
 {
-    uint64_t elements = (uint64_t)rows * (uint64_t)(cols + run->ld_pad) + 2 * (uint64_t)run->guard;
-    return elements * gh_dtype_size(dtype);
+    uint64_t elements = sat_add(sat_mul((uint64_t)rows, sat_add((uint64_t)cols, (uint64_t)run->ld_pad)),
+                                sat_mul(2, (uint64_t)run->guard));
+    return sat_mul(elements, gh_dtype_size(dtype));
 }
 
 static int full_reference(const gh_run_config *run, gh_shape s)
@@ -24,8 +39,9 @@ uint64_t gh_case_host_bytes(const gh_run_config *run, gh_shape s, gh_dtype dtype
     /* Transposes swap rows and columns: the same bytes up to the padding. */
     uint64_t a = matrix_bytes(run, dtype, s.m, s.k), b = matrix_bytes(run, dtype, s.k, s.n);
     uint64_t c = matrix_bytes(run, dtype, s.m, s.n);
-    uint64_t total = a + b + (4 + (uint64_t)n_outputs) * c;
-    if (full_reference(run, s)) total += 2 * (uint64_t)s.m * (uint64_t)s.n * sizeof(double);
+    uint64_t total = sat_add(sat_add(a, b), sat_mul(sat_add(4, (uint64_t)n_outputs), c));
+    if (full_reference(run, s))
+        total = sat_add(total, sat_mul(sat_mul(2 * sizeof(double), (uint64_t)s.m), (uint64_t)s.n));
     return total;
 }
 
@@ -66,8 +82,9 @@ int gh_check_host_memory(const gh_config *cfg, const gh_plan *plan, int show, ch
             if (show) {
                 char text[64];
                 gh_split_format_bytes(need, text, sizeof text);
-                printf("  host memory for %lldx%lldx%lld %s: about %s\n", (long long)run->sizes[s].m,
-                       (long long)run->sizes[s].n, (long long)run->sizes[s].k, gh_dtype_name(run->dtypes[d]), text);
+                printf("  host memory for %lldx%lldx%lld %s: %s%s\n", (long long)run->sizes[s].m,
+                       (long long)run->sizes[s].n, (long long)run->sizes[s].k, gh_dtype_name(run->dtypes[d]),
+                       need == UINT64_MAX ? "" : "about ", text);
             }
             if (need > worst) {
                 worst = need;
@@ -75,15 +92,26 @@ int gh_check_host_memory(const gh_config *cfg, const gh_plan *plan, int show, ch
                 worst_dtype = run->dtypes[d];
             }
         }
+    char where[512], shape[96];
+    gh_origin_format(&run->sizes_origin, where, sizeof where);
+    snprintf(shape, sizeof shape, "%lldx%lldx%lld %s", (long long)worst_shape.m, (long long)worst_shape.n,
+             (long long)worst_shape.k, gh_dtype_name(worst_dtype));
+    if (worst == UINT64_MAX) {
+        /* Refused even where the machine does not say what it has. */
+        snprintf(err, size,
+                 "case %s is too large: its host memory overflows a 64-bit byte count (more than 16 EiB), so no "
+                 "machine can run it; use smaller sizes (sizes: %s)",
+                 shape, where);
+        return -1;
+    }
     if (have == 0 || worst <= have) return 0;
     char need_text[64], have_text[64];
     gh_split_format_bytes(worst, need_text, sizeof need_text);
     gh_split_format_bytes(have, have_text, sizeof have_text);
     snprintf(err, size,
-             "case %lldx%lldx%lld %s needs about %s of host memory (%llu bytes) and this machine has "
-             "%s available (%llu bytes): use smaller sizes%s",
-             (long long)worst_shape.m, (long long)worst_shape.n, (long long)worst_shape.k, gh_dtype_name(worst_dtype),
-             need_text, (unsigned long long)worst, have_text, (unsigned long long)have,
+             "case %s needs about %s of host memory (%llu bytes) and this machine has "
+             "%s available (%llu bytes): use smaller sizes (sizes: %s)%s",
+             shape, need_text, (unsigned long long)worst, have_text, (unsigned long long)have, where,
              full_reference(run, worst_shape) ? ", or verify = freivalds to skip the full f64 reference" : "");
     return -1;
 }

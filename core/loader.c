@@ -2,12 +2,14 @@
  * in the set with the reason, so --list and the run can say why. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "crash.h"
@@ -334,9 +336,23 @@ static char *exe_dir(void)
     return gh_strdup(buf);
 }
 
+/* A plugin_dir the config names but that is no folder is most likely a typo
+ * that would leave its plugins unfound: said on stderr, the run goes on. */
+static void warn_unless_folder(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        fprintf(stderr, "gemmhost: warning: plugin_dir %s: %s; no plugins are searched there\n", dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        fprintf(stderr, "gemmhost: warning: plugin_dir %s is not a folder; no plugins are searched there\n", dir);
+}
+
 void gh_plugins_discover(gh_plugin_set *set, const char *const *extra_dirs, size_t n_extra)
 {
-    for (size_t i = 0; i < n_extra; i++) add_dir(set, extra_dirs[i]);
+    for (size_t i = 0; i < n_extra; i++) {
+        warn_unless_folder(extra_dirs[i]);
+        add_dir(set, extra_dirs[i]);
+    }
     const char *env = getenv("GEMMHOST_PLUGIN_PATH");
     if (env) {
         char *copy = gh_strdup(env), *save = NULL;

@@ -12,11 +12,13 @@
 #include "plan.h"
 #include "proxy.h"
 #include "reported.h"
+#include "shown_value.h"
 #include "util.h"
 
 static int config_error(char *err, size_t size, const gh_origin *at, const char *section, const char *fmt, ...)
 {
-    int n = snprintf(err, size, "%s:%d: [backend %s] ", at->file, at->line, section);
+    char where[512];
+    int n = snprintf(err, size, "%s: [backend %s] ", gh_origin_format(at, where, sizeof where), section);
     va_list ap;
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < size) vsnprintf(err + n, size - (size_t)n, fmt, ap);
@@ -131,10 +133,10 @@ static int check_keys(const gh_backend_config *bc, const gh_plugin_api *api, gh_
                     int64_t value;
                     if (strcasecmp(key->values[v], "auto") == 0) continue; /* the tune cache's, per case */
                     if (gh_parse_int64(key->values[v], &value) != 0 || !param_value_allowed(param, value)) {
-                        char *allowed = describe_allowed(param);
+                        char *allowed = describe_allowed(param), shown[GH_SHOWN_SIZE];
                         config_error(err, size, &key->origin, bc->name,
-                                     "%s: \"%s\" is not allowed for kernel %s (allowed: %s)", key->name, key->values[v],
-                                     kinfo->name, allowed);
+                                     "%s: \"%s\" is not allowed for kernel %s (allowed: %s)", key->name,
+                                     gh_shown_value(key->values[v], shown, sizeof shown), kinfo->name, allowed);
                         free(allowed);
                         return -1;
                     }
@@ -174,13 +176,22 @@ static const gh_raw_key *find_key(const gh_backend_config *bc, const char *name)
     return NULL;
 }
 
-/* The cartesian product of a kernel's swept parameter values. */
-static void add_variants(gh_instance *inst, const gh_backend_config *bc, int kernel, const gh_kernel_info *k)
+/* More variants of one kernel than any run could finish: refused before the
+ * product is built (and before it could overflow). */
+#define MAX_VARIANTS 100000
+
+/* The cartesian product of a kernel's swept parameter values; -1 and err
+ * when it is too large. */
+static int add_variants(gh_instance *inst, const gh_backend_config *bc, int kernel, const gh_kernel_info *k, char *err,
+                        size_t size)
 {
     size_t n_combos = 1;
     for (size_t p = 0; p < k->n_params; p++) {
         const gh_raw_key *key = bc ? find_key(bc, k->params[p].name) : NULL;
-        n_combos *= key ? key->n_values : 1;
+        if (__builtin_mul_overflow(n_combos, key ? key->n_values : 1, &n_combos) || n_combos > MAX_VARIANTS)
+            return config_error(err, size, &bc->origin, bc->name,
+                                "kernel %s: its swept parameters give more than %d combinations; sweep fewer values",
+                                k->name, MAX_VARIANTS);
     }
     for (size_t combo = 0; combo < n_combos; combo++) {
         inst->variants = gh_xrealloc(inst->variants, (inst->n_variants + 1) * sizeof *inst->variants);
@@ -207,6 +218,7 @@ static void add_variants(gh_instance *inst, const gh_backend_config *bc, int ker
             if (n > 0 && used + (size_t)n < sizeof v->label) used += (size_t)n;
         }
     }
+    return 0;
 }
 
 /* Kernel indices a backend asked for; -1 and err when one does not exist. */
@@ -432,7 +444,8 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
     }
     if (select_kernels(bc, api, inst->ctx, kernels, &n_kernels, err, size) != 0) return -1;
     if (bc && check_keys(bc, api, inst->ctx, kernels, n_kernels, err, size) != 0) return -1;
-    for (size_t k = 0; k < n_kernels; k++) add_variants(inst, bc, kernels[k], api->kernel_info(inst->ctx, kernels[k]));
+    for (size_t k = 0; k < n_kernels; k++)
+        if (add_variants(inst, bc, kernels[k], api->kernel_info(inst->ctx, kernels[k]), err, size) != 0) return -1;
     select_devices(inst, bc ? bc->devices : "all");
     check_discovery(inst);
     return 0;
@@ -482,8 +495,9 @@ static int member_kernel(const gh_split_config *sc, const gh_instance *inst, int
         return 0;
     }
     char *names = list_kernels(inst->ctx, api, 0);
-    snprintf(err, size, "%s:%d: [split %s] kernel: plugin %s of member %s has no kernel \"%s\" (kernels: %s)",
-             sc->origin.file, sc->origin.line, sc->name, api->name, inst->name, sc->kernel, names);
+    char where[512];
+    snprintf(err, size, "%s: [split %s] kernel: plugin %s of member %s has no kernel \"%s\" (kernels: %s)",
+             gh_origin_format(&sc->origin, where, sizeof where), sc->name, api->name, inst->name, sc->kernel, names);
     free(names);
     return -1;
 }
@@ -660,10 +674,11 @@ static int check_filter_names(const gh_config *cfg, const gh_plan *plan, const g
     char **items = f->backends ? list_items(f->backends, &n) : NULL;
     for (size_t i = 0; items && i < n && rc == 0; i++) {
         if (backend_exists(cfg, plan, items[i])) continue;
-        char *there = backend_choices(cfg, plan);
-        snprintf(err, size, "--backend %s: no %s named \"%s\" (there are: %s)", f->backends,
-                 cfg->auto_backends ? "loaded plugin" : "[backend] or [split] section", items[i],
-                 *there ? there : "none");
+        char *there = backend_choices(cfg, plan), list[GH_SHOWN_SIZE], item[GH_SHOWN_SIZE];
+        snprintf(err, size, "--backend %s: no %s named \"%s\" (there are: %s)",
+                 gh_shown_value(f->backends, list, sizeof list),
+                 cfg->auto_backends ? "loaded plugin" : "[backend] or [split] section",
+                 gh_shown_value(items[i], item, sizeof item), *there ? there : "none");
         free(there);
         rc = -1;
     }
@@ -672,8 +687,10 @@ static int check_filter_names(const gh_config *cfg, const gh_plan *plan, const g
     items = f->kernels && rc == 0 ? list_items(f->kernels, &n) : NULL;
     for (size_t i = 0; items && i < n && rc == 0; i++) {
         if (in_list(kernels, items[i])) continue;
-        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)", f->kernels,
-                 items[i], *kernels ? kernels : "none");
+        char list[GH_SHOWN_SIZE], item[GH_SHOWN_SIZE];
+        snprintf(err, size, "--kernel %s: no kernel named \"%s\" in the selected plugins (there are: %s)",
+                 gh_shown_value(f->kernels, list, sizeof list), gh_shown_value(items[i], item, sizeof item),
+                 *kernels ? kernels : "none");
         rc = -1;
     }
     if (items) free_items(items, n);
@@ -814,9 +831,11 @@ int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_fi
     if (build_splits(cfg, f, plan, err, err_size) != 0) return -1;
     for (size_t i = 0; i < plan->n_instances; i++) filter_kernels(&plan->instances[i], f);
     if ((f->backends || f->kernels || f->devices) && !something_runs(plan)) {
+        char b[GH_SHOWN_SIZE], k[GH_SHOWN_SIZE], d[GH_SHOWN_SIZE];
         snprintf(err, err_size, "the filters%s%s%s%s%s%s leave nothing to run (see gemmhost --list)",
-                 f->backends ? " --backend " : "", f->backends ? f->backends : "", f->kernels ? " --kernel " : "",
-                 f->kernels ? f->kernels : "", f->devices ? " --device " : "", f->devices ? f->devices : "");
+                 f->backends ? " --backend " : "", f->backends ? gh_shown_value(f->backends, b, sizeof b) : "",
+                 f->kernels ? " --kernel " : "", f->kernels ? gh_shown_value(f->kernels, k, sizeof k) : "",
+                 f->devices ? " --device " : "", f->devices ? gh_shown_value(f->devices, d, sizeof d) : "");
         return -1;
     }
     return 0;

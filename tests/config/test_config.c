@@ -283,12 +283,14 @@ static void test_set_overrides(void)
         return;
     }
     CHECK_CONFIG(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) && shape_is(&cfg.run.sizes[1], 3, 4, 5));
+    CHECK_CONFIG(strcmp(cfg.run.sizes_origin.file, "--set run.sizes=128, 3x4x5") == 0);
     CHECK_CONFIG(strcmp(cfg.run.output, "") == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *gpu = backend(&cfg, "gpu");
     if (CHECK_CONFIG(cpu && gpu)) {
         const gh_raw_key *tile = raw_key(cpu, "tile");
         CHECK_CONFIG(tile && values_are(tile->values, tile->n_values, "16", NULL));
-        CHECK_CONFIG(tile && strcmp(tile->origin.file, "--set") == 0 && tile->origin.line == 0);
+        /* the origin names the override, for messages after loading */
+        CHECK_CONFIG(tile && strcmp(tile->origin.file, "--set cpu.tile=16") == 0 && tile->origin.line == 0);
         CHECK_CONFIG(values_are(cpu->kernels, cpu->n_kernels, "naive", NULL));
         CHECK_CONFIG(strcmp(gpu->devices, "1") == 0 && strcmp(gpu->plugin, "cuda") == 0);
         const gh_raw_key *platform = raw_key(gpu, "platform");
@@ -330,6 +332,21 @@ static void test_number_helpers(void)
     gh_origin o = {"run.ini", 12}, s = {"--set", 0};
     CHECK_CONFIG(strcmp(gh_origin_format(&o, buf, sizeof buf), "run.ini:12") == 0);
     CHECK_CONFIG(strcmp(gh_origin_format(&s, buf, sizeof buf), "--set") == 0);
+}
+
+/* A subnormal double is a number (strtod's ERANGE on underflow), and f64
+ * takes any finite alpha. */
+static void test_scalar_ranges(void)
+{
+    gh_config cfg;
+    if (CHECK_CONFIG(load_text("[run]\ndtype = f64, f32\nalpha = 4.9e-324\nbeta = -1e-310\n", NULL, &cfg) == 0)) {
+        CHECK_CONFIG(cfg.run.alpha == 4.9e-324 && cfg.run.beta == -1e-310);
+        gh_config_free(&cfg);
+    } else fprintf(stderr, "  %s\n", err);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = f64\nalpha = 1e300\nbeta = -1e308\n", NULL, &cfg) == 0))
+        gh_config_free(&cfg);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = f16, bf16\nalpha = 65504\nbeta = -0.5\n", NULL, &cfg) == 0))
+        gh_config_free(&cfg);
 }
 
 static void test_seed_range(void)
@@ -387,6 +404,15 @@ static const bad_case bad_cases[] = {
     {"[run]\nsizes = 8\nsizez = 64\n", NULL, {"test.ini:3:", "[run] sizez:", "unknown key", "allowed: sizes,"}},
     {"[run]\ndtype = i32\nalpha = 0.5\n", NULL, {"test.ini:3:", "[run] alpha:", "i32"}},
     {"[run]\nbeta = 2.5\ndtype = f32, i32\n", NULL, {"test.ini:2:", "[run] beta:", "i32"}},
+    /* alpha and beta in each dtype's range: beyond it they are infinite in the kernels */
+    {"[run]\ndtype = f32\nalpha = 1e300\n",
+     NULL,
+     {"test.ini:3: [run] alpha: \"1e300\" is outside the range of dtype f32", "leave f32 out of dtype"}},
+    {"[run]\ndtype = f64, f16\nbeta = -70000\n", NULL, {"test.ini:3: [run] beta:", "range of dtype f16"}},
+    {"[run]\ndtype = bf16\nalpha = 3.4e38\n", NULL, {"test.ini:3: [run] alpha:", "range of dtype bf16"}},
+    {"[run]\ndtype = i32\nalpha = 3e9\n", NULL, {"test.ini:3: [run] alpha:", "which dtype i32 needs"}},
+    {"[run]\nalpha = 1e300\n", "run.dtype=f64, f32", {"test.ini:2: [run] alpha:", "range of dtype f32"}},
+    {"[run]\nalpha = -1e309\n", NULL, {"test.ini:2: [run] alpha:", "not a number a double can hold"}},
     /* sections */
     {"[foo]\n", NULL, {"test.ini:1:", "[foo]", "unknown section", "[backend NAME]"}},
     {"[run]\n[Backend cpu]\n", NULL, {"test.ini:2:", "[Backend cpu]", "unknown section"}},
@@ -477,6 +503,33 @@ static void test_too_long_line(void)
     CHECK_CONFIG(strstr(err, "test.ini:2:") && strstr(err, "longer than") && strstr(err, "next line"));
 }
 
+/* A 5000-character value is echoed shortened, so the reason after it fits
+ * in the message (it was cut off inside the value). */
+static void test_long_values_shortened(void)
+{
+    static char text[6000], set[6000];
+    char value[5002];
+    memset(value, '9', 5000);
+    strcpy(value + 5000, "x");
+    /* a list continued over 250 lines, with a doubled comma at its end */
+    strcpy(text, "[run]\nsizes = 1");
+    for (int line = 0; line < 250; line++) strcat(text, "\n  2, 3, 4, 5, 6");
+    strcat(text, ",,\n");
+    gh_config cfg;
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 && strstr(err, "test.ini:2: [run] sizes:") &&
+                      strstr(err, "... (3753 characters)\" has an empty item")))
+        fprintf(stderr, "  got: %.300s\n", err);
+    snprintf(set, sizeof set, "run.alpha=%s", value);
+    if (!CHECK_CONFIG(load_text("[run]\n", set, &cfg) == -1 && strlen(err) < 300 &&
+                      strstr(err, "--set run.alpha=999") && strstr(err, "(5011 characters): [run] alpha: \"999") &&
+                      strstr(err, "9... (5001 characters)\" is not a number")))
+        fprintf(stderr, "  got: %.300s\n", err);
+    snprintf(text, sizeof text, "[run]\n%s\n", value);
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 &&
+                      strstr(err, "(5001 characters)\"") && strstr(err, "expected \"[section]\" or \"key = value\"")))
+        fprintf(stderr, "  got: %.300s\n", err);
+}
+
 /* Expects loading `path` to fail with a message holding each substring. */
 static void expect_file_error(const char *path, const char *a, const char *b, const char *c)
 {
@@ -496,6 +549,8 @@ static void test_bad_files(void)
                       "backends: cpu");
     expect_file_error(CONFIG_TEST_FILES "/no-such-file.ini", "no-such-file.ini", "No such file or directory", NULL);
     expect_file_error(CONFIG_TEST_FILES, CONFIG_TEST_FILES, "Is a directory", NULL);
+    expect_file_error("/dev/null", "/dev/null: the config is empty (no sections, no keys)", "--config", NULL);
+    expect_file_error(CONFIG_TEST_FILES "/comments_only.ini", "comments_only.ini: the config is empty", "[run]", NULL);
 }
 
 static void test_nul_byte(void)
@@ -525,8 +580,10 @@ int main(void)
     run_test("--set overrides", test_set_overrides);
     run_test("number helpers", test_number_helpers);
     run_test("seed range", test_seed_range);
+    run_test("alpha and beta ranges", test_scalar_ranges);
     run_bad_cases();
     run_test("too long line", test_too_long_line);
+    run_test("long values shortened", test_long_values_shortened);
     run_test("bad files", test_bad_files);
     run_test("NUL byte", test_nul_byte);
     return check_summary("test_config");

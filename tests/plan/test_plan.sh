@@ -73,6 +73,24 @@ got=$(rows "$work/default")
 "$gemmhost" --quiet --config "$work/two.ini" --output "$work/dev" --backend big --device "0, AMD"
 expect_status "--device by index and name part" $? 0
 
+# Repeated options: the selecting ones add up, the others are refused by name.
+"$gemmhost" --quiet --config "$work/two.ini" --output "$work/twice" --backend small --backend big --kernel naive \
+  --kernel tiled
+expect_status "--backend and --kernel given twice" $? 0
+got=$(rows "$work/twice")
+[ "$(cut -d' ' -f1,2 <<<"$got" | sort -u | tr '\n' ' ')" = "big tiled small naive " ] &&
+  ok "repeated --backend and --kernel add up" || bad "repeated --backend and --kernel ran: $got"
+out=$("$gemmhost" --config "$work/two.ini" --output "$work/a" --output "$work/b" 2>&1)
+expect_status "--output given twice" $? 2
+expect_in "the repeat is named" "$out" "--output is given twice; it takes one value"
+out=$("$gemmhost" --config "$work/two.ini" --config "$work/two.ini" --dry-run 2>&1)
+expect_status "--config given twice" $? 2
+expect_in "--config twice is named" "$out" "--config is given twice"
+out=$("$gemmhost" --config "$work/two.ini" --size 8 --size=9 --dry-run 2>&1)
+expect_status "--size given twice" $? 2
+expect_in "--size twice asks for one list" "$out" "--size is given twice; give it once, with a list"
+[ ! -e "$work/a.csv" ] && [ ! -e "$work/b.csv" ] && ok "a refused repeat ran nothing" || bad "a refused repeat wrote results"
+
 out=$("$gemmhost" --config "$work/two.ini" --backend nosuch 2>&1)
 expect_status "--backend naming nothing" $? 2
 expect_in "--backend: what there is" "$out" 'no [backend] or [split] section named "nosuch" (there are: small, big, single, both)'
@@ -107,6 +125,31 @@ out=$("$gemmhost" --config "$work/two.ini" --size 300000 --output "$work/huge" 2
 expect_status "a run larger than host memory is refused up front" $? 2
 expect_in "the refusal names the case" "$out" "case 300000x300000x300000 f32 needs about"
 [ ! -e "$work/huge.csv" ] && ok "nothing was allocated or written" || bad "a refused run wrote $work/huge.csv"
+
+# A case whose host memory overflows a 64-bit byte count (the estimate once
+# wrapped to "about 4.00 GiB"): refused by --dry-run and the run alike, even
+# where the machine does not say how much memory it has.
+printf '[run]\nsizes = 2147483647x2147483647x1073741820\ndtype = f32\ntrans = nn\n[backend cpu]\nkernels = naive\n' \
+  >"$work/overflow.ini"
+out=$("$gemmhost" --config "$work/overflow.ini" --output "$work/overflow" --dry-run 2>&1)
+expect_status "--dry-run: a size whose memory overflows" $? 2
+expect_in "--dry-run: the estimate says it is too large" "$out" "host memory for 2147483647x2147483647x1073741820 f32: more than 16 EiB"
+expect_in "--dry-run: the refusal names the case and the sizes line" "$out" \
+  "case 2147483647x2147483647x1073741820 f32 is too large: its host memory overflows a 64-bit byte count (more than 16 EiB), so no machine can run it; use smaller sizes (sizes: $work/overflow.ini:2)"
+out=$("$gemmhost" --config "$work/overflow.ini" --output "$work/overflow" 2>&1)
+expect_status "the run: a size whose memory overflows" $? 2
+expect_in "the run: the same refusal" "$out" "case 2147483647x2147483647x1073741820 f32 is too large"
+[ ! -e "$work/overflow.csv" ] && ok "the overflowing run wrote nothing" || bad "the overflowing run wrote $work/overflow.csv"
+
+# A sweep of more parameter combinations than any run could finish is refused
+# before it is built.
+"$python" -c "
+print('[run]\nsizes = 8\n[backend cpu]\nkernels = tiled\ntile = 8')
+for i in range(2501): print('  ' + ', '.join(['16'] * 40))" >"$work/sweep.ini"
+out=$("$gemmhost" --config "$work/sweep.ini" --output "$work/sweep" --dry-run 2>&1)
+expect_status "a sweep of more than 100000 combinations" $? 2
+expect_in "the sweep refusal names the section and kernel" "$out" \
+  "sweep.ini:3: [backend cpu] kernel tiled: its swept parameters give more than 100000 combinations"
 
 # verify = none: unchecked, never pass
 "$gemmhost" --quiet --config "$work/two.ini" --backend small --set run.verify=none --output "$work/none"
@@ -147,6 +190,28 @@ printf '[run]\nsizes = 8\n[backend mycpu]\n' >"$work/noplugin.ini"
 out=$("$gemmhost" --config "$work/noplugin.ini" --dry-run 2>&1)
 expect_status "a section named like no plugin, without plugin =" $? 3
 expect_in "it says the plugin defaults to the section name" "$out" "without \`plugin =\` uses its own name as the plugin name"
+
+# A kernel parameter from --set is reported at the override, not at "--set:0".
+out=$("$gemmhost" --config "$work/two.ini" --set big.tile=7 --dry-run 2>&1)
+expect_status "a --set kernel parameter not allowed" $? 2
+expect_in "the message names the override" "$out" \
+  'gemmhost: --set big.tile=7: [backend big] tile: "7" is not allowed for kernel tiled'
+
+# A plugin_dir that is not a folder is named in a warning; the run goes on.
+printf '[run]\nsizes = 8\nplugin_dir = no-such-dir, two.ini\n[backend cpu]\nkernels = naive\n' >"$work/dirs.ini"
+out=$("$gemmhost" --config "$work/dirs.ini" --output "$work/dirs" --dry-run 2>&1)
+expect_status "a missing plugin_dir does not stop the run" $? 0
+expect_in "the missing plugin_dir is named" "$out" \
+  "gemmhost: warning: plugin_dir $work/no-such-dir: No such file or directory; no plugins are searched there"
+expect_in "a plugin_dir that is a file is named" "$out" "gemmhost: warning: plugin_dir $work/two.ini is not a folder"
+
+# A long value is echoed shortened: the reason after it is never cut off.
+long=$(printf 'k%.0s' $(seq 5000))
+out=$("$gemmhost" --config "$work/two.ini" --kernel "$long" --dry-run 2>&1)
+expect_status "--kernel with a 5000-character name" $? 2
+expect_in "the long name is shortened and the reason follows" "$out" \
+  "kkk... (5000 characters): no kernel named \"kkk"
+[ "${#out}" -lt 600 ] && ok "the message is short (${#out} characters)" || bad "the message has ${#out} characters"
 
 out=$("$gemmhost" --version 2>&1)
 expect_status "--version" $? 0
