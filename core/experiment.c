@@ -67,20 +67,24 @@ void gh_earlier_run_read(const char *json_path, const char *log_path, gh_earlier
         snprintf(out->why, sizeof out->why, "%s: line %d: %s", json_path, jerr.line, jerr.text);
     else if (doc && from_doc(doc, out) != 0)
         snprintf(out->why, sizeof out->why, "%s is not a gemmhost results file", json_path);
-    json_decref(doc);
-    if (out->readable && out->complete) return;
-    if (!exists(log_path)) {
+    if ((out->readable && out->complete) || !exists(log_path)) {
         if (!out->why[0] && !out->readable) snprintf(out->why, sizeof out->why, "%s is missing", json_path);
+        json_decref(doc);
         return;
     }
+    /* The JSON is behind (a checkpoint) or gone: the log of its run has every record. */
     char err[512];
-    if (gh_result_log_load(log_path, &doc, err, sizeof err) != 0) {
+    json_t *log = NULL;
+    if (gh_result_log_load(log_path, &log, err, sizeof err) != 0) {
         if (!out->readable) snprintf(out->why, sizeof out->why, "%s", err);
-    } else if (from_doc(doc, out) == 0) {
+    } else if (out->readable && !gh_result_log_same_run(doc, log)) {
+        /* Not the JSON's run: the JSON says what is there. */
+    } else if (from_doc(log, out) == 0) {
         out->why[0] = '\0';
     } else if (!out->readable) {
         snprintf(out->why, sizeof out->why, "%s is not a gemmhost record log", log_path);
     }
+    json_decref(log);
     json_decref(doc);
 }
 

@@ -95,3 +95,11 @@ int gh_result_log_load(const char *path, json_t **doc, char *err, size_t err_siz
     else *doc = d;
     return rc;
 }
+
+int gh_result_log_same_run(const json_t *json_doc, const json_t *log_doc)
+{
+    const json_t *a = json_object_get(json_object_get(json_doc, "time"), "start");
+    const json_t *b = json_object_get(json_object_get(log_doc, "time"), "start");
+    const json_t *x = json_object_get(json_doc, "experiment"), *y = json_object_get(log_doc, "experiment");
+    return a && b && json_equal(a, b) && ((!x && !y) || (x && y && json_equal(x, y)));
+}

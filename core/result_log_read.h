@@ -12,4 +12,8 @@
 /* Returns 0 with *doc (the caller's, json_decref), -1 with err. */
 int gh_result_log_load(const char *path, json_t **doc, char *err, size_t err_size);
 
+/* Whether a results JSON and a log document are of one run (the same start
+ * time and experiment), so the log may stand in for a JSON that is behind. */
+int gh_result_log_same_run(const json_t *json_doc, const json_t *log_doc);
+
 #endif

@@ -450,9 +450,10 @@ static void attach_splits(gh_resume *r, const json_t *splits)
 }
 
 /* The earlier run's document: the JSON when it says complete (then it holds
- * every record), else the record log, which is at least as new (every
- * record goes there before a checkpoint puts it in the JSON); the JSON
- * alone when there is no log (an older gemmhost). Sets *path to the file read. */
+ * every record), else the record log of its run, which is at least as new
+ * (every record goes there before a checkpoint puts it in the JSON); the
+ * JSON alone when there is no log (an older gemmhost) or the log is another
+ * run's. Sets *path to the file read. */
 static json_t *load_doc(const char *json_path, const char *log_path, const char **path, char *err, size_t err_size)
 {
     struct stat st;
@@ -461,14 +462,19 @@ static json_t *load_doc(const char *json_path, const char *log_path, const char 
     *path = json_path;
     if (doc && json_is_true(json_object_get(doc, "complete"))) return doc;
     if (log_path && stat(log_path, &st) == 0) {
-        json_decref(doc);
-        *path = log_path;
         char why[1024];
-        if (gh_result_log_load(log_path, &doc, why, sizeof why) != 0) {
+        json_t *log;
+        if (gh_result_log_load(log_path, &log, why, sizeof why) != 0) {
             snprintf(err, err_size, "cannot resume from %s: %s", log_path, why);
+            json_decref(doc);
             return NULL;
         }
-        return doc;
+        if (!doc || gh_result_log_same_run(doc, log)) { /* else another run's log: the JSON stands */
+            json_decref(doc);
+            *path = log_path;
+            return log;
+        }
+        json_decref(log);
     }
     if (!doc)
         snprintf(err, err_size, "cannot resume from %s: line %d, column %d: %s", json_path, jerr.line, jerr.column,
