@@ -1,5 +1,5 @@
 /* JUnit XML; see junit.h. The testcases are kept rendered, and the document
- * is put together again for every write. */
+ * is put together again for every write (report.c says when). */
 #include "junit.h"
 
 #include <inttypes.h>
@@ -11,13 +11,12 @@
 #include "replace_file.h"
 
 struct gh_junit {
-    char *path, *timestamp, *hostname, *version, *commit;
+    char *path, *timestamp, *hostname, *version, *commit, *experiment;
     gh_strlist cases; /* rendered <testcase> elements */
     gh_sbuf notes;    /* system-out text */
     size_t failures, errors, skipped;
     double seconds;
     int complete, cancelled;
-    int held, pending; /* gh_junit_hold: one write when the hold ends */
 };
 
 static char *dup_or_empty(const char *s)
@@ -35,6 +34,7 @@ void gh_junit_free(gh_junit *j)
     free(j->hostname);
     free(j->version);
     free(j->commit);
+    free(j->experiment);
     gh_sl_free(&j->cases);
     free(gh_sb_take(&j->notes));
     free(j);
@@ -62,13 +62,9 @@ static void property(gh_sbuf *b, const char *name, const char *value)
     gh_sb_puts(b, "/>\n");
 }
 
-static int write_doc(gh_junit *j, char *err, size_t err_size)
+int gh_junit_write(gh_junit *j, size_t *written, char *err, size_t err_size)
 {
-    if (j->held) {
-        j->pending = 1;
-        return 0;
-    }
-    j->pending = 0;
+    if (!j) return 0;
     gh_sbuf b = {0};
     gh_sb_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gemmhost\"");
     counts(&b, j);
@@ -79,6 +75,7 @@ static int write_doc(gh_junit *j, char *err, size_t err_size)
     gh_sb_puts(&b, ">\n    <properties>\n");
     property(&b, "gemmhost.version", j->version);
     property(&b, "gemmhost.git_commit", j->commit);
+    if (j->experiment[0]) property(&b, "gemmhost.experiment", j->experiment); /* what a second run compares */
     property(&b, "complete", j->complete ? "true" : "false"); /* false: the run was killed or cancelled */
     if (j->cancelled) property(&b, "cancelled", "true");
     gh_sb_puts(&b, "    </properties>\n");
@@ -91,8 +88,10 @@ static int write_doc(gh_junit *j, char *err, size_t err_size)
         snprintf(err, err_size, "cannot write %s: out of memory", j->path);
         return -1;
     }
-    int rc = gh_replace_file(j->path, text, strlen(text), err, err_size);
+    size_t len = strlen(text);
+    int rc = gh_replace_file(j->path, text, len, err, err_size);
     free(text);
+    if (rc == 0 && written) *written += len;
     return rc;
 }
 
@@ -105,13 +104,10 @@ gh_junit *gh_junit_open(const gh_junit_info *info, char *err, size_t err_size)
         j->hostname = dup_or_empty(info->hostname);
         j->version = dup_or_empty(info->version);
         j->commit = dup_or_empty(info->commit);
+        j->experiment = dup_or_empty(info->experiment);
     }
-    if (!j || !j->path || !j->timestamp || !j->hostname || !j->version || !j->commit) {
+    if (!j || !j->path || !j->timestamp || !j->hostname || !j->version || !j->commit || !j->experiment) {
         snprintf(err, err_size, "cannot open %s: out of memory", info->path);
-        gh_junit_free(j);
-        return NULL;
-    }
-    if (write_doc(j, err, err_size) != 0) {
         gh_junit_free(j);
         return NULL;
     }
@@ -199,7 +195,7 @@ int gh_junit_result(gh_junit *j, const gh_result *res, char *err, size_t err_siz
     else if (res->status == GH_RESULT_ERROR || res->status == GH_RESULT_CRASHED || res->status == GH_RESULT_TIMEOUT)
         j->errors++;
     else if (res->status != GH_RESULT_PASS) j->skipped++;
-    return write_doc(j, err, err_size);
+    return 0;
 }
 
 int gh_junit_note(gh_junit *j, const char *text, char *err, size_t err_size)
@@ -207,24 +203,18 @@ int gh_junit_note(gh_junit *j, const char *text, char *err, size_t err_size)
     if (!j) return 0;
     gh_xml_str(&j->notes, text);
     gh_sb_puts(&j->notes, "&#10;");
-    return write_doc(j, err, err_size);
+    if (!j->notes.oom) return 0;
+    snprintf(err, err_size, "cannot update %s: out of memory", j->path);
+    return -1;
 }
 
-int gh_junit_close(gh_junit *j, char *err, size_t err_size)
+int gh_junit_close(gh_junit *j, size_t *written, char *err, size_t err_size)
 {
     if (!j) return 0;
     j->complete = !j->cancelled;
-    j->held = 0;
-    int rc = write_doc(j, err, err_size);
+    int rc = gh_junit_write(j, written, err, err_size);
     gh_junit_free(j);
     return rc;
-}
-
-int gh_junit_hold(gh_junit *j, int hold, char *err, size_t err_size)
-{
-    if (!j) return 0;
-    j->held = hold;
-    return !hold && j->pending ? write_doc(j, err, err_size) : 0;
 }
 
 void gh_junit_cancelled(gh_junit *j)

@@ -12,6 +12,7 @@
 #include "data.h"
 #include "gemmhost_build_info.h"
 #include "dry_run.h"
+#include "experiment.h"
 #include "host_memory.h"
 #include "list.h"
 #include "loader.h"
@@ -110,15 +111,25 @@ static int exit_status(const gh_run_summary *s, int quiet)
     return EXIT_PASS;
 }
 
+/* What this run is an experiment of (experiment.h): the config as run and
+ * the selection. */
+static char *experiment_of(const gh_cli *c)
+{
+    char *config_text = config_as_run(c);
+    char *id = gh_experiment_id(config_text, c->filters.backends, c->filters.kernels, c->filters.devices);
+    free(config_text);
+    return id;
+}
+
 /* Where results go and how, from the command line and the config. */
-static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, const char *config_text, int argc,
-                                        char **argv)
+static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, const char *config_text,
+                                        const char *experiment, int argc, char **argv)
 {
     return (gh_report_options){
         .prefix = c->output ? c->output : cfg->run.output,
         .junit_path = c->junit,
         .overwrite = c->overwrite,
-        .replace_default = !c->config_path && !c->output,
+        .experiment = experiment,
         .config_text = config_text,
         .argc = argc,
         .argv = argv,
@@ -133,17 +144,36 @@ static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, c
 static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc,
                     char **argv);
 
-/* --dry-run: the plan, and a refusal the run would meet at its output files. */
+static int exists(const char *path)
+{
+    return path && access(path, F_OK) == 0;
+}
+
+/* --dry-run: the plan, and what the run would do at its output files: write
+ * new ones, replace an earlier run's, or meet the refusal it would. */
 static int dry_run(const gh_cli *c, const gh_config *cfg, const gh_plan *plan, int argc, char **argv)
 {
     int status = gh_dry_run(cfg, plan);
-    gh_report_options ro = report_options(c, cfg, "", argc, argv);
+    char *experiment = experiment_of(c);
+    gh_report_options ro = report_options(c, cfg, "", experiment, argc, argv);
     gh_report_paths paths;
-    char err[2048];
-    if (gh_report_paths_resolve(&ro, &paths, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: %s\n", err);
+    char err[4096];
+    int rc = gh_report_paths_resolve(&ro, &paths, err, sizeof err);
+    free(experiment);
+    if (rc != 0) {
+        fprintf(stderr, "gemmhost: the run would stop here: %s\n", err);
         return EXIT_USAGE;
     }
+    if (paths.csv) {
+        int earlier = exists(paths.csv) || exists(paths.json) || exists(paths.log);
+        printf("output: %s, %s and %s: %s\n", paths.csv, paths.json, paths.log,
+               !earlier         ? "written new"
+               : paths.replaces ? "the complete results of this same experiment there would be replaced"
+                                : "the earlier files there would be replaced (--overwrite)");
+    } else {
+        printf("output: none (output is empty)\n");
+    }
+    if (paths.junit) printf("junit: %s: %s\n", paths.junit, exists(paths.junit) ? "would be replaced" : "written new");
     gh_report_paths_free(&paths);
     return status;
 }
@@ -163,7 +193,7 @@ static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_pl
                  "--resume needs the results files of the run to continue, but output is empty: "
                  "give --output PREFIX");
         rc = -1;
-    } else if (gh_resume_load(paths.json, ro->settings_json, resume, err, err_size) != 0 ||
+    } else if (gh_resume_load(paths.json, paths.log, ro->settings_json, resume, err, err_size) != 0 ||
                gh_run_check_resume(plan, *resume, paths.json, err, err_size) != 0) {
         rc = -1;
     } else if (!c->quiet) {
@@ -180,13 +210,17 @@ static int load_resume(const gh_cli *c, const gh_report_options *ro, const gh_pl
 /* The tuning report's prefix: the run's output with "-tune" to come, or
  * NULL for none. A run to follow has its own files checked now, before the
  * budget is spent. Returns -1 with err when the output cannot be used. */
-static int tune_prefix(const gh_cli *c, const gh_config *cfg, char **prefix, char *err, size_t err_size)
+static int tune_prefix(const gh_cli *c, const gh_config *cfg, int argc, char **argv, char **prefix, char *err,
+                       size_t err_size)
 {
-    gh_report_options ro = report_options(c, cfg, "", 0, NULL);
+    char *experiment = experiment_of(c);
+    gh_report_options ro = report_options(c, cfg, "", experiment, argc, argv);
     ro.overwrite |= c->tune; /* --tune writes no results files: only its own are checked */
     gh_report_paths paths;
     *prefix = NULL;
-    if (gh_report_paths_resolve(&ro, &paths, err, err_size) != 0) return -1;
+    int rc = gh_report_paths_resolve(&ro, &paths, err, err_size);
+    free(experiment);
+    if (rc != 0) return -1;
     if (paths.csv) *prefix = gh_strdupf("%.*s", (int)(strlen(paths.csv) - strlen(".csv")), paths.csv);
     gh_report_paths_free(&paths);
     return 0;
@@ -195,7 +229,8 @@ static int tune_prefix(const gh_cli *c, const gh_config *cfg, char **prefix, cha
 /* --tune, or the tune = yes backends before a run: every search into the
  * tune cache (kept in *cache for the run's `auto` parameters) and the tuning
  * report. Returns an exit status. */
-static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_tune_options *to, gh_tune_cache **cache)
+static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_tune_options *to, gh_tune_cache **cache,
+                int argc, char **argv)
 {
     char err[2048], *prefix = NULL;
     char *path = gh_tune_cache_path(cfg->run.tune_cache);
@@ -209,7 +244,7 @@ static int tune(const gh_cli *c, const gh_config *cfg, gh_plan *plan, const gh_t
     *cache = gh_tune_cache_load(path, stderr);
     const int own_default = !c->config_path && !c->output; /* as the results files of the built-in default */
     gh_tune_report *report = NULL;
-    if (tune_prefix(c, cfg, &prefix, err, sizeof err) == 0 &&
+    if (tune_prefix(c, cfg, argc, argv, &prefix, err, sizeof err) == 0 &&
         gh_tune_cache_save(*cache, stderr, err, sizeof err) == 0) /* writable, before any candidate runs */
         report = gh_tune_report_open(prefix, c->overwrite || c->resume || own_default, path, err, sizeof err);
     free(prefix);
@@ -271,7 +306,7 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     gh_tune_cache *cache = NULL;
     int tune_status = EXIT_PASS;
     if (c->tune || gh_tune_wanted(cfg, plan, &to)) {
-        tune_status = tune(c, cfg, plan, &to, &cache);
+        tune_status = tune(c, cfg, plan, &to, &cache, argc, argv);
         gh_crash_results(""); /* the run names its own files */
         if (c->tune || tune_status == EXIT_USAGE || gh_cancel_requested()) {
             gh_tune_cache_free(cache);
@@ -296,13 +331,15 @@ static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugin
     char err[2048];
     char *config_text = config_as_run(c);
     char *settings = gh_resume_settings_json(cfg);
-    gh_report_options ro = report_options(c, cfg, config_text, argc, argv);
+    char *experiment = experiment_of(c);
+    gh_report_options ro = report_options(c, cfg, config_text, experiment, argc, argv);
     ro.settings_json = settings;
     gh_resume *resume = NULL;
     gh_report *report = NULL;
     if (load_resume(c, &ro, plan, &resume, err, sizeof err) == 0) report = gh_report_open(&ro, err, sizeof err);
     free(config_text);
     free(settings);
+    free(experiment);
     if (!report) {
         fprintf(stderr, "gemmhost: %s\n", err);
         gh_resume_free(resume);

@@ -1,12 +1,16 @@
 /* Results as they arrive: the terminal (table.c), CSV and JSON on disk, and
  * JUnit XML (junit.c).
  *
- * The CSV gets one line per result, flushed at once. The JSON is kept in
- * memory as pre-rendered fragments and rewritten whole after every change,
- * into a temp file renamed over the real one, so the file on disk is always
- * one complete document; it says "complete": false until gh_report_close.
- * One field list per result (encode.c) feeds both formats, so their columns
- * and keys cannot drift apart.
+ * The CSV gets one line per result and the record log (result_log.h) one
+ * line per record, each flushed at once: what a kill leaves is every record
+ * before it. The JSON is kept in memory as pre-rendered fragments and
+ * rewritten whole, into a temp file renamed over the real one, at
+ * checkpoints spaced so that the bytes written stay linear in the records
+ * (see checkpoint_due) and at close: the file on disk is always one complete
+ * document, at most a checkpoint behind the log, and says "complete": false
+ * until gh_report_close. JUnit is written at the same checkpoints. One field
+ * list per result (encode.c) feeds every format, so their columns and keys
+ * cannot drift apart.
  *
  * Not thread-safe: call from one thread (the run loop). */
 #define _POSIX_C_SOURCE 200809L
@@ -21,10 +25,13 @@
 #include <unistd.h>
 
 #include "encode.h"
+#include "experiment.h"
 #include "gemmhost_build_info.h"
 #include "junit.h"
 #include "replace_file.h"
+#include "result_log.h"
 #include "table.h"
+#include "util.h"
 
 #ifndef GEMMHOST_VERSION
 #define GEMMHOST_VERSION "unknown"
@@ -36,11 +43,23 @@ struct gh_report {
     char *files;             /* "X.csv and X.json" */
     FILE *csv;               /* NULL: no files */
     gh_junit *junit;         /* NULL: no JUnit file */
+    gh_result_log *log;      /* NULL: no files */
     char *head_json;         /* the members that do not change: version, host, command line, config */
+    char *head_log;          /* the same as the log's first line */
     char start[32], end[32]; /* ISO 8601 UTC; end is "" until close */
     int complete;
     int cancelled;
-    int held, json_pending; /* gh_report_hold: a rewrite waits for the hold's end */
+    char *experiment; /* experiment.h; NULL: none */
+    int held;         /* gh_report_hold: no checkpoint until the hold ends */
+    int staged;       /* resuming: the log is staged until the first checkpoint (result_log.h) */
+    /* Checkpoints: the records' bytes (as the log has them) so far and at
+     * the last checkpoint, when that was, and whether a record came since. */
+    uint64_t record_bytes, checkpoint_bytes;
+    struct timespec checkpoint_time;
+    int dirty;
+    /* What was written, for GEMMHOST_REPORT_STATS. */
+    size_t json_written, junit_written, json_rewrites, junit_rewrites, n_results;
+    uint64_t log_written;
     gh_strlist plugins, devices, device_keys, results, agreement, splits, notes;
     int failed;
     char error[512]; /* the first write failure */
@@ -75,7 +94,7 @@ static void iso_time_now(char out[32])
 }
 
 /* ------------------------------------------------------------------------ */
-/* Paths: which files, and whether they would replace an earlier run's. */
+/* Paths: which files, and what becomes of an earlier run's there. */
 
 static int is_folder(const char *path)
 {
@@ -86,24 +105,163 @@ static int is_folder(const char *path)
 static int exists(const char *path)
 {
     struct stat st;
-    return lstat(path, &st) == 0;
+    return path && lstat(path, &st) == 0;
 }
 
 void gh_report_paths_free(gh_report_paths *p)
 {
     free(p->csv);
     free(p->json);
+    free(p->log);
     free(p->junit);
     free(p->folder);
     memset(p, 0, sizeof *p);
 }
 
-static int refuse(const char *path, const char *option, char *err, size_t err_size)
+/* An argument as a POSIX shell reads it back. */
+static void shell_word(gh_sbuf *b, const char *s)
 {
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%") == strlen(s)) {
+        gh_sb_puts(b, s);
+        return;
+    }
+    gh_sb_putc(b, '\'');
+    for (; *s; s++)
+        if (*s == '\'') gh_sb_puts(b, "'\\''");
+        else gh_sb_putc(b, *s);
+    gh_sb_putc(b, '\'');
+}
+
+/* This run's command line, without --dry-run and without the option `drop`
+ * (and its value), with `add` at the end: the command a refusal offers. */
+static char *command_with(const gh_report_options *o, const char *drop, const char *add)
+{
+    gh_sbuf b = {0};
+    if (o->argc < 1 || !o->argv) gh_sb_puts(&b, "gemmhost");
+    size_t drop_len = drop ? strlen(drop) : 0;
+    for (int i = 0; i < o->argc && o->argv; i++) {
+        const char *a = o->argv[i];
+        if (i > 0 && strcmp(a, "--dry-run") == 0) continue;
+        if (i > 0 && drop && strncmp(a, drop, drop_len) == 0 && (a[drop_len] == '=' || a[drop_len] == '\0')) {
+            if (a[drop_len] == '\0') i++; /* its value */
+            continue;
+        }
+        if (b.len) gh_sb_putc(&b, ' ');
+        shell_word(&b, a);
+    }
+    gh_sb_printf(&b, " %s", add);
+    return gh_sb_take(&b);
+}
+
+/* "PREFIX-2" (or -3, ...): a prefix whose files are all still free. */
+static char *free_prefix(const gh_report_paths *p)
+{
+    size_t stem = strlen(p->json) - strlen(".json");
+    for (int n = 2;; n++) {
+        char *prefix = gh_strdupf("%.*s-%d", (int)stem, p->json, n);
+        char *csv = gh_strdupf("%s.csv", prefix), *json = gh_strdupf("%s.json", prefix),
+             *log = gh_strdupf("%s.jsonl", prefix);
+        int taken = exists(csv) || exists(json) || exists(log);
+        free(csv);
+        free(json);
+        free(log);
+        if (!taken || n >= 1000) return prefix;
+        free(prefix);
+    }
+}
+
+/* The results at the output are another experiment's, or cannot be told:
+ * kept unless --overwrite, with both commands spelled out. */
+static int refuse_other(const gh_report_options *o, const gh_report_paths *p, const char *what, char *err,
+                        size_t err_size)
+{
+    char *prefix = free_prefix(p);
+    gh_sbuf w = {0};
+    gh_sb_puts(&w, "--output ");
+    shell_word(&w, prefix);
+    char *output = gh_sb_take(&w);
+    char *keep = command_with(o, "--output", output), *replace = command_with(o, NULL, "--overwrite");
     snprintf(err, err_size,
-             "%s exists and may hold the results of an earlier run; --overwrite replaces it "
-             "(or give another %s)",
-             path, option);
+             "%s %s, so this run does not replace it.\n"
+             "  to keep both, write this run beside it:\n    %s\n"
+             "  to replace it:\n    %s",
+             p->json, what, keep, replace);
+    free(prefix);
+    free(output);
+    free(keep);
+    free(replace);
+    return -1;
+}
+
+/* This experiment's own run, unfinished: --resume first. */
+static int refuse_unfinished(const gh_report_options *o, const gh_report_paths *p, size_t n_results, char *err,
+                             size_t err_size)
+{
+    char *resume = command_with(o, NULL, "--resume"), *over = command_with(o, NULL, "--overwrite");
+    snprintf(err, err_size,
+             "%s holds an unfinished run of this same experiment (%zu result%s, \"complete\": false), so this run "
+             "does not replace it.\n"
+             "  to continue it (what it has is kept, not run again):\n    %s\n"
+             "  to start it over (what it has is lost):\n    %s",
+             p->json, n_results, n_results == 1 ? "" : "s", resume, over);
+    free(resume);
+    free(over);
+    return -1;
+}
+
+/* The results files at the output: new, this experiment's (replaced), or refused. */
+static int check_earlier_results(const gh_report_options *o, gh_report_paths *p, char *err, size_t err_size)
+{
+    if (!exists(p->csv) && !exists(p->json) && !exists(p->log)) return 0;
+    if (o->overwrite || o->resume) return 0;
+    gh_earlier_run e;
+    gh_earlier_run_read(p->json, p->log, &e);
+    int rc = 0;
+    char what[700];
+    if (!e.exists) {
+        snprintf(what, sizeof what, "is missing but %s exists (whose results it holds cannot be told)", p->csv);
+        rc = refuse_other(o, p, what, err, err_size);
+    } else if (!e.readable) {
+        snprintf(what, sizeof what, "exists but cannot be read as gemmhost's results (%s)", e.why);
+        rc = refuse_other(o, p, what, err, err_size);
+    } else if (!e.experiment) {
+        rc = refuse_other(o, p, "holds results that name no experiment (an older gemmhost wrote it)", err, err_size);
+    } else if (!o->experiment || strcmp(e.experiment, o->experiment) != 0) {
+        snprintf(what, sizeof what,
+                 "holds the results of another experiment (%zu results of another config, --set, --size, ... or "
+                 "--backend/--kernel/--device selection)",
+                 e.n_results);
+        rc = refuse_other(o, p, what, err, err_size);
+    } else if (!e.complete) {
+        rc = refuse_unfinished(o, p, e.n_results, err, err_size);
+    } else {
+        p->replaces = 1;
+    }
+    gh_earlier_run_free(&e);
+    return rc;
+}
+
+/* A JUnit file there already: replaced when it is this experiment's
+ * complete run's, else kept unless --overwrite. */
+static int check_earlier_junit(const gh_report_options *o, gh_report_paths *p, char *err, size_t err_size)
+{
+    if (!p->junit || !exists(p->junit) || o->overwrite || o->resume) return 0;
+    char *experiment;
+    int complete;
+    int same = gh_junit_experiment(p->junit, &experiment, &complete) == 0 && o->experiment &&
+               strcmp(experiment, o->experiment) == 0;
+    free(experiment);
+    if (same && complete) return 0;
+    char *replace = command_with(o, NULL, "--overwrite");
+    snprintf(err, err_size,
+             "%s holds %s, so this run does not replace it.\n"
+             "  to keep it, give this run another --junit FILE\n"
+             "  to replace it:\n    %s",
+             p->junit,
+             same ? "an unfinished run of this same experiment"
+                  : "another experiment's results (or results that name no experiment)",
+             replace);
+    free(replace);
     return -1;
 }
 
@@ -128,7 +286,8 @@ int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char
         }
         p->csv = prefix ? str_concat(prefix, ".csv") : NULL;
         p->json = prefix ? str_concat(prefix, ".json") : NULL;
-        oom = !p->csv || !p->json;
+        p->log = prefix ? str_concat(prefix, ".jsonl") : NULL;
+        oom = !p->csv || !p->json || !p->log;
         free(prefix);
     }
     if (o->junit_path && *o->junit_path) oom |= !(p->junit = str_concat(o->junit_path, ""));
@@ -137,15 +296,9 @@ int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char
         gh_report_paths_free(p);
         return -1;
     }
-    int earlier = p->csv && (exists(p->csv) || exists(p->json));
-    int own_default = o->replace_default && out && strcmp(out, GH_REPORT_DEFAULT_NAME) == 0;
-    int rc = 0;
-    if (earlier && !o->overwrite && !own_default && !o->resume)
-        rc = refuse(exists(p->csv) ? p->csv : p->json, "--output", err, err_size);
-    else if (p->junit && exists(p->junit) && !o->overwrite && !o->resume)
-        rc = refuse(p->junit, "--junit", err, err_size);
+    int rc = p->csv ? check_earlier_results(o, p, err, err_size) : 0;
+    if (rc == 0) rc = check_earlier_junit(o, p, err, err_size);
     if (rc) gh_report_paths_free(p);
-    else p->replaces = earlier && !o->overwrite && !o->resume;
     return rc;
 }
 
@@ -188,7 +341,7 @@ static void json_list(gh_sbuf *b, const char *name, const gh_strlist *l, int las
     gh_sb_printf(b, "%s]%s\n", l->n ? "\n  " : "", last ? "" : ",");
 }
 
-static int rewrite_json(const gh_report *r, char *err, size_t err_size)
+static int rewrite_json(gh_report *r, char *err, size_t err_size)
 {
     char now[32];
     iso_time_now(now);
@@ -211,61 +364,122 @@ static int rewrite_json(const gh_report *r, char *err, size_t err_size)
         snprintf(err, err_size, "cannot write %s: out of memory", r->paths.json);
         return -1;
     }
-    int rc = gh_replace_file(r->paths.json, text, strlen(text), err, err_size);
+    size_t len = strlen(text);
+    int rc = gh_replace_file(r->paths.json, text, len, err, err_size);
     free(text);
+    if (rc == 0) {
+        r->json_written += len;
+        r->json_rewrites++;
+    }
     return rc;
 }
 
-static void update_json(gh_report *r)
+/* A rewrite costs about the records' bytes so far; one is due when the
+ * records since the last have doubled them, or, after a few seconds, have
+ * grown them by a sixteenth. Each rewrite then follows growth by a fixed
+ * fraction, so all of them together write a bounded multiple of the final
+ * size (a 17th... of a geometric series), not one file per record. */
+#define CHECKPOINT_SECONDS 2.0
+
+static double seconds_since(const struct timespec *t)
 {
-    if (!r->paths.json) return;
-    if (r->held) {
-        r->json_pending = 1;
-        return;
-    }
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return 0; /* no clock: only the doubling counts */
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static int checkpoint_due(const gh_report *r)
+{
+    uint64_t since = r->record_bytes - r->checkpoint_bytes;
+    return since >= r->checkpoint_bytes ||
+           (since >= r->checkpoint_bytes / 16 && seconds_since(&r->checkpoint_time) >= CHECKPOINT_SECONDS);
+}
+
+/* Brings the JSON and JUnit up to the records, when due (or forced). */
+static void checkpoint(gh_report *r, int force)
+{
+    if (r->held || (!force && (!r->dirty || !checkpoint_due(r)))) return;
     char err[sizeof r->error];
-    if (rewrite_json(r, err, sizeof err) != 0) report_fail(r, "%s", err);
+    /* A resumed run's log takes the earlier one's place first: it holds all the JSON will. */
+    if (gh_result_log_commit(r->log, err, sizeof err) != 0) report_fail(r, "%s", err);
+    else r->staged = 0;
+    if (r->paths.json && !r->staged && rewrite_json(r, err, sizeof err) != 0) report_fail(r, "%s", err);
+    if (r->junit) {
+        size_t before = r->junit_written;
+        if (gh_junit_write(r->junit, &r->junit_written, err, sizeof err) != 0) report_fail(r, "%s", err);
+        r->junit_rewrites += r->junit_written != before;
+    }
+    r->checkpoint_bytes = r->record_bytes;
+    if (clock_gettime(CLOCK_MONOTONIC, &r->checkpoint_time) != 0)
+        memset(&r->checkpoint_time, 0, sizeof r->checkpoint_time);
+    r->dirty = 0;
 }
 
-/* Adds a rendered fragment (NULL: rendering ran out of memory) and rewrites. */
-static void add_fragment(gh_report *r, gh_strlist *list, char *json)
+/* A record: counted for the checkpoints, appended to the log, kept (with
+ * JSON files) for the next rewrite. `json` NULL: rendering ran out of memory. */
+static void add_record(gh_report *r, const char *kind, gh_strlist *list, char *json)
 {
-    if (!r->paths.json) {
-        free(json);
+    if (!json) {
+        report_fail(r, "cannot update the report: out of memory");
         return;
     }
-    if (gh_sl_push(list, json) != 0) {
-        report_fail(r, "cannot update %s: out of memory", r->paths.json);
-        return;
-    }
-    update_json(r);
+    r->record_bytes += strlen(json) + strlen(kind) + sizeof "{\"record\":\"\",\"value\":}\n" - 1;
+    r->dirty = 1;
+    char err[sizeof r->error];
+    if (r->log && gh_result_log_append(r->log, kind, json, err, sizeof err) != 0) report_fail(r, "%s", err);
+    if (!r->paths.json) free(json);
+    else if (gh_sl_push(list, json) != 0) report_fail(r, "cannot update %s: out of memory", r->paths.json);
 }
 
-/* The members that stay as they are: who ran what, where, with which config. */
-static char *render_head_json(const gh_report_options *o)
+/* The members that stay as they are: who ran what, where, with which config
+ * and as which experiment. `sep` goes between members ("," in the log,
+ * ",\n  " in the JSON), after the last one too. */
+static char *render_head_members(const gh_report_options *o, const char *sep)
 {
     char host[256] = "";
     if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "unknown");
     host[sizeof host - 1] = '\0';
     gh_sbuf b = {0};
-    gh_sb_puts(&b, "  \"gemmhost\": {\"version\": ");
+    gh_sb_puts(&b, "\"gemmhost\": {\"version\": ");
     gh_json_str(&b, GEMMHOST_VERSION);
     gh_sb_puts(&b, ", \"git_commit\": ");
     gh_json_str(&b, GEMMHOST_GIT_COMMIT);
     gh_sb_puts(&b, ", \"build_type\": ");
     gh_json_str(&b, GEMMHOST_BUILD_TYPE);
-    gh_sb_puts(&b, "},\n  \"host\": ");
+    gh_sb_printf(&b, "}%s\"host\": ", sep);
     gh_json_str(&b, host);
-    gh_sb_puts(&b, ",\n  \"command_line\": [");
+    if (o->experiment) {
+        gh_sb_printf(&b, "%s\"experiment\": ", sep);
+        gh_json_str(&b, o->experiment);
+    }
+    gh_sb_printf(&b, "%s\"command_line\": [", sep);
     for (int i = 0; i < o->argc && o->argv; i++) {
         if (i) gh_sb_puts(&b, ", ");
         gh_json_str(&b, o->argv[i]);
     }
-    gh_sb_puts(&b, "],\n  \"config\": ");
+    gh_sb_printf(&b, "]%s\"config\": ", sep);
     gh_json_str(&b, o->config_text);
-    if (o->settings_json) gh_sb_printf(&b, ",\n  \"settings\": %s", o->settings_json);
-    gh_sb_puts(&b, ",\n");
+    if (o->settings_json) gh_sb_printf(&b, "%s\"settings\": %s", sep, o->settings_json);
+    gh_sb_puts(&b, sep);
     return gh_sb_take(&b);
+}
+
+/* The JSON's head: indented members, each line ending ",\n". */
+static char *render_head_json(const gh_report_options *o)
+{
+    char *members = render_head_members(o, ",\n  ");
+    char *head = members ? gh_strdupf("  %.*s\n", (int)(strlen(members) - 2), members) : NULL;
+    free(members);
+    return head;
+}
+
+/* The log's head: one object on one line, with the start time. */
+static char *render_head_log(const gh_report_options *o, const char *start)
+{
+    char *members = render_head_members(o, ",");
+    char *head = members ? gh_strdupf("{%s\"start\":\"%s\"}", members, start) : NULL;
+    free(members);
+    return head;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -292,9 +506,12 @@ static void report_free(gh_report *r)
 {
     gh_table_close(r->table);
     gh_junit_free(r->junit);
+    gh_result_log_abandon(r->log);
     gh_report_paths_free(&r->paths);
     free(r->files);
     free(r->head_json);
+    free(r->head_log);
+    free(r->experiment);
     gh_sl_free(&r->plugins);
     gh_sl_free(&r->devices);
     gh_sl_free(&r->device_keys);
@@ -305,8 +522,10 @@ static void report_free(gh_report *r)
     free(r);
 }
 
-/* Creates the files: the CSV with its header, the JSON with empty lists, the
- * JUnit XML with an empty suite. */
+/* Creates the files: the CSV with its header, the log with its head, the
+ * JSON with empty lists, the JUnit XML with an empty suite. Resuming, the
+ * earlier JSON and log are what is being continued: they stay until the
+ * first checkpoint replaces them with as much or more. */
 static int open_files(gh_report *r, char *err, size_t err_size)
 {
     if (r->paths.folder && make_folders(r->paths.folder, err, err_size) != 0) return -1;
@@ -325,17 +544,22 @@ static int open_files(gh_report *r, char *err, size_t err_size)
             snprintf(err, err_size, "%s", r->error);
             return -1;
         }
-        /* Resuming: the earlier JSON is what is being continued; it stays until replaced with more. */
-        if (!r->held && rewrite_json(r, err, err_size) != 0) return -1;
+        r->log = gh_result_log_open(r->paths.log, r->head_log, r->staged, err, err_size);
+        if (!r->log) return -1;
+        if (!r->staged && rewrite_json(r, err, err_size) != 0) return -1;
     }
     if (r->paths.junit) {
-        gh_junit_info info = {r->paths.junit, r->start, "", GEMMHOST_VERSION, GEMMHOST_GIT_COMMIT};
+        gh_junit_info info = {r->paths.junit, r->start, "", GEMMHOST_VERSION, GEMMHOST_GIT_COMMIT, r->experiment};
         char host[256] = "";
         if (gethostname(host, sizeof host) == 0) host[sizeof host - 1] = '\0';
         info.hostname = host;
         r->junit = gh_junit_open(&info, err, err_size);
         if (!r->junit) return -1;
+        if (!r->staged && gh_junit_write(r->junit, &r->junit_written, err, err_size) != 0) return -1;
     }
+    r->checkpoint_bytes = gh_result_log_bytes(r->log);
+    if (clock_gettime(CLOCK_MONOTONIC, &r->checkpoint_time) != 0)
+        memset(&r->checkpoint_time, 0, sizeof r->checkpoint_time);
     return 0;
 }
 
@@ -344,8 +568,11 @@ static void remove_files(gh_report *r)
 {
     if (r->csv) fclose(r->csv);
     r->csv = NULL;
+    gh_result_log_abandon(r->log);
+    r->log = NULL;
     if (r->paths.csv) remove(r->paths.csv);
     if (r->paths.json) remove(r->paths.json);
+    if (r->paths.log) remove(r->paths.log);
 }
 
 static gh_report *open_failed(gh_report *r, char *err, size_t err_size, const char *why)
@@ -365,32 +592,26 @@ gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size
     if (gh_report_paths_resolve(o, &r->paths, err, err_size) != 0) return open_failed(r, err, err_size, NULL);
     gh_table_options t = {o->table, o->messages, o->quiet || !o->table, o->full_agreement};
     r->table = gh_table_open(&t);
-    r->head_json = render_head_json(o);
-    if (r->paths.csv) {
-        gh_sbuf b = {0};
-        gh_sb_printf(&b, "%s and %s", r->paths.csv, r->paths.json);
-        r->files = gh_sb_take(&b);
-    }
-    if (!r->table || !r->head_json || (r->paths.csv && !r->files))
-        return open_failed(r, err, err_size, "cannot open report: out of memory");
     iso_time_now(r->start);
-    r->held = o->resume;
-    int replacing = r->paths.replaces;
+    r->head_json = render_head_json(o);
+    r->head_log = render_head_log(o, r->start);
+    r->experiment = o->experiment ? gh_strdup(o->experiment) : NULL;
+    if (r->paths.csv) r->files = gh_strdupf("%s, %s and %s", r->paths.csv, r->paths.json, r->paths.log);
+    if (!r->table || !r->head_json || !r->head_log)
+        return open_failed(r, err, err_size, "cannot open report: out of memory");
+    r->held = r->staged = o->resume;
     if (open_files(r, err, err_size) != 0) {
         if (!o->resume) remove_files(r);
-        else if (r->csv) fclose(r->csv); /* the earlier run's JSON is never removed */
+        else if (r->csv) fclose(r->csv); /* the earlier run's JSON and log are never removed */
         r->csv = NULL;
         return open_failed(r, err, err_size, NULL);
     }
     if (!r->paths.csv) gh_table_say(r->table, "output is empty: no result files are written");
-    if (replacing) {
-        char *line = str_concat("replacing the earlier run's ", r->files);
-        char *text =
-            line ? str_concat(line, " (the built-in default's files; --output PREFIX keeps results apart)") : NULL;
-        gh_table_say(r->table, text ? text : "replacing the earlier run's files");
-        free(line);
-        free(text);
-    }
+    if (r->paths.replaces)
+        fprintf(o->messages ? o->messages : stderr,
+                "gemmhost: replacing %s: the complete results of this same experiment (config and selection), "
+                "run again; --output OTHER keeps both\n",
+                r->files);
     return r;
 }
 
@@ -399,16 +620,44 @@ const char *gh_report_files(const gh_report *r)
     return r ? r->files : NULL;
 }
 
+/* GEMMHOST_REPORT_STATS=PATH: what the files cost, for tests and benchmarks. */
+static void write_stats(gh_report *r)
+{
+    const char *path = getenv("GEMMHOST_REPORT_STATS");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        report_fail(r, "cannot write GEMMHOST_REPORT_STATS file %s: %s", path, strerror(errno));
+        return;
+    }
+    fprintf(f,
+            "results %zu\njson_rewrites %zu\njson_bytes_written %zu\nlog_bytes %llu\njunit_rewrites %zu\n"
+            "junit_bytes_written %zu\n",
+            r->n_results, r->json_rewrites, r->json_written, (unsigned long long)r->log_written, r->junit_rewrites,
+            r->junit_written);
+    if (fclose(f) != 0) report_fail(r, "cannot write GEMMHOST_REPORT_STATS file %s: %s", path, strerror(errno));
+}
+
 int gh_report_close(gh_report *r, char *err, size_t err_size)
 {
     if (!r) return 0;
     iso_time_now(r->end);
     r->complete = !r->cancelled;
     r->held = 0;
-    update_json(r);
     char jerr[sizeof r->error];
-    if (r->junit && gh_junit_close(r->junit, jerr, sizeof jerr) != 0) report_fail(r, "%s", jerr);
+    if (r->log) {
+        char *end = gh_strdupf("{\"complete\":%s,\"cancelled\":%s,\"end\":\"%s\"}", r->complete ? "true" : "false",
+                               r->cancelled ? "true" : "false", r->end);
+        if (gh_result_log_append(r->log, "end", end, jerr, sizeof jerr) != 0) report_fail(r, "%s", jerr);
+        free(end);
+    }
+    checkpoint(r, 1);
+    if (r->junit && gh_junit_close(r->junit, NULL, jerr, sizeof jerr) != 0) report_fail(r, "%s", jerr);
     r->junit = NULL;
+    r->log_written = gh_result_log_bytes(r->log);
+    if (gh_result_log_close(r->log, jerr, sizeof jerr) != 0) report_fail(r, "%s", jerr);
+    r->log = NULL;
+    write_stats(r);
     if (r->csv && fclose(r->csv) != 0) report_fail(r, "cannot write %s: %s", r->paths.csv, strerror(errno));
     r->csv = NULL;
     int rc = r->failed ? -1 : 0;
@@ -433,12 +682,8 @@ void gh_report_hold(gh_report *r, int hold)
 {
     if (!r) return;
     r->held = hold;
-    char err[sizeof r->error];
-    if (gh_junit_hold(r->junit, hold, err, sizeof err) != 0) report_fail(r, "%s", err);
-    if (!hold && r->json_pending) {
-        r->json_pending = 0;
-        update_json(r);
-    }
+    /* The first release of a resumed run writes what was read back, as one write. */
+    if (!hold) checkpoint(r, r->staged && r->dirty);
 }
 
 void gh_report_cancelled(gh_report *r, const char *signal_name)
@@ -457,7 +702,8 @@ void gh_report_plugin_info(gh_report *r, const gh_report_plugin *p)
     if (!r || !p) return;
     gh_fieldset fs;
     gh_fields_plugin(&fs, p);
-    add_fragment(r, &r->plugins, gh_render_json_object(&fs));
+    add_record(r, "plugin", &r->plugins, gh_render_json_object(&fs));
+    checkpoint(r, 0);
 }
 
 void gh_report_device(gh_report *r, const char *backend, int device_index, const gh_device_info *info)
@@ -476,7 +722,8 @@ void gh_report_device(gh_report *r, const char *backend, int device_index, const
     }
     gh_fieldset fs;
     gh_fields_device(&fs, backend, device_index, info);
-    add_fragment(r, &r->devices, gh_render_json_object(&fs));
+    add_record(r, "device", &r->devices, gh_render_json_object(&fs));
+    checkpoint(r, 0);
 }
 
 void gh_report_expect(gh_report *r, const char *backend, const char *device_label, const char *kernel,
@@ -492,9 +739,11 @@ void gh_report_result(gh_report *r, const gh_result *res)
     gh_fieldset fs;
     gh_fields_result(&fs, res);
     if (r->csv) write_csv(r, gh_render_csv_row(&fs));
-    add_fragment(r, &r->results, gh_render_json_object(&fs));
+    add_record(r, "result", &r->results, gh_render_json_object(&fs));
+    r->n_results++;
     char err[sizeof r->error];
     if (r->junit && gh_junit_result(r->junit, res, err, sizeof err) != 0) report_fail(r, "%s", err);
+    checkpoint(r, 0);
 }
 
 void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms, const gh_report_split_member *members,
@@ -502,14 +751,16 @@ void gh_report_split_members(gh_report *r, const gh_result *res, double wall_ms,
 {
     if (!r || !res || (!members && n)) return;
     gh_table_split_members(r->table, members, n);
-    if (r->paths.json) add_fragment(r, &r->splits, gh_render_split_json(res, wall_ms, members, n));
+    if (r->paths.json) add_record(r, "split", &r->splits, gh_render_split_json(res, wall_ms, members, n));
+    checkpoint(r, 0);
 }
 
 void gh_report_agreement(gh_report *r, const gh_agreement *a)
 {
     if (!r || !a) return;
     gh_table_agreement(r->table, a);
-    if (r->paths.json) add_fragment(r, &r->agreement, gh_render_agreement_json(a));
+    if (r->paths.json) add_record(r, "agreement", &r->agreement, gh_render_agreement_json(a));
+    checkpoint(r, 0);
 }
 
 void gh_report_note(gh_report *r, const char *fmt, ...)
@@ -529,11 +780,13 @@ void gh_report_note(gh_report *r, const char *fmt, ...)
     if (r->paths.json) {
         gh_sbuf b = {0};
         gh_json_str(&b, s);
-        add_fragment(r, &r->notes, gh_sb_take(&b));
+        add_record(r, "note", &r->notes, gh_sb_take(&b));
     }
     char err[sizeof r->error];
     if (r->junit && gh_junit_note(r->junit, s, err, sizeof err) != 0) report_fail(r, "%s", err);
+    r->dirty |= r->junit != NULL;
     free(s);
+    checkpoint(r, 0);
 }
 
 void gh_report_summary(gh_report *r)

@@ -1,7 +1,9 @@
-/* Results as they arrive: a table on the terminal (table.h), CSV and JSON on
- * disk, and JUnit XML when asked. Every file is complete and readable after
- * each result, so a run killed after N results leaves N results on disk, and
- * its JSON says "complete": false. */
+/* Results as they arrive: a table on the terminal (table.h), CSV, JSON and
+ * the record log (PREFIX.jsonl, result_log.h) on disk, and JUnit XML when
+ * asked. The CSV and the log get each record as it arrives; the JSON and
+ * JUnit are rewritten at checkpoints and at close, always whole. A run
+ * killed after N results leaves N results in the CSV and the log (--resume
+ * reads them), and its JSON says "complete": false. */
 #ifndef GEMMHOST_REPORT_H
 #define GEMMHOST_REPORT_H
 
@@ -16,16 +18,17 @@ typedef struct gh_report gh_report;
 #define GH_REPORT_DEFAULT_NAME "gemmhost-results"
 
 typedef struct gh_report_options {
-    /* Where results go: PREFIX.csv and PREFIX.json; a value ending in '/' or
+    /* Where results go: PREFIX.csv, .json and .jsonl; a value ending in '/' or
      * naming an existing folder means FOLDER/gemmhost-results.* (the folder
      * is created, with its parents, when missing); "" or NULL: no files. */
     const char *prefix;
     const char *junit_path; /* JUnit XML; NULL: none */
-    /* Files of an earlier run are not replaced: open fails, naming the file,
-     * unless overwrite; or, with replace_default (the built-in default run:
-     * no --config, no --output) and the prefix GH_REPORT_DEFAULT_NAME, the
-     * default's own files are replaced with a notice. */
-    int overwrite, replace_default;
+    /* Files of an earlier run: those of this same experiment, complete, are
+     * replaced with a notice; any other (another experiment, none recorded,
+     * unreadable, or this one unfinished) makes open fail with the commands
+     * that go on (--overwrite, --output OTHER, --resume), unless overwrite. */
+    int overwrite;
+    const char *experiment; /* experiment.h: what this run is; NULL: none */
     /* --resume: the files at the prefix are those of the run this one
      * continues; they are replaced, with no refusal, and the JSON is not
      * rewritten until the report has something (see gh_report_hold). */
@@ -42,14 +45,14 @@ typedef struct gh_report_options {
 
 /* The files a run with these options writes, NULL where none. */
 typedef struct gh_report_paths {
-    char *csv, *json, *junit;
+    char *csv, *json, *log, *junit;
     char *folder; /* the output folder, when the output names one */
-    int replaces; /* replace_default applies: an earlier run's files will be replaced */
+    int replaces; /* an earlier complete run of this same experiment is there, and is replaced */
 } gh_report_paths;
 
-/* Resolves o's prefix and JUnit path and checks that none of the files holds
- * an earlier run's results (see overwrite). Creates nothing. Returns 0, or
- * -1 with err naming the file (p is then empty). */
+/* Resolves o's prefix and JUnit path and checks what an earlier run left
+ * there (see overwrite). Creates nothing. Returns 0, or -1 with err naming
+ * the file and the commands that go on (p is then empty). */
 int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char *err, size_t err_size);
 void gh_report_paths_free(gh_report_paths *p);
 
@@ -62,7 +65,7 @@ typedef struct gh_report_plugin {
 /* Returns NULL and writes err when a file exists (see overwrite) or cannot
  * be created. */
 gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size);
-/* "PREFIX.csv and PREFIX.json", for a crash message; NULL without files. */
+/* "PREFIX.csv, PREFIX.json and PREFIX.jsonl", for a crash message; NULL without files. */
 const char *gh_report_files(const gh_report *r);
 void gh_report_plugin_info(gh_report *r, const gh_report_plugin *p);
 /* Appends a device description (stored in JSON once per backend/device). */
@@ -105,9 +108,9 @@ void gh_report_note(gh_report *r, const char *fmt, ...) __attribute__((format(pr
 /* The end of the table: counts and best GFLOP/s per backend, device, kernel
  * and params, then every failure and error again with its reason. */
 void gh_report_summary(gh_report *r);
-/* While held, the JSON and JUnit files are not rewritten after each record
- * but once when the hold ends: results read back by --resume go in as one
- * write, and the earlier file stays whole until then. */
+/* While held, no checkpoint rewrites the JSON and JUnit files: results
+ * read back by --resume go in as one write when the hold first ends, and
+ * the earlier JSON and log stay whole until then. */
 void gh_report_hold(gh_report *r, int hold);
 /* The run was stopped by a signal (cancel.h): the JSON says "cancelled":
  * true and "complete": false, and a note names the signal. */

@@ -20,6 +20,7 @@
 
 #include "data.h"
 #include "encode.h"
+#include "result_log_read.h"
 #include "util.h"
 
 struct gh_resume {
@@ -448,17 +449,52 @@ static void attach_splits(gh_resume *r, const json_t *splits)
     }
 }
 
-int gh_resume_load(const char *path, const char *settings_json, gh_resume **out, char *err, size_t err_size)
+/* The earlier run's document: the JSON when it says complete (then it holds
+ * every record), else the record log of its run, which is at least as new
+ * (every record goes there before a checkpoint puts it in the JSON); the
+ * JSON alone when there is no log (an older gemmhost) or the log is another
+ * run's. Sets *path to the file read. */
+static json_t *load_doc(const char *json_path, const char *log_path, const char **path, char *err, size_t err_size)
+{
+    struct stat st;
+    json_error_t jerr;
+    json_t *doc = stat(json_path, &st) == 0 ? json_load_file(json_path, 0, &jerr) : NULL;
+    *path = json_path;
+    if (doc && json_is_true(json_object_get(doc, "complete"))) return doc;
+    if (log_path && stat(log_path, &st) == 0) {
+        char why[1024];
+        json_t *log;
+        if (gh_result_log_load(log_path, &log, why, sizeof why) != 0) {
+            snprintf(err, err_size, "cannot resume from %s: %s", log_path, why);
+            json_decref(doc);
+            return NULL;
+        }
+        if (!doc || gh_result_log_same_run(doc, log)) { /* else another run's log: the JSON stands */
+            json_decref(doc);
+            *path = log_path;
+            return log;
+        }
+        json_decref(log);
+    }
+    if (!doc)
+        snprintf(err, err_size, "cannot resume from %s: line %d, column %d: %s", json_path, jerr.line, jerr.column,
+                 jerr.text);
+    return doc;
+}
+
+int gh_resume_load(const char *json_path, const char *log_path, const char *settings_json, gh_resume **out, char *err,
+                   size_t err_size)
 {
     *out = NULL;
     struct stat st;
-    if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+    if (stat(json_path, &st) != 0 && errno == ENOENT && (!log_path || stat(log_path, &st) != 0)) return 0;
     gh_resume *r = gh_xcalloc(1, sizeof *r);
-    json_error_t jerr;
-    r->doc = json_load_file(path, 0, &jerr);
-    if (!r->doc)
-        return load_failed(r, err, err_size, "cannot resume from %s: line %d, column %d: %s", path, jerr.line,
-                           jerr.column, jerr.text);
+    const char *path;
+    r->doc = load_doc(json_path, log_path, &path, err, err_size);
+    if (!r->doc) {
+        gh_resume_free(r);
+        return -1;
+    }
     const json_t *results = json_object_get(r->doc, "results");
     if (!json_is_object(r->doc) || !json_is_array(results))
         return load_failed(r, err, err_size, "cannot resume from %s: not a gemmhost results file (no \"results\" list)",

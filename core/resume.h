@@ -1,5 +1,5 @@
-/* --resume: the results JSON of an earlier run at the same --output, read
- * back (jansson) so that a run that was stopped (a signal, a crash, a
+/* --resume: the results JSON (or record log) of an earlier run at the same
+ * --output, read back (jansson) so that a run that was stopped (a signal, a crash, a
  * SIGKILL) continues where it stopped. Every result there with a final
  * status is reported again as it was and not run; cancelled ones run again.
  * A file written with other settings (seed, alpha, beta, ld_pad, ...) is
@@ -18,11 +18,15 @@ typedef struct gh_resume gh_resume;
  * stores it as "settings", and --resume compares it. NULL when out of memory. */
 char *gh_resume_settings_json(const gh_config *cfg);
 
-/* Reads the results JSON at `path`. Returns 0 with *out set, or with *out
- * NULL when the file does not exist (nothing to resume); -1 with err when it
- * cannot be read, is not a gemmhost results file, or its settings differ
- * from `settings_json` (err names the setting and both values). */
-int gh_resume_load(const char *path, const char *settings_json, gh_resume **out, char *err, size_t err_size);
+/* Reads the results JSON at `json_path`, or, when it is not complete, the
+ * record log at `log_path` (result_log.h: newer; NULL: none). Returns 0 with
+ * *out set, or with *out NULL when neither exists (nothing to resume); -1
+ * with err when they cannot be read (a log's line in the middle that is not
+ * a record: err names the file and the line), are not a gemmhost results
+ * file, or the settings differ from `settings_json` (err names the setting
+ * and both values). */
+int gh_resume_load(const char *json_path, const char *log_path, const char *settings_json, gh_resume **out, char *err,
+                   size_t err_size);
 void gh_resume_free(gh_resume *r);
 
 /* An earlier result, as it was reported, with what its row needs. */

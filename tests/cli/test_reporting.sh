@@ -110,23 +110,43 @@ grep -q '^cpu .* 0 *0 *0 *0 *1 ' <<<"$(sed -n '/^summary (/,$p' <<<"$out")" && o
 expect_in "the total counts them" "$out" "0 passed, 0 failed, 0 unsupported, 0 errors, 2 unchecked"
 [ "$(grep -c ',unchecked,' "$work/unchecked.csv")" = 2 ] && ok "CSV says unchecked" || bad "CSV status"
 
-# --- --output DIR/: created, gemmhost-results.*; a second run refused; --overwrite.
+# --- --output DIR/: created, gemmhost-results.*; the same config again replaces its own
+# complete results; another experiment is refused with both commands; --overwrite.
 "$gemmhost" --quiet --config "$work/unchecked.ini" --output "$work/new/dir/" 2>&1
 expect_status "--output into a new folder" $? 0
-csv=$work/new/dir/gemmhost-results.csv
-[ -s "$csv" ] && [ -s "$work/new/dir/gemmhost-results.json" ] && ok "the folder was created with both files" || bad "no files in the folder"
-before=$(md5sum "$csv" "$work/new/dir/gemmhost-results.json")
+csv=$work/new/dir/gemmhost-results.csv json=$work/new/dir/gemmhost-results.json
+[ -s "$csv" ] && [ -s "$json" ] && [ -s "$work/new/dir/gemmhost-results.jsonl" ] &&
+  ok "the folder was created with the CSV, JSON and log" || bad "no files in the folder"
 out=$("$gemmhost" --config "$work/unchecked.ini" --output "$work/new/dir" 2>&1)
-expect_status "a second run into the same files is refused" $? 2
-expect_in "the refusal names the file" "$out" "$csv exists"
-expect_in "the refusal says how to replace it" "$out" "--overwrite replaces it"
+expect_status "the same config again over its complete results" $? 0
+expect_in "it says it replaces them, as the same experiment" "$(grep '^gemmhost: replacing' <<<"$out")" \
+  "replacing $csv, $json and $work/new/dir/gemmhost-results.jsonl: the complete results of this same experiment"
+dry=$("$gemmhost" --config "$work/unchecked.ini" --output "$work/new/dir" --dry-run 2>&1)
+expect_status "--dry-run agrees: it would run" $? 0
+expect_in "--dry-run says it would replace them" "$dry" "the complete results of this same experiment there would be replaced"
+before=$(md5sum "$csv" "$json")
+out=$("$gemmhost" --config "$work/unchecked.ini" --output "$work/new/dir" --set run.seed=7 2>&1)
+expect_status "another experiment (--set) into the same files is refused" $? 2
+expect_in "the refusal names the file and why" "$out" "$json holds the results of another experiment"
+expect_in "the refusal spells out --output OTHER" "$out" \
+  "$gemmhost --config $work/unchecked.ini --set run.seed=7 --output $work/new/dir/gemmhost-results-2"
+expect_in "the refusal spells out --overwrite" "$out" \
+  "$gemmhost --config $work/unchecked.ini --output $work/new/dir --set run.seed=7 --overwrite"
 grep -q '^cpu ' <<<"$out" && bad "something ran before the refusal" || ok "nothing ran"
-[ "$before" = "$(md5sum "$csv" "$work/new/dir/gemmhost-results.json")" ] && ok "the earlier files are unchanged" ||
-  bad "the earlier files changed"
+[ "$before" = "$(md5sum "$csv" "$json")" ] && ok "the earlier files are unchanged" || bad "the earlier files changed"
+dry=$("$gemmhost" --config "$work/unchecked.ini" --output "$work/new/dir" --set run.seed=7 --dry-run 2>&1)
+expect_status "--dry-run agrees: refused" $? 2
+expect_in "--dry-run gives the same refusal" "$dry" "$json holds the results of another experiment"
+"$gemmhost" --quiet --config "$work/unchecked.ini" --output "$work/new/dir/gemmhost-results-2" --set run.seed=7 2>&1
+expect_status "the suggested --output writes beside them" $? 0
 echo marker >"$csv"
 out=$("$gemmhost" --config "$work/unchecked.ini" --output "$work/new/dir/" --overwrite 2>&1)
 expect_status "--overwrite" $? 0
 grep -q marker "$csv" && bad "--overwrite kept the old file" || ok "--overwrite replaced it"
+echo '{"gemmhost": {}, "results": []}' >"$json"
+out=$("$gemmhost" --config "$work/unchecked.ini" --output "$work/new/dir/" 2>&1)
+expect_status "results that name no experiment are refused" $? 2
+expect_in "and the refusal says so" "$out" "holds results that name no experiment"
 
 # --- An empty output: said once, nothing written.
 mkdir "$work/empty" && cd "$work/empty" || exit 1
@@ -136,7 +156,8 @@ expect_status "--output=" $? 0
 [ -z "$(ls -A "$work/empty")" ] && ok "nothing written" || bad "files written: $(ls -A "$work/empty")"
 grep -q '^results: ' <<<"$out" && bad "a results line without files" || ok "no results line"
 
-# --- The built-in default twice in one folder: README's command again replaces its own files, saying so.
+# --- The built-in default twice in one folder: README's command again replaces its own
+# files, saying so; a filtered default run does not replace them (another experiment).
 mkdir "$work/readme" && cd "$work/readme" || exit 1
 "$gemmhost" --size 8 --dtype f32 --trans nn >/dev/null 2>&1
 first=$?
@@ -144,7 +165,17 @@ out=$("$gemmhost" --size 8 --dtype f32 --trans nn 2>&1)
 second=$?
 [ "$first" = "$second" ] && { [ "$second" = 0 ] || [ "$second" = 3 ]; } && ok "the built-in default runs again (exit $second)" ||
   bad "the built-in default: exit $first, then $second"
-expect_in "and says it replaces the earlier files" "$out" "replacing the earlier run's gemmhost-results.csv and gemmhost-results.json"
+expect_in "and says it replaces the earlier files" "$out" \
+  "replacing gemmhost-results.csv, gemmhost-results.json and gemmhost-results.jsonl: the complete results of this same experiment"
+before=$(md5sum gemmhost-results.csv gemmhost-results.json)
+out=$("$gemmhost" --size 8 --dtype f32 --trans nn --kernel naive 2>&1)
+expect_status "a filtered default run over the default's results: refused" $? 2
+expect_in "it names the other experiment" "$out" "gemmhost-results.json holds the results of another experiment"
+expect_in "and the command that keeps both" "$out" "--kernel naive --output gemmhost-results-2"
+[ "$before" = "$(md5sum gemmhost-results.csv gemmhost-results.json)" ] && ok "the default's results are unchanged" ||
+  bad "the filtered run changed the default's results"
+"$gemmhost" --size 8 --dtype f32 --trans nn --kernel naive --dry-run >/dev/null 2>&1
+expect_status "--dry-run of the filtered run agrees" $? 2
 cd "$work" || exit 1
 
 # --- The JSON's metadata.

@@ -159,7 +159,7 @@ expect_status "verify = none runs" $? 0
 
 out=$("$gemmhost" --config "$work/two.ini" --output "$work/all" --dry-run 2>&1)
 expect_status "--dry-run where the run would refuse to replace earlier results" $? 2
-expect_in "--dry-run names the earlier results" "$out" "$work/all.csv exists"
+expect_in "--dry-run names the earlier results" "$out" "$work/all.json holds the results of another experiment"
 "$gemmhost" --config "$work/two.ini" --output "$work/all" --overwrite --dry-run >/dev/null 2>&1
 expect_status "--dry-run with --overwrite" $? 0
 

@@ -85,15 +85,60 @@ s = ET.parse(sys.argv[1]).getroot().find("testsuite")
 assert s.get("tests") == "40" and s.get("skipped") == "0", s.attrib' "$p.xml"
 done
 
-# SIGKILL: nothing is closed; what was written is resumed.
+# SIGKILL: nothing is closed; what was written is resumed. The record log
+# has every result the CSV has; the JSON is a checkpoint, whole, with no more.
 p=$work/sigKILL
 expect_status "SIGKILL mid-run: exit status" "$(interrupt KILL "$p")" 137
-got=$("$python" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$p.json")
-[ "$got" -ge 4 ] && [ "$got" -lt "$total" ] && ok "SIGKILL: the JSON holds $got results" || bad "SIGKILL: $got results"
+got=$(grep -c '^{"record":"result",' "$p.jsonl")
+[ "$got" -ge 5 ] && [ "$got" -lt "$total" ] && [ "$got" = "$(rows_of "$p.csv")" ] &&
+    ok "SIGKILL: the log holds $got results, as the CSV" || bad "SIGKILL: $got results in the log, $(rows_of "$p.csv") in the CSV"
+in_json=$("$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["results"]), d["complete"])' "$p.json")
+[ "${in_json% *}" -le "$got" ] && [ "${in_json#* }" = False ] && ok "SIGKILL: the JSON is whole, incomplete, not ahead" ||
+    bad "SIGKILL: the JSON: $in_json"
+for f in csv json jsonl; do cp "$p.$f" "$work/behind.$f" && cp "$p.$f" "$work/cut.$f" && cp "$p.$f" "$work/bad.$f"; done
+
+# The second run without --resume: refused, naming both ways on; --dry-run agrees.
+out=$("$gemmhost" --quiet --config "$work/run.ini" --output "$p" 2>&1)
+expect_status "SIGKILL, then the run again: refused" $? 2
+expect_in "it says the run there is unfinished, with its results" "$out" \
+    "$p.json holds an unfinished run of this same experiment ($got results"
+expect_in "it spells out --resume" "$out" "$gemmhost --quiet --config $work/run.ini --output $p --resume"
+expect_in "it spells out --overwrite" "$out" "$gemmhost --quiet --config $work/run.ini --output $p --overwrite"
+dry=$("$gemmhost" --config "$work/run.ini" --output "$p" --dry-run 2>&1)
+expect_status "--dry-run agrees: refused" $? 2
+expect_in "--dry-run gives the same refusal" "$dry" "holds an unfinished run of this same experiment ($got results"
+[ "$(grep -c '^{"record":"result",' "$p.jsonl")" = "$got" ] && ok "the refusals left the log as it was" ||
+    bad "the refusals changed the log"
 resumed=$("$gemmhost" --config "$work/run.ini" --output "$p" --resume 2>&1 >/dev/null)
 expect_status "SIGKILL, then --resume: exit status" $? 0
 expect_in "SIGKILL, then --resume: it says what it kept" "$resumed" "resuming $p.json: $got earlier results kept"
 expect_ok "SIGKILL, then --resume: the same results as the uninterrupted run" results same "$work/full" "$p"
+
+# The JSON far behind the log (an early checkpoint): --resume takes the log.
+"$python" - "$work/behind.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["results"] = []; d["agreement"] = []
+json.dump(d, open(sys.argv[1], "w"))
+PY
+resumed=$("$gemmhost" --config "$work/run.ini" --output "$work/behind" --resume 2>&1 >/dev/null)
+expect_status "a JSON behind its log, --resume: exit status" $? 0
+expect_in "it keeps every result of the log" "$resumed" "resuming $work/behind.json: $got earlier results kept"
+expect_ok "a JSON behind its log, --resume: the same results as the uninterrupted run" results same "$work/full" "$work/behind"
+
+# A kill in the middle of writing a line: that line is left out.
+printf '{"record":"result","value":{"case_index":' >>"$work/cut.jsonl"
+resumed=$("$gemmhost" --config "$work/run.ini" --output "$work/cut" --resume 2>&1 >/dev/null)
+expect_status "a log whose last line is cut, --resume: exit status" $? 0
+expect_in "the cut line is left out" "$resumed" "resuming $work/cut.json: $got earlier results kept"
+expect_ok "a cut log, --resume: the same results as the uninterrupted run" results same "$work/full" "$work/cut"
+
+# A line in the middle that is not a record: an error naming the file and line.
+sed -i '3s/.*/{"record":"result","value":{"garbled/' "$work/bad.jsonl"
+cp "$work/bad.jsonl" "$work/bad-before.jsonl"
+out=$("$gemmhost" --quiet --config "$work/run.ini" --output "$work/bad" --resume 2>&1)
+expect_status "a log with a broken line in the middle, --resume: refused" $? 2
+expect_in "it names the file and the line" "$out" "cannot resume from $work/bad.jsonl: $work/bad.jsonl:3: "
+cmp -s "$work/bad.jsonl" "$work/bad-before.jsonl" && ok "the broken log is left as it was" || bad "the broken log changed"
 
 # A complete file: --resume runs nothing again and changes nothing but times.
 out=$("$gemmhost" --config "$work/run.ini" --output "$p" --resume 2>&1)
