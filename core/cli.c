@@ -15,7 +15,8 @@ static void usage(FILE *to)
         "usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
         "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
         "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
-        "                [--overwrite | --resume] [--junit FILE] [--full-agreement] [--quiet]\n"
+        "                [--overwrite | --resume] [--junit FILE] [--full-agreement]\n"
+        "                [--quiet | --verbose]\n"
         "                [--no-isolation] [--tune [--tune-budget TIME]]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
         "\n"
@@ -54,7 +55,11 @@ static void usage(FILE *to)
         "  --json, --summary with --list: as JSON, or one line per plugin and device\n"
         "  --dry-run         check the config and print the plan without running; exits\n"
         "                    as the run would for what it can tell in advance (2, 3)\n"
-        "  --quiet           no table on the terminal (notes and failures still shown)\n"
+        "  --quiet           only the totals and the files written on the terminal\n"
+        "                    (notes and failures still shown, on stderr)\n"
+        "  --verbose         every result as a row, and each case's agreement, as it\n"
+        "                    comes (by default: a line per device and kernel, the\n"
+        "                    agreement per dtype, the fastest, and every failure)\n"
         "  --no-isolation    run the plugins in this process, not each backend in a worker\n"
         "                    process of its own (as [run] isolation = none; for a debugger)\n"
         "  --tune            search each selected kernel's parameters for the fastest that\n"
@@ -88,7 +93,7 @@ static const option options[] = {
     {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL},     {"--kernel", OPT_VALUE, NULL},
     {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"},     {"--dtype", OPT_VALUE, "dtype"},
     {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL}, {"--resume", OPT_FLAG, NULL},
-    {"--tune", OPT_FLAG, NULL},      {"--tune-budget", OPT_VALUE, NULL},
+    {"--tune", OPT_FLAG, NULL},      {"--tune-budget", OPT_VALUE, NULL}, {"--verbose", OPT_FLAG, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
@@ -140,6 +145,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--list")) c->list = 1;
     else if (!strcmp(n, "--dry-run")) c->dry_run = 1;
     else if (!strcmp(n, "--quiet")) c->quiet = 1;
+    else if (!strcmp(n, "--verbose")) c->verbose = 1;
     else if (!strcmp(n, "--overwrite")) c->overwrite = 1;
     else if (!strcmp(n, "--resume")) c->resume = 1;
     else if (!strcmp(n, "--tune")) c->tune = 1;
@@ -178,6 +184,7 @@ static int check_combinations(const gh_cli *c)
     if (c->tune && (c->list || c->dry_run || c->resume))
         return usage_error("--tune goes with neither %s (a tuning run resumes from its cache by itself)",
                            "--list, --dry-run nor --resume");
+    if (c->quiet && c->verbose) return usage_error("%s: give one of them", "--quiet --verbose");
     if (c->json && c->summary) return usage_error("%s: give one of them", "--json --summary");
     if ((c->json || c->summary) && !c->list)
         return usage_error("%s only goes with --list", c->json ? "--json" : "--summary");

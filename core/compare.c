@@ -50,7 +50,11 @@ void gh_compare_finish(gh_compare *cmp, const gh_reference *ref, gh_agreement *o
         for (size_t j = i + 1; j < cmp->n_groups; j++) {
             const gh_compare_group *x = &cmp->groups[i], *y = &cmp->groups[j];
             double d = gh_reference_diff_in_bounds_as(ref, gh_arith_looser(x->arith, y->arith), &x->output, &y->output);
-            if (d > out->max_diff_in_bounds || isnan(d)) out->max_diff_in_bounds = d;
+            if (d > out->max_diff_in_bounds || isnan(d)) {
+                out->max_diff_in_bounds = d;
+                out->worst[0] = i;
+                out->worst[1] = j;
+            }
         }
 }
 

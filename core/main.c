@@ -95,13 +95,12 @@ static void expect_rows(gh_report *report, const gh_plan *plan)
 static int exit_status(const gh_run_summary *s, int quiet)
 {
     size_t ran = s->passed + s->failed + s->unsupported + s->errors + s->unchecked + s->crashed + s->timeouts;
-    if (!quiet) {
-        printf("\ngemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked", s->passed, s->failed,
-               s->unsupported, s->errors, s->unchecked);
-        if (s->crashed || s->timeouts) printf(", %zu crashed, %zu timeout", s->crashed, s->timeouts);
-        if (gh_cancel_requested()) printf(", %zu cancelled (stopped by %s)", s->cancelled, gh_cancel_signal_name());
-        printf("\n");
-    }
+    /* With quiet too: the one line a script or a person reads. */
+    printf("%sgemmhost: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu unchecked", quiet ? "" : "\n",
+           s->passed, s->failed, s->unsupported, s->errors, s->unchecked);
+    if (s->crashed || s->timeouts) printf(", %zu crashed, %zu timeout", s->crashed, s->timeouts);
+    if (gh_cancel_requested()) printf(", %zu cancelled (stopped by %s)", s->cancelled, gh_cancel_signal_name());
+    printf("\n");
     if (gh_cancel_requested()) return gh_cancel_exit_status(); /* 130, 143: what a shell expects of a stopped run */
     if (s->failed || s->crashed || s->timeouts) return EXIT_VERIFY_FAILED;
     if (s->requested_not_run || ran == 0) {
@@ -137,6 +136,7 @@ static gh_report_options report_options(const gh_cli *c, const gh_config *cfg, c
         .messages = stderr,
         .quiet = c->quiet,
         .full_agreement = c->full_agreement,
+        .verbose = c->verbose,
         .resume = c->resume,
     };
 }

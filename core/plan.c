@@ -444,8 +444,11 @@ static int build_instance(gh_instance *inst, const gh_backend_config *bc, gh_plu
     }
     if (select_kernels(bc, api, inst->ctx, kernels, &n_kernels, err, size) != 0) return -1;
     if (bc && check_keys(bc, api, inst->ctx, kernels, n_kernels, err, size) != 0) return -1;
-    for (size_t k = 0; k < n_kernels; k++)
+    for (size_t k = 0; k < n_kernels; k++) {
+        size_t first = inst->n_variants;
         if (add_variants(inst, bc, kernels[k], api->kernel_info(inst->ctx, kernels[k]), err, size) != 0) return -1;
+        for (size_t v = first; v < inst->n_variants; v++) inst->variants[v].named = bc && bc->n_kernels > 0;
+    }
     select_devices(inst, bc ? bc->devices : "all");
     check_discovery(inst);
     return 0;
@@ -722,8 +725,10 @@ static void filter_kernels(gh_instance *inst, const gh_plan_filters *f)
     if (!f->kernels) return;
     size_t kept = 0;
     for (size_t v = 0; v < inst->n_variants; v++) {
-        if (in_list(f->kernels, inst->variants[v].info->name)) inst->variants[kept++] = inst->variants[v];
-        else free(inst->variants[v].params);
+        if (in_list(f->kernels, inst->variants[v].info->name)) {
+            inst->variants[v].named = 1; /* asked for by name: it must run something */
+            inst->variants[kept++] = inst->variants[v];
+        } else free(inst->variants[v].params);
     }
     inst->n_variants = kept;
     if (kept == 0 && !inst->problem) inst->runs_alone = 0;

@@ -16,11 +16,12 @@ typedef struct gh_kernel_variant {
     int64_t *params;      /* info->n_params values (an `auto` one: its default until resolved) */
     char label[128];      /* "tile=16", "tile=auto", "" without params */
     uint64_t auto_params; /* bit p: parameter p is `auto`, the tune cache's best per case (tune_auto.h) */
+    int named; /* 1: named in its section's `kernels` or in --kernel: running no case is exit 3 */
 } gh_kernel_variant;
 
 typedef struct gh_instance {
     char *name;               /* the backend section, or the plugin's name in auto mode */
-    int requested;            /* 1: named in a [backend] section; failures count for exit 3 */
+    int requested;            /* 1: named in a [backend] section (or --backend); its errors count for exit 3 */
     gh_loaded_plugin *plugin; /* NULL when the plugin was not found */
     gh_plugin *ctx;           /* open context, NULL when it could not be opened */
     int *devices;             /* selected device indices */

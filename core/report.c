@@ -590,7 +590,7 @@ gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size
         return NULL;
     }
     if (gh_report_paths_resolve(o, &r->paths, err, err_size) != 0) return open_failed(r, err, err_size, NULL);
-    gh_table_options t = {o->table, o->messages, o->quiet || !o->table, o->full_agreement};
+    gh_table_options t = {o->table, o->messages, o->quiet || !o->table, o->full_agreement, o->verbose};
     r->table = gh_table_open(&t);
     iso_time_now(r->start);
     r->head_json = render_head_json(o);

@@ -39,8 +39,9 @@ typedef struct gh_report_options {
     char *const *argv;
     FILE *table;        /* the table and summary (stdout); NULL: none */
     FILE *messages;     /* with quiet: failures, errors and notes; NULL: stderr */
-    int quiet;          /* no table and no summary */
+    int quiet;          /* no table and no summary: only the files written */
     int full_agreement; /* every agreement group's members on the terminal */
+    int verbose;        /* every result's row on the terminal, not the first screen (table.h) */
 } gh_report_options;
 
 /* The files a run with these options writes, NULL where none. */

@@ -71,6 +71,7 @@ typedef struct gh_agreement {
     gh_agreement_group *groups;
     size_t n_groups;
     double max_diff_in_bounds; /* largest difference between groups / bound; 0 for one group */
+    size_t worst[2]; /* the two groups that differ by it; equal when unknown (one group, or read back by --resume) */
 } gh_agreement;
 
 #endif

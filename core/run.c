@@ -534,16 +534,19 @@ void gh_run_measure(const gh_run_config *run, gh_instance *inst, int device, con
     guard_inputs(cd, run, r);
 }
 
-/* A requested kernel variant that ran no case at all (each unsupported, or skipped)
- * is a kernel that could not run: say so, and count it for exit status 3. */
+/* A kernel variant named in `kernels` or --kernel that ran no case at all
+ * (each unsupported, or skipped) is a kernel that could not run: say so, and
+ * count it for exit status 3. One that came with its plugin, unnamed, only
+ * shows its unsupported results: a device without, say, tensor cores is no
+ * failure of a run that did not ask for them. */
 static void report_never_ran(gh_plan *plan, size_t **ran, gh_report *report, gh_run_summary *sum)
 {
     for (size_t i = 0; i < plan->n_instances; i++) {
         gh_instance *inst = &plan->instances[i];
-        if (inst->problem || !inst->requested || !inst->runs_alone) continue;
+        if (inst->problem || !inst->runs_alone) continue;
         for (size_t d = 0; d < inst->n_devices; d++)
             for (size_t v = 0; v < inst->n_variants; v++) {
-                if (ran[i][d * inst->n_variants + v]) continue;
+                if (!inst->variants[v].named || ran[i][d * inst->n_variants + v]) continue;
                 gh_report_note(report,
                                "backend %s: kernel %s%s%s never ran on device %d: no case ran (each was unsupported or "
                                "skipped above)",

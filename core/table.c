@@ -12,6 +12,7 @@
 
 #include "agreement_text.h"
 #include "encode.h"
+#include "first_screen.h"
 #include "util.h"
 
 enum { COL_BACKEND, COL_DEVICE, COL_KERNEL, COL_PARAMS, N_TEXT_COLS = 4 };
@@ -51,6 +52,8 @@ struct gh_table {
     size_t n_rows;
     unsigned dtypes_seen;       /* GH_DTYPE_BIT mask */
     gh_strlist failures, notes; /* texts, repeated at the end */
+    gh_first_screen *screen;    /* the end's summary by dtype (and by kernel unless verbose) */
+    int rows_now;               /* verbose and not quiet: each row as it comes */
 };
 
 gh_table *gh_table_open(const gh_table_options *o)
@@ -59,6 +62,13 @@ gh_table *gh_table_open(const gh_table_options *o)
     if (!t) return NULL;
     t->o = *o;
     if (!t->o.err) t->o.err = stderr;
+    t->o.verbose |= t->o.full_agreement; /* the groups go under each case's line */
+    t->rows_now = t->o.verbose && !t->o.quiet;
+    t->screen = gh_first_screen_new();
+    if (!t->screen) {
+        free(t);
+        return NULL;
+    }
     return t;
 }
 
@@ -72,6 +82,7 @@ void gh_table_close(gh_table *t)
     free(t->rows);
     gh_sl_free(&t->failures);
     gh_sl_free(&t->notes);
+    gh_first_screen_free(t->screen);
     free(t);
 }
 
@@ -274,6 +285,7 @@ void gh_table_result(gh_table *t, const gh_result *res)
     char *cells[N_RESULT_COLS];
     text_cells(cells, res->backend, device, res->kernel, res->params);
     count_result(t, res, cells);
+    gh_first_screen_result(t->screen, res, cells[COL_DEVICE]);
 
     int failed = res->status == GH_RESULT_FAIL || res->status == GH_RESULT_ERROR || res->status == GH_RESULT_CRASHED ||
                  res->status == GH_RESULT_TIMEOUT || res->status == GH_RESULT_CANCELLED;
@@ -282,7 +294,7 @@ void gh_table_result(gh_table *t, const gh_result *res)
         if (t->o.quiet) print_indented(t->o.err, "", "      ", text);
         if (gh_sl_push(&t->failures, text) != 0) print_indented(t->o.err, "", "      ", "(out of memory)");
     }
-    if (!t->o.quiet) {
+    if (t->rows_now) {
         table_header(t);
         gh_trans_name(trans, res->trans_a, res->trans_b);
         snprintf(shape, sizeof shape, "%" PRId64 "x%" PRId64 "x%" PRId64, res->m, res->n, res->k);
@@ -318,7 +330,7 @@ void gh_table_result(gh_table *t, const gh_result *res)
 /* One line per member under its split's row; a failure on a line of its own. */
 void gh_table_split_members(gh_table *t, const gh_report_split_member *members, size_t n)
 {
-    if (!t || t->o.quiet) return;
+    if (!t || !t->rows_now) return;
     for (size_t i = 0; i < n; i++) {
         const gh_report_split_member *m = &members[i];
         fprintf(t->o.out,
@@ -337,7 +349,9 @@ void gh_table_split_members(gh_table *t, const gh_report_split_member *members, 
 
 void gh_table_agreement(gh_table *t, const gh_agreement *a)
 {
-    if (!t || t->o.quiet) return;
+    if (!t) return;
+    gh_first_screen_agreement(t->screen, a);
+    if (!t->rows_now) return;
     char *line = gh_agreement_line(a);
     fprintf(t->o.out, "%s\n", line ? line : "agreement: (out of memory)");
     free(line);
@@ -362,7 +376,7 @@ void gh_table_say(gh_table *t, const char *text)
 
 void gh_table_line(gh_table *t, const char *text)
 {
-    if (!t || t->o.quiet) return;
+    if (!t || !t->o.out) return;
     fprintf(t->o.out, "%s\n", text);
     fflush(t->o.out);
 }
@@ -371,8 +385,10 @@ void gh_table_note(gh_table *t, const char *text)
 {
     if (!t) return;
     FILE *f = t->o.quiet ? t->o.err : t->o.out;
-    print_indented(f, "note: ", "      ", text);
-    fflush(f);
+    if (t->o.quiet || t->o.verbose) { /* the first screen has them at the end, once */
+        print_indented(f, "note: ", "      ", text);
+        fflush(f);
+    }
     gh_sl_push(&t->notes, gh_strdup(text)); /* out of memory: not repeated at the end */
 }
 
@@ -436,16 +452,33 @@ static void summary_table(gh_table *t)
     }
 }
 
+/* The unsupported results of the first screen: a count, since each says only
+ * what a kernel or device lacks. */
+static void unsupported_count(const gh_table *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_rows; i++) n += t->rows[i].count[GH_RESULT_UNSUPPORTED];
+    if (n)
+        fprintf(t->o.out,
+                "\n%zu unsupported result%s (a dtype or feature the kernel or device lacks);\n"
+                "--verbose or the CSV gives each reason\n",
+                n, n == 1 ? "" : "s");
+}
+
 void gh_table_summary(gh_table *t)
 {
     if (!t || t->o.quiet) return;
-    if (t->n_rows) summary_table(t);
+    const char *again = t->o.verbose ? ", again" : "";
+    if (t->o.verbose && t->n_rows) summary_table(t);
+    else gh_first_screen_kernels(t->screen, t->o.out);
+    gh_first_screen_verdicts(t->screen, t->o.out);
+    if (!t->o.verbose) unsupported_count(t);
     if (t->failures.n) {
-        fprintf(t->o.out, "\nfailures and errors (%zu), again:\n", t->failures.n);
+        fprintf(t->o.out, "\nfailures and errors (%zu)%s:\n", t->failures.n, again);
         for (size_t i = 0; i < t->failures.n; i++) print_indented(t->o.out, "  ", "        ", t->failures.items[i]);
     }
     if (t->notes.n) {
-        fprintf(t->o.out, "\nnotes (%zu), again:\n", t->notes.n);
+        fprintf(t->o.out, "\nnotes (%zu)%s:\n", t->notes.n, again);
         for (size_t i = 0; i < t->notes.n; i++) print_indented(t->o.out, "  ", "    ", t->notes.items[i]);
     }
     fflush(t->o.out);

@@ -1,7 +1,10 @@
-/* What a run shows on the terminal: a row per result as it arrives (the split
- * members and each case's agreement under them), the notes that explain the
- * rest, and a summary at the end that repeats every failure. With quiet: no
- * table and no summary, but failures, errors and notes still go to `err`. */
+/* What a run shows on the terminal. By default the first screen
+ * (first_screen.h) at the end: a line per device and kernel, the agreement
+ * and the fastest per dtype, every failure and every note. Verbose: a row
+ * per result as it arrives (the split members and each case's agreement
+ * under them), the notes as they come, and a summary at the end that
+ * repeats every failure. With quiet: no table and no summary, but failures,
+ * errors and notes still go to `err`. */
 #ifndef GEMMHOST_TABLE_H
 #define GEMMHOST_TABLE_H
 
@@ -15,7 +18,8 @@ typedef struct gh_table_options {
     FILE *out; /* the table and the summary (stdout) */
     FILE *err; /* with quiet: failures, errors and notes (stderr) */
     int quiet;
-    int full_agreement; /* every group's members under each agreement line */
+    int full_agreement; /* every group's members under each agreement line (verbose) */
+    int verbose;        /* every row as it comes, not the first screen */
 } gh_table_options;
 
 /* Widest cell before it wraps onto more lines. */
@@ -34,11 +38,12 @@ void gh_table_agreement(gh_table *t, const gh_agreement *a);
 void gh_table_note(gh_table *t, const char *text);
 /* A line said once, now: on out, or on err with quiet. */
 void gh_table_say(gh_table *t, const char *text);
-/* A line on out; nothing with quiet. */
+/* A line on out, with quiet too (the files written). */
 void gh_table_line(gh_table *t, const char *text);
 /* Per backend, device, kernel and params: counts of each status and the best
- * GFLOP/s per dtype; then every failure and error with its reason, and the
- * notes. Nothing with quiet (those went to err as they came). */
+ * GFLOP/s per dtype; the agreement and the fastest per dtype; then every
+ * failure and error with its reason, and the notes. Nothing with quiet
+ * (those went to err as they came). */
 void gh_table_summary(gh_table *t);
 /* Flushes and frees; NULL is fine. */
 void gh_table_close(gh_table *t);

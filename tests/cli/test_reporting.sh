@@ -26,7 +26,7 @@ kernels = naive, tiled"}
 
 # --- A sweep under a long backend name: every row whole, columns aligned.
 long=a-rather-long-backend-name-for-a-sweep
-out=$("$gemmhost" --config "$(run_ini sweep 'sizes = 8, 9' "[backend $long]
+out=$("$gemmhost" --verbose --config "$(run_ini sweep 'sizes = 8, 9' "[backend $long]
 plugin = cpu
 kernels = tiled
 tile = 4, 8, 16, 32, 64")" 2>&1)
@@ -43,8 +43,8 @@ misaligned=$(awk -v at="$status_at" -v b="$long" 'index($0, b) == 1 && / f32 / &
 grep -q '~' <<<"$out" && bad "a cell was cut with ~" || ok "no cell cut"
 
 # --- One agreement line per case; the groups' members with --full-agreement.
-[ "$(grep -c '^agreement ' <<<"$out")" = 2 ] && ok "one agreement line per case (2 cases)" ||
-  bad "agreement lines: $(grep -c '^agreement ' <<<"$out")"
+[ "$(grep -c '^agreement f32 nn ' <<<"$out")" = 2 ] && ok "one agreement line per case (2 cases)" ||
+  bad "agreement lines: $(grep -c '^agreement f32 nn ' <<<"$out")"
 expect_in "a group is named compactly" "$out" "agreement f32 nn 8x8x8: "
 [ "$(grep -c '^  [A-Z] (hash ' <<<"$out")" = 0 ] && ok "no member lists by default" || bad "member lists shown"
 out=$("$gemmhost" --config "$work/sweep.ini" --output "$work/sweep-full" --full-agreement 2>&1)
@@ -59,7 +59,7 @@ plugin = cpu
 kernels = naive
 [backend noop]
 plugin = fake_noop"
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(run_ini fails 'sizes = 8, 9' "$pair")" \
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --verbose --config "$(run_ini fails 'sizes = 8, 9' "$pair")" \
   --junit "$work/fails.xml" 2>&1)
 expect_status "a failing plugin" $? 1
 summary=$(sed -n '/^summary (/,$p' <<<"$out")
@@ -94,14 +94,29 @@ nodev="$pair
 plugin = fake_no_device"
 GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --quiet --config "$(run_ini quiet '' "$nodev")" >"$work/quiet.out" 2>"$work/quiet.err"
 expect_status "--quiet with a failure" $? 1
-[ ! -s "$work/quiet.out" ] && ok "--quiet: nothing on stdout" || { bad "--quiet printed on stdout"; sed 's/^/    | /' "$work/quiet.out"; }
+[ "$(cat "$work/quiet.out")" = "gemmhost: 1 passed, 1 failed, 0 unsupported, 0 errors, 0 unchecked
+results: $work/quiet.csv, $work/quiet.json" ] && ok "--quiet: only the totals and the files on stdout" ||
+  { bad "--quiet stdout is not the totals and the files"; sed 's/^/    | /' "$work/quiet.out"; }
 err=$(cat "$work/quiet.err")
 expect_in "--quiet: the failure on stderr" "$err" "FAIL  noop, 0:"
 expect_in "--quiet: its reason on stderr" "$err" "never written (still poison)"
 expect_in "--quiet: the note that explains a backend on stderr" "$err" "note: backend nodev could not run:"
 
+# --- The first screen (no --verbose): a line per device and kernel, the
+# agreement per dtype and every failure in full with its reason; no row per result.
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$work/fails.ini" --output "$work/screen" 2>/dev/null)
+expect_status "the first screen of a failing run" $? 1
+grep -q '^  naive  *2 ' <<<"$out" && ok "first screen: a line for cpu's naive, 2 passed" || bad "first screen: no naive line"
+grep -q ' nn  *8x8x8 ' <<<"$out" && bad "first screen: a row per result" || ok "first screen: no row per result"
+expect_in "first screen: the failure in full" "$out" "FAIL  noop, 0:"
+expect_in "first screen: the failure's reason" "$out" "never written (still poison)"
+expect_in "first screen: the agreement of f32 in one verdict" "$out" "agreement f32: "
+[ "$(grep -c '^agreement ' <<<"$out")" = 1 ] && ok "first screen: one verdict for the one dtype" || bad "first screen: agreement lines"
+"$gemmhost" --quiet --verbose --config "$work/fails.ini" >/dev/null 2>&1
+expect_status "--quiet --verbose is a usage error" $? 2
+
 # --- verify = none: unchecked, shown and counted, never pass.
-out=$("$gemmhost" --config "$(run_ini unchecked 'verify = none')" 2>&1)
+out=$("$gemmhost" --verbose --config "$(run_ini unchecked 'verify = none')" 2>&1)
 expect_status "verify = none" $? 0
 [ "$(grep -c '^cpu .* unchecked ' <<<"$out")" = 2 ] && ok "two unchecked rows in the table" || bad "unchecked rows"
 grep -q '^cpu .* pass ' <<<"$out" && bad "a row says pass with verify = none" || ok "no row says pass"
@@ -187,7 +202,7 @@ checks = {
   'complete': d['complete'] is True,
   'times': all(iso.match(d['time'][k]) for k in ('start', 'end')) and d['time']['start'] <= d['time']['end'],
   'host': bool(d['host']),
-  'command line': d['command_line'][1:] == ['--config', '$work/fails.ini', '--junit', '$work/fails.xml']
+  'command line': d['command_line'][1:] == ['--verbose', '--config', '$work/fails.ini', '--junit', '$work/fails.xml']
                   and d['command_line'][0].endswith('gemmhost'),
   'version': bool(d['gemmhost']['version']) and bool(d['gemmhost']['build_type']),
   'commit': re.match(r'^([0-9a-f]{7,40}(-dirty)?|unknown)$', d['gemmhost']['git_commit']) is not None,

@@ -8,8 +8,18 @@ check="$python $src/tests/e2e/check_results.py"
 . "$src/tests/expect.sh"
 
 # The built-in default: the C plugin's naive and tiled on small odd shapes.
-out=$("$gemmhost" --output "$work/default" 2>&1)
+# Run as a newcomer would: no config, no options, in an empty folder.
+mkdir "$work/default" && (cd "$work/default" && "$gemmhost" >"$work/default.out" 2>"$work/default.err")
 expect_status "built-in default config" $? 0
+out=$(cat "$work/default.out")
+lines=$(wc -l <"$work/default.out")
+[ "$lines" -le 80 ] && ok "the default run's terminal output fits 80 lines ($lines)" ||
+  { bad "the default run printed $lines lines"; sed 's/^/    | /' "$work/default.out"; }
+grep -q '^agreement f32: all [0-9]* cases agree' <<<"$out" && ok "the default run names the f32 agreement" ||
+  { bad "no f32 agreement verdict"; sed 's/^/    | /' "$work/default.out"; }
+expect_in "the default run names the fastest f32" "$out" "fastest f32: "
+grep -q ' unsupported$\|,unsupported,' "$work/default.out" && bad "an unsupported result listed" || ok "unsupported results not listed"
+mv "$work/default/gemmhost-results.csv" "$work/default.csv" && mv "$work/default/gemmhost-results.json" "$work/default.json"
 # Beside a GPU the default also runs cuBLAS, which declares i32 unsupported.
 expect_ok "default results all pass (or are declared unsupported), both C kernels" $check "$work/default" \
   --status pass --or-unsupported --require backend=cpu --require kernel=naive --require kernel=tiled --distinct m=3
@@ -72,6 +82,24 @@ else
   echo "skip: the CUDA plugin was not built here (no CUDA toolkit), so the no-CUDA check cannot run"
 fi
 
+# Exit 3 only for what was asked by name. The OpenCL plugin given by path
+# with no `kernels` runs all of its kernels: on a device without NVIDIA's
+# tensor cores (PoCL in CI) mma and wgmma are unsupported, and that is no
+# failure of the run; `kernels = wgmma` in f32 (it has f16 and bf16) is a
+# kernel that cannot run.
+ocl=$(dirname "$gemmhost")/plugins/gemmhost-opencl.so
+if [ -f "$ocl" ] && "$gemmhost" --list --summary 2>/dev/null | grep -q '^  device opencl/'; then
+  printf '[run]\nsizes = 16\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\noutput = %s/ocl-all\n[backend ocl]\nplugin = %s\n' "$work" "$ocl" >"$work/ocl-all.ini"
+  out=$("$gemmhost" --config "$work/ocl-all.ini" 2>&1)
+  expect_status "OpenCL by path, no kernels (unsupported tensor-core kernels)" $? 0
+  printf 'kernels = wgmma\n' | cat "$work/ocl-all.ini" - | sed "s|ocl-all|ocl-wgmma|" >"$work/ocl-wgmma.ini"
+  out=$("$gemmhost" --config "$work/ocl-wgmma.ini" 2>&1)  # f32: wgmma has f16 and bf16 only, on any device
+  expect_status "kernels = wgmma, which can run no case" $? 3
+  expect_in "it says so" "$out" "kernel wgmma"
+else
+  echo "skip: no OpenCL plugin or device here, so the by-path OpenCL exit checks cannot run"
+fi
+
 # A run killed half-way leaves every finished result readable on disk, for
 # any of the signals that end it. gemmhost prints a result's table row before
 # it writes that result to the CSV and then the JSON, so once row N+1 has been
@@ -85,7 +113,7 @@ killed_run() { # SIGNAL N [CHECK OPTION]: kill the long run with SIGNAL once N r
   local sig=$1 n=$2 more=${3:-} prefix=$work/killed-$1 rows=0 line
   # Its table comes through a pipe. An asynchronous command of a script ignores
   # SIGINT; env gives gemmhost the default action back.
-  exec 3< <(exec env --default-signal=INT "$gemmhost" --config "$work/long.ini" --output "$prefix" 2>"$prefix.err")
+  exec 3< <(exec env --default-signal=INT "$gemmhost" --verbose --config "$work/long.ini" --output "$prefix" 2>"$prefix.err")
   local pid=$!
   # Ends at row N+1, or at the end of the output if gemmhost ends first.
   while [ "$rows" -le "$n" ] && IFS= read -r line <&3; do

@@ -386,7 +386,7 @@ static void test_csv_and_json(void)
     }
     const char *labels[] = {"cpu/0/naive", "cpu/0/tiled[tile=16]"};
     gh_agreement_group groups[2] = {{0x1234, &labels[0], 1}, {0x5678, &labels[1], 1}};
-    gh_agreement a = {1, GH_F32, 0, 1, 100, 75, 50, groups, 2, INFINITY};
+    gh_agreement a = {1, GH_F32, 0, 1, 100, 75, 50, groups, 2, INFINITY, {0, 1}};
     gh_report_agreement(r, &a);
     gh_report_note(r, "backend %s: %s", "cuda", "no device (driver \"missing\")");
     EXPECT(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);

@@ -23,7 +23,8 @@ static terminal open_terminal(int quiet, int full_agreement)
 {
     terminal t = {tmpfile(), tmpfile(), NULL};
     char err[256] = "";
-    gh_report_options o = {.table = t.out, .messages = t.messages, .quiet = quiet, .full_agreement = full_agreement};
+    gh_report_options o = {
+        .table = t.out, .messages = t.messages, .quiet = quiet, .full_agreement = full_agreement, .verbose = 1};
     if (t.out && t.messages) t.r = gh_report_open(&o, err, sizeof err);
     EXPECT(t.r != NULL, "open a report without files: %s", err);
     return t;
@@ -140,7 +141,7 @@ static void test_wrap(void)
 
 static gh_agreement agreement(gh_agreement_group *groups, size_t n, double diff)
 {
-    gh_agreement a = {3, GH_F32, 0, 0, 37, 53, 29, groups, n, diff};
+    gh_agreement a = {3, GH_F32, 0, 0, 37, 53, 29, groups, n, diff, {0, 0}};
     return a;
 }
 
