@@ -62,9 +62,8 @@ static_assert((TILE & (TILE - 1)) == 0 && (DEPTH & (DEPTH - 1)) == 0, "TILE and 
 #define ROW (TILE + VEC_16)
 /* Blocks per SM for __launch_bounds__. With 256 threads and 4-byte sums,
  * two: registers capped at 128 a thread, what NVIDIA's OpenCL compiler
- * chooses for the same kernel unasked (127). Left uncapped, NVRTC gave the
- * nn and tt kernels 201 registers, one block per SM, and the kernel ran at
- * 0.64 of cuBLAS where OpenCL's ran at 0.89 (H100, f32 4096). */
+ * chooses for the same kernel unasked (127); uncapped, NVRTC takes 201 and
+ * one block per SM, much slower (docs/kernels.md). */
 #define MIN_BLOCKS (THREADS == 256 && sizeof(acc_t) == 4 ? 2 : 1)
 /* Elements of one tile each thread loads. */
 #define LOADS ((TILE * DEPTH + THREADS - 1) / THREADS)

@@ -26,25 +26,12 @@
  * A step's order: the fragments of k + 1 are read while k's are multiplied;
  * the barrier that makes step s + 1 visible comes before the last k's
  * multiply-adds, which hide it and the first reads of step s + 1; the next
- * copies start after the first k's. Barrier first and copies next, every
- * warp met each step with a stall on the barrier, then on the copies, then
- * on its first reads (ncu on an H100: 29,000 samples without an
- * instruction issued instead of 36,000; f32 4096 nn 0.91 -> 0.93 of cuBLAS).
- * The copies go in two parts, one operand's after k = 1 and the other's
- * after k = 4, the one with fewer pieces per thread first (in nn that is
- * B: A is transposed on the way, 8 single elements). The places were
- * measured (H200, f32, of cuBLAS at 4096 / 8192, each row against the
- * one above in the same run):
- *   all after k = 0:   nn 0.92 / 0.92, nt 0.89 / 0.87, tt 0.97 / 0.93;
- *   k = 0 and 1:       nn 0.94 / 0.94, nt 0.91 / 0.88, tt 0.98 / 0.94,
- *                      f64 +0.01-0.02;
- *   k = 1 and 4:       nn 0.96 / 0.96, nt 0.93 / 0.90, tt 1.00 / 0.96,
- *                      tn 0.97 / 0.94 (0.95 / 0.91 before); f64 0.39 /
- *                      0.37 against 0.41 / 0.39, so f64 keeps 0 and 1.
- * 0 and 3, 0 and 7, 1 and 6 or 7 ran about 0.01 below in nn; 1 and 3, 2
- * and 5 or 6 up to 0.05 below; 0 and 2, 4, 5 or 6 spilled in nn at 128
- * registers; slices over 3 to 12 k's lost up to 0.15 (each slice computes
- * its addresses again); A first gained 0.01 less in nn.
+ * copies start after the first k's, so that no warp meets the barrier, the
+ * copies and its first reads as three stalls in a row. The copies go in two
+ * parts, one operand's after k = 1 and the other's after k = 4 (f64: 0 and
+ * 1), the one with fewer pieces per thread first (in nn that is B: A is
+ * transposed on the way, 8 single elements): the fastest places measured
+ * (docs/kernels.md).
  *
  * Blocks are numbered in groups of 8 rows of blocks, column by column
  * within a group, so that blocks running at once share rows of A and
@@ -72,10 +59,9 @@
 #endif
 
 /* MINB 0, the default: two blocks per SM in f32, whose default fits 128
- * registers (left free, ptxas takes 145 for the cross-step prefetch and one
- * block per SM: 0.85 of cuBLAS at 4096 nn against 0.92, H100); one in f64,
- * whose default needs 128 for its sums alone, and in f16 and bf16, which
- * spill at 128. */
+ * registers (left free, ptxas takes 145 and one block per SM, slower); one
+ * in f64, whose default needs 128 for its sums alone, and in f16 and bf16,
+ * which spill at 128. */
 #if MINB > 0
 #define MIN_BLOCKS MINB
 #else

@@ -112,12 +112,9 @@
  * global to local memory by cp.async through inline PTX, no register in
  * between, zero-filled past the matrix's edges: in 16-byte pieces where a
  * tile lies as local memory keeps it, element by element where it is
- * transposed on the way (WT_TILE_COPY_KC). H100, same run, f32 4096 / 8192,
- * ratio to cuBLAS against the register-staged program's: nn 0.92 / 0.89
- * (0.88 / 0.86), nt 0.91 / 0.87 (0.89 / 0.85), tn 0.94 / 0.89 (0.86 /
- * 0.81), tt 0.97 / 0.92 (0.92 / 0.87). The element copies need their
- * grouping: dealt like the 16-byte pieces (a work-item's consecutive
- * elements along one row) nn fell to 0.85. */
+ * transposed on the way (WT_TILE_COPY_KC), grouped so that the local writes
+ * are free of bank conflicts; faster than the register-staged program in
+ * every transpose (docs/kernels.md). */
 #if defined(GH_NV_ASYNC) && !defined(GH_STORE_F16) && !defined(GH_STORE_BF16)
 #define ASYNC 1
 /* cp.async of one element (COPY16, COPY8, COPY4: common.cl). */
@@ -231,11 +228,8 @@
  * Both ASYNC copies first ask whether the whole tile from this work-item's
  * first piece on lies inside the matrix (every step but the last in every
  * block but the last row and column of blocks): then its pieces are copied
- * whole, with no edge arithmetic per piece, as CUDA's warptile does. H200,
- * f32 default, ratio to cuBLAS at 4096 / 8192 against edges reckoned for
- * every piece, same run: nn 0.94 / 0.93 (0.92 / 0.92), nt 0.94 / 0.93
- * (0.90 / 0.88), tn 0.96 / 0.93 (0.93 / 0.89), tt 0.97 / 0.93 (0.96 /
- * 0.92). */
+ * whole, with no edge arithmetic per piece, as CUDA's warptile does (faster
+ * in every transpose: docs/kernels.md). */
 #define WT_COPY_PIECES_WITH(R, L, P, IN_ROW)                                                    \
     _Pragma("unroll") for (int e = 0; e < PIECES(R, L, P); e++) {                               \
         if (!HAS(e, R, L, P)) continue;                                                         \
@@ -441,13 +435,9 @@ void gemm_warptile(GEMM_ARGS)
      * s + 1 comes before step s's last products, which hide it and the
      * first reads across it; the next step's copies go in two parts, after
      * k = COPY_K0 and COPY_K1, the operand with fewer pieces per work-item
-     * first (B when only A goes element by element). H200, f32, ratio to
-     * cuBLAS at 4096 / 8192 against the order below (capped alike), same
-     * run: nn 0.920 / 0.923 (0.903 / 0.900), nt 0.903 / 0.878 (0.893 /
-     * 0.868), tn 0.932 / 0.891 (0.938 / 0.897), tt 0.963 / 0.923 (0.954 /
-     * 0.914).
-     * Uncapped, NVIDIA's compiler gave it 159-169 registers, one work-group
-     * per multiprocessor, and nn 0.83. */
+     * first (B when only A goes element by element). Faster than the order
+     * below where the registers are capped at 128 (uncapped, one work-group
+     * per multiprocessor and slower): docs/kernels.md. */
     const int b_first = a_kc > b_kc; /* only A element by element (constants: no &&, which clang warns of) */
     COPY_TILES(0, K);
     ASYNC_WAIT(0);

@@ -24,8 +24,8 @@
 
 // WORK sizes the register arrays, so it is fixed when glslc compiles (one
 // module per value, -DWORK=2u, 4u or 8u): with WORK a specialization
-// constant, NVIDIA's driver kept those arrays in local memory and ran 15x
-// slower on an H100. The rest are set at pipeline creation
+// constant, NVIDIA's driver kept those arrays in local memory (docs/kernels.md).
+// The rest are set at pipeline creation
 // (plugins/vulkan/pipelines.c); the defaults are the plugin's.
 #ifndef WORK
 #error "build with -DWORK=<2u, 4u or 8u>"

@@ -57,10 +57,8 @@
 #include "gemm_common.glsl"
 
 // BK (the k step) is a define, so that glslc unrolls every loop over
-// cooperative matrices and the accumulators are indexed by constants only.
-// H100, f16 nn, 128 x 128, 8 subgroups, bk 32, in TFLOP/s at 4096 / 8192:
-//   BK a specialization constant 29 / 30 (0.07x / 0.04x cuBLAS); BK a
-//   define 134 / 147 (0.31x / 0.21x); no global loads or barriers ~430 / 500.
+// cooperative matrices and the accumulators are indexed by constants only:
+// as a specialization constant the driver ran it several times slower (docs/kernels.md).
 
 #if !defined(BM) || !defined(BN) || !defined(SG_M) || !defined(SG_N) || !defined(MM) || !defined(NN) || !defined(KK) \
     || !defined(BK)

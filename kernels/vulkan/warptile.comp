@@ -87,8 +87,7 @@ layout(constant_id = 3) const uint K_STEPS = DEPTH;
 // The operands' layout, fixed when the pipeline is made (a pipeline per
 // layout, plugins/vulkan/compile.c): bit 0 trans_a, bit 1 trans_b, bit 2 A
 // read as vectors, bit 3 B. Read from the push constants instead, every
-// index and branch that depends on it stayed in the k loop: 0.60 of cuBLAS
-// against 0.79 (H100, f32 4096, depth 16).
+// index and branch that depends on it stayed in the k loop (docs/kernels.md).
 layout(constant_id = 4) const uint LAYOUT = 0u;
 const bool TRANS_A = (LAYOUT & 1u) != 0u;
 const bool TRANS_B = (LAYOUT & 2u) != 0u;
@@ -102,9 +101,8 @@ uint swz(uint kk)
 // Index of the 4-vector holding element (kk, x) of buffer `buf` of a tile
 // whose rows are tile4 4-vectors long. Written as
 // one row index times the row length, and the fragment reads below taken
-// for A then for B: NVIDIA's driver then gives the default 141 registers
-// instead of 151, and it runs 0.80 of cuBLAS instead of 0.78 (H100, f32 nn
-// 4096, depth 16; tn 0.83 instead of 0.81).
+// for A then for B: NVIDIA's driver then gives the default fewer registers
+// (141 instead of 151) and it runs faster (docs/kernels.md).
 uint vec_at(uint buf, uint kk, uint x, uint tile4)
 {
     return (buf * DEPTH + kk) * tile4 + ((x >> 2u) ^ swz(kk));
@@ -122,9 +120,7 @@ uint vec_at(uint buf, uint kk, uint x, uint tile4)
 // the matrix. Nothing consumes a loaded value before the store after the
 // step's products, not even the zeroing of an edge or the widening of
 // f16/bf16: an instruction that did would wait there for the load, before
-// the products (H100, f32 4096:
-// depth 16 went from 0.51 to 0.59 of cuBLAS, depth 8 from 0.57 to 0.59;
-// with no global loads at all this kernel had run 0.69).
+// the products (docs/kernels.md).
 VLOAD rva[LVA], rvb[LVB];
 RAW_T ra[LSA], rb[LSB];
 uint a_in, b_in;

@@ -77,8 +77,7 @@ int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_si
 unsigned ocl_warptile_register_cap(const int64_t *p, gh_dtype dtype, int async, uint64_t registers_per_block)
 {
     /* No work-items: a warp tile larger than the block, refused later. bk 8:
-     * the late barrier ran slower (H200, 1000 x 1001 x 999 at the tuned
-     * 64 x 128 x 8: 1.39 of cuBLAS against 1.63). */
+     * the late barrier ran slower there (docs/kernels.md). */
     const int64_t threads = ocl_warptile_threads(p);
     if (!async || dtype != GH_F32 || threads <= 0 || p[OCL_WT_BK] < 16) return 0;
     const uint64_t cap = registers_per_block / (2 * (uint64_t)threads);

@@ -123,9 +123,9 @@ static const gh_param_info warptile_params[] = {
 
 /* Defaults: a 128 x 128 block of 4 subgroups (a 64 x 64 part each, 4 x 4
  * accumulators of 16 x 16), k step 32, double-buffered: 40 KiB of shared
- * memory, within the 48 KiB NVIDIA's Vulkan driver gives a workgroup. On an
- * H100, 4 subgroups ran 0.49 / 0.35 of cuBLAS (f16, 4096 / 8192) where 8
- * ran 0.29 / 0.21: twice the multiply-adds per staged byte a subgroup reads. */
+ * memory, within the 48 KiB NVIDIA's Vulkan driver gives a workgroup. 4
+ * subgroups rather than 8: twice the multiply-adds per staged byte a subgroup
+ * reads, and faster (docs/kernels.md). */
 static const gh_param_info coopmat_params[] = {
     {
         .size = sizeof(gh_param_info),

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# tools/benchmarks_md.py: a tiny gemmhost run of the C plugin printed as markdown (header,
+# a section and table per dtype, a row per kernel), the ratio to the vendor baseline on a copy
+# whose GFLOP/s are set by hand, and bad input.
+# Usage: test_benchmarks_md.sh GEMMHOST SOURCE_DIR PYTHON
+set -u
+gemmhost=$1 src=$2 python=$3
+tool=$src/tools/benchmarks_md.py
+. "$src/tests/expect.sh"
+
+[ -x "$tool" ] && ok "benchmarks_md.py is executable" || bad "benchmarks_md.py is not executable"
+
+cat >"$work/tiny.ini" <<'INI'
+[run]
+sizes  = 16, 9x7x5
+dtype  = f32, i32
+trans  = nn
+repeat = 1
+verify = full
+
+[backend cpu]
+plugin  = cpu
+kernels = naive, tiled
+tile    = 8
+INI
+"$gemmhost" --quiet --config "$work/tiny.ini" --output "$work/tiny"
+expect_status "gemmhost on the tiny config" $? 0
+
+out=$("$python" "$tool" "$work/tiny.json" 2>&1)
+expect_status "benchmarks_md.py on the tiny run" $? 0
+expect_in "title" "$out" "# Benchmarks"
+expect_in "machine" "$out" "- Machine: $(hostname)"
+expect_in "version and commit" "$out" "- gemmhost "
+expect_in "the device" "$out" "  - cpu/0: "
+expect_in "date" "$out" "- Date: 20"
+expect_in "f32 section" "$out" "## f32"
+expect_in "i32 section" "$out" "## i32"
+expect_in "table header: a column per shape" "$out" "| backend | device | kernel | params | 16 | 9x7x5 |"
+expect_in "no baseline said" "$out" "no vendor library (cuBLAS, CLBlast, BLAS) passed in this dtype"
+rows=$(grep -cE '^\| cpu \| 0: .* \| (naive \| -|tiled \| tile=8) \| [0-9.]+ \| [0-9.]+ \|$' <<<"$out")
+[ "$rows" = 4 ] && ok "a row per kernel and dtype, GFLOP/s in each shape" || bad "$rows kernel rows, expected 4"
+
+# Ratios: a copy where tiled is renamed cublas, naive 10 GFLOP/s and cublas 40 at every shape.
+"$python" - "$work/tiny.json" "$work/ratio.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["results"]:
+    if r["kernel"] == "tiled":
+        r["kernel"], r["params"], r["params_used"], r["gflops"] = "cublas", "", "", 40.0
+    else:
+        r["gflops"] = 10.0
+doc["results"][0]["status"] = "FAIL"
+naive = [r for r in doc["results"] if r["kernel"] == "naive" and r["dtype"] == "f32"]
+naive[1]["params"], naive[1]["params_used"] = "tile=auto", "tile=16"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+out=$("$python" "$tool" "$work/ratio" 2>&1)
+expect_status "benchmarks_md.py PREFIX (no .json)" $? 0
+expect_in "the baseline named" "$out" "ratio to cuBLAS (\`cublas\`) at the same shape"
+expect_in "a failed result shown as such" "$out" "| naive | - | FAIL |"
+expect_in "naive at 0.25 of cublas" "$out" "| naive | tile=auto |  | 10 (0.25) |"
+expect_in "auto parameters: what ran" "$out" "- cpu naive tile=auto at 9x7x5: ran tile=16"
+expect_in "cublas at 1.00" "$out" "| cublas | - | 40 (1.00) | 40 (1.00) |"
+
+# Bad input: exit 2, the file and the problem named.
+out=$("$python" "$tool" "$work/no-such.json" 2>&1)
+expect_status "missing file" $? 2
+expect_in "missing file named" "$out" "$work/no-such.json: no such file"
+echo '{"rows": []}' >"$work/other.json"
+out=$("$python" "$tool" "$work/other.json" 2>&1)
+expect_status "JSON not from gemmhost" $? 2
+expect_in "JSON not from gemmhost said" "$out" "not a gemmhost results file"
+out=$("$python" "$tool" 2>&1)
+expect_status "no argument" $? 2
+expect_in "no argument: the usage" "$out" "benchmarks_md.py results.json"
+
+finish
