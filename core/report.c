@@ -23,6 +23,7 @@
 #include "encode.h"
 #include "gemmhost_build_info.h"
 #include "junit.h"
+#include "output_guard.h"
 #include "replace_file.h"
 #include "table.h"
 
@@ -311,11 +312,8 @@ static int open_files(gh_report *r, char *err, size_t err_size)
 {
     if (r->paths.folder && make_folders(r->paths.folder, err, err_size) != 0) return -1;
     if (r->paths.csv) {
-        r->csv = fopen(r->paths.csv, "w");
-        if (!r->csv) {
-            snprintf(err, err_size, "cannot create %s: %s", r->paths.csv, strerror(errno));
-            return -1;
-        }
+        r->csv = gh_output_fopen(r->paths.csv, "the results file", err, err_size);
+        if (!r->csv) return -1;
         gh_result zero;
         memset(&zero, 0, sizeof zero);
         gh_fieldset fs;
@@ -344,8 +342,8 @@ static void remove_files(gh_report *r)
 {
     if (r->csv) fclose(r->csv);
     r->csv = NULL;
-    if (r->paths.csv) remove(r->paths.csv);
-    if (r->paths.json) remove(r->paths.json);
+    if (r->paths.csv) gh_output_remove(r->paths.csv);
+    if (r->paths.json) gh_output_remove(r->paths.json);
 }
 
 static gh_report *open_failed(gh_report *r, char *err, size_t err_size, const char *why)
