@@ -137,5 +137,5 @@ expect_in "it names the key" "$(cat "$work/stderr")" 'tune_budget: "fast" is not
 touch "$work/a-file"
 "$gemmhost" --tune --config "$work/where.ini" --set "run.tune_cache=$work/a-file/tune.json" >/dev/null 2>"$work/stderr"
 expect_status "a tune cache that cannot be written" $? 2
-expect_in "it names the file" "$(cat "$work/stderr")" "cannot create $work/a-file/tune.json.tmp: Not a directory"
+expect_in "it names the file" "$(cat "$work/stderr")" "cannot use the tune cache $work/a-file/tune.json: Not a directory"
 finish
