@@ -173,6 +173,7 @@ first=$!
 until [ "$(rows_of "$work/gated.csv")" -ge 1 ] || ! kill -0 $first 2>/dev/null; do sleep 0.01; done
 kill -0 $first 2>/dev/null && ok "the first run is held mid-way" || bad "the first run ended: $(cat "$work/first.out")"
 before=$(cat "$work/gated.csv" "$work/gated.json" "$work/gated.xml" | md5sum)
+export GEMMHOST_FAKE_GATE=$work/gated.ini # open for the second runs: were one let in, it would finish, not hang
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$work/gated.ini" --overwrite 2>&1)
 expect_status "a second run with --overwrite on the first's prefix: refused" $? 2
 expect_in "it names the first run's pid" "$out" "(pid $first on "
@@ -196,5 +197,19 @@ assert len(rows) == len(d["results"]) == 3, (len(rows), len(d["results"]))
 assert all(r["status"] == "pass" for r in rows), [r["status"] for r in rows]' "$work/gated"
 [ ! -e "$work/gated.lock" ] && [ ! -e "$work/gated.xml.lock" ] && ok "its lock files are gone" ||
   bad "lock files left: $(ls "$work"/gated*.lock)"
+
+# A JUnit file that cannot be written after the run began (here: a folder put
+# in its place while the run is held): exit 3, said at the end, the folder kept.
+export GEMMHOST_FAKE_GATE=$work/gate2
+GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$work/gated.ini" --output "$work/late" --junit "$work/late.xml" \
+  >"$work/late.out" 2>&1 &
+late=$!
+until [ "$(rows_of "$work/late.csv")" -ge 1 ] || ! kill -0 $late 2>/dev/null; do sleep 0.01; done
+rm -f "$work/late.xml" && mkdir "$work/late.xml"
+touch "$work/gate2"
+wait $late
+expect_status "JUnit that became a folder mid-run: the run says so in its status" $? 3
+expect_in "and at the end" "$(tail -1 "$work/late.out")" "$work/late.xml is a folder"
+[ -d "$work/late.xml" ] && ok "the folder stays a folder" || bad "the folder was replaced"
 
 finish
