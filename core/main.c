@@ -21,6 +21,8 @@
 #include "report.h"
 #include "resume.h"
 #include "run.h"
+#include "run_files.h"
+#include "stdout_guard.h"
 #include "tune.h"
 #include "util.h"
 #include "worker.h"
@@ -175,6 +177,16 @@ static int dry_run(const gh_cli *c, const gh_config *cfg, const gh_plan *plan, i
     }
     if (paths.junit) printf("junit: %s: %s\n", paths.junit, exists(paths.junit) ? "would be replaced" : "written new");
     gh_report_paths_free(&paths);
+    gh_tune_options to = {c->tune, c->tune_budget, NULL, stderr};
+    int tuning = c->tune || gh_tune_wanted(cfg, plan, &to);
+    char *cache = tuning ? gh_tune_cache_path(cfg->run.tune_cache) : NULL;
+    gh_run_files_spec files = {&ro, !c->tune, tuning, cache};
+    rc = gh_run_files_check(&files, err, sizeof err);
+    free(cache);
+    if (rc != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
     return status;
 }
 
@@ -294,19 +306,14 @@ static int worse_status(int a, int b)
     return a != EXIT_PASS ? a : b;
 }
 
-/* The run itself: results reported as they arrive, then the summary. */
-static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
+/* The run itself, its files held: the tuning, then the measuring run. */
+static int run_held(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan,
+                    const gh_tune_options *to, int tuning, int argc, char **argv)
 {
-    char err[2048];
-    if (gh_check_host_memory(cfg, plan, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: %s\n", err);
-        return EXIT_USAGE;
-    }
-    gh_tune_options to = {c->tune, c->tune_budget, c->quiet ? NULL : stdout, stderr};
     gh_tune_cache *cache = NULL;
     int tune_status = EXIT_PASS;
-    if (c->tune || gh_tune_wanted(cfg, plan, &to)) {
-        tune_status = tune(c, cfg, plan, &to, &cache, argc, argv);
+    if (tuning) {
+        tune_status = tune(c, cfg, plan, to, &cache, argc, argv);
         gh_crash_results(""); /* the run names its own files */
         if (c->tune || tune_status == EXIT_USAGE || gh_cancel_requested()) {
             gh_tune_cache_free(cache);
@@ -323,6 +330,31 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     plan->tune_cache = NULL;
     gh_tune_cache_free(cache);
     return gh_cancel_requested() ? status : worse_status(status, tune_status);
+}
+
+/* The run: its files checked and locked first (run_files.h), then run. */
+static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
+{
+    char err[2048];
+    if (gh_check_host_memory(cfg, plan, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
+    gh_tune_options to = {c->tune, c->tune_budget, c->quiet ? NULL : stdout, stderr};
+    int tuning = c->tune || gh_tune_wanted(cfg, plan, &to);
+    gh_report_options ro = report_options(c, cfg, "", NULL, argc, argv);
+    char *cache = tuning ? gh_tune_cache_path(cfg->run.tune_cache) : NULL;
+    gh_run_files_spec spec = {&ro, !c->tune, tuning, cache};
+    gh_run_files files;
+    int rc = gh_run_files_hold(&spec, &files, err, sizeof err);
+    free(cache);
+    if (rc != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
+    int status = run_held(c, cfg, plugins, plan, &to, tuning, argc, argv);
+    if (gh_run_files_release(&files, err, sizeof err) != 0) fprintf(stderr, "gemmhost: warning: %s\n", err);
+    return status;
 }
 
 /* The measuring run: results reported as they arrive, then the summary. */
@@ -383,9 +415,8 @@ static void print_version(void)
     gh_plugins_free(&plugins);
 }
 
-int main(int argc, char **argv)
+static int gemmhost(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], GH_WORKER_ARG) == 0) return gh_worker_main(argc, argv);
     gh_crash_install();
     gh_cli c;
     int exit_now, version;
@@ -433,5 +464,18 @@ int main(int argc, char **argv)
     gh_plugins_free(&plugins);
     gh_config_free(&cfg);
     gh_cli_free(&c);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], GH_WORKER_ARG) == 0) return gh_worker_main(argc, argv);
+    gh_stdio_guard_begin();
+    int status = gemmhost(argc, argv);
+    char err[256];
+    if (gh_stdout_check(err, sizeof err) != 0) { /* the table asked for is a report too */
+        fprintf(stderr, "gemmhost: %s\n", err);
+        if (status == EXIT_PASS) status = EXIT_NOT_RUN;
+    }
     return status;
 }

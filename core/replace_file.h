@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 
-/* Returns 0, or -1 with err naming the file and the reason (the temp file
+/* PATH must be a regular file or absent (a device or folder there is
+ * refused, never replaced); PATH.tmp is created afresh, through no link.
+ * Returns 0, or -1 with err naming the file and the reason (the temp file
  * is removed). */
 int gh_replace_file(const char *path, const char *text, size_t len, char *err, size_t err_size);
 

@@ -28,6 +28,7 @@
 #include "experiment.h"
 #include "gemmhost_build_info.h"
 #include "junit.h"
+#include "output_guard.h"
 #include "replace_file.h"
 #include "result_log.h"
 #include "table.h"
@@ -530,11 +531,8 @@ static int open_files(gh_report *r, char *err, size_t err_size)
 {
     if (r->paths.folder && make_folders(r->paths.folder, err, err_size) != 0) return -1;
     if (r->paths.csv) {
-        r->csv = fopen(r->paths.csv, "w");
-        if (!r->csv) {
-            snprintf(err, err_size, "cannot create %s: %s", r->paths.csv, strerror(errno));
-            return -1;
-        }
+        r->csv = gh_output_fopen(r->paths.csv, "the results file", err, err_size);
+        if (!r->csv) return -1;
         gh_result zero;
         memset(&zero, 0, sizeof zero);
         gh_fieldset fs;
@@ -570,9 +568,9 @@ static void remove_files(gh_report *r)
     r->csv = NULL;
     gh_result_log_abandon(r->log);
     r->log = NULL;
-    if (r->paths.csv) remove(r->paths.csv);
-    if (r->paths.json) remove(r->paths.json);
-    if (r->paths.log) remove(r->paths.log);
+    if (r->paths.csv) gh_output_remove(r->paths.csv);
+    if (r->paths.json) gh_output_remove(r->paths.json);
+    if (r->paths.log) gh_output_remove(r->paths.log);
 }
 
 static gh_report *open_failed(gh_report *r, char *err, size_t err_size, const char *why)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output_guard.h"
 #include "util.h"
 
 struct gh_result_log {
@@ -43,9 +44,8 @@ gh_result_log *gh_result_log_open(const char *path, const char *head_json, int s
     l->path = gh_strdup(path);
     if (staged) l->tmp = gh_strdupf("%s.tmp", path);
     const char *where = l->tmp ? l->tmp : l->path;
-    l->f = fopen(where, "w");
+    l->f = gh_output_fopen(where, "the record log", err, err_size);
     if (!l->f) {
-        snprintf(err, err_size, "cannot create %s: %s", where, strerror(errno));
         log_free(l);
         return NULL;
     }
@@ -64,7 +64,9 @@ int gh_result_log_append(gh_result_log *l, const char *kind, const char *value_j
 int gh_result_log_commit(gh_result_log *l, char *err, size_t err_size)
 {
     if (!l || !l->tmp) return 0;
-    /* The open stream keeps writing to the renamed file. */
+    /* The open stream keeps writing to the renamed file; never over
+     * anything but a regular file (output_guard.h). */
+    if (gh_output_check_kind(l->path, "the record log", err, err_size) != 0) return -1;
     if (rename(l->tmp, l->path) != 0) {
         snprintf(err, err_size, "cannot rename %s to %s: %s", l->tmp, l->path, strerror(errno));
         return -1;

@@ -16,6 +16,7 @@
 
 #include "data.h"
 #include "encode.h"
+#include "output_guard.h"
 #include "replace_file.h"
 #include "util.h"
 
@@ -25,7 +26,8 @@
 struct gh_tune_cache {
     char *path;
     json_t *doc;
-    char *problem; /* why the file on disk was unusable; NULL when fine */
+    char *problem;  /* why the file on disk was unusable; NULL when fine */
+    int not_a_file; /* it is a folder, device, FIFO...: never set aside */
 };
 
 static json_t *J(const gh_tune_entry *e)
@@ -205,14 +207,17 @@ gh_tune_cache *gh_tune_cache_load(const char *path, FILE *warn)
     gh_tune_cache *c = gh_xcalloc(1, sizeof *c);
     c->path = gh_strdup(path);
     struct stat st = {0};
-    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) { /* no file there (yet) */
+    int there = stat(path, &st) == 0;
+    if (!there && (errno == ENOENT || errno == ENOTDIR)) { /* no file there (yet) */
         c->doc = empty_doc();
         return c;
     }
     json_error_t jerr;
-    json_t *doc = S_ISDIR(st.st_mode) ? NULL : json_load_file(path, 0, &jerr);
-    if (S_ISDIR(st.st_mode)) {
-        c->problem = gh_strdup("is a folder, not a file");
+    /* Only a regular file is opened: a FIFO would block, a device is not ours to read. */
+    json_t *doc = !there || S_ISREG(st.st_mode) ? json_load_file(path, 0, &jerr) : NULL;
+    if (there && !S_ISREG(st.st_mode)) {
+        c->not_a_file = 1;
+        c->problem = gh_strdupf("is %s, not a file", gh_file_kind_name(st.st_mode));
     } else if (!doc) {
         if (jerr.line > 0)
             c->problem = gh_strdupf("is not valid JSON: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
@@ -223,9 +228,10 @@ gh_tune_cache *gh_tune_cache_load(const char *path, FILE *warn)
         free(why);
     }
     if (c->problem) {
-        fprintf(warn ? warn : stderr,
-                "gemmhost: warning: tune cache %s %s; ignored (the tuner sets it aside as %s.bad)\n", path, c->problem,
-                path);
+        fprintf(warn ? warn : stderr, "gemmhost: warning: tune cache %s %s; ignored (%s%s%s)\n", path, c->problem,
+                c->not_a_file ? "the tuner leaves it alone: set another tune_cache to tune"
+                              : "the tuner sets it aside as ",
+                c->not_a_file ? "" : path, c->not_a_file ? "" : ".bad");
         json_decref(doc);
         doc = empty_doc();
     }
@@ -245,10 +251,21 @@ const char *gh_tune_cache_problem(const gh_tune_cache *c)
 
 int gh_tune_cache_save(gh_tune_cache *c, FILE *warn, char *err, size_t err_size)
 {
+    struct stat st;
+    int replaced = c->problem && !c->not_a_file && stat(c->path, &st) == 0 && !S_ISREG(st.st_mode);
+    if (c->problem && (c->not_a_file || replaced)) {
+        /* only the unreadable file that was read is set aside: never a device or folder */
+        char *now = replaced ? gh_strdupf("is now %s", gh_file_kind_name(st.st_mode)) : gh_strdup(c->problem);
+        snprintf(err, err_size,
+                 "the tune cache %s %s; gemmhost sets aside only a file it could not read, and leaves this alone: "
+                 "set another tune_cache (or %s)",
+                 c->path, now, GH_TUNE_CACHE_ENV);
+        free(now);
+        return -1;
+    }
     if (c->problem) {
         /* PATH.bad, or PATH.bad.N when an earlier one is there: none is lost */
         char *bad = NULL;
-        struct stat st;
         for (int i = 0; i < 1000 && !bad; i++) {
             bad = i ? gh_strdupf("%s.bad.%d", c->path, i) : gh_strdupf("%s.bad", c->path);
             if (lstat(bad, &st) == 0) {

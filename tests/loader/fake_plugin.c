@@ -2,11 +2,13 @@
  * FAKE_MODE, so the loader and the run loop are tested against each way a
  * real plugin can go wrong. Its device is host memory and its kernel a plain
  * loop, correct unless the mode says otherwise. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "gemmhost/plugin.h"
 
@@ -40,6 +42,9 @@
 #define FAKE_PEER          24
 /* as FAKE_PEER, but copy_peer refuses every copy between the two devices as unsupported */
 #define FAKE_PEER_REFUSED  25
+/* the third gemm call waits until the file $GEMMHOST_FAKE_GATE exists: a run held mid-way for
+ * as long as a test needs, with no timing */
+#define FAKE_GATE_THIRD    26
 #define FAKE_TWO_DEVICES   (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
 
 static _Thread_local char error_text[256] = "";
@@ -208,6 +213,11 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
     if (FAKE_MODE == FAKE_EXIT_THIRD && ctx->gemm_calls == 3) exit(0);              /* a driver that quits */
     if (FAKE_MODE == FAKE_HANG_THIRD && ctx->gemm_calls == 3)
         for (;;) pause(); /* a kernel that never finishes */
+    if (FAKE_MODE == FAKE_GATE_THIRD && ctx->gemm_calls == 3) {
+        const char *gate = getenv("GEMMHOST_FAKE_GATE");
+        struct timespec tick = {0, 10000000};
+        while (gate && access(gate, F_OK) != 0) nanosleep(&tick, NULL);
+    }
     const int64_t variant = FAKE_MODE == FAKE_TUNABLE && g->n_params == 1 ? g->params[0] : 0;
     if (variant == 3) abort(); /* a driver's failed assert, for these parameters only */
     if (variant == 4) {

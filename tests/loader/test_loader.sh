@@ -45,7 +45,7 @@ expect_in "missing plugin names the file it looked for" "$out" 'no plugin named 
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config good fake_good)" --set run.dtype=i32 2>&1)
 expect_status "a correct plugin passes beside the C plugin" $? 0
-expect_in "exact (i32) outputs agree bit for bit" "$out" "1 group, identical outputs"
+expect_in "exact (i32) outputs agree bit for bit" "$out" "agreement i32: all 2 cases identical"
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config old fake_old_minor)" 2>&1)
 expect_status "a minor-0 plugin runs with the minor-0 calls" $? 0
@@ -102,11 +102,14 @@ cp "$fakes/gemmhost-fake_good.so" "$work/"
 out=$(cd "$work" && "$gemmhost" --list 2>&1)
 if grep -qF "fake_good" <<<"$out"; then bad "current directory was searched"; else ok "current directory not searched"; fi
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config mixed fake_f32_only)" --set run.dtype=f32,i32 2>&1)
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config mixed fake_f32_only)" --set run.dtype=f32,i32 --verbose 2>&1)
 expect_status "a kernel without i32 still runs its f32 cases" $? 0
 expect_in "its i32 cases are shown unsupported with the reason" "$out" "kernel loop of plugin fake_f32_only has no i32"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config never fake_f32_only)" --set run.dtype=i32 2>&1)
+# Only a kernel named in `kernels` (or --kernel) that runs no case makes exit 3.
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config unnamed fake_f32_only)" --set run.dtype=i32 2>&1)
+expect_status "a kernel that only came with its plugin and can run no case" $? 0
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config never fake_f32_only 'kernels = loop')" --set run.dtype=i32 2>&1)
 expect_status "a requested kernel that can run no case" $? 3
 expect_in "the kernel that never ran is named" "$out" "backend other: kernel loop never ran on device 0: no case ran"
 

@@ -73,7 +73,7 @@ PY
 best=$($python -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["best"]["small"]["params"]["tile"])' "$work/cache/tune.json")
 run_ini "$work/auto.ini" "$work/auto" "$work/cache/tune.json" "tile = auto"
 sed -i 's/^sizes = .*/sizes = 24, 300/; s/^dtype = .*/dtype = f32, f64/; s/^kernels = .*/kernels = tiled/' "$work/auto.ini"
-"$gemmhost" --config "$work/auto.ini" >"$work/stdout" 2>"$work/stderr"
+"$gemmhost" --config "$work/auto.ini" --verbose >"$work/stdout" 2>"$work/stderr"
 expect_status "a run with tile = auto" $? 0
 out=$(cat "$work/stdout" "$work/stderr")
 expect_in "the table row says where its tile came from" "$out" "tile=$best: auto: from the tune cache (size class small)"
@@ -137,5 +137,5 @@ expect_in "it names the key" "$(cat "$work/stderr")" 'tune_budget: "fast" is not
 touch "$work/a-file"
 "$gemmhost" --tune --config "$work/where.ini" --set "run.tune_cache=$work/a-file/tune.json" >/dev/null 2>"$work/stderr"
 expect_status "a tune cache that cannot be written" $? 2
-expect_in "it names the file" "$(cat "$work/stderr")" "cannot create $work/a-file/tune.json.tmp: Not a directory"
+expect_in "it names the file" "$(cat "$work/stderr")" "cannot use the tune cache $work/a-file/tune.json: Not a directory"
 finish
