@@ -1,7 +1,7 @@
 /*
  * f16 and bf16 on a CUDA device, and f32 on cublas-tf32: every kernel
  * variant that has the dtype x transpose x odd shape x layout x (alpha,
- * beta), checked by the host's own verification (core/verify.c): inputs
+ * beta), checked by the host's own verification (core/verify/verify.c): inputs
  * exact in the storage type, the f64 reference, and the bound of the
  * arithmetic the kernel declares (gh_kernel_arith, as gemmhost uses it),
  * guards and row padding included. With beta 0, C starts as NaN.

@@ -1,4 +1,4 @@
-/* A result checked with the host's own verification (core/verify.c): the
+/* A result checked with the host's own verification (core/verify/verify.c): the
  * bound gemmhost itself holds every result to, so that the 16-bit dtypes are
  * judged here exactly as in a run (output rounding and all). */
 #ifndef GH_TEST_OPENCL_HOST_VERIFY_H

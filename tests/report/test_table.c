@@ -1,5 +1,5 @@
-/* Tests of what a run shows on the terminal (core/table.c through the
- * report, and core/agreement_text.c): columns sized to the rows of a sweep,
+/* Tests of what a run shows on the terminal (core/report/table.c through the
+ * report, and core/verify/agreement_text.c): columns sized to the rows of a sweep,
  * wrapping instead of cutting, one agreement line per case, the summary at
  * the end and --quiet. */
 #define _POSIX_C_SOURCE 200809L

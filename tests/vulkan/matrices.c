@@ -1,5 +1,5 @@
 /* Typed element access, seeded inputs, and the check against the host
- * library's reference and bound (core/verify.c). */
+ * library's reference and bound (core/verify/verify.c). */
 #include "matrices.h"
 
 #include <math.h>

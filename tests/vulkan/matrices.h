@@ -1,6 +1,6 @@
 /* Host side of the Vulkan plugin test: typed element access, seeded inputs,
  * and the check against the host library's f64 reference and bound
- * (core/verify.h, docs/verification.md). */
+ * (core/verify/verify.h, docs/verification.md). */
 #ifndef GEMMHOST_TEST_VULKAN_MATRICES_H
 #define GEMMHOST_TEST_VULKAN_MATRICES_H
 
