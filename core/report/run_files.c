@@ -106,7 +106,7 @@ int gh_run_files_hold(const gh_run_files_spec *s, gh_run_files *held, char *err,
     }
     run_paths_free(&p);
     if (rc != 0) {
-        char ignored[256];
+        char ignored[1024];
         gh_run_files_release(held, ignored, sizeof ignored); /* the first lock, when the second failed */
     }
     return rc;
