@@ -38,6 +38,9 @@ step list 30 "$build/gemmhost" --list
 # limit, they left no result at all.
 step cuda 900 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --device-only \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
+# The speed table (gemmhost-cuda-perf: each kernel against cuBLAS in f32);
+# printed, not judged: ctest's cuda_perf, label perf.
+step cuda-perf 300 "$build/tests/cuda/gemmhost-cuda-perf" "$build/plugins/gemmhost-cuda.so"
 step cuda-half 180 bash "$src/tests/cuda/test_half.sh" "$build/gemmhost" "$src/tests/cuda/half.ini" python3
 step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_plugin" \
   --plugin "$build/plugins/gemmhost-opencl.so"
@@ -61,9 +64,10 @@ cp "$build/bench-tensor.csv" "$logs/" 2>/dev/null
 for p in cuda opencl vulkan; do
   step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
 done
-# NVRTC's compiles of every CUDA kernel variant (see the cuda step).
+# NVRTC's compiles of every CUDA kernel variant (see the cuda step; ctest's
+# cuda_nvrtc_full, label full-sweep).
 step cuda-nvrtc-full 1800 "$build/tests/cuda/gemmhost-cuda-test" --compile-only --full \
   "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
 # The plugin tests ran above; ctest adds the host's own (loader, e2e, config...).
-step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -E '^((cuda|opencl|vulkan)_plugin|vulkan_shards|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half)|opencl_(mma|wgmma)|vulkan_coopmat_gpu)$'
+step ctest 180 ctest --test-dir "$build" --output-on-failure -j 8 -LE 'full-sweep|perf' -E '^((cuda|opencl|vulkan)_plugin|vulkan_shards|conformance_(cuda|opencl|vulkan)|cuda_(nvrtc|half)|opencl_(mma|wgmma)|vulkan_coopmat_gpu)$'
 

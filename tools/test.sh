@@ -3,6 +3,10 @@
 # sanitizer build, each running every ctest test. CPU only: OpenCL on PoCL,
 # Vulkan on lavapipe, the C plugin, and the CUDA plugin built and checked to
 # report plainly that there is no CUDA device.
+# Less the tests labelled full-sweep (NVRTC over every CUDA kernel variant:
+# half an hour; each kernel's default in every dtype runs here) and perf (a
+# speed table, not a verdict): `ctest --test-dir build -L 'full-sweep|perf'`
+# runs them, and tools/gpu-check.sh on the GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -10,7 +14,7 @@ jobs=$(nproc)
 echo "== build and test (RelWithDebInfo)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$jobs"
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" -LE 'full-sweep|perf'
 
 echo "== build and test with -fsanitize=address,undefined"
 # Less the tests labelled kernel-source (tests/CMakeLists.txt): outside
@@ -23,4 +27,4 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE kernel-source
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'kernel-source|full-sweep|perf'

@@ -1,5 +1,6 @@
-/* Shared by the CUDA plugin test's files: the verdicts (tests/check.h; one
- * file defines CHECK_MAIN) and the parts that run on a device. */
+/* Shared by the CUDA plugin test's files and its speed table: the verdicts
+ * (tests/check.h; one file of each program defines CHECK_MAIN) and the parts
+ * that run on a device. */
 #ifndef CUDA_TEST_H
 #define CUDA_TEST_H
 
@@ -18,17 +19,23 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 void run_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* Every device from its own thread at once, each with its own stream. */
 void run_multi_device_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int n_devices);
-/* Speed at 1024, 2048 and 4096 (f32): printed, not judged, except as notes. */
+/* Speed at 1024, 2048 and 4096 (f32): printed, not judged, except as notes
+ * (gemmhost-cuda-perf, not the pass/fail test). */
 void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* f16 and bf16 on every kernel that has them, f32 on cublas-tf32, each
  * verified by the host's verification against the arithmetic it declares. */
 void run_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
-/* No device needed: NVRTC compiles the f16 and bf16 kernels for sm_90,
- * sm_80 and sm_75 through the plugin's compile extra. */
-void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx);
-/* No device needed: NVRTC compiles warptile's default in every dtype for
- * sm_90, sm_80 and sm_75 (with `full`, more variants), and what cannot fit
- * is refused before compiling. */
+/* No device needed: NVRTC compiles every kernel it builds at its default
+ * in every dtype for sm_90 through the plugin's compile extra (`quick`: in
+ * its first dtype only, mma at its smallest shape). */
+void run_compile_sample_tests(const gh_plugin_api *api, gh_plugin *ctx, int quick);
+/* No device needed: with `full`, NVRTC compiles the f16 and bf16 kernels for
+ * sm_90, sm_80 and sm_75 and mma's and wgmma's samples; always, the compile
+ * extra's refusals. */
+void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
+/* No device needed: with `full`, NVRTC compiles warptile's default for sm_80
+ * and sm_75 and more variants; always, what cannot fit is refused before
+ * compiling. */
 void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
 
 /* Finds a kernel's index by name, -1 if absent. */

@@ -1,14 +1,14 @@
 /*
- * NVRTC on the f16 and bf16 kernels, no device needed: naive, tiled at every
- * tile and blocked at the three (tile, work) pairs that between them take
- * every path of its shared-memory reads, each compiled through the plugin's
- * own path (the GEMMHOST_CUDA_COMPILE extra: the sources, defines and
- * options gemm() uses) for sm_90 (H100, H200), sm_80 (A100) and sm_75, the
- * oldest architecture CUDA 13 compiles for: the 16-bit conversions the
- * kernels do need nothing newer. Then the extra's own refusals.
+ * NVRTC on the f16 and bf16 kernels, no device needed. With `full` (the
+ * full sweep): naive, tiled at every tile and blocked at the three (tile,
+ * work) pairs that between them take every path of its shared-memory reads,
+ * each compiled through the plugin's own path (the GEMMHOST_CUDA_COMPILE
+ * extra: the sources, defines and options gemm() uses) for sm_90 (H100,
+ * H200), sm_80 (A100) and sm_75, the oldest architecture CUDA 13 compiles
+ * for: the 16-bit conversions the kernels do need nothing newer; mma and
+ * wgmma at their samples. Always: the extra's own refusals (no compile).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_test.h"
@@ -25,16 +25,19 @@ typedef struct compile_case {
     size_t n_params;
 } compile_case;
 
+/* mma's default and its smallest shape; wgmma's default and its smallest blocks. */
+static const int64_t mma_samples[][6] = {{128, 128, 32, 64, 64, 4}, {64, 64, 16, 32, 32, 2}};
+static const int64_t wgmma_samples[][3] = {{128, 256, 4}, {128, 64, 2}};
+
 static const compile_case cases[] = {
     {"naive", {0, 0}, 0},  {"tiled", {4, 0}, 1},     {"tiled", {8, 0}, 1},    {"tiled", {16, 0}, 1},
     {"tiled", {32, 0}, 1}, {"blocked", {128, 8}, 2}, {"blocked", {64, 4}, 2}, {"blocked", {32, 2}, 2},
 };
 
-void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
+/* The sweep of the 16-bit kernels over architectures and variants; 0, or
+ * -1 when NVRTC is missing (a skip was recorded). */
+static int compile_half_sweep(const gh_plugin_api *api, gh_plugin *ctx, gemmhost_cuda_compile_fn compile)
 {
-    gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
-    if (!CHECK(compile != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE)) return;
-
     const int archs[][2] = {{9, 0}, {8, 0}, {7, 5}};
     const gh_dtype dtypes[] = {GH_F16, GH_BF16};
     for (size_t a = 0; a < sizeof archs / sizeof archs[0]; ++a)
@@ -54,29 +57,20 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
                 const char *e = api->last_error(ctx);
                 if (st == GH_UNSUPPORTED && contains(e, "NVRTC not found")) {
                     check_skip("NVRTC compiles of the 16-bit kernels: %s", e);
-                    return;
+                    return -1;
                 }
                 CHECK(st == GH_OK, "NVRTC compiles %s for sm_%d%d%s%.600s", what, archs[a][0], archs[a][1],
                       st ? ": " : "", st ? e : "");
             }
 
     /* mma (tensor cores) in each of its dtypes at its default for sm_90
-     * and sm_80, and its smallest shape for sm_90 (some 3 s a compile);
-     * sm_75 has no bf16 or TF32 mma.sync: refused. The default takes NVRTC
-     * about 18 s a compile, three times that under the sanitizers: quick
-     * (GEMMHOST_CUDA_TEST_QUICK, the sanitizer build's ctest) compiles it
-     * once, f16 for sm_90, the plugin's code being the same for the rest. */
-    static const int64_t mma_samples[][6] = {{128, 128, 32, 64, 64, 4}, {64, 64, 16, 32, 32, 2}};
+     * and sm_80, and its smallest shape for sm_90 (some 3 s a compile, the
+     * default about 18 s). */
     const gh_dtype mma_dtypes[] = {GH_F16, GH_BF16, GH_F32};
     const int mma = find_kernel(api, ctx, "mma");
-    const char *quick_env = getenv("GEMMHOST_CUDA_TEST_QUICK");
-    const int quick = quick_env && atoi(quick_env);
-    if (quick)
-        check_skip("NVRTC compiles of mma's default in bf16 and f32 for sm_90 and in every dtype for sm_80: "
-                   "GEMMHOST_CUDA_TEST_QUICK is set (the normal build's ctest compiles them)");
-    for (size_t a = 0; a < (quick ? 1u : 2u); ++a)
+    for (size_t a = 0; a < 2; ++a)
         for (size_t d = 0; d < 3; ++d)
-            for (size_t i = (quick && d > 0 ? 1u : 0u); i < (a == 0 ? 2u : 1u); ++i) {
+            for (size_t i = 0; i < (a == 0 ? 2u : 1u); ++i) {
                 const int64_t *p = mma_samples[i];
                 gh_status st = compile(ctx, mma, mma_dtypes[d], p, 6, archs[a][0], archs[a][1]);
                 CHECK(st == GH_OK, "NVRTC compiles mma %s %lldx%lldx%lld warp %lldx%lld stages %lld for sm_%d%d%s%.600s",
@@ -84,6 +78,37 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
                       (long long)p[3], (long long)p[4], (long long)p[5], archs[a][0], archs[a][1], st ? ": " : "",
                       st ? api->last_error(ctx) : "");
             }
+
+    /* wgmma (sm_90a) in each dtype at its default, bf16 at its smallest blocks too. */
+    const int wgmma = find_kernel(api, ctx, "wgmma");
+    for (size_t d = 0; d < 3; ++d)
+        for (size_t i = 0; i < (mma_dtypes[d] == GH_BF16 ? 2u : 1u); ++i) {
+            const int64_t *p = wgmma_samples[i];
+            gh_status st = compile(ctx, wgmma, mma_dtypes[d], p, 3, 9, 0);
+            CHECK(st == GH_OK, "NVRTC compiles wgmma %s %lldx%lld stages %lld for sm_90a%s%.600s",
+                  mma_dtypes[d] == GH_F32   ? "f32"
+                  : mma_dtypes[d] == GH_F16 ? "f16"
+                                            : "bf16",
+                  (long long)p[0], (long long)p[1], (long long)p[2], st ? ": " : "", st ? api->last_error(ctx) : "");
+        }
+    return 0;
+}
+
+void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full)
+{
+    gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
+    if (!CHECK(compile != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE)) return;
+    if (full) {
+        if (compile_half_sweep(api, ctx, compile)) return;
+    } else {
+        check_skip(
+            "NVRTC compiles of the f16 and bf16 kernels for sm_80 and sm_75, of tiled's and blocked's other "
+            "variants, and of mma's and wgmma's samples: only with --full (ctest -L full-sweep, "
+            "tools/gpu-check.sh); above, each kernel's default compiled in every dtype for sm_90");
+    }
+
+    /* sm_75 has no bf16 or TF32 mma.sync: refused. */
+    const int mma = find_kernel(api, ctx, "mma");
     gh_status mst = compile(ctx, mma, GH_BF16, mma_samples[0], 6, 7, 5);
     CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "compute capability 8.0"),
           "compile refuses mma for sm_75, naming compute capability 8.0 (status %d: %s)", (int)mst,
@@ -94,18 +119,8 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx)
           "compile refuses mma with 64 warps, naming the 1024-thread limit (status %d: %s)", (int)mst,
           api->last_error(ctx));
 
-    /* wgmma (sm_90a) in each dtype at its default, bf16 at its smallest blocks too;
-     * refused for sm_80, and where the accumulators would not fit. */
-    static const int64_t wgmma_samples[][3] = {{128, 256, 4}, {128, 64, 2}};
+    /* wgmma: refused for sm_80, and where the accumulators would not fit. */
     const int wgmma = find_kernel(api, ctx, "wgmma");
-    for (size_t d = 0; d < 3; ++d)
-        for (size_t i = 0; i < (mma_dtypes[d] == GH_BF16 ? 2u : 1u); ++i) {
-            const int64_t *p = wgmma_samples[i];
-            gh_status st = compile(ctx, wgmma, mma_dtypes[d], p, 3, 9, 0);
-            CHECK(st == GH_OK, "NVRTC compiles wgmma %s %lldx%lld stages %lld for sm_90a%s%.600s",
-                  mma_dtypes[d] == GH_F32 ? "f32" : mma_dtypes[d] == GH_F16 ? "f16" : "bf16", (long long)p[0],
-                  (long long)p[1], (long long)p[2], st ? ": " : "", st ? api->last_error(ctx) : "");
-        }
     mst = compile(ctx, wgmma, GH_F16, wgmma_samples[0], 3, 8, 0);
     CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "sm_90a"),
           "compile refuses wgmma for sm_80, naming sm_90a (status %d: %s)", (int)mst, api->last_error(ctx));

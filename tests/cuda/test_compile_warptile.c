@@ -1,13 +1,13 @@
 /*
  * NVRTC on warptile, no device needed, through the plugin's own compile
  * path (the GEMMHOST_CUDA_COMPILE extra: the sources, defines and options
- * gemm() uses): the default in every dtype it declares for sm_90 (H100,
- * H200), and in f32 for sm_80 (A100: cp.async too) and sm_75 (no cp.async:
- * every tile goes through registers); with --full, variants that between
- * them take every allowed value of every parameter for sm_80 in f32
- * (compile_all builds them for sm_90 in f32 and bf16).
- * Then the combinations that cannot fit are refused before compiling, with
- * the reason.
+ * gemm() uses). Its default in every dtype for sm_90 (H100, H200) is
+ * test_compile_sample.c's; with --full (the full sweep), the default in f32
+ * for sm_80 (A100: cp.async too) and sm_75 (no cp.async: every tile goes
+ * through registers), and variants that between them take every allowed
+ * value of every parameter for sm_80 in f32 (compile_all builds them for
+ * sm_90 in f32 and bf16). Always: the combinations that cannot fit are
+ * refused before compiling, with the reason.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,21 +63,20 @@ void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int fu
     int kernel = find_kernel(api, ctx, "warptile");
     if (!CHECK(compile != NULL && kernel >= 0, "get_proc(%s) and kernel warptile", GEMMHOST_CUDA_COMPILE)) return;
 
-    /* The default: every dtype for sm_90; f32 for sm_80 (cp.async too) and
-     * sm_75 (through registers), about 5 s each here. */
-    const int archs[][2] = {{9, 0}, {8, 0}, {7, 5}};
-    for (size_t a = 0; a < 3; ++a)
-        for (size_t d = 0; d < (a == 0 ? 4u : 1u); ++d)
-            if (compile_one(api, ctx, compile, kernel, variants[0], d, archs[a][0], archs[a][1])) return;
-    /* --full: compile_all (test_main.c) builds them for sm_90 in f32 and
-     * bf16; here for sm_80 in f32. */
+    /* --full: the default in f32 for sm_80 (cp.async too) and sm_75
+     * (through registers), about 5 s each here; the samples for sm_80 in
+     * f32 (compile_all, test_main.c, builds them for sm_90 in f32 and bf16). */
     if (full) {
+        if (compile_one(api, ctx, compile, kernel, variants[0], 0, 8, 0) ||
+            compile_one(api, ctx, compile, kernel, variants[0], 0, 7, 5))
+            return;
         for (size_t v = 1; v < N_VARIANTS; ++v)
             if (compile_one(api, ctx, compile, kernel, variants[v], 0, 8, 0)) return;
     } else {
         check_skip(
-            "NVRTC compiles of %zu more warptile variants for sm_90 (f32, bf16) and sm_80 (f32), several "
-            "seconds each: only with --full (tools/gpu-check.sh)",
+            "NVRTC compiles of warptile's default for sm_80 and sm_75 and of %zu more variants for sm_90 (f32, "
+            "bf16) and sm_80 (f32), several seconds each: only with --full (ctest -L full-sweep, "
+            "tools/gpu-check.sh)",
             N_VARIANTS - 1);
     }
 

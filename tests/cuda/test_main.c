@@ -13,31 +13,36 @@
  * exported but the entry), the kernels, their parameters and declared
  * arithmetic, kernel_dir and $GEMMHOST_KERNEL_DIR, and NVRTC: naive and
  * tiled compiled in every dtype and tile and blocked in one variant, a
- * compile error reported with NVRTC's log, and the f16 and bf16 kernels for
- * sm_90, sm_80 and sm_75 (test_compile_half.c).
+ * compile error reported with NVRTC's log, every kernel NVRTC builds at its
+ * default in every dtype for sm_90 (test_compile_sample.c), and the compile
+ * extra's refusals (test_compile_half.c, test_compile_warptile.c).
  *
  * The device part: with no driver or device, the reason names CUDA, and
  * host_alloc (which needs device 0's context) says so; then the test exits
  * 77 (skipped) unless something failed. With a device: every kernel variant
  * on odd shapes against a host reference (test_gemm.c: f32, f64, i32;
  * test_half.c: f16, bf16 and cublas-tf32 by the host's verification), the
- * device's limits (test_limits.c), the streams (test_streams.c) and the
- * speed (test_perf.c).
+ * device's limits (test_limits.c) and the streams (test_streams.c). The
+ * speed table is gemmhost-cuda-perf's (perf_main.c), not a verdict here.
  *
- * --full (the GPU machine, tools/gpu-check.sh) adds the long sweep: NVRTC
- * compiles every kernel variant for sm_90, among them 40 of blocked (8 per
- * dtype) at about a second each; without it that sweep is a skip.
+ * --full (ctest's cuda_nvrtc_full, label full-sweep, which tools/test.sh
+ * leaves out; tools/gpu-check.sh) adds the long sweep: NVRTC compiles every
+ * kernel variant for sm_90, among them 40 of blocked (8 per dtype) at about
+ * a second each, the f16 and bf16 kernels and mma's default for sm_80 and
+ * sm_75 too, mma's and wgmma's samples, and warptile's default for sm_80
+ * and sm_75 and its samples for sm_80; without it those are skips.
  *
  * GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 fails when there is no device (for the
- * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing runs (the
- * speed table, and the check that copies and GEMMs on two streams overlap);
+ * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing run (the
+ * check that copies and GEMMs on two streams overlap);
  * GEMMHOST_CUDA_TEST_PARTS=half,streams runs only the named device parts
- * (limits, gemm, half, streams, perf; all when unset), so that the GPU
+ * (limits, gemm, half, streams; all when unset), so that the GPU
  * machine's ten-minute calls can take them in turns;
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
- * quick run); GEMMHOST_CUDA_TEST_QUICK=1 compiles mma's default once, not per
- * dtype and arch (the sanitizer build); GEMMHOST_TEST_VERBOSE=1 prints every
- * passing check too. */
+ * quick run); GEMMHOST_CUDA_TEST_QUICK=1 compiles each kernel in one dtype,
+ * not in each, and mma at its smallest shape (the sanitizer build; ignored
+ * with --full);
+ * GEMMHOST_TEST_VERBOSE=1 prints every passing check too. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,24 +53,6 @@
 #define CHECK_MAIN
 #include "cuda_test.h"
 #include "gemmhost_cuda_extras.h"
-
-int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
-{
-    for (int i = 0; i < api->kernel_count(ctx); ++i) {
-        const gh_kernel_info *k = api->kernel_info(ctx, i);
-        if (k && strcmp(k->name, name) == 0) return i;
-    }
-    return -1;
-}
-
-int device_sm(const gh_plugin_api *api, gh_plugin *ctx, int device)
-{
-    const gh_device_info *info = api->device_info(ctx, device);
-    const char *sm = info && info->api ? strstr(info->api, "sm_") : NULL;
-    int value = -1, digits = 0;
-    /* sm_90, sm_100: the last digit is the minor, the rest the major. */
-    return sm && sscanf(sm + 3, "%d%n", &value, &digits) == 1 && digits >= 2 ? value : -1;
-}
 
 static int contains(const char *s, const char *part)
 {
@@ -309,7 +296,8 @@ static void test_nvrtc(const gh_plugin_api *api, gh_plugin *ctx, const char *ker
     } else {
         check_skip(
             "NVRTC compile of every blocked variant from the embedded sources (about a second each): only "
-            "with --full (tools/gpu-check.sh); below, NVRTC compiles naive and tiled in full and one blocked");
+            "with --full (ctest -L full-sweep, tools/gpu-check.sh); below, NVRTC compiles naive and tiled in "
+            "full and one blocked");
     }
 
     /* kernel_dir: blocked.cu broken past its first variant. compile_all goes
@@ -444,8 +432,10 @@ int main(int argc, char **argv)
         if (st == GH_OK && ctx) {
             test_kernel_infos(api, ctx);
             if (compile_part) {
+                const char *quick = getenv("GEMMHOST_CUDA_TEST_QUICK");
                 test_nvrtc(api, ctx, kernel_src_dir, full);
-                run_compile_half_tests(api, ctx);
+                run_compile_sample_tests(api, ctx, !full && quick && atoi(quick));
+                run_compile_half_tests(api, ctx, full);
                 run_compile_warptile_tests(api, ctx, full);
             }
             int n = device_part ? api->device_count(ctx) : 0;
@@ -475,8 +465,6 @@ int main(int argc, char **argv)
                 if (part_wanted("gemm")) run_gemm_tests(api, ctx, d);
                 if (part_wanted("half")) run_half_tests(api, ctx, d);
                 if (part_wanted("streams")) run_stream_tests(api, ctx, d);
-                const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
-                if (!(no_perf && atoi(no_perf)) && part_wanted("perf")) run_perf(api, ctx, d);
             }
             if (n >= 2) run_multi_device_stream_tests(api, ctx, n);
             api->close(ctx);

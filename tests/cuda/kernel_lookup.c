@@ -1,0 +1,24 @@
+/* Finding a kernel and a device's compute capability through the ABI:
+ * shared by the CUDA plugin test and its speed table (cuda_test.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda_test.h"
+
+int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
+{
+    for (int i = 0; i < api->kernel_count(ctx); ++i) {
+        const gh_kernel_info *k = api->kernel_info(ctx, i);
+        if (k && strcmp(k->name, name) == 0) return i;
+    }
+    return -1;
+}
+
+int device_sm(const gh_plugin_api *api, gh_plugin *ctx, int device)
+{
+    const gh_device_info *info = api->device_info(ctx, device);
+    const char *sm = info && info->api ? strstr(info->api, "sm_") : NULL;
+    int value = -1, digits = 0;
+    /* sm_90, sm_100: the last digit is the minor, the rest the major. */
+    return sm && sscanf(sm + 3, "%d%n", &value, &digits) == 1 && digits >= 2 ? value : -1;
+}

@@ -1,0 +1,63 @@
+/*
+ * NVRTC on one representative variant of every kernel it builds, in every
+ * dtype the kernel declares, no device needed: each kernel at its declared
+ * default parameters (what gemm() runs when a config names none), for sm_90
+ * (H100, H200; wgmma's sm_90a), through the plugin's own compile path (the
+ * GEMMHOST_CUDA_COMPILE extra: the sources, defines and options gemm()
+ * uses). The other variants and architectures are the full sweep's
+ * (--full: ctest -L full-sweep, tools/gpu-check.sh).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda_test.h"
+#include "gemmhost_cuda_extras.h"
+
+static const char *const nvrtc_kernels[] = {"naive", "tiled", "blocked", "warptile", "mma", "wgmma"};
+
+/* quick (the sanitizer build, where NVRTC runs some three times slower):
+ * mma at its smallest shape, some 3 s a compile against its default's 18 s;
+ * the plugin's code on the way is the same. */
+static const int64_t mma_quick[] = {64, 64, 16, 32, 32, 2};
+static const char *const dtype_text[GH_DTYPE_COUNT] = {"f32", "f64", "i32", "f16", "bf16"};
+
+void run_compile_sample_tests(const gh_plugin_api *api, gh_plugin *ctx, int quick)
+{
+    gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
+    if (!CHECK(compile != NULL, "get_proc(%s)", GEMMHOST_CUDA_COMPILE)) return;
+    if (quick)
+        check_skip(
+            "NVRTC compiles of each kernel's default in its dtypes after the first, and of mma's default: "
+            "GEMMHOST_CUDA_TEST_QUICK is set (the sanitizer build; the normal build compiles them)");
+    for (size_t k = 0; k < sizeof nvrtc_kernels / sizeof nvrtc_kernels[0]; ++k) {
+        const int kernel = find_kernel(api, ctx, nvrtc_kernels[k]);
+        const gh_kernel_info *info = kernel >= 0 ? api->kernel_info(ctx, kernel) : NULL;
+        int64_t defaults[16];
+        if (!CHECK(info && info->n_params <= sizeof defaults / sizeof defaults[0],
+                   "kernel %s, with at most %zu parameters", nvrtc_kernels[k], sizeof defaults / sizeof defaults[0]))
+            continue;
+        char text[160] = "";
+        size_t used = 0;
+        const int mma_small =
+            quick && strcmp(nvrtc_kernels[k], "mma") == 0 && info->n_params == sizeof mma_quick / sizeof mma_quick[0];
+        for (size_t i = 0; i < info->n_params; ++i) {
+            defaults[i] = mma_small ? mma_quick[i] : info->params[i].default_value;
+            if (used < sizeof text)
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%s %lld", i ? ", " : " (",
+                                         info->params[i].name, (long long)defaults[i]);
+        }
+        if (info->n_params && used < sizeof text) snprintf(text + used, sizeof text - used, ")");
+        for (int d = 0; d < GH_DTYPE_COUNT; ++d) {
+            if (!(info->dtypes & GH_DTYPE_BIT(d))) continue;
+            gh_status st = compile(ctx, kernel, (gh_dtype)d, info->n_params ? defaults : NULL, info->n_params, 9, 0);
+            const char *e = api->last_error(ctx);
+            if (st == GH_UNSUPPORTED && e && strstr(e, "NVRTC not found")) {
+                check_skip("NVRTC compiles of each kernel's default: %s", e);
+                return;
+            }
+            CHECK(st == GH_OK, "NVRTC compiles %s %s at %s%s for sm_90%s%.600s", nvrtc_kernels[k], dtype_text[d],
+                  mma_small ? "its smallest shape" : "its default", text, st ? ": " : "", st ? e : "");
+            if (quick) break;
+        }
+    }
+}
