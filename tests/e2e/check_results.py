@@ -11,6 +11,32 @@ import argparse, csv, json, sys
 SAME_IN_BOTH = ["case_index", "backend", "kernel", "params", "dtype", "trans", "m", "n", "k", "status", "output_hash"]
 
 
+def check_same(rows, results, source, problems):
+    for i, (row, res) in enumerate(zip(rows, results)):
+        differ = [k for k in SAME_IN_BOTH if row[k] != ("" if res[k] is None else str(res[k]))]
+        if differ:
+            problems.append(f"result {i}: CSV and {source} differ in {', '.join(differ)}")
+
+
+def log_results(path):
+    """The result records of a record log; a last line cut by the kill is left out."""
+    out = []
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for n, line in enumerate(lines):
+        if not line:
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines) - 1:
+                break  # cut by the kill
+            raise
+        if rec.get("record") == "result":
+            out.append(rec["value"])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("prefix")
@@ -25,9 +51,10 @@ def main():
                     help="--rows applies only when every device of the run is a software device (the CI "
                          "machine's set); elsewhere, e.g. beside a GPU, it is a minimum")
     ap.add_argument("--killed", action="store_true",
-                    help="the run was killed: the JSON may lack the CSV's last row (gemmhost writes a result "
-                         "to the CSV, then the JSON, and the kill may fall between); the rows both have must "
-                         "match, and --min-rows applies to each")
+                    help="the run was killed: the results are read from the record log PREFIX.jsonl, which may "
+                         "lack the CSV's last row (gemmhost writes a result to the CSV, then the log, and the "
+                         "kill may fall between); the JSON is its last checkpoint, whose results must be the "
+                         "first ones of the CSV; --min-rows applies to the CSV and the log")
     ap.add_argument("--require", action="append", default=[], help="some row has COLUMN=VALUE")
     ap.add_argument("--distinct", action="append", default=[], help="COLUMN has at least N distinct values")
     a = ap.parse_args()
@@ -37,15 +64,19 @@ def main():
     with open(a.prefix + ".json") as f:
         doc = json.load(f)
     results = doc["results"]
+    if a.killed:
+        # The JSON is a checkpoint: at most the CSV's rows, each matching its row.
+        if len(results) > len(rows):
+            problems.append(f"the JSON checkpoint has {len(results)} results, more than the CSV's {len(rows)}")
+        check_same(rows, results, "JSON", problems)
+        results = log_results(a.prefix + ".jsonl")
     lag = len(rows) - len(results)
+    source = "the record log" if a.killed else "JSON"
     if lag != 0 and not (a.killed and lag == 1):
-        problems.append(f"JSON has {len(results)} results, CSV {len(rows)}")
-    for i, (row, res) in enumerate(zip(rows, results)):
-        differ = [k for k in SAME_IN_BOTH if row[k] != ("" if res[k] is None else str(res[k]))]
-        if differ:
-            problems.append(f"result {i}: CSV and JSON differ in {', '.join(differ)}")
+        problems.append(f"{source} has {len(results)} results, CSV {len(rows)}")
+    check_same(rows, results, source, problems)
     if a.killed and len(results) < a.min_rows:
-        problems.append(f"JSON has {len(results)} results, expected at least {a.min_rows}")
+        problems.append(f"{source} has {len(results)} results, expected at least {a.min_rows}")
     exact = a.rows is not None and (not a.software_only or all(d["is_software"] for d in doc["devices"]))
     if exact and len(rows) != a.rows:
         problems.append(f"{len(rows)} rows, expected {a.rows}")
