@@ -297,6 +297,15 @@ int gh_report_paths_resolve(const gh_report_options *o, gh_report_paths *p, char
         gh_report_paths_free(p);
         return -1;
     }
+    /* Only regular files are read for an earlier run's experiment: a FIFO
+     * there would block the read, a device is not gemmhost's (output_guard.h). */
+    const gh_output outputs[] = {
+        {p->csv, "the results file"}, {p->json, "the results file"}, {p->log, "the record log"}, {p->junit, "--junit"}};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
+        if (outputs[i].path && gh_output_check_kind(outputs[i].path, outputs[i].role, err, err_size) != 0) {
+            gh_report_paths_free(p);
+            return -1;
+        }
     int rc = p->csv ? check_earlier_results(o, p, err, err_size) : 0;
     if (rc == 0) rc = check_earlier_junit(o, p, err, err_size);
     if (rc) gh_report_paths_free(p);
