@@ -19,6 +19,8 @@ static void usage(FILE *to)
         "                [--quiet | --verbose]\n"
         "                [--no-isolation] [--tune [--tune-budget TIME]]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
+        "       gemmhost compare [OPTIONS] A.json B.json [C.json ...]\n"
+        "                (results files compared: see gemmhost compare --help)\n"
         "\n"
         "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
         "and device the config names, verifies each result against a host reference,\n"

@@ -20,6 +20,7 @@
 #include "proxy.h"
 #include "report.h"
 #include "resume.h"
+#include "runs_compare.h"
 #include "run.h"
 #include "run_files.h"
 #include "stdout_guard.h"
@@ -471,7 +472,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], GH_WORKER_ARG) == 0) return gh_worker_main(argc, argv);
     gh_stdio_guard_begin();
-    int status = gemmhost(argc, argv);
+    /* A subcommand: results files compared (core/compare), no run. */
+    int status = argc > 1 && strcmp(argv[1], "compare") == 0 ? gh_compare_main(argc - 1, argv + 1) : gemmhost(argc, argv);
     char err[256];
     if (gh_stdout_check(err, sizeof err) != 0) { /* the table asked for is a report too */
         fprintf(stderr, "gemmhost: %s\n", err);

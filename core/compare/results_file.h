@@ -1,0 +1,52 @@
+/* One results file (PREFIX.json, written by core/report) read back for
+ * `gemmhost compare`: checked to be gemmhost's, of this format, and whole,
+ * with every message naming the file and what is wrong. */
+#ifndef GEMMHOST_RESULTS_FILE_H
+#define GEMMHOST_RESULTS_FILE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One result row; strings point into the file's document. */
+typedef struct gh_rf_result {
+    const char *backend, *plugin, *device_name, *kernel, *params, *dtype, *trans, *status;
+    const char *output_hash; /* NULL when nothing was hashed (it did not run) */
+    const char *detail;
+    int case_index, device_index;
+    int64_t m, n, k;
+    double alpha, beta;
+    double ms_min, ms_median, ms_max; /* NAN when not measured */
+} gh_rf_result;
+
+/* One device record. */
+typedef struct gh_rf_device {
+    const char *backend, *name, *vendor, *driver_version, *api;
+    int index;
+} gh_rf_device;
+
+typedef struct gh_results_file {
+    char *path;
+    char label[16]; /* "A", "B", ...: how the reports name the file */
+    json_t *doc;
+    const char *version, *git_commit, *build_type, *host;
+    const json_t *settings; /* an object */
+    int complete, cancelled;
+    gh_rf_result *results;
+    size_t n_results;
+    gh_rf_device *devices;
+    size_t n_devices;
+} gh_results_file;
+
+/* Reads and checks path into *out. Returns -1 with err naming the file and
+ * the problem (missing, empty, truncated, not JSON, another program's JSON,
+ * an older or newer format, a malformed result). */
+int gh_results_file_load(const char *path, gh_results_file *out, char *err, size_t err_size);
+void gh_results_file_free(gh_results_file *f);
+
+/* "f32 nn 64x64x64 alpha=1 beta=0 (case 3)" into out. */
+void gh_rf_case_label(const gh_rf_result *r, char *out, size_t size);
+/* "cpu 0:AMD EPYC tiled tile=4" into out. */
+void gh_rf_result_label(const gh_rf_result *r, char *out, size_t size);
+
+#endif
