@@ -112,24 +112,32 @@ static uint64_t extent_2d(uint64_t pitch, uint64_t width, uint64_t rows)
     return rows == 0 || width == 0 ? 0 : (rows - 1) * pitch + width;
 }
 
-gh_status proxy_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+/* A call that makes a buffer or a stream: the request `req` (of desc d),
+ * and the worker's handle wrapped for the host in *out. */
+static gh_status make(gh_plugin *ctx, uint32_t op, const gh_msg_desc *d, const void *req, const char *call, void **out)
 {
     proxy_ctx *c = ctx_of(ctx);
     pthread_mutex_lock(&c->lock);
-    gh_status s = proxy_begin(c, GH_OP_BUFFER_ALLOC);
+    gh_status s = proxy_begin(c, op);
     if (s == GH_OK) {
-        gh_msg_buffer_alloc_put(&c->q, &(gh_msg_buffer_alloc){device, bytes});
-        s = proxy_roundtrip(c, proxy_limit(c, 0), "buffer_alloc");
+        gh_msg_put(&c->q, d, req);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), call);
     }
     gh_msg_handle made;
     if (s == GH_OK && out && gh_msg_handle_get(&c->r, &made) == 0) {
         proxy_handle *h = gh_xcalloc(1, sizeof *h);
         h->remote = made.handle;
         h->generation = c->generation;
-        *out = (gh_buffer *)h;
+        *out = h;
     }
     pthread_mutex_unlock(&c->lock);
     return s;
+}
+
+gh_status proxy_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+{
+    gh_msg_buffer_alloc req = {device, bytes};
+    return make(ctx, GH_OP_BUFFER_ALLOC, &gh_msg_buffer_alloc_desc, &req, "buffer_alloc", (void **)out);
 }
 
 void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
@@ -255,22 +263,8 @@ gh_status proxy_synchronize(gh_plugin *ctx, int device)
 
 gh_status proxy_stream_create(gh_plugin *ctx, int device, gh_stream **out)
 {
-    proxy_ctx *c = ctx_of(ctx);
-    pthread_mutex_lock(&c->lock);
-    gh_status s = proxy_begin(c, GH_OP_STREAM_CREATE);
-    if (s == GH_OK) {
-        gh_msg_index_put(&c->q, &(gh_msg_index){device});
-        s = proxy_roundtrip(c, proxy_limit(c, 0), "stream_create");
-    }
-    gh_msg_handle made;
-    if (s == GH_OK && out && gh_msg_handle_get(&c->r, &made) == 0) {
-        proxy_handle *h = gh_xcalloc(1, sizeof *h);
-        h->remote = made.handle;
-        h->generation = c->generation;
-        *out = (gh_stream *)h;
-    }
-    pthread_mutex_unlock(&c->lock);
-    return s;
+    gh_msg_index req = {device};
+    return make(ctx, GH_OP_STREAM_CREATE, &gh_msg_index_desc, &req, "stream_create", (void **)out);
 }
 
 void proxy_stream_destroy(gh_plugin *ctx, gh_stream *stream)
