@@ -440,8 +440,9 @@ static int gemmhost(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
-    gh_plugin_set plugins = {.isolated = cfg.run.isolation == GH_ISOLATION_PROCESS};
-    gh_proxy_set_default_timeout(cfg.run.timeout);
+    gh_plugin_set plugins = {.isolated = cfg.run.isolation == GH_ISOLATION_PROCESS,
+                             .has_timeout = 1,
+                             .timeout = cfg.run.timeout};
     gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);
     if (c.list) {
         int status = gh_list_plugins(&plugins, c.json ? GH_LIST_JSON : c.summary ? GH_LIST_SUMMARY : GH_LIST_TEXT);

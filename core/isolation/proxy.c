@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "proxy.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,10 @@
 
 #include "proxy_internal.h"
 #include "util.h"
-#include "wire_info.h"
+#include "msg_plugin.h"
 
 #define OPEN_LIMIT_S 300.0 /* loading and opening: drivers that compile at open take a while */
 #define FLOOR_S      60.0  /* every other call: at least this */
-
-static double default_timeout = -1;
 
 /* ---- the calling thread's last error ---- */
 
@@ -38,11 +37,6 @@ static const char *proxy_last_error(gh_plugin *ctx)
 
 /* ---- limits ---- */
 
-void gh_proxy_set_default_timeout(double seconds)
-{
-    default_timeout = seconds;
-}
-
 double proxy_limit(const proxy_ctx *c, double estimate_s)
 {
     if (c->timeout == 0) return 0;
@@ -50,9 +44,10 @@ double proxy_limit(const proxy_ctx *c, double estimate_s)
     return FLOOR_S + estimate_s;
 }
 
-static double open_limit(const proxy_ctx *c)
+/* Loading and opening, under a call limit of `timeout`. */
+static double open_limit(double timeout)
 {
-    return c->timeout == 0 ? 0 : OPEN_LIMIT_S;
+    return timeout == 0 ? 0 : OPEN_LIMIT_S;
 }
 
 /* ---- loading ---- */
@@ -62,7 +57,7 @@ static double open_limit(const proxy_ctx *c)
 static int load_in(gh_worker *w, const char *path, gh_wire *q, gh_wire *r, double limit, gh_fate *fate)
 {
     gh_wire_start(q, GH_OP_LOAD);
-    gh_wire_str(q, path);
+    gh_msg_load_put(q, &(gh_msg_load){(char *)path});
     return gh_worker_call(w, q, r, limit, "loading the plugin", fate);
 }
 
@@ -110,7 +105,7 @@ static void fill_table(proxy_plugin *pp)
     a->download = proxy_download;
     a->gemm = proxy_gemm;
     a->synchronize = proxy_synchronize;
-    if (pp->flags & PROXY_HAS_STREAMS) {
+    if (pp->flags & GH_LOADED_HAS_STREAMS) {
         a->stream_create = proxy_stream_create;
         a->stream_destroy = proxy_stream_destroy;
         a->upload_2d_async = proxy_upload_2d_async;
@@ -129,7 +124,24 @@ static char *with_tail(const gh_fate *f)
     return f->tail[0] ? gh_strdupf("%s; its stderr ended with:\n%s", f->what, f->tail) : gh_strdup(f->what);
 }
 
-int gh_proxy_load(const char *path, gh_loaded_plugin *p)
+/* A loaded plugin's proxy, owning what the worker's answer holds. */
+static proxy_plugin *proxy_from(const gh_msg_loaded *m, const char *path, double timeout)
+{
+    proxy_plugin *pp = gh_xcalloc(1, sizeof *pp);
+    pp->abi_minor = m->abi_minor;
+    pp->name = m->name;
+    pp->description = m->description;
+    pp->version = m->version;
+    pp->options = m->options;
+    pp->n_options = m->n_options;
+    pp->flags = m->flags;
+    pp->path = gh_strdup(path);
+    pp->timeout = timeout;
+    fill_table(pp);
+    return pp;
+}
+
+int gh_proxy_load(const char *path, double timeout, gh_loaded_plugin *p)
 {
     memset(p, 0, sizeof *p);
     p->path = gh_strdup(path);
@@ -145,43 +157,31 @@ int gh_proxy_load(const char *path, gh_loaded_plugin *p)
     gh_wire *q = gh_xmalloc(sizeof *q), *r = gh_xmalloc(sizeof *r);
     gh_fate fate;
     int rc = -1;
-    if (load_in(w, path, q, r, default_timeout == 0 ? 0 : OPEN_LIMIT_S, &fate) != 0) {
+    gh_msg_load_refused no;
+    gh_msg_loaded yes;
+    if (load_in(w, path, q, r, open_limit(timeout), &fate) != 0) {
         char *why = with_tail(&fate);
         p->error = gh_strdupf("%s: crashed during discovery: %s", path, why);
         free(why);
     } else if (gh_wire_get_u32(r) != 0) {
-        p->error = gh_wire_get_str(r);
-        p->abi_major = gh_wire_get_u32(r);
-        if (!p->error) p->error = gh_strdupf("%s: the worker could not load it", path);
+        gh_msg_load_refused_get(r, &no);
+        p->error = no.error ? no.error : gh_strdupf("%s: the worker could not load it", path);
+        p->abi_major = no.abi_major;
+    } else if (gh_msg_loaded_get(r, &yes) != 0 || !yes.name) {
+        p->error = gh_strdupf("%s: the worker's answer to loading it is malformed", path);
+        gh_msg_loaded_clear(&yes);
     } else {
-        proxy_plugin *pp = gh_xcalloc(1, sizeof *pp);
-        p->abi_major = gh_wire_get_u32(r);
-        pp->abi_minor = p->abi_minor = gh_wire_get_u32(r);
-        pp->name = gh_wire_get_str(r);
-        pp->description = gh_wire_get_str(r);
-        pp->version = gh_wire_get_str(r);
-        pp->options = gh_wire_get_options(r, &pp->n_options);
-        pp->flags = gh_wire_get_u32(r);
-        pp->path = gh_strdup(path);
-        if (r->bad || !pp->name) {
-            p->error = gh_strdupf("%s: the worker's answer to loading it is malformed", path);
-            gh_options_free(pp->options, pp->n_options);
-            free(pp->name);
-            free(pp->description);
-            free(pp->version);
-            free(pp->path);
-            free(pp);
-        } else {
-            fill_table(pp);
-            snprintf(label, sizeof label, "worker %s", pp->name);
-            gh_worker_set_label(w, label);
-            pp->spare = w;
-            w = NULL;
-            p->api = &pp->api;
-            free(p->name);
-            p->name = gh_strdup(pp->name);
-            rc = 0;
-        }
+        proxy_plugin *pp = proxy_from(&yes, path, timeout);
+        p->abi_major = yes.abi_major;
+        p->abi_minor = yes.abi_minor;
+        snprintf(label, sizeof label, "worker %s", pp->name);
+        gh_worker_set_label(w, label);
+        pp->spare = w;
+        w = NULL;
+        p->api = &pp->api;
+        free(p->name);
+        p->name = gh_strdup(pp->name);
+        rc = 0;
     }
     gh_worker_stop(w, 5.0);
     free(q);
@@ -194,10 +194,11 @@ void gh_proxy_unload(gh_loaded_plugin *p)
     if (!p->api || !gh_proxy_is(p->api)) return;
     proxy_plugin *pp = (proxy_plugin *)p->api;
     gh_worker_stop(pp->spare, 5.0);
-    gh_options_free(pp->options, pp->n_options);
-    free(pp->name);
-    free(pp->description);
-    free(pp->version);
+    gh_msg_loaded_clear(&(gh_msg_loaded){.name = pp->name,
+                                         .description = pp->description,
+                                         .version = pp->version,
+                                         .options = pp->options,
+                                         .n_options = pp->n_options});
     free(pp->path);
     free(pp);
     p->api = NULL;
@@ -215,28 +216,39 @@ static proxy_ctx *ctx_of(gh_plugin *ctx)
     return (proxy_ctx *)ctx;
 }
 
+/* The status of the reply in c->r; last_error set to its words (or
+ * `no_words`) when it is not GH_OK. */
+static gh_status reply_status(proxy_ctx *c, const char *no_words)
+{
+    gh_status s = (gh_status)gh_wire_get_u32(&c->r);
+    if (s != GH_OK) {
+        gh_msg_error e;
+        gh_msg_error_get(&c->r, &e);
+        proxy_set_error("%s", e.why ? e.why : no_words);
+        gh_msg_error_clear(&e);
+    }
+    return s;
+}
+
 /* Opens the context's plugin in worker w (loaded already when `loaded`).
  * Returns GH_OK, the plugin's refusal (last_error set), or GH_ERROR with the
  * fate kept when the worker died. w is the context's afterwards, or stopped. */
 static gh_status open_in(proxy_ctx *c, gh_worker *w, int loaded)
 {
     gh_fate fate;
-    int died = !loaded && load_in(w, c->pp->path, &c->q, &c->r, open_limit(c), &fate) != 0;
+    int died = !loaded && load_in(w, c->pp->path, &c->q, &c->r, open_limit(c->timeout), &fate) != 0;
     if (!died && !loaded && gh_wire_get_u32(&c->r) != 0) {
-        char *why = gh_wire_get_str(&c->r);
-        proxy_set_error("%s", why ? why : "the worker could not load the plugin");
-        free(why);
+        gh_msg_load_refused no;
+        gh_msg_load_refused_get(&c->r, &no);
+        proxy_set_error("%s", no.error ? no.error : "the worker could not load the plugin");
+        gh_msg_load_refused_clear(&no);
         gh_worker_stop(w, 5.0);
         return GH_ERROR;
     }
     if (!died) {
         gh_wire_start(&c->q, GH_OP_OPEN);
-        gh_wire_u64(&c->q, c->n_opts);
-        for (size_t i = 0; i < c->n_opts; i++) {
-            gh_wire_str(&c->q, c->opts[i].name);
-            gh_wire_str(&c->q, c->opts[i].value);
-        }
-        died = gh_worker_call(w, &c->q, &c->r, open_limit(c), "open", &fate) != 0;
+        gh_msg_open_put(&c->q, &(gh_msg_open){c->opts, c->n_opts});
+        died = gh_worker_call(w, &c->q, &c->r, open_limit(c->timeout), "open", &fate) != 0;
     }
     if (died) {
         c->fate = fate;
@@ -247,11 +259,8 @@ static gh_status open_in(proxy_ctx *c, gh_worker *w, int loaded)
         gh_worker_stop(w, 5.0);
         return GH_ERROR;
     }
-    gh_status s = (gh_status)gh_wire_get_u32(&c->r);
+    gh_status s = reply_status(c, "open failed");
     if (s != GH_OK) {
-        char *why = gh_wire_get_str(&c->r);
-        proxy_set_error("%s", why ? why : "open failed");
-        free(why);
         gh_worker_stop(w, 5.0);
         return s;
     }
@@ -260,7 +269,8 @@ static gh_status open_in(proxy_ctx *c, gh_worker *w, int loaded)
     return GH_OK;
 }
 
-gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options, gh_plugin **out)
+gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
+                        const gh_worker_settings *settings, gh_plugin **out)
 {
     if (!out || (n_options > 0 && !options)) {
         proxy_set_error("open: out is NULL, or options is NULL with n_options > 0");
@@ -270,8 +280,9 @@ gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *option
     proxy_ctx *c = gh_xcalloc(1, sizeof *c);
     c->pp = pp;
     pthread_mutex_init(&c->lock, NULL);
-    c->timeout = default_timeout;
-    snprintf(c->label, sizeof c->label, "worker %s", pp->name);
+    c->timeout = pp->timeout; /* the first open is limited as loading was; the backend's own from then on */
+    if (settings && settings->label) snprintf(c->label, sizeof c->label, "%s", settings->label);
+    else snprintf(c->label, sizeof c->label, "worker %s", pp->name);
     c->n_opts = n_options;
     c->opts = gh_xcalloc(n_options ? n_options : 1, sizeof *c->opts);
     for (size_t i = 0; i < n_options; i++) {
@@ -281,6 +292,7 @@ gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *option
     gh_worker *w = pp->spare;
     int loaded = w != NULL;
     pp->spare = NULL;
+    if (w) gh_worker_set_label(w, c->label);
     char err[512];
     if (!w && !(w = gh_worker_start(c->label, err, sizeof err))) {
         proxy_set_error("%s", err);
@@ -292,6 +304,7 @@ gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *option
         proxy_close((gh_plugin *)c);
         return s;
     }
+    if (settings && !isnan(settings->timeout)) c->timeout = settings->timeout;
     *out = (gh_plugin *)c;
     return GH_OK;
 }
@@ -339,13 +352,7 @@ gh_status proxy_roundtrip(proxy_ctx *c, double limit_s, const char *call)
         free(why);
         return GH_ERROR;
     }
-    gh_status s = (gh_status)gh_wire_get_u32(&c->r);
-    if (s != GH_OK) {
-        char *why = gh_wire_get_str(&c->r);
-        proxy_set_error("%s", why ? why : "(no reason given)");
-        free(why);
-    }
-    return s;
+    return reply_status(c, "(no reason given)");
 }
 
 static void proxy_close(gh_plugin *ctx)
@@ -374,21 +381,6 @@ static void proxy_close(gh_plugin *ctx)
     free(c);
 }
 
-void gh_proxy_set_timeout(const gh_plugin_api *api, gh_plugin *ctx, double seconds)
-{
-    if (gh_proxy_is(api) && ctx) ctx_of(ctx)->timeout = seconds;
-}
-
-void gh_proxy_set_label(const gh_plugin_api *api, gh_plugin *ctx, const char *label)
-{
-    if (!gh_proxy_is(api) || !ctx) return;
-    proxy_ctx *c = ctx_of(ctx);
-    pthread_mutex_lock(&c->lock);
-    snprintf(c->label, sizeof c->label, "%s", label);
-    if (c->w) gh_worker_set_label(c->w, label);
-    pthread_mutex_unlock(&c->lock);
-}
-
 int gh_proxy_take_fate(const gh_plugin_api *api, gh_plugin *ctx, gh_fate *fate)
 {
     if (!gh_proxy_is(api) || !ctx) return 0;
@@ -409,10 +401,10 @@ static int proxy_device_count(gh_plugin *ctx)
     pthread_mutex_lock(&c->lock);
     if (!c->count_known && proxy_begin(c, GH_OP_DEVICE_COUNT) == GH_OK &&
         proxy_roundtrip(c, proxy_limit(c, 0), "device_count") == GH_OK) {
-        int64_t n = gh_wire_get_i64(&c->r);
-        c->device_count = n < 0 ? 0 : n > INT32_MAX ? INT32_MAX : (int)n;
-        c->count_error = gh_wire_get_str(&c->r);
-        c->count_known = !c->r.bad;
+        gh_msg_device_count m;
+        c->count_known = gh_msg_device_count_get(&c->r, &m) == 0;
+        c->device_count = m.count < 0 ? 0 : m.count > INT32_MAX ? INT32_MAX : (int)m.count;
+        c->count_error = m.why;
     }
     int n = c->count_known ? c->device_count : 0;
     if (c->count_known && n <= 0) proxy_set_error("%s", c->count_error ? c->count_error : "");
@@ -430,9 +422,11 @@ static const gh_device_info *proxy_device_info(gh_plugin *ctx, int device)
     pthread_mutex_lock(&c->lock);
     const gh_device_info *info = (size_t)device < c->n_device_slots ? c->devices[device] : NULL;
     if (!info && proxy_begin(c, GH_OP_DEVICE_INFO) == GH_OK) {
-        gh_wire_i64(&c->q, device);
+        gh_msg_index_put(&c->q, &(gh_msg_index){device});
+        gh_msg_device_info m = {0};
         if (proxy_roundtrip(c, proxy_limit(c, 0), "device_info") == GH_OK) {
-            gh_device_info *got = gh_wire_get_device_info(&c->r);
+            gh_msg_device_info_get(&c->r, &m);
+            gh_device_info *got = m.info;
             if (got && (size_t)device >= c->n_device_slots && (size_t)device < MAX_INFO_SLOTS) {
                 size_t n = (size_t)device + 1 > 2 * c->n_device_slots ? (size_t)device + 1 : 2 * c->n_device_slots;
                 c->devices = gh_xrealloc(c->devices, n * sizeof *c->devices);
@@ -453,7 +447,9 @@ static void fetch_kernels(proxy_ctx *c)
     if (c->kernels_known || proxy_begin(c, GH_OP_KERNEL_COUNT) != GH_OK ||
         proxy_roundtrip(c, proxy_limit(c, 0), "kernel_count") != GH_OK)
         return;
-    int64_t n = gh_wire_get_i64(&c->r);
+    gh_msg_index m;
+    gh_msg_index_get(&c->r, &m);
+    int64_t n = m.index;
     c->kernel_count = n < 0 ? 0 : n > 4096 ? 4096 : (int)n; /* the planner refuses more than 256 */
     c->kernels = gh_xcalloc((size_t)c->kernel_count + 1, sizeof *c->kernels);
     c->kernels_known = 1;
@@ -478,9 +474,10 @@ static const gh_kernel_info *proxy_kernel_info(gh_plugin *ctx, int kernel)
     if (c->kernels_known && kernel >= 0 && kernel < c->kernel_count) {
         info = c->kernels[kernel];
         if (!info && proxy_begin(c, GH_OP_KERNEL_INFO) == GH_OK) {
-            gh_wire_i64(&c->q, kernel);
-            if (proxy_roundtrip(c, proxy_limit(c, 0), "kernel_info") == GH_OK)
-                info = c->kernels[kernel] = gh_wire_get_kernel_info(&c->r);
+            gh_msg_index_put(&c->q, &(gh_msg_index){kernel});
+            gh_msg_kernel_info m = {0};
+            if (proxy_roundtrip(c, proxy_limit(c, 0), "kernel_info") == GH_OK && gh_msg_kernel_info_get(&c->r, &m) == 0)
+                info = c->kernels[kernel] = m.info;
         }
     }
     pthread_mutex_unlock(&c->lock);

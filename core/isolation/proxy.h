@@ -15,31 +15,23 @@
 #include "loader.h"
 #include "proxy_proc.h"
 
-/* Loads `path` in a worker: like gh_plugin_load (the same errors, word for
+/* Loads `path` in a worker, its calls limited by `timeout` (see
+ * gh_worker_settings; loading has 300 s, none when it is 0): like gh_plugin_load (the same errors, word for
  * word), but p->api is the proxy table and p->handle stays NULL. A worker
  * that dies while loading leaves p->error "crashed during discovery: ...".
  * The worker stays, to serve the first open. Returns 0 when loaded. */
-int gh_proxy_load(const char *path, gh_loaded_plugin *p);
+int gh_proxy_load(const char *path, double timeout, gh_loaded_plugin *p);
 /* Frees what gh_proxy_load made (the table, an unused worker). */
 void gh_proxy_unload(gh_loaded_plugin *p);
 
 /* api->open for a proxied plugin (open has no context to find the plugin
  * by): a context in a worker of its own. */
 gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
-                        gh_plugin **out);
+                        const gh_worker_settings *settings, gh_plugin **out);
 
 /* Whether a table is a proxy's (a context of it is then a proxy context). */
 int gh_proxy_is(const gh_plugin_api *api);
 
-/* The limit on each call, in seconds: > 0 that many, 0 none, < 0 derived
- * from the call (60 s plus 100 times the time at 1 GFLOP/s for a GEMM, at
- * 1 GB/s for a copy). New contexts take the default; a backend's own
- * `timeout` is set on its context. Loading and opening have 300 s (none
- * with 0) whatever the setting. */
-void gh_proxy_set_default_timeout(double seconds);
-void gh_proxy_set_timeout(const gh_plugin_api *api, gh_plugin *ctx, double seconds);
-/* The prefix of the worker's stderr lines: "[label] ...". */
-void gh_proxy_set_label(const gh_plugin_api *api, gh_plugin *ctx, const char *label);
 
 /* What happened to the context's worker since the last time asked: 1 and
  * *fate filled when a call killed or stopped it (or it could not be

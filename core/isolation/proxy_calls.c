@@ -8,13 +8,15 @@
 #include <string.h>
 
 #include "data.h"
+#include "msg_buffers.h"
+#include "msg_gemm.h"
 #include "proxy_internal.h"
 #include "shm.h"
 #include "util.h"
 
 /* Pessimistic rates for the default limits: 1 GFLOP/s, 1 GB/s, times 100. */
-#define GEMM_S(m, n, k)  (100.0 * 2.0 * (double)(m) * (double)(n) * (double)(k) / 1e9)
-#define COPY_S(bytes)    (100.0 * (double)(bytes) / 1e9)
+#define GEMM_S(m, n, k) (100.0 * 2.0 * (double)(m) * (double)(n) * (double)(k) / 1e9)
+#define COPY_S(bytes)   (100.0 * (double)(bytes) / 1e9)
 
 static proxy_ctx *ctx_of(gh_plugin *ctx)
 {
@@ -66,20 +68,16 @@ static int remote_of(const proxy_ctx *c, const void *handle, uint64_t *out)
     return 0;
 }
 
-/* Puts a host pointer into the request: NULL, a zero-byte range, or a
+/* Makes a host pointer a place for the request: NULL, a zero-byte range, or a
  * shared segment's place, shared with the worker first (read-only for what
  * the plugin reads). Memory outside every segment goes through `copy` (a
  * segment of its own, filled from the host for uploads). Returns 0 or -1. */
-static int put_host(proxy_ctx *c, const void *ptr, uint64_t extent, int writable, void **copy)
+static int place_host(proxy_ctx *c, const void *ptr, uint64_t extent, int writable, void **copy, gh_msg_place *out)
 {
-    gh_wire *q = &c->q;
     *copy = NULL;
     gh_shm_place place;
     if (!ptr || extent == 0) {
-        gh_wire_u32(q, ptr ? 2 : 0);
-        gh_wire_u64(q, 0);
-        gh_wire_u64(q, 0);
-        gh_wire_u64(q, 0);
+        *out = (gh_msg_place){.kind = ptr ? GH_PLACE_EMPTY : GH_PLACE_NULL};
         return 0;
     }
     if (gh_shm_find(ptr, extent, &place) != 0) {
@@ -99,10 +97,7 @@ static int put_host(proxy_ctx *c, const void *ptr, uint64_t extent, int writable
     if (gh_worker_share(c->w, &place, writable) != 0) {
         /* the worker is gone; the call below finds out and says how */
     }
-    gh_wire_u32(q, 1);
-    gh_wire_u64(q, place.id);
-    gh_wire_u64(q, place.offset);
-    gh_wire_u64(q, extent);
+    *out = (gh_msg_place){GH_PLACE_SEGMENT, place.id, place.offset, extent};
     return 0;
 }
 
@@ -117,24 +112,32 @@ static uint64_t extent_2d(uint64_t pitch, uint64_t width, uint64_t rows)
     return rows == 0 || width == 0 ? 0 : (rows - 1) * pitch + width;
 }
 
-gh_status proxy_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+/* A call that makes a buffer or a stream: the request `req` (of desc d),
+ * and the worker's handle wrapped for the host in *out. */
+static gh_status make(gh_plugin *ctx, uint32_t op, const gh_msg_desc *d, const void *req, const char *call, void **out)
 {
     proxy_ctx *c = ctx_of(ctx);
     pthread_mutex_lock(&c->lock);
-    gh_status s = proxy_begin(c, GH_OP_BUFFER_ALLOC);
+    gh_status s = proxy_begin(c, op);
     if (s == GH_OK) {
-        gh_wire_i64(&c->q, device);
-        gh_wire_u64(&c->q, bytes);
-        s = proxy_roundtrip(c, proxy_limit(c, 0), "buffer_alloc");
+        gh_msg_put(&c->q, d, req);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), call);
     }
-    if (s == GH_OK && out) {
+    gh_msg_handle made;
+    if (s == GH_OK && out && gh_msg_handle_get(&c->r, &made) == 0) {
         proxy_handle *h = gh_xcalloc(1, sizeof *h);
-        h->remote = gh_wire_get_u64(&c->r);
+        h->remote = made.handle;
         h->generation = c->generation;
-        *out = (gh_buffer *)h;
+        *out = h;
     }
     pthread_mutex_unlock(&c->lock);
     return s;
+}
+
+gh_status proxy_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
+{
+    gh_msg_buffer_alloc req = {device, bytes};
+    return make(ctx, GH_OP_BUFFER_ALLOC, &gh_msg_buffer_alloc_desc, &req, "buffer_alloc", (void **)out);
 }
 
 void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
@@ -143,7 +146,7 @@ void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
     proxy_handle *h = (proxy_handle *)buf;
     pthread_mutex_lock(&c->lock);
     if (h && h->generation == c->generation && c->w && proxy_begin(c, GH_OP_BUFFER_FREE) == GH_OK) {
-        gh_wire_u64(&c->q, h->remote);
+        gh_msg_handle_put(&c->q, &(gh_msg_handle){h->remote});
         proxy_roundtrip(c, proxy_limit(c, 0), "buffer_free");
     }
     pthread_mutex_unlock(&c->lock);
@@ -152,15 +155,13 @@ void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
 
 static gh_status copy_call(proxy_ctx *c, int upload, gh_buffer *buf, uint64_t offset, void *host, uint64_t bytes)
 {
-    uint64_t remote;
+    gh_msg_copy req = {.offset = offset, .bytes = bytes};
     void *copy = NULL;
     gh_status s = proxy_begin(c, upload ? GH_OP_UPLOAD : GH_OP_DOWNLOAD);
     if (s != GH_OK) return s;
-    if (remote_of(c, buf, &remote) != 0) return GH_ERROR;
-    gh_wire_u64(&c->q, remote);
-    gh_wire_u64(&c->q, offset);
-    if (put_host(c, host, bytes, !upload, &copy) != 0) return GH_ERROR;
-    gh_wire_u64(&c->q, bytes);
+    if (remote_of(c, buf, &req.buffer) != 0) return GH_ERROR;
+    if (place_host(c, host, bytes, !upload, &copy, &req.host) != 0) return GH_ERROR;
+    gh_msg_copy_put(&c->q, &req);
     char call[96];
     snprintf(call, sizeof call, "%s of %llu bytes", upload ? "upload" : "download", (unsigned long long)bytes);
     s = proxy_roundtrip(c, proxy_limit(c, COPY_S(bytes)), call);
@@ -187,47 +188,21 @@ gh_status proxy_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *
     return s;
 }
 
-/* Arguments too short (or NULL) for any plugin to read: zeros, which the
- * plugin refuses as it would in process. */
-static void put_unreadable_args(gh_wire *q, uint64_t size)
+/* The arguments of a GEMM as the worker takes them: its buffer handles for
+ * a, b and c; -1 when one of them is gone. Arguments too short (or NULL)
+ * for any plugin to read go as zeros, which the plugin refuses as it would
+ * in process. */
+static int wire_args(proxy_ctx *c, const gh_gemm_args *g, gh_gemm_args *out)
 {
-    gh_wire_u64(q, size);
-    for (int i = 0; i < 3; i++) gh_wire_u32(q, 0);
-    for (int i = 0; i < 15; i++) gh_wire_u64(q, 0); /* m .. c_offset, n_params */
-    gh_wire_u32(q, 0);
-}
-
-/* The arguments of a GEMM; -1 when one of its buffers is gone. */
-static int put_args(proxy_ctx *c, const gh_gemm_args *g)
-{
-    gh_wire *q = &c->q;
+    memset(out, 0, sizeof *out);
+    out->size = g ? g->size : 0;
+    if (!g || !GH_HAS_MEMBER(g, gh_gemm_args, n_params)) return 0;
+    memcpy(out, g, g->size < sizeof *out ? g->size : sizeof *out);
     uint64_t a, b, cc;
-    if (!g || !GH_HAS_MEMBER(g, gh_gemm_args, n_params)) {
-        put_unreadable_args(q, g ? g->size : 0);
-        return 0;
-    }
     if (remote_of(c, g->a, &a) || remote_of(c, g->b, &b) || remote_of(c, g->c, &cc)) return -1;
-    gh_wire_u64(q, g->size);
-    gh_wire_u32(q, (uint32_t)g->dtype);
-    gh_wire_u32(q, (uint32_t)g->trans_a);
-    gh_wire_u32(q, (uint32_t)g->trans_b);
-    gh_wire_i64(q, g->m);
-    gh_wire_i64(q, g->n);
-    gh_wire_i64(q, g->k);
-    gh_wire_f64(q, g->alpha);
-    gh_wire_f64(q, g->beta);
-    gh_wire_i64(q, g->lda);
-    gh_wire_i64(q, g->ldb);
-    gh_wire_i64(q, g->ldc);
-    gh_wire_u64(q, a);
-    gh_wire_u64(q, b);
-    gh_wire_u64(q, cc);
-    gh_wire_u64(q, g->a_offset);
-    gh_wire_u64(q, g->b_offset);
-    gh_wire_u64(q, g->c_offset);
-    gh_wire_u64(q, g->n_params);
-    gh_wire_u32(q, g->params != NULL);
-    for (size_t i = 0; g->params && i < g->n_params && !q->bad; i++) gh_wire_i64(q, g->params[i]);
+    out->a = (gh_buffer *)(uintptr_t)a;
+    out->b = (gh_buffer *)(uintptr_t)b;
+    out->c = (gh_buffer *)(uintptr_t)cc;
     return 0;
 }
 
@@ -246,30 +221,26 @@ static void describe_gemm(char *buf, size_t size, const char *call, int device, 
 static double gemm_estimate(const gh_gemm_args *g)
 {
     return g && GH_HAS_MEMBER(g, gh_gemm_args, n_params) && g->m > 0 && g->n > 0 && g->k > 0 ? GEMM_S(g->m, g->n, g->k)
-                                                                                            : 0;
+                                                                                             : 0;
 }
 
 gh_status proxy_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
     proxy_ctx *c = ctx_of(ctx);
     pthread_mutex_lock(&c->lock);
+    gh_msg_gemm req = {.device = device, .kernel = kernel, .timing_size = timing ? timing->size : 0};
     gh_status s = proxy_begin(c, GH_OP_GEMM);
+    if (s == GH_OK) s = wire_args(c, args, &req.args) == 0 ? GH_OK : GH_ERROR;
     if (s == GH_OK) {
-        gh_wire_i64(&c->q, device);
-        gh_wire_i64(&c->q, kernel);
-        s = put_args(c, args) == 0 ? GH_OK : GH_ERROR;
-    }
-    if (s == GH_OK) {
-        gh_wire_u64(&c->q, timing ? timing->size : 0);
+        gh_msg_gemm_put(&c->q, &req);
         char call[160];
         describe_gemm(call, sizeof call, "gemm", device, kernel, args);
         s = proxy_roundtrip(c, proxy_limit(c, gemm_estimate(args)), call);
     }
-    if (s == GH_OK && timing) {
-        double ms = gh_wire_get_f64(&c->r);
-        gh_clock clock = (gh_clock)gh_wire_get_u32(&c->r);
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = ms;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = clock;
+    gh_msg_gemm_done done;
+    if (s == GH_OK && timing && gh_msg_gemm_done_get(&c->r, &done) == 0) {
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = done.kernel_ms;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = (gh_clock)done.clock;
     }
     pthread_mutex_unlock(&c->lock);
     return s;
@@ -281,7 +252,7 @@ gh_status proxy_synchronize(gh_plugin *ctx, int device)
     pthread_mutex_lock(&c->lock);
     gh_status s = proxy_begin(c, GH_OP_SYNCHRONIZE);
     if (s == GH_OK) {
-        gh_wire_i64(&c->q, device);
+        gh_msg_index_put(&c->q, &(gh_msg_index){device});
         s = proxy_roundtrip(c, proxy_limit(c, 0), "synchronize");
     }
     pthread_mutex_unlock(&c->lock);
@@ -292,21 +263,8 @@ gh_status proxy_synchronize(gh_plugin *ctx, int device)
 
 gh_status proxy_stream_create(gh_plugin *ctx, int device, gh_stream **out)
 {
-    proxy_ctx *c = ctx_of(ctx);
-    pthread_mutex_lock(&c->lock);
-    gh_status s = proxy_begin(c, GH_OP_STREAM_CREATE);
-    if (s == GH_OK) {
-        gh_wire_i64(&c->q, device);
-        s = proxy_roundtrip(c, proxy_limit(c, 0), "stream_create");
-    }
-    if (s == GH_OK && out) {
-        proxy_handle *h = gh_xcalloc(1, sizeof *h);
-        h->remote = gh_wire_get_u64(&c->r);
-        h->generation = c->generation;
-        *out = (gh_stream *)h;
-    }
-    pthread_mutex_unlock(&c->lock);
-    return s;
+    gh_msg_index req = {device};
+    return make(ctx, GH_OP_STREAM_CREATE, &gh_msg_index_desc, &req, "stream_create", (void **)out);
 }
 
 void proxy_stream_destroy(gh_plugin *ctx, gh_stream *stream)
@@ -315,7 +273,7 @@ void proxy_stream_destroy(gh_plugin *ctx, gh_stream *stream)
     proxy_handle *h = (proxy_handle *)stream;
     pthread_mutex_lock(&c->lock);
     if (h && h->generation == c->generation && c->w && proxy_begin(c, GH_OP_STREAM_DESTROY) == GH_OK) {
-        gh_wire_u64(&c->q, h->remote);
+        gh_msg_handle_put(&c->q, &(gh_msg_handle){h->remote});
         proxy_roundtrip(c, proxy_limit(c, h->queued_s), "stream_destroy");
     }
     pthread_mutex_unlock(&c->lock);
@@ -327,21 +285,19 @@ static gh_status copy_2d_async(proxy_ctx *c, int upload, gh_stream *stream, gh_b
                                uint64_t pitch, void *host, uint64_t host_pitch, uint64_t width, uint64_t rows,
                                double *elapsed_ms)
 {
-    uint64_t rs, rb;
+    gh_msg_copy_2d req = {.offset = offset,
+                          .pitch = pitch,
+                          .host_pitch = host_pitch,
+                          .width = width,
+                          .rows = rows,
+                          .want_ms = elapsed_ms != NULL};
     void *copy = NULL;
     gh_status s = proxy_begin(c, upload ? GH_OP_UPLOAD_2D_ASYNC : GH_OP_DOWNLOAD_2D_ASYNC);
     if (s != GH_OK) return s;
-    if (remote_of(c, stream, &rs) != 0 || remote_of(c, buf, &rb) != 0) return GH_ERROR;
-    gh_wire_u64(&c->q, rs);
-    gh_wire_u64(&c->q, rb);
-    gh_wire_u64(&c->q, offset);
-    gh_wire_u64(&c->q, pitch);
+    if (remote_of(c, stream, &req.stream) != 0 || remote_of(c, buf, &req.buffer) != 0) return GH_ERROR;
     uint64_t extent = extent_2d(host_pitch, width, rows);
-    if (put_host(c, host, extent, !upload, &copy) != 0) return GH_ERROR;
-    gh_wire_u64(&c->q, host_pitch);
-    gh_wire_u64(&c->q, width);
-    gh_wire_u64(&c->q, rows);
-    gh_wire_u32(&c->q, elapsed_ms != NULL);
+    if (place_host(c, host, extent, !upload, &copy, &req.host) != 0) return GH_ERROR;
+    gh_msg_copy_2d_put(&c->q, &req);
     s = proxy_roundtrip(c, proxy_limit(c, 0), upload ? "upload_2d_async" : "download_2d_async");
     proxy_handle *h = (proxy_handle *)stream;
     if (s != GH_OK || !h) {
@@ -385,17 +341,13 @@ gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const 
                            gh_gemm_timing *timing)
 {
     proxy_ctx *c = ctx_of(ctx);
-    uint64_t rs;
+    gh_msg_gemm_async req = {.kernel = kernel, .timing_size = timing ? timing->size : 0};
     pthread_mutex_lock(&c->lock);
     gh_status s = proxy_begin(c, GH_OP_GEMM_ASYNC);
-    if (s == GH_OK && remote_of(c, stream, &rs) != 0) s = GH_ERROR;
+    if (s == GH_OK && remote_of(c, stream, &req.stream) != 0) s = GH_ERROR;
+    if (s == GH_OK) s = wire_args(c, args, &req.args) == 0 ? GH_OK : GH_ERROR;
     if (s == GH_OK) {
-        gh_wire_u64(&c->q, rs);
-        gh_wire_i64(&c->q, kernel);
-        s = put_args(c, args) == 0 ? GH_OK : GH_ERROR;
-    }
-    if (s == GH_OK) {
-        gh_wire_u64(&c->q, timing ? timing->size : 0);
+        gh_msg_gemm_async_put(&c->q, &req);
         char call[160];
         describe_gemm(call, sizeof call, "gemm_async", -1, kernel, args);
         s = proxy_roundtrip(c, proxy_limit(c, 0), call);
@@ -414,30 +366,30 @@ gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const 
 /* Writes back what each queued call measured, in the order they were queued. */
 static void settle_pending(proxy_ctx *c, proxy_handle *h)
 {
-    uint64_t n = gh_wire_get_u64(&c->r);
+    gh_msg_synced done;
+    if (gh_msg_synced_get(&c->r, &done) != 0) return; /* malformed: write nothing */
     proxy_pending *p = h->head;
-    for (uint64_t i = 0; i < n && p && !c->r.bad; i++, p = p->next) {
-        int is_gemm = (int)gh_wire_get_u32(&c->r);
-        double ms = gh_wire_get_f64(&c->r), kernel_ms = gh_wire_get_f64(&c->r);
-        gh_clock clock = (gh_clock)gh_wire_get_u32(&c->r);
-        if (c->r.bad || is_gemm != p->is_gemm) break; /* out of step: write nothing more */
-        if (p->ms) *p->ms = ms;
-        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = kernel_ms;
-        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = clock;
+    for (size_t i = 0; i < done.n_calls && p; i++, p = p->next) {
+        const gh_msg_queued *q = &done.calls[i];
+        if ((int)q->is_gemm != p->is_gemm) break; /* out of step: write nothing more */
+        if (p->ms) *p->ms = q->ms;
+        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = q->kernel_ms;
+        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = (gh_clock)q->clock;
         if (p->host) copy_back(p->host, p->scratch, p->pitch, p->width, p->rows);
     }
+    gh_msg_synced_clear(&done);
 }
 
 gh_status proxy_stream_synchronize(gh_plugin *ctx, gh_stream *stream)
 {
     proxy_ctx *c = ctx_of(ctx);
     proxy_handle *h = (proxy_handle *)stream;
-    uint64_t rs;
+    gh_msg_handle req;
     pthread_mutex_lock(&c->lock);
     gh_status s = proxy_begin(c, GH_OP_STREAM_SYNCHRONIZE);
-    if (s == GH_OK && remote_of(c, stream, &rs) != 0) s = GH_ERROR;
+    if (s == GH_OK && remote_of(c, stream, &req.handle) != 0) s = GH_ERROR;
     if (s == GH_OK) {
-        gh_wire_u64(&c->q, rs);
+        gh_msg_handle_put(&c->q, &req);
         s = proxy_roundtrip(c, proxy_limit(c, h ? h->queued_s : 0), "stream_synchronize");
         if (c->w && h) settle_pending(c, h); /* the worker answered: failed or not, it says what ran */
     }

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include "proxy.h"
+#include "msg_plugin.h"
 #include "wire.h"
 
 /* A proxied plugin: its table first, so the table's address is the plugin's. */
@@ -14,12 +15,10 @@ typedef struct proxy_plugin {
     gh_option_info *options;
     size_t n_options;
     uint32_t abi_minor;
-    uint32_t flags;   /* bit 0: the six stream members; bit 1: host_alloc/host_free */
+    uint32_t flags;   /* GH_LOADED_HAS_STREAMS, GH_LOADED_HAS_HOST_ALLOC (msg_plugin.h) */
+    double timeout;   /* the plugin set's: loading, and each context's until its own is set */
     gh_worker *spare; /* the worker that loaded it, until the first open takes it */
 } proxy_plugin;
-
-#define PROXY_HAS_STREAMS    1u
-#define PROXY_HAS_HOST_ALLOC 2u
 
 typedef struct proxy_ctx {
     proxy_plugin *pp;
@@ -29,7 +28,7 @@ typedef struct proxy_ctx {
     char label[96];
     gh_option_value *opts; /* copies, for restarts */
     size_t n_opts;
-    double timeout; /* see gh_proxy_set_timeout */
+    double timeout; /* the limit on each call: see gh_worker_settings */
     gh_fate fate;
     int fate_pending;
     /* infos, fetched once each, valid until close */

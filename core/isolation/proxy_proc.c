@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "msg_buffers.h"
 #include "util.h"
 #include "worker.h"
 
@@ -88,7 +89,7 @@ static void on_segment_freed(uint64_t id)
             if (w->segs[i].id != id) continue;
             gh_wire *m = gh_xmalloc(sizeof *m);
             gh_wire_start(m, GH_OP_UNMAP);
-            gh_wire_u64(m, id);
+            gh_msg_handle_put(m, &(gh_msg_handle){id});
             gh_wire_send(w->sock, m, -1); /* a dead worker maps nothing: ignore failures */
             free(m);
             w->segs[i] = w->segs[--w->n_segs];
@@ -251,9 +252,7 @@ int gh_worker_share(gh_worker *w, const gh_shm_place *place, int writable)
     if (writable ? !s->rw : !s->ro) {
         gh_wire *m = gh_xmalloc(sizeof *m);
         gh_wire_start(m, GH_OP_MAP);
-        gh_wire_u64(m, place->id);
-        gh_wire_u64(m, place->size);
-        gh_wire_u32(m, (uint32_t)writable);
+        gh_msg_map_put(m, &(gh_msg_map){place->id, place->size, (uint32_t)writable});
         rc = gh_wire_send(w->sock, m, writable ? place->fd : place->ro_fd);
         free(m);
         if (rc == 0) *(writable ? &s->rw : &s->ro) = 1;

@@ -17,8 +17,10 @@
 #include "crash.h"
 #include "loader.h"
 #include "util.h"
+#include "msg_buffers.h"
+#include "msg_gemm.h"
+#include "msg_plugin.h"
 #include "wire.h"
-#include "wire_info.h"
 
 /* ---- shared segments ---- */
 
@@ -39,9 +41,11 @@ static mapping *find_map(uint64_t id)
 
 static void map_segment(gh_wire *w, int fd)
 {
-    uint64_t id = gh_wire_get_u64(w), size = gh_wire_get_u64(w);
-    int writable = gh_wire_get_u32(w) != 0;
-    if (fd < 0 || w->bad) {
+    gh_msg_map msg;
+    int bad = gh_msg_map_get(w, &msg) != 0;
+    uint64_t id = msg.segment, size = msg.size;
+    int writable = msg.writable != 0;
+    if (fd < 0 || bad) {
         if (fd >= 0) close(fd);
         return; /* the call that needs it fails, saying the segment is not mapped */
     }
@@ -64,7 +68,8 @@ static void map_segment(gh_wire *w, int fd)
 
 static void unmap_segment(gh_wire *w)
 {
-    mapping *m = find_map(gh_wire_get_u64(w));
+    gh_msg_handle msg;
+    mapping *m = gh_msg_handle_get(w, &msg) == 0 ? find_map(msg.handle) : NULL;
     if (!m) return;
     if (m->ro) munmap(m->ro, m->size);
     if (m->rw) munmap(m->rw, m->size);
@@ -73,13 +78,12 @@ static void unmap_segment(gh_wire *w)
 
 /* A host pointer in a request: NULL, a place in a segment, or a non-NULL
  * pointer for a zero-byte copy. Returns 0, or -1 with why. */
-static int host_pointer(gh_wire *w, int writable, void **out, char *why, size_t size)
+static int host_pointer(const gh_msg_place *place, int writable, void **out, char *why, size_t size)
 {
     static unsigned char nothing[1];
-    uint32_t kind = gh_wire_get_u32(w);
-    uint64_t id = gh_wire_get_u64(w), offset = gh_wire_get_u64(w), extent = gh_wire_get_u64(w);
-    *out = kind == 0 ? NULL : nothing;
-    if (kind != 1) return 0;
+    uint64_t id = place->segment, offset = place->offset, extent = place->extent;
+    *out = place->kind == GH_PLACE_NULL ? NULL : nothing;
+    if (place->kind != GH_PLACE_SEGMENT) return 0;
     mapping *m = find_map(id);
     void *view = m ? (writable ? m->rw : m->ro) : NULL;
     if (!view || offset > m->size || extent > m->size - offset) {
@@ -114,8 +118,7 @@ static void on_segv(int sig, siginfo_t *info, void *uctx)
     }
     sigaction(SIGSEGV, &previous_segv, NULL);
     if (previous_segv.sa_flags & SA_SIGINFO) previous_segv.sa_sigaction(sig, info, uctx);
-    else if (previous_segv.sa_handler != SIG_DFL && previous_segv.sa_handler != SIG_IGN)
-        previous_segv.sa_handler(sig);
+    else if (previous_segv.sa_handler != SIG_DFL && previous_segv.sa_handler != SIG_IGN) previous_segv.sa_handler(sig);
     else raise(sig);
 }
 
@@ -135,8 +138,7 @@ typedef struct pending {
     struct pending *next;
     int is_gemm;
     double ms;
-    gh_gemm_args args;
-    int64_t *params;
+    gh_gemm_args args; /* decoded: its params are the record's */
     gh_gemm_timing timing;
 } pending;
 
@@ -165,7 +167,7 @@ static void unqueue(wstream *s, pending *p)
     if (!*at) return;
     *at = p->next;
     if (s->tail == p) s->tail = prev;
-    free(p->params);
+    gh_gemm_args_clear(&p->args);
     free(p);
 }
 
@@ -174,7 +176,7 @@ static void drop_queue(wstream *s)
     while (s->head) {
         pending *p = s->head;
         s->head = p->next;
-        free(p->params);
+        gh_gemm_args_clear(&p->args);
         free(p);
     }
     s->tail = NULL;
@@ -192,8 +194,9 @@ typedef struct worker {
 
 static void reply_error(gh_wire *r, gh_status s, const char *text)
 {
+    gh_msg_error e = {.why = (char *)(text && *text ? text : "(the plugin gave no reason)")};
     gh_wire_start(r, (uint32_t)s);
-    gh_wire_str(r, text && *text ? text : "(the plugin gave no reason)");
+    gh_msg_error_put(r, &e);
 }
 
 static void reply_status(worker *wk, gh_wire *r, gh_status s)
@@ -209,49 +212,47 @@ static uint32_t optional_flags(const gh_loaded_plugin *p)
     uint32_t flags = 0;
     if (minor1 && a->stream_create && a->stream_destroy && a->upload_2d_async && a->download_2d_async &&
         a->gemm_async && a->stream_synchronize)
-        flags |= 1u;
-    if (minor1 && a->host_alloc && a->host_free) flags |= 2u;
+        flags |= GH_LOADED_HAS_STREAMS;
+    if (minor1 && a->host_alloc && a->host_free) flags |= GH_LOADED_HAS_HOST_ALLOC;
     return flags;
 }
 
 static void do_load(worker *wk, gh_wire *q, gh_wire *r)
 {
-    char *path = gh_wire_get_str(q);
-    gh_crash_doing("worker: loading plugin %s", path ? path : "?");
-    if (!path || gh_plugin_load(path, &wk->plugin) != 0) {
+    gh_msg_load req;
+    gh_msg_load_get(q, &req);
+    gh_crash_doing("worker: loading plugin %s", req.path ? req.path : "?");
+    if (!req.path || gh_plugin_load(req.path, &wk->plugin) != 0) {
+        gh_msg_load_refused no = {.error = wk->plugin.error ? wk->plugin.error : "worker: no plugin path given",
+                                  .abi_major = wk->plugin.abi_major};
         gh_wire_start(r, 1);
-        gh_wire_str(r, wk->plugin.error ? wk->plugin.error : "worker: no plugin path given");
-        gh_wire_u32(r, wk->plugin.abi_major);
-        free(path);
+        gh_msg_load_refused_put(r, &no);
+        gh_msg_load_clear(&req);
         return;
     }
-    free(path);
+    gh_msg_load_clear(&req);
     const gh_plugin_api *a = wk->api = wk->plugin.api;
     snprintf(wk->name, sizeof wk->name, "%s", wk->plugin.name);
+    gh_msg_loaded yes = {.abi_major = wk->plugin.abi_major,
+                         .abi_minor = wk->plugin.abi_minor,
+                         .name = (char *)a->name,
+                         .description = (char *)a->description,
+                         .version = (char *)a->version,
+                         .options = (gh_option_info *)a->options,
+                         .n_options = a->n_options,
+                         .flags = optional_flags(&wk->plugin)};
     gh_wire_start(r, 0);
-    gh_wire_u32(r, wk->plugin.abi_major);
-    gh_wire_u32(r, wk->plugin.abi_minor);
-    gh_wire_str(r, a->name);
-    gh_wire_str(r, a->description);
-    gh_wire_str(r, a->version);
-    gh_wire_options(r, a->options, a->n_options);
-    gh_wire_u32(r, optional_flags(&wk->plugin));
+    gh_msg_loaded_put(r, &yes);
 }
 
 static void do_open(worker *wk, gh_wire *q, gh_wire *r)
 {
-    size_t n = (size_t)gh_wire_get_u64(q);
-    if (n > GH_WIRE_MAX / 8) n = 0, q->bad = 1;
-    gh_option_value *opts = gh_xcalloc(n ? n : 1, sizeof *opts);
-    for (size_t i = 0; i < n; i++) {
-        opts[i].name = gh_wire_get_str(q);
-        opts[i].value = gh_wire_get_str(q);
-    }
-    if (q->bad || !wk->api || wk->ctx) {
+    gh_msg_open req;
+    if (gh_msg_open_get(q, &req) != 0 || !wk->api || wk->ctx) {
         reply_error(r, GH_ERROR, !wk->api ? "worker: no plugin loaded" : "worker: a context is already open");
     } else {
         gh_crash_doing("worker: opening plugin %s", wk->name);
-        gh_status s = wk->api->open(opts, n, &wk->ctx);
+        gh_status s = wk->api->open(req.options, req.n_options, &wk->ctx);
         if (s != GH_OK) {
             wk->ctx = NULL;
             reply_error(r, s, wk->api->last_error(NULL));
@@ -259,44 +260,7 @@ static void do_open(worker *wk, gh_wire *q, gh_wire *r)
             gh_wire_start(r, GH_OK);
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        free((char *)opts[i].name);
-        free((char *)opts[i].value);
-    }
-    free(opts);
-}
-
-static void get_args(gh_wire *q, gh_gemm_args *g, int64_t **params)
-{
-    memset(g, 0, sizeof *g);
-    uint64_t size = gh_wire_get_u64(q);
-    g->size = size < sizeof *g ? (size_t)size : sizeof *g;
-    g->dtype = (gh_dtype)gh_wire_get_u32(q);
-    g->trans_a = (int32_t)gh_wire_get_u32(q);
-    g->trans_b = (int32_t)gh_wire_get_u32(q);
-    g->m = gh_wire_get_i64(q);
-    g->n = gh_wire_get_i64(q);
-    g->k = gh_wire_get_i64(q);
-    g->alpha = gh_wire_get_f64(q);
-    g->beta = gh_wire_get_f64(q);
-    g->lda = gh_wire_get_i64(q);
-    g->ldb = gh_wire_get_i64(q);
-    g->ldc = gh_wire_get_i64(q);
-    g->a = (gh_buffer *)(uintptr_t)gh_wire_get_u64(q);
-    g->b = (gh_buffer *)(uintptr_t)gh_wire_get_u64(q);
-    g->c = (gh_buffer *)(uintptr_t)gh_wire_get_u64(q);
-    g->a_offset = gh_wire_get_u64(q);
-    g->b_offset = gh_wire_get_u64(q);
-    g->c_offset = gh_wire_get_u64(q);
-    g->n_params = (size_t)gh_wire_get_u64(q);
-    int has_params = gh_wire_get_u32(q) != 0;
-    size_t n = g->n_params < GH_WIRE_MAX / 8 ? g->n_params : 0;
-    *params = NULL;
-    if (has_params) {
-        *params = gh_xcalloc(n ? n : 1, sizeof **params);
-        for (size_t i = 0; i < n; i++) (*params)[i] = gh_wire_get_i64(q);
-    }
-    g->params = *params;
+    gh_msg_open_clear(&req);
 }
 
 static void crash_doing_gemm(const worker *wk, const char *call, int device, int kernel, const gh_gemm_args *g)
@@ -305,100 +269,104 @@ static void crash_doing_gemm(const worker *wk, const char *call, int device, int
                    (long long)g->m, (long long)g->n, (long long)g->k);
 }
 
+/* The worker's timing for a caller's of `size` bytes (0: none). */
+static gh_gemm_timing timing_for(uint64_t size)
+{
+    return (gh_gemm_timing){.size = size < sizeof(gh_gemm_timing) ? (size_t)size : sizeof(gh_gemm_timing)};
+}
+
 static void do_gemm(worker *wk, gh_wire *q, gh_wire *r)
 {
-    int device = (int)gh_wire_get_i64(q), kernel = (int)gh_wire_get_i64(q);
-    gh_gemm_args g;
-    int64_t *params;
-    get_args(q, &g, &params);
-    uint64_t tsize = gh_wire_get_u64(q);
-    gh_gemm_timing t = {.size = tsize < sizeof t ? (size_t)tsize : sizeof t};
-    crash_doing_gemm(wk, "gemm", device, kernel, &g);
-    gh_status s = wk->api->gemm(wk->ctx, device, kernel, &g, &t);
+    gh_msg_gemm req;
+    if (gh_msg_gemm_get(q, &req) != 0) return; /* serve() says it was malformed */
+    int device = (int)req.device, kernel = (int)req.kernel;
+    gh_gemm_timing t = timing_for(req.timing_size);
+    crash_doing_gemm(wk, "gemm", device, kernel, &req.args);
+    gh_status s = wk->api->gemm(wk->ctx, device, kernel, &req.args, &t);
     reply_status(wk, r, s);
-    if (s == GH_OK) {
-        gh_wire_f64(r, t.kernel_ms);
-        gh_wire_u32(r, (uint32_t)t.clock);
-    }
-    free(params);
+    if (s == GH_OK) gh_msg_gemm_done_put(r, &(gh_msg_gemm_done){.kernel_ms = t.kernel_ms, .clock = (uint32_t)t.clock});
+    gh_msg_gemm_clear(&req);
 }
 
 static void do_copy(worker *wk, gh_wire *q, gh_wire *r, int upload)
 {
-    gh_buffer *buf = (gh_buffer *)(uintptr_t)gh_wire_get_u64(q);
-    uint64_t offset = gh_wire_get_u64(q);
+    gh_msg_copy req;
+    if (gh_msg_copy_get(q, &req) != 0) return;
+    gh_buffer *buf = (gh_buffer *)(uintptr_t)req.buffer;
     void *host;
     char why[160];
-    if (host_pointer(q, !upload, &host, why, sizeof why) != 0) return reply_error(r, GH_ERROR, why);
-    uint64_t bytes = gh_wire_get_u64(q);
+    if (host_pointer(&req.host, !upload, &host, why, sizeof why) != 0) return reply_error(r, GH_ERROR, why);
     gh_crash_doing("worker: plugin %s, %s of %llu bytes", wk->name, upload ? "upload" : "download",
-                   (unsigned long long)bytes);
-    gh_status s = upload ? wk->api->upload(wk->ctx, buf, offset, host, bytes)
-                         : wk->api->download(wk->ctx, buf, offset, host, bytes);
+                   (unsigned long long)req.bytes);
+    gh_status s = upload ? wk->api->upload(wk->ctx, buf, req.offset, host, req.bytes)
+                         : wk->api->download(wk->ctx, buf, req.offset, host, req.bytes);
     reply_status(wk, r, s);
 }
 
 static void do_copy_2d(worker *wk, gh_wire *q, gh_wire *r, int upload)
 {
-    wstream *st = (wstream *)(uintptr_t)gh_wire_get_u64(q);
-    gh_buffer *buf = (gh_buffer *)(uintptr_t)gh_wire_get_u64(q);
-    uint64_t offset = gh_wire_get_u64(q), pitch = gh_wire_get_u64(q);
+    gh_msg_copy_2d req;
+    if (gh_msg_copy_2d_get(q, &req) != 0) return;
+    wstream *st = (wstream *)(uintptr_t)req.stream;
+    gh_buffer *buf = (gh_buffer *)(uintptr_t)req.buffer;
     void *host;
     char why[160];
-    if (host_pointer(q, !upload, &host, why, sizeof why) != 0) return reply_error(r, GH_ERROR, why);
-    uint64_t host_pitch = gh_wire_get_u64(q), width = gh_wire_get_u64(q), rows = gh_wire_get_u64(q);
-    int want_ms = gh_wire_get_u32(q) != 0;
+    if (host_pointer(&req.host, !upload, &host, why, sizeof why) != 0) return reply_error(r, GH_ERROR, why);
     pending *p = st ? queue(st) : NULL;
     gh_crash_doing("worker: plugin %s, %s of %llu rows of %llu bytes", wk->name,
-                   upload ? "upload_2d_async" : "download_2d_async", (unsigned long long)rows,
-                   (unsigned long long)width);
+                   upload ? "upload_2d_async" : "download_2d_async", (unsigned long long)req.rows,
+                   (unsigned long long)req.width);
     gh_stream *stream = st ? st->stream : NULL;
-    double *ms = p && want_ms ? &p->ms : NULL;
-    gh_status s = upload ? wk->api->upload_2d_async(wk->ctx, stream, buf, offset, pitch, host, host_pitch, width,
-                                                    rows, ms)
-                         : wk->api->download_2d_async(wk->ctx, stream, buf, offset, pitch, host, host_pitch, width,
-                                                      rows, ms);
+    double *ms = p && req.want_ms ? &p->ms : NULL;
+    gh_status s = upload ? wk->api->upload_2d_async(wk->ctx, stream, buf, req.offset, req.pitch, host, req.host_pitch,
+                                                    req.width, req.rows, ms)
+                         : wk->api->download_2d_async(wk->ctx, stream, buf, req.offset, req.pitch, host, req.host_pitch,
+                                                      req.width, req.rows, ms);
     if (s != GH_OK && p) unqueue(st, p);
     reply_status(wk, r, s);
 }
 
 static void do_gemm_async(worker *wk, gh_wire *q, gh_wire *r)
 {
-    wstream *st = (wstream *)(uintptr_t)gh_wire_get_u64(q);
-    int kernel = (int)gh_wire_get_i64(q);
+    gh_msg_gemm_async req;
+    if (gh_msg_gemm_async_get(q, &req) != 0) return;
+    wstream *st = (wstream *)(uintptr_t)req.stream;
+    int kernel = (int)req.kernel;
     pending scratch = {0}, *p = st ? queue(st) : &scratch; /* no stream: refused, nothing queued */
-    get_args(q, &p->args, &p->params);
-    uint64_t tsize = gh_wire_get_u64(q);
+    p->args = req.args;                                    /* the record owns the params now */
     p->is_gemm = 1;
-    p->timing = (gh_gemm_timing){.size = tsize < sizeof p->timing ? (size_t)tsize : sizeof p->timing};
+    p->timing = timing_for(req.timing_size);
     crash_doing_gemm(wk, "gemm_async", -1, kernel, &p->args);
     gh_status s = wk->api->gemm_async(wk->ctx, st ? st->stream : NULL, kernel, &p->args, &p->timing);
-    if (p == &scratch) free(p->params);
+    if (p == &scratch) gh_gemm_args_clear(&p->args);
     else if (s != GH_OK) unqueue(st, p);
     reply_status(wk, r, s);
 }
 
 static void do_stream_sync(worker *wk, gh_wire *q, gh_wire *r)
 {
-    wstream *st = (wstream *)(uintptr_t)gh_wire_get_u64(q);
+    gh_msg_handle req;
+    if (gh_msg_handle_get(q, &req) != 0) return;
+    wstream *st = (wstream *)(uintptr_t)req.handle;
     gh_crash_doing("worker: plugin %s, stream_synchronize", wk->name);
     gh_status s = wk->api->stream_synchronize(wk->ctx, st ? st->stream : NULL);
     reply_status(wk, r, s);
-    size_t n = 0;
-    for (pending *p = st ? st->head : NULL; p; p = p->next) n++;
-    gh_wire_u64(r, n);
-    for (pending *p = st ? st->head : NULL; p; p = p->next) {
-        gh_wire_u32(r, (uint32_t)p->is_gemm);
-        gh_wire_f64(r, p->ms);
-        gh_wire_f64(r, p->timing.kernel_ms);
-        gh_wire_u32(r, (uint32_t)p->timing.clock);
-    }
+    gh_msg_synced done = {0};
+    for (pending *p = st ? st->head : NULL; p; p = p->next) done.n_calls++;
+    done.calls = gh_xcalloc(done.n_calls + 1, sizeof *done.calls);
+    size_t i = 0;
+    for (pending *p = st ? st->head : NULL; p; p = p->next, i++)
+        done.calls[i] = (gh_msg_queued){.is_gemm = (uint32_t)p->is_gemm,
+                                        .ms = p->ms,
+                                        .kernel_ms = p->timing.kernel_ms,
+                                        .clock = (uint32_t)p->timing.clock};
+    gh_msg_synced_put(r, &done);
+    free(done.calls);
     if (st) drop_queue(st);
 }
 
-static void do_stream_create(worker *wk, gh_wire *q, gh_wire *r)
+static void do_stream_create(worker *wk, int device, gh_wire *r)
 {
-    int device = (int)gh_wire_get_i64(q);
     gh_stream *stream = NULL;
     gh_crash_doing("worker: plugin %s, stream_create on device %d", wk->name, device);
     gh_status s = wk->api->stream_create(wk->ctx, device, &stream);
@@ -406,12 +374,12 @@ static void do_stream_create(worker *wk, gh_wire *q, gh_wire *r)
     if (s != GH_OK) return;
     wstream *st = gh_xcalloc(1, sizeof *st);
     st->stream = stream;
-    gh_wire_u64(r, (uint64_t)(uintptr_t)st);
+    gh_msg_handle_put(r, &(gh_msg_handle){(uint64_t)(uintptr_t)st});
 }
 
-static void do_stream_destroy(worker *wk, gh_wire *q, gh_wire *r)
+static void do_stream_destroy(worker *wk, uint64_t handle, gh_wire *r)
 {
-    wstream *st = (wstream *)(uintptr_t)gh_wire_get_u64(q);
+    wstream *st = (wstream *)(uintptr_t)handle;
     gh_crash_doing("worker: plugin %s, stream_destroy", wk->name);
     if (st) {
         wk->api->stream_destroy(wk->ctx, st->stream);
@@ -419,6 +387,41 @@ static void do_stream_destroy(worker *wk, gh_wire *q, gh_wire *r)
         free(st);
     }
     gh_wire_start(r, GH_OK);
+}
+
+/* The calls whose request is one index or one handle. */
+static void call_small(worker *wk, uint32_t op, gh_wire *q, gh_wire *r)
+{
+    const gh_plugin_api *a = wk->api;
+    gh_plugin *ctx = wk->ctx;
+    gh_msg_index i = {0};
+    gh_msg_handle h = {0};
+    int by_handle = op == GH_OP_BUFFER_FREE || op == GH_OP_STREAM_DESTROY;
+    if (by_handle ? gh_msg_handle_get(q, &h) != 0 : gh_msg_index_get(q, &i) != 0) return;
+    int index = (int)i.index;
+    switch (op) {
+    case GH_OP_DEVICE_INFO:
+        gh_crash_doing("worker: plugin %s, device_info(%d)", wk->name, index);
+        gh_wire_start(r, GH_OK);
+        gh_msg_device_info_put(r, &(gh_msg_device_info){(gh_device_info *)a->device_info(ctx, index)});
+        break;
+    case GH_OP_KERNEL_INFO:
+        gh_crash_doing("worker: plugin %s, kernel_info(%d)", wk->name, index);
+        gh_wire_start(r, GH_OK);
+        gh_msg_kernel_info_put(r, &(gh_msg_kernel_info){(gh_kernel_info *)a->kernel_info(ctx, index)});
+        break;
+    case GH_OP_SYNCHRONIZE:
+        gh_crash_doing("worker: plugin %s, synchronize(%d)", wk->name, index);
+        reply_status(wk, r, a->synchronize(ctx, index));
+        break;
+    case GH_OP_STREAM_CREATE: do_stream_create(wk, index, r); break;
+    case GH_OP_BUFFER_FREE:
+        gh_crash_doing("worker: plugin %s, buffer_free", wk->name);
+        a->buffer_free(ctx, (gh_buffer *)(uintptr_t)h.handle);
+        gh_wire_start(r, GH_OK);
+        break;
+    case GH_OP_STREAM_DESTROY: do_stream_destroy(wk, h.handle, r); break;
+    }
 }
 
 /* Every call that needs an open context; the rest are answered in serve(). */
@@ -431,55 +434,33 @@ static void call(worker *wk, uint32_t op, gh_wire *q, gh_wire *r)
         gh_crash_doing("worker: plugin %s, device_count", wk->name);
         int n = a->device_count(ctx);
         gh_wire_start(r, GH_OK);
-        gh_wire_i64(r, n);
-        gh_wire_str(r, n <= 0 ? a->last_error(ctx) : NULL);
-        break;
-    }
-    case GH_OP_DEVICE_INFO: {
-        int d = (int)gh_wire_get_i64(q);
-        gh_crash_doing("worker: plugin %s, device_info(%d)", wk->name, d);
-        gh_wire_start(r, GH_OK);
-        gh_wire_device_info(r, a->device_info(ctx, d));
+        gh_msg_device_count_put(r, &(gh_msg_device_count){n, n <= 0 ? (char *)a->last_error(ctx) : NULL});
         break;
     }
     case GH_OP_KERNEL_COUNT:
         gh_crash_doing("worker: plugin %s, kernel_count", wk->name);
         gh_wire_start(r, GH_OK);
-        gh_wire_i64(r, a->kernel_count(ctx));
+        gh_msg_index_put(r, &(gh_msg_index){a->kernel_count(ctx)});
         break;
-    case GH_OP_KERNEL_INFO: {
-        int k = (int)gh_wire_get_i64(q);
-        gh_crash_doing("worker: plugin %s, kernel_info(%d)", wk->name, k);
-        gh_wire_start(r, GH_OK);
-        gh_wire_kernel_info(r, a->kernel_info(ctx, k));
-        break;
-    }
     case GH_OP_BUFFER_ALLOC: {
-        int d = (int)gh_wire_get_i64(q);
-        uint64_t bytes = gh_wire_get_u64(q);
+        gh_msg_buffer_alloc req;
+        if (gh_msg_buffer_alloc_get(q, &req) != 0) break;
         gh_buffer *b = NULL;
-        gh_crash_doing("worker: plugin %s, buffer_alloc of %llu bytes", wk->name, (unsigned long long)bytes);
-        gh_status s = a->buffer_alloc(ctx, d, bytes, &b);
+        gh_crash_doing("worker: plugin %s, buffer_alloc of %llu bytes", wk->name, (unsigned long long)req.bytes);
+        gh_status s = a->buffer_alloc(ctx, (int)req.device, req.bytes, &b);
         reply_status(wk, r, s);
-        if (s == GH_OK) gh_wire_u64(r, (uint64_t)(uintptr_t)b);
+        if (s == GH_OK) gh_msg_handle_put(r, &(gh_msg_handle){(uint64_t)(uintptr_t)b});
         break;
     }
+    case GH_OP_DEVICE_INFO:
+    case GH_OP_KERNEL_INFO:
+    case GH_OP_SYNCHRONIZE:
+    case GH_OP_STREAM_CREATE:
     case GH_OP_BUFFER_FREE:
-        gh_crash_doing("worker: plugin %s, buffer_free", wk->name);
-        a->buffer_free(ctx, (gh_buffer *)(uintptr_t)gh_wire_get_u64(q));
-        gh_wire_start(r, GH_OK);
-        break;
+    case GH_OP_STREAM_DESTROY: call_small(wk, op, q, r); break;
     case GH_OP_UPLOAD: do_copy(wk, q, r, 1); break;
     case GH_OP_DOWNLOAD: do_copy(wk, q, r, 0); break;
     case GH_OP_GEMM: do_gemm(wk, q, r); break;
-    case GH_OP_SYNCHRONIZE: {
-        int d = (int)gh_wire_get_i64(q);
-        gh_crash_doing("worker: plugin %s, synchronize(%d)", wk->name, d);
-        reply_status(wk, r, a->synchronize(ctx, d));
-        break;
-    }
-    case GH_OP_STREAM_CREATE: do_stream_create(wk, q, r); break;
-    case GH_OP_STREAM_DESTROY: do_stream_destroy(wk, q, r); break;
     case GH_OP_UPLOAD_2D_ASYNC: do_copy_2d(wk, q, r, 1); break;
     case GH_OP_DOWNLOAD_2D_ASYNC: do_copy_2d(wk, q, r, 0); break;
     case GH_OP_GEMM_ASYNC: do_gemm_async(wk, q, r); break;

@@ -368,15 +368,12 @@ static int open_context(gh_instance *inst, const gh_backend_config *bc, char *er
         if (find_option(api, bc->keys[i].name))
             opts[n_opts++] = (gh_option_value){bc->keys[i].name, bc->keys[i].values[0]};
     gh_crash_doing("opening plugin %s (%s) for backend %s", api->name, inst->plugin->path, inst->name);
-    gh_status s = gh_plugin_open(inst->plugin, opts, n_opts, &inst->ctx);
+    inst->timeout = bc && bc->has_timeout ? bc->timeout : NAN;
+    gh_worker_settings worker = {inst->name, inst->timeout};
+    gh_status s = gh_plugin_open(inst->plugin, opts, n_opts, &worker, &inst->ctx);
     inst->options = opts; /* kept: a split member under isolation opens its own context with them */
     inst->n_options = n_opts;
-    inst->timeout = bc && bc->has_timeout ? bc->timeout : NAN;
-    if (s == GH_OK) {
-        gh_proxy_set_label(api, inst->ctx, inst->name);
-        if (!isnan(inst->timeout)) gh_proxy_set_timeout(api, inst->ctx, inst->timeout);
-        return 0;
-    }
+    if (s == GH_OK) return 0;
     inst->ctx = NULL;
     if (s == GH_INVALID_ARGUMENT && bc) {
         const char *why = api->last_error(NULL);
@@ -514,15 +511,14 @@ static gh_plugin *member_context(gh_split_plan *sp, const gh_instance *inst, int
     const gh_plugin_api *api = inst->plugin->api;
     if (!gh_proxy_is(api)) return inst->ctx;
     gh_plugin *ctx = NULL;
-    if (gh_plugin_open(inst->plugin, inst->options, inst->n_options, &ctx) != GH_OK) {
+    char label[128];
+    snprintf(label, sizeof label, "%s/%s/%d", sp->name, inst->name, device);
+    gh_worker_settings worker = {label, inst->timeout};
+    if (gh_plugin_open(inst->plugin, inst->options, inst->n_options, &worker, &ctx) != GH_OK) {
         set_split_problem(sp, "member %s/%d: its worker could not open plugin %s: %s", inst->name, device, api->name,
                           api->last_error(NULL));
         return NULL;
     }
-    char label[128];
-    snprintf(label, sizeof label, "%s/%s/%d", sp->name, inst->name, device);
-    gh_proxy_set_label(api, ctx, label);
-    if (!isnan(inst->timeout)) gh_proxy_set_timeout(api, ctx, inst->timeout);
     return ctx;
 }
 

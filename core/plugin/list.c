@@ -37,7 +37,7 @@ static void open_plugin(const gh_loaded_plugin *p, opened *o)
 {
     memset(o, 0, sizeof *o);
     gh_crash_doing("listing plugin %s (%s)", p->name, p->path);
-    if (gh_plugin_open(p, NULL, 0, &o->ctx) != GH_OK) {
+    if (gh_plugin_open(p, NULL, 0, NULL, &o->ctx) != GH_OK) {
         o->ctx = NULL;
         o->open_error = p->api->last_error(NULL);
         return;

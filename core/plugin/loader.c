@@ -162,9 +162,9 @@ int gh_plugin_load(const char *path, gh_loaded_plugin *p)
 }
 
 gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
-                         gh_plugin **out)
+                         const gh_worker_settings *worker, gh_plugin **out)
 {
-    if (gh_proxy_is(p->api)) return gh_proxy_open(p, options, n_options, out);
+    if (gh_proxy_is(p->api)) return gh_proxy_open(p, options, n_options, worker, out);
     return p->api->open(options, n_options, out);
 }
 
@@ -172,7 +172,7 @@ gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *optio
 static int load_for(const gh_plugin_set *set, const char *path, gh_loaded_plugin *p)
 {
     if (!set->isolated) return gh_plugin_load(path, p);
-    int rc = gh_proxy_load(path, p);
+    int rc = gh_proxy_load(path, set->has_timeout ? set->timeout : -1, p);
     if (rc != 0) { /* named by the file, as gh_plugin_load names it */
         free(p->name);
         p->name = stem_of(path);

@@ -27,17 +27,32 @@ typedef struct gh_plugin_set {
     size_t n;
     char **dirs; /* the folders searched, in order */
     size_t n_dirs;
-    int isolated; /* set before discovery: each plugin loads in a worker process (core/proxy) */
+    int isolated; /* set before discovery: each plugin loads in a worker process (core/isolation) */
+    /* Isolated: the limit on each worker call, as gh_worker_settings.timeout;
+     * without has_timeout, derived from the call. */
+    int has_timeout;
+    double timeout;
 } gh_plugin_set;
 
 /* Loads one file. Never fails hard: on failure p->error says why, naming the
  * path, the dlerror text or both ABI versions. Returns 0 when loaded. */
 int gh_plugin_load(const char *path, gh_loaded_plugin *p);
 void gh_plugin_unload(gh_loaded_plugin *p);
+/* A context's worker, under isolation (ignored in process). */
+typedef struct gh_worker_settings {
+    const char *label; /* the prefix of its stderr lines, "[label] ..."; NULL: "worker PLUGIN" */
+    /* The limit on each call, in seconds: > 0 that many, 0 none, < 0 derived
+     * from the call (60 s plus 100 times the time at 1 GFLOP/s for a GEMM, at
+     * 1 GB/s for a copy); NAN: the plugin set's. Loading and the first open
+     * have 300 s (none when the set's is 0) whatever the setting. */
+    double timeout;
+} gh_worker_settings;
+
 /* Opens a context of a loaded plugin: api->open in process, a worker of its
- * own under isolation (a proxy table's open cannot tell which plugin). */
+ * own under isolation (a proxy table's open cannot tell which plugin).
+ * worker may be NULL: the defaults. */
 gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
-                         gh_plugin **out);
+                         const gh_worker_settings *worker, gh_plugin **out);
 
 /* Whether a config's `plugin = VALUE` names a file (it has a '/' or ends in
  * .so) rather than a plugin name. */
