@@ -18,7 +18,7 @@ seconds() { # seconds COMMAND...: its wall time
     t0=$(date +%s.%N)
     "$@" >/dev/null 2>&1 || { echo "bench_report_files: failed: $*" >&2; exit 1; }
     t1=$(date +%s.%N)
-    echo "$t1 - $t0" | bc -l
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }'
 }
 
 printf '%8s %12s %12s %7s %14s %12s\n' results "files (s)" "none (s)" ratio "JSON written" "JSON final"
