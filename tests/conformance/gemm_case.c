@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gemm_case.h"
+#include "reference.h"
 
 #include "gemmhost/half.h"
 #include "gemmhost/plugin_helpers.h"
@@ -74,18 +75,28 @@ void gemm_setup_free(const conformance *c, gemm_setup *s)
     placed_free(c, &s->c);
 }
 
-/* op(A)(i, p) * op(B)(p, j) summed in f64, and the sum of magnitudes. */
-static double reference_sum(const gemm_setup *s, int64_t i, int64_t j, double *magnitude)
+/* op(A) op(B) and |op(A)| |op(B)| in f64 (tests/support's reference), m x n;
+ * 0, or -1 out of memory. */
+static int reference_products(const gemm_setup *s, double *sum, double *mag)
 {
-    double sum = 0, mag = 0;
-    for (int64_t p = 0; p < s->gc.k; p++) {
-        double a = placed_get(&s->a, s->a.image, s->gc.trans_a ? placed_index(&s->a, p, i) : placed_index(&s->a, i, p));
-        double b = placed_get(&s->b, s->b.image, s->gc.trans_b ? placed_index(&s->b, j, p) : placed_index(&s->b, p, j));
-        sum += a * b;
-        mag += fabs(a * b);
+    const gemm_case *gc = &s->gc;
+    double *op_a = malloc((size_t)(gc->m * gc->k) * sizeof *op_a),
+           *op_b = malloc((size_t)(gc->k * gc->n) * sizeof *op_b);
+    int rc = -1;
+    if (op_a && op_b) {
+        for (int64_t i = 0; i < gc->m; i++)
+            for (int64_t p = 0; p < gc->k; p++)
+                op_a[i * gc->k + p] =
+                    placed_get(&s->a, s->a.image, gc->trans_a ? placed_index(&s->a, p, i) : placed_index(&s->a, i, p));
+        for (int64_t p = 0; p < gc->k; p++)
+            for (int64_t j = 0; j < gc->n; j++)
+                op_b[p * gc->n + j] =
+                    placed_get(&s->b, s->b.image, gc->trans_b ? placed_index(&s->b, j, p) : placed_index(&s->b, p, j));
+        rc = gh_test_reference_products(gc->m, gc->n, gc->k, op_a, op_b, sum, mag);
     }
-    *magnitude = mag;
-    return sum;
+    free(op_a);
+    free(op_b);
+    return rc;
 }
 
 static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_verdict *v)
@@ -93,13 +104,21 @@ static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_ver
     const gemm_case *gc = &s->gc;
     char where[160];
     gemm_case_text(gc, where, sizeof where);
+    double *sums = malloc((size_t)(gc->m * gc->n) * sizeof *sums),
+           *mags = malloc((size_t)(gc->m * gc->n) * sizeof *mags);
+    if (!sums || !mags || reference_products(s, sums, mags) != 0) {
+        snprintf(v->result, sizeof v->result, "%s: the f64 reference: out of memory", where);
+        free(sums);
+        free(mags);
+        return;
+    }
     for (int64_t i = 0; i < gc->m; i++)
         for (int64_t j = 0; j < gc->n; j++) {
             const uint64_t idx = placed_index(&s->c, i, j);
             const double value = placed_get(&s->c, got, idx);
             const double c0 = gc->beta != 0 ? placed_get(&s->c, s->c.image, idx) : 0;
-            double mag;
-            const double sum = reference_sum(s, i, j, &mag);
+            const double mag = mags[i * gc->n + j];
+            const double sum = sums[i * gc->n + j];
             if (gc->dtype == GH_I32) {
                 const int64_t want = (int64_t)gc->alpha * (int64_t)sum + (int64_t)gc->beta * (int64_t)c0;
                 if (!v->result[0] && value != (double)(int32_t)want)
@@ -119,6 +138,8 @@ static void judge_window(const gemm_setup *s, const unsigned char *got, gemm_ver
                 snprintf(v->result, sizeof v->result, "%s: C(%lld,%lld) = %.9g, expected %.9g (bound %.3g)", where,
                          (long long)i, (long long)j, value, want, bound);
         }
+    free(sums);
+    free(mags);
 }
 
 static void judge_guards(const placed *p, const unsigned char *got, char *out, size_t size, const char *what,

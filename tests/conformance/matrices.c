@@ -2,24 +2,9 @@
 #include <string.h>
 
 #include "matrices.h"
+#include "seeded.h"
 
 #include "gemmhost/half.h"
-
-static uint64_t next_random(uint64_t *s)
-{
-    /* xorshift64*: reproducible, no libc state */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ull;
-}
-
-double random_value(gh_dtype d, uint64_t *seed)
-{
-    uint64_t r = next_random(seed) >> 11;
-    if (d == GH_I32) return (double)(int)(r % 17) - 8;
-    return (double)(int64_t)(r % 2001 - 1000) / 1000.0;
-}
 
 static size_t elem_size(gh_dtype d)
 {
@@ -34,7 +19,9 @@ gh_status placed_make(const conformance *c, int device, placed *p, gh_dtype dtyp
     p->elements = offset + (uint64_t)(rows - 1) * (uint64_t)p->ld + (uint64_t)cols + tail;
     p->image = malloc(p->elements * p->elem);
     if (!p->image) return GH_OUT_OF_MEMORY;
-    for (uint64_t i = 0; i < p->elements; i++) placed_set(p, i, random_value(dtype, seed));
+    /* One key per matrix, drawn by the host's generator (tests/support). */
+    const uint64_t key = (*seed)++;
+    for (uint64_t i = 0; i < p->elements; i++) placed_set(p, i, gh_test_seeded_value(dtype, key, 0, i));
     gh_status s = c->api->buffer_alloc(c->ctx, device, p->elements * p->elem, &p->buf);
     if (s != GH_OK) p->buf = NULL;
     return s;

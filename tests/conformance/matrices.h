@@ -18,8 +18,9 @@ typedef struct placed {
     gh_buffer *buf;
 } placed;
 
-/* Every element of the image random (guards too: they are just never to be
- * written). Returns the status of buffer_alloc; the host image is made first. */
+/* Every element of the image seeded (gh_test_seeded_value: floats in
+ * [-1, 1), i32 in -8..8 but 0; guards too: they are just never to be
+ * written), from the key *seed, which moves on to the next matrix's. Returns the status of buffer_alloc; the host image is made first. */
 gh_status placed_make(const conformance *c, int device, placed *p, gh_dtype dtype, int64_t rows, int64_t cols,
                       int64_t pad, uint64_t offset, uint64_t tail, uint64_t *seed);
 void placed_free(const conformance *c, placed *p);
@@ -34,8 +35,5 @@ int placed_inside(const placed *p, uint64_t index);
 gh_status placed_upload(const conformance *c, const placed *p);
 /* The whole buffer into out (p->elements * p->elem bytes). */
 gh_status placed_download(const conformance *c, const placed *p, unsigned char *out);
-
-/* A small random value of the dtype: integers in -8..8 for i32. */
-double random_value(gh_dtype d, uint64_t *seed);
 
 #endif

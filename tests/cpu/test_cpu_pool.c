@@ -8,7 +8,6 @@
  * time: kernel_ms is checked for being a time, never for its size. */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -19,6 +18,9 @@
 
 #include "pool.h"
 #include "gemmhost/plugin.h"
+#include "plugin_handle.h"
+#include "reference.h"
+#include "seeded.h"
 
 #define CHECK_MAIN /* this file holds the check counters */
 #include "../check.h"
@@ -132,14 +134,14 @@ static void test_pool(void)
     EXPECT(isfinite(ms) && ms >= 0, "elapsed_ms is a time (%g)", ms);
     live_threads(&after);
     EXPECT(after.n == before.n + 4, "the first run starts 4 threads: the caller runs part 0 (%d, then %d)", before.n,
-          after.n);
+           after.n);
 
     count_job bad = {.fail_part = 3};
     EXPECT(cpu_pool_run(pool, 5, count_part, &bad, NULL) == -1, "a part that fails fails the run");
     count_job none = {.fail_part = -1};
     EXPECT(cpu_pool_run(pool, 0, count_part, &none, NULL) == EINVAL &&
-              cpu_pool_run(pool, 6, count_part, &none, NULL) == EINVAL && atomic_load(&none.runs[0]) == 0,
-          "0 parts, or more than the width, are refused and run nothing");
+               cpu_pool_run(pool, 6, count_part, &none, NULL) == EINVAL && atomic_load(&none.runs[0]) == 0,
+           "0 parts, or more than the width, are refused and run nothing");
 
     /* Runs from four threads at once take turns. */
     runner runners[4];
@@ -166,29 +168,13 @@ static void test_pool(void)
     pool = cpu_pool_create(1);
     count_job one = {.fail_part = -1};
     EXPECT(pool && cpu_pool_run(pool, 1, count_part, &one, NULL) == 0 && atomic_load(&one.runs[0]) == 1,
-          "a pool 1 wide runs its part");
+           "a pool 1 wide runs its part");
     live_threads(&after);
     EXPECT(same_threads(&before, &after), "a pool 1 wide starts no thread (%d, then %d)", before.n, after.n);
     cpu_pool_destroy(pool);
 }
 
 /* ---- through the plugin ------------------------------------------------- */
-
-static const gh_plugin_api *load_cpu_plugin(const char *path)
-{
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "cannot load %s: %s\n", path, dlerror());
-        return NULL;
-    }
-    gh_entry_fn entry = (gh_entry_fn)dlsym(lib, GEMMHOST_ENTRY_NAME);
-    gh_entry_request req = {sizeof req, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR, 0, NULL};
-    if (!entry || entry(&req) != GH_OK || !req.api) {
-        fprintf(stderr, "%s: no usable %s\n", path, GEMMHOST_ENTRY_NAME);
-        return NULL;
-    }
-    return req.api;
-}
 
 static gh_plugin *open_with_threads(const gh_plugin_api *api, int threads)
 {
@@ -199,13 +185,6 @@ static gh_plugin *open_with_threads(const gh_plugin_api *api, int threads)
     gh_status st = api->open(&opt, 1, &ctx);
     EXPECT(st == GH_OK && ctx, "open with threads=%d: %s", threads, st == GH_OK ? "" : api->last_error(NULL));
     return st == GH_OK ? ctx : NULL;
-}
-
-static int kernel_index(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
-{
-    for (int i = 0; i < api->kernel_count(ctx); i++)
-        if (strcmp(api->kernel_info(ctx, i)->name, name) == 0) return i;
-    return -1;
 }
 
 /* One GEMM on small integers, whose products and sums every dtype holds
@@ -224,23 +203,9 @@ static double element(int matrix, int64_t i, int64_t j)
     return (double)((i * 7 + j * 3 + matrix * 5) % 9) - 4;
 }
 
-static void put(void *base, gh_dtype d, int64_t at, double v)
-{
-    if (d == GH_F32) ((float *)base)[at] = (float)v;
-    else if (d == GH_F64) ((double *)base)[at] = v;
-    else ((int32_t *)base)[at] = (int32_t)v;
-}
-
-static double get(const void *base, gh_dtype d, int64_t at)
-{
-    if (d == GH_F32) return ((const float *)base)[at];
-    if (d == GH_F64) return ((const double *)base)[at];
-    return ((const int32_t *)base)[at];
-}
-
 static int run_case(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, gh_gemm_timing *timing)
 {
-    const size_t elem = c->dtype == GH_F64 ? 8 : 4;
+    const size_t elem = gh_test_elem_size(c->dtype);
     const int64_t off = 3, pad = 2;
     const int64_t a_rows = c->trans_a ? c->k : c->m, a_cols = c->trans_a ? c->m : c->k;
     const int64_t b_rows = c->trans_b ? c->n : c->k, b_cols = c->trans_b ? c->k : c->n;
@@ -252,16 +217,16 @@ static int run_case(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c
     gh_buffer *ba = NULL, *bb = NULL, *bc = NULL;
     if (!a || !b || !cc) goto out;
     for (int64_t r = 0; r < a_rows; r++)
-        for (int64_t q = 0; q < a_cols; q++) put(a, c->dtype, off + r * lda + q, element(0, r, q));
+        for (int64_t q = 0; q < a_cols; q++) gh_test_put(c->dtype, a, off + r * lda + q, element(0, r, q));
     for (int64_t r = 0; r < b_rows; r++)
-        for (int64_t q = 0; q < b_cols; q++) put(b, c->dtype, off + r * ldb + q, element(1, r, q));
+        for (int64_t q = 0; q < b_cols; q++) gh_test_put(c->dtype, b, off + r * ldb + q, element(1, r, q));
     for (int64_t r = 0; r < c->m; r++)
-        for (int64_t q = 0; q < c->n; q++) put(cc, c->dtype, off + r * ldc + q, element(2, r, q));
+        for (int64_t q = 0; q < c->n; q++) gh_test_put(c->dtype, cc, off + r * ldc + q, element(2, r, q));
     if (api->buffer_alloc(ctx, 0, a_bytes, &ba) || api->buffer_alloc(ctx, 0, b_bytes, &bb) ||
         api->buffer_alloc(ctx, 0, c_bytes, &bc) || api->upload(ctx, ba, 0, a, a_bytes) ||
         api->upload(ctx, bb, 0, b, b_bytes) || api->upload(ctx, bc, 0, cc, c_bytes))
         goto out;
-    int kernel = kernel_index(api, ctx, c->kernel);
+    int kernel = gh_test_find_kernel(api, ctx, c->kernel);
     gh_gemm_args args = {.size = sizeof args,
                          .dtype = c->dtype,
                          .trans_a = c->trans_a,
@@ -291,17 +256,30 @@ static int run_case(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c
         free(got);
         goto out;
     }
-    wrong = 0;
-    for (int64_t i = 0; i < c->m; i++)
-        for (int64_t j = 0; j < c->n; j++) {
-            double sum = 0;
-            for (int64_t p = 0; p < c->k; p++) {
-                double x = c->trans_a ? element(0, p, i) : element(0, i, p);
-                double y = c->trans_b ? element(1, j, p) : element(1, p, j);
-                sum += x * y;
-            }
-            wrong += get(got, c->dtype, off + i * ldc + j) != 2 * sum - element(2, i, j);
-        }
+    /* The f64 reference is exact on these small integers. */
+    double *op_a = malloc((size_t)(c->m * c->k) * sizeof(double)),
+           *op_b = malloc((size_t)(c->k * c->n) * sizeof(double));
+    double *sum = malloc((size_t)(c->m * c->n) * sizeof(double)),
+           *abs_sum = malloc((size_t)(c->m * c->n) * sizeof(double));
+    if (op_a && op_b && sum && abs_sum) {
+        for (int64_t i = 0; i < c->m; i++)
+            for (int64_t p = 0; p < c->k; p++) op_a[i * c->k + p] = c->trans_a ? element(0, p, i) : element(0, i, p);
+        for (int64_t p = 0; p < c->k; p++)
+            for (int64_t j = 0; j < c->n; j++) op_b[p * c->n + j] = c->trans_b ? element(1, j, p) : element(1, p, j);
+    }
+    if (op_a && op_b && sum && abs_sum && gh_test_reference_products(c->m, c->n, c->k, op_a, op_b, sum, abs_sum) == 0) {
+        wrong = 0;
+        for (int64_t i = 0; i < c->m; i++)
+            for (int64_t j = 0; j < c->n; j++)
+                wrong +=
+                    gh_test_get(c->dtype, got, (size_t)(off + i * ldc + j)) != 2 * sum[i * c->n + j] - element(2, i, j);
+    } else {
+        fprintf(stderr, "the reference: out of memory\n");
+    }
+    free(op_a);
+    free(op_b);
+    free(sum);
+    free(abs_sum);
     free(got);
 out:
     api->buffer_free(ctx, ba);
@@ -348,7 +326,7 @@ static void test_results(const gh_plugin_api *api)
                         }
                     }
         EXPECT(bad == 0, "threads=%d: %d of %d GEMMs right, with a device-clock kernel_ms", thread_counts[t],
-              cases - bad, cases);
+               cases - bad, cases);
         api->close(ctx);
     }
 }
@@ -369,7 +347,7 @@ static void test_threads_kept(const gh_plugin_api *api)
     EXPECT(run_case(api, ctx, &tiny, &timing) == 0, "the first 1x1x1 GEMM");
     live_threads(&first);
     EXPECT(first.n == before.n + 6, "the first GEMM starts the pool: 6 threads beside the caller (%d, then %d)",
-          before.n, first.n);
+           before.n, first.n);
 
     int bad = 0;
     gemm_case odd = {GH_F64, 1, 0, 37, 53, 29, "tiled", 8};
@@ -377,12 +355,12 @@ static void test_threads_kept(const gh_plugin_api *api)
     live_threads(&later);
     EXPECT(bad == 0, "50 more GEMMs right (%d wrong)", bad);
     EXPECT(same_threads(&first, &later), "50 more GEMMs run on the same threads, none started (%d, then %d)", first.n,
-          later.n);
+           later.n);
 
     api->close(ctx);
     live_threads(&closed);
     EXPECT(same_threads(&before, &closed), "close joins the pool's threads (%d before open, %d after close)", before.n,
-          closed.n);
+           closed.n);
 }
 
 /* Contexts used from several threads at once, as the split does: each its
@@ -450,12 +428,14 @@ int main(int argc, char **argv)
         return 1;
     }
     test_pool();
-    const gh_plugin_api *api = load_cpu_plugin(argv[1]);
-    EXPECT(api != NULL, "the cpu plugin loads");
-    if (api) {
-        test_threads_kept(api);
-        test_results(api);
-        test_contexts_in_threads(api);
+    gh_test_plugin plugin;
+    int loaded = gh_test_plugin_load(&plugin, argv[1]) == 0;
+    EXPECT(loaded, "the cpu plugin loads%s%s", loaded ? "" : ": ", loaded ? "" : plugin.error);
+    if (loaded) {
+        test_threads_kept(plugin.api);
+        test_results(plugin.api);
+        test_contexts_in_threads(plugin.api);
+        gh_test_plugin_unload(&plugin);
     }
     return check_summary("test_cpu_pool");
 }

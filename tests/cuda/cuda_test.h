@@ -8,6 +8,7 @@
 
 #include "gemmhost/plugin.h"
 #include "../check.h"
+#include "plugin_handle.h"
 
 /* With a CUDA device: every kernel x dtype x transpose x shape, verified. */
 void run_gemm_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
@@ -38,8 +39,7 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
  * compiling. */
 void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
 
-/* Finds a kernel's index by name, -1 if absent. */
-int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name);
+/* gh_test_find_kernel finds a kernel's index by name (tests/support). */
 /* The device's compute capability as major * 10 + minor, read from its
  * info's api ("..., sm_90, ..."); -1 if it does not say. */
 int device_sm(const gh_plugin_api *api, gh_plugin *ctx, int device);

@@ -1,18 +1,9 @@
-/* Finding a kernel and a device's compute capability through the ABI:
+/* A device's compute capability through the ABI:
  * shared by the CUDA plugin test and its speed table (cuda_test.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cuda_test.h"
-
-int find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name)
-{
-    for (int i = 0; i < api->kernel_count(ctx); ++i) {
-        const gh_kernel_info *k = api->kernel_info(ctx, i);
-        if (k && strcmp(k->name, name) == 0) return i;
-    }
-    return -1;
-}
 
 int device_sm(const gh_plugin_api *api, gh_plugin *ctx, int device)
 {

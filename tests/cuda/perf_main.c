@@ -7,7 +7,6 @@
  * saying why. Run by ctest's cuda_perf (label perf, which tools/test.sh
  * leaves out) and by tools/gpu-check.sh on the GPU machine.
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,27 +21,18 @@ int main(int argc, char **argv)
     }
     check_quiet = 1;
     setvbuf(stdout, NULL, _IOLBF, 0);
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "gemmhost-cuda-perf: cannot load %s: %s\n", argv[1], dlerror());
+    gh_test_plugin plugin;
+    if (gh_test_plugin_load(&plugin, argv[1]) != 0) {
+        fprintf(stderr, "gemmhost-cuda-perf: %s\n", plugin.error);
         return 1;
     }
-    gh_entry_fn entry = (gh_entry_fn)dlsym(lib, GEMMHOST_ENTRY_NAME);
-    gh_entry_request req = {sizeof req, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR, 0, NULL};
-    gh_status st = entry ? entry(&req) : GH_ERROR;
-    if (st != GH_OK || !req.api) {
-        fprintf(stderr, "gemmhost-cuda-perf: %s has no usable %s (status %d)\n", argv[1], GEMMHOST_ENTRY_NAME, (int)st);
-        dlclose(lib);
+    const gh_plugin_api *api = plugin.api;
+    if (gh_test_plugin_open(&plugin, NULL, 0) != GH_OK) {
+        fprintf(stderr, "gemmhost-cuda-perf: %s\n", plugin.error);
+        gh_test_plugin_unload(&plugin);
         return 1;
     }
-    const gh_plugin_api *api = req.api;
-    gh_plugin *ctx = NULL;
-    st = api->open(NULL, 0, &ctx);
-    if (st != GH_OK || !ctx) {
-        fprintf(stderr, "gemmhost-cuda-perf: open: status %d: %s\n", (int)st, api->last_error(NULL));
-        dlclose(lib);
-        return 1;
-    }
+    gh_plugin *ctx = plugin.ctx;
     int n = api->device_count(ctx), status;
     if (n == 0) {
         printf("skip: no CUDA device here: %s\n", api->last_error(ctx));
@@ -51,7 +41,6 @@ int main(int argc, char **argv)
         for (int d = 0; d < n; ++d) run_perf(api, ctx, d);
         status = check_summary("gemmhost-cuda-perf");
     }
-    api->close(ctx);
-    dlclose(lib);
+    gh_test_plugin_unload(&plugin);
     return status;
 }

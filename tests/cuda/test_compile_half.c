@@ -52,7 +52,7 @@ static int compile_half_sweep(const gh_plugin_api *api, gh_plugin *ctx, gemmhost
                 else if (cc->n_params == 1)
                     snprintf(what, sizeof what, "%s %s tile %lld", cc->kernel, dtype, (long long)cc->params[0]);
                 else snprintf(what, sizeof what, "%s %s", cc->kernel, dtype);
-                gh_status st = compile(ctx, find_kernel(api, ctx, cc->kernel), dtypes[d],
+                gh_status st = compile(ctx, gh_test_find_kernel(api, ctx, cc->kernel), dtypes[d],
                                        cc->n_params ? cc->params : NULL, cc->n_params, archs[a][0], archs[a][1]);
                 const char *e = api->last_error(ctx);
                 if (st == GH_UNSUPPORTED && contains(e, "NVRTC not found")) {
@@ -67,20 +67,23 @@ static int compile_half_sweep(const gh_plugin_api *api, gh_plugin *ctx, gemmhost
      * and sm_80, and its smallest shape for sm_90 (some 3 s a compile, the
      * default about 18 s). */
     const gh_dtype mma_dtypes[] = {GH_F16, GH_BF16, GH_F32};
-    const int mma = find_kernel(api, ctx, "mma");
+    const int mma = gh_test_find_kernel(api, ctx, "mma");
     for (size_t a = 0; a < 2; ++a)
         for (size_t d = 0; d < 3; ++d)
             for (size_t i = 0; i < (a == 0 ? 2u : 1u); ++i) {
                 const int64_t *p = mma_samples[i];
                 gh_status st = compile(ctx, mma, mma_dtypes[d], p, 6, archs[a][0], archs[a][1]);
-                CHECK(st == GH_OK, "NVRTC compiles mma %s %lldx%lldx%lld warp %lldx%lld stages %lld for sm_%d%d%s%.600s",
-                      mma_dtypes[d] == GH_F32 ? "f32" : mma_dtypes[d] == GH_F16 ? "f16" : "bf16", (long long)p[0], (long long)p[1], (long long)p[2],
-                      (long long)p[3], (long long)p[4], (long long)p[5], archs[a][0], archs[a][1], st ? ": " : "",
-                      st ? api->last_error(ctx) : "");
+                CHECK(st == GH_OK,
+                      "NVRTC compiles mma %s %lldx%lldx%lld warp %lldx%lld stages %lld for sm_%d%d%s%.600s",
+                      mma_dtypes[d] == GH_F32   ? "f32"
+                      : mma_dtypes[d] == GH_F16 ? "f16"
+                                                : "bf16",
+                      (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4],
+                      (long long)p[5], archs[a][0], archs[a][1], st ? ": " : "", st ? api->last_error(ctx) : "");
             }
 
     /* wgmma (sm_90a) in each dtype at its default, bf16 at its smallest blocks too. */
-    const int wgmma = find_kernel(api, ctx, "wgmma");
+    const int wgmma = gh_test_find_kernel(api, ctx, "wgmma");
     for (size_t d = 0; d < 3; ++d)
         for (size_t i = 0; i < (mma_dtypes[d] == GH_BF16 ? 2u : 1u); ++i) {
             const int64_t *p = wgmma_samples[i];
@@ -108,7 +111,7 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full)
     }
 
     /* sm_75 has no bf16 or TF32 mma.sync: refused. */
-    const int mma = find_kernel(api, ctx, "mma");
+    const int mma = gh_test_find_kernel(api, ctx, "mma");
     gh_status mst = compile(ctx, mma, GH_BF16, mma_samples[0], 6, 7, 5);
     CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "compute capability 8.0"),
           "compile refuses mma for sm_75, naming compute capability 8.0 (status %d: %s)", (int)mst,
@@ -120,7 +123,7 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full)
           api->last_error(ctx));
 
     /* wgmma: refused for sm_80, and where the accumulators would not fit. */
-    const int wgmma = find_kernel(api, ctx, "wgmma");
+    const int wgmma = gh_test_find_kernel(api, ctx, "wgmma");
     mst = compile(ctx, wgmma, GH_F16, wgmma_samples[0], 3, 8, 0);
     CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "sm_90a"),
           "compile refuses wgmma for sm_80, naming sm_90a (status %d: %s)", (int)mst, api->last_error(ctx));
@@ -131,12 +134,12 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full)
 
     /* The extra checks what it is given, as gemm() does. */
     int64_t seven = 7;
-    gh_status st = compile(ctx, find_kernel(api, ctx, "cublas"), GH_F16, NULL, 0, 9, 0);
+    gh_status st = compile(ctx, gh_test_find_kernel(api, ctx, "cublas"), GH_F16, NULL, 0, 9, 0);
     CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "not one NVRTC builds"),
           "compile refuses cublas, which NVRTC does not build (status %d: %s)", (int)st, api->last_error(ctx));
-    st = compile(ctx, find_kernel(api, ctx, "tiled"), GH_BF16, &seven, 1, 9, 0);
+    st = compile(ctx, gh_test_find_kernel(api, ctx, "tiled"), GH_BF16, &seven, 1, 9, 0);
     CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "tile: 7 is not one of"),
           "compile refuses tile 7, naming the allowed tiles (status %d: %s)", (int)st, api->last_error(ctx));
-    st = compile(ctx, find_kernel(api, ctx, "naive"), (gh_dtype)GH_DTYPE_COUNT, NULL, 0, 9, 0);
+    st = compile(ctx, gh_test_find_kernel(api, ctx, "naive"), (gh_dtype)GH_DTYPE_COUNT, NULL, 0, 9, 0);
     CHECK(st == GH_INVALID_ARGUMENT, "compile refuses an unknown dtype (status %d: %s)", (int)st, api->last_error(ctx));
 }

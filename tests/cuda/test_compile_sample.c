@@ -30,7 +30,7 @@ void run_compile_sample_tests(const gh_plugin_api *api, gh_plugin *ctx, int quic
             "NVRTC compiles of each kernel's default in its dtypes after the first, and of mma's default: "
             "GEMMHOST_CUDA_TEST_QUICK is set (the sanitizer build; the normal build compiles them)");
     for (size_t k = 0; k < sizeof nvrtc_kernels / sizeof nvrtc_kernels[0]; ++k) {
-        const int kernel = find_kernel(api, ctx, nvrtc_kernels[k]);
+        const int kernel = gh_test_find_kernel(api, ctx, nvrtc_kernels[k]);
         const gh_kernel_info *info = kernel >= 0 ? api->kernel_info(ctx, kernel) : NULL;
         int64_t defaults[16];
         if (!CHECK(info && info->n_params <= sizeof defaults / sizeof defaults[0],

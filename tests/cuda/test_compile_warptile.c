@@ -60,7 +60,7 @@ static int compile_one(const gh_plugin_api *api, gh_plugin *ctx, gemmhost_cuda_c
 void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int full)
 {
     gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
-    int kernel = find_kernel(api, ctx, "warptile");
+    int kernel = gh_test_find_kernel(api, ctx, "warptile");
     if (!CHECK(compile != NULL && kernel >= 0, "get_proc(%s) and kernel warptile", GEMMHOST_CUDA_COMPILE)) return;
 
     /* --full: the default in f32 for sm_80 (cp.async too) and sm_75

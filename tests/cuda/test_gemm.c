@@ -2,7 +2,7 @@
  * GEMM on a CUDA device: every kernel (naive, tiled at each tile, blocked at
  * each tile and work the device runs, cuBLAS) x
  * dtype (f32, f64, i32; f16 and bf16 are test_half.c's) x transpose x odd
- * shape x layout x (alpha, beta), each checked against the long double host
+ * shape x layout x (alpha, beta), each checked against the f64 host
  * reference with the K-scaled bound, with C's padding and guard zones
  * checked for stray writes.
  */
@@ -14,7 +14,6 @@
 #include "cuda_test.h"
 #include "variant.h"
 #include "host_reference.h"
-
 
 /* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
  * checks it is refused. warptile (f32 and f64; not i32): the default, 8 x 8
@@ -112,7 +111,7 @@ static int place(placed *p, gh_dtype d, int64_t rows, int64_t cols, int64_t pad,
     p->ld = cols + pad;
     p->offset = offset;
     p->elems = offset + (size_t)((rows - 1) * p->ld + cols + tail);
-    p->host = malloc(p->elems * elem_size(d));
+    p->host = malloc(p->elems * gh_test_elem_size(d));
     p->buf = NULL;
     return p->host ? 0 : -1;
 }
@@ -123,8 +122,8 @@ static void put_logical(placed *p, gh_dtype d, const double *logical, int transp
 {
     for (int64_t i = 0; i < p->rows; ++i)
         for (int64_t j = 0; j < p->cols; ++j)
-            put(d, p->host, p->offset + i * p->ld + j,
-                transposed ? logical[j * p->rows + i] : logical[i * p->cols + j]);
+            gh_test_put(d, p->host, p->offset + i * p->ld + j,
+                        transposed ? logical[j * p->rows + i] : logical[i * p->cols + j]);
 }
 
 static int in_matrix(const placed *p, size_t idx)
@@ -143,7 +142,7 @@ static void free_placed(const gh_plugin_api *api, gh_plugin *ctx, placed *p)
 
 static int upload_placed(const gh_plugin_api *api, gh_plugin *ctx, int device, placed *p, gh_dtype d)
 {
-    size_t bytes = p->elems * elem_size(d);
+    size_t bytes = p->elems * gh_test_elem_size(d);
     if (!p->buf && api->buffer_alloc(ctx, device, bytes, &p->buf) != GH_OK) return -1;
     return api->upload(ctx, p->buf, 0, p->host, bytes) == GH_OK ? 0 : -1;
 }
@@ -160,18 +159,18 @@ static check_result check_c(const logical_problem *lp, const placed *c, const vo
 {
     check_result r = {0, 0, 0.0, 0.0, -1, -1, 0.0, 0.0};
     gh_dtype d = lp->dtype;
-    size_t es = elem_size(d);
+    size_t es = gh_test_elem_size(d);
     for (size_t idx = 0; idx < c->elems; ++idx)
         if (!in_matrix(c, idx) && memcmp((const char *)c_out + idx * es, (const char *)c_init + idx * es, es) != 0)
             r.guard_hits++;
     for (int64_t i = 0; i < lp->m; ++i)
         for (int64_t j = 0; j < lp->n; ++j) {
-            double got = get(d, c_out, c->offset + i * c->ld + j);
+            double got = gh_test_get(d, c_out, c->offset + i * c->ld + j);
             double c0 = lp->c0[i * lp->n + j];
             long double want =
                 (long double)alpha * lp->s[i * lp->n + j] + (beta != 0.0 ? (long double)beta * c0 : 0.0L);
             double err = (double)fabsl((long double)got - want);
-            double bound = gemm_error_bound(d, lp->k, alpha, beta, lp->mag[i * lp->n + j], c0);
+            double bound = gh_test_error_bound(d, lp->k, alpha, beta, lp->mag[i * lp->n + j], c0);
             int ok = isfinite(got) && (d == GH_I32 ? got == (double)want : err <= bound);
             if (isfinite(err) && err > r.max_abs) r.max_abs = err;
             if (bound > 0.0 && err / bound > r.worst_ratio) r.worst_ratio = err / bound;
@@ -219,7 +218,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
                      const layout *lay, double alpha, double beta, int64_t *checks, int64_t *failures)
 {
     gh_dtype d = lp->dtype;
-    size_t es = elem_size(d);
+    size_t es = gh_test_elem_size(d);
     placed a, b, c;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
@@ -260,7 +259,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
         char vname[96], name[288];
         variant_name(&variants[v], vname, sizeof vname);
         snprintf(name, sizeof name, "%s %s", vname, what);
-        int kernel = find_kernel(api, ctx, variants[v].kernel);
+        int kernel = gh_test_find_kernel(api, ctx, variants[v].kernel);
         ++*checks;
         if (upload_placed(api, ctx, device, &c, d)) {
             ++*failures;
@@ -343,7 +342,7 @@ static void check_no_tf32(const gh_plugin_api *api, gh_plugin *ctx, int device)
         gh_status st = upload_placed(api, ctx, device, &c, GH_F32) ? GH_ERROR : GH_OK;
         gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.0, 0.0, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
-        if (st == GH_OK) st = api->gemm(ctx, device, find_kernel(api, ctx, probes[v].kernel), &args, &timing);
+        if (st == GH_OK) st = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, probes[v].kernel), &args, &timing);
         if (st == GH_OK) st = api->download(ctx, c.buf, 0, out, c.elems * 4);
         if (st != GH_OK) {
             check_verdict(0, "%s f32 A*I (TF32 probe): status %d: %s", probes[v].kernel, (int)st, api->last_error(ctx));
@@ -399,7 +398,7 @@ static void check_repeatable(const gh_plugin_api *api, gh_plugin *ctx, int devic
     for (size_t v = 0; v < sizeof probes / sizeof probes[0]; ++v) {
         gh_gemm_args args = make_args(GH_F32, 0, 0, &lp, 1.5, -0.75, &a, &b, &c, &probes[v]);
         gh_gemm_timing timing = {.size = sizeof timing};
-        int kernel = find_kernel(api, ctx, probes[v].kernel);
+        int kernel = gh_test_find_kernel(api, ctx, probes[v].kernel);
         int ok = upload_placed(api, ctx, device, &c, GH_F32) == 0 &&
                  api->gemm(ctx, device, kernel, &args, &timing) == GH_OK &&
                  api->download(ctx, c.buf, 0, first, c.elems * 4) == GH_OK &&

@@ -22,7 +22,6 @@
 #include "kernel_arith.h"
 #include "verify.h"
 
-
 /* Every variant the device runs (blocked at tile 128, work 2 needs 4096
  * threads: test_limits.c checks it is refused); warptile at its default and
  * with 128 threads at depth 32 in 4 stages; mma (tensor cores; f32 as TF32)
@@ -176,7 +175,7 @@ static gh_status run_variant(const gh_plugin_api *api, gh_plugin *ctx, int devic
         .n_params = n_params_of(v),
     };
     *timing = (gh_gemm_timing){.size = sizeof *timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
-    const int kernel = find_kernel(api, ctx, v->kernel);
+    const int kernel = gh_test_find_kernel(api, ctx, v->kernel);
     if (stream) {
         if ((st = api->gemm_async(ctx, stream, kernel, &args, timing)) || (st = api->stream_synchronize(ctx, stream)))
             return st;
@@ -191,11 +190,11 @@ static gh_status run_variant(const gh_plugin_api *api, gh_plugin *ctx, int devic
  * test_gemm.c's). */
 static int variant_has(const gh_plugin_api *api, gh_plugin *ctx, int device, const variant *v, gh_dtype d)
 {
-    const gh_kernel_info *ki = api->kernel_info(ctx, find_kernel(api, ctx, v->kernel));
+    const gh_kernel_info *ki = api->kernel_info(ctx, gh_test_find_kernel(api, ctx, v->kernel));
     if (!ki || !(ki->dtypes & GH_DTYPE_BIT(d))) return 0;
     const int tensor_cores =
         strcmp(v->kernel, "cublas-tf32") == 0 || strcmp(v->kernel, "mma") == 0 || strcmp(v->kernel, "wgmma") == 0;
-    if (tensor_cores && device_sm(api, ctx, device) < 80) return 0; /* refused: test_limits.c */
+    if (tensor_cores && device_sm(api, ctx, device) < 80) return 0;                     /* refused: test_limits.c */
     if (strcmp(v->kernel, "wgmma") == 0 && device_sm(api, ctx, device) != 90) return 0; /* sm_90a only */
     return d != GH_F32 || tensor_cores;
 }
@@ -241,8 +240,8 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
         }
         gh_arith arith;
         char arith_text[96];
-        gh_kernel_arith(api->kernel_info(ctx, find_kernel(api, ctx, v->kernel)), GEMMHOST_ABI_MINOR, dc->dtype, &arith,
-                        arith_text, sizeof arith_text);
+        gh_kernel_arith(api->kernel_info(ctx, gh_test_find_kernel(api, ctx, v->kernel)), GEMMHOST_ABI_MINOR, dc->dtype,
+                        &arith, arith_text, sizeof arith_text);
         gh_verify_result res;
         gh_verify_as(dc->ref, arith, &dc->c_out, &res);
         const int timing_ok = timing.clock == GH_CLOCK_DEVICE && timing.kernel_ms >= 0.0 && isfinite(timing.kernel_ms);

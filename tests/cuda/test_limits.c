@@ -20,7 +20,7 @@ static void expect_gemm(const gh_plugin_api *api, gh_plugin *ctx, int device, co
                         const gh_gemm_args *args, gh_status want, const char *says, const char *what)
 {
     gh_gemm_timing timing = {.size = sizeof timing};
-    gh_status st = api->gemm(ctx, device, find_kernel(api, ctx, kernel), args, &timing);
+    gh_status st = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, kernel), args, &timing);
     const char *e = api->last_error(ctx);
     CHECK(st == want && contains(e, says), "%s: %s gives status %d (got %d) saying \"%s\" (got \"%s\")", kernel, what,
           (int)want, (int)st, says, e);
@@ -78,7 +78,7 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                     "f32 on a device without TF32 tensor cores");
     } else {
         gh_gemm_timing t = {.size = sizeof t};
-        gh_status st = api->gemm(ctx, device, find_kernel(api, ctx, "cublas-tf32"), &args, &t);
+        gh_status st = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, "cublas-tf32"), &args, &t);
         CHECK(st == GH_OK, "cublas-tf32 runs f32 on sm_%d (status %d: %s)", device_sm(api, ctx, device), (int)st,
               api->last_error(ctx));
     }
@@ -111,7 +111,7 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
 
     /* The device still works after all that. */
     gh_gemm_timing timing = {.size = sizeof timing};
-    gh_status st = api->gemm(ctx, device, find_kernel(api, ctx, "tiled"), &good, &timing);
+    gh_status st = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, "tiled"), &good, &timing);
     CHECK(st == GH_OK, "a good GEMM after the refused ones runs (status %d: %s)", (int)st, api->last_error(ctx));
     st = api->synchronize(ctx, device);
     CHECK(st == GH_OK, "synchronize (status %d: %s)", (int)st, api->last_error(ctx));

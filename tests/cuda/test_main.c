@@ -61,22 +61,14 @@ static int contains(const char *s, const char *part)
 
 /* ---- loading, and what the CUDA plugin's table offers ---- */
 
-static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
+static const gh_plugin_api *load_plugin(const char *path, gh_test_plugin *h)
 {
-    *lib_out = NULL;
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        check_verdict(0, "dlopen(%s) without a CUDA driver in the way: %s", path, dlerror());
+    int loaded = gh_test_plugin_load(h, path) == 0;
+    if (!CHECK(loaded, "the plugin loads without a CUDA driver in the way and negotiates ABI %d.%d%s%s",
+               GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR, loaded ? "" : ": ", loaded ? "" : h->error))
         return NULL;
-    }
-    *lib_out = lib;
-    gh_entry_fn entry = (gh_entry_fn)dlsym(lib, GEMMHOST_ENTRY_NAME);
-    gh_entry_request req = {sizeof req, GEMMHOST_ABI_MAJOR, GEMMHOST_ABI_MINOR, 0, NULL};
-    gh_status st = entry ? entry(&req) : GH_ERROR;
-    if (!CHECK(st == GH_OK && req.api, "the plugin loads and negotiates ABI %d.%d (status %d)", GEMMHOST_ABI_MAJOR,
-               GEMMHOST_ABI_MINOR, (int)st))
-        return NULL;
-    const gh_plugin_api *api = req.api;
+    void *lib = h->library;
+    const gh_plugin_api *api = h->api;
 
     /* The build hides everything but the entry: the plugin's own names and
      * the helpers' error text stay inside it. */
@@ -87,7 +79,7 @@ static const gh_plugin_api *load_plugin(const char *path, void **lib_out)
     CHECK(api->name && strcmp(api->name, "cuda") == 0, "plugin name is \"cuda\" (got %s)",
           api->name ? api->name : "NULL");
     /* ABI minor 1: the multi-device split uses them all on NVIDIA GPUs. */
-    CHECK(req.abi_minor == GEMMHOST_ABI_MINOR && GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->stream_create &&
+    CHECK(h->abi_minor == GEMMHOST_ABI_MINOR && GH_HAS_MEMBER(api, gh_plugin_api, host_free) && api->stream_create &&
               api->stream_destroy && api->upload_2d_async && api->download_2d_async && api->gemm_async &&
               api->stream_synchronize && api->host_alloc && api->host_free,
           "the ABI minor 1 members (streams, 2D copies, gemm_async, host memory) are all set");
@@ -138,7 +130,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
-        int k = find_kernel(api, ctx, want[i].name);
+        int k = gh_test_find_kernel(api, ctx, want[i].name);
         const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
         CHECK(info && info->size >= sizeof(gh_kernel_info) && info->dtypes == want[i].dtypes &&
                   info->n_params == want[i].n_params && info->description && info->description[0],
@@ -151,8 +143,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
         if (!info || info->size < sizeof(gh_kernel_info)) continue;
         if (tf32) {
             /* wgmma's TF32 drops the low bits (measured; kernels.c). */
-            const gh_precision want_inputs =
-                strcmp(want[i].name, "wgmma") == 0 ? GH_PREC_TF32_TRUNCATED : GH_PREC_TF32;
+            const gh_precision want_inputs = strcmp(want[i].name, "wgmma") == 0 ? GH_PREC_TF32_TRUNCATED : GH_PREC_TF32;
             const gh_kernel_precision *p = info->n_precisions == 1 ? info->precisions : NULL;
             CHECK(p && p->size >= sizeof(gh_kernel_precision) && p->dtype == GH_F32 && p->inputs == want_inputs &&
                       p->accumulate == GH_PREC_F32,
@@ -163,7 +154,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                   "kernel %s declares no arithmetic: the default (%zu declarations)", want[i].name, info->n_precisions);
         }
     }
-    int tiled = find_kernel(api, ctx, "tiled");
+    int tiled = gh_test_find_kernel(api, ctx, "tiled");
     const gh_kernel_info *info = tiled >= 0 ? api->kernel_info(ctx, tiled) : NULL;
     if (info && info->n_params == 1) {
         const gh_param_info *p = &info->params[0];
@@ -172,7 +163,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
         for (size_t i = 0; ok && i < 4; ++i) ok = p->allowed[i] == (int64_t)(4 << i);
         CHECK(ok, "tiled's parameter: tile, default 16, allowed 4, 8, 16, 32");
     }
-    int blocked = find_kernel(api, ctx, "blocked");
+    int blocked = gh_test_find_kernel(api, ctx, "blocked");
     info = blocked >= 0 ? api->kernel_info(ctx, blocked) : NULL;
     if (info && info->n_params == 2) {
         const gh_param_info *t = &info->params[0], *w = &info->params[1];
@@ -185,7 +176,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
     }
     /* warptile: its parameters in gemm()'s order, the documented defaults,
      * each default among its allowed values. */
-    int warptile = find_kernel(api, ctx, "warptile");
+    int warptile = gh_test_find_kernel(api, ctx, "warptile");
     info = warptile >= 0 ? api->kernel_info(ctx, warptile) : NULL;
     if (info && info->n_params == 9) {
         const char *names[9] = {"bm", "bn", "bk", "wm", "wn", "tm", "tn", "stages", "minblocks"};
@@ -229,7 +220,8 @@ static char *read_file(const char *path)
     return text;
 }
 
-static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu", "warptile.cu", "mma.cu", "wgmma.cu", "wgmma_ops.cuh"};
+static const char *const files[] = {"gemm_common.cuh", "naive.cu", "tiled.cu", "blocked.cu",
+                                    "warptile.cu",     "mma.cu",   "wgmma.cu", "wgmma_ops.cuh"};
 #define N_KERNEL_FILES (sizeof files / sizeof files[0])
 
 /* Copies the real sources into dir, with an error planted at the end of
@@ -420,16 +412,15 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     int no_device = 0;
-    void *lib = NULL;
-    const gh_plugin_api *api = load_plugin(plugin_path, &lib);
+    gh_test_plugin plugin;
+    const gh_plugin_api *api = load_plugin(plugin_path, &plugin);
     if (api) {
         if (compile_part) test_open_options(api, kernel_src_dir);
 
-        gh_plugin *ctx = NULL;
-        gh_status st = api->open(NULL, 0, &ctx);
-        CHECK(st == GH_OK && ctx, "open with no options succeeds, device or not (status %d: %s)", (int)st,
-              st == GH_OK ? "" : api->last_error(NULL));
-        if (st == GH_OK && ctx) {
+        gh_status st = gh_test_plugin_open(&plugin, NULL, 0);
+        gh_plugin *ctx = plugin.ctx;
+        CHECK(st == GH_OK, "open with no options succeeds, device or not (%s)", st == GH_OK ? "ok" : plugin.error);
+        if (st == GH_OK) {
             test_kernel_infos(api, ctx);
             if (compile_part) {
                 const char *quick = getenv("GEMMHOST_CUDA_TEST_QUICK");
@@ -467,10 +458,10 @@ int main(int argc, char **argv)
                 if (part_wanted("streams")) run_stream_tests(api, ctx, d);
             }
             if (n >= 2) run_multi_device_stream_tests(api, ctx, n);
-            api->close(ctx);
+            gh_test_plugin_close(&plugin);
         }
     }
-    if (lib) dlclose(lib);
+    if (api) gh_test_plugin_unload(&plugin);
     int status = check_summary("gemmhost-cuda-test");
     /* The device part was asked for and could not run: a skip (77 for
      * ctest), unless something failed. */

@@ -7,6 +7,7 @@
 
 #include "cuda_test.h"
 #include "host_reference.h"
+#include "timing.h"
 
 typedef struct perf_variant {
     const char *kernel;
@@ -37,32 +38,12 @@ static const perf_variant perf_variants[] = {
 #define BLOCKED_DEFAULT  4
 #define WARPTILE_DEFAULT 8
 
-static int compare_doubles(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* Median kernel time of 3 runs after one warm-up, or a negative value. */
 static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, const perf_variant *v, int64_t n,
                           gh_buffer *a, gh_buffer *b, gh_buffer *c)
 {
-    gh_gemm_args args = {.size = sizeof args,
-                         .dtype = GH_F32,
-                         .m = n,
-                         .n = n,
-                         .k = n,
-                         .alpha = 1.0,
-                         .beta = 0.0,
-                         .lda = n,
-                         .ldb = n,
-                         .ldc = n,
-                         .a = a,
-                         .b = b,
-                         .c = c,
-                         .params = v->params,
-                         .n_params = v->params[2] ? 9 : v->params[1] ? 2 : 1};
-    int kernel = find_kernel(api, ctx, v->kernel);
+    gh_gemm_args args = gh_test_square_args(n, a, b, c, v->params, v->params[2] ? 9 : v->params[1] ? 2 : 1);
+    int kernel = gh_test_find_kernel(api, ctx, v->kernel);
     /* No parameters given: the kernel's declared defaults. */
     int64_t defaults[16];
     const gh_kernel_info *info = kernel >= 0 ? api->kernel_info(ctx, kernel) : NULL;
@@ -71,19 +52,12 @@ static double time_kernel(const gh_plugin_api *api, gh_plugin *ctx, int device, 
         args.params = info->n_params ? defaults : NULL;
         args.n_params = info->n_params;
     }
-    double ms[3];
-    for (int r = -1; r < 3; ++r) {
-        gh_gemm_timing timing = {.size = sizeof timing};
-        gh_status st = api->gemm(ctx, device, kernel, &args, &timing);
-        if (st != GH_OK) {
-            check_verdict(0, "perf %s %s %lld^3: status %d: %s", v->kernel, v->label, (long long)n, (int)st,
-                          api->last_error(ctx));
-            return -1.0;
-        }
-        if (r >= 0) ms[r] = timing.kernel_ms;
-    }
-    qsort(ms, 3, sizeof ms[0], compare_doubles);
-    return ms[1];
+    gh_status st = GH_OK;
+    double ms = gh_test_median_kernel_ms(api, ctx, device, kernel, &args, 3, &st);
+    if (st != GH_OK)
+        check_verdict(0, "perf %s %s %lld^3: status %d: %s", v->kernel, v->label, (long long)n, (int)st,
+                      api->last_error(ctx));
+    return ms;
 }
 
 void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
@@ -100,8 +74,7 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
             goto next;
         }
         /* Random data, never zeros: zeros run faster and hide nothing. */
-        uint64_t state = 7;
-        for (int64_t i = 0; i < n * n; ++i) host[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
+        gh_test_seeded_f32(host, n * n, 7, 0);
         if (api->upload(ctx, a, 0, host, bytes) || api->upload(ctx, b, 0, host, bytes)) {
             check_verdict(0, "perf %lld^3: upload: %s", (long long)n, api->last_error(ctx));
             goto next;
@@ -109,7 +82,7 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device)
         double gflops[N_PERF];
         for (size_t v = 0; v < N_PERF; ++v) {
             double ms = time_kernel(api, ctx, device, &perf_variants[v], n, a, b, c);
-            gflops[v] = ms > 0.0 ? 2.0 * (double)n * (double)n * (double)n / (ms * 1e6) : 0.0;
+            gflops[v] = gh_test_gflops(n, n, n, ms);
         }
         double cublas = gflops[N_PERF - 1];
         for (size_t v = 0; v < N_PERF; ++v)

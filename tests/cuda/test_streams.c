@@ -15,6 +15,8 @@
 
 #include "cuda_test.h"
 #include "host_reference.h"
+#include "data.h"
+#include "timing.h"
 
 static double now_ms(void)
 {
@@ -35,9 +37,8 @@ static int time_ok(double ms)
 
 static void fill_random(unsigned char *p, size_t n, uint64_t seed)
 {
-    uint64_t state = seed;
     for (size_t i = 0; i < n; i += 8) {
-        uint64_t r = test_rand_next(&state);
+        uint64_t r = gh_random_u64(seed, 0, i / 8);
         for (size_t b = 0; b < 8 && i + b < n; ++b) p[i + b] = (unsigned char)(r >> (8 * b));
     }
 }
@@ -232,7 +233,7 @@ static int prepare_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, int dev
     memset(g->host, 0, sizeof g->host);
     memset(g->buf, 0, sizeof g->buf);
     if (logical_problem_init(&g->lp, g->dtype, g->m, g->n, g->k, seed) || host_products(&g->lp)) return -1;
-    size_t es = elem_size(g->dtype);
+    size_t es = gh_test_elem_size(g->dtype);
     g->rows[0] = g->ta ? g->k : g->m;
     g->cols[0] = g->ta ? g->m : g->k;
     g->rows[1] = g->tb ? g->n : g->k;
@@ -251,8 +252,8 @@ static int prepare_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, int dev
             return -1;
         for (int64_t r = 0; r < g->rows[i]; ++r)
             for (int64_t c = 0; c < g->cols[i]; ++c)
-                put(g->dtype, g->host[i], (size_t)(r * g->cols[i] + c),
-                    transposed[i] ? logical[i][c * g->rows[i] + r] : logical[i][r * g->cols[i] + c]);
+                gh_test_put(g->dtype, g->host[i], (size_t)(r * g->cols[i] + c),
+                            transposed[i] ? logical[i][c * g->rows[i] + r] : logical[i][r * g->cols[i] + c]);
     }
     if (api->host_alloc(ctx, (size_t)(g->m * g->n) * es, &g->host[3]) != GH_OK) return -1;
     memset(g->host[3], 0, (size_t)(g->m * g->n) * es);
@@ -262,7 +263,7 @@ static int prepare_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, int dev
 /* Queues uploads of A, B, C0, the GEMM, and the download of C on s. */
 static gh_status queue_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, gh_stream *s, stream_gemm *g)
 {
-    size_t es = elem_size(g->dtype);
+    size_t es = gh_test_elem_size(g->dtype);
     gh_status st = GH_OK;
     for (int i = 0; i < 3 && st == GH_OK; ++i) {
         g->up_ms[i] = -1.0;
@@ -293,7 +294,7 @@ static gh_status queue_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, gh_
         .n_params = g->n_params,
     };
     g->timing = (gh_gemm_timing){.size = sizeof g->timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
-    if (st == GH_OK) st = api->gemm_async(ctx, s, find_kernel(api, ctx, g->kernel), &args, &g->timing);
+    if (st == GH_OK) st = api->gemm_async(ctx, s, gh_test_find_kernel(api, ctx, g->kernel), &args, &g->timing);
     g->down_ms = -1.0;
     if (st == GH_OK)
         st = api->download_2d_async(ctx, s, g->buf[2], g->offset[2] * es, (uint64_t)g->ld[2] * es, g->host[3],
@@ -308,11 +309,11 @@ static int verify_stream_gemm(const stream_gemm *g, const char *where)
     double got_bad = 0.0, want_bad = 0.0, worst = 0.0;
     for (int64_t i = 0; i < g->m; ++i)
         for (int64_t j = 0; j < g->n; ++j) {
-            double got = get(g->dtype, g->host[3], (size_t)(i * g->n + j));
+            double got = gh_test_get(g->dtype, g->host[3], (size_t)(i * g->n + j));
             double c0 = g->lp.c0[i * g->n + j];
             long double want = (long double)g->alpha * g->lp.s[i * g->n + j] + (long double)g->beta * c0;
             double err = (double)fabsl((long double)got - want);
-            double bound = gemm_error_bound(g->dtype, g->k, g->alpha, g->beta, g->lp.mag[i * g->n + j], c0);
+            double bound = gh_test_error_bound(g->dtype, g->k, g->alpha, g->beta, g->lp.mag[i * g->n + j], c0);
             int ok = isfinite(got) && (g->dtype == GH_I32 ? got == (double)want : err <= bound);
             if (bound > 0.0 && err / bound > worst) worst = err / bound;
             if (!ok && bad++ == 0) {
@@ -441,29 +442,14 @@ static void test_overlap(const gh_plugin_api *api, gh_plugin *ctx, int device, g
     }
     /* The plugin writes only the members a timing's size covers. */
     for (int r = 0; r < OVERLAP_MAX_REPS; ++r) timings[r].size = sizeof timings[r];
-    uint64_t state = 5;
-    for (int64_t i = 0; i < n * n; ++i) init[i] = (float)((double)(test_rand_next(&state) >> 11) * 0x1.0p-52 - 1.0);
+    gh_test_seeded_f32(init, n * n, 5, 0);
     memset(host, 1, OVERLAP_BYTES);
     if (api->upload(ctx, a, 0, init, mat) != GH_OK || api->upload(ctx, b, 0, init, mat) != GH_OK) {
         check_verdict(0, "overlap: upload: %s", api->last_error(ctx));
         goto done;
     }
-    gh_gemm_args args = {.size = sizeof args,
-                         .dtype = GH_F32,
-                         .m = n,
-                         .n = n,
-                         .k = n,
-                         .alpha = 1.0,
-                         .beta = 0.0,
-                         .lda = n,
-                         .ldb = n,
-                         .ldc = n,
-                         .a = a,
-                         .b = b,
-                         .c = c,
-                         .params = params,
-                         .n_params = 2};
-    int blocked = find_kernel(api, ctx, "blocked");
+    gh_gemm_args args = gh_test_square_args(n, a, b, c, params, 2);
+    int blocked = gh_test_find_kernel(api, ctx, "blocked");
 
     /* Each alone first (the first GEMM also compiles the kernel). */
     double gemm_alone = 0.0, upload_alone = 0.0;
@@ -558,14 +544,14 @@ static void test_stream_errors(const gh_plugin_api *api, gh_plugin *ctx, int dev
                          .params = params,
                          .n_params = 2};
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1.0};
-    gh_status st = api->gemm_async(ctx, s, find_kernel(api, ctx, "blocked"), &args, &timing);
+    gh_status st = api->gemm_async(ctx, s, gh_test_find_kernel(api, ctx, "blocked"), &args, &timing);
     CHECK(st == GH_UNSUPPORTED && contains(api->last_error(ctx), "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
           "gemm_async of blocked tile=128 work=2 is unsupported, naming the limit (status %d: %s)", (int)st,
           api->last_error(ctx));
     args.params = NULL;
     args.n_params = 0;
     args.dtype = GH_I32;
-    st = api->gemm_async(ctx, s, find_kernel(api, ctx, "cublas"), &args, &timing);
+    st = api->gemm_async(ctx, s, gh_test_find_kernel(api, ctx, "cublas"), &args, &timing);
     CHECK(st == GH_UNSUPPORTED && contains(api->last_error(ctx), "int32"),
           "gemm_async of cuBLAS in i32 is unsupported (status %d: %s)", (int)st, api->last_error(ctx));
     st = api->stream_synchronize(ctx, s);

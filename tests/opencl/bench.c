@@ -3,15 +3,11 @@
 #include <stdlib.h>
 #include "bench.h"
 #include "plugin_handle.h"
+#include "seeded.h"
+#include "timing.h"
 
 #define REPEATS 5
 #define SAMPLES 64
-
-static int compare_doubles(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 /* A few entries of C against an f64 reference, with the K-scaled bound. */
 static int spot_check(const float *a, const float *b, const float *c, int64_t n)
@@ -46,13 +42,8 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
         printf("  %lld: out of host memory\n", (long long)n);
         goto done;
     }
-    uint64_t state = 7;
-    for (size_t x = 0; x < count; x++) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        a[x] = (float)((double)(state >> 11) * 0x1.0p-52 - 1.0);
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        b[x] = (float)((double)(state >> 11) * 0x1.0p-52 - 1.0);
-    }
+    gh_test_seeded_f32(a, (int64_t)count, 7, 0);
+    gh_test_seeded_f32(b, (int64_t)count, 7, 1);
     gh_status st = api->buffer_alloc(ctx, device, bytes, &da);
     if (st == GH_OK) st = api->buffer_alloc(ctx, device, bytes, &db);
     if (st == GH_OK) st = api->buffer_alloc(ctx, device, bytes, &dc);
@@ -93,7 +84,7 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
     double naive_gflops = 0;
     for (size_t cfg = 0; cfg < n_configs; cfg++) {
         const bench_config *bc = &configs[cfg];
-        int kernel = find_kernel(api, ctx, bc->kernel);
+        int kernel = gh_test_find_kernel(api, ctx, bc->kernel);
         char label[48];
         const int64_t *p = bc->params;
         if (bc->n_params == 7) /* warptile: block, warp and work-item tiles */
@@ -104,35 +95,15 @@ static void bench_size(const gh_plugin_api *api, gh_plugin *ctx, int device, int
             snprintf(label, sizeof label, "%-7s %3lldx%lld", bc->kernel, (long long)p[0], (long long)p[1]);
         else if (bc->n_params == 1) snprintf(label, sizeof label, "%-7s %3lld", bc->kernel, (long long)p[0]);
         else snprintf(label, sizeof label, "%s", bc->kernel);
-        gh_gemm_args args = {.size = sizeof args,
-                             .dtype = GH_F32,
-                             .m = n,
-                             .n = n,
-                             .k = n,
-                             .alpha = 1,
-                             .beta = 0,
-                             .lda = n,
-                             .ldb = n,
-                             .ldc = n,
-                             .a = da,
-                             .b = db,
-                             .c = dc,
-                             .params = bc->params,
-                             .n_params = bc->n_params};
-        double ms[REPEATS + 1];
-        for (int r = 0; r <= REPEATS && st == GH_OK; r++) { /* run 0 warms up (and builds) */
-            gh_gemm_timing timing = {.size = sizeof timing};
-            st = api->gemm(ctx, device, kernel, &args, &timing);
-            ms[r] = timing.kernel_ms;
-        }
+        gh_gemm_args args = gh_test_square_args(n, da, db, dc, bc->params, bc->n_params);
+        /* The warm-up run also builds the kernel. */
+        double median = gh_test_median_kernel_ms(api, ctx, device, kernel, &args, REPEATS, &st);
         if (st != GH_OK) {
             printf("  %5lld  %-30s  %s\n", (long long)n, label, api->last_error(ctx));
             st = GH_OK;
             continue;
         }
-        qsort(ms + 1, REPEATS, sizeof ms[0], compare_doubles);
-        double median = ms[1 + REPEATS / 2];
-        double gflops = 2.0 * (double)n * (double)n * (double)n / (median * 1e6);
+        double gflops = gh_test_gflops(n, n, n, median);
         if (cfg == 0) naive_gflops = gflops;
         int ok = api->download(ctx, dc, 0, c, bytes) == GH_OK && spot_check(a, b, c, n);
         printf("  %5lld  %-30s  %10.3f ms  %9.1f GFLOP/s  %5.2fx naive  %s\n", (long long)n, label, median, gflops,

@@ -28,7 +28,7 @@ static void check_workgroup_limit(const gh_plugin_api *api, gh_plugin *ctx, int 
         return;
     }
     const int64_t huge[2] = {128, 2};
-    gh_status st = gemm_case_status(api, ctx, device, find_kernel(api, ctx, "blocked"), huge, 2);
+    gh_status st = gemm_case_status(api, ctx, device, gh_test_find_kernel(api, ctx, "blocked"), huge, 2);
     const char *err = api->last_error(ctx);
     CHECK(st == GH_UNSUPPORTED && strstr(err, "tile=128 work=2") && strstr(err, "4096") &&
               strstr(err, "CL_DEVICE_MAX_WORK_GROUP_SIZE"),
@@ -54,8 +54,8 @@ typedef struct device_worker {
 static void *worker_thread(void *arg)
 {
     device_worker *w = arg;
-    const int kernels[3] = {find_kernel(w->api, w->ctx, "naive"), find_kernel(w->api, w->ctx, "tiled"),
-                            find_kernel(w->api, w->ctx, "blocked")};
+    const int kernels[3] = {gh_test_find_kernel(w->api, w->ctx, "naive"), gh_test_find_kernel(w->api, w->ctx, "tiled"),
+                            gh_test_find_kernel(w->api, w->ctx, "blocked")};
     for (int i = 0; i < 9; i++) {
         /* naive wg=16, tiled tile=16, blocked 128x8 */
         gemm_case c = {.kernel = kernels[i % 3],

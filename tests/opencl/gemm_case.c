@@ -5,6 +5,7 @@
 #include <gemmhost/half.h>
 #include <gemmhost/plugin_helpers.h>
 #include "gemm_case.h"
+#include "seeded.h"
 #include "host_verify.h"
 
 /* Elements after each matrix, to catch writes (and reads) past its end. */
@@ -22,15 +23,6 @@ static layout make_layout(int64_t rows, int64_t cols, const gemm_case *c)
     layout l = {rows, cols, cols + c->pad, c->offset, 0};
     l.count = l.offset + (uint64_t)(rows * l.ld) + GUARD;
     return l;
-}
-
-static uint64_t next_random(uint64_t *state)
-{
-    /* xorshift64*: plenty for test data, same everywhere. */
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 0x2545F4914F6CDD1DULL;
 }
 
 static double get(const void *raw, gh_dtype d, uint64_t i)
@@ -57,14 +49,6 @@ static void set(void *raw, gh_dtype d, uint64_t i, double v)
     }
 }
 
-/* Inputs: floats in [-1, 1), integers in [-8, 8] so no i32 sum overflows. */
-static double random_value(gh_dtype d, uint64_t *state)
-{
-    uint64_t r = next_random(state);
-    if (d == GH_I32) return (double)(int)(r % 17) - 8;
-    return (double)(r >> 11) * 0x1.0p-52 - 1.0;
-}
-
 /* What the buffers hold outside the matrices: NaN for floats (a kernel that
  * reads it poisons its result; one that writes it is caught by the bit
  * pattern check; for f16 and bf16 not the quiet NaN a kernel would write),
@@ -84,12 +68,15 @@ static void fill_poison(void *raw, gh_dtype d, uint64_t count)
     }
 }
 
-static void fill_matrix(void *raw, gh_dtype d, const layout *l, uint64_t *state)
+/* Inputs from tests/support's seeded values (floats in [-1, 1), i32 in
+ * -8..8 but 0, so no i32 sum overflows), stream `stream` of the seed. */
+static void fill_matrix(void *raw, gh_dtype d, const layout *l, uint64_t seed, uint64_t stream)
 {
     fill_poison(raw, d, l->count);
     for (int64_t r = 0; r < l->rows; r++)
         for (int64_t col = 0; col < l->cols; col++)
-            set(raw, d, l->offset + (uint64_t)(r * l->ld + col), random_value(d, state));
+            set(raw, d, l->offset + (uint64_t)(r * l->ld + col),
+                gh_test_seeded_value(d, seed, stream, (uint64_t)(r * l->cols + col)));
 }
 
 void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size)
@@ -232,10 +219,9 @@ case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, 
         snprintf(why, why_size, "out of host memory");
         goto done;
     }
-    uint64_t state = c->seed * 0x9E3779B97F4A7C15ULL + 1;
-    fill_matrix(a, d, &la, &state);
-    fill_matrix(b, d, &lb, &state);
-    if (c->beta != 0) fill_matrix(c0, d, &lc, &state);
+    fill_matrix(a, d, &la, c->seed, 0);
+    fill_matrix(b, d, &lb, c->seed, 1);
+    if (c->beta != 0) fill_matrix(c0, d, &lc, c->seed, 2);
     else fill_poison(c0, d, lc.count); /* must not be read */
 
     gh_status st = api->buffer_alloc(ctx, device, la.count * eb, &bufs.a);

@@ -56,7 +56,7 @@ static gh_status gemm_with_kernel_dir(const gh_plugin_api *api, const char *plat
     gh_status st = api->open(opts, platform ? 2 : 1, &ctx);
     if (st == GH_OK) {
         const int64_t tile = 8;
-        st = gemm_case_status(api, ctx, device, find_kernel(api, ctx, "tiled"), &tile, 1);
+        st = gemm_case_status(api, ctx, device, gh_test_find_kernel(api, ctx, "tiled"), &tile, 1);
     }
     snprintf(err, err_size, "%s", api->last_error(ctx));
     if (ctx) api->close(ctx);

@@ -182,8 +182,8 @@ static void run_blocked(sweep *s, int blocked, int64_t tile, int64_t work, unsig
 
 static void run_sweep(sweep *s)
 {
-    int naive = find_kernel(s->api, s->ctx, "naive"), tiled = find_kernel(s->api, s->ctx, "tiled");
-    int blocked = find_kernel(s->api, s->ctx, "blocked");
+    int naive = gh_test_find_kernel(s->api, s->ctx, "naive"), tiled = gh_test_find_kernel(s->api, s->ctx, "tiled");
+    int blocked = gh_test_find_kernel(s->api, s->ctx, "blocked");
     shape extra[3];
     for (int dtype = 0; dtype < GH_DTYPE_COUNT; dtype++)
         for (int trans = 0; trans < 4 && kernel_has(s, naive, dtype); trans++) {
@@ -247,8 +247,11 @@ int main(int argc, char **argv)
         }
     }
 
-    plugin_handle h = {0};
-    if (plugin_load(&h, plugin_path) != 0) return 1;
+    gh_test_plugin h;
+    if (gh_test_plugin_load(&h, plugin_path) != 0) {
+        fprintf(stderr, "cannot load %s: %s\n", plugin_path, h.error);
+        return 1;
+    }
     const gh_plugin_api *api = h.api;
     if (!bench) {
         option_checks_platform(api);
@@ -274,7 +277,7 @@ int main(int argc, char **argv)
     if (bench) {
         int rc = bench_run(api, ctx, sizes, n_sizes);
         api->close(ctx);
-        plugin_unload(&h);
+        gh_test_plugin_unload(&h);
         return rc;
     }
 
@@ -293,6 +296,6 @@ int main(int argc, char **argv)
     }
     if (n_devices > 1) device_checks_threads(api, ctx);
     api->close(ctx);
-    plugin_unload(&h);
+    gh_test_plugin_unload(&h);
     return check_summary("opencl_plugin");
 }

@@ -148,7 +148,7 @@ static void check_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device,
 
 void warptile_checks(const gh_plugin_api *api, gh_plugin *ctx, int device, int is_software)
 {
-    const int kernel = find_kernel(api, ctx, "warptile");
+    const int kernel = gh_test_find_kernel(api, ctx, "warptile");
     if (!CHECK(kernel >= 0, "the plugin has a warptile kernel")) return;
     check_refusals(api, ctx, device, kernel);
     unsigned counter = 0;

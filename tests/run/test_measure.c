@@ -1,0 +1,176 @@
+/* The measuring path (core/run/run.c, gh_run_measure) in process, over the C
+ * plugin with its gemm wrapped: the plugin computes, the wrapper reports the
+ * kernel times a script says and can spoil one repetition's output. So the
+ * median, minimum, maximum and GFLOP/s are checked against known times (no
+ * check depends on the machine's speed), and each way a repetition can go
+ * wrong must fail the result naming it.
+ *   test_measure PATH/gemmhost-cpu.so */
+#define _POSIX_C_SOURCE 200809L
+#define CHECK_MAIN
+#include "../check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin_handle.h"
+#include "progress.h"
+#include "run.h"
+
+/* ---- the scripted plugin --------------------------------------------------- */
+
+static const gh_plugin_api *real;
+static gh_plugin_api scripted;
+static double script_ms[16]; /* the kernel time of call i (warm-up included) */
+static int calls;
+static int spoil_call = -1;  /* this call's C gets one element changed */
+static int status_call = -1; /* this call fails with GH_ERROR */
+static gh_buffer *last_c;
+
+static gh_status scripted_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *t)
+{
+    int call = calls++;
+    if (call == status_call) return GH_ERROR;
+    gh_status s = real->gemm(ctx, device, kernel, args, t);
+    if (s != GH_OK) return s;
+    if (call == spoil_call) {
+        float one = 12345.0f; /* f32 cases only */
+        s = real->upload(ctx, args->c, args->c_offset * sizeof one, &one, sizeof one);
+    }
+    last_c = args->c;
+    t->kernel_ms = script_ms[call < 16 ? call : 15];
+    return s;
+}
+
+typedef struct setup {
+    gh_test_plugin plugin;
+    gh_loaded_plugin loaded;
+    gh_instance inst;
+    gh_kernel_variant variant;
+    gh_run_config run;
+    gh_progress *progress;
+} setup;
+
+static int setup_open(setup *s, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    if (gh_test_plugin_load(&s->plugin, path) != 0 || gh_test_plugin_open(&s->plugin, NULL, 0) != GH_OK) {
+        check_verdict(0, "the C plugin loads and opens: %s", s->plugin.error);
+        return -1;
+    }
+    real = s->plugin.api;
+    scripted = *real;
+    scripted.gemm = scripted_gemm;
+    s->loaded = (gh_loaded_plugin){.path = (char *)path,
+                                   .name = "cpu",
+                                   .api = &scripted,
+                                   .abi_major = GEMMHOST_ABI_MAJOR,
+                                   .abi_minor = s->plugin.abi_minor};
+    s->inst = (gh_instance){.name = "cpu", .plugin = &s->loaded, .ctx = s->plugin.ctx};
+    int naive = gh_test_find_kernel(real, s->plugin.ctx, "naive");
+    s->variant = (gh_kernel_variant){.kernel = naive, .info = real->kernel_info(s->plugin.ctx, naive)};
+    s->run = (gh_run_config){.alpha = 1.0,
+                             .beta = 0.0,
+                             .warmup = 1,
+                             .repeat = 5,
+                             .seed = 7,
+                             .verify = GH_VERIFY_FULL,
+                             .freivalds_trials = 3,
+                             .samples = 64,
+                             .ld_pad = 3,
+                             .guard = 8,
+                             .isolation = GH_ISOLATION_NONE};
+    s->progress = gh_progress_start(GH_PROGRESS_OFF, 1, 1.0);
+    return s->variant.info ? 0 : -1;
+}
+
+/* One measurement of a 33 x 17 x 29 f32 case with the script as set. */
+static gh_result measure_once(setup *s)
+{
+    gh_result r;
+    memset(&r, 0, sizeof r);
+    calls = 0;
+    gh_case_data *cd = gh_case_data_new(&s->run, 0, (gh_shape){33, 17, 29}, GH_F32, (gh_trans){0, 0});
+    if (!cd) {
+        check_verdict(0, "case data: out of memory");
+        return r;
+    }
+    gh_streak streak = {0};
+    gh_run_measure(&s->run, &s->inst, 0, &s->variant, cd, &streak, s->progress, &r);
+    gh_case_data_free(cd);
+    return r;
+}
+
+static void test_times(setup *s)
+{
+    const double ms[] = {100.0, 4.0, 1.0, 3.0, 5.0, 2.0}; /* warm-up, then five timed */
+    memcpy(script_ms, ms, sizeof ms);
+    gh_result r = measure_once(s);
+    EXPECT(r.status == GH_RESULT_PASS, "a right result with good times passes (%s: %s)",
+           gh_result_status_name(r.status), r.detail);
+    EXPECT(calls == 6, "one warm-up and five timed calls (%d calls)", calls);
+    EXPECT(r.repeats == 5, "five timed repetitions reported (%d)", r.repeats);
+    EXPECT(r.kernel_ms_median == 3.0 && r.kernel_ms_min == 1.0 && r.kernel_ms_max == 5.0,
+           "median 3, min 1, max 5 of the timed runs, the warm-up left out (got %g, %g, %g)", r.kernel_ms_median,
+           r.kernel_ms_min, r.kernel_ms_max);
+    double want = 2.0 * 33 * 17 * 29 / (3.0 * 1e6);
+    EXPECT(fabs(r.gflops - want) <= 1e-12 * want, "GFLOP/s is 2MNK over the median (%g, want %g)", r.gflops, want);
+    EXPECT(r.deterministic == 1 && r.verify.checked && r.verify.passed, "deterministic, checked and verified");
+
+    s->run.repeat = 4;
+    r = measure_once(s);
+    EXPECT(r.kernel_ms_median == 3.5, "an even count's median is the mean of the middle two (4 1 3 5: %g)",
+           r.kernel_ms_median);
+    s->run.repeat = 5;
+}
+
+static void test_bad_time(setup *s)
+{
+    const double ms[] = {1.0, 2.0, 2.0, 0.0, 2.0, 2.0};
+    memcpy(script_ms, ms, sizeof ms);
+    gh_result r = measure_once(s);
+    EXPECT(r.status == GH_RESULT_FAIL && strstr(r.detail, "kernel time of 0 ms (run 4 of 6") && r.repeats == 0 &&
+               r.kernel_ms_median == 0 && r.gflops == 0,
+           "a reported time of 0 fails the result, naming the run, and no time is kept (%s: %s)",
+           gh_result_status_name(r.status), r.detail);
+}
+
+static void test_nondeterministic(setup *s)
+{
+    for (int i = 0; i < 16; i++) script_ms[i] = 1.0;
+    spoil_call = 3;
+    gh_result r = measure_once(s);
+    spoil_call = -1;
+    EXPECT(r.status == GH_RESULT_FAIL && r.deterministic == 0 && strstr(r.detail, "nondeterministic: timed run 3"),
+           "a timed run whose output differs from the first fails as nondeterministic, naming it (%s: %s)",
+           gh_result_status_name(r.status), r.detail);
+}
+
+static void test_failed_call(setup *s)
+{
+    for (int i = 0; i < 16; i++) script_ms[i] = 1.0;
+    status_call = 2;
+    gh_result r = measure_once(s);
+    status_call = -1;
+    EXPECT(r.status == GH_RESULT_ERROR && r.repeats == 0,
+           "a gemm call that fails mid-way is an error, no times (%s: %s)", gh_result_status_name(r.status), r.detail);
+}
+
+int main(int argc, char **argv)
+{
+    check_quiet = 1;
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s PATH/gemmhost-cpu.so\n", argv[0]);
+        return 2;
+    }
+    setup s;
+    if (setup_open(&s, argv[1]) == 0) {
+        test_times(&s);
+        test_bad_time(&s);
+        test_nondeterministic(&s);
+        test_failed_call(&s);
+    }
+    gh_progress_finish(s.progress);
+    gh_test_plugin_unload(&s.plugin);
+    return check_summary("test_measure");
+}

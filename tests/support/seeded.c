@@ -1,0 +1,50 @@
+#include "seeded.h"
+
+#include <stdlib.h>
+#include "data.h"
+
+double gh_test_seeded_value(gh_dtype dtype, uint64_t seed, uint64_t stream, uint64_t index)
+{
+    uint64_t r = gh_random_u64(seed, stream, index);
+    if (dtype == GH_I32) {
+        int64_t v = (int64_t)(r % 16) - 8;
+        return (double)(v >= 0 ? v + 1 : v);
+    }
+    double u = (double)(r >> 11) * 0x1.0p-53 * 2.0 - 1.0; /* [-1, 1) */
+    return dtype == GH_F32 ? (double)(float)u : u;
+}
+
+double *gh_test_seeded_values(gh_dtype dtype, int64_t count, uint64_t seed, uint64_t stream)
+{
+    double *x = malloc((size_t)(count > 0 ? count : 1) * sizeof *x);
+    if (x)
+        for (int64_t i = 0; i < count; ++i) x[i] = gh_test_seeded_value(dtype, seed, stream, (uint64_t)i);
+    return x;
+}
+
+void gh_test_seeded_f32(float *out, int64_t count, uint64_t seed, uint64_t stream)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        float v = (float)gh_test_seeded_value(GH_F32, seed, stream, (uint64_t)i);
+        out[i] = v != 0.0f ? v : 0.5f;
+    }
+}
+
+size_t gh_test_elem_size(gh_dtype dtype)
+{
+    return dtype == GH_F64 ? 8 : 4;
+}
+
+void gh_test_put(gh_dtype dtype, void *base, size_t i, double v)
+{
+    if (dtype == GH_F32) ((float *)base)[i] = (float)v;
+    else if (dtype == GH_F64) ((double *)base)[i] = v;
+    else ((int32_t *)base)[i] = (int32_t)v;
+}
+
+double gh_test_get(gh_dtype dtype, const void *base, size_t i)
+{
+    if (dtype == GH_F32) return ((const float *)base)[i];
+    if (dtype == GH_F64) return ((const double *)base)[i];
+    return ((const int32_t *)base)[i];
+}

@@ -1,0 +1,27 @@
+/* Seeded test matrices: values every dtype holds exactly, drawn from the
+ * host's own counter-based generator (gh_random_u64, core/data), so a
+ * (seed, stream) pair names the same matrix in every suite. */
+#ifndef GH_TEST_SUPPORT_SEEDED_H
+#define GH_TEST_SUPPORT_SEEDED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemmhost/plugin.h"
+
+/* Value `index` of (seed, stream): floats uniform in [-1, 1) rounded to f32
+ * for f32 (f64 keeps all 53 bits); i32 in -8..-1, 1..8, never zero, so even a
+ * 1 x 1 x 1 product says something and no K of a test overflows. */
+double gh_test_seeded_value(gh_dtype dtype, uint64_t seed, uint64_t stream, uint64_t index);
+/* `count` such values in a new array (free()), or NULL out of memory. */
+double *gh_test_seeded_values(gh_dtype dtype, int64_t count, uint64_t seed, uint64_t stream);
+/* `count` f32 values in [-1, 1): speed tests' inputs, never zeros (zeros run
+ * faster and hide nothing). */
+void gh_test_seeded_f32(float *out, int64_t count, uint64_t seed, uint64_t stream);
+
+/* Elements of f32, f64 and i32 in a device-layout host image: the size, and
+ * element i read or written as a double (exact for the values above). */
+size_t gh_test_elem_size(gh_dtype dtype);
+void gh_test_put(gh_dtype dtype, void *base, size_t i, double v);
+double gh_test_get(gh_dtype dtype, const void *base, size_t i);
+
+#endif
