@@ -52,7 +52,7 @@ const char gh_default_config_text[] =
     "; found runs every kernel. Small shapes, some not a multiple of any tile.\n"
     "[run]\n"
     "sizes   = 64, 100x75x50, 37x53x29, 1x1x1, 129x31x65\n"
-    "dtype   = f32, f64, i32\n"
+    "dtype   = auto         ; f32, f64, i32 where a kernel has them, else its own (f16, bf16)\n"
     "trans   = nn, tt       ; both transposes, each on its own code path\n"
     "alpha   = 1\n"
     "beta    = 0            ; C starts as NaN: an unwritten element fails\n"
@@ -339,6 +339,14 @@ static int set_dtypes(loader *ld, const section *s, const entry *e, const run_ke
     (void)key;
     int *idx;
     size_t n;
+    run->dtype_auto = strcasecmp(e->value, "auto") == 0;
+    if (run->dtype_auto) { /* every dtype: the plan keeps those some kernel runs */
+        free(run->dtypes);
+        run->dtypes = gh_xrealloc(NULL, GH_DTYPE_COUNT * sizeof(gh_dtype));
+        for (int d = 0; d < GH_DTYPE_COUNT; d++) run->dtypes[d] = (gh_dtype)d;
+        run->n_dtypes = GH_DTYPE_COUNT;
+        return 0;
+    }
     if (get_choice_list(ld, s, e, "a dtype", dtype_names, GH_DTYPE_COUNT, &idx, &n) != 0) return -1;
     free(run->dtypes);
     run->dtypes = gh_xrealloc(NULL, n * sizeof(gh_dtype));
@@ -505,7 +513,8 @@ static int set_tune_cache(loader *ld, const section *s, const entry *e, const ru
 }
 
 /* The defaults are the built-in default config's values (gh_default_config_text
- * spells them out), so an empty config runs what no config runs. */
+ * spells them out), but for dtype: the built-in default's `auto` lets each
+ * kernel choose, a config's default is the listed three. */
 #define RUN_OFF(member) offsetof(gh_run_config, member)
 static const run_key run_keys[] = {
     {"sizes", "64, 100x75x50, 37x53x29, 1x1x1, 129x31x65", set_sizes, 0, 0, 0},

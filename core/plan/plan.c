@@ -786,6 +786,46 @@ static int build_splits(const gh_config *cfg, const gh_plan_filters *f, gh_plan 
     return 0;
 }
 
+#define ALL_DTYPES  ((1u << GH_DTYPE_COUNT) - 1)
+#define WIDE_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32))
+
+uint32_t gh_dtypes_to_run(const gh_run_config *run, uint32_t has)
+{
+    if (!run->dtype_auto) return ALL_DTYPES;
+    has &= ALL_DTYPES;
+    return has & WIDE_DTYPES ? has & WIDE_DTYPES : has;
+}
+
+/* Each variant's and split's dtypes (a split: those all its members have),
+ * then, with dtype = auto, only the cases some of them run, numbered anew. */
+static void choose_dtypes(const gh_run_config *run, gh_plan *plan)
+{
+    uint32_t used = 0;
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        gh_instance *inst = &plan->instances[i];
+        for (size_t v = 0; v < inst->n_variants; v++) {
+            inst->variants[v].run_dtypes = gh_dtypes_to_run(run, inst->variants[v].info->dtypes);
+            if (!inst->problem && inst->runs_alone) used |= inst->variants[v].run_dtypes;
+        }
+    }
+    for (size_t s = 0; s < plan->n_splits; s++) {
+        gh_split_plan *sp = &plan->splits[s];
+        uint32_t shared = ALL_DTYPES;
+        for (size_t m = 0; m < sp->n_members; m++) shared &= sp->members[m].kernel_info->dtypes;
+        sp->run_dtypes = gh_dtypes_to_run(run, shared);
+        if (!sp->problem) used |= sp->run_dtypes;
+    }
+    if (!run->dtype_auto) return;
+    size_t kept = 0;
+    for (size_t c = 0; c < plan->n_cases; c++) {
+        if (!(used & GH_DTYPE_BIT(plan->cases[c].dtype))) continue;
+        plan->cases[kept] = plan->cases[c];
+        plan->cases[kept].index = (int)kept;
+        kept++;
+    }
+    plan->n_cases = kept;
+}
+
 /* Every size x dtype x transpose, in the order the run takes them. */
 static void list_cases(const gh_run_config *run, gh_plan *plan)
 {
@@ -843,18 +883,29 @@ int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_fi
                  f->devices ? " --device " : "", f->devices ? gh_shown_value(f->devices, d, sizeof d) : "");
         return -1;
     }
+    choose_dtypes(&cfg->run, plan);
     return 0;
+}
+
+/* Cases of the plan in the dtypes of `mask`. */
+static size_t cases_in(const gh_plan *plan, uint32_t mask)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < plan->n_cases; c++) n += (mask & GH_DTYPE_BIT(plan->cases[c].dtype)) != 0;
+    return n;
 }
 
 size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst)
 {
     if (inst->problem || !inst->runs_alone) return 0;
-    return plan->n_cases * inst->n_devices * inst->n_variants;
+    size_t n = 0;
+    for (size_t v = 0; v < inst->n_variants; v++) n += cases_in(plan, inst->variants[v].run_dtypes);
+    return n * inst->n_devices;
 }
 
 size_t gh_plan_split_run_count(const gh_plan *plan, const gh_split_plan *sp)
 {
-    return sp->problem ? 0 : plan->n_cases;
+    return sp->problem ? 0 : cases_in(plan, sp->run_dtypes);
 }
 
 static void free_split(gh_split_plan *sp)

@@ -818,6 +818,7 @@ static size_t case_items(const gh_plan *plan, const gh_case *c, const gh_resume 
         if (inst->problem || !inst->runs_alone) continue;
         for (size_t dv = 0; dv < inst->n_devices; dv++)
             for (size_t v = 0; v < inst->n_variants; v++) {
+                if (!(inst->variants[v].run_dtypes & GH_DTYPE_BIT(c->dtype))) continue; /* dtype = auto left it out */
                 items[n] = (case_item){.i = i, .dv = dv, .v = v};
                 if (resume) {
                     const gh_device_info *info = inst->plugin->api->device_info(inst->ctx, inst->devices[dv]);
@@ -833,7 +834,7 @@ static size_t case_items(const gh_plan *plan, const gh_case *c, const gh_resume 
     }
     for (size_t s = 0; s < plan->n_splits; s++) {
         const gh_split_plan *sp = &plan->splits[s];
-        if (sp->problem) continue;
+        if (sp->problem || !(sp->run_dtypes & GH_DTYPE_BIT(c->dtype))) continue;
         items[n] = (case_item){.sp = sp, .s = s};
         if (resume) {
             key.backend = sp->name;
