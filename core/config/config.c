@@ -571,10 +571,21 @@ static double dtype_max(gh_dtype d)
 
 /* alpha and beta against every dtype the run has; i32 runs take them as
  * int32, so a fraction would be cut silently. */
-static int check_scalars(loader *ld, const section *s, const gh_run_config *run)
+static int check_scalars(loader *ld, const section *s, gh_run_config *run)
 {
     const char *names[2] = {"alpha", "beta"};
     double values[2] = {run->alpha, run->beta};
+    if (run->dtype_auto) { /* auto keeps only the dtypes that hold alpha and beta (i32: whole numbers) */
+        size_t kept = 0;
+        for (size_t d = 0; d < run->n_dtypes; d++) {
+            gh_dtype t = run->dtypes[d];
+            int fits = 1;
+            for (int i = 0; i < 2; i++)
+                fits &= fabs(values[i]) <= dtype_max(t) && (t != GH_I32 || values[i] == floor(values[i]));
+            if (fits) run->dtypes[kept++] = t;
+        }
+        run->n_dtypes = kept;
+    }
     for (int i = 0; i < 2; i++) {
         const entry *e = ini_find_entry(s, names[i]);
         for (size_t d = 0; e && d < run->n_dtypes; d++) {

@@ -128,6 +128,14 @@ static void test_builtin_default(void)
     if (CHECK_CONFIG(load_text("[run]\ndtype = AUTO\n", NULL, &cfg) == 0))
         CHECK_CONFIG(cfg.run.dtype_auto == 1 && cfg.run.n_dtypes == GH_DTYPE_COUNT);
     gh_config_free(&cfg);
+    /* auto keeps only the dtypes that hold alpha and beta, instead of refusing them */
+    if (CHECK_CONFIG(load_text("[run]\ndtype = auto\nalpha = 0.5\n", NULL, &cfg) == 0))
+        CHECK_CONFIG(cfg.run.n_dtypes == GH_DTYPE_COUNT - 1 && cfg.run.dtypes[2] == GH_F16);
+    gh_config_free(&cfg);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = auto\nbeta = 100000\n", NULL, &cfg) == 0))
+        CHECK_CONFIG(cfg.run.n_dtypes == GH_DTYPE_COUNT - 1 && cfg.run.dtypes[2] == GH_I32 &&
+                     cfg.run.dtypes[3] == GH_BF16);
+    gh_config_free(&cfg);
 }
 
 static void test_good_file(void)
