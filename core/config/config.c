@@ -52,7 +52,7 @@ const char gh_default_config_text[] =
     "; found runs every kernel. Small shapes, some not a multiple of any tile.\n"
     "[run]\n"
     "sizes   = 64, 100x75x50, 37x53x29, 1x1x1, 129x31x65\n"
-    "dtype   = f32, f64, i32\n"
+    "dtype   = auto         ; f32, f64, i32 where a kernel has them, else its own (f16, bf16)\n"
     "trans   = nn, tt       ; both transposes, each on its own code path\n"
     "alpha   = 1\n"
     "beta    = 0            ; C starts as NaN: an unwritten element fails\n"
@@ -339,6 +339,14 @@ static int set_dtypes(loader *ld, const section *s, const entry *e, const run_ke
     (void)key;
     int *idx;
     size_t n;
+    run->dtype_auto = strcasecmp(e->value, "auto") == 0;
+    if (run->dtype_auto) { /* every dtype: the plan keeps those some kernel runs */
+        free(run->dtypes);
+        run->dtypes = gh_xrealloc(NULL, GH_DTYPE_COUNT * sizeof(gh_dtype));
+        for (int d = 0; d < GH_DTYPE_COUNT; d++) run->dtypes[d] = (gh_dtype)d;
+        run->n_dtypes = GH_DTYPE_COUNT;
+        return 0;
+    }
     if (get_choice_list(ld, s, e, "a dtype", dtype_names, GH_DTYPE_COUNT, &idx, &n) != 0) return -1;
     free(run->dtypes);
     run->dtypes = gh_xrealloc(NULL, n * sizeof(gh_dtype));
@@ -505,7 +513,8 @@ static int set_tune_cache(loader *ld, const section *s, const entry *e, const ru
 }
 
 /* The defaults are the built-in default config's values (gh_default_config_text
- * spells them out), so an empty config runs what no config runs. */
+ * spells them out), but for dtype: the built-in default's `auto` lets each
+ * kernel choose, a config's default is the listed three. */
 #define RUN_OFF(member) offsetof(gh_run_config, member)
 static const run_key run_keys[] = {
     {"sizes", "64, 100x75x50, 37x53x29, 1x1x1, 129x31x65", set_sizes, 0, 0, 0},
@@ -562,10 +571,21 @@ static double dtype_max(gh_dtype d)
 
 /* alpha and beta against every dtype the run has; i32 runs take them as
  * int32, so a fraction would be cut silently. */
-static int check_scalars(loader *ld, const section *s, const gh_run_config *run)
+static int check_scalars(loader *ld, const section *s, gh_run_config *run)
 {
     const char *names[2] = {"alpha", "beta"};
     double values[2] = {run->alpha, run->beta};
+    if (run->dtype_auto) { /* auto keeps only the dtypes that hold alpha and beta (i32: whole numbers) */
+        size_t kept = 0;
+        for (size_t d = 0; d < run->n_dtypes; d++) {
+            gh_dtype t = run->dtypes[d];
+            int fits = 1;
+            for (int i = 0; i < 2; i++)
+                fits &= fabs(values[i]) <= dtype_max(t) && (t != GH_I32 || values[i] == floor(values[i]));
+            if (fits) run->dtypes[kept++] = t;
+        }
+        run->n_dtypes = kept;
+    }
     for (int i = 0; i < 2; i++) {
         const entry *e = ini_find_entry(s, names[i]);
         for (size_t d = 0; e && d < run->n_dtypes; d++) {

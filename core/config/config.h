@@ -71,6 +71,7 @@ typedef struct gh_run_config {
     gh_origin sizes_origin; /* where sizes was given, for messages about a size */
     gh_dtype *dtypes;
     size_t n_dtypes;
+    int dtype_auto; /* dtype = auto: every dtype listed; each kernel runs only its own (gh_dtypes_to_run) */
     gh_trans *trans;
     size_t n_trans;
     double alpha, beta;

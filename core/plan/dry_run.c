@@ -32,8 +32,10 @@ static size_t print_split(const gh_plan *plan, const gh_split_plan *sp, int *imp
     }
     for (size_t i = 0; i < plan->n_cases; i++) {
         const gh_case *c = &plan->cases[i];
+        /* another transpose has the same layout; with dtype = auto, a dtype not every member has is not run */
         if (i > 0 && c->size_index == plan->cases[i - 1].size_index && c->dtype_index == plan->cases[i - 1].dtype_index)
-            continue; /* another transpose: the same layout */
+            continue;
+        if (!(sp->run_dtypes & GH_DTYPE_BIT(c->dtype))) continue;
         printf("    %lldx%lldx%lld %s:\n", (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k,
                gh_dtype_name(c->dtype));
         for (size_t m = 0; m < sp->n_members; m++) {
@@ -47,12 +49,30 @@ static size_t print_split(const gh_plan *plan, const gh_split_plan *sp, int *imp
     return runs;
 }
 
+/* "f32, f16": the dtypes of `mask`, in gh_dtype order. */
+static const char *dtype_list(uint32_t mask, char *out, size_t size)
+{
+    size_t used = 0;
+    *out = '\0';
+    for (int d = 0; d < GH_DTYPE_COUNT && used < size; d++)
+        if (mask & GH_DTYPE_BIT(d))
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", gh_dtype_name((gh_dtype)d));
+    return out;
+}
+
 int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
 {
     size_t total = 0;
     int cannot_run = 0, impossible = 0;
-    printf("plan: %zu cases (%zu sizes x %zu dtypes x %zu transposes), warmup %d, repeat %d, verify %s\n",
-           plan->n_cases, cfg->run.n_sizes, cfg->run.n_dtypes, cfg->run.n_trans, cfg->run.warmup, cfg->run.repeat,
+    uint32_t in_cases = 0; /* with dtype = auto: those some kernel runs */
+    for (size_t i = 0; i < plan->n_cases; i++) in_cases |= GH_DTYPE_BIT(plan->cases[i].dtype);
+    size_t n_dtypes = 0;
+    for (int d = 0; d < GH_DTYPE_COUNT; d++) n_dtypes += (in_cases >> d) & 1;
+    char names[64];
+    printf("plan: %zu cases (%zu sizes x %zu dtypes%s%s%s x %zu transposes), warmup %d, repeat %d, verify %s\n",
+           plan->n_cases, cfg->run.n_sizes, cfg->run.dtype_auto ? n_dtypes : cfg->run.n_dtypes,
+           cfg->run.dtype_auto ? " (auto: " : "", cfg->run.dtype_auto ? dtype_list(in_cases, names, sizeof names) : "",
+           cfg->run.dtype_auto ? ")" : "", cfg->run.n_trans, cfg->run.warmup, cfg->run.repeat,
            gh_verify_method_name(cfg->run.verify));
     for (size_t i = 0; i < plan->n_instances; i++) {
         const gh_instance *inst = &plan->instances[i];
@@ -66,9 +86,11 @@ int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
         }
         printf("  backend %s (plugin %s): %zu runs on %zu device(s):", inst->name, inst->plugin->name, runs,
                inst->n_devices);
-        for (size_t v = 0; v < inst->n_variants; v++)
-            printf("%s %s%s%s", v ? "," : "", inst->variants[v].info->name, *inst->variants[v].label ? " " : "",
-                   inst->variants[v].label);
+        for (size_t v = 0; v < inst->n_variants; v++) {
+            const gh_kernel_variant *kv = &inst->variants[v];
+            printf("%s %s%s%s", v ? "," : "", kv->info->name, *kv->label ? " " : "", kv->label);
+            if (cfg->run.dtype_auto) printf(" (%s)", dtype_list(kv->run_dtypes, names, sizeof names));
+        }
         printf("\n");
     }
     for (size_t i = 0; i < plan->n_splits; i++) {

@@ -76,8 +76,11 @@ int gh_check_host_memory(const gh_config *cfg, const gh_plan *plan, int show, ch
     size_t copies = output_copies(plan);
     gh_shape worst_shape = {0, 0, 0};
     gh_dtype worst_dtype = GH_F32;
+    uint32_t in_cases = 0; /* with dtype = auto, the plan keeps only the dtypes some kernel runs */
+    for (size_t c = 0; c < plan->n_cases; c++) in_cases |= GH_DTYPE_BIT(plan->cases[c].dtype);
     for (size_t s = 0; s < run->n_sizes; s++)
         for (size_t d = 0; d < run->n_dtypes; d++) {
+            if (run->dtype_auto && !(in_cases & GH_DTYPE_BIT(run->dtypes[d]))) continue;
             uint64_t need = gh_case_host_bytes(run, run->sizes[s], run->dtypes[d], copies);
             if (show) {
                 char text[64];

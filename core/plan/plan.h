@@ -17,6 +17,7 @@ typedef struct gh_kernel_variant {
     char label[128];      /* "tile=16", "tile=auto", "" without params */
     uint64_t auto_params; /* bit p: parameter p is `auto`, the tune cache's best per case (tune_auto.h) */
     int named; /* 1: named in its section's `kernels` or in --kernel: running no case is exit 3 */
+    uint32_t run_dtypes; /* GH_DTYPE_BIT mask of the cases it runs (gh_dtypes_to_run) */
 } gh_kernel_variant;
 
 typedef struct gh_instance {
@@ -60,6 +61,7 @@ typedef struct gh_split_plan {
     char *problem;             /* why it cannot run at all; NULL when it can */
     gh_member_layout *layouts; /* [(size * n_dtypes + dtype) * n_members + member] */
     gh_streak streak;          /* crashed and timed-out results in a row (isolation) */
+    uint32_t run_dtypes;       /* GH_DTYPE_BIT mask of the cases it runs: the dtypes every member has */
 } gh_split_plan;
 
 /* One case: a size, a dtype and a transpose, numbered in the order they run
@@ -99,6 +101,10 @@ typedef struct gh_plan_filters {
 int gh_plan_build(const gh_config *cfg, gh_plugin_set *plugins, const gh_plan_filters *filters, gh_plan *plan,
                   char *err, size_t err_size);
 void gh_plan_free(gh_plan *plan);
+/* The dtypes a kernel with mask `has` runs: with dtype = auto, its f32, f64
+ * and i32, or its own (f16, bf16) when it has none of them; otherwise every
+ * listed dtype (one it lacks is an unsupported result). */
+uint32_t gh_dtypes_to_run(const gh_run_config *run, uint32_t has);
 /* Runs that the plan will make (cases x devices x variants), for --dry-run. */
 size_t gh_plan_run_count(const gh_plan *plan, const gh_instance *inst);
 size_t gh_plan_split_run_count(const gh_plan *plan, const gh_split_plan *sp);

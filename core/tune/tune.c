@@ -82,7 +82,8 @@ int gh_tune_run(const gh_config *cfg, gh_plan *plan, gh_tune_cache *cache, gh_tu
             for (size_t k = 0; k < n_kernels && rc == 0; k++) {
                 const gh_kernel_info *info = inst->plugin->api->kernel_info(inst->ctx, kernels[k]);
                 for (size_t t = 0; t < run.n_dtypes && rc == 0; t++) {
-                    if (!(info->dtypes & GH_DTYPE_BIT(run.dtypes[t]))) continue; /* it declares it has none */
+                    /* it declares it has none, or dtype = auto leaves it out */
+                    if (!(info->dtypes & gh_dtypes_to_run(&run, info->dtypes) & GH_DTYPE_BIT(run.dtypes[t]))) continue;
                     gh_tune_search s = {
                         &run,  inst,   bc,     inst->devices[d], kernels[k], run.dtypes[t], budget_of(cfg, bc, o),
                         cache, report, o->out, o->messages};

@@ -111,11 +111,30 @@ static void test_builtin_default(void)
         tiny |= shape_is(&r->sizes[i], 1, 1, 1);
     }
     CHECK_CONFIG(odd && tiny);
-    CHECK_CONFIG(r->n_dtypes == 3 && r->n_trans == 2);
+    /* dtype = auto: every dtype listed, each kernel runs its own (the plan chooses) */
+    CHECK_CONFIG(r->dtype_auto == 1 && r->n_dtypes == GH_DTYPE_COUNT && r->n_trans == 2);
+    for (int d = 0; d < GH_DTYPE_COUNT && d < (int)r->n_dtypes; d++) CHECK_CONFIG(r->dtypes[d] == (gh_dtype)d);
     CHECK_CONFIG(r->ld_pad == 3 && r->guard == 64 && r->verify == GH_VERIFY_AUTO && r->beta == 0.0);
     CHECK_CONFIG(strcmp(r->output, "gemmhost-results") == 0);
     CHECK_CONFIG(strcmp(cfg.path, "<built-in>") == 0);
-    check_defaults(&cfg); /* an empty config runs what no config runs */
+    gh_config_free(&cfg);
+    /* the rest is what a config without the key gets; a listed dtype turns auto off */
+    const char *listed[] = {"run.dtype=f32, f64, i32"};
+    if (CHECK_CONFIG(gh_config_load_text(gh_default_config_text, "<built-in>", listed, 1, &cfg, err, sizeof err) == 0)) {
+        CHECK_CONFIG(cfg.run.dtype_auto == 0);
+        check_defaults(&cfg);
+    }
+    gh_config_free(&cfg);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = AUTO\n", NULL, &cfg) == 0))
+        CHECK_CONFIG(cfg.run.dtype_auto == 1 && cfg.run.n_dtypes == GH_DTYPE_COUNT);
+    gh_config_free(&cfg);
+    /* auto keeps only the dtypes that hold alpha and beta, instead of refusing them */
+    if (CHECK_CONFIG(load_text("[run]\ndtype = auto\nalpha = 0.5\n", NULL, &cfg) == 0))
+        CHECK_CONFIG(cfg.run.n_dtypes == GH_DTYPE_COUNT - 1 && cfg.run.dtypes[2] == GH_F16);
+    gh_config_free(&cfg);
+    if (CHECK_CONFIG(load_text("[run]\ndtype = auto\nbeta = 100000\n", NULL, &cfg) == 0))
+        CHECK_CONFIG(cfg.run.n_dtypes == GH_DTYPE_COUNT - 1 && cfg.run.dtypes[2] == GH_I32 &&
+                     cfg.run.dtypes[3] == GH_BF16);
     gh_config_free(&cfg);
 }
 
@@ -380,6 +399,7 @@ static const bad_case bad_cases[] = {
     {"[run]\nsizes = 64, 64x64x64\n", NULL, {"test.ini:2:", "[run] sizes:", "repeats"}},
     {"[run]\ntrans = nn, xx\n", NULL, {"test.ini:2:", "[run] trans:", "\"xx\"", "allowed: nn, nt, tn, tt"}},
     {"[run]\ndtype = f32, F32\n", NULL, {"test.ini:2:", "[run] dtype:", "listed twice"}},
+    {"[run]\ndtype = auto, f16\n", NULL, {"test.ini:2:", "[run] dtype:", "\"auto\" is not a dtype"}},
     {"[run]\nalpha = abc\n", NULL, {"test.ini:2:", "[run] alpha:", "not a number"}},
     {"[run]\nalpha = nan\n", NULL, {"test.ini:2:", "[run] alpha:", "not a number"}},
     {"[run]\nbeta = 1e999\n", NULL, {"test.ini:2:", "[run] beta:", "not a number"}},

@@ -45,6 +45,7 @@
 /* the third gemm call waits until the file $GEMMHOST_FAKE_GATE exists: a run held mid-way for
  * as long as a test needs, with no timing */
 #define FAKE_GATE_THIRD    26
+#define FAKE_F16_ONLY      27 /* correct, but its kernel has f16 only (a tensor-core kernel's dtypes) */
 #define FAKE_TWO_DEVICES   (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
 
 static _Thread_local char error_text[256] = "";
@@ -109,7 +110,9 @@ static const gh_param_info variant_param = {
 static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            "loop",
                                            "a plain triple loop",
-                                           FAKE_MODE == FAKE_F32_ONLY ? GH_DTYPE_BIT(GH_F32) : 7u,
+                                           FAKE_MODE == FAKE_F32_ONLY   ? GH_DTYPE_BIT(GH_F32)
+                                           : FAKE_MODE == FAKE_F16_ONLY ? GH_DTYPE_BIT(GH_F16)
+                                                                        : 7u,
                                            FAKE_MODE == FAKE_TUNABLE ? &variant_param : NULL,
                                            FAKE_MODE == FAKE_TUNABLE ? 1 : 0,
                                            NULL,
@@ -159,6 +162,30 @@ static gh_status fake_download(gh_plugin *ctx, gh_buffer *b, uint64_t off, void 
     return GH_OK;
 }
 
+/* IEEE binary16 as double. */
+static double half_value(uint16_t h)
+{
+    int exponent = (h >> 10) & 31, mantissa = h & 1023;
+    double v = exponent == 0    ? ldexp(mantissa, -24)
+               : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                : ldexp(mantissa + 1024, exponent - 25);
+    return h & 0x8000 ? -v : v;
+}
+/* The nearest binary16 (ties to even), by search: slow, but the fake multiplies tiny matrices. */
+static uint16_t half_of(double v)
+{
+    uint16_t sign = signbit(v) ? 0x8000 : 0, lo = 0, hi = 0x7c00; /* [0, infinity] */
+    double a = fabs(v);
+    if (isnan(v)) return 0x7e00;
+    while (hi - lo > 1) {
+        uint16_t mid = (uint16_t)((lo + hi) / 2);
+        if (half_value(mid) <= a) lo = mid;
+        else hi = mid;
+    }
+    double below = a - half_value(lo), above = half_value(hi) - a;
+    return sign | (below < above || (below == above && !(lo & 1)) ? lo : hi);
+}
+
 /* op(A)(i,p) and op(B)(p,j) of any dtype, as double. */
 static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off, int64_t ld, int trans, int64_t r,
                       int64_t c)
@@ -167,6 +194,7 @@ static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off,
     switch (g->dtype) {
     case GH_F32: return ((const float *)buf->data)[idx];
     case GH_F64: return ((const double *)buf->data)[idx];
+    case GH_F16: return half_value(((const uint16_t *)buf->data)[idx]);
     default: return ((const int32_t *)buf->data)[idx];
     }
 }
@@ -195,6 +223,7 @@ static void store(const gh_gemm_args *g, uint64_t idx, double v, int perturb)
         ((double *)g->c->data)[idx] = d;
         break;
     }
+    case GH_F16: ((uint16_t *)g->c->data)[idx] = (uint16_t)(half_of(v) ^ perturb); break;
     default: ((int32_t *)g->c->data)[idx] = (int32_t)v + perturb; break;
     }
 }

@@ -106,6 +106,26 @@ out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config mixed fake_f32_
 expect_status "a kernel without i32 still runs its f32 cases" $? 0
 expect_in "its i32 cases are shown unsupported with the reason" "$out" "kernel loop of plugin fake_f32_only has no i32"
 
+# dtype = auto: each kernel runs f32, f64, i32 where it has them, else its own dtypes, so an
+# f16-only (tensor-core-like) kernel gives f16 results, not unsupported rows.
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config auto fake_f16_only)" --set run.dtype=auto 2>&1)
+expect_status "dtype = auto with an f16-only kernel" $? 0
+expect_in "nothing is unsupported for lack of a dtype" "$out" "gemmhost: 14 passed, 0 failed, 0 unsupported"
+expect_in "the f16-only kernel's fastest f16" "$out" "fastest f16:"
+n=$(grep -c '^[0-9]*,other,fake_f16_only,.*,loop,.*,f16,.*,pass,' "$work/auto.csv")
+expect_status "the f16-only kernel passed both f16 cases" "$n" 2
+if grep -q ',bf16,' "$work/auto.csv"; then bad "bf16 ran though no kernel has it"; else ok "no bf16 case: no kernel has it"; fi
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config autodry fake_f16_only)" --set run.dtype=auto --dry-run 2>&1)
+expect_in "--dry-run counts the cases some kernel runs" "$out" "plan: 8 cases (1 sizes x 4 dtypes (auto: f32, f64, i32, f16) x 2 transposes)"
+expect_in "--dry-run shows each kernel's dtypes" "$out" "backend other (plugin fake_f16_only): 2 runs on 1 device(s): loop (f16)"
+out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config listed fake_f16_only)" --set run.dtype=f32 2>&1)
+expect_status "a listed dtype the kernel lacks is still unsupported (exit 0: not named)" $? 0
+expect_in "listed f32: the f16-only kernel's cases are unsupported" "$out" "0 failed, 2 unsupported"
+# The built-in default uses dtype = auto (only the f16 fake besides the build tree's plugins).
+mkdir -p "$work/f16only" && cp "$fakes/gemmhost-fake_f16_only.so" "$work/f16only/"
+out=$(cd "$work" && GEMMHOST_PLUGIN_PATH=$work/f16only "$gemmhost" --dry-run 2>&1)
+expect_in "the built-in default runs the f16-only kernel's f16" "$out" "backend fake_f16_only (plugin fake_f16_only): 10 runs on 1 device(s): loop (f16)"
+
 # Only a kernel named in `kernels` (or --kernel) that runs no case makes exit 3.
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config unnamed fake_f32_only)" --set run.dtype=i32 2>&1)
 expect_status "a kernel that only came with its plugin and can run no case" $? 0
