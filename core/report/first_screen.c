@@ -20,6 +20,7 @@ typedef struct kernel_row {
     char *backend, *device, *kernel; /* kernel: with its params */
     size_t count[N_STATUS];
     double best[GH_DTYPE_COUNT]; /* best GFLOP/s of the results that ran; < 0: none */
+    char *why_unsupported;       /* the first unsupported result's reason; NULL: none */
 } kernel_row;
 
 typedef struct dtype_verdict {
@@ -60,6 +61,7 @@ void gh_first_screen_free(gh_first_screen *s)
         free(s->rows[i].backend);
         free(s->rows[i].device);
         free(s->rows[i].kernel);
+        free(s->rows[i].why_unsupported);
     }
     free(s->rows);
     for (int d = 0; d < GH_DTYPE_COUNT; d++) {
@@ -112,6 +114,8 @@ void gh_first_screen_result(gh_first_screen *s, const gh_result *res, const char
     char *kernel = gh_strdupf("%s%s%s", res->kernel ? res->kernel : "-", res->params[0] ? " " : "", res->params);
     kernel_row *r = row_for(s, res->backend, device_label, kernel);
     if ((int)res->status < N_STATUS) r->count[res->status]++;
+    if (res->status == GH_RESULT_UNSUPPORTED && !r->why_unsupported && res->detail[0])
+        r->why_unsupported = gh_strdup(res->detail);
     s->dtypes_seen |= GH_DTYPE_BIT(res->dtype);
     int ran = res->status == GH_RESULT_PASS || res->status == GH_RESULT_UNCHECKED;
     if (ran && res->repeats > 0 && res->gflops > r->best[res->dtype]) r->best[res->dtype] = res->gflops;
@@ -268,6 +272,11 @@ void gh_first_screen_kernels(const gh_first_screen *s, FILE *out)
             gh_sb_printf(&b, " %*s", GFLOPS_W, g);
         }
         put_line(out, &b);
+        /* A kernel that ran nothing says why once, in full: it may be the one the user asked for. */
+        size_t total = 0;
+        for (int st = 0; st < N_STATUS; st++) total += r->count[st];
+        if (r->why_unsupported && r->count[GH_RESULT_UNSUPPORTED] == total)
+            fprintf(out, "%*s  none ran: %s\n", INDENT, "", r->why_unsupported);
     }
     free(gh_sb_take(&b));
 }

@@ -1,8 +1,8 @@
 /* The end of a run on the terminal, when not --verbose: what a newcomer
  * asked, in a screen. A line per device and kernel (counts of each status,
- * best GFLOP/s per dtype), one agreement verdict per dtype with its worst
- * case named, the fastest result per dtype. Unsupported results are counted,
- * not listed; the CSV and JSON keep every row, and --verbose shows them. */
+ * best GFLOP/s per dtype; a kernel that ran no case says why, once), one
+ * agreement verdict per dtype with its worst case named, the fastest result
+ * per dtype. Unsupported results are counted, not listed; the CSV and JSON keep every row, and --verbose shows them. */
 #ifndef GEMMHOST_FIRST_SCREEN_H
 #define GEMMHOST_FIRST_SCREEN_H
 
