@@ -1,12 +1,19 @@
 /* The kernels this plugin offers, as the host sees them (gh_kernel_info) and
  * as the plugin builds and launches them (source file, function, build-time
- * parameters, work-group shape, local memory). */
+ * parameters, work-group shape, local memory). The table is kernels.c; each
+ * kernel's parameters, fit rules and launch shape are its own file, named
+ * as in kernels/opencl (naive.c, tiled.c, ...). */
 #ifndef GH_OPENCL_KERNELS_H
 #define GH_OPENCL_KERNELS_H
 
 #include <stddef.h>
 #include <gemmhost/plugin.h>
+#include "blocked.h"
+#include "mma.h"
+#include "naive.h"
+#include "tiled.h"
 #include "warptile.h"
+#include "wgmma.h"
 
 /* clblast is a library's (clblast.c): no source, no program, no parameters. */
 enum {
@@ -20,12 +27,6 @@ enum {
     OCL_KERNEL_COUNT
 };
 
-/* mma's parameters (kernels/opencl/mma.cl), in the order gemm() takes them. */
-enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
-
-/* wgmma's (kernels/opencl/wgmma.cl). */
-enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_BK, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
-
 /* Most parameters any kernel takes (warptile's). */
 #define OCL_MAX_PARAMS OCL_WT_PARAMS
 
@@ -35,6 +36,10 @@ typedef struct ocl_kernel_def {
     const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
     int sm90a;                           /* its PTX holds sm_90a instructions as comments (ptx_rebuild.h) */
+    /* The variant's work-group, block of C and local memory, from its values. */
+    void (*shape)(struct ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+    /* 1 when the values fit together, else 0 with why; NULL: every combination does. */
+    int (*fits)(const int64_t *values, gh_dtype dtype, char *why, size_t why_size);
 } ocl_kernel_def;
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
@@ -74,13 +79,10 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
 struct ocl_device;
 int ocl_inline_ptx_device_fits(int kernel, const struct ocl_device *dev, char *why, size_t why_size);
 
-/* mma (and wgmma) is built once per transpose pair and copy path (so that each program
- * holds one body, whose registers ptxas allocates alone): sets v->path from
- * the call and makes it part of v's program cache key. The 16-byte copy
- * path takes A and B whose offsets and rows are whole 16 bytes (buffers
- * start aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least 128 bytes). */
-void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, int64_t lda, uint64_t b_offset,
-                  int64_t ldb, gh_dtype dtype);
+/* Bytes of an element of the kernels' local-memory tiles: their arithmetic
+ * type (ACC_T), f32 for the 16-bit dtypes, which are converted as they are
+ * loaded from global memory. */
+uint64_t ocl_tile_elem_bytes(gh_dtype dtype);
 
 /* warptile on NVIDIA (compute capability 8.0 and newer), f32 and f64,
  * copies its tiles by cp.async (inline PTX) in a program per transpose

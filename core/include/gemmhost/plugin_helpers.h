@@ -11,6 +11,8 @@
  *   gh_plugin_check_copy[_2d]     upload/download ranges
  *   gh_plugin_check_gemm(...)     every generic gemm argument check
  *   gh_plugin_check_params(...)   n_params and the "not one of ..." message
+ *   GH_PLUGIN_PARAM(...)          one gh_param_info of a kernel's table
+ *   gh_plugin_embedded_find(...)  a file embedded at build time, by name
  *   gh_plugin_dtype_name/size     "f32", 4 ...
  *
  * Each plugin keeps its own buffer type: the checks learn a buffer's size and
@@ -261,6 +263,19 @@ static inline gh_status gh_plugin_check_copy_2d(const char *call, const gh_buffe
 
 /* ---- kernel parameters ---- */
 
+/* Entries of a static array. */
+#define GH_PLUGIN_COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+/* One entry of a kernel's parameter table: its name, what it does, its
+ * default and the static array of its allowed values, e.g.
+ *   static const int64_t tiles[] = {8, 16, 32};
+ *   static const gh_param_info params[] = {GH_PLUGIN_PARAM("tile", "edge of ...", 16, tiles)}; */
+#define GH_PLUGIN_PARAM(NAME, DESCRIPTION, DEFAULT, ALLOWED)                                               \
+    {                                                                                                      \
+        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
+        .allowed = ALLOWED, .n_allowed = GH_PLUGIN_COUNT(ALLOWED),                                         \
+    }
+
 /* The position of `value` among p's allowed values, or 0 for a value within
  * a range parameter's min..max; -1 when the value is not allowed. */
 static inline int gh_plugin_param_index(const gh_param_info *p, int64_t value)
@@ -296,6 +311,25 @@ static inline gh_status gh_plugin_check_params(const char *call, const gh_kernel
         return GH_INVALID_ARGUMENT;
     }
     return GH_OK;
+}
+
+/* ---- embedded files ----
+ * The table cmake/Embed.cmake generates (gemmhost_embed): a plugin's kernel
+ * sources or SPIR-V, NULL-terminated; each file's bytes end with a NUL. */
+
+struct gh_embedded_file {
+    const char *name; /* the file's name, e.g. "tiled.cl" */
+    const unsigned char *data;
+    unsigned long size; /* bytes, not counting the NUL after them */
+};
+
+/* The entry of `table` named `name`, or NULL when none is. */
+static inline const struct gh_embedded_file *gh_plugin_embedded_find(const struct gh_embedded_file *table,
+                                                                     const char *name)
+{
+    for (const struct gh_embedded_file *e = table; e->name; e++)
+        if (strcmp(e->name, name) == 0) return e;
+    return NULL;
 }
 
 /* ---- gemm arguments ---- */
