@@ -148,6 +148,18 @@ static inline gh_status gh_plugin_negotiate(gh_entry_request *req, const gh_plug
 #define GH_PLUGIN_DEFINE_ERROR_TEXT \
     GH_PLUGIN_HIDDEN GH_PLUGIN_THREAD_LOCAL char gh_plugin_error_text[GH_PLUGIN_ERROR_SIZE]
 
+/* The members every plugin's table starts with: its size and ABI version,
+ * name, description and version, its options (a static array) and
+ * last_error. The rest (open, close, device_count, ...) follow it:
+ *   static const gh_plugin_api api = {
+ *       GH_PLUGIN_API_HEAD("mine", "what it runs on", "1.0", options),
+ *       .open = my_open, ...
+ *   }; */
+#define GH_PLUGIN_API_HEAD(NAME, DESCRIPTION, VERSION, OPTIONS)                                                    \
+    .size = sizeof(gh_plugin_api), .abi_major = GEMMHOST_ABI_MAJOR, .abi_minor = GEMMHOST_ABI_MINOR, .name = NAME, \
+    .description = DESCRIPTION, .version = VERSION, .options = OPTIONS,                                            \
+    .n_options = sizeof(OPTIONS) / sizeof((OPTIONS)[0]), .last_error = gh_plugin_last_error
+
 /* Defines the exported entry for the static table `api`, and the error text. */
 #define GH_PLUGIN_ENTRY(api)                                                   \
     GH_PLUGIN_DEFINE_ERROR_TEXT;                                               \
@@ -218,6 +230,17 @@ typedef struct gh_plugin_extent {
 
 /* Written by the plugin; called only with non-NULL buffers. */
 typedef gh_plugin_extent (*gh_plugin_extent_fn)(const gh_buffer *buf);
+
+/* The buffer members of plugin.h's table as function types, so that a
+ * plugin's header declares its own by name, without repeating their
+ * signatures: `gh_plugin_upload_fn ocl_upload;`. */
+typedef gh_status gh_plugin_buffer_alloc_fn(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
+typedef void gh_plugin_buffer_free_fn(gh_plugin *ctx, gh_buffer *buf);
+typedef gh_status gh_plugin_upload_fn(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes);
+typedef gh_status gh_plugin_download_fn(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes);
+typedef gh_status gh_plugin_host_alloc_fn(gh_plugin *ctx, uint64_t bytes, void **out);
+typedef void gh_plugin_host_free_fn(gh_plugin *ctx, void *ptr);
+typedef gh_plugin_extent gh_plugin_extent_of_fn(const gh_buffer *buf);
 
 /* a * b + c without wrapping: 0 and *out, or 1 when it would overflow. */
 static inline int gh_plugin_mul_add_u64(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
