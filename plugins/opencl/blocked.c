@@ -1,4 +1,4 @@
-/* blocked's parameters and launch shape; see blocked.h. */
+/* blocked's parameters and launch shape; see kernels.h. */
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
 

@@ -1,4 +1,4 @@
-/* mma's parameters, fit rule, launch shape and copy path; see mma.h. */
+/* mma's parameters, fit rule, launch shape and copy path; see kernels.h. */
 #include <stdio.h>
 #include <string.h>
 #include <gemmhost/plugin_helpers.h>

@@ -1,4 +1,4 @@
-/* naive's parameter and launch shape; see naive.h. */
+/* naive's parameter and launch shape; see kernels.h. */
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
 

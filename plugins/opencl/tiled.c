@@ -1,4 +1,4 @@
-/* tiled's parameter and launch shape; see tiled.h. */
+/* tiled's parameter and launch shape; see kernels.h. */
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
 

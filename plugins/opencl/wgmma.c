@@ -1,4 +1,4 @@
-/* wgmma's parameters and launch shape; see wgmma.h. */
+/* wgmma's parameters and launch shape; see kernels.h. */
 #include <gemmhost/plugin_helpers.h>
 #include "kernels.h"
 
