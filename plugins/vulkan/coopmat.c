@@ -429,10 +429,24 @@ const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {{16, 16, 16}, {16, 8, 1
 const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS] = {
     GH_PLUGIN_PARAM("bm", "rows of C a workgroup computes", 128, coop_rows),
     GH_PLUGIN_PARAM("bn", "columns of C a workgroup computes (256: with 8 subgroups only)", 128, coop_cols),
-    GH_PLUGIN_PARAM("subgroups", "subgroups per workgroup, laid out 2 x 2 (4) or 2 x 4 (8) over the block; " "each computes its part with cooperative matrices", 4, coop_subgroups),
-    GH_PLUGIN_PARAM("bk", "k step: the depth of the tiles of A and B staged in shared memory; built into the " "modules (so that glslc unrolls the k loop), 32 only: more values would multiply " "the plugin's build time", 32, coop_depths),
-    GH_PLUGIN_PARAM("shape", "cooperative matrix shape M x N x K, as its digits (161616 = 16x16x16, 16816 = 16x8x16, " "1688 = 16x8x8); 0: the first of those the device offers for the dtype (--list shows " "what it offers)", 0, coop_shape_codes),
-    GH_PLUGIN_PARAM("stages", "buffers of the staged tiles: 2 (the next step's tiles copied while this one's are " "multiplied, one barrier a step) or 1 (two barriers a step, half the shared memory)", 2, coop_stages),
+    GH_PLUGIN_PARAM("subgroups",
+                    "subgroups per workgroup, laid out 2 x 2 (4) or 2 x 4 (8) over the block; "
+                    "each computes its part with cooperative matrices",
+                    4, coop_subgroups),
+    GH_PLUGIN_PARAM("bk",
+                    "k step: the depth of the tiles of A and B staged in shared memory; built into the "
+                    "modules (so that glslc unrolls the k loop), 32 only: more values would multiply "
+                    "the plugin's build time",
+                    32, coop_depths),
+    GH_PLUGIN_PARAM("shape",
+                    "cooperative matrix shape M x N x K, as its digits (161616 = 16x16x16, 16816 = 16x8x16, "
+                    "1688 = 16x8x8); 0: the first of those the device offers for the dtype (--list shows "
+                    "what it offers)",
+                    0, coop_shape_codes),
+    GH_PLUGIN_PARAM("stages",
+                    "buffers of the staged tiles: 2 (the next step's tiles copied while this one's are "
+                    "multiplied, one barrier a step) or 1 (two barriers a step, half the shared memory)",
+                    2, coop_stages),
 };
 
 /* Shared memory the coopmat shader declares: per stage, the A and B tiles in
@@ -449,8 +463,8 @@ uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s)
 /* The (bm, bn, subgroups) coopmat is built for (plugins/vulkan/CMakeLists.txt),
  * in module order; bn = 256 with 8 subgroups only. */
 static const uint32_t coop_blocks[][3] = {
-    {64, 64, 4},   {64, 64, 8},   {64, 128, 4}, {64, 128, 8},  {128, 64, 4},
-    {128, 64, 8},  {128, 128, 4}, {128, 128, 8}, {64, 256, 8}, {128, 256, 8},
+    {64, 64, 4},  {64, 64, 8},   {64, 128, 4},  {64, 128, 8}, {128, 64, 4},
+    {128, 64, 8}, {128, 128, 4}, {128, 128, 8}, {64, 256, 8}, {128, 256, 8},
 };
 
 /* Where the device can run coopmat in that dtype (coopmat.c said so), the
