@@ -6,13 +6,14 @@
 
 #include "state.h"
 
-gh_status cpu_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
-void cpu_buffer_free(gh_plugin *ctx, gh_buffer *buf);
-gh_status cpu_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes);
-gh_status cpu_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes);
-gh_status cpu_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out);
-void cpu_host_free(gh_plugin *ctx, void *ptr);
+/* The buffer_alloc, buffer_free, upload and download members. */
+gh_plugin_buffer_alloc_fn cpu_buffer_alloc;
+gh_plugin_buffer_free_fn cpu_buffer_free;
+gh_plugin_upload_fn cpu_upload;
+gh_plugin_download_fn cpu_download;
+gh_plugin_host_alloc_fn cpu_host_alloc;
+gh_plugin_host_free_fn cpu_host_free;
 /* What the argument checks of plugin_helpers.h need to know of a buffer. */
-gh_plugin_extent cpu_extent(const gh_buffer *buf);
+gh_plugin_extent_of_fn cpu_extent;
 
 #endif

@@ -118,17 +118,10 @@ static void *cpu_get_proc(const char *name)
 }
 
 static const gh_plugin_api cpu_api = {
-    .size = sizeof(gh_plugin_api),
-    .abi_major = GEMMHOST_ABI_MAJOR,
-    .abi_minor = GEMMHOST_ABI_MINOR,
-    .name = "cpu",
-    .description = "plain C on the host CPU, multithreaded: the reference backend and plugin template",
-    .version = "1.0",
-    .options = cpu_options,
-    .n_options = sizeof cpu_options / sizeof cpu_options[0],
+    GH_PLUGIN_API_HEAD("cpu", "plain C on the host CPU, multithreaded: the reference backend and plugin template",
+                       "1.0", cpu_options),
     .open = cpu_open,
     .close = cpu_close,
-    .last_error = gh_plugin_last_error,
     .device_count = cpu_device_count,
     .device_info = cpu_device_info,
     .kernel_count = cpu_kernel_count,

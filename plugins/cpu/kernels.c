@@ -1,21 +1,21 @@
 /* The C plugin's kernel table; see kernels.h. The loops are in loops.c. */
 #include "kernels.h"
 
+#include "gemmhost/plugin_helpers.h"
+
 static const int64_t tile_values[] = {4, 8, 16, 32, 64};
 static const gh_param_info tiled_params[] = {
-    {sizeof(gh_param_info), "tile", "edge of the square cache block, in elements", 32, tile_values,
-     sizeof tile_values / sizeof tile_values[0], 0, 0},
+    GH_PLUGIN_PARAM("tile", "edge of the square cache block, in elements", 32, tile_values),
 };
 
 /* f16 and bf16 in software: stored in 16 bits, multiplied and summed in f32. */
-#define ALL_DTYPES                                                                                              \
+#define ALL_DTYPES \
     (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
 const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
-    {sizeof(gh_kernel_info), "naive", "one element of C at a time, the serial loop",
-     ALL_DTYPES, NULL, 0, NULL, 0},
-    {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block",
-     ALL_DTYPES, tiled_params, 1, NULL, 0},
+    {sizeof(gh_kernel_info), "naive", "one element of C at a time, the serial loop", ALL_DTYPES, NULL, 0, NULL, 0},
+    {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block", ALL_DTYPES, tiled_params,
+     GH_PLUGIN_COUNT(tiled_params), NULL, 0},
     {sizeof(gh_kernel_info), "blas", "the system's CBLAS (OpenBLAS), loaded at run time: the CPU baseline",
      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), NULL, 0, NULL, 0},
 };

@@ -98,17 +98,11 @@ static void *plugin_get_proc(const char *name)
 }
 
 static const gh_plugin_api api = {
-    .size = sizeof(gh_plugin_api),
-    .abi_major = GEMMHOST_ABI_MAJOR,
-    .abi_minor = GEMMHOST_ABI_MINOR,
-    .name = "cuda",
-    .description = "NVIDIA GPUs through the CUDA driver API: kernels compiled at run time by NVRTC, and cuBLAS",
-    .version = GEMMHOST_VERSION,
-    .options = options,
-    .n_options = OPTION_COUNT,
+    GH_PLUGIN_API_HEAD("cuda",
+                       "NVIDIA GPUs through the CUDA driver API: kernels compiled at run time by NVRTC, and cuBLAS",
+                       GEMMHOST_VERSION, options),
     .open = plugin_open,
     .close = plugin_close,
-    .last_error = gh_plugin_last_error,
     .device_count = gh_cuda_device_count,
     .device_info = gh_cuda_device_info,
     .kernel_count = gh_cuda_kernel_count,

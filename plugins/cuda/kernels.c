@@ -1,4 +1,6 @@
-/* The kernel table, the variants and their launch geometry; see kernels.h. */
+/* The kernel table, the variants and their launch geometry; see kernels.h.
+ * Each kernel's parameters, fit rule and shared memory are its own file,
+ * named as in kernels/cuda (tiled.c, blocked.c, warptile.c, mma.c, wgmma.c). */
 #include "kernels.h"
 
 #include <stdio.h>
@@ -8,141 +10,6 @@
 /* naive: a warp spans 32 consecutive columns of one row of C. */
 #define NAIVE_BLOCK_X 32
 #define NAIVE_BLOCK_Y 8
-
-const int64_t gh_cuda_tiles[GH_CUDA_TILE_COUNT] = {4, 8, 16, 32};
-const int64_t gh_cuda_blocked_tiles[GH_CUDA_BLOCKED_TILE_COUNT] = {32, 64, 128};
-const int64_t gh_cuda_blocked_works[GH_CUDA_BLOCKED_WORK_COUNT] = {2, 4, 8};
-
-static const gh_param_info tiled_params[] = {{
-    .size = sizeof(gh_param_info),
-    .name = "tile",
-    .description = "edge of the square thread block and of the tiles of A and B staged in shared memory",
-    .default_value = 16,
-    .allowed = gh_cuda_tiles,
-    .n_allowed = GH_CUDA_TILE_COUNT,
-    .min_value = 4,
-    .max_value = 32,
-}};
-
-/* The defaults are the fastest on the H100 at large sizes: 256 threads, each
- * with an 8 x 8 block of C. (tile / work)^2 must stay within the device's
- * threads per block: tile 128 with work 2 (4096 threads) is unsupported. */
-static const gh_param_info blocked_params[] = {
-    {
-        .size = sizeof(gh_param_info),
-        .name = "tile",
-        .description = "edge of the block of C a thread block computes (and of the tiles of A and B in shared memory)",
-        .default_value = 128,
-        .allowed = gh_cuda_blocked_tiles,
-        .n_allowed = GH_CUDA_BLOCKED_TILE_COUNT,
-        .min_value = 32,
-        .max_value = 128,
-    },
-    {
-        .size = sizeof(gh_param_info),
-        .name = "work",
-        .description = "edge of the block of C each thread keeps in registers; (tile / work)^2 threads per block",
-        .default_value = 8,
-        .allowed = gh_cuda_blocked_works,
-        .n_allowed = GH_CUDA_BLOCKED_WORK_COUNT,
-        .min_value = 2,
-        .max_value = 8,
-    },
-};
-
-/* warptile: block tile, warp tile, thread tile, stages and the register
- * budget. Not every combination fits: gh_cuda_warptile_fits says which, and
- * gemm() refuses the others before compiling. The default is the classic
- * SIMT SGEMM shape: 128 x 128 x 16 blocks of 8 warps, each warp 64 x 32,
- * each thread 8 x 8, three stages (55 KB of shared memory in f32). */
-static const int64_t wt_block_edges[] = {64, 128, 256};
-static const int64_t wt_depths[] = {8, 16, 32};
-static const int64_t wt_warp_edges[] = {16, 32, 64, 128};
-static const int64_t wt_thread_edges[] = {4, 8, 16};
-static const int64_t wt_stages[] = {2, 3, 4};
-static const int64_t wt_min_blocks[] = {0, 1, 2};
-#define WT_PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                       \
-    {                                                                                                      \
-        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
-        .allowed = VALUES, .n_allowed = sizeof VALUES / sizeof VALUES[0], .min_value = VALUES[0],          \
-        .max_value = VALUES[sizeof VALUES / sizeof VALUES[0] - 1],                                         \
-    }
-static const gh_param_info warptile_params[GH_WT_PARAMS] = {
-    [GH_WT_BM] = WT_PARAM("bm", "rows of C a thread block computes", 128, wt_block_edges),
-    [GH_WT_BN] = WT_PARAM("bn", "columns of C a thread block computes", 128, wt_block_edges),
-    [GH_WT_BK] = WT_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 16, wt_depths),
-    [GH_WT_WM] =
-        WT_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64, wt_warp_edges),
-    [GH_WT_WN] = WT_PARAM("wn", "columns of the block's C one warp computes", 32, wt_warp_edges),
-    [GH_WT_TM] = WT_PARAM("tm", "rows of C each thread keeps in registers; (wm / tm) * (wn / tn) must be 32", 8,
-                          wt_thread_edges),
-    [GH_WT_TN] = WT_PARAM("tn", "columns of C each thread keeps in registers", 8, wt_thread_edges),
-    [GH_WT_STAGES] =
-        WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async on sm_80+)", 3, wt_stages),
-    [GH_WT_MINBLOCKS] = WT_PARAM("minblocks",
-                                 "blocks per SM the register allocation must allow (__launch_bounds__): 2 caps "
-                                 "registers for more warps per SM, at the risk of spills; 0: 2 in f32, 1 in f64, "
-                                 "f16 and bf16",
-                                 0, wt_min_blocks),
-};
-
-const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PARAMS] = {
-    {128, 128, 16, 64, 32, 8, 8, 3, 0}, /* the default */
-    {128, 128, 8, 32, 64, 8, 8, 2, 2},  /* 8 x 8 threads per warp */
-    {64, 64, 32, 32, 32, 4, 8, 4, 1},   /* 128 threads */
-    {256, 64, 16, 64, 32, 8, 8, 3, 1},  /* 256-row blocks */
-    {128, 64, 16, 128, 16, 8, 8, 3, 2}, /* 16 x 2 threads per warp */
-    {64, 256, 8, 16, 128, 8, 8, 2, 1},  /* 2 x 16 threads per warp */
-    {128, 128, 16, 32, 16, 4, 4, 3, 1}, /* 1024 threads */
-};
-
-/* mma: block tile, warp tile (whole 16 x 16 pieces of tensor-core tiles),
- * the step along K and the stages. The default: 128 x 128 x 32 blocks of 4
- * warps, each 64 x 64 (32 tensor-core tiles of 16 x 8 in flight), 4
- * stages. */
-static const int64_t mma_block_edges[] = {64, 128, 256};
-static const int64_t mma_depths[] = {16, 32, 64};
-static const int64_t mma_warp_edges[] = {32, 64, 128};
-static const int64_t mma_stages[] = {2, 3, 4, 5};
-static const gh_param_info mma_params[GH_MMA_PARAMS] = {
-    [GH_MMA_BM] = WT_PARAM("bm", "rows of C a thread block computes", 128, mma_block_edges),
-    [GH_MMA_BN] = WT_PARAM("bn", "columns of C a thread block computes", 128, mma_block_edges),
-    [GH_MMA_BK] = WT_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 32, mma_depths),
-    [GH_MMA_WM] = WT_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64,
-                           mma_warp_edges),
-    [GH_MMA_WN] = WT_PARAM("wn", "columns of the block's C one warp computes", 64, mma_warp_edges),
-    [GH_MMA_STAGES] = WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async)", 4, mma_stages),
-};
-
-const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS] = {
-    {128, 128, 32, 64, 64, 4}, /* the default */
-    {128, 256, 32, 64, 64, 3}, /* 8 warps */
-    {64, 64, 16, 32, 32, 2},   /* small blocks, shallow steps */
-    {256, 128, 64, 128, 32, 3},
-    {64, 128, 32, 64, 128, 5},
-};
-
-/* wgmma: the block tile (two consumer warpgroups share bm; each takes all
- * bn columns) and the stages of its TMA pipeline. The default: 128 x 256,
- * each consumer 64 x 256 (128 accumulators a thread), 4 stages (192 KB). */
-static const int64_t wgmma_block_rows[] = {128, 256};
-static const int64_t wgmma_block_cols[] = {64, 128, 256};
-static const int64_t wgmma_stages[] = {2, 3, 4, 5, 6};
-static const gh_param_info wgmma_params[GH_WGMMA_PARAMS] = {
-    [GH_WGMMA_BM] = WT_PARAM("bm", "rows of C a thread block computes, half by each of its two consumer warpgroups", 128,
-                             wgmma_block_rows),
-    [GH_WGMMA_BN] = WT_PARAM("bn", "columns of C a thread block computes: the N of each wgmma instruction", 256,
-                             wgmma_block_cols),
-    [GH_WGMMA_STAGES] = WT_PARAM("stages", "shared-memory buffers of A and B tiles in flight (TMA, mbarriers)", 4,
-                                 wgmma_stages),
-};
-
-const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS] = {
-    {128, 256, 4}, /* the default */
-    {128, 128, 6},
-    {256, 128, 4},
-    {128, 64, 2},
-};
 
 /* f16 and bf16: stored in 16 bits, widened to f32 for the multiplies and
  * sums, rounded once into C (plugin.h's default arithmetic: no declaration).
@@ -170,25 +37,26 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                        NULL, 0},
     [GH_CUDA_TILED] = {sizeof(gh_kernel_info), "tiled",
                        "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)", ALL_DTYPES,
-                       tiled_params, 1, NULL, 0},
+                       gh_cuda_tiled_params, GH_CUDA_TILED_PARAMS, NULL, 0},
     [GH_CUDA_BLOCKED] = {sizeof(gh_kernel_info), "blocked",
                          "2D register blocking: each thread a work x work block of C in registers, tiles of A and B "
                          "double-buffered in shared memory (NVRTC)",
-                         ALL_DTYPES, blocked_params, 2, NULL, 0},
+                         ALL_DTYPES, gh_cuda_blocked_params, GH_CUDA_BLOCKED_PARAMS, NULL, 0},
     [GH_CUDA_WARPTILE] = {sizeof(gh_kernel_info), "warptile",
                           "block, warp and thread tiles; A and B tiles in stages-deep shared-memory buffers filled "
                           "by cp.async (16-byte pieces where the layout allows), bank-conflict-free reads, blocks "
                           "ordered in groups for L2 (NVRTC)",
-                          FLOAT_DTYPES, warptile_params, GH_WT_PARAMS, NULL, 0},
+                          FLOAT_DTYPES, gh_cuda_warptile_params, GH_WT_PARAMS, NULL, 0},
     [GH_CUDA_MMA] = {sizeof(gh_kernel_info), "mma",
                      "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
                      "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
-                     GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, mma_params, GH_MMA_PARAMS, tf32_precision, 1},
+                     GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, gh_cuda_mma_params, GH_MMA_PARAMS, tf32_precision, 1},
     [GH_CUDA_WGMMA] = {sizeof(gh_kernel_info), "wgmma",
                        "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
                        "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
                        "trans nt only), f32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
-                       GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, wgmma_params, GH_WGMMA_PARAMS, tf32_truncated_precision, 1},
+                       GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, gh_cuda_wgmma_params, GH_WGMMA_PARAMS,
+                       tf32_truncated_precision, 1},
     [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
                         "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
                         "f32 compute: the baseline",
@@ -280,126 +148,6 @@ size_t gh_cuda_acc_size(gh_dtype dtype)
     return dtype == GH_F16 || dtype == GH_BF16 ? 4 : gh_plugin_dtype_size(dtype);
 }
 
-/* blocked.cu: DEPTH is 16, or 8 for 8-byte types so that its two buffers of
- * two DEPTH x (TILE + 16 bytes) tiles stay within 48 KB of static shared
- * memory at tile 128. */
-int gh_cuda_blocked_depth(gh_dtype dtype)
-{
-    return gh_cuda_acc_size(dtype) == 8 ? 8 : 16;
-}
-
-long long gh_cuda_blocked_shared_bytes(gh_dtype dtype, int64_t tile)
-{
-    long long es = (long long)gh_cuda_acc_size(dtype);
-    return 2LL * 2LL * gh_cuda_blocked_depth(dtype) * (tile + 16 / es) * es;
-}
-
-/* 16 bytes of the type tiles are held in (acc_t) and of the stored type. */
-static int64_t acc_per_16(gh_dtype dtype)
-{
-    return 16 / (int64_t)gh_cuda_acc_size(dtype);
-}
-static int64_t elems_per_16(gh_dtype dtype)
-{
-    return 16 / (int64_t)gh_plugin_dtype_size(dtype);
-}
-
-int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
-{
-    const int64_t *w = v->wt;
-    const int64_t bm = w[GH_WT_BM], bn = w[GH_WT_BN], bk = w[GH_WT_BK], wm = w[GH_WT_WM], wn = w[GH_WT_WN];
-    const int64_t tm = w[GH_WT_TM], tn = w[GH_WT_TN];
-    if (wm > bm || wn > bn || bm % wm || bn % wn) {
-        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
-                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
-        return 0;
-    }
-    if (wm % tm || wn % tn || (wm / tm) * (wn / tn) != 32) {
-        snprintf(why, why_size,
-                 "a warp is 32 threads: (wm / tm) * (wn / tn) must be 32, and wm %lld / tm %lld * wn %lld / tn %lld "
-                 "is %lld",
-                 (long long)wm, (long long)tm, (long long)wn, (long long)tn, (long long)((wm / tm) * (wn / tn)));
-        return 0;
-    }
-    const int64_t threads = (bm / wm) * (bn / wn) * 32;
-    if (threads > 1024) {
-        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
-                 (long long)(threads / 32), (long long)threads);
-        return 0;
-    }
-    /* tm, tn and bk are whole 16-byte reads of acc_t (4 f32 or 2 f64) and
-     * bk, bm, bn whole 16-byte pieces of the stored type (up to 8 f16). */
-    const int64_t vr = acc_per_16(dtype), vg = elems_per_16(dtype);
-    if (tm % vr || tn % vr || bk % vr || bk % vg || bm % vg || bn % vg) {
-        snprintf(why, why_size, "tm, tn and bk must be multiples of %lld and bk of %lld (16 bytes) in %s",
-                 (long long)vr, (long long)vg, gh_plugin_dtype_name(dtype));
-        return 0;
-    }
-    return 1;
-}
-
-long long gh_cuda_warptile_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)
-{
-    (void)trans_a; /* both tiles are kept with M or N contiguous whatever the transposes */
-    (void)trans_b;
-    const int64_t *w = v->wt;
-    const long long pad = acc_per_16(dtype), bm = w[GH_WT_BM], bn = w[GH_WT_BN], bk = w[GH_WT_BK];
-    /* bk rows of each tile's M or N, plus pad. */
-    return w[GH_WT_STAGES] * bk * (bm + pad + bn + pad) * (long long)gh_cuda_acc_size(dtype);
-}
-
-int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
-{
-    (void)dtype;
-    const int64_t *w = v->wt;
-    const int64_t bm = w[GH_MMA_BM], bn = w[GH_MMA_BN], wm = w[GH_MMA_WM], wn = w[GH_MMA_WN];
-    if (wm > bm || wn > bn || bm % wm || bn % wn) {
-        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
-                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
-        return 0;
-    }
-    const int64_t threads = (bm / wm) * (bn / wn) * 32;
-    if (threads > 1024) {
-        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
-                 (long long)(threads / 32), (long long)threads);
-        return 0;
-    }
-    return 1;
-}
-
-long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)
-{
-    const int64_t *w = v->wt;
-    const long long es = (long long)gh_plugin_dtype_size(dtype), bm = w[GH_MMA_BM], bn = w[GH_MMA_BN],
-                    bk = w[GH_MMA_BK];
-    /* mma.cu's PAD_KC and PAD_XC: rows padded by 4 f32 or 8 16-bit
-     * elements along K, by 8 elements along M or N. */
-    const long long pad_kc = es == 4 ? 4 : 8, pad_xc = 8;
-    long long a = trans_a ? bk * (bm + pad_xc) : bm * (bk + pad_kc);
-    long long b = trans_b ? bn * (bk + pad_kc) : bk * (bn + pad_xc);
-    return w[GH_MMA_STAGES] * (a + b) * es;
-}
-
-int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
-{
-    (void)dtype;
-    const int64_t bm = v->wt[GH_WGMMA_BM], bn = v->wt[GH_WGMMA_BN];
-    if ((bm / 128) * bn / 2 > 128) {
-        snprintf(why, why_size,
-                 "bm %lld x bn %lld gives each consumer thread %lld accumulators; registers hold at most 128",
-                 (long long)bm, (long long)bn, (long long)((bm / 128) * bn / 2));
-        return 0;
-    }
-    return 1;
-}
-
-long long gh_cuda_wgmma_shared_bytes(const gh_cuda_variant *v)
-{
-    /* Each stage: bm + bn rows of 128 bytes; then a full and an empty
-     * mbarrier per stage; 1024 bytes of room for the alignment. */
-    return v->wt[GH_WGMMA_STAGES] * ((v->wt[GH_WGMMA_BM] + v->wt[GH_WGMMA_BN]) * 128 + 16) + 1024;
-}
-
 int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
 {
     if (kernel == GH_CUDA_WARPTILE) return gh_cuda_warptile_fits(dtype, v, why, why_size);
@@ -408,8 +156,7 @@ int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, c
     return 1;
 }
 
-long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a,
-                                       int trans_b)
+long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)
 {
     if (kernel == GH_CUDA_WARPTILE) return gh_cuda_warptile_shared_bytes(dtype, v, trans_a, trans_b);
     if (kernel == GH_CUDA_MMA) return gh_cuda_mma_shared_bytes(dtype, v, trans_a, trans_b);

@@ -86,6 +86,14 @@ int gh_cuda_kernel_has_param_list(int kernel);
 /* The number of parameters such a kernel takes. */
 int gh_cuda_kernel_param_count(int kernel);
 
+/* Each kernel's parameter table (tiled.c, blocked.c, warptile.c, mma.c, wgmma.c). */
+enum { GH_CUDA_TILED_PARAMS = 1, GH_CUDA_BLOCKED_PARAMS = 2 };
+extern const gh_param_info gh_cuda_tiled_params[GH_CUDA_TILED_PARAMS];
+extern const gh_param_info gh_cuda_blocked_params[GH_CUDA_BLOCKED_PARAMS];
+extern const gh_param_info gh_cuda_warptile_params[GH_WT_PARAMS];
+extern const gh_param_info gh_cuda_mma_params[GH_MMA_PARAMS];
+extern const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS];
+
 extern const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT];
 
 /* The kernel_count and kernel_info members of the table. */
@@ -132,8 +140,7 @@ int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size
 long long gh_cuda_wgmma_shared_bytes(const gh_cuda_variant *v);
 /* Any kernel's check and dynamic shared memory (0 for the others). */
 int gh_cuda_variant_fits(int kernel, gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size);
-long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a,
-                                       int trans_b);
+long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b);
 
 /* How a source kernel's variant is launched for an M x N C: its block, the
  * threads and shared memory a block needs (threads 0 for naive, whose

@@ -1,9 +1,52 @@
-/* wgmma's device and layout rules and its tensor maps; see wgmma.h. */
+/* wgmma's parameters, sample variants, fit rule and shared memory (see
+ * kernels.h); its device and layout rules and its tensor maps (wgmma.h). */
 #include "wgmma.h"
 
 #include <stdio.h>
 
 #include "errors.h"
+
+/* wgmma: the block tile (two consumer warpgroups share bm; each takes all
+ * bn columns) and the stages of its TMA pipeline. The default: 128 x 256,
+ * each consumer 64 x 256 (128 accumulators a thread), 4 stages (192 KB). */
+static const int64_t wgmma_block_rows[] = {128, 256};
+static const int64_t wgmma_block_cols[] = {64, 128, 256};
+static const int64_t wgmma_stages[] = {2, 3, 4, 5, 6};
+const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
+    [GH_WGMMA_BM] = GH_PLUGIN_PARAM(
+        "bm", "rows of C a thread block computes, half by each of its two consumer warpgroups", 128, wgmma_block_rows),
+    [GH_WGMMA_BN] = GH_PLUGIN_PARAM("bn", "columns of C a thread block computes: the N of each wgmma instruction", 256,
+                                    wgmma_block_cols),
+    [GH_WGMMA_STAGES] =
+        GH_PLUGIN_PARAM("stages", "shared-memory buffers of A and B tiles in flight (TMA, mbarriers)", 4, wgmma_stages),
+};
+
+const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS] = {
+    {128, 256, 4}, /* the default */
+    {128, 128, 6},
+    {256, 128, 4},
+    {128, 64, 2},
+};
+
+int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
+{
+    (void)dtype;
+    const int64_t bm = v->wt[GH_WGMMA_BM], bn = v->wt[GH_WGMMA_BN];
+    if ((bm / 128) * bn / 2 > 128) {
+        snprintf(why, why_size,
+                 "bm %lld x bn %lld gives each consumer thread %lld accumulators; registers hold at most 128",
+                 (long long)bm, (long long)bn, (long long)((bm / 128) * bn / 2));
+        return 0;
+    }
+    return 1;
+}
+
+long long gh_cuda_wgmma_shared_bytes(const gh_cuda_variant *v)
+{
+    /* Each stage: bm + bn rows of 128 bytes; then a full and an empty
+     * mbarrier per stage; 1024 bytes of room for the alignment. */
+    return v->wt[GH_WGMMA_STAGES] * ((v->wt[GH_WGMMA_BM] + v->wt[GH_WGMMA_BN]) * 128 + 16) + 1024;
+}
 
 static const char *const operand_names[2] = {"A", "B"};
 
@@ -59,9 +102,9 @@ static gh_status encode(gh_plugin *ctx, CUtensorMap *map, const char *name, gh_d
     const cuuint64_t dims[2] = {(cuuint64_t)(cols > 0 ? cols : 1), (cuuint64_t)(rows > 0 ? rows : 1)};
     const cuuint64_t strides[1] = {(cuuint64_t)ld * es};
     const cuuint32_t box[2] = {box_cols, box_rows}, element_strides[2] = {1, 1};
-    return gh_cu_check(ctx->cu->cuTensorMapEncodeTiled(map, type, 2, (void *)start, dims, strides, box,
-                                                       element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+    return gh_cu_check(ctx->cu->cuTensorMapEncodeTiled(map, type, 2, (void *)start, dims, strides, box, element_strides,
+                                                       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
                        "cuTensorMapEncodeTiled(%s: %lld x %lld, ld %lld, box %u x %u)", name, (long long)rows,
                        (long long)cols, (long long)ld, box_rows, box_cols);

@@ -5,13 +5,14 @@
 #include <gemmhost/plugin_helpers.h>
 #include "state.h"
 
-gh_status ocl_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
-void ocl_buffer_free(gh_plugin *ctx, gh_buffer *buf);
-gh_status ocl_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes);
-gh_status ocl_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes);
+/* The buffer_alloc, buffer_free, upload and download members. */
+gh_plugin_buffer_alloc_fn ocl_buffer_alloc;
+gh_plugin_buffer_free_fn ocl_buffer_free;
+gh_plugin_upload_fn ocl_upload;
+gh_plugin_download_fn ocl_download;
 
 /* A buffer's size and device, for the argument checks of plugin_helpers.h. */
-gh_plugin_extent ocl_buffer_extent(const gh_buffer *buf);
+gh_plugin_extent_of_fn ocl_buffer_extent;
 
 /* Frees every buffer still alive on the device (at close). */
 void ocl_buffers_release(ocl_device *dev);

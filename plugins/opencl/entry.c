@@ -104,19 +104,12 @@ static void *plugin_get_proc(const char *name)
 }
 
 static const gh_plugin_api api = {
-    .size = sizeof(gh_plugin_api),
-    .abi_major = GEMMHOST_ABI_MAJOR,
-    .abi_minor = GEMMHOST_ABI_MINOR,
-    .name = "opencl",
-    .description =
-        "OpenCL through the ICD loader: every platform and device, naive, tiled, blocked and "
-        "warptile kernels built at run time, and CLBlast (loaded at run time) as the baseline",
-    .version = PLUGIN_VERSION,
-    .options = options,
-    .n_options = OPTION_COUNT,
+    GH_PLUGIN_API_HEAD("opencl",
+                       "OpenCL through the ICD loader: every platform and device, naive, tiled, blocked and "
+                       "warptile kernels built at run time, and CLBlast (loaded at run time) as the baseline",
+                       PLUGIN_VERSION, options),
     .open = plugin_open,
     .close = plugin_close,
-    .last_error = gh_plugin_last_error,
     .device_count = ocl_device_count,
     .device_info = ocl_device_info,
     .kernel_count = ocl_kernel_count,

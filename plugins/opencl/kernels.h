@@ -1,6 +1,8 @@
 /* The kernels this plugin offers, as the host sees them (gh_kernel_info) and
  * as the plugin builds and launches them (source file, function, build-time
- * parameters, work-group shape, local memory). */
+ * parameters, work-group shape, local memory). The table is kernels.c; each
+ * kernel's parameters, fit rules and launch shape are its own file, named
+ * as in kernels/opencl (naive.c, tiled.c, ...). */
 #ifndef GH_OPENCL_KERNELS_H
 #define GH_OPENCL_KERNELS_H
 
@@ -20,14 +22,10 @@ enum {
     OCL_KERNEL_COUNT
 };
 
-/* mma's parameters (kernels/opencl/mma.cl), in the order gemm() takes them. */
-enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
-
-/* wgmma's (kernels/opencl/wgmma.cl). */
-enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_BK, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
-
 /* Most parameters any kernel takes (warptile's). */
 #define OCL_MAX_PARAMS OCL_WT_PARAMS
+
+struct ocl_variant;
 
 typedef struct ocl_kernel_def {
     gh_kernel_info info;
@@ -35,6 +33,10 @@ typedef struct ocl_kernel_def {
     const char *function;                /* the __kernel's name */
     const char *defines[OCL_MAX_PARAMS]; /* parameter i is built in as -D<defines[i]>=<value> */
     int sm90a;                           /* its PTX holds sm_90a instructions as comments (ptx_rebuild.h) */
+    /* The variant's work-group, block of C and local memory, from its values. */
+    void (*shape)(struct ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+    /* 1 when the values fit together, else 0 with why; NULL: every combination does. */
+    int (*fits)(const int64_t *values, gh_dtype dtype, char *why, size_t why_size);
 } ocl_kernel_def;
 
 extern const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT];
@@ -74,6 +76,43 @@ void ocl_variant_resolve(int kernel, const int64_t *params, gh_dtype dtype, uint
 struct ocl_device;
 int ocl_inline_ptx_device_fits(int kernel, const struct ocl_device *dev, char *why, size_t why_size);
 
+/* What each kernel's own file (naive.c, tiled.c, ...) gives the table: its
+ * parameters, launch shape (ocl_kernel_def.shape) and fit rule (.fits). */
+
+/* ---- naive.c (kernels/opencl/naive.cl) ---- */
+enum { OCL_NAIVE_WG, OCL_NAIVE_PARAMS };
+extern const gh_param_info ocl_naive_params[OCL_NAIVE_PARAMS];
+
+/* wg x wg work-items, one per element of C. */
+void ocl_naive_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
+/* ---- tiled.c (kernels/opencl/tiled.cl) ---- */
+enum { OCL_TILED_TILE, OCL_TILED_PARAMS };
+extern const gh_param_info ocl_tiled_params[OCL_TILED_PARAMS];
+
+/* tile x tile work-items, and two tiles of tile x (tile + 1) in local memory. */
+void ocl_tiled_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
+/* ---- blocked.c (kernels/opencl/blocked.cl) ---- */
+enum { OCL_BLOCKED_TILE, OCL_BLOCKED_WORK, OCL_BLOCKED_PARAMS };
+extern const gh_param_info ocl_blocked_params[OCL_BLOCKED_PARAMS];
+
+/* (tile / work)^2 work-items; the K step (depth) 16, or 8 where the
+ * device's local memory (local_mem_bytes, 0: unknown) holds only that. */
+void ocl_blocked_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
+/* ---- mma.c (kernels/opencl/mma.cl) ---- */
+/* In the order gemm() takes them. */
+enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
+extern const gh_param_info ocl_mma_params[OCL_MMA_PARAMS];
+
+/* Warps of 32 over the block, and the local memory of its stages; bk 16
+ * where 32 does not fit the device's local_mem_bytes (0: unknown). */
+void ocl_mma_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
+/* 1 when the warp tile fits the block tile; else 0 with why. */
+int ocl_mma_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_size);
+
 /* mma (and wgmma) is built once per transpose pair and copy path (so that each program
  * holds one body, whose registers ptxas allocates alone): sets v->path from
  * the call and makes it part of v's program cache key. The 16-byte copy
@@ -81,6 +120,19 @@ int ocl_inline_ptx_device_fits(int kernel, const struct ocl_device *dev, char *w
  * start aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least 128 bytes). */
 void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, int64_t lda, uint64_t b_offset,
                   int64_t ldb, gh_dtype dtype);
+
+/* ---- wgmma.c (kernels/opencl/wgmma.cl) ---- */
+/* In the order gemm() takes them. */
+enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_BK, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
+extern const gh_param_info ocl_wgmma_params[OCL_WGMMA_PARAMS];
+
+/* A warpgroup of 128 work-items per 64 rows, and the local memory of its stages. */
+void ocl_wgmma_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
+/* Bytes of an element of the kernels' local-memory tiles: their arithmetic
+ * type (ACC_T), f32 for the 16-bit dtypes, which are converted as they are
+ * loaded from global memory. */
+uint64_t ocl_tile_elem_bytes(gh_dtype dtype);
 
 /* warptile on NVIDIA (compute capability 8.0 and newer), f32 and f64,
  * copies its tiles by cp.async (inline PTX) in a program per transpose

@@ -1,33 +1,30 @@
 /* warptile's parameters; see warptile.h. */
 #include <stdio.h>
 #include <gemmhost/plugin_helpers.h>
-#include "warptile.h"
+#include "kernels.h"
 
 static const int64_t block_edges[] = {64, 128, 256};
 static const int64_t depths[] = {8, 16, 32};
 static const int64_t warp_edges[] = {16, 32, 64, 128};
 static const int64_t thread_edges[] = {4, 8};
 
-#define PARAM(NAME, DESCRIPTION, DEFAULT, VALUES)                                                          \
-    {                                                                                                      \
-        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
-        .allowed = VALUES, .n_allowed = sizeof VALUES / sizeof VALUES[0],                                  \
-    }
-
 /* The default is the classic SIMT SGEMM shape for NVIDIA: 128 x 128 x 16
  * blocks of 8 warps (256 work-items), each warp 64 x 32, each work-item
  * 8 x 8; 33 KiB of local memory in f32 (f64 needs bk 8 within 48 KiB). */
 const gh_param_info ocl_warptile_params[OCL_WT_PARAMS] = {
-    [OCL_WT_BM] = PARAM("bm", "rows of C a work-group computes (built in with -DBM)", 128, block_edges),
-    [OCL_WT_BN] = PARAM("bn", "columns of C a work-group computes (-DBN)", 128, block_edges),
-    [OCL_WT_BK] = PARAM("bk", "step along K: the depth of the tiles of A and B in local memory (-DBK)", 16, depths),
-    [OCL_WT_WM] = PARAM("wm", "rows of the block's C one warp of 32 work-items computes; (bm / wm) * (bn / wn) warps "
-                              "(-DWM)",
+    [OCL_WT_BM] = GH_PLUGIN_PARAM("bm", "rows of C a work-group computes (built in with -DBM)", 128, block_edges),
+    [OCL_WT_BN] = GH_PLUGIN_PARAM("bn", "columns of C a work-group computes (-DBN)", 128, block_edges),
+    [OCL_WT_BK] =
+        GH_PLUGIN_PARAM("bk", "step along K: the depth of the tiles of A and B in local memory (-DBK)", 16, depths),
+    [OCL_WT_WM] =
+        GH_PLUGIN_PARAM("wm",
+                        "rows of the block's C one warp of 32 work-items computes; (bm / wm) * (bn / wn) warps "
+                        "(-DWM)",
                         64, warp_edges),
-    [OCL_WT_WN] = PARAM("wn", "columns of the block's C one warp computes (-DWN)", 32, warp_edges),
-    [OCL_WT_TM] = PARAM("tm", "rows of C each work-item keeps in registers; (wm / tm) * (wn / tn) must be 32 (-DTM)",
-                        8, thread_edges),
-    [OCL_WT_TN] = PARAM("tn", "columns of C each work-item keeps in registers (-DTN)", 8, thread_edges),
+    [OCL_WT_WN] = GH_PLUGIN_PARAM("wn", "columns of the block's C one warp computes (-DWN)", 32, warp_edges),
+    [OCL_WT_TM] = GH_PLUGIN_PARAM(
+        "tm", "rows of C each work-item keeps in registers; (wm / tm) * (wn / tn) must be 32 (-DTM)", 8, thread_edges),
+    [OCL_WT_TN] = GH_PLUGIN_PARAM("tn", "columns of C each work-item keeps in registers (-DTN)", 8, thread_edges),
 };
 
 /* Bytes of the arithmetic's type, which local memory and registers hold. */
@@ -52,8 +49,8 @@ int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_si
     const long long bm = p[OCL_WT_BM], bn = p[OCL_WT_BN], bk = p[OCL_WT_BK], wm = p[OCL_WT_WM], wn = p[OCL_WT_WN];
     const long long tm = p[OCL_WT_TM], tn = p[OCL_WT_TN];
     if (wm > bm || wn > bn || bm % wm || bn % wn) {
-        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld", wm,
-                 wn, bm, bn);
+        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld", wm, wn,
+                 bm, bn);
         return 0;
     }
     if (wm % tm || wn % tn || (wm / tm) * (wn / tn) != OCL_WT_WARP) {
@@ -72,6 +69,17 @@ int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_si
         return 0;
     }
     return 1;
+}
+
+void ocl_warptile_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes)
+{
+    (void)local_mem_bytes;
+    v->local[0] = (size_t)ocl_warptile_threads(v->values);
+    v->local[1] = 1;
+    v->block_m = v->values[OCL_WT_BM];
+    v->block_n = v->values[OCL_WT_BN];
+    v->linear = 1;
+    v->local_bytes = ocl_warptile_local_bytes(v->values, dtype);
 }
 
 unsigned ocl_warptile_register_cap(const int64_t *p, gh_dtype dtype, int async, uint64_t registers_per_block)

@@ -34,6 +34,10 @@ int ocl_warptile_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_si
  * 256 work-items: 128). 0 for no cap, and for the kernel's own step order:
  * other dtypes, bk 8, fewer work-items (two groups fit uncapped) or more
  * (the cap would spill). */
+/* (bm / wm) * (bn / wn) warps in one dimension, and their local memory. */
+struct ocl_variant;
+void ocl_warptile_shape(struct ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
 unsigned ocl_warptile_register_cap(const int64_t *p, gh_dtype dtype, int async, uint64_t registers_per_block);
 
 #endif

@@ -5,12 +5,13 @@
 #include "gemmhost/plugin_helpers.h"
 #include "state.h"
 
-gh_status vkp_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
-void vkp_buffer_free(gh_plugin *ctx, gh_buffer *buf);
-gh_status vkp_upload(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes);
-gh_status vkp_download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes);
+/* The buffer_alloc, buffer_free, upload and download members. */
+gh_plugin_buffer_alloc_fn vkp_buffer_alloc;
+gh_plugin_buffer_free_fn vkp_buffer_free;
+gh_plugin_upload_fn vkp_upload;
+gh_plugin_download_fn vkp_download;
 /* A buffer's size and device, for plugin_helpers.h's checks. */
-gh_plugin_extent vkp_buffer_extent(const gh_buffer *buf);
+gh_plugin_extent_of_fn vkp_buffer_extent;
 /* Frees the staging buffer and every buffer still alive on the device (at close). */
 void vkp_buffers_release(vkp_device *d);
 

@@ -408,3 +408,100 @@ void vkp_coop_failed(vkp_device *d, VkResult result)
     c->api = VKP_COOP_NONE;
     c->has_bf16 = c->has_float16 = 0;
 }
+
+/* ---- the kernel's parameters and limits ---- */
+
+static const int64_t coop_rows[] = {64, 128};
+static const int64_t coop_cols[] = {64, 128, 256};
+static const int64_t coop_subgroups[] = {4, 8};
+/* one module per k step: plugins/vulkan/CMakeLists.txt builds the same */
+static const int64_t coop_depths[] = {32};
+static const int64_t coop_stages[] = {1, 2};
+/* 0, then vkp_coop_shapes as M N K digits */
+static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688};
+const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8}};
+
+/* Defaults: a 128 x 128 block of 4 subgroups (a 64 x 64 part each, 4 x 4
+ * accumulators of 16 x 16), k step 32, double-buffered: 40 KiB of shared
+ * memory, within the 48 KiB NVIDIA's Vulkan driver gives a workgroup. 4
+ * subgroups rather than 8: twice the multiply-adds per staged byte a subgroup
+ * reads, and faster (docs/kernels.md). */
+const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS] = {
+    GH_PLUGIN_PARAM("bm", "rows of C a workgroup computes", 128, coop_rows),
+    GH_PLUGIN_PARAM("bn", "columns of C a workgroup computes (256: with 8 subgroups only)", 128, coop_cols),
+    GH_PLUGIN_PARAM("subgroups",
+                    "subgroups per workgroup, laid out 2 x 2 (4) or 2 x 4 (8) over the block; "
+                    "each computes its part with cooperative matrices",
+                    4, coop_subgroups),
+    GH_PLUGIN_PARAM("bk",
+                    "k step: the depth of the tiles of A and B staged in shared memory; built into the "
+                    "modules (so that glslc unrolls the k loop), 32 only: more values would multiply "
+                    "the plugin's build time",
+                    32, coop_depths),
+    GH_PLUGIN_PARAM("shape",
+                    "cooperative matrix shape M x N x K, as its digits (161616 = 16x16x16, 16816 = 16x8x16, "
+                    "1688 = 16x8x8); 0: the first of those the device offers for the dtype (--list shows "
+                    "what it offers)",
+                    0, coop_shape_codes),
+    GH_PLUGIN_PARAM("stages",
+                    "buffers of the staged tiles: 2 (the next step's tiles copied while this one's are "
+                    "multiplied, one barrier a step) or 1 (two barriers a step, half the shared memory)",
+                    2, coop_stages),
+};
+
+/* Shared memory the coopmat shader declares: per stage, the A and B tiles in
+ * 16 bits, room for either orientation (bm and bn rows of bk + 8 elements),
+ * or where larger the epilogue's f32 scratch of one accumulator per subgroup
+ * (kernels/vulkan/coopmat.comp). */
+uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s)
+{
+    uint64_t staged = 2ull * v->stages * (v->block_m + v->block_n) * (v->depth + 8);
+    uint64_t scratch = 4ull * v->subgroups * s->m * s->n;
+    return staged > scratch ? staged : scratch;
+}
+
+/* The (bm, bn, subgroups) coopmat is built for (plugins/vulkan/CMakeLists.txt),
+ * in module order; bn = 256 with 8 subgroups only. */
+static const uint32_t coop_blocks[][3] = {
+    {64, 64, 4},  {64, 64, 8},   {64, 128, 4},  {64, 128, 8}, {128, 64, 4},
+    {128, 64, 8}, {128, 128, 4}, {128, 128, 8}, {64, 256, 8}, {128, 256, 8},
+};
+
+/* Where the device can run coopmat in that dtype (coopmat.c said so), the
+ * shape, invocations and module of v. */
+gh_status vkp_coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant *v)
+{
+    const vkp_coop *c = &d->coop;
+    const char *tname = gh_plugin_dtype_name(dtype);
+    if (c->why[dtype][0])
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s", tname, c->why[dtype]);
+    if (v->shape < 0)
+        for (int s = VKP_COOP_SHAPES - 1; s >= 0; s--)
+            if (c->shapes[dtype] & (1u << s)) v->shape = s;
+    const vkp_coop_shape *s = &vkp_coop_shapes[v->shape < 0 ? 0 : v->shape];
+    if (v->shape < 0 || !(c->shapes[dtype] & (1u << v->shape)))
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel coopmat: %s: %s: device %s offers no %ux%ux%u %s x %s + f32 "
+                                   "cooperative matrix (it offers: %s)",
+                                   tname, v->label, d->name, s->m, s->n, s->k, tname, tname,
+                                   c->offered[0] ? c->offered : "none");
+    int block = -1;
+    for (int b = 0; b < (int)GH_PLUGIN_COUNT(coop_blocks); b++)
+        if (coop_blocks[b][0] == v->block_m && coop_blocks[b][1] == v->block_n && coop_blocks[b][2] == v->subgroups)
+            block = b;
+    if (block < 0)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel coopmat: %s: %s: a block %u wide needs 8 subgroups (with %u, each "
+                                   "would hold %u x %u f32 sums, more registers than an invocation has)",
+                                   tname, v->label, v->block_n, v->subgroups, v->block_m / 2, v->block_n / 2);
+    v->invocations = v->subgroups * c->subgroup_size;
+    /* The module cache's index: one per (bm, bn, subgroups, shape, bk). */
+    int depth = -1;
+    for (int k = 0; k < (int)GH_PLUGIN_COUNT(coop_depths); k++)
+        if (coop_depths[k] == v->depth) depth = k;
+    if (depth < 0)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel coopmat: %s: %s: no module for bk = %u", tname,
+                                   v->label, v->depth);
+    v->module = (block * VKP_COOP_SHAPES + v->shape) * (int)GH_PLUGIN_COUNT(coop_depths) + depth;
+    return GH_OK;
+}

@@ -161,17 +161,10 @@ static void *plugin_get_proc(const char *name)
 }
 
 static const gh_plugin_api api = {
-    .size = sizeof(gh_plugin_api),
-    .abi_major = GEMMHOST_ABI_MAJOR,
-    .abi_minor = GEMMHOST_ABI_MINOR,
-    .name = "vulkan",
-    .description = "Vulkan compute shaders (SPIR-V compiled by glslc at build time)",
-    .version = GEMMHOST_VERSION,
-    .options = options,
-    .n_options = OPTION_COUNT,
+    GH_PLUGIN_API_HEAD("vulkan", "Vulkan compute shaders (SPIR-V compiled by glslc at build time)", GEMMHOST_VERSION,
+                       options),
     .open = plugin_open,
     .close = plugin_close,
-    .last_error = gh_plugin_last_error,
     .device_count = vkp_device_count,
     .device_info = vkp_device_info,
     .kernel_count = vkp_kernel_count,

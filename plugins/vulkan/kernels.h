@@ -17,6 +17,20 @@ enum {
     VKP_KERNEL_COUNT = 5
 };
 extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
+
+/* Each kernel's parameter table (naive.c, tiled.c, blocked.c, warptile.c, coopmat.c). */
+enum {
+    VKP_NAIVE_PARAMS = 1,
+    VKP_TILED_PARAMS = 1,
+    VKP_BLOCKED_PARAMS = 2,
+    VKP_WARPTILE_PARAMS = 5,
+    VKP_COOPMAT_PARAMS = 6
+};
+extern const gh_param_info vkp_naive_params[VKP_NAIVE_PARAMS];
+extern const gh_param_info vkp_tiled_params[VKP_TILED_PARAMS];
+extern const gh_param_info vkp_blocked_params[VKP_BLOCKED_PARAMS];
+extern const gh_param_info vkp_warptile_params[VKP_WARPTILE_PARAMS];
+extern const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
  * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 x 2 = 48). */
@@ -24,7 +38,7 @@ extern const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT];
 /* and per layout of the operands (warptile: bit 0 trans_a, bit 1 trans_b,
  * bit 2 A read as vectors, bit 3 B; its specialization constant 4, so that
  * the driver folds every index and branch that depends on it). */
-#define VKP_LAYOUTS 16
+#define VKP_LAYOUTS     16
 /* SPIR-V modules per (kernel, dtype): one, but blocked has one per work
  * value (2, 4, 8), which sizes its register arrays, warptile one per
  * combination of its parameters (48, of which the 12 unrolled at aspect 2
@@ -103,5 +117,17 @@ struct vkp_device;
  * is built for the set (unroll = 1 at aspect 2) or its shader cannot track
  * the loads of a step. */
 gh_status vkp_check_limits(const struct vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v);
+
+/* What vkp_check_limits asks of each kernel's own file: the shared memory
+ * its shader declares for v, blocked's k step (16, or 8 where 16 does not
+ * fit max_shared_bytes), and the rules of warptile and coopmat (coopmat's
+ * also resolve v's shape, invocations and module). */
+uint64_t vkp_tiled_shared_bytes(uint32_t tile, gh_dtype dtype);
+uint64_t vkp_blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype);
+uint32_t vkp_blocked_depth(uint32_t tile, gh_dtype dtype, uint32_t max_shared_bytes);
+uint64_t vkp_warptile_shared_bytes(const vkp_variant *v, gh_dtype dtype);
+gh_status vkp_warptile_limits(const vkp_variant *v);
+uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s);
+gh_status vkp_coopmat_limits(const struct vkp_device *d, gh_dtype dtype, vkp_variant *v);
 
 #endif

@@ -11,6 +11,8 @@
  *   gh_plugin_check_copy[_2d]     upload/download ranges
  *   gh_plugin_check_gemm(...)     every generic gemm argument check
  *   gh_plugin_check_params(...)   n_params and the "not one of ..." message
+ *   GH_PLUGIN_PARAM(...)          one gh_param_info of a kernel's table
+ *   gh_plugin_embedded_find(...)  a file embedded at build time, by name
  *   gh_plugin_dtype_name/size     "f32", 4 ...
  *
  * Each plugin keeps its own buffer type: the checks learn a buffer's size and
@@ -146,6 +148,18 @@ static inline gh_status gh_plugin_negotiate(gh_entry_request *req, const gh_plug
 #define GH_PLUGIN_DEFINE_ERROR_TEXT \
     GH_PLUGIN_HIDDEN GH_PLUGIN_THREAD_LOCAL char gh_plugin_error_text[GH_PLUGIN_ERROR_SIZE]
 
+/* The members every plugin's table starts with: its size and ABI version,
+ * name, description and version, its options (a static array) and
+ * last_error. The rest (open, close, device_count, ...) follow it:
+ *   static const gh_plugin_api api = {
+ *       GH_PLUGIN_API_HEAD("mine", "what it runs on", "1.0", options),
+ *       .open = my_open, ...
+ *   }; */
+#define GH_PLUGIN_API_HEAD(NAME, DESCRIPTION, VERSION, OPTIONS)                                                    \
+    .size = sizeof(gh_plugin_api), .abi_major = GEMMHOST_ABI_MAJOR, .abi_minor = GEMMHOST_ABI_MINOR, .name = NAME, \
+    .description = DESCRIPTION, .version = VERSION, .options = OPTIONS,                                            \
+    .n_options = sizeof(OPTIONS) / sizeof((OPTIONS)[0]), .last_error = gh_plugin_last_error
+
 /* Defines the exported entry for the static table `api`, and the error text. */
 #define GH_PLUGIN_ENTRY(api)                                                   \
     GH_PLUGIN_DEFINE_ERROR_TEXT;                                               \
@@ -217,6 +231,17 @@ typedef struct gh_plugin_extent {
 /* Written by the plugin; called only with non-NULL buffers. */
 typedef gh_plugin_extent (*gh_plugin_extent_fn)(const gh_buffer *buf);
 
+/* The buffer members of plugin.h's table as function types, so that a
+ * plugin's header declares its own by name, without repeating their
+ * signatures: `gh_plugin_upload_fn ocl_upload;`. */
+typedef gh_status gh_plugin_buffer_alloc_fn(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out);
+typedef void gh_plugin_buffer_free_fn(gh_plugin *ctx, gh_buffer *buf);
+typedef gh_status gh_plugin_upload_fn(gh_plugin *ctx, gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes);
+typedef gh_status gh_plugin_download_fn(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes);
+typedef gh_status gh_plugin_host_alloc_fn(gh_plugin *ctx, uint64_t bytes, void **out);
+typedef void gh_plugin_host_free_fn(gh_plugin *ctx, void *ptr);
+typedef gh_plugin_extent gh_plugin_extent_of_fn(const gh_buffer *buf);
+
 /* a * b + c without wrapping: 0 and *out, or 1 when it would overflow. */
 static inline int gh_plugin_mul_add_u64(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
 {
@@ -261,6 +286,19 @@ static inline gh_status gh_plugin_check_copy_2d(const char *call, const gh_buffe
 
 /* ---- kernel parameters ---- */
 
+/* Entries of a static array. */
+#define GH_PLUGIN_COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+/* One entry of a kernel's parameter table: its name, what it does, its
+ * default and the static array of its allowed values, e.g.
+ *   static const int64_t tiles[] = {8, 16, 32};
+ *   static const gh_param_info params[] = {GH_PLUGIN_PARAM("tile", "edge of ...", 16, tiles)}; */
+#define GH_PLUGIN_PARAM(NAME, DESCRIPTION, DEFAULT, ALLOWED)                                               \
+    {                                                                                                      \
+        .size = sizeof(gh_param_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT, \
+        .allowed = ALLOWED, .n_allowed = GH_PLUGIN_COUNT(ALLOWED),                                         \
+    }
+
 /* The position of `value` among p's allowed values, or 0 for a value within
  * a range parameter's min..max; -1 when the value is not allowed. */
 static inline int gh_plugin_param_index(const gh_param_info *p, int64_t value)
@@ -296,6 +334,25 @@ static inline gh_status gh_plugin_check_params(const char *call, const gh_kernel
         return GH_INVALID_ARGUMENT;
     }
     return GH_OK;
+}
+
+/* ---- embedded files ----
+ * The table cmake/Embed.cmake generates (gemmhost_embed): a plugin's kernel
+ * sources or SPIR-V, NULL-terminated; each file's bytes end with a NUL. */
+
+struct gh_embedded_file {
+    const char *name; /* the file's name, e.g. "tiled.cl" */
+    const unsigned char *data;
+    unsigned long size; /* bytes, not counting the NUL after them */
+};
+
+/* The entry of `table` named `name`, or NULL when none is. */
+static inline const struct gh_embedded_file *gh_plugin_embedded_find(const struct gh_embedded_file *table,
+                                                                     const char *name)
+{
+    for (const struct gh_embedded_file *e = table; e->name; e++)
+        if (strcmp(e->name, name) == 0) return e;
+    return NULL;
 }
 
 /* ---- gemm arguments ---- */
