@@ -46,6 +46,8 @@ step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/te
   --plugin "$build/plugins/gemmhost-opencl.so"
 step opencl-mma 200 bash "$src/tests/opencl/test_mma.sh" "$build/gemmhost" "$src" python3
 step opencl-wgmma 200 bash "$src/tests/opencl/test_wgmma.sh" "$build/gemmhost" "$src" python3
+# Every Vulkan kernel's parameter sets (ctest's vulkan_plugin_full, label
+# full-sweep; CI's vulkan_plugin runs a sample), on the NVIDIA device:
 # 8 processes side by side: warptile's pipeline per layout of the operands
 # makes the driver's compiles take about 10 minutes in one (106 s in 8, H100).
 step vulkan 300 bash "$src/tests/vulkan/test_vulkan_sharded.sh" "$build/tests/vulkan/test_vulkan" \

@@ -4,9 +4,11 @@
 # Vulkan on lavapipe, the C plugin, and the CUDA plugin built and checked to
 # report plainly that there is no CUDA device.
 # Less the tests labelled full-sweep (NVRTC over every CUDA kernel variant:
-# half an hour; each kernel's default in every dtype runs here) and perf (a
-# speed table, not a verdict): `ctest --test-dir build -L 'full-sweep|perf'`
-# runs them, and tools/gpu-check.sh on the GPU machine.
+# half an hour; lavapipe over every Vulkan kernel's parameter sets; ptxas
+# over OpenCL mma's and wgmma's other variants; each kernel's default in
+# every dtype, and its other code paths, run here) and perf (a speed table,
+# not a verdict): `ctest --test-dir build -L 'full-sweep|perf'` runs them,
+# and tools/gpu-check.sh on the GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)

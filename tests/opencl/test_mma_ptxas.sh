@@ -3,19 +3,27 @@
 # PTX for NVIDIA's OpenCL target, then ptxas for sm_90, through
 # tools/ocl_ptxas.sh) in every dtype, transpose and copy path, without
 # spilling: the check CI can make of a kernel only NVIDIA's OpenCL runs.
-# Usage: test_mma_ptxas.sh SOURCE_DIR. Exit 77: no clang or no ptxas.
+# CI assembles the default in each dtype; with `full` (ctest's
+# opencl_mma_ptxas_full, label full-sweep) the other variants it checks.
+# Usage: test_mma_ptxas.sh SOURCE_DIR [full]. Exit 77: no clang or no ptxas.
 set -u
-src=$1
+src=$1 full=${2:-}
 . "$src/tests/expect.sh"
 
 . "$src/tests/opencl/ptxas_tools.sh"
 
-# The default in 16 bits (32 deep, 2 stages), 4 stages 16 deep in f16, and f32 as built (16 deep).
-out=$(PTXAS=$ptxas bash "$src/tools/ocl_ptxas.sh" f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 \
-  bf16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 f16:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4 \
-  f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 2>&1)
+if [ "$full" = full ]; then
+  # 4 stages 16 deep in f16 (tests/opencl/mma.ini's).
+  variants=(f16:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4)
+else
+  # The default in 16 bits (32 deep, 2 stages) and f32 as built (16 deep).
+  variants=(f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 bf16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
+    f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2)
+fi
+out=$(PTXAS=$ptxas bash "$src/tools/ocl_ptxas.sh" "${variants[@]}" 2>&1)
 expect_status "every variant and path assembles" $? 0
 echo "$out"
-expect_status "four variants of eight paths each" "$(grep -c 'registers by path ([^)]*):\( [0-9]*\)\{8\};' <<<"$out")" 4
+expect_status "${#variants[@]} variants of eight paths each" \
+  "$(grep -c 'registers by path ([^)]*):\( [0-9]*\)\{8\};' <<<"$out")" ${#variants[@]}
 expect_status "no path spills" "$(grep -c 'SPILLS' <<<"$out")" 0
 finish

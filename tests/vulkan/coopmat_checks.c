@@ -116,7 +116,7 @@ static void emulated_refusals(const plugin *pl, int kernel, int device)
     }
 }
 
-void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
+void coopmat_emulated(const gh_plugin_api *api, int device, sweep_scope scope)
 {
     gh_option_value opt = {"emulate", "cooperative_matrix"};
     plugin pl = {api, NULL};
@@ -138,7 +138,7 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
     };
     if (kernel >= 0) emulated_refusals(&pl, kernel, device);
     for (size_t s = 0; kernel >= 0 && s < sizeof sets / sizeof sets[0]; s++) {
-        if (quick && s > 0) break;
+        if ((scope == SWEEP_QUICK && s > 0) || (scope == SWEEP_SAMPLE && s > 1)) break;
         gemm_case proto = {.device = device, .kernel = kernel, .n_params = MAX_PARAMS};
         memcpy(proto.params, sets[s], sizeof sets[s]);
         for (int t = 0; t < 2; t++) {
@@ -173,7 +173,7 @@ void coopmat_emulated(const gh_plugin_api *api, int device, int quick)
             coopmat_vector_shapes(proto.params, aligned);
             int before = check_failures();
             for (int tr = 0; tr < 4; tr++) {
-                if (quick && (tr == 1 || tr == 2)) continue;
+                if (scope == SWEEP_QUICK && (tr == 1 || tr == 2)) continue;
                 for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
                     for (int sc = 0; sc < SCENARIO_COUNT; sc++) {
                         c = proto;

@@ -5,6 +5,7 @@
 #define GEMMHOST_TEST_VULKAN_COOPMAT_CHECKS_H
 
 #include "gemm_case.h"
+#include "sweep.h"
 
 /* Whether the device offers coopmat `dtype` at `shape` (the kernel's shape
  * parameter: 161616 = 16x16x16 ..., 0 = any of those), as the plugin's
@@ -23,8 +24,11 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c);
  * them), every transpose, scenario (alpha, beta, beta = 0 over NaN, padding,
  * offsets) and shapes around the block's edges: its tiling, copies, edges
  * and epilogue, checked on any device. A device without what the emulation
- * needs refuses it, naming the device: a skip. */
-void coopmat_emulated(const gh_plugin_api *api, int device, int quick);
+ * needs refuses it, naming the device: a skip. At SWEEP_QUICK the first set
+ * only, nn and tt; at SWEEP_SAMPLE the first two (between them both stage
+ * counts and subgroup counts, the device's shape and another), each taking
+ * some 30 s of lavapipe; every set at SWEEP_ALL. */
+void coopmat_emulated(const gh_plugin_api *api, int device, sweep_scope scope);
 
 /* Shapes for coopmat's 16-byte copies at its parameters (bm, bn, _, bk):
  * whole tiles only, whole tiles then edges, and partial tiles alone; with

@@ -145,6 +145,41 @@ static int is_default(const plugin *pl, int kernel, const gemm_case *c)
     return 1;
 }
 
+/* The sample (SWEEP_SAMPLE) beside each kernel's defaults: one set per code
+ * path the defaults miss, and the sets runs_dtype picks on a software device
+ * for the dtypes it does not run at the defaults, so that every dtype runs.
+ * The others run in the full sweep (ctest's vulkan_plugin_full, label
+ * full-sweep; tools/gpu-check.sh's vulkan step).
+ *  - naive and tiled: the smallest workgroup or tile (most groups per edge;
+ *    tiled's f16 and bf16 on a software device);
+ *  - blocked: the scalar path (work 2) and one 4-vector per row (work 4);
+ *  - warptile: (64, 8, 4) rolled (every dtype's loads and stores on a
+ *    software device), unrolled, and at aspect 2;
+ *  - coopmat: its smallest block, two stages. */
+static int in_sample(const plugin *pl, int kernel, const gemm_case *c)
+{
+    static const struct {
+        const char *kernel;
+        int64_t params[MAX_PARAMS];
+    } sample[] = {
+        {"naive", {4}},
+        {"tiled", {4}},
+        {"blocked", {32, 2}},
+        {"blocked", {64, 4}},
+        {"warptile", {64, 8, 4, 0, 1}},
+        {"warptile", {64, 8, 4, 1, 1}},
+        {"warptile", {64, 8, 4, 0, 2}},
+        {"coopmat", {64, 64, 4, 32, 0, 2}},
+    };
+    if (is_default(pl, kernel, c)) return 1;
+    const char *name = pl->api->kernel_info(pl->ctx, kernel)->name;
+    for (size_t i = 0; i < sizeof sample / sizeof sample[0]; i++)
+        if (strcmp(name, sample[i].kernel) == 0 &&
+            memcmp(c->params, sample[i].params, c->n_params * sizeof c->params[0]) == 0)
+            return 1;
+    return 0;
+}
+
 /* On a software device (lavapipe), where compiling a pipeline takes up to
  * seconds (blocked at work 8), f32 runs at every parameter value and the
  * other dtypes at fewer (combinations over the device's limits are checked
@@ -214,14 +249,14 @@ static double seconds_now(void)
 }
 
 /* Every transpose, shape and scenario of one kernel, parameters and dtype. */
-static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, int quick)
+static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype, sweep_scope scope)
 {
     const char *kname = pl->api->kernel_info(pl->ctx, proto->kernel)->name;
     int warptile = strcmp(kname, "warptile") == 0, coopmat = strcmp(kname, "coopmat") == 0;
     int64_t shapes[SHAPE_COUNT][3];
     shapes_for(proto->params[0], shapes);
     for (int t = 0; t < 4; t++) {
-        if (quick && (t == 1 || t == 2)) continue;
+        if (scope == SWEEP_QUICK && (t == 1 || t == 2)) continue;
         for (int s = 0; s < SHAPE_COUNT; s++)
             for (int sc = 0; sc < SCENARIO_COUNT; sc++) {
                 if (sc == 2 && s != 3) /* the third scenario on the primes only */
@@ -265,7 +300,7 @@ static void sweep_cases(const plugin *pl, const gemm_case *proto, gh_dtype dtype
     }
 }
 
-void sweep(const plugin *pl, int device, int quick, int half, int shard, int shards)
+void sweep(const plugin *pl, int device, sweep_scope scope, int half, int shard, int shards)
 {
     size_t numbered = 0; /* parameter combinations of every kernel, in order */
     const gh_device_info *info = pl->api->device_info(pl->ctx, device);
@@ -274,7 +309,8 @@ void sweep(const plugin *pl, int device, int quick, int half, int shard, int sha
         uint32_t declared = pl->api->kernel_info(pl->ctx, kernel)->dtypes;
         gemm_case proto = {.device = device};
         for (size_t combo = 0; kernel_combo(pl, kernel, combo, &proto); combo++) {
-            if (quick && !is_default(pl, kernel, &proto)) continue;
+            if (scope == SWEEP_QUICK && !is_default(pl, kernel, &proto)) continue;
+            if (scope == SWEEP_SAMPLE && !in_sample(pl, kernel, &proto)) continue;
             if (numbered++ % (size_t)shards != (size_t)shard) continue;
             /* Progress, so that a slow device shows where its time goes. */
             double started = seconds_now();
@@ -292,7 +328,7 @@ void sweep(const plugin *pl, int device, int quick, int half, int shard, int sha
                     !coopmat_offers(pl, device, dtype, c.params[4]))
                     coopmat_expect_refused(pl, &c);
                 else if (limit) expect_refused(pl, &c, limit, value);
-                else if (runs_dtype(pl, device, kernel, &proto, dtype)) sweep_cases(pl, &proto, dtype, quick);
+                else if (runs_dtype(pl, device, kernel, &proto, dtype)) sweep_cases(pl, &proto, dtype, scope);
             }
             char name[128];
             describe_params(pl, &proto, name, sizeof name);

@@ -6,10 +6,19 @@
 
 #include "gemm_case.h"
 
-/* quick: each kernel at its defaults, nn and tt only. half: the device runs
- * f16 and bf16 (half_checks.h's half_supported); else they are left out.
- * shard of shards: only every shards-th parameter combination, from the
- * shard-th (0 of 1: all), so that processes side by side share the sweep. */
-void sweep(const plugin *pl, int device, int quick, int half, int shard, int shards);
+/* Which parameter combinations run. */
+typedef enum sweep_scope {
+    SWEEP_QUICK,  /* each kernel at its defaults, nn and tt only */
+    SWEEP_SAMPLE, /* each kernel at its defaults and at the few other sets
+                     that take each of its code paths (sweep.c's
+                     in_sample), every transpose: what CI runs */
+    SWEEP_ALL,    /* every combination */
+} sweep_scope;
+
+/* half: the device runs f16 and bf16 (half_checks.h's half_supported); else
+ * they are left out. shard of shards: only every shards-th parameter
+ * combination, from the shard-th (0 of 1: all), so that processes side by
+ * side share the sweep. */
+void sweep(const plugin *pl, int device, sweep_scope scope, int half, int shard, int shards);
 
 #endif

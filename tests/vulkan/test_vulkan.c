@@ -1,6 +1,6 @@
 /*
  * The Vulkan plugin's own test, through the plugin ABI alone (no host code):
- *   test_vulkan PLUGIN.so [--quick] [--verbose] [--shard I/N]
+ *   test_vulkan PLUGIN.so [--quick | --sample] [--verbose] [--shard I/N]
  *
  * What only this plugin has. The promises every plugin makes (the entry,
  * refusals of malformed calls, last_error, buffer bounds) are checked by
@@ -37,7 +37,10 @@
  * device. On a device without shaderFloat64 the f64 cases are one skip; on
  * one without storageBuffer16BitAccess, the f16 and bf16 cases.
  * --quick runs each kernel at its defaults and two transposes (for
- * valgrind); --verbose prints every passing check too. --shard I/N runs
+ * valgrind); --sample each kernel at its defaults and at a few sets that
+ * take its other code paths, in every dtype and transpose (sweep.c's
+ * in_sample), and the emulated coopmat at two of its sets (CI's
+ * vulkan_plugin); --verbose prints every passing check too. --shard I/N runs
  * the sweep's parameter combinations I, I + N, I + 2N, ... and the other
  * checks only for I = 0: N processes side by side cover it all, in about
  * 1/N of the time where creating pipelines dominates (a GPU driver's
@@ -322,14 +325,17 @@ static const gh_plugin_api *load(const char *path, void **lib)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s gemmhost-vulkan.so [--quick] [--verbose] [--shard I/N]\n", argv[0]);
+        fprintf(stderr, "usage: %s gemmhost-vulkan.so [--quick | --sample] [--verbose] [--shard I/N]\n", argv[0]);
         return 2;
     }
-    int quick = 0, shard = 0, shards = 1;
+    sweep_scope scope = SWEEP_ALL;
+    int shard = 0, shards = 1;
     check_quiet = 1;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
+            scope = SWEEP_QUICK;
+        } else if (strcmp(argv[i], "--sample") == 0) {
+            scope = SWEEP_SAMPLE;
         } else if (strcmp(argv[i], "--verbose") == 0) {
             check_quiet = 0;
         } else if (strcmp(argv[i], "--shard") == 0) {
@@ -341,7 +347,8 @@ int main(int argc, char **argv)
             }
             i++;
         } else {
-            fprintf(stderr, "%s: unknown option %s (known: --quick, --verbose, --shard I/N)\n", argv[0], argv[i]);
+            fprintf(stderr, "%s: unknown option %s (known: --quick, --sample, --verbose, --shard I/N)\n", argv[0],
+                    argv[i]);
             return 2;
         }
     }
@@ -370,7 +377,7 @@ int main(int argc, char **argv)
                i->is_software ? "software" : "hardware", i->has_fp64 ? ", fp64" : ", no fp64");
         int failed_before = check_failures();
         int half = half_supported(&pl, d);
-        sweep(&pl, d, quick, half, shard, shards);
+        sweep(&pl, d, scope, half, shard, shards);
         if (shard == 0) {
             device_limits(&pl, d);
             if (half) half_rounding(&pl, d);
@@ -384,7 +391,7 @@ int main(int argc, char **argv)
             half_refused_without_storage(pl.api, d);
             coopmat_options(pl.api);
         }
-        if (half && shard == 0) coopmat_emulated(pl.api, d, quick);
+        if (half && shard == 0) coopmat_emulated(pl.api, d, scope);
         printf("device %d: %s\n", d,
                check_failures() == failed_before ? "all GEMMs agree with the reference" : "FAILURES above");
     }
