@@ -1,0 +1,65 @@
+/* The error bound's arithmetic: gamma_k and the unit roundoffs of the
+ * precisions a result may be computed and stored in (see the bound in
+ * verify_internal.h and shared/design/verification.md). */
+#include <math.h>
+
+#include "gemmhost/half.h"
+#include "verify.h"
+
+double gh_gamma_u(double u, int64_t k)
+{
+    double ku = (double)k * u;
+    return ku < 1.0 ? ku / (1.0 - ku) : INFINITY;
+}
+
+double gh_gamma(gh_dtype d, int64_t k)
+{
+    return gh_gamma_u(d == GH_F32 ? GH_U_F32 : d == GH_F64 ? GH_U_F64 : 0.0, k);
+}
+
+/* ---- the arithmetic a result was computed in ---------------------------- */
+
+static double unit_roundoff(gh_precision p)
+{
+    switch (p) {
+    case GH_PREC_AS_STORED: return 0.0;
+    case GH_PREC_TF32: return GH_U_TF32;
+    case GH_PREC_BF16: return GH_U_BF16;
+    case GH_PREC_F16: return GH_U_F16;
+    case GH_PREC_F32: return GH_U_F32;
+    case GH_PREC_F64: return GH_U_F64;
+    case GH_PREC_TF32_TRUNCATED: return GH_U_TF32_TRUNCATED;
+    }
+    return 0.0;
+}
+
+/* The rounding of a stored element. */
+static double storage_roundoff(gh_dtype d)
+{
+    switch (d) {
+    case GH_F32: return GH_U_F32;
+    case GH_F64: return GH_U_F64;
+    case GH_F16: return GH_U_F16;
+    case GH_BF16: return GH_U_BF16;
+    case GH_I32: return 0.0;
+    }
+    return 0.0;
+}
+
+gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate)
+{
+    return (gh_arith){unit_roundoff(inputs), unit_roundoff(accumulate), storage_roundoff(d)};
+}
+
+gh_arith gh_arith_default(gh_dtype d)
+{
+    gh_precision acc = d == GH_F64 ? GH_PREC_F64 : d == GH_I32 ? GH_PREC_AS_STORED : GH_PREC_F32;
+    return gh_arith_declared(d, GH_PREC_AS_STORED, acc);
+}
+
+gh_arith gh_arith_looser(gh_arith a, gh_arith b)
+{
+    return (gh_arith){fmax(a.u_in, b.u_in), fmax(a.u_acc, b.u_acc), fmax(a.u_out, b.u_out)};
+}
+
+/* ---- the reference ----------------------------------------------------- */
