@@ -162,8 +162,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
         c->owned = gh_xrealloc(c->owned, (c->n_owned + 1) * sizeof *c->owned);
         c->owned[c->n_owned++] = gh_strdup("run.isolation=none");
         c->overrides[c->n_overrides++] = c->owned[c->n_owned - 1];
-    }
-    else if (!strcmp(n, "--config")) c->config_path = value;
+    } else if (!strcmp(n, "--config")) c->config_path = value;
     else if (!strcmp(n, "--set")) c->overrides[c->n_overrides++] = value;
     else if (!strcmp(n, "--output")) c->output = value;
     else if (!strcmp(n, "--junit")) c->junit = value;

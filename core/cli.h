@@ -24,9 +24,9 @@ typedef struct gh_cli {
     const char *junit;  /* --junit FILE */
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
-    int verbose; /* --verbose: every result's row on the terminal, not the first screen's summary */
-    int resume; /* --resume: continue the run whose results are at the output */
-    int tune;   /* --tune: search every selected kernel's parameters (core/tune), no run */
+    int verbose;        /* --verbose: every result's row on the terminal, not the first screen's summary */
+    int resume;         /* --resume: continue the run whose results are at the output */
+    int tune;           /* --tune: search every selected kernel's parameters (core/tune), no run */
     double tune_budget; /* --tune-budget, seconds: over every tune_budget key; < 0 when not given */
 } gh_cli;
 

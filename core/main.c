@@ -440,9 +440,8 @@ static int gemmhost(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
-    gh_plugin_set plugins = {.isolated = cfg.run.isolation == GH_ISOLATION_PROCESS,
-                             .has_timeout = 1,
-                             .timeout = cfg.run.timeout};
+    gh_plugin_set plugins = {
+        .isolated = cfg.run.isolation == GH_ISOLATION_PROCESS, .has_timeout = 1, .timeout = cfg.run.timeout};
     gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);
     if (c.list) {
         int status = gh_list_plugins(&plugins, c.json ? GH_LIST_JSON : c.summary ? GH_LIST_SUMMARY : GH_LIST_TEXT);
@@ -474,7 +473,8 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], GH_WORKER_ARG) == 0) return gh_worker_main(argc, argv);
     gh_stdio_guard_begin();
     /* A subcommand: results files compared (core/compare), no run. */
-    int status = argc > 1 && strcmp(argv[1], "compare") == 0 ? gh_compare_main(argc - 1, argv + 1) : gemmhost(argc, argv);
+    int status =
+        argc > 1 && strcmp(argv[1], "compare") == 0 ? gh_compare_main(argc - 1, argv + 1) : gemmhost(argc, argv);
     char err[256];
     if (gh_stdout_check(err, sizeof err) != 0) { /* the table asked for is a report too */
         fprintf(stderr, "gemmhost: %s\n", err);

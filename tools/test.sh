@@ -13,6 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+echo "== clang-format (the project's .clang-format over every C file)"
+git ls-files '*.c' '*.h' | xargs clang-format --dry-run -Werror
+
 echo "== build and test (RelWithDebInfo)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$jobs"

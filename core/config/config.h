@@ -38,11 +38,11 @@ typedef struct gh_backend_config {
     char *devices;  /* "all" (default), "hardware", "software", "0,2", or a name substring */
     char **kernels; /* empty: every kernel */
     size_t n_kernels;
-    int has_timeout;  /* 1: its own timeout (as [run] timeout's), else [run]'s */
+    int has_timeout; /* 1: its own timeout (as [run] timeout's), else [run]'s */
     double timeout;
     int tune;           /* tune = yes: its kernels are tuned before each run (core/tune) */
     double tune_budget; /* seconds per kernel search; NaN: [run]'s */
-    gh_raw_key *keys; /* every other key: kernel params or plugin options */
+    gh_raw_key *keys;   /* every other key: kernel params or plugin options */
     size_t n_keys;
     gh_origin origin; /* the section header */
 } gh_backend_config;
@@ -56,8 +56,8 @@ typedef struct gh_split_config {
     char *kernel;       /* kernel each member runs; "" (default): each member's
                               first kernel in its [backend] kernels, else the
                               plugin's first kernel */
-    int numa;   /* gh_split_numa (split.h): numa = auto (0) | off (1) */
-    int b_copy; /* gh_split_b_copy (split.h): b_copy = auto (0) | host (1) | peer (2) */
+    int numa;           /* gh_split_numa (split.h): numa = auto (0) | off (1) */
+    int b_copy;         /* gh_split_b_copy (split.h): b_copy = auto (0) | host (1) | peer (2) */
     gh_origin origin;
 } gh_split_config;
 
@@ -99,7 +99,7 @@ typedef struct gh_config {
     size_t n_backends;
     gh_split_config *splits;
     size_t n_splits;
-    int auto_backends; /* 1: no [backend] section given: every plugin found, every device */
+    int auto_backends;   /* 1: no [backend] section given: every plugin found, every device */
     char **origin_texts; /* "--set TEXT" of the origins of overridden keys */
     size_t n_origin_texts;
 } gh_config;

@@ -17,8 +17,7 @@ int gh_isolation_given_up(const gh_streak *st, gh_result *r)
     return 1;
 }
 
-int gh_isolation_settle(gh_streak *st, const gh_plugin_api *const *apis, gh_plugin *const *ctxs, size_t n,
-                        gh_result *r)
+int gh_isolation_settle(gh_streak *st, const gh_plugin_api *const *apis, gh_plugin *const *ctxs, size_t n, gh_result *r)
 {
     gh_fate fate, first = {0};
     for (size_t i = 0; i < n; i++)
@@ -35,9 +34,10 @@ int gh_isolation_settle(gh_streak *st, const gh_plugin_api *const *apis, gh_plug
     int bad = first.kind != GH_FATE_NONE || (st->failures > 0 && r->status == GH_RESULT_ERROR);
     st->failures = bad ? st->failures + 1 : 0;
     if (st->failures < GH_GIVE_UP_AFTER || st->given_up) return 0;
-    st->given_up = gh_strdupf("given up after %d failed results in a row (crashed, timed out or could not restart; "
-                              "the last: %s)",
-                              st->failures, gh_result_status_name(r->status));
+    st->given_up = gh_strdupf(
+        "given up after %d failed results in a row (crashed, timed out or could not restart; "
+        "the last: %s)",
+        st->failures, gh_result_status_name(r->status));
     return 1;
 }
 

@@ -29,10 +29,11 @@ GH_MSG_DECLARE(gh_msg_place, GH_MSG_PLACE_FIELDS)
 GH_MSG_DECLARE(gh_msg_copy, GH_MSG_COPY_FIELDS)
 
 /* UPLOAD_2D_ASYNC and DOWNLOAD_2D_ASYNC. */
-#define GH_MSG_COPY_2D_FIELDS(X, T)                                                                               \
-    X(T, u64, stream)                                                                                             \
-    X(T, u64, buffer) X(T, u64, offset) X(T, u64, pitch) X(T, place, host) X(T, u64, host_pitch) X(T, u64, width) \
-        X(T, u64, rows) X(T, u32, want_ms)
+#define GH_MSG_COPY_2D_FIELDS(X, T) \
+    X(T, u64, stream)               \
+    X(T, u64, buffer)               \
+    X(T, u64, offset)               \
+    X(T, u64, pitch) X(T, place, host) X(T, u64, host_pitch) X(T, u64, width) X(T, u64, rows) X(T, u32, want_ms)
 GH_MSG_DECLARE(gh_msg_copy_2d, GH_MSG_COPY_2D_FIELDS)
 
 /* MAP (one way, with the segment's descriptor). */

@@ -19,10 +19,10 @@ GH_MSG_DECLARE(gh_msg_load_refused, GH_MSG_LOAD_REFUSED_FIELDS)
  * GH_LOADED_HAS_STREAMS and GH_LOADED_HAS_HOST_ALLOC. */
 #define GH_MSG_DECL_option_info_list(m)     GH_MSG_DECL_LIST(gh_option_info, m)
 #define GH_MSG_FIELD_option_info_list(T, m) GH_MSG_LIST_ENTRY(T, GH_FIELD_LIST, m, &gh_option_info_desc)
-#define GH_MSG_LOADED_FIELDS(X, T)                                                                                 \
-    X(T, u32, abi_major)                                                                                           \
-    X(T, u32, abi_minor) X(T, str, name) X(T, str, description) X(T, str, version) X(T, option_info_list, options) \
-        X(T, u32, flags)
+#define GH_MSG_LOADED_FIELDS(X, T) \
+    X(T, u32, abi_major)           \
+    X(T, u32, abi_minor)           \
+    X(T, str, name) X(T, str, description) X(T, str, version) X(T, option_info_list, options) X(T, u32, flags)
 GH_MSG_DECLARE(gh_msg_loaded, GH_MSG_LOADED_FIELDS)
 #define GH_LOADED_HAS_STREAMS    1u /* the six stream members */
 #define GH_LOADED_HAS_HOST_ALLOC 2u /* host_alloc and host_free */

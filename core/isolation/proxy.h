@@ -32,7 +32,6 @@ gh_status gh_proxy_open(const gh_loaded_plugin *p, const gh_option_value *option
 /* Whether a table is a proxy's (a context of it is then a proxy context). */
 int gh_proxy_is(const gh_plugin_api *api);
 
-
 /* What happened to the context's worker since the last time asked: 1 and
  * *fate filled when a call killed or stopped it (or it could not be
  * restarted: kind GH_FATE_CRASHED with what saying so), else 0. Not a proxy:

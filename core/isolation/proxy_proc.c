@@ -25,9 +25,9 @@
 
 extern char **environ;
 
-#define TAIL_MAX 16384 /* the stderr a worker leaves behind */
-#define LINE_MAX_ 1024 /* longer lines are passed through in pieces */
-#define MAX_LIVE  1024 /* workers alive at once, for gh_workers_kill_all */
+#define TAIL_MAX  16384 /* the stderr a worker leaves behind */
+#define LINE_MAX_ 1024  /* longer lines are passed through in pieces */
+#define MAX_LIVE  1024  /* workers alive at once, for gh_workers_kill_all */
 
 typedef struct shared_seg {
     uint64_t id;

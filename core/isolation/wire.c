@@ -171,8 +171,8 @@ int gh_wire_recv(int sock, gh_wire *w, int *fd)
         struct cmsghdr align;
         char bytes[CMSG_SPACE(sizeof(int))];
     } control;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.bytes,
-                         .msg_controllen = sizeof control.bytes};
+    struct msghdr msg = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
     ssize_t n;
     do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);

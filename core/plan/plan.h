@@ -16,8 +16,8 @@ typedef struct gh_kernel_variant {
     int64_t *params;      /* info->n_params values (an `auto` one: its default until resolved) */
     char label[128];      /* "tile=16", "tile=auto", "" without params */
     uint64_t auto_params; /* bit p: parameter p is `auto`, the tune cache's best per case (tune_auto.h) */
-    int named; /* 1: named in its section's `kernels` or in --kernel: running no case is exit 3 */
-    uint32_t run_dtypes; /* GH_DTYPE_BIT mask of the cases it runs (gh_dtypes_to_run) */
+    int named;            /* 1: named in its section's `kernels` or in --kernel: running no case is exit 3 */
+    uint32_t run_dtypes;  /* GH_DTYPE_BIT mask of the cases it runs (gh_dtypes_to_run) */
 } gh_kernel_variant;
 
 typedef struct gh_instance {
@@ -29,8 +29,8 @@ typedef struct gh_instance {
     size_t n_devices;
     gh_kernel_variant *variants;
     size_t n_variants;
-    char *problem;  /* why this instance cannot run at all; NULL when it can */
-    int runs_alone; /* 0: filtered out on the command line, kept only as a split's member */
+    char *problem;            /* why this instance cannot run at all; NULL when it can */
+    int runs_alone;           /* 0: filtered out on the command line, kept only as a split's member */
     gh_option_value *options; /* what ctx was opened with (the config's strings): for split members */
     size_t n_options;
     double timeout;   /* its own [backend] timeout, NaN for [run]'s */
@@ -81,7 +81,7 @@ typedef struct gh_plan {
     size_t n_splits;
     gh_case *cases; /* sizes x dtypes x trans, in run order */
     size_t n_cases;
-    size_t n_dtypes; /* for indexing a split's layouts */
+    size_t n_dtypes;                        /* for indexing a split's layouts */
     const struct gh_tune_cache *tune_cache; /* where `auto` parameters come from; NULL: none (the caller's) */
 } gh_plan;
 

@@ -33,8 +33,7 @@ static const gh_kernel_precision *declared(const gh_kernel_info *ki, uint32_t ab
     return NULL;
 }
 
-int gh_kernel_arith(const gh_kernel_info *ki, uint32_t abi_minor, gh_dtype d, gh_arith *arith, char *text,
-                    size_t size)
+int gh_kernel_arith(const gh_kernel_info *ki, uint32_t abi_minor, gh_dtype d, gh_arith *arith, char *text, size_t size)
 {
     const gh_kernel_precision *p = declared(ki, abi_minor, d);
     gh_precision inputs = p ? p->inputs : GH_PREC_AS_STORED;

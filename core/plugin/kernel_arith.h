@@ -12,7 +12,6 @@
  * minor >= 2 and declared one, else from the dtype's default, and `text`
  * with words for it ("f32 accumulate", "tf32 inputs, f32 accumulate",
  * "exact"). Returns 1 when the declaration differs from the default. */
-int gh_kernel_arith(const gh_kernel_info *ki, uint32_t abi_minor, gh_dtype d, gh_arith *arith, char *text,
-                    size_t size);
+int gh_kernel_arith(const gh_kernel_info *ki, uint32_t abi_minor, gh_dtype d, gh_arith *arith, char *text, size_t size);
 
 #endif

@@ -34,8 +34,8 @@ typedef struct gh_report_options {
      * rewritten until the report has something (see gh_report_hold). */
     int resume;
     const char *settings_json; /* the run settings as a JSON object, stored as "settings"; NULL: none */
-    const char *config_text; /* the config as run (file text plus overrides), stored in the JSON */
-    int argc;                /* the command line, stored in the JSON */
+    const char *config_text;   /* the config as run (file text plus overrides), stored in the JSON */
+    int argc;                  /* the command line, stored in the JSON */
     char *const *argv;
     FILE *table;        /* the table and summary (stdout); NULL: none */
     FILE *messages;     /* with quiet: failures, errors and notes; NULL: stderr */
@@ -91,11 +91,11 @@ typedef struct gh_report_split_member {
     int64_t chunks, gemms; /* row chunks taken, GEMM calls */
     double compute_ms, upload_ms, download_ms, wait_ms;
     uint64_t bytes_up, bytes_down;
-    double upload_gbps;    /* bytes_up / upload_ms: its host-to-device bandwidth (GB/s); 0 when nothing went up */
-    int numa_node;         /* the NUMA node its host thread ran on; -1: none */
-    const char *numa;      /* where its thread and memory went, or why not */
-    const char *b_path;    /* how its B arrived: "host", "peer from gpu0/0 (...)", "host: ..." */
-    const char *error; /* why it failed; NULL or "" when it did not */
+    double upload_gbps; /* bytes_up / upload_ms: its host-to-device bandwidth (GB/s); 0 when nothing went up */
+    int numa_node;      /* the NUMA node its host thread ran on; -1: none */
+    const char *numa;   /* where its thread and memory went, or why not */
+    const char *b_path; /* how its B arrived: "host", "peer from gpu0/0 (...)", "host: ..." */
+    const char *error;  /* why it failed; NULL or "" when it did not */
 } gh_report_split_member;
 
 /* The members of the split result just reported (call right after

@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 /* From <linux/mempolicy.h>, spelled here to need no kernel headers. */
-#define GH_MPOL_BIND      2
-#define GH_MPOL_MF_MOVE   (1 << 1)
-#define GH_MPOL_F_NODE    (1 << 0)
-#define GH_MPOL_F_ADDR    (1 << 1)
-#define GH_MAX_NODES      1024
+#define GH_MPOL_BIND    2
+#define GH_MPOL_MF_MOVE (1 << 1)
+#define GH_MPOL_F_NODE  (1 << 0)
+#define GH_MPOL_F_ADDR  (1 << 1)
+#define GH_MAX_NODES    1024
 
 const char *gh_device_pci_address(const gh_device_info *d)
 {
@@ -184,8 +184,8 @@ int gh_numa_move(void *addr, size_t bytes, int node, char *why, size_t why_size)
     uintptr_t start = (uintptr_t)addr & ~(page - 1), end = ((uintptr_t)addr + bytes + page - 1) & ~(page - 1);
     unsigned long mask[GH_MAX_NODES / (8 * sizeof(unsigned long))] = {0};
     mask[(size_t)node / (8 * sizeof(unsigned long))] |= 1UL << ((size_t)node % (8 * sizeof(unsigned long)));
-    if (syscall(SYS_mbind, start, end - start, GH_MPOL_BIND, mask, (unsigned long)GH_MAX_NODES + 1,
-                GH_MPOL_MF_MOVE) != 0) {
+    if (syscall(SYS_mbind, start, end - start, GH_MPOL_BIND, mask, (unsigned long)GH_MAX_NODES + 1, GH_MPOL_MF_MOVE) !=
+        0) {
         snprintf(why, why_size, "mbind to node %d: %s", node, strerror(errno));
         return -1;
     }

@@ -19,7 +19,8 @@ typedef enum gh_result_status {
 
 const char *gh_result_status_name(gh_result_status s);
 /* Whether the kernel ran to the end, so an output exists (pass, FAIL, unchecked). */
-int gh_result_status_ran(gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked", "crashed", "timeout", "cancelled" */
+int gh_result_status_ran(
+    gh_result_status s); /* "pass", "FAIL", "unsupported", "ERROR", "unchecked", "crashed", "timeout", "cancelled" */
 
 typedef struct gh_result {
     int case_index; /* same index = same inputs */
@@ -31,13 +32,13 @@ typedef struct gh_result {
     const char *device_name;
     const gh_device_info *device; /* NULL for a split group */
     const char *kernel;
-    char params[128]; /* "tile=16", or "" */
+    char params[128];      /* "tile=16", or "" */
     char params_used[128]; /* the values that ran: params with each `auto` resolved (core/tune_auto) */
     char params_note[256]; /* where `auto` values came from ("from the tune cache ..."); "" without auto */
     gh_dtype dtype;
-    gh_arith arith;          /* what the kernel declared it computes in: its bound */
-    char arithmetic[64];     /* in words: "f32 accumulate", "tf32 inputs, f32 accumulate" */
-    int arith_declared;      /* 1: the kernel declared other than the dtype's default */
+    gh_arith arith;      /* what the kernel declared it computes in: its bound */
+    char arithmetic[64]; /* in words: "f32 accumulate", "tf32 inputs, f32 accumulate" */
+    int arith_declared;  /* 1: the kernel declared other than the dtype's default */
     int trans_a, trans_b;
     int64_t m, n, k;
     double alpha, beta;

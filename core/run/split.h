@@ -126,8 +126,8 @@ typedef struct gh_split_member_stats {
     double upload_ms, download_ms; /* device clock on streams; host clock (packing included) when blocking */
     double wait_ms;                /* blocked on stream_synchronize or on the queue */
     uint64_t bytes_up, bytes_down;
-    int streams;     /* 1: minor-1 streams, 0: blocking calls */
-    int numa_node;   /* the node its host thread ran on; -1: none (numa_note says why) */
+    int streams;         /* 1: minor-1 streams, 0: blocking calls */
+    int numa_node;       /* the node its host thread ran on; -1: none (numa_note says why) */
     char numa_note[384]; /* "thread on node 1 (16 CPUs); A and C of its 8 home chunks on node 1", or why not */
     int b_peer;          /* 1: its resident B came from another member by copy_peer */
     char b_path[512];    /* "host", "peer from gpu0/0", "host: copy_peer refused: ..." */

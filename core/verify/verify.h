@@ -85,8 +85,7 @@ void gh_verify_as(const gh_reference *ref, gh_arith arith, const gh_matrix *c_ou
  * otherwise (the same entries for every call). NaN anywhere gives inf. */
 double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y);
 /* The same in units of the bound of `arith` (the looser of the two kernels'). */
-double gh_reference_diff_in_bounds_as(const gh_reference *ref, gh_arith arith, const gh_matrix *x,
-                                      const gh_matrix *y);
+double gh_reference_diff_in_bounds_as(const gh_reference *ref, gh_arith arith, const gh_matrix *x, const gh_matrix *y);
 
 /* The bound's gamma_K for a dtype: K u / (1 - K u); 0 for i32 (exact). */
 double gh_gamma(gh_dtype d, int64_t k);

@@ -50,8 +50,9 @@ static void load(gh_plugin *ctx)
 {
     cpu_blas *blas = &ctx->blas;
     blas->tried = 1;
-    size_t used = (size_t)snprintf(blas->why, sizeof blas->why, "no CBLAS library loads (%s):",
-                                   ctx->blas_library ? "option blas" : "install libopenblas0");
+    size_t used =
+        (size_t)snprintf(blas->why, sizeof blas->why,
+                         "no CBLAS library loads (%s):", ctx->blas_library ? "option blas" : "install libopenblas0");
     if (ctx->blas_library) {
         try_library(blas, ctx->blas_library, &used);
         return;
@@ -88,8 +89,8 @@ gh_status cpu_gemm_blas(gh_plugin *ctx, const gh_gemm_args *g, double *elapsed_m
     if (blas->set_threads) blas->set_threads(ctx->threads);
     const double start = cpu_now_ms();
     if (g->dtype == GH_F32)
-        blas->sgemm(CBLAS_ROW_MAJOR, ta, tb, m, n, k, (float)g->alpha, a, (int)g->lda, b, (int)g->ldb,
-                    (float)g->beta, c, (int)g->ldc);
+        blas->sgemm(CBLAS_ROW_MAJOR, ta, tb, m, n, k, (float)g->alpha, a, (int)g->lda, b, (int)g->ldb, (float)g->beta,
+                    c, (int)g->ldc);
     else
         blas->dgemm(CBLAS_ROW_MAJOR, ta, tb, m, n, k, g->alpha, a, (int)g->lda, b, (int)g->ldb, g->beta, c,
                     (int)g->ldc);

@@ -16,7 +16,7 @@
 #define OP_B(b, args, p, j) LOAD((args)->trans_b ? (b)[(j) * (args)->ldb + (p)] : (b)[(p) * (args)->ldb + (j)])
 
 /* beta == 0 must not read C: it may hold NaN (the host poisons outputs). */
-#define STORE(c, args, i, j, acc, S, T)                                 \
+#define STORE(c, args, i, j, acc, S, T)                               \
     do {                                                              \
         S *dst_ = &(c)[(i) * (args)->ldc + (j)];                      \
         T out_ = (T)(args)->alpha * (acc);                            \
@@ -28,7 +28,7 @@
 
 /* S: the storage type; T: the arithmetic type; LOAD and ROUND convert
  * between them (defined around each use of the macro). */
-#define DEFINE_GEMM(S, T, SUFFIX)                                                                          \
+#define DEFINE_GEMM(S, T, SUFFIX)                                                                       \
     /* The seed's serial loop: one element of C at a time. */                                           \
     static void naive_##SUFFIX(const cpu_gemm_job *job)                                                 \
     {                                                                                                   \
@@ -39,7 +39,7 @@
             for (int64_t j = 0; j < args->n; j++) {                                                     \
                 T acc = 0;                                                                              \
                 for (int64_t p = 0; p < args->k; p++) acc += OP_A(a, args, i, p) * OP_B(b, args, p, j); \
-                STORE(c, args, i, j, acc, S, T);                                                           \
+                STORE(c, args, i, j, acc, S, T);                                                        \
             }                                                                                           \
     }                                                                                                   \
                                                                                                         \
@@ -71,7 +71,7 @@
                 }                                                                                       \
             }                                                                                           \
             for (int64_t i = i0; i < i1; i++)                                                           \
-                for (int64_t j = 0; j < n; j++) STORE(c, args, i, j, acc[(i - i0) * n + j], S, T);         \
+                for (int64_t j = 0; j < n; j++) STORE(c, args, i, j, acc[(i - i0) * n + j], S, T);      \
         }                                                                                               \
         free(acc);                                                                                      \
         return 0;                                                                                       \

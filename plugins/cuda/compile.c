@@ -11,8 +11,8 @@
 #include "kernels.h"
 #include "sources.h"
 
-static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu", "tiled.cu", "blocked.cu", "warptile.cu",
-                                                                  "mma.cu",   "wgmma.cu"};
+static const char *const kernel_files[GH_CUDA_SOURCE_KERNELS] = {"naive.cu",    "tiled.cu", "blocked.cu",
+                                                                 "warptile.cu", "mma.cu",   "wgmma.cu"};
 /* The functions of each kernel's module, by trans_a * 2 + trans_b, then
  * warptile's 16-byte copy path (gh_cuda_module.function). */
 static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
@@ -73,8 +73,7 @@ gh_status gh_cuda_compile(const gh_plugin *ctx, int kernel, gh_dtype dtype, cons
     char arch[48], dtype_def[48], tile_def[48], work_def[48], depth_def[48], wt_defs[GH_WT_PARAMS][32];
     /* wgmma and setmaxnreg exist only in sm_90a, the architecture-specific
      * target (its CUBIN runs on compute capability 9.0 alone). */
-    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d%s", cc_major, cc_minor,
-             kernel == GH_CUDA_WGMMA ? "a" : "");
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d%s", cc_major, cc_minor, kernel == GH_CUDA_WGMMA ? "a" : "");
     snprintf(dtype_def, sizeof dtype_def, "-DDTYPE=%s", dtype_types[dtype]);
     snprintf(tile_def, sizeof tile_def, "-DTILE=%lld", (long long)v->tile);
     snprintf(work_def, sizeof work_def, "-DWORK=%lld", (long long)v->work);
@@ -275,8 +274,8 @@ gh_status gh_cuda_compile_one(gh_plugin *ctx, int kernel, gh_dtype dtype, const 
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
                                    "compile: kernel %d is not one NVRTC builds (naive %d, tiled %d, blocked %d, "
                                    "warptile %d, mma %d, wgmma %d)",
-                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE,
-                                   GH_CUDA_MMA, GH_CUDA_WGMMA);
+                                   kernel, GH_CUDA_NAIVE, GH_CUDA_TILED, GH_CUDA_BLOCKED, GH_CUDA_WARPTILE, GH_CUDA_MMA,
+                                   GH_CUDA_WGMMA);
     const gh_kernel_info *info = &gh_cuda_kernel_infos[kernel];
     if ((unsigned)dtype >= GH_DTYPE_COUNT || !(info->dtypes & GH_DTYPE_BIT(dtype)))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "compile: kernel %s has no dtype %d", info->name, (int)dtype);

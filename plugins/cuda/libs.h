@@ -23,30 +23,76 @@
  * cuMemAlloc_v2, and the loader looks up that same versioned symbol. */
 #define GH_LIB_MEMBER(fn) __typeof__(&fn) fn;
 
-#define GH_CU_FUNCTIONS(X)                                                                                          \
-    X(cuInit)                                                                                                       \
-    X(cuDriverGetVersion)                                                                                           \
-    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceTotalMem) \
-        X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)         \
-            X(cuCtxSynchronize) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuEventCreate)        \
-                X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemAlloc)        \
-                    X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpy2DAsync) X(cuMemHostAlloc)     \
-                        X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)               \
-                            X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuTensorMapEncodeTiled)         \
-                                X(cuDeviceGetPCIBusId) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)    \
-                                    X(cuMemcpyPeerAsync) X(cuMemHostGetDevicePointer)
+/* clang-format off */
+#define GH_CU_FUNCTIONS(X)       \
+    X(cuInit)                    \
+    X(cuDriverGetVersion)        \
+    X(cuGetErrorName)            \
+    X(cuGetErrorString)          \
+    X(cuDeviceGetCount)          \
+    X(cuDeviceGet)               \
+    X(cuDeviceGetName)           \
+    X(cuDeviceTotalMem)          \
+    X(cuDeviceGetAttribute)      \
+    X(cuDevicePrimaryCtxRetain)  \
+    X(cuDevicePrimaryCtxRelease) \
+    X(cuCtxSetCurrent)           \
+    X(cuCtxSynchronize)          \
+    X(cuStreamCreate)            \
+    X(cuStreamDestroy)           \
+    X(cuStreamSynchronize)       \
+    X(cuEventCreate)             \
+    X(cuEventDestroy)            \
+    X(cuEventRecord)             \
+    X(cuEventSynchronize)        \
+    X(cuEventElapsedTime)        \
+    X(cuMemAlloc)                \
+    X(cuMemFree)                 \
+    X(cuMemcpyHtoDAsync)         \
+    X(cuMemcpyDtoHAsync)         \
+    X(cuMemcpy2DAsync)           \
+    X(cuMemHostAlloc)            \
+    X(cuMemFreeHost)             \
+    X(cuModuleLoadData)          \
+    X(cuModuleUnload)            \
+    X(cuModuleGetFunction)       \
+    X(cuFuncGetAttribute)        \
+    X(cuFuncSetAttribute)        \
+    X(cuLaunchKernel)            \
+    X(cuTensorMapEncodeTiled)    \
+    X(cuDeviceGetPCIBusId)       \
+    X(cuDeviceCanAccessPeer)     \
+    X(cuCtxEnablePeerAccess)     \
+    X(cuMemcpyPeerAsync)         \
+    X(cuMemHostGetDevicePointer)
+/* clang-format on */
 
-#define GH_NVRTC_FUNCTIONS(X)                                                                     \
-    X(nvrtcVersion)                                                                               \
-    X(nvrtcGetErrorString)                                                                        \
-    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) \
-        X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+/* clang-format off */
+#define GH_NVRTC_FUNCTIONS(X) \
+    X(nvrtcVersion)           \
+    X(nvrtcGetErrorString)    \
+    X(nvrtcCreateProgram)     \
+    X(nvrtcDestroyProgram)    \
+    X(nvrtcCompileProgram)    \
+    X(nvrtcGetProgramLogSize) \
+    X(nvrtcGetProgramLog)     \
+    X(nvrtcGetCUBINSize)      \
+    X(nvrtcGetCUBIN)
+/* clang-format on */
 
-#define GH_CUBLAS_FUNCTIONS(X)                                                                               \
-    X(cublasCreate)                                                                                          \
-    X(cublasDestroy)                                                                                         \
-    X(cublasGetVersion) X(cublasSetStream) X(cublasSetMathMode) X(cublasGetMathMode) X(cublasSetPointerMode) \
-        X(cublasSgemm) X(cublasDgemm) X(cublasGemmEx)
+/* clang-format off */
+#define GH_CUBLAS_FUNCTIONS(X) \
+    X(cublasCreate)            \
+    X(cublasDestroy)           \
+    X(cublasGetVersion)        \
+    X(cublasSetStream)         \
+    X(cublasSetMathMode)       \
+    X(cublasGetMathMode)       \
+    X(cublasSetPointerMode)    \
+    X(cublasSgemm)             \
+    X(cublasDgemm)             \
+    X(cublasGemmEx)
+/* clang-format on */
 
 typedef struct gh_cu_api {
     GH_CU_FUNCTIONS(GH_LIB_MEMBER)

@@ -50,11 +50,11 @@ typedef struct gh_cuda_device {
     char driver_version[96];
     char api[128];
     char pci_address[32]; /* "0000:1b:00.0", lower case as sysfs has it; "" when unknown */
-    gh_device_info info; /* points into the strings above */
+    gh_device_info info;  /* points into the strings above */
     /* Per (kernel, dtype, variant); naive has variant 0 only. */
     gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
     struct gh_cuda_param_module *param_modules; /* per (kernel, dtype, parameters), newest first */
-    cublasHandle_t cublas;                            /* on `stream`; NULL until the first blocking cuBLAS GEMM */
+    cublasHandle_t cublas;                      /* on `stream`; NULL until the first blocking cuBLAS GEMM */
 } gh_cuda_device;
 
 struct gh_buffer {

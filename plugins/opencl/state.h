@@ -28,16 +28,16 @@ typedef struct ocl_device {
     char *name, *vendor, *driver_version, *api, *platform_name; /* info's strings */
     cl_ulong max_alloc_bytes;                                   /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_work_item_sizes[3];
-    int nv_compiler_options;        /* cl_nv_compiler_options: -cl-nv-* build options */
-    cl_uint nv_registers_per_block; /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
+    int nv_compiler_options;          /* cl_nv_compiler_options: -cl-nv-* build options */
+    cl_uint nv_registers_per_block;   /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
     cl_uint nv_cc_major, nv_cc_minor; /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV; 0 off NVIDIA */
-    int has_fp16;                   /* cl_khr_fp16: half arithmetic (CLBlast's HGEMM) */
+    int has_fp16;                     /* cl_khr_fp16: half arithmetic (CLBlast's HGEMM) */
 
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;
-    cl_command_queue queue; /* in order, with profiling */
+    cl_command_queue queue;     /* in order, with profiling */
     ocl_program_slot *programs; /* built so far, newest first */
-    struct gh_buffer *buffers; /* live buffers, so close() can free them */
+    struct gh_buffer *buffers;  /* live buffers, so close() can free them */
 } ocl_device;
 
 struct gh_buffer {

@@ -95,8 +95,8 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
                  : d->coop.api == VKP_COOP_EMULATED ? "_emu"
                                                     : "");
     else if (kernel == VKP_KERNEL_WARPTILE)
-        snprintf(file, sizeof file, "%s_t%u_d%u_w%u%s%s_%s.spv", vkp_kernels[kernel].name, v->side, v->depth,
-                 v->work, v->unrolled ? "_unrolled" : "", v->aspect > 1 ? "_a2" : "", gh_plugin_dtype_name(dtype));
+        snprintf(file, sizeof file, "%s_t%u_d%u_w%u%s%s_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
+                 v->unrolled ? "_unrolled" : "", v->aspect > 1 ? "_a2" : "", gh_plugin_dtype_name(dtype));
     else snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype));
     uint32_t *words = NULL;
     size_t size = 0;

@@ -32,13 +32,12 @@ void vkp_statistics_enable(const vkp_device *d, vkp_statistics_features *e, void
 void vkp_statistics_ready(vkp_device *d)
 {
     PFN_vkGetDeviceProcAddr get = d->ctx->vk.vkGetDeviceProcAddr;
-    d->get_executables =
-        (PFN_vkGetPipelineExecutablePropertiesKHR)get(d->dev, "vkGetPipelineExecutablePropertiesKHR");
+    d->get_executables = (PFN_vkGetPipelineExecutablePropertiesKHR)get(d->dev, "vkGetPipelineExecutablePropertiesKHR");
     d->get_statistics = (PFN_vkGetPipelineExecutableStatisticsKHR)get(d->dev, "vkGetPipelineExecutableStatisticsKHR");
     if (!d->get_executables || !d->get_statistics) {
         fprintf(stderr, "gemmhost-vulkan: statistics: device %s: the driver returned no %s: no statistics from it\n",
-                d->name, !d->get_executables ? "vkGetPipelineExecutablePropertiesKHR"
-                                             : "vkGetPipelineExecutableStatisticsKHR");
+                d->name,
+                !d->get_executables ? "vkGetPipelineExecutablePropertiesKHR" : "vkGetPipelineExecutableStatisticsKHR");
         d->get_executables = NULL;
         d->get_statistics = NULL;
     }
@@ -68,8 +67,7 @@ static void append_statistic(char *line, size_t size, const VkPipelineExecutable
     case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
         snprintf(line + used, size - used, "%s%s = %g", sep, s->name, s->value.f64);
         break;
-    default:
-        snprintf(line + used, size - used, "%s%s = (format %d)", sep, s->name, (int)s->format);
+    default: snprintf(line + used, size - used, "%s%s = (format %d)", sep, s->name, (int)s->format);
     }
 }
 

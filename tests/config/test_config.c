@@ -68,9 +68,10 @@ static void check_defaults(const gh_config *cfg)
 {
     const gh_run_config *r = &cfg->run;
     CHECK_CONFIG(r->n_sizes == 5 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
-          shape_is(&r->sizes[4], 129, 31, 65));
+                 shape_is(&r->sizes[4], 129, 31, 65));
     CHECK_CONFIG(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
-    CHECK_CONFIG(r->n_trans == 2 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 1);
+    CHECK_CONFIG(r->n_trans == 2 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 &&
+                 r->trans[1].b == 1);
     CHECK_CONFIG(r->alpha == 1.0 && r->beta == 0.0);
     CHECK_CONFIG(r->warmup == 1 && r->repeat == 3 && r->seed == 1);
     CHECK_CONFIG(r->verify == GH_VERIFY_AUTO);
@@ -120,7 +121,8 @@ static void test_builtin_default(void)
     gh_config_free(&cfg);
     /* the rest is what a config without the key gets; a listed dtype turns auto off */
     const char *listed[] = {"run.dtype=f32, f64, i32"};
-    if (CHECK_CONFIG(gh_config_load_text(gh_default_config_text, "<built-in>", listed, 1, &cfg, err, sizeof err) == 0)) {
+    if (CHECK_CONFIG(gh_config_load_text(gh_default_config_text, "<built-in>", listed, 1, &cfg, err, sizeof err) ==
+                     0)) {
         CHECK_CONFIG(cfg.run.dtype_auto == 0);
         check_defaults(&cfg);
     }
@@ -149,16 +151,16 @@ static void test_good_file(void)
     const gh_run_config *r = &cfg.run;
     CHECK_CONFIG(strcmp(cfg.path, path) == 0);
     CHECK_CONFIG(r->n_sizes == 3 && shape_is(&r->sizes[0], 64, 64, 64) && shape_is(&r->sizes[1], 100, 75, 50) &&
-          shape_is(&r->sizes[2], 512, 512, 512));
+                 shape_is(&r->sizes[2], 512, 512, 512));
     CHECK_CONFIG(r->n_dtypes == 3 && r->dtypes[0] == GH_F32 && r->dtypes[1] == GH_F64 && r->dtypes[2] == GH_I32);
-    CHECK_CONFIG(r->n_trans == 3 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 && r->trans[1].b == 0 &&
-          r->trans[2].a == 1 && r->trans[2].b == 1);
+    CHECK_CONFIG(r->n_trans == 3 && r->trans[0].a == 0 && r->trans[0].b == 0 && r->trans[1].a == 1 &&
+                 r->trans[1].b == 0 && r->trans[2].a == 1 && r->trans[2].b == 1);
     CHECK_CONFIG(r->alpha == 2.0 && r->beta == -1.0 && r->warmup == 0 && r->repeat == 7);
     CHECK_CONFIG(r->seed == 0xDEADBEEFull && r->verify == GH_VERIFY_FREIVALDS && r->full_max_flops == 1e6);
     CHECK_CONFIG(r->freivalds_trials == 5 && r->samples == 100 && r->ld_pad == 3 && r->guard == 0);
     CHECK_CONFIG(strcmp(r->output, "out/run1") == 0);
     CHECK_CONFIG(r->n_plugin_dirs == 2 && strcmp(r->plugin_dirs[0], "/opt/gemmhost/plugins") == 0 &&
-          strcmp(r->plugin_dirs[1], CONFIG_TEST_FILES "/../build/plugins") == 0); /* relative to the file */
+                 strcmp(r->plugin_dirs[1], CONFIG_TEST_FILES "/../build/plugins") == 0); /* relative to the file */
 
     CHECK_CONFIG(cfg.n_backends == 2 && cfg.auto_backends == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *big = backend(&cfg, "cpu-big");
@@ -301,7 +303,8 @@ static void test_set_overrides(void)
         fprintf(stderr, "  %s\n", err);
         return;
     }
-    CHECK_CONFIG(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) && shape_is(&cfg.run.sizes[1], 3, 4, 5));
+    CHECK_CONFIG(cfg.run.n_sizes == 2 && shape_is(&cfg.run.sizes[0], 128, 128, 128) &&
+                 shape_is(&cfg.run.sizes[1], 3, 4, 5));
     CHECK_CONFIG(strcmp(cfg.run.sizes_origin.file, "--set run.sizes=128, 3x4x5") == 0);
     CHECK_CONFIG(strcmp(cfg.run.output, "") == 0);
     const gh_backend_config *cpu = backend(&cfg, "cpu"), *gpu = backend(&cfg, "gpu");
@@ -371,7 +374,8 @@ static void test_scalar_ranges(void)
 static void test_seed_range(void)
 {
     gh_config cfg;
-    if (CHECK_CONFIG(load_text("[run]\nseed = 18446744073709551615\n", NULL, &cfg) == 0)) CHECK_CONFIG(cfg.run.seed == UINT64_MAX);
+    if (CHECK_CONFIG(load_text("[run]\nseed = 18446744073709551615\n", NULL, &cfg) == 0))
+        CHECK_CONFIG(cfg.run.seed == UINT64_MAX);
     gh_config_free(&cfg);
 }
 
@@ -384,7 +388,9 @@ typedef struct bad_case {
 } bad_case;
 
 static const bad_case bad_cases[] = {
-    {"[run]\ndtype = f8\n", NULL, {"test.ini:2: [run] dtype: \"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16)"}},
+    {"[run]\ndtype = f8\n",
+     NULL,
+     {"test.ini:2: [run] dtype: \"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16)"}},
     {"[run]\nsizes = 0\n", NULL, {"test.ini:2:", "[run] sizes:", "\"0\" is not a size", "2147483647"}},
     {"[run]\nsizes = 8, -5\n", NULL, {"test.ini:2:", "[run] sizes:", "\"-5\""}},
     {"[run]\nsizes = 12x0x3\n", NULL, {"test.ini:2:", "[run] sizes:", "\"12x0x3\""}},
@@ -536,7 +542,8 @@ static void test_long_values_shortened(void)
     for (int line = 0; line < 250; line++) strcat(text, "\n  2, 3, 4, 5, 6");
     strcat(text, ",,\n");
     gh_config cfg;
-    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 && strstr(err, "test.ini:2: [run] sizes:") &&
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 &&
+                      strstr(err, "test.ini:2: [run] sizes:") &&
                       strstr(err, "... (3753 characters)\" has an empty item")))
         fprintf(stderr, "  got: %.300s\n", err);
     snprintf(set, sizeof set, "run.alpha=%s", value);
@@ -545,8 +552,8 @@ static void test_long_values_shortened(void)
                       strstr(err, "9... (5001 characters)\" is not a number")))
         fprintf(stderr, "  got: %.300s\n", err);
     snprintf(text, sizeof text, "[run]\n%s\n", value);
-    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 &&
-                      strstr(err, "(5001 characters)\"") && strstr(err, "expected \"[section]\" or \"key = value\"")))
+    if (!CHECK_CONFIG(load_text(text, NULL, &cfg) == -1 && strlen(err) < 300 && strstr(err, "(5001 characters)\"") &&
+                      strstr(err, "expected \"[section]\" or \"key = value\"")))
         fprintf(stderr, "  got: %.300s\n", err);
 }
 

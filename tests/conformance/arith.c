@@ -22,8 +22,11 @@ static double unit_roundoff(gh_precision p)
 
 static double tiny_of(double u)
 {
-    return u == GH_U_F32 ? 0x1p-149 : u == GH_U_F64 ? 0x1p-1074 : u == GH_U_F16 ? 0x1p-24 : u == GH_U_BF16 ? 0x1p-133
-                                                                                                             : 0.0;
+    return u == GH_U_F32    ? 0x1p-149
+           : u == GH_U_F64  ? 0x1p-1074
+           : u == GH_U_F16  ? 0x1p-24
+           : u == GH_U_BF16 ? 0x1p-133
+                            : 0.0;
 }
 
 static double storage_roundoff(gh_dtype d)
@@ -75,8 +78,7 @@ const char *conf_precisions_problem(const conformance *c, const gh_kernel_info *
             bad = "an unknown precision";
         else if (p->accumulate == GH_PREC_AS_STORED && p->dtype != GH_I32)
             bad = "accumulate 'as stored' is for i32 only";
-        else if (p->accumulate == GH_PREC_TF32)
-            bad = "accumulate in tf32: no kernel keeps its sums in tf32";
+        else if (p->accumulate == GH_PREC_TF32) bad = "accumulate in tf32: no kernel keeps its sums in tf32";
         for (size_t j = 0; j < i && !bad; j++)
             if (ki->precisions[j].dtype == p->dtype) bad = "a second entry for the same dtype";
         if (bad) {

@@ -9,9 +9,9 @@
 #include "conformance.h"
 
 typedef struct conf_arith {
-    double u_in;  /* inputs rounded before the multiplies (0: used as stored) */
-    double u_acc; /* the products and sums */
-    double u_out; /* the stored result, when coarser than the sums (else 0) */
+    double u_in;               /* inputs rounded before the multiplies (0: used as stored) */
+    double u_acc;              /* the products and sums */
+    double u_out;              /* the stored result, when coarser than the sums (else 0) */
     double tiny_acc, tiny_out; /* the smallest subnormal of each: underflow */
 } conf_arith;
 

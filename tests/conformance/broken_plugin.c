@@ -77,18 +77,15 @@ static const gh_param_info params[] = {
     {sizeof(gh_param_info), "unroll", "ignored", 1, unrolls, 3, 0, 0},
 };
 #if BROKEN == BROKEN_TF32_DECLARED
-static const gh_kernel_precision precisions[] = {
-    {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32}};
+static const gh_kernel_precision precisions[] = {{sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32}};
 #define PRECISIONS precisions, 1
 #elif BROKEN == BROKEN_BAD_PRECISION
-static const gh_kernel_precision precisions[] = {
-    {sizeof(gh_kernel_precision), GH_F16, GH_PREC_AS_STORED, GH_PREC_F32}};
+static const gh_kernel_precision precisions[] = {{sizeof(gh_kernel_precision), GH_F16, GH_PREC_AS_STORED, GH_PREC_F32}};
 #define PRECISIONS precisions, 1
 #else
 #define PRECISIONS NULL, 0
 #endif
-static const gh_kernel_info kernel = {
-    sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS};
+static const gh_kernel_info kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS};
 
 struct gh_plugin {
     gh_device_info info;

@@ -238,8 +238,8 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
         return GH_ERROR;
     }
     if (FAKE_MODE == FAKE_CRASH_THIRD && ctx->gemm_calls == 3) raise(SIGSEGV); /* what a driver's bad pointer does */
-    if (FAKE_MODE == FAKE_ABORT_THIRD && ctx->gemm_calls == 3) abort();             /* a driver's failed assert */
-    if (FAKE_MODE == FAKE_EXIT_THIRD && ctx->gemm_calls == 3) exit(0);              /* a driver that quits */
+    if (FAKE_MODE == FAKE_ABORT_THIRD && ctx->gemm_calls == 3) abort();        /* a driver's failed assert */
+    if (FAKE_MODE == FAKE_EXIT_THIRD && ctx->gemm_calls == 3) exit(0);         /* a driver that quits */
     if (FAKE_MODE == FAKE_HANG_THIRD && ctx->gemm_calls == 3)
         for (;;) pause(); /* a kernel that never finishes */
     if (FAKE_MODE == FAKE_GATE_THIRD && ctx->gemm_calls == 3) {

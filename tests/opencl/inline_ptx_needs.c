@@ -27,13 +27,12 @@ static void expect(int kernel, unsigned major, unsigned minor, int fits, const c
     char why[512] = "";
     const int got = ocl_inline_ptx_device_fits(kernel, &dev, why, sizeof why);
     const char *kernel_name = ocl_kernels[kernel].info.name;
-    if (fits)
-        CHECK(got == 1, "%s on compute capability %u.%u runs (refused: %s)", kernel_name, major, minor, why);
+    if (fits) CHECK(got == 1, "%s on compute capability %u.%u runs (refused: %s)", kernel_name, major, minor, why);
     else
         CHECK(got == 0 && strstr(why, named) && strstr(why, name),
               "%s on %s %u.%u is refused, naming '%s' and the device (got %d: %s)", kernel_name,
-              major ? "compute capability" : "a device off NVIDIA, no compute capability", major, minor, named,
-              got, why);
+              major ? "compute capability" : "a device off NVIDIA, no compute capability", major, minor, named, got,
+              why);
 }
 
 int main(void)

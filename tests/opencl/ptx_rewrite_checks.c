@@ -63,11 +63,12 @@ static void register_cap_checks(void)
 void ptx_rewrite_checks(void)
 {
     /* As NVIDIA's OpenCL compiler writes it: sm_90 with a texmode. */
-    expect_rewrite("//\n.version 8.8\n.target sm_90, texmode_independent\n"
-                   "\t// begin inline asm\n\t//SM90A wgmma.fence.sync.aligned;\n\t// end inline asm\n",
-                   "//\n.version 8.8\n.target sm_90a, texmode_independent\n"
-                   "\t// begin inline asm\n\twgmma.fence.sync.aligned;\n\t// end inline asm\n",
-                   "ptx rewrite: NVIDIA's sm_90 becomes sm_90a, the mark goes, other comments stay");
+    expect_rewrite(
+        "//\n.version 8.8\n.target sm_90, texmode_independent\n"
+        "\t// begin inline asm\n\t//SM90A wgmma.fence.sync.aligned;\n\t// end inline asm\n",
+        "//\n.version 8.8\n.target sm_90a, texmode_independent\n"
+        "\t// begin inline asm\n\twgmma.fence.sync.aligned;\n\t// end inline asm\n",
+        "ptx rewrite: NVIDIA's sm_90 becomes sm_90a, the mark goes, other comments stay");
     /* clang's (tools/ocl_ptxas.sh), and a mark at the very end. */
     expect_rewrite(".target sm_80, texmode_independent\n//SM90A a;\n//SM90A b; //SM90A ",
                    ".target sm_90a, texmode_independent\na;\nb; ",

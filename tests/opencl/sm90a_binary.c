@@ -26,8 +26,8 @@ GH_PLUGIN_DEFINE_ERROR_TEXT;
 
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
-#define SKIP_EXIT 77
-#define GROUP 128 /* a warpgroup: wgmma.fence needs all four warps */
+#define SKIP_EXIT                             77
+#define GROUP                                 128 /* a warpgroup: wgmma.fence needs all four warps */
 
 static const char *source =
     "__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void k(__global uint *x) {\n"

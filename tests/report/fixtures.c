@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 const char *tricky_detail = "bad value, got \"x\"\nat (1, 2)";
 
 gh_device_info sample_device(void)

@@ -328,8 +328,8 @@ static void check_files_complete(const char *prefix, long n_results, const char 
     EXPECT(csv_parse(csv_text, &csv) == 0, "%s: %s is not valid CSV", when, path);
     EXPECT(csv.n_records == (size_t)n_results + 1, "%s: %zu CSV records, want %ld", when, csv.n_records, n_results + 1);
     for (size_t r = 1; r < csv.n_records; r++)
-        EXPECT(csv.n_fields[r] == csv.n_fields[0], "%s: record %zu has %zu fields, header %zu", when, r, csv.n_fields[r],
-              csv.n_fields[0]);
+        EXPECT(csv.n_fields[r] == csv.n_fields[0], "%s: record %zu has %zu fields, header %zu", when, r,
+               csv.n_fields[r], csv.n_fields[0]);
     csv_free(&csv);
     free(csv_text);
 
@@ -338,11 +338,11 @@ static void check_files_complete(const char *prefix, long n_results, const char 
     json_counts top;
     EXPECT(json_check(json_text, &top) == 0, "%s: %s is not valid JSON", when, path);
     EXPECT(json_count(&top, "results") <= n_results, "%s: %ld JSON results, want at most %ld", when,
-          json_count(&top, "results"), n_results);
+           json_count(&top, "results"), n_results);
     free(json_text);
     EXPECT(log_count(prefix, "head") == 1, "%s: the log has one head", when);
     EXPECT(log_count(prefix, "result") == n_results, "%s: %ld results in the log, want %ld", when,
-          log_count(prefix, "result"), n_results);
+           log_count(prefix, "result"), n_results);
 }
 
 static void test_csv_and_json(void)
@@ -381,7 +381,7 @@ static void test_csv_and_json(void)
         int cases = 0;
         for (const char *p = xml; p && (p = strstr(p, "<testcase ")); p++) cases++;
         EXPECT(cases <= i + 1 && strstr(xml, "</testsuites>\n"),
-              "%s: the JUnit file is whole and holds %d testcases, want at most %d", when, cases, i + 1);
+               "%s: the JUnit file is whole and holds %d testcases, want at most %d", when, cases, i + 1);
         free(xml);
     }
     const char *labels[] = {"cpu/0/naive", "cpu/0/tiled[tile=16]"};
@@ -414,7 +414,7 @@ static void test_csv_and_json(void)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const char *got = csv_get(&csv, 1, want[i][0]);
         EXPECT(got && strcmp(got, want[i][1]) == 0, "row 1 %s = '%s', want '%s'", want[i][0], got ? got : "(none)",
-              want[i][1]);
+               want[i][1]);
     }
     const char *want_fail[][2] = {
         {"status", "FAIL"},        {"detail", tricky_detail}, {"max_abs_err", "nan"}, {"max_err_over_bound", "inf"},
@@ -424,7 +424,7 @@ static void test_csv_and_json(void)
     for (size_t i = 0; i < sizeof want_fail / sizeof want_fail[0]; i++) {
         const char *got = csv_get(&csv, 2, want_fail[i][0]);
         EXPECT(got && strcmp(got, want_fail[i][1]) == 0, "row 2 %s = '%s', want '%s'", want_fail[i][0],
-              got ? got : "(none)", want_fail[i][1]);
+               got ? got : "(none)", want_fail[i][1]);
     }
     const char *want_unsup[][2] = {
         {"status", "unsupported"},  {"device_index", "-1"}, {"device_vendor", ""},
@@ -434,7 +434,7 @@ static void test_csv_and_json(void)
     for (size_t i = 0; i < sizeof want_unsup / sizeof want_unsup[0]; i++) {
         const char *got = csv_get(&csv, 3, want_unsup[i][0]);
         EXPECT(got && strcmp(got, want_unsup[i][1]) == 0, "row 3 %s = '%s', want '%s'", want_unsup[i][0],
-              got ? got : "(none)", want_unsup[i][1]);
+               got ? got : "(none)", want_unsup[i][1]);
     }
     csv_free(&csv);
     free(csv_text);
@@ -458,7 +458,7 @@ static void test_csv_and_json(void)
     EXPECT(json && strstr(json, "\"max_abs_err\":null"), "nan becomes null");
     EXPECT(json && strstr(json, "\"max_diff_in_bounds\":null"), "agreement inf becomes null");
     EXPECT(json && strstr(json, "\\t; \\\"x\\\" \\\\ \\u0001 caf\xc3\xa9 \\ufffd\\n"),
-          "config escaped: control chars, quote, backslash; UTF-8 kept; invalid byte replaced");
+           "config escaped: control chars, quote, backslash; UTF-8 kept; invalid byte replaced");
     EXPECT(json && strstr(json, "\"detail\":\"bad value, got \\\"x\\\"\\nat (1, 2)\""), "detail escaped");
     struct stat st;
     EXPECT(stat(path_in_out("basic.json.tmp"), &st) != 0, "no temp file left behind");
@@ -543,7 +543,8 @@ static void test_short_device_info(void)
     EXPECT(csv_parse(csv_text, &csv) == 0, "short.csv parses");
     const char *api = csv_get(&csv, 1, "device_api"), *sw = csv_get(&csv, 1, "device_is_software");
     const char *ver = csv_get(&csv, 1, "device_driver_version");
-    EXPECT(api && !*api && sw && !*sw, "members past size are empty: api '%s', is_software '%s'", api ? api : "(null)", sw ? sw : "(null)");
+    EXPECT(api && !*api && sw && !*sw, "members past size are empty: api '%s', is_software '%s'", api ? api : "(null)",
+           sw ? sw : "(null)");
     EXPECT(ver && strcmp(ver, "1.2.3") == 0, "members within size are kept: '%s'", ver);
     csv_free(&csv);
     free(csv_text);
@@ -575,18 +576,18 @@ static void test_output_folder(void)
     EXPECT(r != NULL, "open %s: %s", folder, err);
     const char *files = gh_report_files(r);
     EXPECT(files && strstr(files, "folder/a/b/gemmhost-results.csv, ") && strstr(files, "b/gemmhost-results.json"),
-          "files in the folder: %s", files ? files : "(none)");
+           "files in the folder: %s", files ? files : "(none)");
     EXPECT(gh_report_close(r, err, sizeof err) == 0, "close: %s", err);
     EXPECT(exists(path_in_out("folder/a/b/gemmhost-results.csv")) &&
-              exists(path_in_out("folder/a/b/gemmhost-results.json")),
-          "both files in the created folder");
+               exists(path_in_out("folder/a/b/gemmhost-results.json")),
+           "both files in the created folder");
 
     /* The folder named without its '/': the same files, now an earlier run's. */
     o.prefix = path_in_out("folder/a/b");
     gh_report_paths p;
     EXPECT(gh_report_paths_resolve(&o, &p, err, sizeof err) == 0 && p.csv &&
-              strcmp(p.csv, path_in_out("folder/a/b/gemmhost-results.csv")) == 0,
-          "an existing folder without '/': %s", p.csv ? p.csv : err);
+               strcmp(p.csv, path_in_out("folder/a/b/gemmhost-results.csv")) == 0,
+           "an existing folder without '/': %s", p.csv ? p.csv : err);
     gh_report_paths_free(&p);
 
     /* A file where the folder would go. */
@@ -615,14 +616,14 @@ static void test_overwrite(void)
     gh_report *r = gh_report_open(&o, err, sizeof err);
     EXPECT(r == NULL, "an earlier run's CSV alone is refused");
     EXPECT(strstr(err, "earlier.json is missing but") && strstr(err, "earlier.csv exists") &&
-              strstr(err, " --overwrite") && strstr(err, "--output ") && strstr(err, "earlier-2"),
-          "the refusal names the files and both commands: %s", err);
+               strstr(err, " --overwrite") && strstr(err, "--output ") && strstr(err, "earlier-2"),
+           "the refusal names the files and both commands: %s", err);
     char *text = read_file(path_in_out("earlier.csv"));
     EXPECT(text && strcmp(text, "earlier run\n") == 0, "the earlier CSV is unchanged");
     free(text);
     EXPECT(!exists(path_in_out("earlier.json")) && !exists(path_in_out("earlier.xml")) &&
-              !exists(path_in_out("earlier.jsonl")),
-          "nothing created");
+               !exists(path_in_out("earlier.jsonl")),
+           "nothing created");
 
     o.overwrite = 1;
     r = gh_report_open(&o, err, sizeof err);
@@ -648,15 +649,15 @@ static void test_overwrite(void)
     /* Another experiment: refused with both commands. */
     o.experiment = "fnv1a64:0000000000000002";
     EXPECT(gh_report_open(&o, err, sizeof err) == NULL && strstr(err, "another experiment") &&
-              strstr(err, "--overwrite") && strstr(err, "--output "),
-          "another experiment is refused: %s", err);
+               strstr(err, "--overwrite") && strstr(err, "--output "),
+           "another experiment is refused: %s", err);
 
     /* The JUnit file alone: another experiment's too. */
     remove(path_in_out("earlier.csv"));
     remove(path_in_out("earlier.json"));
     remove(path_in_out("earlier.jsonl"));
     EXPECT(gh_report_open(&o, err, sizeof err) == NULL && strstr(err, "earlier.xml holds") && strstr(err, "--junit"),
-          "an earlier JUnit file of another experiment is refused: %s", err);
+           "an earlier JUnit file of another experiment is refused: %s", err);
     EXPECT(!exists(path_in_out("earlier.csv")), "refused before creating the CSV");
 }
 
@@ -680,7 +681,8 @@ static void test_default_and_empty(void)
         EXPECT((r != NULL) == (run < 2), "default run %d: %s", run, r ? "opens" : err);
         gh_report_close(r, err, sizeof err);
         char *text = read_stream(m);
-        int said = text && strstr(text, "replacing gemmhost-results.csv, gemmhost-results.json and gemmhost-results.jsonl");
+        int said =
+            text && strstr(text, "replacing gemmhost-results.csv, gemmhost-results.json and gemmhost-results.jsonl");
         EXPECT(said == (run == 1), "run %d: replacing %s:\n%s", run, run == 1 ? "said" : "not said", text);
         free(text);
         fclose(m);
@@ -693,7 +695,7 @@ static void test_default_and_empty(void)
     gh_report_close(r, err, sizeof err);
     char *text = read_stream(t);
     EXPECT(text && count_lines_starting(text, "output is empty: no result files are written") == 1, "said once:\n%s",
-          text);
+           text);
     free(text);
     fclose(t);
     EXPECT(chdir(cwd) == 0, "chdir back");

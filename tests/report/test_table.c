@@ -94,7 +94,7 @@ static void test_sweep_columns(void)
         EXPECT(*row, "params '%s' whole in its row:\n%s", tiles[i], out);
         EXPECT(strncmp(row, backend, strlen(backend)) == 0, "backend name whole in row %d: %s", i, row);
         EXPECT((long)strlen(row) > status_at && strncmp(row + status_at, "pass", 4) == 0,
-              "row %d: status under the header's:\n%s", i, out);
+               "row %d: status under the header's:\n%s", i, out);
         EXPECT(strstr(row, "0:Intel Core i7-8700 Very Long Name CPU") != NULL, "device whole in row %d: %s", i, row);
     }
     EXPECT(strchr(out, '~') == NULL, "nothing cut with '~':\n%s", out);
@@ -118,7 +118,7 @@ static void test_wrap(void)
     long at = column_at(out, "params");
     long dtype_at = column_at(out, "dtype");
     EXPECT(at > 0 && dtype_at - at - 1 <= GH_TABLE_MAX_CELL && dtype_at - at - 1 >= 40,
-          "params column capped at %d (is %ld):\n%s", GH_TABLE_MAX_CELL, dtype_at - at - 1, out);
+           "params column capped at %d (is %ld):\n%s", GH_TABLE_MAX_CELL, dtype_at - at - 1, out);
     /* Join the params cells of the row's lines. */
     char joined[512] = "";
     const char *row = strstr(out, "\ncpu ");
@@ -202,7 +202,7 @@ static void test_agreement_in_table(void)
         char *out = close_terminal(&t, NULL);
         EXPECT(count_lines_starting(out, "agreement ") == 1, "full %d: one agreement line:\n%s", full, out);
         EXPECT(strstr(out, "2 groups (A: cpu x2; B: opencl naive), max diff 0.25 of the bound") != NULL,
-              "full %d: the condensed line:\n%s", full, out);
+               "full %d: the condensed line:\n%s", full, out);
         int members = strstr(out, "\n  A (hash 0000000000001234): cpu/0/naive, cpu/0/tiled tile=8\n") != NULL &&
                       strstr(out, "\n  B (hash 0000000000005678): opencl/0/naive\n") != NULL;
         EXPECT(members == full, "full %d: member lines %s:\n%s", full, full ? "shown" : "not shown", out);
@@ -252,7 +252,7 @@ static void test_summary(void)
         return;
     }
     EXPECT(strstr(end, "passed failed unsupported errors unchecked f32 GFLOP/s f64 GFLOP/s") != NULL,
-          "summary header:\n%s", end);
+           "summary header:\n%s", end);
     /* tiled tile=16: 2 passed, 1 error, 1 unchecked; best f32 4.2 (of 1.5, 4.25), f64 7.5 (unchecked ran). */
     char *tiled = line_with(end, "tile=16");
     char *naive = line_with(end, "naive");
@@ -260,27 +260,28 @@ static void test_summary(void)
     int p, f, u, e, c;
     char f32[16], f64[16];
     const char *nums = strstr(tiled, "tile=16");
-    EXPECT(nums && sscanf(nums + 7, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 2 && f == 0 &&
-              u == 0 && e == 1 && c == 1 && !strcmp(f32, "4.2") && !strcmp(f64, "7.5"),
-          "tiled row counts: %s", tiled);
+    EXPECT(nums && sscanf(nums + 7, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 2 &&
+               f == 0 && u == 0 && e == 1 && c == 1 && !strcmp(f32, "4.2") && !strcmp(f64, "7.5"),
+           "tiled row counts: %s", tiled);
     nums = strstr(naive, " - ");
-    EXPECT(nums && sscanf(nums + 3, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 0 && f == 1 &&
-              !strcmp(f32, "-") && !strcmp(f64, "-"),
-          "naive row: a failure, no GFLOP/s: %s", naive);
+    EXPECT(nums && sscanf(nums + 3, "%d %d %d %d %d %15s %15s", &p, &f, &u, &e, &c, f32, f64) == 7 && p == 0 &&
+               f == 1 && !strcmp(f32, "-") && !strcmp(f64, "-"),
+           "naive row: a failure, no GFLOP/s: %s", naive);
     nums = strstr(gpus, " - ");
     EXPECT(nums && sscanf(nums + 3, "%d %d %d %d %d", &p, &f, &u, &e, &c) == 5 && p + f + e + c == 0 && u == 1,
-          "split row: one unsupported: %s", gpus);
+           "split row: one unsupported: %s", gpus);
     const char *again = strstr(end, "failures and errors (2), again:\n");
     EXPECT(again != NULL, "failures again:\n%s", end);
     EXPECT(again && strstr(again,
-                          "\n  FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: "
-                          "bad value, got \"x\"\n") != NULL,
-          "the failure with its reason:\n%s", end);
+                           "\n  FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: "
+                           "bad value, got \"x\"\n") != NULL,
+           "the failure with its reason:\n%s", end);
     EXPECT(again && strstr(again,
-                          "\n  ERROR cpu, 0:Intel Core i7-8700 Very Long Name CPU, tiled tile=16, f32 nt "
-                          "100x75x50: simulated device lost\n") != NULL,
-          "the error with its reason:\n%s", end);
-    EXPECT(strstr(end, "notes (1), again:\n  backend cuda could not run: no device\n") != NULL, "notes again:\n%s", end);
+                           "\n  ERROR cpu, 0:Intel Core i7-8700 Very Long Name CPU, tiled tile=16, f32 nt "
+                           "100x75x50: simulated device lost\n") != NULL,
+           "the error with its reason:\n%s", end);
+    EXPECT(strstr(end, "notes (1), again:\n  backend cuda could not run: no device\n") != NULL, "notes again:\n%s",
+           end);
     EXPECT(strstr(out, "unchecked") && count_lines_starting(out, "cpu ") >= 5, "unchecked row shown:\n%s", out);
     free(out);
 }
@@ -300,12 +301,12 @@ static void test_quiet(void)
     EXPECT(out && *out == '\0', "nothing on the table stream:\n%s", out);
     EXPECT(strstr(messages, "note: backend vulkan could not run: no ICD\n") != NULL, "note said:\n%s", messages);
     EXPECT(strstr(messages,
-                 "FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: bad value, "
-                 "got \"x\"\n      at (1, 2)\n") != NULL,
-          "failure with its whole reason:\n%s", messages);
+                  "FAIL  cpu, 0:Intel Core i7-8700 Very Long Name CPU, naive, f32 nt 100x75x50: bad value, "
+                  "got \"x\"\n      at (1, 2)\n") != NULL,
+           "failure with its whole reason:\n%s", messages);
     EXPECT(strstr(messages, "simulated device lost") != NULL, "error with its reason:\n%s", messages);
     EXPECT(strstr(messages, "cl_khr_fp64") == NULL && strstr(messages, "summary") == NULL,
-          "no unsupported rows, no summary:\n%s", messages);
+           "no unsupported rows, no summary:\n%s", messages);
     free(out);
     free(messages);
 }

@@ -43,7 +43,7 @@ static void test_cpulists(void)
         const char *text, *named;
     } bad[] = {
         {"0-x", "\"0-x\" is not a CPU"}, {"3-1", "\"3-1\" is not a CPU"},   {"0,,2", "\"\" is not a CPU"},
-        {"0-3,", "ends with a comma"},  {"1024", "\"1024\" is not a CPU"}, {"node0", "\"node0\" is not a CPU"},
+        {"0-3,", "ends with a comma"},   {"1024", "\"1024\" is not a CPU"}, {"node0", "\"node0\" is not a CPU"},
         {"-1", "\"-1\" is not a CPU"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -93,8 +93,8 @@ static void test_nodes(const char *root)
           "numa_node \"one\": bad text named: %s", why);
     CHECK(gh_numa_pci_node(root, "0000:00:00.9", why, sizeof why) == -1 && strstr(why, "cannot read"),
           "an address sysfs lacks: %s", why);
-    CHECK(gh_numa_pci_node(root, "", why, sizeof why) == -1 && strstr(why, "has no PCI address"),
-          "no address: %s", why);
+    CHECK(gh_numa_pci_node(root, "", why, sizeof why) == -1 && strstr(why, "has no PCI address"), "no address: %s",
+          why);
     CHECK(gh_numa_pci_node(root, "../../etc", why, sizeof why) == -1 && strstr(why, "not one sysfs could name"),
           "an address with a path in it: %s", why);
 

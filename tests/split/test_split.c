@@ -27,9 +27,9 @@ static gh_split_layout plan_ok(gh_dtype d, int64_t m, int64_t n, int64_t k, int6
     char err[512] = "";
     int rc = gh_split_plan_layout(&s, panel, limit, depth, &l, err, sizeof err);
     EXPECT(rc == 0, "%lldx%lldx%lld panel %lld limit %llu: %s", (long long)m, (long long)n, (long long)k,
-          (long long)panel, (unsigned long long)limit, err);
+           (long long)panel, (unsigned long long)limit, err);
     EXPECT(l.device_bytes <= limit, "device bytes %llu within %llu", (unsigned long long)l.device_bytes,
-          (unsigned long long)limit);
+           (unsigned long long)limit);
     return l;
 }
 
@@ -46,7 +46,7 @@ static void test_sizes_not_divisible(void)
     /* A panel larger than the matrix: one chunk, one panel. */
     l = plan_ok(GH_F64, 7, 5, 3, 2048, UINT64_MAX, 1);
     EXPECT(l.chunk_rows == 7 && l.n_chunks == 1 && l.panel_cols == 5 && l.n_panels == 1 && l.depth == 1,
-          "panel over the sizes");
+           "panel over the sizes");
 }
 
 static void test_mem_limit_forces_streaming(void)
@@ -85,10 +85,10 @@ static void test_mem_limit_too_small(void)
         long long p = atoll(fit + strlen("panel = "));
         char dummy[512];
         EXPECT(p == 31 && gh_split_plan_layout(&s, p, smallest - 1, 2, &l, dummy, sizeof dummy) == 0, "panel %lld fits",
-              p);
+               p);
     }
     EXPECT(gh_split_plan_layout(&s, 32, 100, 2, &l, err, sizeof err) == -1 && strstr(err, "not even panel = 1"),
-          "nothing fits: %s", err);
+           "nothing fits: %s", err);
 }
 
 static void test_large_sizes(void)
@@ -97,7 +97,7 @@ static void test_large_sizes(void)
     gh_split_layout l = plan_ok(GH_F32, 32768, 32768, 32768, 2048, (uint64_t)16 << 30, 2);
     EXPECT(l.b_resident && l.full_width && l.depth == 2 && l.n_chunks == 16, "32768: resident");
     EXPECT(l.device_bytes == ((uint64_t)5 << 30), "32768: 4 GiB of B + 2 x (256 MiB A + 256 MiB C), got %llu",
-          (unsigned long long)l.device_bytes);
+           (unsigned long long)l.device_bytes);
     /* Out of core: a 2 GiB limit streams B. */
     l = plan_ok(GH_F32, 32768, 32768, 32768, 2048, (uint64_t)2 << 30, 2);
     EXPECT(!l.b_resident && l.depth == 2 && l.n_panels == 16, "32768 in 2 GiB: streamed");
@@ -186,8 +186,8 @@ static void test_products(void)
     old.api = &short_table;
     gh_host_allocator unused;
     EXPECT(!gh_split_member_has_streams(&old) && !gh_split_member_has_host_alloc(&old) &&
-              gh_split_host_allocator(&old, &unused) != 0,
-          "a minor-0 table: blocking calls, malloc");
+               gh_split_host_allocator(&old, &unused) != 0,
+           "a minor-0 table: blocking calls, malloc");
     const struct {
         gh_split_member mb[2];
         size_t n;
@@ -213,7 +213,7 @@ static void test_products(void)
                     gh_verify_result v;
                     gh_verify(pr.ref, &pr.c, &v);
                     EXPECT(s == GH_OK && v.passed, "group %zu limit %llu %s t%d beta %g: %s %s", g,
-                          (unsigned long long)limits[li], gh_dtype_name(dtypes[d]), t, beta, out.error, v.message);
+                           (unsigned long long)limits[li], gh_dtype_name(dtypes[d]), t, beta, out.error, v.message);
                     int64_t chunks = 0;
                     for (size_t i = 0; i < groups[g].n; i++) {
                         chunks += st[i].chunks;
@@ -302,11 +302,11 @@ static void expect_failure(const char *what, uint32_t minor, const char *words, 
     EXPECT(s == want && out.status == want, "%s: status %d", what, (int)s);
     EXPECT(strstr(out.error, "member faulty-") && strstr(out.error, words), "%s: %s", what, out.error);
     EXPECT((st[0].error[0] != '\0') + (st[1].error[0] != '\0') == 1, "%s: the failing member is named: '%s' / '%s'",
-          what, st[0].error, st[1].error);
+           what, st[0].error, st[1].error);
     /* A member that fails before the start stops everyone before the first chunk. */
     if (at_setup)
         EXPECT(st[0].chunks + st[1].chunks == 0, "%s: no chunk taken (%lld + %lld)", what, (long long)st[0].chunks,
-              (long long)st[1].chunks);
+               (long long)st[1].chunks);
     product_free(&pr);
 }
 
@@ -335,12 +335,12 @@ static void test_failures(void)
     gh_split_member_stats st[1];
     gh_split_outcome out = {.members = st};
     EXPECT(product_run(&pr, &one, 1, 8, 100, &out) == GH_OUT_OF_MEMORY && strstr(out.error, "too small for one panel"),
-          "limit too small: %s", out.error);
+           "limit too small: %s", out.error);
     gh_kernel_info f64_only = *one.kernel_info;
     f64_only.dtypes = GH_DTYPE_BIT(GH_F64);
     one.kernel_info = &f64_only;
     EXPECT(product_run(&pr, &one, 1, 8, 0, &out) == GH_UNSUPPORTED && strstr(out.error, "has no f32"), "dtype: %s",
-          out.error);
+           out.error);
     product_free(&pr);
 }
 
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
     if (argc < 2 || gh_plugin_load(argv[1], &cpu) != 0 || cpu.api->open(NULL, 0, &cpu_ctx[0]) != GH_OK ||
         cpu.api->open(NULL, 0, &cpu_ctx[1]) != GH_OK) {
         EXPECT(0, "cannot load the C plugin from %s: %s", argc > 1 ? argv[1] : "(no path given)",
-              cpu.error ? cpu.error : "open failed");
+               cpu.error ? cpu.error : "open failed");
     } else {
         test_products();
         test_failures();

@@ -11,8 +11,8 @@ static void test_dtype_names(void)
 {
     for (int d = 0; d < 3; d++) {
         gh_dtype parsed = GH_F32;
-        EXPECT(gh_dtype_parse(gh_dtype_name(all_dtypes[d]), &parsed) == 0 && parsed == all_dtypes[d], "round trip of %s",
-              gh_dtype_name(all_dtypes[d]));
+        EXPECT(gh_dtype_parse(gh_dtype_name(all_dtypes[d]), &parsed) == 0 && parsed == all_dtypes[d],
+               "round trip of %s", gh_dtype_name(all_dtypes[d]));
     }
     gh_dtype unused;
     EXPECT(gh_dtype_parse("f8", &unused) != 0, "f8 is not a dtype");
@@ -161,7 +161,7 @@ static void test_i32_range_avoids_overflow(void)
                 double worst_sum = (double)ks[i] * r * r;
                 double worst = fmax(fabs(alphas[a]), 1.0) * worst_sum + fabs(betas[b]) * r;
                 EXPECT(r >= 1 && worst < limit, "k=%lld alpha=%g beta=%g: range %d reaches %g", (long long)ks[i],
-                      alphas[a], betas[b], r, worst);
+                       alphas[a], betas[b], r, worst);
             }
     EXPECT(gh_i32_input_range(64, 1, 0) > 4, "small K keeps a useful range (%d)", gh_i32_input_range(64, 1, 0));
     EXPECT(gh_i32_input_range(10000000, 1, 0) < gh_i32_input_range(1000, 1, 0), "large K shrinks the range");
@@ -177,7 +177,7 @@ static void expect_guard_caught(gh_dtype d, int64_t index, const char *where)
     int64_t first = -2;
     int64_t count = gh_matrix_check_guards(&m, &first);
     EXPECT(count == 1 && first == index, "%s %s: count %lld first %lld, want index %lld", gh_dtype_name(d), where,
-          (long long)count, (long long)first, (long long)index);
+           (long long)count, (long long)first, (long long)index);
     gh_matrix_free(&m);
 }
 
@@ -246,7 +246,7 @@ static void test_large_fill_is_keyed_by_index(void)
     gh_matrix poisoned;
     EXPECT(gh_matrix_alloc(&poisoned, GH_F32, rows, cols, cols, 0) == 0, "alloc");
     EXPECT(gh_matrix_is_poison(&poisoned, 0, 0) && gh_matrix_is_poison(&poisoned, rows - 1, cols - 1),
-          "every row poisoned, the last one too");
+           "every row poisoned, the last one too");
     gh_matrix_free(&poisoned);
     gh_matrix_free(&m);
 }

@@ -89,7 +89,8 @@ static inline void test_case_compute(test_case *tc, int reverse_k)
                     float y = (float)(in->trans_b ? gh_matrix_get(&tc->b, j, p) : gh_matrix_get(&tc->b, p, j));
                     acc += x * y;
                 }
-                float out = (float)in->alpha * acc + (in->beta != 0.0 ? (float)in->beta * (float)gh_matrix_get(&tc->c, i, j) : 0.0f);
+                float out = (float)in->alpha * acc +
+                            (in->beta != 0.0 ? (float)in->beta * (float)gh_matrix_get(&tc->c, i, j) : 0.0f);
                 gh_matrix_set(&tc->c, i, j, out);
             } else {
                 const int32_t *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);

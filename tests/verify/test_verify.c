@@ -33,8 +33,8 @@ static void test_names_and_gamma(void)
     for (int m = GH_VERIFY_AUTO; m <= GH_VERIFY_NONE; m++) {
         gh_verify_method parsed = GH_VERIFY_NONE;
         EXPECT(gh_verify_method_parse(gh_verify_method_name((gh_verify_method)m), &parsed) == 0 &&
-                  parsed == (gh_verify_method)m,
-              "method %d round trip", m);
+                   parsed == (gh_verify_method)m,
+               "method %d round trip", m);
     }
     gh_verify_method unused;
     EXPECT(gh_verify_method_parse("exact", &unused) != 0, "unknown method refused");
@@ -95,8 +95,8 @@ static void test_long_k_rounding_passes(void)
             gh_verify_result res;
             test_case_verify(&tc, &opt, &res);
             EXPECT(res.passed && res.max_abs_err > 0.0 && res.rel_fro_err > 0.0 && res.rel_fro_err < 1e-5,
-                  "%s K=5000 reverse=%d: %s (abs %g, ratio %g, rel %g)", gh_dtype_name(all_dtypes[d]), reverse,
-                  res.message, res.max_abs_err, res.max_err_over_bound, res.rel_fro_err);
+                   "%s K=5000 reverse=%d: %s (abs %g, ratio %g, rel %g)", gh_dtype_name(all_dtypes[d]), reverse,
+                   res.message, res.max_abs_err, res.max_err_over_bound, res.rel_fro_err);
             test_case_free(&tc);
         }
     }
@@ -117,9 +117,9 @@ static void expect_wrong_element_named(gh_dtype d, gh_verify_method method, int6
     char where[40];
     snprintf(where, sizeof where, "C[%lld,%lld]", (long long)i, (long long)j);
     EXPECT(!res.passed && res.fail_i == i && res.fail_j == j && res.max_err_over_bound > 1.0 &&
-              contains(res.message, where) && fabs(res.fail_expected - right) <= fabs(delta) / 100,
-          "%s %s %s: fail at (%lld,%lld), message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method), what,
-          (long long)res.fail_i, (long long)res.fail_j, res.message);
+               contains(res.message, where) && fabs(res.fail_expected - right) <= fabs(delta) / 100,
+           "%s %s %s: fail at (%lld,%lld), message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method), what,
+           (long long)res.fail_i, (long long)res.fail_j, res.message);
     EXPECT(res.guard_overwrites == 0, "no guard damage reported");
     test_case_free(&tc);
 }
@@ -142,7 +142,7 @@ static void test_wrong_elements_caught(void)
     gh_verify_result res;
     test_case_verify(&tc, &opt, &res);
     EXPECT(isinf(res.max_err_over_bound) && res.max_abs_err == 1.0 && contains(res.message, "exactly"),
-          "i32 difference: ratio %g, message \"%s\"", res.max_err_over_bound, res.message);
+           "i32 difference: ratio %g, message \"%s\"", res.max_err_over_bound, res.message);
     test_case_free(&tc);
 
     test_case_make(&tc, GH_F32, 0, 0, 8, 8, 8, 1, 0, 0, 2, 1);
@@ -151,8 +151,8 @@ static void test_wrong_elements_caught(void)
     gh_matrix_set(&tc.c, 7, 6, gh_matrix_get(&tc.c, 7, 6) - 1.0);
     test_case_verify(&tc, &opt, &res);
     EXPECT(!res.passed && res.fail_i == 7 && res.fail_j == 6 && contains(res.message, "x the bound") &&
-              contains(res.message, "2 checked elements wrong") && res.max_abs_err >= 0.99,
-          "first failure in row-major order, count given: \"%s\"", res.message);
+               contains(res.message, "2 checked elements wrong") && res.max_abs_err >= 0.99,
+           "first failure in row-major order, count given: \"%s\"", res.message);
     test_case_free(&tc);
 }
 
@@ -183,10 +183,10 @@ static void expect_bad_value_caught(gh_dtype d, int64_t i, int64_t j, double val
         char where[40];
         snprintf(where, sizeof where, "C[%lld,%lld]", (long long)i, (long long)j);
         EXPECT(!res.passed && res.fail_i == i && res.fail_j == j && isinf(res.max_err_over_bound) &&
-                  contains(res.message, where) && contains(res.message, expect_text),
-              "%s %s: fail at (%lld,%lld) ratio %g message \"%s\"", gh_dtype_name(d),
-              gh_verify_method_name(checking_methods[m]), (long long)res.fail_i, (long long)res.fail_j,
-              res.max_err_over_bound, res.message);
+                   contains(res.message, where) && contains(res.message, expect_text),
+               "%s %s: fail at (%lld,%lld) ratio %g message \"%s\"", gh_dtype_name(d),
+               gh_verify_method_name(checking_methods[m]), (long long)res.fail_i, (long long)res.fail_j,
+               res.max_err_over_bound, res.message);
         test_case_free(&tc);
     }
 }
@@ -216,9 +216,9 @@ static void expect_guard_damage_caught(gh_dtype d, gh_verify_method method, int6
     char at[64];
     snprintf(at, sizeof at, "storage index %lld", (long long)index);
     EXPECT(!res.passed && res.guard_overwrites == 1 && res.fail_i == -1 && contains(res.message, place) &&
-              contains(res.message, at) && contains(res.message, "1 guard element overwritten"),
-          "%s %s at %lld: overwrites %lld message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method),
-          (long long)index, (long long)res.guard_overwrites, res.message);
+               contains(res.message, at) && contains(res.message, "1 guard element overwritten"),
+           "%s %s at %lld: overwrites %lld message \"%s\"", gh_dtype_name(d), gh_verify_method_name(method),
+           (long long)index, (long long)res.guard_overwrites, res.message);
     test_case_free(&tc);
 }
 
@@ -244,8 +244,8 @@ static void test_guard_damage_caught(void)
     gh_verify_result res;
     test_case_verify(&tc, &opt, &res);
     EXPECT(!res.passed && contains(res.message, "C[1,1]") && contains(res.message, "guard") &&
-              !strchr(res.message, '\n'),
-          "both reported: \"%s\"", res.message);
+               !strchr(res.message, '\n'),
+           "both reported: \"%s\"", res.message);
     test_case_free(&tc);
 }
 
@@ -276,8 +276,8 @@ static void test_freivalds_catches_single_element(void)
             gh_reference_free(ref);
         }
         EXPECT(clean_passes == tries, "%s: the correct result passed %d of %d", gh_dtype_name(dt), clean_passes, tries);
-        EXPECT(caught >= tries - 1 && named == caught, "%s: caught %d of %d, named %d", gh_dtype_name(dt), caught, tries,
-              named);
+        EXPECT(caught >= tries - 1 && named == caught, "%s: caught %d of %d, named %d", gh_dtype_name(dt), caught,
+               tries, named);
         test_case_free(&tc);
     }
 }
@@ -301,7 +301,7 @@ static void test_sample_catches_corners(void)
         gh_verify_result res;
         gh_verify(ref, &tc.c, &res);
         EXPECT(!res.passed && res.fail_i == i && res.fail_j == j, "corner (%lld,%lld): \"%s\"", (long long)i,
-              (long long)j, res.message);
+               (long long)j, res.message);
         gh_matrix_set(&tc.c, i, j, right);
     }
     gh_verify_result res;
@@ -334,9 +334,9 @@ static void test_auto_picks_method(void)
         gh_verify_result res;
         gh_verify(ref, &tc.c, &res);
         EXPECT(ref && strcmp(gh_reference_method(ref), picks[p].expect) == 0 && res.passed &&
-                  res.checked == (picks[p].method != GH_VERIFY_NONE),
-              "%s with limit %g: got %s", gh_verify_method_name(picks[p].method), picks[p].limit,
-              ref ? gh_reference_method(ref) : "NULL");
+                   res.checked == (picks[p].method != GH_VERIFY_NONE),
+               "%s with limit %g: got %s", gh_verify_method_name(picks[p].method), picks[p].limit,
+               ref ? gh_reference_method(ref) : "NULL");
         gh_reference_free(ref);
     }
     /* With method none a wrong value is not looked at. */
@@ -362,7 +362,7 @@ static void test_threads_do_not_change_reference(void)
         test_case_verify(&tc, &opt, &res);
         if (threads == 1) first = res;
         EXPECT(res.passed && res.max_abs_err == first.max_abs_err && res.rel_fro_err == first.rel_fro_err,
-              "%d threads: abs %.17g vs %.17g", threads, res.max_abs_err, first.max_abs_err);
+               "%d threads: abs %.17g vs %.17g", threads, res.max_abs_err, first.max_abs_err);
     }
     test_case_free(&tc);
 }
@@ -413,8 +413,7 @@ static void test_agreement_takes_looser_bound(const gh_reference *ref, const tes
         EXPECT(a.n_groups == 2, "two distinct outputs make two groups (%zu)", a.n_groups);
         if (honest)
             EXPECT(a.max_diff_in_bounds <= 1.0, "declared TF32: within the TF32 bound (%g)", a.max_diff_in_bounds);
-        else
-            EXPECT(a.max_diff_in_bounds > 1.0, "undeclared TF32: outside f32's bound (%g)", a.max_diff_in_bounds);
+        else EXPECT(a.max_diff_in_bounds > 1.0, "undeclared TF32: outside f32's bound (%g)", a.max_diff_in_bounds);
         gh_agreement_free(&a);
         gh_compare_clear(&cmp);
     }

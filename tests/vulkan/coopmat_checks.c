@@ -85,9 +85,9 @@ void coopmat_vector_shapes(const int64_t params[MAX_PARAMS], int64_t shapes[COOP
 {
     const int64_t bm = params[0], bn = params[1], bk = params[3];
     const int64_t list[COOPMAT_VECTOR_SHAPES][3] = {
-        {bm, 2 * bn, 2 * bk},              /* whole tiles only */
-        {2 * bm + 3, bn + 8, 3 * bk + 5},  /* whole tiles, then edges in every direction */
-        {bm - 8, bn + 1, bk / 2},          /* one partial tile each way */
+        {bm, 2 * bn, 2 * bk},             /* whole tiles only */
+        {2 * bm + 3, bn + 8, 3 * bk + 5}, /* whole tiles, then edges in every direction */
+        {bm - 8, bn + 1, bk / 2},         /* one partial tile each way */
     };
     memcpy(shapes, list, sizeof list);
 }
@@ -133,7 +133,7 @@ void coopmat_emulated(const gh_plugin_api *api, int device, sweep_scope scope)
     /* bm, bn, subgroups, bk, shape, stages: every value of each among them
      * (bk: 32 only), within lavapipe's 32 KiB of shared memory */
     static const int64_t sets[][MAX_PARAMS] = {
-        {128, 128, 8, 32, 0, 1},      {64, 64, 4, 32, 16816, 2}, {128, 64, 4, 32, 1688, 2},
+        {128, 128, 8, 32, 0, 1},     {64, 64, 4, 32, 16816, 2}, {128, 64, 4, 32, 1688, 2},
         {64, 128, 8, 32, 161616, 2}, {64, 256, 8, 32, 0, 1},    {64, 64, 4, 32, 0, 1},
     };
     if (kernel >= 0) emulated_refusals(&pl, kernel, device);
@@ -187,8 +187,7 @@ void coopmat_emulated(const gh_plugin_api *api, int device, sweep_scope scope)
                 for (size_t sh = 0; sh < COOPMAT_VECTOR_SHAPES; sh++)
                     for (int sc = 0; sc < 2; sc++) {
                         c = proto;
-                        make_problem(&c.p, dtype, tr >> 1, tr & 1, aligned[sh],
-                                     sc ? &vector8_scenario : &scenarios[1]);
+                        make_problem(&c.p, dtype, tr >> 1, tr & 1, aligned[sh], sc ? &vector8_scenario : &scenarios[1]);
                         char name[256];
                         describe_case(&pl, &c, name, sizeof name);
                         int passed = run_case(&pl, &c, why, sizeof why, NULL);

@@ -69,7 +69,7 @@ static const char *over_limit(const plugin *pl, const gemm_case *c, gh_dtype dty
     }
     uint64_t shared = 0;
     if (strcmp(name, "tiled") == 0) shared = 2 * side * (side + 1) * es;
-    else if (strcmp(name, "blocked") == 0) shared = 2 * 8 * (side + 4) * es; /* at its smallest k step, 8 */
+    else if (strcmp(name, "blocked") == 0) shared = 2 * 8 * (side + 4) * es;           /* at its smallest k step, 8 */
     else if (warptile) shared = 2 * (uint64_t)c->params[1] * (aspect + 1) * side * es; /* two of A's and B's tiles */
     if (shared > info->local_mem_bytes) {
         snprintf(value, size, "%llu bytes", (unsigned long long)shared);

@@ -25,12 +25,12 @@
 #define GH_BF16_NAN 0x7FC0u /* quiet NaN: the poison of bf16 buffers */
 
 /* Unit roundoffs: half an ulp of 1, the relative error of one rounding. */
-#define GH_U_F16  (0x1p-11)
-#define GH_U_BF16 (0x1p-8)
-#define GH_U_TF32 (0x1p-11)
+#define GH_U_F16            (0x1p-11)
+#define GH_U_BF16           (0x1p-8)
+#define GH_U_TF32           (0x1p-11)
 #define GH_U_TF32_TRUNCATED (0x1p-10) /* dropped bits: up to a whole ulp */
-#define GH_U_F32  (0x1p-24)
-#define GH_U_F64  (0x1p-53)
+#define GH_U_F32            (0x1p-24)
+#define GH_U_F64            (0x1p-53)
 
 static inline uint32_t gh_half_f32_bits(float f)
 {
