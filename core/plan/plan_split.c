@@ -215,6 +215,7 @@ int plan_build_splits(const gh_config *cfg, const gh_plan_filters *f, gh_plan *p
             if (!sp->problem) plan_layouts(cfg, sp);
             continue;
         }
+        plan_free_split(sp); /* filtered out */
         plan->n_splits--;
     }
     return 0;
