@@ -59,7 +59,8 @@ GH_MSG_DECLARE(gh_msg_gemm_async, GH_MSG_GEMM_ASYNC_FIELDS)
 /* clang-format off */
 #define GH_MSG_GEMM_DONE_FIELDS(X, T) \
     X(T, f64, kernel_ms)              \
-    X(T, u32, clock)
+    X(T, u32, clock)                  \
+    X(T, str, note)
 /* clang-format on */
 GH_MSG_DECLARE(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
 
@@ -69,7 +70,8 @@ GH_MSG_DECLARE(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
     X(T, u32, is_gemm)             \
     X(T, f64, ms)                  \
     X(T, f64, kernel_ms)           \
-    X(T, u32, clock)
+    X(T, u32, clock)               \
+    X(T, str, note)
 /* clang-format on */
 GH_MSG_DECLARE(gh_msg_queued, GH_MSG_QUEUED_FIELDS)
 #define GH_MSG_DECL_queued_list(m)     GH_MSG_DECL_LIST(gh_msg_queued, m)

@@ -241,6 +241,9 @@ gh_status proxy_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args 
     if (s == GH_OK && timing && gh_msg_gemm_done_get(&c->r, &done) == 0) {
         if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = done.kernel_ms;
         if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = (gh_clock)done.clock;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, note))
+            snprintf(timing->note, sizeof timing->note, "%s", done.note ? done.note : "");
+        gh_msg_gemm_done_clear(&done);
     }
     pthread_mutex_unlock(&c->lock);
     return s;
@@ -375,6 +378,8 @@ static void settle_pending(proxy_ctx *c, proxy_handle *h)
         if (p->ms) *p->ms = q->ms;
         if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = q->kernel_ms;
         if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = (gh_clock)q->clock;
+        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, note))
+            snprintf(p->timing->note, sizeof p->timing->note, "%s", q->note ? q->note : "");
         if (p->host) copy_back(p->host, p->scratch, p->pitch, p->width, p->rows);
     }
     gh_msg_synced_clear(&done);

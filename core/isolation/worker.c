@@ -284,7 +284,9 @@ static void do_gemm(worker *wk, gh_wire *q, gh_wire *r)
     crash_doing_gemm(wk, "gemm", device, kernel, &req.args);
     gh_status s = wk->api->gemm(wk->ctx, device, kernel, &req.args, &t);
     reply_status(wk, r, s);
-    if (s == GH_OK) gh_msg_gemm_done_put(r, &(gh_msg_gemm_done){.kernel_ms = t.kernel_ms, .clock = (uint32_t)t.clock});
+    if (s == GH_OK)
+        gh_msg_gemm_done_put(r,
+                             &(gh_msg_gemm_done){.kernel_ms = t.kernel_ms, .clock = (uint32_t)t.clock, .note = t.note});
     gh_msg_gemm_clear(&req);
 }
 
@@ -359,7 +361,8 @@ static void do_stream_sync(worker *wk, gh_wire *q, gh_wire *r)
         done.calls[i] = (gh_msg_queued){.is_gemm = (uint32_t)p->is_gemm,
                                         .ms = p->ms,
                                         .kernel_ms = p->timing.kernel_ms,
-                                        .clock = (uint32_t)p->timing.clock};
+                                        .clock = (uint32_t)p->timing.clock,
+                                        .note = p->timing.note};
     gh_msg_synced_put(r, &done);
     free(done.calls);
     if (st) drop_queue(st);

@@ -320,7 +320,9 @@ void gh_table_result(gh_table *t, const gh_result *res)
                                           gf};
         print_result_row(t, row);
         if (res->arith_declared) fprintf(t->o.out, "    %s: %s\n", gh_dtype_name(res->dtype), res->arithmetic);
-        if (res->params_note[0]) fprintf(t->o.out, "    %s: %s\n", res->params_used, res->params_note);
+        if (res->params_note[0] && res->params_used[0])
+            fprintf(t->o.out, "    %s: %s\n", res->params_used, res->params_note);
+        else if (res->params_note[0]) fprintf(t->o.out, "    %s\n", res->params_note); /* the plugin's note */
         if (res->status != GH_RESULT_PASS && reason(res)[0]) print_indented(t->o.out, "    ", "    ", reason(res));
     }
     free_cells(cells, N_TEXT_COLS);

@@ -169,6 +169,9 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     }
     if (timed >= 0) job->download_ms[timed] = gh_now_ms() - t0;
     if (timing.clock == GH_CLOCK_HOST) r->clock = GH_CLOCK_HOST;
+    /* The plugin's word on how it ran (e.g. the algorithm cuBLASLt kept);
+     * a note on `auto` parameters replaces it later (run_variant). */
+    if (timing.note[0] && !r->params_note[0]) snprintf(r->params_note, sizeof r->params_note, "%s", timing.note);
     if (!gh_reported_time_ok(timing.kernel_ms)) {
         /* The output is still verified; the lie fails the result in measure(). */
         if (!job->bad_time_run) {

@@ -15,32 +15,36 @@ static gh_status get_handle(const gh_cuda_device *dev, const gh_cublas_api *cb, 
     cublasHandle_t h = NULL;
     gh_status st = gh_cublas_check(cb->cublasCreate(&h), "cublasCreate on device %d", dev->index);
     if (st) return st;
-    /* Default math: fp32 stays fp32 (no TF32 tensor cores), so cuBLAS is
-     * checked against the same bound and compared like for like; cublas-tf32
-     * asks for TF32 through its compute type, call by call. Reductions (the
-     * sums of a split K) stay in the f32 compute type too: by default cuBLAS
-     * may do them in f16 or bf16 when C is, which is not the f32
-     * accumulation the kernel stands for. */
-    const cublasMath_t want = (cublasMath_t)(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION);
-    cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
     if ((st = gh_cublas_check(cb->cublasSetStream(h, (cudaStream_t)stream), "cublasSetStream")) ||
         (st = gh_cublas_check(cb->cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST),
-                              "cublasSetPointerMode(CUBLAS_POINTER_MODE_HOST)")) ||
-        (st = gh_cublas_check(cb->cublasSetMathMode(h, want),
-                              "cublasSetMathMode(CUBLAS_DEFAULT_MATH | "
-                              "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)")) ||
-        (st = gh_cublas_check(cb->cublasGetMathMode(h, &mode), "cublasGetMathMode"))) {
+                              "cublasSetPointerMode(CUBLAS_POINTER_MODE_HOST)"))) {
         cb->cublasDestroy(h);
         return st;
     }
-    if (mode != want) {
-        cb->cublasDestroy(h);
-        return gh_plugin_set_error(GH_ERROR,
-                                   "cuBLAS kept math mode %d after cublasSetMathMode(CUBLAS_DEFAULT_MATH | "
-                                   "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION) (%d)",
-                                   (int)mode, (int)want);
-    }
     *slot = h;
+    return GH_OK;
+}
+
+/* Default math: f32 stays f32 (no TF32 tensor cores); cublas-tf32 asks for
+ * TF32 through its compute type, call by call. The library's default allows
+ * split-K sums in f16 or bf16 when C is; cublas-strict forbids them, keeping
+ * them in the f32 compute type. Set on every call: one handle serves all
+ * three kernels. */
+static gh_status set_math(const gh_cublas_api *cb, cublasHandle_t h, int strict)
+{
+    const cublasMath_t want =
+        strict ? (cublasMath_t)(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)
+               : CUBLAS_DEFAULT_MATH;
+    const char *name =
+        strict ? "CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION" : "CUBLAS_DEFAULT_MATH";
+    cublasMath_t mode = CUBLAS_TF32_TENSOR_OP_MATH;
+    gh_status st;
+    if ((st = gh_cublas_check(cb->cublasSetMathMode(h, want), "cublasSetMathMode(%s)", name)) ||
+        (st = gh_cublas_check(cb->cublasGetMathMode(h, &mode), "cublasGetMathMode")))
+        return st;
+    if (mode != want)
+        return gh_plugin_set_error(GH_ERROR, "cuBLAS kept math mode %d after cublasSetMathMode(%s) (%d)", (int)mode,
+                                   name, (int)want);
     return GH_OK;
 }
 
@@ -50,19 +54,10 @@ static cudaDataType gemm_ex_type(gh_dtype dtype)
     return dtype == GH_F16 ? CUDA_R_16F : dtype == GH_BF16 ? CUDA_R_16BF : CUDA_R_32F;
 }
 
-gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream, int tf32,
-                                 const gh_gemm_args *a, const gh_cuda_timed *t)
+gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHandle_t *handle, CUstream stream,
+                                 int variant, const gh_gemm_args *a, const gh_cuda_timed *t)
 {
-    if (tf32 ? a->dtype != GH_F32 : a->dtype == GH_I32)
-        return gh_plugin_set_error(GH_UNSUPPORTED, "%s has no %s GEMM", tf32 ? "cublas-tf32" : "cuBLAS",
-                                   gh_plugin_dtype_name(a->dtype));
-    /* Without TF32 tensor cores cuBLAS would quietly compute in f32: a row
-     * that says TF32 and is not. */
-    if (tf32 && dev->cc_major < 8)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "cublas-tf32 needs TF32 tensor cores (compute capability 8.0 or newer); %s is "
-                                   "compute capability %d.%d",
-                                   dev->name, dev->cc_major, dev->cc_minor);
+    const int tf32 = variant == GH_CUDA_BLAS_TF32;
     const char *why = NULL;
     const gh_cublas_api *cb = gh_cuda_cublas(&why);
     if (!cb) return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
@@ -71,7 +66,7 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
                                    "cuBLAS takes 32-bit leading dimensions (lda %lld, ldb %lld, ldc %lld)",
                                    (long long)a->lda, (long long)a->ldb, (long long)a->ldc);
     gh_status st = get_handle(dev, cb, handle, stream);
-    if (st) return st;
+    if (st || (st = set_math(cb, *handle, variant == GH_CUDA_BLAS_STRICT))) return st;
 
     /* cuBLAS is column-major, and a row-major matrix read as column-major is
      * its transpose. So C^T = op(B)^T op(A)^T: pass B first and A second,

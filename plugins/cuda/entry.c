@@ -12,7 +12,7 @@
 #include "gemmhost_cuda_extras.h"
 #include "buffers.h"
 #include "compile.h"
-#include "cublas.h"
+#include "cublaslt.h"
 #include "devices.h"
 #include "gemm.h"
 #include "kernels.h"
@@ -74,7 +74,8 @@ static void plugin_close(gh_plugin *ctx)
         gh_cuda_device *dev = &ctx->devices[d];
         /* Cleanup can only report, not stop: keep going whatever it says. */
         gh_cuda_device_use(ctx, dev);
-        gh_cuda_cublas_destroy(dev, &dev->cublas);
+        gh_cuda_blas_release(ctx, dev, &dev->blas);
+        gh_cuda_blas_device_release(dev);
         gh_cuda_modules_release(ctx, dev);
     }
     gh_cuda_devices_close(ctx);

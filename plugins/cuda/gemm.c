@@ -4,10 +4,11 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "buffers.h"
 #include "compile.h"
-#include "cublas.h"
+#include "cublaslt.h"
 #include "devices.h"
 #include "errors.h"
 #include "kernels.h"
@@ -24,7 +25,8 @@ gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int k
     st = gh_plugin_check_gemm(call, a, &target);
     /* A dtype the kernel does not have: say where it is. */
     if (st == GH_UNSUPPORTED && !(gh_cuda_kernel_infos[kernel].dtypes & GH_DTYPE_BIT(a->dtype))) {
-        if (kernel == GH_CUDA_CUBLAS && a->dtype == GH_I32) gh_plugin_append_error(": cuBLAS has no int32 GEMM");
+        if ((kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_STRICT) && a->dtype == GH_I32)
+            gh_plugin_append_error(": cuBLAS has no int32 GEMM");
         if (kernel == GH_CUDA_CUBLAS_TF32)
             gh_plugin_append_error(": TF32 is a rounding of f32 inputs; kernel cublas does the other dtypes");
     }
@@ -149,11 +151,16 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
 }
 
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
-                               const gh_cuda_variant *variant, CUstream stream, cublasHandle_t *cublas,
-                               const gh_cuda_timed *t)
+                               const gh_cuda_variant *variant, CUstream stream, gh_cuda_blas *blas,
+                               const gh_cuda_timed *t, char *note, size_t note_size)
 {
-    if (kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_TF32)
-        return gh_cuda_cublas_enqueue(ctx, dev, cublas, stream, kernel == GH_CUDA_CUBLAS_TF32, args, t);
+    if (note_size) note[0] = '\0';
+    if (kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_TF32 || kernel == GH_CUDA_CUBLAS_STRICT) {
+        const int blas_variant = kernel == GH_CUDA_CUBLAS_TF32     ? GH_CUDA_BLAS_TF32
+                                 : kernel == GH_CUDA_CUBLAS_STRICT ? GH_CUDA_BLAS_STRICT
+                                                                   : GH_CUDA_BLAS_DEFAULT;
+        return gh_cuda_blas_enqueue(ctx, dev, blas, stream, blas_variant, args, t, note, note_size);
+    }
     return launch(ctx, dev, kernel, args, variant, stream, t);
 }
 
@@ -164,7 +171,8 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
     if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev))) return st;
     const gh_cuda_timed timed = {dev->start, dev->stop, &dev->gate};
-    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->cublas, &timed);
+    char note[GH_LT_NOTE_BYTES];
+    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->blas, &timed, note, sizeof note);
     gh_cuda_gate_open(&dev->gate); /* on every path: the stream must not wait forever */
     if (st) {
         ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle; the first error is reported */
@@ -175,6 +183,7 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     if (timing) {
         if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = ms;
         if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
+        if (GH_HAS_MEMBER(timing, gh_gemm_timing, note)) snprintf(timing->note, sizeof timing->note, "%s", note);
     }
     return GH_OK;
 }

@@ -58,14 +58,20 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                        GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, gh_cuda_wgmma_params, GH_WGMMA_PARAMS,
                        tf32_truncated_precision, 1},
     [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
-                        "cuBLAS: SGEMM/DGEMM in the default math mode (no TF32), f16/bf16 through cublasGemmEx with "
-                        "f32 compute: the baseline",
+                        "cuBLAS as users get it (PyTorch's path): cuBLASLt with a 32 MiB workspace, the fastest of its "
+                        "heuristic's top 8 algorithms per case; f32 without TF32, f16/bf16 with f32 compute, split-K "
+                        "sums as the library allows by default: the baseline",
                         GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES, NULL, 0, NULL, 0},
     [GH_CUDA_CUBLAS_TF32] =
         {sizeof(gh_kernel_info), "cublas-tf32",
-         "cuBLAS f32 GEMM on TF32 tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32): inputs "
-         "rounded to TF32, f32 sums; compute capability 8.0 or newer",
+         "cuBLAS f32 GEMM on TF32 tensor cores (cuBLASLt, CUBLAS_COMPUTE_32F_FAST_TF32), chosen as cublas is: "
+         "inputs rounded to TF32, f32 sums; compute capability 8.0 or newer",
          GH_DTYPE_BIT(GH_F32), NULL, 0, tf32_precision, 1},
+    [GH_CUDA_CUBLAS_STRICT] = {sizeof(gh_kernel_info), "cublas-strict",
+                               "cuBLAS as cublas, but forbidding reduced-precision reductions: split-K sums only in "
+                               "the f32 compute type or none (CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE | NONE), never "
+                               "in f16/bf16 or in place in C",
+                               GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES, NULL, 0, NULL, 0},
 };
 
 int gh_cuda_variant_count(int kernel)

@@ -21,7 +21,8 @@ enum {
     GH_CUDA_WGMMA = 5,
     GH_CUDA_CUBLAS = 6,
     GH_CUDA_CUBLAS_TF32 = 7,
-    GH_CUDA_KERNEL_COUNT = 8
+    GH_CUDA_CUBLAS_STRICT = 8,
+    GH_CUDA_KERNEL_COUNT = 9
 };
 #define GH_CUDA_SOURCE_KERNELS 6 /* naive .. wgmma are compiled from kernels/cuda */
 /* naive, tiled and blocked have few variants, cached in a fixed table

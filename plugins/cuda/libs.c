@@ -1,4 +1,4 @@
-/* Loads libcuda, libnvrtc and libcublas by name; see libs.h. */
+/* Loads libcuda, libnvrtc, libcublas and libcublasLt by name; see libs.h. */
 #include "libs.h"
 
 #include <dlfcn.h>
@@ -157,4 +157,37 @@ const gh_cublas_api *gh_cuda_cublas(const char **why)
     pthread_once(&cublas_once, load_cublas);
     if (!cublas_ready && why) *why = cublas_why;
     return cublas_ready;
+}
+
+/* ---- cuBLASLt ---- */
+
+static pthread_once_t cublaslt_once = PTHREAD_ONCE_INIT;
+static gh_cublaslt_api cublaslt_api;
+static const gh_cublaslt_api *cublaslt_ready;
+static char cublaslt_why[1100];
+
+static void load_cublaslt(void)
+{
+    char why[1024];
+    void *lib = open_toolkit_lib("libcublasLt.so." GH_STR(GH_CUDA_TOOLKIT_MAJOR), why, sizeof why);
+    if (!lib) {
+        snprintf(cublaslt_why, sizeof cublaslt_why, "cuBLASLt not found: %s", why);
+        return;
+    }
+    const char *missing = NULL;
+#define GH_LOAD_CUBLASLT(fn) GH_LOAD_SYM(cublaslt_api, lib, missing, fn)
+    GH_CUBLASLT_FUNCTIONS(GH_LOAD_CUBLASLT)
+#undef GH_LOAD_CUBLASLT
+    if (missing) {
+        snprintf(cublaslt_why, sizeof cublaslt_why, "cuBLASLt too old: libcublasLt has no %s", missing);
+        return;
+    }
+    cublaslt_ready = &cublaslt_api;
+}
+
+const gh_cublaslt_api *gh_cuda_cublaslt(const char **why)
+{
+    pthread_once(&cublaslt_once, load_cublaslt);
+    if (!cublaslt_ready && why) *why = cublaslt_why;
+    return cublaslt_ready;
 }

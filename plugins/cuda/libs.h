@@ -1,5 +1,5 @@
 /*
- * The CUDA driver, NVRTC and cuBLAS, loaded at run time with dlopen.
+ * The CUDA driver, NVRTC, cuBLAS and cuBLASLt, loaded at run time with dlopen.
  *
  * Nothing of CUDA is linked into the plugin, so it loads on a machine with no
  * driver (libcuda.so.1 comes with the driver, not the toolkit) and explains
@@ -16,6 +16,7 @@
 #include <cuda.h>
 #include <nvrtc.h>
 #include <cublas_v2.h>
+#include <cublasLt.h>
 
 /* The headers #define some names to their versioned symbols (cuMemAlloc to
  * cuMemAlloc_v2, cublasSgemm to cublasSgemm_v2). A member declared with
@@ -64,7 +65,8 @@
     X(cuDeviceCanAccessPeer)     \
     X(cuCtxEnablePeerAccess)     \
     X(cuMemcpyPeerAsync)         \
-    X(cuMemHostGetDevicePointer)
+    X(cuMemHostGetDevicePointer) \
+    X(cuMemsetD8Async)
 /* clang-format on */
 
 /* clang-format off */
@@ -94,6 +96,24 @@
     X(cublasGemmEx)
 /* clang-format on */
 
+/* clang-format off */
+#define GH_CUBLASLT_FUNCTIONS(X)             \
+    X(cublasLtCreate)                        \
+    X(cublasLtDestroy)                       \
+    X(cublasLtGetVersion)                    \
+    X(cublasLtMatmulDescCreate)              \
+    X(cublasLtMatmulDescDestroy)             \
+    X(cublasLtMatmulDescSetAttribute)        \
+    X(cublasLtMatrixLayoutCreate)            \
+    X(cublasLtMatrixLayoutDestroy)           \
+    X(cublasLtMatmulPreferenceCreate)        \
+    X(cublasLtMatmulPreferenceDestroy)       \
+    X(cublasLtMatmulPreferenceSetAttribute)  \
+    X(cublasLtMatmulAlgoGetHeuristic)        \
+    X(cublasLtMatmulAlgoConfigGetAttribute)  \
+    X(cublasLtMatmul)
+/* clang-format on */
+
 typedef struct gh_cu_api {
     GH_CU_FUNCTIONS(GH_LIB_MEMBER)
 } gh_cu_api;
@@ -103,6 +123,9 @@ typedef struct gh_nvrtc_api {
 typedef struct gh_cublas_api {
     GH_CUBLAS_FUNCTIONS(GH_LIB_MEMBER)
 } gh_cublas_api;
+typedef struct gh_cublaslt_api {
+    GH_CUBLASLT_FUNCTIONS(GH_LIB_MEMBER)
+} gh_cublaslt_api;
 
 /* Each returns the library's table, or NULL with *why set to a sentence
  * that says what was missing (static text, valid for the process). */
@@ -112,5 +135,7 @@ typedef struct gh_cublas_api {
 const gh_cu_api *gh_cuda_driver(const char **why);
 const gh_nvrtc_api *gh_cuda_nvrtc(const char **why);
 const gh_cublas_api *gh_cuda_cublas(const char **why);
+/* libcublasLt, beside libcublas in every toolkit since CUDA 10.1. */
+const gh_cublaslt_api *gh_cuda_cublaslt(const char **why);
 
 #endif

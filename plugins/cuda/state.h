@@ -11,6 +11,7 @@
 #include "gemmhost/plugin.h"
 #include "kernels.h"
 #include "libs.h"
+#include "lt_plan.h"
 
 /* A compiled kernel, loaded on one device. blocked.cu has one function per
  * transpose pair, warptile.cu and mma.cu two (a scalar and a 16-byte copy path);
@@ -30,6 +31,15 @@ typedef struct gh_cuda_param_module {
     gh_cuda_module m;
     struct gh_cuda_param_module *next;
 } gh_cuda_param_module;
+
+/* The cuBLAS kernels' variants (cublaslt.h). */
+enum { GH_CUDA_BLAS_DEFAULT = 0, GH_CUDA_BLAS_TF32 = 1, GH_CUDA_BLAS_STRICT = 2 };
+
+/* What one stream's cuBLAS calls own: no two streams share a workspace. */
+typedef struct gh_cuda_blas {
+    cublasHandle_t legacy; /* the legacy API's, when cuBLASLt is missing; NULL until used */
+    CUdeviceptr workspace; /* cuBLASLt's (GH_CUDA_LT_WORKSPACE bytes); 0 until first used */
+} gh_cuda_blas;
 
 /* One device of a context. Calls about one device come from one thread at a
  * time (plugin.h), so nothing here needs a lock. */
@@ -54,7 +64,9 @@ typedef struct gh_cuda_device {
     /* Per (kernel, dtype, variant); naive has variant 0 only. */
     gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
     struct gh_cuda_param_module *param_modules; /* per (kernel, dtype, parameters), newest first */
-    cublasHandle_t cublas;                      /* on `stream`; NULL until the first blocking cuBLAS GEMM */
+    gh_cuda_blas blas;                          /* `stream`'s; empty until the first blocking cuBLAS GEMM */
+    cublasLtHandle_t lt;                        /* NULL until the first cuBLASLt GEMM */
+    gh_lt_choice *lt_choices;                   /* cuBLASLt's algorithm kept per case, for the run */
 } gh_cuda_device;
 
 struct gh_buffer {
@@ -67,10 +79,11 @@ struct gh_buffer {
 /* A timed operation queued on a stream, waiting for stream_synchronize to
  * write its time. Its events stay with the slot for reuse. */
 typedef struct gh_cuda_pending {
-    CUevent start, stop;    /* created on first use of the slot */
-    int timed;              /* 0: nothing ran (an empty copy): writes 0 */
-    double *ms;             /* the caller's elapsed_ms, or NULL */
-    gh_gemm_timing *timing; /* the caller's GEMM timing, or NULL */
+    CUevent start, stop;         /* created on first use of the slot */
+    int timed;                   /* 0: nothing ran (an empty copy): writes 0 */
+    double *ms;                  /* the caller's elapsed_ms, or NULL */
+    gh_gemm_timing *timing;      /* the caller's GEMM timing, or NULL */
+    char note[GH_LT_NOTE_BYTES]; /* the GEMM's note for timing->note ("" for the source kernels) */
 } gh_cuda_pending;
 
 /* A CUstream on one device's primary context (ABI minor 1). Used by the one
@@ -79,7 +92,7 @@ struct gh_stream {
     gh_plugin *ctx;           /* the context that made it */
     int device;               /* index into ctx->devices */
     CUstream stream;          /* non-blocking */
-    cublasHandle_t cublas;    /* this stream's own; NULL until its first cuBLAS GEMM */
+    gh_cuda_blas blas;        /* this stream's own; empty until its first cuBLAS GEMM */
     gh_cuda_pending *pending; /* n_pending in use, cap_pending allocated (grows) */
     size_t n_pending, cap_pending;
     unsigned long long queued; /* operations queued since the last synchronize */

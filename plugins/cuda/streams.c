@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "buffers.h"
-#include "cublas.h"
+#include "cublaslt.h"
 #include "devices.h"
 #include "errors.h"
 #include "gemm.h"
@@ -70,6 +70,7 @@ static gh_status next_slot(gh_plugin *ctx, const gh_cuda_device *dev, gh_stream 
     p->timed = timed;
     p->ms = NULL;
     p->timing = NULL;
+    p->note[0] = '\0';
     *out = p;
     return GH_OK;
 }
@@ -119,7 +120,7 @@ static void release_stream(gh_plugin *ctx, gh_stream *s)
     if (gh_cuda_device_enter(ctx, "stream_destroy", s->device, &dev) == GH_OK) {
         gh_cu_check(cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize before destroying a stream on device %d",
                     dev->index);
-        gh_cuda_cublas_destroy(dev, &s->cublas);
+        gh_cuda_blas_release(ctx, dev, &s->blas);
         for (size_t i = 0; i < s->cap_pending; ++i) {
             if (s->pending[i].start)
                 gh_cu_check(cu->cuEventDestroy(s->pending[i].start), "cuEventDestroy on device %d", dev->index);
@@ -194,6 +195,8 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
         if (p->timing) {
             if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = ms;
             if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = GH_CLOCK_DEVICE;
+            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, note))
+                snprintf(p->timing->note, sizeof p->timing->note, "%s", p->note);
         }
     }
     s->n_pending = 0;
@@ -335,7 +338,9 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_
     gh_cuda_pending *p = NULL;
     if (timing && (st = next_slot(ctx, dev, s, 1, &p))) return st;
     const gh_cuda_timed timed = {p ? p->start : NULL, p ? p->stop : NULL, NULL};
-    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->cublas, p ? &timed : NULL))) return st;
+    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->blas, p ? &timed : NULL,
+                                   p ? p->note : NULL, p ? sizeof p->note : 0)))
+        return st;
     if (p) {
         p->timing = timing;
         s->n_pending++;

@@ -44,6 +44,7 @@ static const variant variants[] = {
     {"blocked", {128, 8}},
     {"cublas", {0, 0}},
     {"cublas-tf32", {0, 0}},
+    {"cublas-strict", {0, 0}},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
     {"warptile", {64, 64, 32, 32, 32, 4, 8, 4, 1}},
     {"mma", {128, 128, 32, 64, 64, 4}},

@@ -61,6 +61,7 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     args.params = NULL;
     args.n_params = 0;
     expect_gemm(api, ctx, device, "cublas", &args, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM", "i32");
+    expect_gemm(api, ctx, device, "cublas-strict", &args, GH_UNSUPPORTED, "cuBLAS has no int32 GEMM", "i32");
 
     /* cublas-tf32 is f32 only, and only where there are TF32 tensor cores. */
     args = good;
@@ -81,6 +82,18 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
         gh_status st = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, "cublas-tf32"), &args, &t);
         CHECK(st == GH_OK, "cublas-tf32 runs f32 on sm_%d (status %d: %s)", device_sm(api, ctx, device), (int)st,
               api->last_error(ctx));
+    }
+    /* The cublas kernels say which algorithm cuBLASLt kept, in the timing's
+     * note; the same note on the second run (the cached choice). */
+    const char *blas[] = {"cublas", "cublas-strict"};
+    for (int i = 0; i < 2; ++i) {
+        gh_gemm_timing t1 = {.size = sizeof t1}, t2 = {.size = sizeof t2};
+        gh_status s1 = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, blas[i]), &args, &t1);
+        gh_status s2 = api->gemm(ctx, device, gh_test_find_kernel(api, ctx, blas[i]), &args, &t2);
+        CHECK(s1 == GH_OK && s2 == GH_OK && strncmp(t1.note, "cuBLASLt algo ", 14) == 0 &&
+                  strcmp(t1.note, t2.note) == 0,
+              "%s f32 32x32x32 names the algorithm it kept, the same on its second run: \"%s\" (status %d, %d: %s)",
+              blas[i], t1.note, (int)s1, (int)s2, api->last_error(ctx));
     }
 
     /* Allowed values, but a combination over the device's threads per block. */

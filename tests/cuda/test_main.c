@@ -114,7 +114,7 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 8, "eight kernels (got %d)", api->kernel_count(ctx));
+    CHECK(api->kernel_count(ctx) == 9, "nine kernels (got %d)", api->kernel_count(ctx));
     const unsigned half = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16);
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | half;
     const struct {
@@ -128,7 +128,8 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"mma", GH_DTYPE_BIT(GH_F32) | half, 6},
                 {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 3},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
-                {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0}};
+                {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0},
+                {"cublas-strict", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
         int k = gh_test_find_kernel(api, ctx, want[i].name);
         const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;

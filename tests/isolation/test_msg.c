@@ -228,7 +228,7 @@ int main(void)
     gh_kernel_info ki = {sizeof ki, "k", "a kernel", 3, ps, 2, prec, 1};
     round_trip(&gh_msg_kernel_info_desc, &(gh_msg_kernel_info){&ki}, same_kernel);
 
-    gh_msg_queued calls[] = {{1, 0, 2.5, 0}, {0, 1.25, 0, 1}};
+    gh_msg_queued calls[] = {{1, 0, 2.5, 0, "cuBLASLt algo 21"}, {0, 1.25, 0, 1, NULL}};
     round_trip(&gh_msg_synced_desc, &(gh_msg_synced){calls, 2}, same_synced);
     round_trip(&gh_msg_handle_desc, &(gh_msg_handle){0xdeadbeef}, same_gh_msg_handle);
     round_trip(&gh_msg_buffer_alloc_desc, &(gh_msg_buffer_alloc){2, 4096}, same_gh_msg_buffer_alloc);
@@ -237,7 +237,7 @@ int main(void)
                same_gh_msg_copy_2d);
     round_trip(&gh_msg_map_desc, &(gh_msg_map){7, 1 << 20, 1}, same_gh_msg_map);
     round_trip(&gh_msg_index_desc, &(gh_msg_index){-2}, same_gh_msg_index);
-    round_trip(&gh_msg_gemm_done_desc, &(gh_msg_gemm_done){1.5, 1}, same_gh_msg_gemm_done);
+    round_trip(&gh_msg_gemm_done_desc, &(gh_msg_gemm_done){1.5, 1, "cuBLASLt algo 21"}, same_gh_msg_gemm_done);
 
     /* A plugin's shorter struct: what it lacks goes as zeros and NULLs. */
     gh_device_info old = dev;

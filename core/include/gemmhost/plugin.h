@@ -265,6 +265,10 @@ typedef struct gh_gemm_timing {
     size_t size;      /* set by the host */
     double kernel_ms; /* the kernel's time, finite and > 0 (the host fails a result with another) */
     gh_clock clock;   /* which clock measured kernel_ms */
+    /* Appended in ABI 1.3 (read by size, like every member): a sentence on
+     * how the GEMM ran that the result should carry, e.g. the algorithm a
+     * vendor library chose and how; "" (the host's zeroed value) for none. */
+    char note[240];
 } gh_gemm_timing;
 
 typedef struct gh_plugin_api {

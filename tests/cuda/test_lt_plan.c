@@ -1,0 +1,153 @@
+/*
+ * The cuBLASLt baseline's device-free decisions (plugins/cuda/lt_plan.c):
+ * a row-major GEMM mapped to cuBLASLt's column-major operands, checked by
+ * computing it both ways for every transpose pair with padded leading
+ * dimensions; the alignment promised to the heuristic; the fastest timed
+ * candidate; the per-case cache. Needs no GPU: runs in CI.
+ */
+#define CHECK_MAIN
+#include "../check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt_plan.h"
+
+/* Element (r, c) of an operand's stored column-major matrix; NaN outside
+ * the rows and columns its layout declares, as cuBLASLt would never read
+ * there: a layout of the wrong shape shows in the product. */
+static double col_at(const double *p, const gh_lt_operand *o, uint64_t r, uint64_t c)
+{
+    if (r >= o->rows || c >= o->cols) return NAN;
+    return p[c * (uint64_t)o->ld + r];
+}
+
+/* cuBLASLt's contract on the mapped shape: D = op(first) op(second), all
+ * column-major, op(X)(i, j) = X(i, j) or X(j, i). */
+static void col_major_gemm(const gh_lt_shape *s, const double *first, const double *second, double *c)
+{
+    for (uint64_t i = 0; i < s->m; ++i)
+        for (uint64_t j = 0; j < s->n; ++j) {
+            double sum = 0;
+            for (uint64_t p = 0; p < s->k; ++p) {
+                double x = s->first.transpose ? col_at(first, &s->first, p, i) : col_at(first, &s->first, i, p);
+                double y = s->second.transpose ? col_at(second, &s->second, j, p) : col_at(second, &s->second, p, j);
+                sum += x * y;
+            }
+            c[j * (uint64_t)s->ldc + i] = sum;
+        }
+}
+
+static void test_mapping(int trans_a, int trans_b)
+{
+    const int64_t m = 3, n = 5, k = 4, pad = 2;
+    /* Row-major storage: A is M x K (K x M when transposed), B K x N (N x K). */
+    const int64_t a_rows = trans_a ? k : m, a_cols = trans_a ? m : k;
+    const int64_t b_rows = trans_b ? n : k, b_cols = trans_b ? k : n;
+    const int64_t lda = a_cols + pad, ldb = b_cols + pad + 1, ldc = n + pad;
+    double *A = calloc((size_t)(a_rows * lda), sizeof *A), *B = calloc((size_t)(b_rows * ldb), sizeof *B);
+    double *want = calloc((size_t)(m * ldc), sizeof *want), *got = calloc((size_t)(m * ldc), sizeof *got);
+    for (int64_t i = 0; i < a_rows * lda; ++i) A[i] = (double)((i * 7) % 11) - 5;
+    for (int64_t i = 0; i < b_rows * ldb; ++i) B[i] = (double)((i * 5) % 13) - 6;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            double sum = 0;
+            for (int64_t p = 0; p < k; ++p)
+                sum += (trans_a ? A[p * lda + i] : A[i * lda + p]) * (trans_b ? B[j * ldb + p] : B[p * ldb + j]);
+            want[i * ldc + j] = sum;
+        }
+
+    gh_lt_shape s = gh_lt_shape_of(m, n, k, trans_a, trans_b, lda, ldb, ldc);
+    const char *tr = trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn");
+    CHECK(s.first.which == 'B' && s.second.which == 'A' && s.m == (uint64_t)n && s.n == (uint64_t)m &&
+              s.k == (uint64_t)k,
+          "%s: cuBLASLt computes C^T = op(B)^T op(A)^T: its A is B, m = N, n = M", tr);
+    /* cuBLASLt refuses a layout whose leading dimension is below its rows. */
+    /* cuBLASLt's contract: op(first) is m x k, op(second) k x n, C m x n. */
+    CHECK((s.first.transpose ? s.first.cols : s.first.rows) == s.m &&
+              (s.first.transpose ? s.first.rows : s.first.cols) == s.k &&
+              (s.second.transpose ? s.second.cols : s.second.rows) == s.k &&
+              (s.second.transpose ? s.second.rows : s.second.cols) == s.n && s.c_rows == s.m && s.c_cols == s.n,
+          "%s: the layouts' shapes are cuBLASLt's m x k, k x n and m x n", tr);
+    CHECK((int64_t)s.first.rows <= s.first.ld && (int64_t)s.second.rows <= s.second.ld && (int64_t)s.c_rows <= s.ldc,
+          "%s: every layout's rows fit its leading dimension (%llu <= %lld, %llu <= %lld, %llu <= %lld)", tr,
+          (unsigned long long)s.first.rows, (long long)s.first.ld, (unsigned long long)s.second.rows,
+          (long long)s.second.ld, (unsigned long long)s.c_rows, (long long)s.ldc);
+    col_major_gemm(&s, s.first.which == 'B' ? B : A, s.second.which == 'A' ? A : B, got);
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            double d = fabs(got[i * ldc + j] - want[i * ldc + j]);
+            worst = isnan(d) || isnan(worst) ? NAN : fmax(worst, d);
+        }
+    CHECK(worst == 0,
+          "%s 3x5x4 with padded leading dimensions: the column-major product is the row-major C "
+          "(largest difference %g)",
+          tr, worst);
+    free(A);
+    free(B);
+    free(want);
+    free(got);
+}
+
+static void test_alignment(void)
+{
+    const struct {
+        uint64_t address;
+        unsigned want;
+    } cases[] = {{0x7f0000000000ull, 256}, {0x7f0000000100ull, 256}, {0x7f0000000040ull, 64},
+                 {0x7f0000000004ull, 4},   {0x7f0000000002ull, 2},   {0x7f0000000001ull, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        unsigned got = gh_lt_alignment(cases[i].address);
+        CHECK(got == cases[i].want, "alignment of 0x%llx: %u bytes (got %u)", (unsigned long long)cases[i].address,
+              cases[i].want, got);
+    }
+}
+
+static void test_pick(void)
+{
+    const double ms[] = {0.50, 0.40, 0.40, 0.30, 0.20};
+    const int all[] = {1, 1, 1, 1, 1}, last_failed[] = {1, 1, 1, 1, 0}, none[] = {0, 0, 0, 0, 0};
+    CHECK(gh_lt_pick_fastest(ms, all, 5) == 4, "the fastest candidate wins (got %d)", gh_lt_pick_fastest(ms, all, 5));
+    CHECK(gh_lt_pick_fastest(ms, last_failed, 5) == 3, "a candidate that failed to run is never picked (got %d)",
+          gh_lt_pick_fastest(ms, last_failed, 5));
+    CHECK(gh_lt_pick_fastest(ms, all, 3) == 1, "a tie keeps the heuristic's earlier candidate (got %d)",
+          gh_lt_pick_fastest(ms, all, 3));
+    CHECK(gh_lt_pick_fastest(ms, none, 5) == -1, "none ran: -1 (got %d)", gh_lt_pick_fastest(ms, none, 5));
+    const double zero[] = {0.0, 0.1};
+    CHECK(gh_lt_pick_fastest(zero, all, 2) == 1, "a time of 0 is no time, never the fastest (got %d)",
+          gh_lt_pick_fastest(zero, all, 2));
+}
+
+static void test_cache(void)
+{
+    gh_lt_key key = {0, 2, 0, 1, 1024, 1024, 1024, 1024, 1024, 1024, 256, 256, 256};
+    gh_lt_choice *list = calloc(1, sizeof *list);
+    list->key = key;
+    snprintf(list->note, sizeof list->note, "first");
+    CHECK(gh_lt_find(list, &key) == list, "the same case finds its cached choice");
+    gh_lt_key other = key;
+    other.variant = 2;
+    CHECK(gh_lt_find(list, &other) == NULL, "cublas-strict does not take cublas's choice");
+    other = key;
+    other.trans_b = 0;
+    CHECK(gh_lt_find(list, &other) == NULL, "another transpose is another case");
+    other = key;
+    other.align_a = 2;
+    CHECK(gh_lt_find(list, &other) == NULL, "an operand at an offset (less aligned) is another case");
+    other = key;
+    other.ldc = 1032;
+    CHECK(gh_lt_find(list, &other) == NULL, "another leading dimension is another case");
+    gh_lt_free(list);
+}
+
+int main(void)
+{
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb) test_mapping(ta, tb);
+    test_alignment();
+    test_pick();
+    test_cache();
+    return check_summary("cuda_lt_plan");
+}
