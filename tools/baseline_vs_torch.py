@@ -2,14 +2,15 @@
 """gemmhost's cuBLAS rows against PyTorch's torch.matmul on the same GPU, in one call.
 
     python3 tools/baseline_vs_torch.py [--gemmhost build/gemmhost] [--sizes 1024,2048,4096,8192]
-                                       [--warmup 3] [--repeat 10] [--graph] [--out DIR]
+                                       [--warmup 3] [--repeat 10] [--no-graph] [--out DIR]
 
 Runs gemmhost's `cublas`, `cublas-strict` and `cublas-tf32` rows (square sizes, nn, inputs
 uniform in [-1, 1), ld_pad 0) in f32, TF32, f16 and bf16, then torch.matmul on the same sizes and
 dtypes with inputs uniform in [-1, 1), timed by CUDA events one call at a time over the same
 warmup and repetitions (the median, as gemmhost reports), with TF32 allowed only in the TF32 row
 (torch.backends.cuda.matmul.allow_tf32) and PyTorch's default reduced-precision reductions.
---graph also times 20 calls replayed from a CUDA graph (no host work between kernels).
+It also times 20 calls replayed from a CUDA graph (no host work between kernels; --no-graph
+skips it), and divides by the faster of the two PyTorch paths.
 Prints TFLOP/s and the ratios gemmhost / PyTorch; issue 45's target is cublas >= 0.97 at every
 size and dtype. Without PyTorch it says so and prints gemmhost's rows alone. Exit status 1 when
 gemmhost fails to run or no cublas row passes."""
@@ -131,7 +132,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--verify", default="auto", help="gemmhost's verify (default auto)")
-    ap.add_argument("--graph", action="store_true", help="also time PyTorch from a CUDA graph")
+    ap.add_argument("--no-graph", dest="graph", action="store_false",
+                    help="skip timing PyTorch from a CUDA graph (then the ratio is against events alone)")
     ap.add_argument("--out", default=None, help="folder for gemmhost's config and results (default: a temporary one)")
     args = ap.parse_args()
     try:
@@ -173,7 +175,7 @@ def main():
 
     short = True
     if pt:
-        print("\ngemmhost / PyTorch (events, one call each; target for cublas: >= 0.97)")
+        print("\ngemmhost / PyTorch's faster path (events one call each, or the CUDA graph; target for cublas: >= 0.97)")
         print(head.replace("| row | kernel |", "| row | kernel |"))
         print("|" + "---|" * (2 + len(args.sizes)))
         short = False
@@ -184,7 +186,8 @@ def main():
                     if (row, kernel, n) not in gh:
                         cells.append("-")
                         continue
-                    ratio = gh[(row, kernel, n)][0] / pt[(row, n)]["events"]
+                    # The vendor's best: launch overhead in one path must not flatter gemmhost.
+                    ratio = gh[(row, kernel, n)][0] / max(pt[(row, n)].values())
                     if kernel in ("cublas", "cublas-tf32") and ratio < 0.97:
                         short = True
                     cells.append(f"{ratio:.2f}" + ("" if ratio >= 0.97 or kernel == "cublas-strict" else " *"))
