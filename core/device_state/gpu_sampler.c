@@ -23,13 +23,14 @@ struct gh_gpu_sampler {
     unsigned long long events;
     int clocks_ok; /* every clock call answered */
     int energy_ok; /* every energy read answered */
+    int answered_any; /* some sampling call answered */
     unsigned long long energy_before, energy_mj;
 };
 
 /* Keeps the first failure: the one that says most. */
 static int answered(gh_gpu_sampler *s, const char *call, gh_nvml_return r)
 {
-    if (r == 0) return 1;
+    if (r == 0) return s->answered_any = 1;
     if (!*s->why) gh_nvml_failure(s->nv, call, r, s->why, sizeof s->why);
     return 0;
 }
@@ -174,7 +175,8 @@ static void fill(gh_gpu_sampler *s, gh_result *r)
     st->note = gh_nvml_gpu_take_note(s->gpu);
     st->sm_clock_mhz_max = s->gpu->max_sm_mhz;
     peak_of(s->gpu, r, st);
-    snprintf(st->state, sizeof st->state, "%s%.230s", *s->why ? "partly sampled: " : "sampled", s->why);
+    snprintf(st->state, sizeof st->state, "%s%.230s",
+             !*s->why ? "sampled" : s->answered_any ? "partly sampled: " : "not sampled: ", s->why);
     if (s->n == 0) return;
     st->samples = s->n;
     if (s->clocks_ok) {
