@@ -21,8 +21,8 @@ struct gh_gpu_sampler {
     double *sm, *mem, *power; /* per sample; power < 0 unknown */
     double temperature_max;
     unsigned long long events;
-    int clocks_ok; /* every clock call answered */
-    int energy_ok; /* every energy read answered */
+    int clocks_ok;    /* every clock call answered */
+    int energy_ok;    /* every energy read answered */
     int answered_any; /* some sampling call answered */
     unsigned long long energy_before, energy_mj;
 };
@@ -176,7 +176,10 @@ static void fill(gh_gpu_sampler *s, gh_result *r)
     st->sm_clock_mhz_max = s->gpu->max_sm_mhz;
     peak_of(s->gpu, r, st);
     snprintf(st->state, sizeof st->state, "%s%.230s",
-             !*s->why ? "sampled" : s->answered_any ? "partly sampled: " : "not sampled: ", s->why);
+             !*s->why          ? "sampled"
+             : s->answered_any ? "partly sampled: "
+                               : "not sampled: ",
+             s->why);
     if (s->n == 0) return;
     st->samples = s->n;
     if (s->clocks_ok) {

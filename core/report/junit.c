@@ -200,23 +200,15 @@ static char *render_case(const gh_result *res, double seconds)
     if (res->gpu.samples) gpu_properties(&b, res);
     switch (res->status) {
     case GH_RESULT_PASS: break;
-    case GH_RESULT_FAIL:
-        outcome(&b, "failure", "FAIL", why[0] ? why : "failed");
-        break;
+    case GH_RESULT_FAIL: outcome(&b, "failure", "FAIL", why[0] ? why : "failed"); break;
     case GH_RESULT_ERROR:
     case GH_RESULT_CRASHED:
-    case GH_RESULT_TIMEOUT:
-        outcome(&b, "error", gh_result_status_name(res->status), why[0] ? why : "error");
-        break;
-    case GH_RESULT_UNSUPPORTED:
-        outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported");
-        break;
+    case GH_RESULT_TIMEOUT: outcome(&b, "error", gh_result_status_name(res->status), why[0] ? why : "error"); break;
+    case GH_RESULT_UNSUPPORTED: outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported"); break;
     case GH_RESULT_UNCHECKED:
         outcome(&b, "skipped", "unchecked", "unchecked: ran with verify = none, the values were not compared");
         break;
-    case GH_RESULT_CANCELLED:
-        outcome(&b, "skipped", "cancelled", why[0] ? why : "cancelled");
-        break;
+    case GH_RESULT_CANCELLED: outcome(&b, "skipped", "cancelled", why[0] ? why : "cancelled"); break;
     }
     gh_sb_puts(&b, "    </testcase>\n");
     return gh_sb_take(&b);
