@@ -68,7 +68,8 @@ expect_in "steady: table says ok" "$out" " ok"
 
 # --- A clock drop alone: flagged under the default fraction 0.9, not under 0.5.
 FAKE_NVML_MODE=clockdrop GEMMHOST_NVML_LIBRARY=$fake_nvml "$gemmhost" --config "$(config drop9)" >/dev/null 2>&1
-expect_in "clock drop under 0.9: flagged" "$(field drop9 throttle_reason)" "SM clock fell to 1200 MHz, under 0.9 x"
+expect_in "clock drop under 0.9: flagged" "$(field drop9 throttled)" "True"
+expect_in "clock drop under 0.9: why" "$(field drop9 throttle_reason)" "SM clock fell to 1200 MHz, under 0.9 x"
 FAKE_NVML_MODE=clockdrop GEMMHOST_NVML_LIBRARY=$fake_nvml "$gemmhost" \
   --config "$(config drop5 'throttle_clock_fraction = 0.5')" >/dev/null 2>&1
 expect_in "clock drop over 0.5: not flagged" "$(field drop5 throttled)" "False"
@@ -103,10 +104,12 @@ expect_in "errors: the device's peak says why" "$out" "unknown (NVML nvmlDeviceG
 expect_ok "compare reads the new fields" "$gemmhost" compare "$work/throttle.json" "$work/throttle.json"
 
 # --- A bad fraction: a config error naming file and line.
+i=0
 for bad_value in 0 1.5 -0.2 half; do
-  out=$("$gemmhost" --config "$(config badfrac "throttle_clock_fraction = $bad_value")" 2>&1)
+  i=$((i + 1))
+  out=$("$gemmhost" --config "$(config badfrac$i "throttle_clock_fraction = $bad_value")" 2>&1)
   status=$?
   [ "$status" != 0 ] && ok "throttle_clock_fraction = $bad_value refused" || bad "throttle_clock_fraction = $bad_value accepted"
-  expect_in "the message names file and line ($bad_value)" "$out" "badfrac.ini:8"
+  expect_in "the message names file and line ($bad_value)" "$out" "badfrac$i.ini:8: [run] throttle_clock_fraction: \"$bad_value\" is not a fraction above 0 and at most 1"
 done
 finish
