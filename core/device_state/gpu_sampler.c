@@ -172,7 +172,7 @@ static void fill(gh_gpu_sampler *s, gh_result *r)
         snprintf(st->state, sizeof st->state, "%s", s->why);
         return;
     }
-    st->note = gh_nvml_gpu_take_note(s->gpu);
+    st->note = s->gpu->peak_note;
     st->sm_clock_mhz_max = s->gpu->max_sm_mhz;
     peak_of(s->gpu, r, st);
     snprintf(st->state, sizeof st->state, "%s%.230s",

@@ -27,7 +27,7 @@ typedef struct gh_gpu_state {
     char peak_unit[16];  /* "tensor", "simt", "" */
     char peak_why[160];  /* "" when known; else why it is unknown */
     double peak_percent; /* 100 x gflops / peak_gflops; < 0 unknown */
-    const char *note;    /* the device's peak derivation, once per device; NULL after (not owned) */
+    const char *note;    /* the device's peak derivation (gh_nvml_note_first says when to print it); NULL none */
 } gh_gpu_state;
 
 #endif

@@ -93,11 +93,15 @@ gh_nvml_gpu *gh_nvml_gpu_for(const gh_device_info *info, const gh_nvml **nv, cha
     return found;
 }
 
-const char *gh_nvml_gpu_take_note(gh_nvml_gpu *g)
+int gh_nvml_note_first(const char *note)
 {
+    int first = 0;
     pthread_mutex_lock(&lock);
-    const char *note = g->noted ? NULL : g->peak_note;
-    g->noted = 1;
+    for (int i = 0; i < n_gpus; i++)
+        if (gpus[i].peak_note == note) {
+            first = !gpus[i].noted;
+            gpus[i].noted = 1;
+        }
     pthread_mutex_unlock(&lock);
-    return note;
+    return first;
 }

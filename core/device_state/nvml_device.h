@@ -25,7 +25,9 @@ typedef struct gh_nvml_gpu {
  * address, no NVIDIA device there). Thread-safe. */
 gh_nvml_gpu *gh_nvml_gpu_for(const gh_device_info *info, const gh_nvml **nv, char *why, size_t why_size);
 
-/* The peak note the first time it is asked for a device, NULL after. */
-const char *gh_nvml_gpu_take_note(gh_nvml_gpu *g);
+/* 1 the first time it is asked for a device's peak note (the pointer
+ * gh_gpu_state.note holds), 0 after: the report prints it once per device,
+ * whatever the tuner measured before. */
+int gh_nvml_note_first(const char *note);
 
 #endif

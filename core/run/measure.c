@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "data.h"
 #include "gpu_sampler.h"
+#include "nvml_device.h"
 #include "isolation.h"
 #include "input_guard.h"
 #include "kernel_arith.h"
@@ -426,7 +427,7 @@ void run_settle_result(const gh_run_config *run, case_data *cd, char *label, gh_
                        gh_result *r, gh_report *report, gh_progress *progress)
 {
     if (gh_result_status_ran(r->status)) gh_compare_add(cmp, label, r->output_hash, out, r->arith);
-    if (r->gpu.note) gh_report_note(report, "%s", r->gpu.note); /* once per device */
+    if (r->gpu.note && gh_nvml_note_first(r->gpu.note)) gh_report_note(report, "%s", r->gpu.note);
     free(label);
     gh_matrix_free(out);
     run_guard_inputs(cd, run, r);
