@@ -90,6 +90,8 @@ typedef struct gh_run_config {
     double timeout;         /* key timeout: seconds per plugin call; 0 none; < 0 (auto) from the call's size */
     double tune_budget;     /* key tune_budget: seconds per kernel search of the tuner */
     char *tune_cache;       /* key tune_cache: the tuner's cache file; "": GEMMHOST_TUNE_CACHE or the user's cache */
+    double throttle_clock_fraction; /* key throttle_clock_fraction: a result timed with the SM clock under
+                                       this fraction of its max is flagged throttled (0 < f <= 1) */
 } gh_run_config;
 
 typedef struct gh_config {

@@ -243,6 +243,18 @@ static int set_tune_cache(loader *ld, const section *s, const entry *e, const ru
     return 0;
 }
 
+/* throttle_clock_fraction: above 0, at most 1. */
+static int set_fraction(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    const char *v;
+    double d;
+    if (cfg_get_single(ld, s, e, &v) != 0) return -1;
+    if (cfg_parse_double(v, &d) != 0 || !(d > 0 && d <= 1))
+        return ini_fail_key(ld, s, e, "\"%s\" is not a fraction above 0 and at most 1 (e.g. 0.9)", ini_show(ld, v));
+    *MEMBER(run, key, double) = d;
+    return 0;
+}
+
 /* The defaults are the built-in default config's values (gh_default_config_text
  * spells them out), but for dtype: the built-in default's `auto` lets each
  * kernel choose, a config's default is the listed three. */
@@ -268,6 +280,7 @@ static const run_key run_keys[] = {
     {"timeout", "auto", set_timeout, 0, 0, 0},
     {"tune_budget", "120s", set_tune_budget, 0, 0, 0},
     {"tune_cache", "", set_tune_cache, 0, 0, 0},
+    {"throttle_clock_fraction", "0.9", set_fraction, RUN_OFF(throttle_clock_fraction), 0, 0},
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])
 

@@ -135,6 +135,45 @@ static void outcome(gh_sbuf *b, const char *element, const char *type, const cha
     free(message);
 }
 
+/* The GPU's state while timed (core/device_state), as testcase properties;
+ * only for results timed on a device NVML knows (a CPU's rows stay bare). */
+static void gpu_properties(gh_sbuf *b, const gh_result *res)
+{
+    const gh_gpu_state *g = &res->gpu;
+    char v[64];
+    gh_sb_puts(b, "      <properties>\n");
+    struct {
+        const char *name;
+        int known;
+        double value;
+    } nums[] = {
+        {"sm_clock_mhz_min", g->samples > 0 && g->sm_clock_mhz_median > 0, g->sm_clock_mhz_min},
+        {"sm_clock_mhz_median", g->samples > 0 && g->sm_clock_mhz_median > 0, g->sm_clock_mhz_median},
+        {"mem_clock_mhz_median", g->samples > 0 && g->mem_clock_mhz_median > 0, g->mem_clock_mhz_median},
+        {"temperature_c_max", g->samples > 0 && g->temperature_c_max >= 0, g->temperature_c_max},
+        {"power_w_median", g->samples > 0 && g->power_w_median >= 0, g->power_w_median},
+        {"energy_j", g->samples > 0 && g->energy_j >= 0, g->energy_j},
+        {"gflop_per_j", g->samples > 0 && g->gflop_per_j >= 0, g->gflop_per_j},
+        {"peak_percent", g->peak_gflops > 0 && g->peak_percent >= 0, g->peak_percent},
+    };
+    const char *indent = "    ";
+    gh_sb_puts(b, indent);
+    property(b, "gpu_state", g->state);
+    gh_sb_puts(b, indent);
+    property(b, "throttled", g->throttled ? "true" : "false");
+    if (g->throttled) {
+        gh_sb_puts(b, indent);
+        property(b, "throttle_reason", g->throttle_reason);
+    }
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        if (!nums[i].known) continue;
+        snprintf(v, sizeof v, "%.6g", nums[i].value);
+        gh_sb_puts(b, indent);
+        property(b, nums[i].name, v);
+    }
+    gh_sb_puts(b, "      </properties>\n");
+}
+
 static char *render_case(const gh_result *res, double seconds)
 {
     char device[512], trans[3];
@@ -153,30 +192,23 @@ static char *render_case(const gh_result *res, double seconds)
     free(c);
     free(n);
     const char *why = res->detail[0] ? res->detail : res->verify.message;
+    if (!res->gpu.samples && res->status == GH_RESULT_PASS) {
+        gh_sb_puts(&b, "/>\n");
+        return gh_sb_take(&b);
+    }
+    gh_sb_puts(&b, ">\n");
+    if (res->gpu.samples) gpu_properties(&b, res);
     switch (res->status) {
-    case GH_RESULT_PASS: gh_sb_puts(&b, "/>\n"); return gh_sb_take(&b);
-    case GH_RESULT_FAIL:
-        gh_sb_puts(&b, ">\n");
-        outcome(&b, "failure", "FAIL", why[0] ? why : "failed");
-        break;
+    case GH_RESULT_PASS: break;
+    case GH_RESULT_FAIL: outcome(&b, "failure", "FAIL", why[0] ? why : "failed"); break;
     case GH_RESULT_ERROR:
     case GH_RESULT_CRASHED:
-    case GH_RESULT_TIMEOUT:
-        gh_sb_puts(&b, ">\n");
-        outcome(&b, "error", gh_result_status_name(res->status), why[0] ? why : "error");
-        break;
-    case GH_RESULT_UNSUPPORTED:
-        gh_sb_puts(&b, ">\n");
-        outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported");
-        break;
+    case GH_RESULT_TIMEOUT: outcome(&b, "error", gh_result_status_name(res->status), why[0] ? why : "error"); break;
+    case GH_RESULT_UNSUPPORTED: outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported"); break;
     case GH_RESULT_UNCHECKED:
-        gh_sb_puts(&b, ">\n");
         outcome(&b, "skipped", "unchecked", "unchecked: ran with verify = none, the values were not compared");
         break;
-    case GH_RESULT_CANCELLED:
-        gh_sb_puts(&b, ">\n");
-        outcome(&b, "skipped", "cancelled", why[0] ? why : "cancelled");
-        break;
+    case GH_RESULT_CANCELLED: outcome(&b, "skipped", "cancelled", why[0] ? why : "cancelled"); break;
     }
     gh_sb_puts(&b, "    </testcase>\n");
     return gh_sb_take(&b);

@@ -102,6 +102,37 @@ static void timing_fields(gh_fieldset *fs, const gh_result *res)
     gh_fs_num_if(fs, "gflops", timed, res->gflops, GH_NUM_DIGITS);
 }
 
+/* The GPU's state while timed (core/device_state): "" state means the
+ * result never reached its timed repetitions, and every field is null. */
+static void gpu_fields(gh_fieldset *fs, const gh_result *res)
+{
+    const gh_gpu_state *g = &res->gpu;
+    int known = g->state[0] != '\0';
+    int sampled = known && g->samples > 0;
+    int clocks = sampled && g->sm_clock_mhz_median > 0;
+    if (known) gh_fs_str(fs, "gpu_state", g->state);
+    else gh_fs_null(fs, "gpu_state");
+    gh_fs_int_if(fs, "gpu_samples", known, g->samples);
+    gh_fs_num_if(fs, "sm_clock_mhz_min", clocks, g->sm_clock_mhz_min, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "sm_clock_mhz_median", clocks, g->sm_clock_mhz_median, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "sm_clock_mhz_max", known && g->sm_clock_mhz_max > 0, g->sm_clock_mhz_max, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "mem_clock_mhz_min", clocks, g->mem_clock_mhz_min, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "mem_clock_mhz_median", clocks, g->mem_clock_mhz_median, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "temperature_c_max", sampled && g->temperature_c_max >= 0, g->temperature_c_max, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "power_w_median", sampled && g->power_w_median >= 0, g->power_w_median, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "energy_j", sampled && g->energy_j >= 0, g->energy_j, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "gflop_per_j", sampled && g->gflop_per_j >= 0, g->gflop_per_j, GH_NUM_DIGITS);
+    if (sampled) gh_fs_str(fs, "clock_events", g->clock_events_text);
+    else gh_fs_null(fs, "clock_events");
+    if (sampled) gh_fs_bool(fs, "throttled", g->throttled);
+    else gh_fs_null(fs, "throttled");
+    gh_fs_str(fs, "throttle_reason", g->throttle_reason);
+    gh_fs_num_if(fs, "peak_gflops", g->peak_gflops > 0, g->peak_gflops, GH_NUM_DIGITS);
+    gh_fs_str(fs, "peak_unit", g->peak_unit);
+    gh_fs_num_if(fs, "peak_percent", g->peak_gflops > 0 && g->peak_percent >= 0, g->peak_percent, GH_NUM_DIGITS);
+    gh_fs_str(fs, "peak_note", g->peak_gflops > 0 ? "dense, at the max SM clock" : g->peak_why);
+}
+
 /* Every member of gh_result, in CSV column order. */
 void gh_fields_result(gh_fieldset *fs, const gh_result *res)
 {
@@ -133,6 +164,7 @@ void gh_fields_result(gh_fieldset *fs, const gh_result *res)
     timing_fields(fs, res);
     gh_fs_str(fs, "detail", res->detail);
     gh_fs_str(fs, "verify_message", res->verify.message);
+    gpu_fields(fs, res);
 }
 
 void gh_fields_device(gh_fieldset *fs, const char *backend, int index, const gh_device_info *d)

@@ -16,7 +16,7 @@
 #include "util.h"
 
 enum { COL_BACKEND, COL_DEVICE, COL_KERNEL, COL_PARAMS, N_TEXT_COLS = 4 };
-enum { N_RESULT_COLS = 11, N_STATUS = GH_RESULT_CANCELLED + 1, MAX_COLS = 24 };
+enum { N_RESULT_COLS = 13, N_STATUS = GH_RESULT_CANCELLED + 1, MAX_COLS = 24 };
 /* The first statuses always have a summary column; later ones only in a run that has them. */
 enum { N_STATUS_ALWAYS = GH_RESULT_UNCHECKED + 1 };
 
@@ -27,9 +27,9 @@ typedef struct column {
 } column;
 
 static const column result_cols[N_RESULT_COLS] = {
-    {"backend", 10, 0},  {"device", 18, 0},    {"kernel", 10, 0}, {"params", 10, 0},
-    {"dtype", 5, 0},     {"trans", 5, 0},      {"MxNxK", 17, 0},  {"status", 11, 0},
-    {"err/bound", 9, 1}, {"median ms", 10, 1}, {"GFLOP/s", 9, 1},
+    {"backend", 10, 0}, {"device", 18, 0}, {"kernel", 10, 0}, {"params", 10, 0},   {"dtype", 5, 0},
+    {"trans", 5, 0},    {"MxNxK", 17, 0},  {"status", 11, 0}, {"err/bound", 9, 1}, {"median ms", 10, 1},
+    {"GFLOP/s", 9, 1},  {"%peak", 5, 1},   {"gpu", 3, 0},
 };
 
 /* The summary's counts, in gh_result_status order. */
@@ -280,7 +280,7 @@ static void count_result(gh_table *t, const gh_result *res, char *const *cells)
 void gh_table_result(gh_table *t, const gh_result *res)
 {
     if (!t || !res) return;
-    char device[512], shape[96], err[32], ms[32], gf[32], trans[3];
+    char device[512], shape[96], err[32], ms[32], gf[32], peak[32], trans[3];
     gh_device_label(device, sizeof device, res->device_index, res->device_name);
     char *cells[N_RESULT_COLS];
     text_cells(cells, res->backend, device, res->kernel, res->params);
@@ -307,6 +307,11 @@ void gh_table_result(gh_table *t, const gh_result *res)
             snprintf(ms, sizeof ms, "-");
             snprintf(gf, sizeof gf, "-");
         }
+        if (res->repeats > 0 && res->gpu.peak_gflops > 0 && res->gpu.peak_percent >= 0)
+            snprintf(peak, sizeof peak, "%.1f", res->gpu.peak_percent);
+        else snprintf(peak, sizeof peak, "-");
+        /* the GPU's state (core/device_state): "-" not sampled, "ok", or "throttled" */
+        const char *gpu = !res->gpu.samples ? "-" : res->gpu.throttled ? "throttled" : "ok";
         const char *row[N_RESULT_COLS] = {cells[0],
                                           cells[1],
                                           cells[2],
@@ -317,12 +322,15 @@ void gh_table_result(gh_table *t, const gh_result *res)
                                           gh_result_status_name(res->status),
                                           err,
                                           ms,
-                                          gf};
+                                          gf,
+                                          peak,
+                                          gpu};
         print_result_row(t, row);
         if (res->arith_declared) fprintf(t->o.out, "    %s: %s\n", gh_dtype_name(res->dtype), res->arithmetic);
         if (res->params_note[0] && res->params_used[0])
             fprintf(t->o.out, "    %s: %s\n", res->params_used, res->params_note);
         else if (res->params_note[0]) fprintf(t->o.out, "    %s\n", res->params_note); /* the plugin's note */
+        if (res->gpu.throttled) fprintf(t->o.out, "    throttled while timed: %s\n", res->gpu.throttle_reason);
         if (res->status != GH_RESULT_PASS && reason(res)[0]) print_indented(t->o.out, "    ", "    ", reason(res));
     }
     free_cells(cells, N_TEXT_COLS);

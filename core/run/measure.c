@@ -12,6 +12,8 @@
 #include "crash.h"
 #include "compare.h"
 #include "data.h"
+#include "gpu_sampler.h"
+#include "nvml_device.h"
 #include "isolation.h"
 #include "input_guard.h"
 #include "kernel_arith.h"
@@ -92,6 +94,7 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
         return -1;
     }
     r->deterministic = 1;
+    gh_gpu_sampler *gpu = gh_gpu_sampler_begin(r, run->throttle_clock_fraction, run->repeat);
     int rc = 0;
     for (int rep = 0; rep < total && rc == 0; rep++) {
         const int timed = rep - run->warmup; /* < 0 while warming up */
@@ -103,7 +106,9 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
             break;
         }
         gh_matrix *dst = timed == 0 ? out : &scratch;
+        if (timed >= 0) gh_gpu_sampler_rep_before(gpu);
         double ms = once(job, dst, timed, r);
+        if (timed >= 0) gh_gpu_sampler_rep_after(gpu);
         if (ms < 0) rc = -1;
         else if (timed >= 0) times[timed] = ms;
         if (rc != 0 || timed < 0) continue;
@@ -115,7 +120,10 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
         }
     }
     gh_matrix_free(&scratch);
-    if (rc != 0) return rc;
+    if (rc != 0) {
+        gh_gpu_sampler_end(gpu, NULL);
+        return rc;
+    }
     double *sorted = gh_xcalloc((size_t)run->repeat, sizeof *sorted);
     memcpy(sorted, times, (size_t)run->repeat * sizeof *sorted);
     r->repeats = run->repeat;
@@ -125,6 +133,7 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
     free(sorted);
     r->gflops =
         r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
+    gh_gpu_sampler_end(gpu, r);
     settle_verdict(r);
     return 0;
 }
@@ -421,6 +430,7 @@ void run_settle_result(const gh_run_config *run, case_data *cd, char *label, gh_
                        gh_result *r, gh_report *report, gh_progress *progress)
 {
     if (gh_result_status_ran(r->status)) gh_compare_add(cmp, label, r->output_hash, out, r->arith);
+    if (r->gpu.note && gh_nvml_note_first(r->gpu.note)) gh_report_note(report, "%s", r->gpu.note);
     free(label);
     gh_matrix_free(out);
     run_guard_inputs(cd, run, r);

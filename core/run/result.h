@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "gemmhost/plugin.h"
 #include "verify.h"
+#include "gpu_state.h"
 
 typedef enum gh_result_status {
     GH_RESULT_PASS = 0,
@@ -54,7 +55,8 @@ typedef struct gh_result {
     double kernel_ms_median, kernel_ms_min, kernel_ms_max;
     gh_clock clock;
     double upload_ms, download_ms;
-    double gflops; /* 2MNK / median */
+    double gflops;    /* 2MNK / median */
+    gh_gpu_state gpu; /* the GPU's state while timed (NVML), and the result against the device's peak */
 } gh_result;
 
 /* Per case: results grouped by equal output hash. */

@@ -151,6 +151,30 @@ static void copy_str(char *dst, size_t size, const char *s)
     snprintf(dst, size, "%s", s ? s : "");
 }
 
+/* The GPU's state of a result (core/device_state); a file from before it
+ * has none of these fields, and its results read as never sampled. */
+static void parse_gpu_state(const json_t *o, gh_gpu_state *g)
+{
+    copy_str(g->state, sizeof g->state, str_of(o, "gpu_state"));
+    g->samples = (int)int_of(o, "gpu_samples", 0);
+    g->sm_clock_mhz_min = num_of(o, "sm_clock_mhz_min", 0);
+    g->sm_clock_mhz_median = num_of(o, "sm_clock_mhz_median", 0);
+    g->sm_clock_mhz_max = num_of(o, "sm_clock_mhz_max", 0);
+    g->mem_clock_mhz_min = num_of(o, "mem_clock_mhz_min", 0);
+    g->mem_clock_mhz_median = num_of(o, "mem_clock_mhz_median", 0);
+    g->temperature_c_max = num_of(o, "temperature_c_max", -1);
+    g->power_w_median = num_of(o, "power_w_median", -1);
+    g->energy_j = num_of(o, "energy_j", -1);
+    g->gflop_per_j = num_of(o, "gflop_per_j", -1);
+    copy_str(g->clock_events_text, sizeof g->clock_events_text, str_of(o, "clock_events"));
+    g->throttled = bool_of(o, "throttled");
+    copy_str(g->throttle_reason, sizeof g->throttle_reason, str_of(o, "throttle_reason"));
+    g->peak_gflops = num_of(o, "peak_gflops", 0);
+    copy_str(g->peak_unit, sizeof g->peak_unit, str_of(o, "peak_unit"));
+    g->peak_percent = num_of(o, "peak_percent", -1);
+    if (!(g->peak_gflops > 0)) copy_str(g->peak_why, sizeof g->peak_why, str_of(o, "peak_note"));
+}
+
 static int status_of_name(const char *name, gh_result_status *out)
 {
     for (int s = 0; s <= GH_RESULT_CANCELLED; s++)
@@ -233,6 +257,7 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     r->upload_ms = num_of(o, "upload_ms", 0);
     r->download_ms = num_of(o, "download_ms", 0);
     r->gflops = num_of(o, "gflops", 0);
+    parse_gpu_state(o, &r->gpu);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "devices.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,5 +45,10 @@ void cpu_describe_device(gh_plugin *ctx, int threads)
         .max_workgroup_size = 0,
         .is_software = 1,
         .has_fp64 = 1,
+        .pci_address = ctx->pci_address,
     };
+    /* For tests only: a PCI address a fake libnvidia-ml answers for
+     * (tests/run/fake_nvml.c), so the host's GPU sampling runs without a GPU. */
+    const char *fake = getenv("GEMMHOST_CPU_FAKE_PCI_ADDRESS");
+    snprintf(ctx->pci_address, sizeof ctx->pci_address, "%s", fake ? fake : "");
 }

@@ -30,6 +30,7 @@ struct gh_plugin {
     cpu_pool *pool; /* the GEMM's threads, started at the first GEMM */
     char device_name[256];
     char api[64];
+    char pci_address[32]; /* "" but in tests: GEMMHOST_CPU_FAKE_PCI_ADDRESS */
     gh_device_info info;
 };
 

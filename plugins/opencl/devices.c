@@ -10,6 +10,13 @@
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #endif
+#ifndef CL_DEVICE_PCI_BUS_ID_NV
+#define CL_DEVICE_PCI_BUS_ID_NV  0x4008 /* cl_nv_device_attribute_query */
+#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009 /* device << 3 | function */
+#endif
+#ifndef CL_DEVICE_PCI_DOMAIN_ID_NV
+#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A /* newer drivers only */
+#endif
 #ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002 /* cl_nv_device_attribute_query */
 #endif
@@ -63,6 +70,31 @@ static int has_extension(const char *extensions, const char *extension)
     return 0;
 }
 
+/* Where the device sits on the PCI bus, as sysfs names it: through
+ * cl_khr_pci_bus_info, else NVIDIA's attribute query; "" when neither
+ * answers (PoCL's CPU device, a driver without either). The host maps the
+ * device to its NVML device and NUMA node by it. */
+static void read_pci_address(cl_device_id id, const char *extensions, char *out, size_t size)
+{
+    out[0] = '\0';
+#ifdef CL_DEVICE_PCI_BUS_INFO_KHR
+    cl_device_pci_bus_info_khr bus;
+    if (has_extension(extensions, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(id, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus, &bus, NULL) == CL_SUCCESS) {
+        snprintf(out, size, "%04x:%02x:%02x.%x", bus.pci_domain & 0xffffu, bus.pci_bus & 0xffu, bus.pci_device & 0x1fu,
+                 bus.pci_function & 0x7u);
+        return;
+    }
+#endif
+    cl_uint bus_id = 0, slot = 0, domain = 0;
+    if (has_extension(extensions, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(id, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus_id, &bus_id, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(id, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
+        if (clGetDeviceInfo(id, CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) != CL_SUCCESS) domain = 0;
+        snprintf(out, size, "%04x:%02x:%02x.%x", domain & 0xffffu, bus_id & 0xffu, (slot >> 3) & 0x1fu, slot & 0x7u);
+    }
+}
+
 /* A device offers f64 when it reports a double-precision configuration or,
  * for drivers that leave that query empty, the cl_khr_fp64 extension. */
 static int device_has_fp64(cl_device_id id, const char *extensions)
@@ -113,6 +145,14 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
         clGetDeviceInfo(id, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof dev->nv_cc_minor, &dev->nv_cc_minor, NULL);
     }
 
+    char pci[32];
+    read_pci_address(id, extensions, pci, sizeof pci);
+    if (!(dev->pci_address = malloc(strlen(pci) + 1))) {
+        free(extensions);
+        return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory describing an OpenCL device");
+    }
+    strcpy(dev->pci_address, pci);
+
     dev->info = (gh_device_info){
         .size = sizeof(gh_device_info),
         .name = dev->name,
@@ -128,6 +168,7 @@ static gh_status describe_device(ocl_device *dev, cl_platform_id platform, cl_de
          * the host, whatever the driver calls itself. */
         .is_software = (type & CL_DEVICE_TYPE_CPU) ? 1 : 0,
         .has_fp64 = device_has_fp64(id, extensions),
+        .pci_address = dev->pci_address,
     };
     free(extensions);
     return GH_OK;
@@ -257,6 +298,7 @@ void ocl_devices_release(gh_plugin *ctx)
         free(dev->driver_version);
         free(dev->api);
         free(dev->platform_name);
+        free(dev->pci_address);
     }
     free(ctx->devices);
     ctx->devices = NULL;

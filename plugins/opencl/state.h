@@ -32,6 +32,8 @@ typedef struct ocl_device {
     cl_uint nv_registers_per_block;   /* CL_DEVICE_REGISTERS_PER_BLOCK_NV, or 0 */
     cl_uint nv_cc_major, nv_cc_minor; /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV; 0 off NVIDIA */
     int has_fp16;                     /* cl_khr_fp16: half arithmetic (CLBlast's HGEMM) */
+    char *pci_address;                /* "0000:1b:00.0" (cl_khr_pci_bus_info or NVIDIA's query); "" none (owned: the
+                          array of devices moves as it grows, so no string lives inside it) */
 
     /* Created on first use, so that listing devices changes nothing. */
     cl_context context;

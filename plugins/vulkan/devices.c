@@ -121,7 +121,10 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
     VkPhysicalDeviceDriverProperties driver = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
-    int have_driver = 0, have_sm = 0;
+    /* Where it sits on the PCI bus, so the host finds its NVML device and NUMA node. */
+    VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {.sType =
+                                                       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
+    int have_driver = 0, have_sm = 0, have_pci = 0;
     if (ctx->vk.vkGetPhysicalDeviceProperties2 && d->props.apiVersion >= VK_API_VERSION_1_1) {
         VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
         if (d->props.apiVersion >= VK_API_VERSION_1_2 && ctx->instance_version >= VK_API_VERSION_1_2) {
@@ -133,6 +136,11 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
             sm.pNext = p2.pNext;
             p2.pNext = &sm;
             have_sm = 1;
+        }
+        if (vkp_has_device_extension(ctx, d->phys, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME)) {
+            pci.pNext = p2.pNext;
+            p2.pNext = &pci;
+            have_pci = 1;
         }
         ctx->vk.vkGetPhysicalDeviceProperties2(d->phys, &p2);
     }
@@ -149,6 +157,10 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
     snprintf(d->api, sizeof d->api, "Vulkan %u.%u.%u%s%s", VK_API_VERSION_MAJOR(d->props.apiVersion),
              VK_API_VERSION_MINOR(d->props.apiVersion), VK_API_VERSION_PATCH(d->props.apiVersion),
              d->coop.offered[0] ? "; " : "", d->coop.offered);
+
+    if (have_pci)
+        snprintf(d->pci_address, sizeof d->pci_address, "%04x:%02x:%02x.%x", pci.pciDomain & 0xffffu,
+                 pci.pciBus & 0xffu, pci.pciDevice & 0x1fu, pci.pciFunction & 0x7u);
 
     uint64_t device_local = 0;
     for (uint32_t i = 0; i < d->mem.memoryHeapCount; i++)
@@ -174,6 +186,7 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
         .max_workgroup_size = d->props.limits.maxComputeWorkGroupInvocations,
         .is_software = is_cpu,
         .has_fp64 = d->has_fp64,
+        .pci_address = d->pci_address,
     };
 }
 

@@ -77,6 +77,7 @@ typedef struct vkp_device {
     char vendor[64];
     char driver[VK_MAX_DRIVER_INFO_SIZE + VK_MAX_DRIVER_NAME_SIZE + 32];
     char api[48 + sizeof(((vkp_coop *)0)->offered)];
+    char pci_address[32]; /* "0000:1b:00.0" from VK_EXT_pci_bus_info; "" without it (lavapipe) */
 
     /* Only one thread at a time uses one device, so none of what follows is
      * locked. Each group is created on first use by the file named and
