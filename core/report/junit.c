@@ -135,6 +135,33 @@ static void outcome(gh_sbuf *b, const char *element, const char *type, const cha
     free(message);
 }
 
+/* A timed result's measurement, as the testcase's own properties: closes
+ * the testcase's start tag. */
+static void measure_properties(gh_sbuf *b, const gh_result *res)
+{
+    char text[64];
+    gh_sb_puts(b, ">\n      <properties>\n");
+    property(b, "cache", res->cache_cold ? "cold" : "warm");
+    if (res->cache_cold) {
+        snprintf(text, sizeof text, "%llu", (unsigned long long)res->flush_bytes);
+        property(b, "flush_bytes", text);
+    }
+    property(b, "repeat_mode", res->repeat_auto ? "auto" : "fixed");
+    snprintf(text, sizeof text, "%d", res->repeats);
+    property(b, "repeats", text);
+    snprintf(text, sizeof text, "%.6g", res->spread);
+    property(b, "spread", text);
+    if (res->repeat_auto) {
+        snprintf(text, sizeof text, "%.6g", res->target_spread);
+        property(b, "target_spread", text);
+        property(b, "spread_reached", res->spread_reached ? "true" : "false");
+    }
+    snprintf(text, sizeof text, "%d", res->batch > 1 ? res->batch : 1);
+    property(b, "batch", text);
+    if (res->batch_note[0]) property(b, "batch_note", res->batch_note);
+    gh_sb_puts(b, "      </properties>\n");
+}
+
 static char *render_case(const gh_result *res, double seconds)
 {
     char device[512], trans[3];
@@ -153,28 +180,35 @@ static char *render_case(const gh_result *res, double seconds)
     free(c);
     free(n);
     const char *why = res->detail[0] ? res->detail : res->verify.message;
+    const int timed = res->repeats > 0;
+    if (timed) measure_properties(&b, res);
     switch (res->status) {
-    case GH_RESULT_PASS: gh_sb_puts(&b, "/>\n"); return gh_sb_take(&b);
+    case GH_RESULT_PASS:
+        if (!timed) {
+            gh_sb_puts(&b, "/>\n");
+            return gh_sb_take(&b);
+        }
+        break;
     case GH_RESULT_FAIL:
-        gh_sb_puts(&b, ">\n");
+        if (!timed) gh_sb_puts(&b, ">\n");
         outcome(&b, "failure", "FAIL", why[0] ? why : "failed");
         break;
     case GH_RESULT_ERROR:
     case GH_RESULT_CRASHED:
     case GH_RESULT_TIMEOUT:
-        gh_sb_puts(&b, ">\n");
+        if (!timed) gh_sb_puts(&b, ">\n");
         outcome(&b, "error", gh_result_status_name(res->status), why[0] ? why : "error");
         break;
     case GH_RESULT_UNSUPPORTED:
-        gh_sb_puts(&b, ">\n");
+        if (!timed) gh_sb_puts(&b, ">\n");
         outcome(&b, "skipped", "unsupported", why[0] ? why : "unsupported");
         break;
     case GH_RESULT_UNCHECKED:
-        gh_sb_puts(&b, ">\n");
+        if (!timed) gh_sb_puts(&b, ">\n");
         outcome(&b, "skipped", "unchecked", "unchecked: ran with verify = none, the values were not compared");
         break;
     case GH_RESULT_CANCELLED:
-        gh_sb_puts(&b, ">\n");
+        if (!timed) gh_sb_puts(&b, ">\n");
         outcome(&b, "skipped", "cancelled", why[0] ? why : "cancelled");
         break;
     }
