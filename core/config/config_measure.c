@@ -93,7 +93,7 @@ int cfg_set_batch_below(loader *ld, const section *s, const entry *e, gh_run_con
     if (n > 2 && strcmp(v + n - 2, "us") == 0) {
         char *num = strndup(v, n - 2), *end;
         errno = 0;
-        run->batch_below = num ? strtod(num, &end) * 1e-6 : -1;
+        run->batch_below = num ? strtod(num, &end) / 1e6 : -1; /* 20us is then exactly 20e-6 */
         rc = !num || errno || end == num || *end || !isfinite(run->batch_below) || run->batch_below < 0 ? -1 : 0;
         free(num);
     } else {

@@ -5,11 +5,19 @@
 
 #include "cache_flush.h"
 
+static void free_src(gh_cache_flush *f)
+{
+    if (f->host.free) f->host.free(f->host.user, f->src);
+    else free(f->src);
+    f->src = NULL;
+}
+
 gh_status gh_cache_flush_open(gh_cache_flush *f, const gh_plugin_api *api, gh_plugin *ctx, int device, uint64_t bytes,
-                              char *why, size_t why_size)
+                              const gh_host_allocator *host, char *why, size_t why_size)
 {
     *f = (gh_cache_flush){.api = api, .ctx = ctx, .bytes = bytes};
-    f->src = malloc(bytes);
+    if (host) f->host = *host;
+    f->src = f->host.alloc ? f->host.alloc(f->host.user, (size_t)bytes) : malloc(bytes);
     if (!f->src) {
         snprintf(why, why_size, "cache = cold: out of host memory for the %llu-byte flush buffer (flush_size)",
                  (unsigned long long)bytes);
@@ -20,8 +28,7 @@ gh_status gh_cache_flush_open(gh_cache_flush *f, const gh_plugin_api *api, gh_pl
     if (s != GH_OK) {
         snprintf(why, why_size, "cache = cold: allocating the %llu-byte flush buffer (flush_size): %s",
                  (unsigned long long)bytes, api->last_error(ctx));
-        free(f->src);
-        f->src = NULL;
+        free_src(f);
         f->scratch = NULL;
     }
     return s;
@@ -38,6 +45,6 @@ gh_status gh_cache_flush_run(gh_cache_flush *f, char *why, size_t why_size)
 void gh_cache_flush_close(gh_cache_flush *f)
 {
     if (f->scratch) f->api->buffer_free(f->ctx, f->scratch);
-    free(f->src);
+    if (f->src) free_src(f);
     *f = (gh_cache_flush){0};
 }

@@ -269,8 +269,8 @@ static int measure_setup(const gh_run_config *run, gh_instance *inst, kernel_job
     job->batch = (gh_batch){.n = 1};
     r->cache_cold = run->cache_cold;
     if (run->cache_cold) {
-        if ((s = gh_cache_flush_open(&job->flush, job->api, job->ctx, job->device, run->flush_bytes, why,
-                                     sizeof why))) {
+        if ((s = gh_cache_flush_open(&job->flush, job->api, job->ctx, job->device, run->flush_bytes, job->cd->alloc,
+                                     why, sizeof why))) {
             run_result_detail(r, run_status_of(s), "%s", why);
             return -1;
         }
