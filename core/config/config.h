@@ -92,6 +92,15 @@ typedef struct gh_run_config {
     char *tune_cache;       /* key tune_cache: the tuner's cache file; "": GEMMHOST_TUNE_CACHE or the user's cache */
     double throttle_clock_fraction; /* key throttle_clock_fraction: a result timed with the SM clock under
                                        this fraction of its max is flagged throttled (0 < f <= 1) */
+    /* How each result is measured (config_measure.c; core/run: cache_flush, repeat_policy, batch) */
+    int cache_cold;       /* key cache: warm (0) or cold (1), the last-level cache flushed before each run */
+    uint64_t flush_bytes; /* key flush_size: bytes the cold flush writes on the device */
+    int repeat_auto;      /* key repeat = auto: then repeat holds max_repeat, the most it runs */
+    int min_repeat, max_repeat;
+    double max_time;      /* key max_time: seconds of timed runs repeat = auto spends at most */
+    double target_spread; /* key target_spread: the relative IQR repeat = auto stops at */
+    int batch;            /* key batch: launches per timed pair; 0 = auto */
+    double batch_below;   /* key batch_below: seconds; batch = auto batches a kernel faster than this */
 } gh_run_config;
 
 typedef struct gh_config {

@@ -34,6 +34,17 @@ int cfg_get_yes_no(loader *ld, const section *s, const entry *e, int *out);
 int cfg_get_mem_limit(loader *ld, const section *s, const entry *e, uint64_t *out);
 int cfg_get_string(loader *ld, const section *s, const entry *e, char **out);
 
+/* The [run] keys of how a result is measured (config_measure.c): cache,
+ * repeat, batch and their companions, and the checks across them. */
+int cfg_set_cache(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_repeat(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_flush_size(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_max_time(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_target_spread(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_batch(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_batch_below(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_check_measure(loader *ld, const section *s, gh_run_config *run);
+
 /* Section checks: [run] (config_run.c), [backend] and [split] (config_sections.c). */
 int cfg_check_run(loader *ld, gh_run_config *run);
 int cfg_check_backend(loader *ld, const section *s, gh_config *cfg);

@@ -254,6 +254,20 @@ static int set_fraction(loader *ld, const section *s, const entry *e, const run_
     *MEMBER(run, key, double) = d;
     return 0;
 }
+/* The keys of how a result is measured live in config_measure.c. */
+#define MEASURE_KEY(fn)                                                                                       \
+    static int fn##_key(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run) \
+    {                                                                                                         \
+        (void)key;                                                                                            \
+        return fn(ld, s, e, run);                                                                             \
+    }
+MEASURE_KEY(cfg_set_cache)
+MEASURE_KEY(cfg_set_repeat)
+MEASURE_KEY(cfg_set_flush_size)
+MEASURE_KEY(cfg_set_max_time)
+MEASURE_KEY(cfg_set_target_spread)
+MEASURE_KEY(cfg_set_batch)
+MEASURE_KEY(cfg_set_batch_below)
 
 /* The defaults are the built-in default config's values (gh_default_config_text
  * spells them out), but for dtype: the built-in default's `auto` lets each
@@ -266,7 +280,15 @@ static const run_key run_keys[] = {
     {"alpha", "1", set_double, RUN_OFF(alpha), INT64_MIN, 0},
     {"beta", "0", set_double, RUN_OFF(beta), INT64_MIN, 0},
     {"warmup", "1", set_int, RUN_OFF(warmup), 0, MAX_COUNT},
-    {"repeat", "3", set_int, RUN_OFF(repeat), 1, MAX_COUNT},
+    {"repeat", "3", cfg_set_repeat_key, 0, 0, 0},
+    {"min_repeat", "5", set_int, RUN_OFF(min_repeat), 1, MAX_COUNT},
+    {"max_repeat", "100", set_int, RUN_OFF(max_repeat), 1, MAX_COUNT},
+    {"max_time", "10s", cfg_set_max_time_key, 0, 0, 0},
+    {"target_spread", "0.02", cfg_set_target_spread_key, 0, 0, 0},
+    {"cache", "warm", cfg_set_cache_key, 0, 0, 0},
+    {"flush_size", "256M", cfg_set_flush_size_key, 0, 0, 0},
+    {"batch", "auto", cfg_set_batch_key, 0, 0, 0},
+    {"batch_below", "20us", cfg_set_batch_below_key, 0, 0, 0},
     {"seed", "1", set_seed, 0, 0, 0},
     {"verify", "auto", set_verify, 0, 0, 0},
     {"full_max", "268435456", set_double, RUN_OFF(full_max_flops), 0, 0}, /* 2 * 512^3 */
@@ -364,5 +386,6 @@ int cfg_check_run(loader *ld, gh_run_config *run)
         entry def = {(char *)key->name, (char *)key->def, 0, NULL};
         if (key->set(ld, s, &def, key, run) != 0) return -1;
     }
+    if (cfg_check_measure(ld, s, run) != 0) return -1;
     return check_scalars(ld, s, run);
 }

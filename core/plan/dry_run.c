@@ -68,12 +68,16 @@ int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
     for (size_t i = 0; i < plan->n_cases; i++) in_cases |= GH_DTYPE_BIT(plan->cases[i].dtype);
     size_t n_dtypes = 0;
     for (int d = 0; d < GH_DTYPE_COUNT; d++) n_dtypes += (in_cases >> d) & 1;
-    char names[64];
-    printf("plan: %zu cases (%zu sizes x %zu dtypes%s%s%s x %zu transposes), warmup %d, repeat %d, verify %s\n",
+    char names[64], repeat[96];
+    if (cfg->run.repeat_auto)
+        snprintf(repeat, sizeof repeat, "auto (%d to %d, to a spread of %g)", cfg->run.min_repeat, cfg->run.max_repeat,
+                 cfg->run.target_spread);
+    else snprintf(repeat, sizeof repeat, "%d", cfg->run.repeat);
+    printf("plan: %zu cases (%zu sizes x %zu dtypes%s%s%s x %zu transposes), warmup %d, repeat %s, verify %s%s\n",
            plan->n_cases, cfg->run.n_sizes, cfg->run.dtype_auto ? n_dtypes : cfg->run.n_dtypes,
            cfg->run.dtype_auto ? " (auto: " : "", cfg->run.dtype_auto ? dtype_list(in_cases, names, sizeof names) : "",
-           cfg->run.dtype_auto ? ")" : "", cfg->run.n_trans, cfg->run.warmup, cfg->run.repeat,
-           gh_verify_method_name(cfg->run.verify));
+           cfg->run.dtype_auto ? ")" : "", cfg->run.n_trans, cfg->run.warmup, repeat,
+           gh_verify_method_name(cfg->run.verify), cfg->run.cache_cold ? ", cache cold" : "");
     for (size_t i = 0; i < plan->n_instances; i++) {
         const gh_instance *inst = &plan->instances[i];
         size_t runs = gh_plan_run_count(plan, inst);

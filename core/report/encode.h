@@ -60,7 +60,7 @@ typedef struct gh_field {
     int digits; /* significant digits of a GH_FIELD_NUM */
 } gh_field;
 
-enum { GH_MAX_FIELDS = 96, GH_NUM_DIGITS = 9, GH_EXACT_DIGITS = 17 };
+enum { GH_MAX_FIELDS = 128, GH_NUM_DIGITS = 9, GH_EXACT_DIGITS = 17 };
 
 typedef struct gh_fieldset {
     gh_field f[GH_MAX_FIELDS];

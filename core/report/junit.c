@@ -135,13 +135,43 @@ static void outcome(gh_sbuf *b, const char *element, const char *type, const cha
     free(message);
 }
 
-/* The GPU's state while timed (core/device_state), as testcase properties;
- * only for results timed on a device NVML knows (a CPU's rows stay bare). */
+/* A property of one testcase, indented under its <properties>. */
+static void case_property(gh_sbuf *b, const char *name, const char *value)
+{
+    gh_sb_puts(b, "    ");
+    property(b, name, value);
+}
+
+/* How a timed result was measured: cache, repetitions, spread, batch. */
+static void measure_properties(gh_sbuf *b, const gh_result *res)
+{
+    char text[64];
+    case_property(b, "cache", res->cache_cold ? "cold" : "warm");
+    if (res->cache_cold) {
+        snprintf(text, sizeof text, "%llu", (unsigned long long)res->flush_bytes);
+        case_property(b, "flush_bytes", text);
+    }
+    case_property(b, "repeat_mode", res->repeat_auto ? "auto" : "fixed");
+    snprintf(text, sizeof text, "%d", res->repeats);
+    case_property(b, "repeats", text);
+    snprintf(text, sizeof text, "%.6g", res->spread);
+    case_property(b, "spread", text);
+    if (res->repeat_auto) {
+        snprintf(text, sizeof text, "%.6g", res->target_spread);
+        case_property(b, "target_spread", text);
+        case_property(b, "spread_reached", res->spread_reached ? "true" : "false");
+    }
+    snprintf(text, sizeof text, "%d", res->batch > 1 ? res->batch : 1);
+    case_property(b, "batch", text);
+    if (res->batch_note[0]) case_property(b, "batch_note", res->batch_note);
+}
+
+/* The GPU's state while timed (core/device_state); only for results timed
+ * on a device NVML knows. */
 static void gpu_properties(gh_sbuf *b, const gh_result *res)
 {
     const gh_gpu_state *g = &res->gpu;
     char v[64];
-    gh_sb_puts(b, "      <properties>\n");
     struct {
         const char *name;
         int known;
@@ -156,21 +186,22 @@ static void gpu_properties(gh_sbuf *b, const gh_result *res)
         {"gflop_per_j", g->samples > 0 && g->gflop_per_j >= 0, g->gflop_per_j},
         {"peak_percent", g->peak_gflops > 0 && g->peak_percent >= 0, g->peak_percent},
     };
-    const char *indent = "    ";
-    gh_sb_puts(b, indent);
-    property(b, "gpu_state", g->state);
-    gh_sb_puts(b, indent);
-    property(b, "throttled", g->throttled ? "true" : "false");
-    if (g->throttled) {
-        gh_sb_puts(b, indent);
-        property(b, "throttle_reason", g->throttle_reason);
-    }
+    case_property(b, "gpu_state", g->state);
+    case_property(b, "throttled", g->throttled ? "true" : "false");
+    if (g->throttled) case_property(b, "throttle_reason", g->throttle_reason);
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         if (!nums[i].known) continue;
         snprintf(v, sizeof v, "%.6g", nums[i].value);
-        gh_sb_puts(b, indent);
-        property(b, nums[i].name, v);
+        case_property(b, nums[i].name, v);
     }
+}
+
+/* A timed result's one <properties>: how it was measured, and the GPU's state. */
+static void case_properties(gh_sbuf *b, const gh_result *res)
+{
+    gh_sb_puts(b, "      <properties>\n");
+    measure_properties(b, res);
+    if (res->gpu.samples) gpu_properties(b, res);
     gh_sb_puts(b, "      </properties>\n");
 }
 
@@ -192,12 +223,13 @@ static char *render_case(const gh_result *res, double seconds)
     free(c);
     free(n);
     const char *why = res->detail[0] ? res->detail : res->verify.message;
-    if (!res->gpu.samples && res->status == GH_RESULT_PASS) {
+    const int timed = res->repeats > 0;
+    if (!timed && res->status == GH_RESULT_PASS) {
         gh_sb_puts(&b, "/>\n");
         return gh_sb_take(&b);
     }
     gh_sb_puts(&b, ">\n");
-    if (res->gpu.samples) gpu_properties(&b, res);
+    if (timed) case_properties(&b, res);
     switch (res->status) {
     case GH_RESULT_PASS: break;
     case GH_RESULT_FAIL: outcome(&b, "failure", "FAIL", why[0] ? why : "failed"); break;

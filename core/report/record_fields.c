@@ -133,6 +133,21 @@ static void gpu_fields(gh_fieldset *fs, const gh_result *res)
     gh_fs_str(fs, "peak_note", g->peak_gflops > 0 ? "dense, at the max SM clock" : g->peak_why);
 }
 
+/* How the times were taken: cache state, repetition policy, batching. */
+static void measure_fields(gh_fieldset *fs, const gh_result *res)
+{
+    int timed = res->repeats > 0;
+    gh_fs_str(fs, "cache", res->cache_cold ? "cold" : "warm");
+    gh_fs_int_if(fs, "flush_bytes", res->cache_cold, (int64_t)res->flush_bytes);
+    gh_fs_str(fs, "repeat_mode", res->repeat_auto ? "auto" : "fixed");
+    gh_fs_num_if(fs, "spread", timed, res->spread, GH_NUM_DIGITS);
+    gh_fs_num_if(fs, "target_spread", res->repeat_auto, res->target_spread, GH_NUM_DIGITS);
+    if (timed && res->repeat_auto) gh_fs_bool(fs, "spread_reached", res->spread_reached);
+    else gh_fs_null(fs, "spread_reached");
+    gh_fs_int_if(fs, "batch", timed, res->batch > 1 ? res->batch : 1);
+    gh_fs_str(fs, "batch_note", res->batch_note);
+}
+
 /* Every member of gh_result, in CSV column order. */
 void gh_fields_result(gh_fieldset *fs, const gh_result *res)
 {
@@ -162,6 +177,7 @@ void gh_fields_result(gh_fieldset *fs, const gh_result *res)
     gh_fs_str(fs, "status", gh_result_status_name(res->status));
     verify_fields(fs, res);
     timing_fields(fs, res);
+    measure_fields(fs, res);
     gh_fs_str(fs, "detail", res->detail);
     gh_fs_str(fs, "verify_message", res->verify.message);
     gpu_fields(fs, res);

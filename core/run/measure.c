@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
+#include "cache_flush.h"
 #include "cancel.h"
 #include "crash.h"
 #include "compare.h"
@@ -22,6 +24,7 @@
 #include "tune_auto.h"
 
 #include "progress.h"
+#include "repeat_policy.h"
 #include "resume.h"
 #include "reported.h"
 #include "util.h"
@@ -95,7 +98,8 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
     }
     r->deterministic = 1;
     gh_gpu_sampler *gpu = gh_gpu_sampler_begin(r, run->throttle_clock_fraction, run->repeat);
-    int rc = 0;
+    int rc = 0, done = 0;
+    double timed_start = 0;
     for (int rep = 0; rep < total && rc == 0; rep++) {
         const int timed = rep - run->warmup; /* < 0 while warming up */
         gh_progress_repeat(progress, rep, total);
@@ -106,11 +110,12 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
             break;
         }
         gh_matrix *dst = timed == 0 ? out : &scratch;
+        if (timed == 0) timed_start = gh_now_ms();
         if (timed >= 0) gh_gpu_sampler_rep_before(gpu);
         double ms = once(job, dst, timed, r);
         if (timed >= 0) gh_gpu_sampler_rep_after(gpu);
         if (ms < 0) rc = -1;
-        else if (timed >= 0) times[timed] = ms;
+        else if (timed >= 0) times[done++] = ms;
         if (rc != 0 || timed < 0) continue;
         if (timed == 0) {
             r->output_hash = gh_matrix_hash(out);
@@ -118,19 +123,24 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
         } else {
             check(job, out, &scratch, timed, r);
         }
+        if (gh_repeat_enough(run, times, done, (gh_now_ms() - timed_start) / 1e3)) break;
     }
     gh_matrix_free(&scratch);
     if (rc != 0) {
         gh_gpu_sampler_end(gpu, NULL);
         return rc;
     }
-    double *sorted = gh_xcalloc((size_t)run->repeat, sizeof *sorted);
-    memcpy(sorted, times, (size_t)run->repeat * sizeof *sorted);
-    r->repeats = run->repeat;
-    r->kernel_ms_median = run_median_of(sorted, run->repeat);
+    double *sorted = gh_xcalloc((size_t)done, sizeof *sorted);
+    memcpy(sorted, times, (size_t)done * sizeof *sorted);
+    r->repeats = done;
+    r->kernel_ms_median = run_median_of(sorted, done);
     r->kernel_ms_min = sorted[0];
-    r->kernel_ms_max = sorted[run->repeat - 1];
+    r->kernel_ms_max = sorted[done - 1];
     free(sorted);
+    r->spread = gh_relative_iqr(times, done);
+    r->repeat_auto = run->repeat_auto;
+    r->target_spread = run->repeat_auto ? run->target_spread : 0;
+    r->spread_reached = run->repeat_auto && r->spread <= run->target_spread;
     r->gflops =
         r->kernel_ms_median > 0 ? 2.0 * (double)r->m * (double)r->n * (double)r->k / (r->kernel_ms_median * 1e6) : 0;
     gh_gpu_sampler_end(gpu, r);
@@ -140,6 +150,7 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
 
 /* A backend's kernel on one device, its operands uploaded once. */
 typedef struct kernel_job {
+    const gh_run_config *run;
     const gh_plugin_api *api;
     gh_plugin *ctx;
     int device, kernel;
@@ -147,11 +158,30 @@ typedef struct kernel_job {
     const case_data *cd;
     device_buffers buf;
     gh_gemm_args args;
-    double upload_c_ms;  /* of the first timed repetition */
-    double *download_ms; /* per timed repetition */
-    int bad_time_run;    /* the first repetition whose reported time was no time (0: none), 1-based */
-    double bad_time;     /* what it reported */
+    double upload_c_ms;        /* of the first timed repetition */
+    double *download_ms;       /* per timed repetition */
+    int bad_time_run;          /* the first repetition whose reported time was no time (0: none), 1-based */
+    double bad_time;           /* what it reported */
+    gh_cache_flush flush;      /* cache = cold: written before each run; else unused */
+    gh_batch batch;            /* launches per run (batch.n > 1: on a stream) */
+    const char *batch_refusal; /* batch = auto: why it cannot batch, "" when it can; NULL: not auto */
 } kernel_job;
+
+/* batch = auto, after the last warm-up: a kernel under batch_below is timed
+ * in batches from the first timed run on (or says why it cannot be). */
+static void kernel_batch_decide(kernel_job *job, double first_ms, gh_result *r)
+{
+    int n = gh_batch_auto_count(job->run, first_ms);
+    if (n < 2) return;
+    if (*job->batch_refusal) {
+        snprintf(r->batch_note, sizeof r->batch_note, "a small kernel (%.3g us) ran unbatched: %s", first_ms * 1e3,
+                 job->batch_refusal);
+        return;
+    }
+    char why[sizeof r->batch_note];
+    if (gh_batch_start(&job->batch, job->api, job->ctx, job->device, n, why, sizeof why) != GH_OK)
+        snprintf(r->batch_note, sizeof r->batch_note, "%s", why);
+}
 
 /* Every repetition starts from poison (or C0), so an unwritten element shows. */
 static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
@@ -166,8 +196,19 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
         return -1;
     }
     if (timed == 0) job->upload_c_ms = gh_now_ms() - t0;
+    char why[512];
+    if (job->flush.scratch && (s = gh_cache_flush_run(&job->flush, why, sizeof why))) {
+        run_result_detail(r, run_status_of(s), "%s", why);
+        return -1;
+    }
     gh_gemm_timing timing = {.size = sizeof timing};
-    if ((s = api->gemm(job->ctx, job->device, job->kernel, &job->args, &timing))) {
+    if (job->batch.n > 1) {
+        s = gh_batch_gemm(&job->batch, job->kernel, &job->args, &timing.kernel_ms, &timing.clock, why, sizeof why);
+        if (s) {
+            run_result_detail(r, run_status_of(s), "%s", why);
+            return -1;
+        }
+    } else if ((s = api->gemm(job->ctx, job->device, job->kernel, &job->args, &timing))) {
         run_result_detail(r, run_status_of(s), "%s", api->last_error(job->ctx));
         return -1;
     }
@@ -181,6 +222,8 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     /* The plugin's word on how it ran (e.g. the algorithm cuBLASLt kept);
      * a note on `auto` parameters replaces it later (run_variant). */
     if (timing.note[0] && !r->params_note[0]) snprintf(r->params_note, sizeof r->params_note, "%s", timing.note);
+    if (timed == -1 && job->batch_refusal && gh_reported_time_ok(timing.kernel_ms))
+        kernel_batch_decide(job, timing.kernel_ms, r);
     if (!gh_reported_time_ok(timing.kernel_ms)) {
         /* The output is still verified; the lie fails the result in measure(). */
         if (!job->bad_time_run) {
@@ -228,13 +271,41 @@ static void kernel_repeat_check(void *p, const gh_matrix *first, const gh_matrix
     }
 }
 
+/* What surrounds the timing (cache_flush.h, batch.h): the cold flush's
+ * buffer, and the batch = N stream or batch = auto's readiness. Returns 0,
+ * or -1 with r's detail set. */
+static int measure_setup(const gh_run_config *run, gh_instance *inst, kernel_job *job, gh_result *r)
+{
+    char why[sizeof r->batch_note];
+    gh_status s;
+    job->batch = (gh_batch){.n = 1};
+    r->cache_cold = run->cache_cold;
+    if (run->cache_cold) {
+        if ((s = gh_cache_flush_open(&job->flush, job->api, job->ctx, job->device, run->flush_bytes, job->cd->alloc,
+                                     why, sizeof why))) {
+            run_result_detail(r, run_status_of(s), "%s", why);
+            return -1;
+        }
+        r->flush_bytes = run->flush_bytes;
+    }
+    const char *refusal = gh_batch_refusal(run, job->api, inst->plugin->abi_minor);
+    if (run->batch == 0) job->batch_refusal = refusal;
+    else if (run->batch > 1 && *refusal)
+        snprintf(r->batch_note, sizeof r->batch_note, "batch = %d ran unbatched: %s", run->batch, refusal);
+    else if (run->batch > 1 &&
+             gh_batch_start(&job->batch, job->api, job->ctx, job->device, run->batch, why, sizeof why) != GH_OK)
+        snprintf(r->batch_note, sizeof r->batch_note, "%s", why);
+    return 0;
+}
+
 /* Runs warm-up and timed repeats of one kernel variant on one device, fills
  * timing, verification and determinism into r. `out` receives the first
  * timed output for the agreement table. */
 static void measure(const gh_run_config *run, gh_instance *inst, int device, const gh_kernel_variant *v, case_data *cd,
                     gh_matrix *out, gh_result *r, gh_progress *progress)
 {
-    kernel_job job = {.api = inst->plugin->api,
+    kernel_job job = {.run = run,
+                      .api = inst->plugin->api,
                       .ctx = inst->ctx,
                       .device = device,
                       .kernel = v->kernel,
@@ -281,17 +352,24 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
         .params = v->params,
         .n_params = v->info->n_params,
     };
+    if (measure_setup(run, inst, &job, r) != 0) {
+        free_buffers(api, job.ctx, &job.buf);
+        return;
+    }
     double *kernel_ms = gh_xcalloc((size_t)run->repeat, sizeof *kernel_ms);
     job.download_ms = gh_xcalloc((size_t)run->repeat, sizeof *job.download_ms);
     r->clock = GH_CLOCK_DEVICE;
     if (run_measure_repetitions(run, cd, out, kernel_repetition, kernel_repeat_check, &job, kernel_ms, r, progress) ==
         0) {
         r->upload_ms = upload_ab_ms + job.upload_c_ms;
-        r->download_ms = run_median_of(job.download_ms, run->repeat);
+        r->download_ms = run_median_of(job.download_ms, r->repeats);
         if (job.bad_time_run) fail_bad_time(&job, r);
     }
+    r->batch = job.batch.n;
     free(kernel_ms);
     free(job.download_ms);
+    gh_batch_end(&job.batch);
+    gh_cache_flush_close(&job.flush);
     free_buffers(api, job.ctx, &job.buf);
 }
 

@@ -57,6 +57,15 @@ typedef struct gh_result {
     double upload_ms, download_ms;
     double gflops;    /* 2MNK / median */
     gh_gpu_state gpu; /* the GPU's state while timed (NVML), and the result against the device's peak */
+    /* how it was measured (core/run: cache_flush, repeat_policy, batch) */
+    int cache_cold;       /* 1: cache = cold, the last-level cache flushed before each run */
+    uint64_t flush_bytes; /* what each flush wrote; 0 when warm */
+    int repeat_auto;      /* 1: repeat = auto chose how many runs */
+    double spread;        /* relative IQR (Q3 - Q1) / median of the timed runs' times */
+    double target_spread; /* repeat = auto's target; 0 for repeat = N */
+    int spread_reached;   /* repeat = auto: 1 when spread <= target_spread */
+    int batch;            /* launches per timed run, timed together and divided; 0 or 1: one */
+    char batch_note[160]; /* why a small kernel, or batch = N, ran unbatched; "" otherwise */
 } gh_result;
 
 /* Per case: results grouped by equal output hash. */

@@ -50,6 +50,20 @@ char *gh_resume_settings_json(const gh_config *cfg)
     gh_json_num(&b, run->full_max_flops, GH_EXACT_DIGITS);
     gh_sb_printf(&b, ",\"freivalds_trials\":%d,\"samples\":%" PRId64 ",\"ld_pad\":%" PRId64 ",\"guard\":%" PRId64,
                  run->freivalds_trials, run->samples, run->ld_pad, run->guard);
+    /* How results are measured, written only where they differ from the
+     * defaults, so a file from before these keys still resumes a default run. */
+    if (run->cache_cold) gh_sb_printf(&b, ",\"cache\":\"cold\",\"flush_size\":%" PRIu64, run->flush_bytes);
+    if (run->repeat_auto) {
+        gh_sb_printf(&b, ",\"repeat_mode\":\"auto\",\"min_repeat\":%d,\"max_time\":", run->min_repeat);
+        gh_json_num(&b, run->max_time, GH_EXACT_DIGITS);
+        gh_sb_puts(&b, ",\"target_spread\":");
+        gh_json_num(&b, run->target_spread, GH_EXACT_DIGITS);
+    }
+    if (run->batch != 0) gh_sb_printf(&b, ",\"batch\":%d", run->batch);
+    if (run->batch == 0 && run->batch_below != 20e-6) {
+        gh_sb_puts(&b, ",\"batch_below\":");
+        gh_json_num(&b, run->batch_below, GH_EXACT_DIGITS);
+    }
     /* A split's panel and memory limit change which device computes what. */
     for (size_t i = 0; i < cfg->n_splits; i++) {
         const gh_split_config *s = &cfg->splits[i];
@@ -258,6 +272,16 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     r->download_ms = num_of(o, "download_ms", 0);
     r->gflops = num_of(o, "gflops", 0);
     parse_gpu_state(o, &r->gpu);
+    /* absent in files from before cache, repeat = auto and batch: warm, fixed, one */
+    const char *cache = str_of(o, "cache"), *mode = str_of(o, "repeat_mode");
+    r->cache_cold = cache && strcmp(cache, "cold") == 0;
+    r->flush_bytes = (uint64_t)int_of(o, "flush_bytes", 0);
+    r->repeat_auto = mode && strcmp(mode, "auto") == 0;
+    r->spread = num_of(o, "spread", 0);
+    r->target_spread = num_of(o, "target_spread", 0);
+    r->spread_reached = bool_of(o, "spread_reached");
+    r->batch = (int)int_of(o, "batch", 1);
+    copy_str(r->batch_note, sizeof r->batch_note, str_of(o, "batch_note"));
     return 0;
 }
 

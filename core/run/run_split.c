@@ -134,7 +134,7 @@ static void measure_split(const gh_run_config *run, const gh_split_plan *sp, cas
                      .per_timed = gh_xcalloc((size_t)run->repeat * n, sizeof *job.per_timed)};
     r->clock = GH_CLOCK_HOST;
     if (run_measure_repetitions(run, cd, out, split_repetition, split_repeat_check, &job, wall, r, progress) == 0) {
-        int mid = median_run(wall, run->repeat);
+        int mid = median_run(wall, r->repeats);
         memcpy(shown, job.per_timed + (size_t)mid * n, n * sizeof *shown);
         *shown_wall = wall[mid];
         sum_transfers(shown, n, r);

@@ -3,6 +3,7 @@
  * file, the line and the key. Prints "N passed, M failed"; exits 1 on any
  * failure. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,6 +380,30 @@ static void test_seed_range(void)
     gh_config_free(&cfg);
 }
 
+/* The keys of how results are measured: defaults, and what each sets. */
+static void test_measure_keys(void)
+{
+    gh_config cfg;
+    if (!CHECK_CONFIG(load_text("[run]\n", NULL, &cfg) == 0)) return;
+    CHECK_CONFIG(cfg.run.cache_cold == 0 && cfg.run.flush_bytes == 256u << 20 && cfg.run.repeat_auto == 0 &&
+                 cfg.run.repeat == 3 && cfg.run.min_repeat == 5 && cfg.run.max_repeat == 100 &&
+                 cfg.run.max_time == 10 && cfg.run.target_spread == 0.02 && cfg.run.batch == 0 &&
+                 fabs(cfg.run.batch_below - 20e-6) < 1e-18);
+    gh_config_free(&cfg);
+    if (!CHECK_CONFIG(load_text("[run]\ncache = cold\nflush_size = 64M\nrepeat = auto\nmin_repeat = 3\n"
+                                "max_repeat = 40\nmax_time = 500ms\ntarget_spread = 0.05\nbatch = 8\n"
+                                "batch_below = 0.1ms\n",
+                                NULL, &cfg) == 0))
+        return;
+    CHECK_CONFIG(cfg.run.cache_cold == 1 && cfg.run.flush_bytes == 64u << 20 && cfg.run.repeat_auto == 1 &&
+                 cfg.run.repeat == 40 && cfg.run.min_repeat == 3 && cfg.run.max_time == 0.5 &&
+                 cfg.run.target_spread == 0.05 && cfg.run.batch == 8 && fabs(cfg.run.batch_below - 1e-4) < 1e-18);
+    gh_config_free(&cfg);
+    if (!CHECK_CONFIG(load_text("[run]\nrepeat = 7\nbatch_below = 50us\n", NULL, &cfg) == 0)) return;
+    CHECK_CONFIG(cfg.run.repeat_auto == 0 && cfg.run.repeat == 7 && fabs(cfg.run.batch_below - 50e-6) < 1e-18);
+    gh_config_free(&cfg);
+}
+
 /* ---- bad input: every message names where and what ----------------------- */
 
 typedef struct bad_case {
@@ -414,6 +439,24 @@ static const bad_case bad_cases[] = {
     {"[run]\nrepeat = 0\n", NULL, {"test.ini:2:", "[run] repeat:", "from 1 to"}},
     {"[run]\nrepeat = 1.5\n", NULL, {"test.ini:2:", "[run] repeat:", "\"1.5\" is not an integer"}},
     {"[run]\nrepeat = 5 6\n", NULL, {"test.ini:2:", "[run] repeat:", "\"5 6\""}},
+    /* how results are measured (config_measure.c) */
+    {"[run]\ncache = lukewarm\n",
+     NULL,
+     {"test.ini:2: [run] cache: \"lukewarm\" is not a cache state (allowed: warm, cold)"}},
+    {"[run]\nrepeat = auto\nmin_repeat = 10\nmax_repeat = 5\n",
+     NULL,
+     {"test.ini:3: [run] min_repeat:", "min_repeat (10) at most max_repeat (5)"}},
+    {"[run]\nrepeat = auto\nmax_repeat = 3\n", NULL, {"test.ini:3: [run] max_repeat:", "at most max_repeat (3)"}},
+    {"[run]\ntarget_spread = 0\n", NULL, {"test.ini:2: [run] target_spread:", "\"0\" is not a spread", "above 0"}},
+    {"[run]\ntarget_spread = -0.1\n", NULL, {"test.ini:2: [run] target_spread:", "above 0"}},
+    {"[run]\nmax_time = -1s\n", NULL, {"test.ini:2: [run] max_time: \"-1s\" is not a duration above 0"}},
+    {"[run]\nmax_time = 0\n", NULL, {"test.ini:2: [run] max_time:", "above 0"}},
+    {"[run]\nrepeat = soon\n", NULL, {"test.ini:2: [run] repeat:", "\"soon\" is not an integer"}},
+    {"[run]\nmin_repeat = 0\n", NULL, {"test.ini:2: [run] min_repeat:", "from 1 to"}},
+    {"[run]\nflush_size = 0\n", NULL, {"test.ini:2: [run] flush_size:", "not a size in bytes above 0"}},
+    {"[run]\nbatch = 0\n", NULL, {"test.ini:2: [run] batch:", "from 1 to"}},
+    {"[run]\nbatch_below = fast\n", NULL, {"test.ini:2: [run] batch_below:", "\"fast\" is not a duration"}},
+    {"[run]\n", "run.cache=tepid", {"--set run.cache=tepid: [run] cache:", "allowed: warm, cold"}},
     {"[run]\nseed = -1\n", NULL, {"test.ini:2:", "[run] seed:", "not a seed"}},
     {"[run]\nseed = 18446744073709551616\n", NULL, {"test.ini:2:", "[run] seed:", "not a seed"}},
     {"[run]\nseed = 0x\n", NULL, {"test.ini:2:", "[run] seed:", "not a seed"}},
@@ -598,6 +641,7 @@ int main(void)
     run_test("empty text gives defaults", test_empty_text_gives_defaults);
     run_test("built-in default", test_builtin_default);
     run_test("good file", test_good_file);
+    run_test("measure keys", test_measure_keys);
     run_test("CRLF and BOM", test_crlf_and_bom);
     run_test("comments", test_comments);
     run_test("backend defaults", test_backend_defaults);

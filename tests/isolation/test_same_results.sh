@@ -36,7 +36,9 @@ timeout 120 "$gemmhost" --quiet --config "$work/same.ini" --output "$work/inproc
 expect_status "the same run with --no-isolation" $? 0
 expect_ok "the same results, row by row (timings aside), agreement and splits" $python - "$work" <<'PY'
 import csv, json, sys
-timing = {"kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "upload_ms", "download_ms", "gflops"}
+# the spread of the times, and whether a kernel was small enough to batch, follow the timings
+timing = {"kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "upload_ms", "download_ms", "gflops",
+          "spread", "spread_reached", "batch", "batch_note"}
 def rows(name):
     return [{k: v for k, v in r.items() if k not in timing}
             for r in csv.DictReader(open(f"{sys.argv[1]}/{name}.csv"))]

@@ -43,7 +43,7 @@ static int copy_file(const char *from, const char *to)
 /* A strict RFC 4180 reader: records of fields; quoted fields may hold
  * commas, doubled quotes and line breaks. */
 
-enum { CSV_MAX_RECORDS = 64, CSV_MAX_FIELDS = 64 };
+enum { CSV_MAX_RECORDS = 64, CSV_MAX_FIELDS = 128 };
 
 typedef struct csv_doc {
     size_t n_records;
