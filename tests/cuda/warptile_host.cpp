@@ -115,17 +115,48 @@ struct launch {
     elem_t *c;
     long long lda, ldb, ldc;
 };
-struct thread_arg {
-    const launch *l;
-    unsigned tid;
-};
+/* The block's threads, made once and reused block after block: a
+ * pthread_create per CUDA thread per block was most of the run's time (and
+ * under the sanitizers, with their per-thread setup, 4-10 times more).
+ * block_start and block_done hold them between blocks; the main thread
+ * writes the block, the launch and the shared memory only there. */
+static pthread_barrier_t block_start, block_done;
+static const launch *current_launch; /* NULL: the threads end */
+static std::vector<pthread_t> block_threads;
+
 static void *run_thread(void *p)
 {
-    const thread_arg *t = (const thread_arg *)p;
-    threadIdx = dim3{t->tid, 0, 0};
-    const launch *l = t->l;
-    l->fn(l->m, l->n, l->k, l->ta, l->tb, l->alpha, l->a, l->lda, l->b, l->ldb, l->beta, l->c, l->ldc);
-    return NULL;
+    threadIdx = dim3{(unsigned)(uintptr_t)p, 0, 0};
+    for (;;) {
+        pthread_barrier_wait(&block_start);
+        const launch *l = current_launch;
+        if (!l) return NULL;
+        l->fn(l->m, l->n, l->k, l->ta, l->tb, l->alpha, l->a, l->lda, l->b, l->ldb, l->beta, l->c, l->ldc);
+        pthread_barrier_wait(&block_done);
+    }
+}
+
+static void start_threads()
+{
+    pthread_barrier_init(&block_barrier, NULL, THREADS);
+    pthread_barrier_init(&block_start, NULL, THREADS + 1);
+    pthread_barrier_init(&block_done, NULL, THREADS + 1);
+    block_threads.resize(THREADS);
+    for (unsigned t = 0; t < THREADS; ++t)
+        if (pthread_create(&block_threads[t], NULL, run_thread, (void *)(uintptr_t)t) != 0) {
+            fprintf(stderr, "pthread_create failed at thread %u\n", t);
+            exit(1);
+        }
+}
+
+static void stop_threads()
+{
+    current_launch = NULL;
+    pthread_barrier_wait(&block_start);
+    for (unsigned t = 0; t < THREADS; ++t) pthread_join(block_threads[t], NULL);
+    pthread_barrier_destroy(&block_done);
+    pthread_barrier_destroy(&block_start);
+    pthread_barrier_destroy(&block_barrier);
 }
 
 /* The grid as the plugin launches it: one dimension, a block per BM x BN
@@ -134,21 +165,12 @@ static void *run_thread(void *p)
 static int run(const launch &l)
 {
     const int blocks = ((l.m + BM - 1) / BM) * ((l.n + BN - 1) / BN);
-    std::vector<pthread_t> threads(THREADS);
-    std::vector<thread_arg> args(THREADS);
+    current_launch = &l;
     for (int b = 0; b < blocks; ++b) {
         std::fill(warptile_smem, warptile_smem + sizeof warptile_smem, (unsigned char)0xFF); /* NaN in f32/f64 */
         blockIdx = dim3{(unsigned)b, 0, 0};
-        pthread_barrier_init(&block_barrier, NULL, THREADS);
-        for (unsigned t = 0; t < THREADS; ++t) {
-            args[t] = thread_arg{&l, t};
-            if (pthread_create(&threads[t], NULL, run_thread, &args[t]) != 0) {
-                fprintf(stderr, "pthread_create failed at thread %u\n", t);
-                exit(1);
-            }
-        }
-        for (unsigned t = 0; t < THREADS; ++t) pthread_join(threads[t], NULL);
-        pthread_barrier_destroy(&block_barrier);
+        pthread_barrier_wait(&block_start);
+        pthread_barrier_wait(&block_done);
     }
     return blocks;
 }
@@ -306,12 +328,14 @@ int main()
      * with padding), and odd (the scalar path). */
     const long long v = 16 / (long long)sizeof(elem_t);
     const long long layouts[][2] = {{0, 0}, {v, v}, {3, 7}};
+    start_threads();
     for (const auto &s : shapes)
         for (int t = 0; t < 4; ++t)
             for (const auto &lay : layouts) {
                 check(s[0], s[1], s[2], t >> 1, t & 1, lay[0], lay[1], 1.5, -0.75);
                 check(s[0], s[1], s[2], t >> 1, t & 1, lay[0], lay[1], -2.0, 0.0);
             }
+    stop_threads();
     printf("warptile on the CPU (%s, bm %d bn %d bk %d wm %d wn %d tm %d tn %d stages %d, %s): %d cases (%d with "
            "16-byte copies), %d failed\n",
            sizeof(elem_t) == 2 ? "bf16" : sizeof(elem_t) == 8 ? "f64" : "f32", BM, BN, BK, WM, WN, TM, TN, STAGES,
