@@ -51,7 +51,7 @@ case $plugin in
 esac
 [ -f "$work/prefix/include/gemmhost/plugin.h" ] && ok "the ABI header is in include/gemmhost" ||
   bad "no include/gemmhost/plugin.h"
-installed_runs prefix "$bin" 17x9x5 "$work/prefix/"
+installed_runs installed "$bin" 17x9x5 "$work/prefix/"
 
 # A prefix configured at build time: a small build of the host and the C plugin.
 # It needs the build's dependencies (inih): where they are missing (the GPU
