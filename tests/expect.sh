@@ -13,3 +13,18 @@ expect_ok() { local name=$1; shift; if "$@" >"$work/out" 2>&1; then ok "$name"; 
 # expect_in NAME TEXT PATTERN: TEXT contains PATTERN (a fixed string)
 expect_in() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else bad "$1: expected: $3"; echo "$2" | sed 's/^/    | /'; fi; }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; }
+# small_run SIZES [LINE]...: a config's [run] section for a small f32 nn run
+# (no warm-up, 2 repeats) of these sizes, then each LINE ("key = value", a
+# [backend ...] header, ...) as given.
+small_run() { printf '[run]\nsizes = %s\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 2\n' "$1"; shift; printf '%s\n' "$@"; }
+# expect_run NAME STATUS TEXT COMMAND...: the command exits STATUS, its
+# output (stdout and stderr, left in $out for further checks) holding TEXT
+# (a fixed string).
+expect_run() {
+  local name=$1 want=$2 text=$3 got
+  shift 3
+  out=$("$@" 2>&1)
+  got=$?
+  expect_status "$name" "$got" "$want"
+  expect_in "$name: says so" "$out" "$text"
+}

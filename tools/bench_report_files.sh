@@ -23,15 +23,7 @@ seconds() { # seconds COMMAND...: its wall time
 
 printf '%8s %12s %12s %7s %14s %12s\n' results "files (s)" "none (s)" ratio "JSON written" "JSON final"
 for n in $counts; do
-    python3 - "$n" "$work/tiny.ini" <<'PY'
-import sys
-n, path = int(sys.argv[1]), sys.argv[2]
-sizes = [f"1x1x{k}" for k in range(1, n + 1)]
-lines = [", ".join(sizes[i:i + 10]) for i in range(0, n, 10)]
-with open(path, "w") as f:
-    f.write("[run]\nsizes = " + ",\n  ".join(lines) + "\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\n")
-    f.write("[backend cpu]\nkernels = naive\nthreads = 1\n")
-PY
+    python3 "$(dirname "$0")/tiny_config.py" "$n" "$work/tiny.ini"
     with=$(GEMMHOST_REPORT_STATS=$work/stats seconds "$gemmhost" --quiet --config "$work/tiny.ini" \
         --output "$work/r" --junit "$work/r.xml" --overwrite)
     without=$(seconds "$gemmhost" --quiet --config "$work/tiny.ini" --output=)

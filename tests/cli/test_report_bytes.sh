@@ -6,22 +6,12 @@
 # their size at these counts. Bytes, not seconds: no timing is asserted.
 # Usage: test_report_bytes.sh GEMMHOST SOURCE_DIR PYTHON
 set -u
-gemmhost=$1 python=$3
-. "$2/tests/expect.sh"
+gemmhost=$1 src=$2 python=$3
+. "$src/tests/expect.sh"
 unset GEMMHOST_PLUGIN_PATH
 
 # tiny N: a config of N results, each a 1x1xK GEMM, in $work/tiny-N.ini
-tiny() {
-    "$python" - "$1" "$work/tiny-$1.ini" <<'PY'
-import sys
-n, path = int(sys.argv[1]), sys.argv[2]
-sizes = [f"1x1x{k}" for k in range(1, n + 1)]
-lines = [", ".join(sizes[i:i + 10]) for i in range(0, n, 10)]
-with open(path, "w") as f:
-    f.write("[run]\nsizes = " + ",\n  ".join(lines) + "\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\n")
-    f.write("[backend cpu]\nkernels = naive\nthreads = 1\n")
-PY
-}
+tiny() { "$python" "$src/tools/tiny_config.py" "$1" "$work/tiny-$1.ini"; }
 
 stat_of() { sed -n "s/^$2 //p" "$1"; }
 

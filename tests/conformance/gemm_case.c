@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm_args.h"
 #include "gemm_case.h"
 #include "reference.h"
 
@@ -43,28 +44,10 @@ gh_status gemm_setup_make(const conformance *c, int device, const gh_kernel_info
     *what = "uploading";
     if ((st = placed_upload(c, &s->a)) || (st = placed_upload(c, &s->b)) || (st = placed_upload(c, &s->c))) return st;
     for (size_t p = 0; p < ki->n_params && p < MAX_PARAMS; p++) s->params[p] = ki->params[p].default_value;
-    s->args = (gh_gemm_args){
-        .size = sizeof(gh_gemm_args),
-        .dtype = gc->dtype,
-        .trans_a = gc->trans_a,
-        .trans_b = gc->trans_b,
-        .m = gc->m,
-        .n = gc->n,
-        .k = gc->k,
-        .alpha = gc->alpha,
-        .beta = gc->beta,
-        .lda = s->a.ld,
-        .ldb = s->b.ld,
-        .ldc = s->c.ld,
-        .a = s->a.buf,
-        .b = s->b.buf,
-        .c = s->c.buf,
-        .a_offset = s->a.offset,
-        .b_offset = s->b.offset,
-        .c_offset = s->c.offset,
-        .params = ki->n_params ? s->params : NULL,
-        .n_params = ki->n_params,
-    };
+    const gh_test_problem problem = {gc->dtype, gc->trans_a, gc->trans_b, gc->m, gc->n, gc->k, gc->alpha, gc->beta};
+    s->args = gh_test_gemm_args(
+        &problem, (gh_test_operand){s->a.buf, s->a.ld, s->a.offset}, (gh_test_operand){s->b.buf, s->b.ld, s->b.offset},
+        (gh_test_operand){s->c.buf, s->c.ld, s->c.offset}, ki->n_params ? s->params : NULL, ki->n_params);
     return GH_OK;
 }
 

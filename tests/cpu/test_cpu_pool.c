@@ -18,6 +18,7 @@
 
 #include "pool.h"
 #include "gemmhost/plugin.h"
+#include "gemm_args.h"
 #include "plugin_handle.h"
 #include "reference.h"
 #include "seeded.h"
@@ -227,26 +228,10 @@ static int run_case(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c
         api->upload(ctx, bb, 0, b, b_bytes) || api->upload(ctx, bc, 0, cc, c_bytes))
         goto out;
     int kernel = gh_test_find_kernel(api, ctx, c->kernel);
-    gh_gemm_args args = {.size = sizeof args,
-                         .dtype = c->dtype,
-                         .trans_a = c->trans_a,
-                         .trans_b = c->trans_b,
-                         .m = c->m,
-                         .n = c->n,
-                         .k = c->k,
-                         .alpha = 2,
-                         .beta = -1,
-                         .lda = lda,
-                         .ldb = ldb,
-                         .ldc = ldc,
-                         .a = ba,
-                         .b = bb,
-                         .c = bc,
-                         .a_offset = off,
-                         .b_offset = off,
-                         .c_offset = off,
-                         .params = &c->tile,
-                         .n_params = strcmp(c->kernel, "tiled") == 0};
+    const gh_test_problem problem = {c->dtype, c->trans_a, c->trans_b, c->m, c->n, c->k, 2, -1};
+    gh_gemm_args args = gh_test_gemm_args(
+        &problem, (gh_test_operand){ba, lda, (uint64_t)off}, (gh_test_operand){bb, ldb, (uint64_t)off},
+        (gh_test_operand){bc, ldc, (uint64_t)off}, &c->tile, strcmp(c->kernel, "tiled") == 0);
     if (api->gemm(ctx, 0, kernel, &args, timing) != GH_OK) {
         fprintf(stderr, "gemm: %s\n", api->last_error(ctx));
         goto out;

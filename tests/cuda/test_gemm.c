@@ -13,6 +13,7 @@
 
 #include "cuda_test.h"
 #include "variant.h"
+#include "gemm_args.h"
 #include "host_reference.h"
 
 /* blocked at tile 128, work 2 needs 4096 threads: run_device_error_tests
@@ -21,20 +22,7 @@
  * blocks per SM, 128 threads at depth 32 with 4 stages, 2 x 16 threads per
  * warp. */
 static const variant variants[] = {
-    {"naive", {0, 0}},
-    {"tiled", {4, 0}},
-    {"tiled", {8, 0}},
-    {"tiled", {16, 0}},
-    {"tiled", {32, 0}},
-    {"blocked", {32, 2}},
-    {"blocked", {32, 4}},
-    {"blocked", {32, 8}},
-    {"blocked", {64, 2}},
-    {"blocked", {64, 4}},
-    {"blocked", {64, 8}},
-    {"blocked", {128, 4}},
-    {"blocked", {128, 8}},
-    {"cublas", {0, 0}},
+    CLASSIC_VARIANTS,
     {"cublas-strict", {0, 0}},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
     {"warptile", {128, 128, 8, 32, 64, 8, 8, 2, 2}},
@@ -189,29 +177,10 @@ static check_result check_c(const logical_problem *lp, const placed *c, const vo
 static gh_gemm_args make_args(gh_dtype d, int ta, int tb, const logical_problem *lp, double alpha, double beta,
                               const placed *a, const placed *b, const placed *c, const variant *v)
 {
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = d,
-        .trans_a = ta,
-        .trans_b = tb,
-        .m = lp->m,
-        .n = lp->n,
-        .k = lp->k,
-        .alpha = alpha,
-        .beta = beta,
-        .lda = a->ld,
-        .ldb = b->ld,
-        .ldc = c->ld,
-        .a = a->buf,
-        .b = b->buf,
-        .c = c->buf,
-        .a_offset = a->offset,
-        .b_offset = b->offset,
-        .c_offset = c->offset,
-        .params = n_params_of(v) ? v->params : NULL,
-        .n_params = n_params_of(v),
-    };
-    return args;
+    gh_test_problem problem = {d, ta, tb, lp->m, lp->n, lp->k, alpha, beta};
+    return gh_test_gemm_args(&problem, (gh_test_operand){a->buf, a->ld, a->offset},
+                             (gh_test_operand){b->buf, b->ld, b->offset}, (gh_test_operand){c->buf, c->ld, c->offset},
+                             n_params_of(v) ? v->params : NULL, n_params_of(v));
 }
 
 /* Runs every variant on one problem in one layout with one (alpha, beta). */

@@ -19,6 +19,7 @@
 #include "cuda_test.h"
 #include "variant.h"
 #include "data.h"
+#include "gemm_args.h"
 #include "kernel_arith.h"
 #include "verify.h"
 
@@ -29,20 +30,7 @@
  * of 8 warps (32 deep: 64 needs more than the H100's 227 KB in f32);
  * wgmma at its default, 256-row blocks and its smallest. */
 static const variant variants[] = {
-    {"naive", {0, 0}},
-    {"tiled", {4, 0}},
-    {"tiled", {8, 0}},
-    {"tiled", {16, 0}},
-    {"tiled", {32, 0}},
-    {"blocked", {32, 2}},
-    {"blocked", {32, 4}},
-    {"blocked", {32, 8}},
-    {"blocked", {64, 2}},
-    {"blocked", {64, 4}},
-    {"blocked", {64, 8}},
-    {"blocked", {128, 4}},
-    {"blocked", {128, 8}},
-    {"cublas", {0, 0}},
+    CLASSIC_VARIANTS,
     {"cublas-tf32", {0, 0}},
     {"cublas-strict", {0, 0}},
     {"warptile", {128, 128, 16, 64, 32, 8, 8, 3, 1}},
@@ -153,28 +141,11 @@ static gh_status run_variant(const gh_plugin_api *api, gh_plugin *ctx, int devic
 {
     gh_status st = upload_matrix(api, ctx, device, &dc->c_init, &dc->buf_c);
     if (st) return st;
-    const gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = dc->dtype,
-        .trans_a = dc->ta,
-        .trans_b = dc->tb,
-        .m = dc->m,
-        .n = dc->n,
-        .k = dc->k,
-        .alpha = dc->alpha,
-        .beta = dc->beta,
-        .lda = dc->a.ld,
-        .ldb = dc->b.ld,
-        .ldc = dc->c0.ld,
-        .a = dc->buf_a,
-        .b = dc->buf_b,
-        .c = dc->buf_c,
-        .a_offset = (uint64_t)dc->a.guard,
-        .b_offset = (uint64_t)dc->b.guard,
-        .c_offset = (uint64_t)dc->c0.guard,
-        .params = n_params_of(v) ? v->params : NULL,
-        .n_params = n_params_of(v),
-    };
+    const gh_test_problem problem = {dc->dtype, dc->ta, dc->tb, dc->m, dc->n, dc->k, dc->alpha, dc->beta};
+    const gh_gemm_args args = gh_test_gemm_args(&problem, (gh_test_operand){dc->buf_a, dc->a.ld, (uint64_t)dc->a.guard},
+                                                (gh_test_operand){dc->buf_b, dc->b.ld, (uint64_t)dc->b.guard},
+                                                (gh_test_operand){dc->buf_c, dc->c0.ld, (uint64_t)dc->c0.guard},
+                                                n_params_of(v) ? v->params : NULL, n_params_of(v));
     *timing = (gh_gemm_timing){.size = sizeof *timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
     const int kernel = gh_test_find_kernel(api, ctx, v->kernel);
     if (stream) {

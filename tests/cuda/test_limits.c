@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuda_test.h"
+#include "gemm_args.h"
 
 static int contains(const char *s, const char *part)
 {
@@ -41,21 +42,7 @@ void run_limit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     }
 
     int64_t tile = 16;
-    const gh_gemm_args good = {.size = sizeof good,
-                               .dtype = GH_F32,
-                               .m = N,
-                               .n = N,
-                               .k = N,
-                               .alpha = 1.0,
-                               .beta = 0.0,
-                               .lda = N,
-                               .ldb = N,
-                               .ldc = N,
-                               .a = a,
-                               .b = b,
-                               .c = c,
-                               .params = &tile,
-                               .n_params = 1};
+    const gh_gemm_args good = gh_test_tight_args(GH_F32, N, N, N, a, b, c, &tile, 1);
     gh_gemm_args args = good;
     args.dtype = GH_I32;
     args.params = NULL;

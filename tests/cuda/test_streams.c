@@ -16,6 +16,7 @@
 #include "cuda_test.h"
 #include "host_reference.h"
 #include "data.h"
+#include "gemm_args.h"
 #include "timing.h"
 
 static double now_ms(void)
@@ -220,6 +221,15 @@ typedef struct stream_gemm {
 
 enum { PAD = 3, OFFSET = 5 };
 
+/* The initializer of a stream_gemm's first fields, one GEMM a line in the
+ * tests' tables: kernel, its parameters (p0, p1: n_params of them used),
+ * dtype, transposes, shape and scalars. */
+#define STREAM_GEMM(kernel_, p0, p1, n_params_, dtype_, ta_, tb_, m_, n_, k_, alpha_, beta_)                          \
+    {                                                                                                                 \
+        .kernel = kernel_, .params = {p0, p1}, .n_params = n_params_, .dtype = dtype_, .ta = ta_, .tb = tb_, .m = m_, \
+        .n = n_, .k = k_, .alpha = alpha_, .beta = beta_                                                              \
+    }
+
 static void free_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, stream_gemm *g)
 {
     for (int i = 0; i < 4; ++i) api->host_free(ctx, g->host[i]);
@@ -271,28 +281,10 @@ static gh_status queue_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, gh_
                                   (uint64_t)g->cols[i] * es, (uint64_t)g->cols[i] * es, (uint64_t)g->rows[i],
                                   &g->up_ms[i]);
     }
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = g->dtype,
-        .trans_a = g->ta,
-        .trans_b = g->tb,
-        .m = g->m,
-        .n = g->n,
-        .k = g->k,
-        .alpha = g->alpha,
-        .beta = g->beta,
-        .lda = g->ld[0],
-        .ldb = g->ld[1],
-        .ldc = g->ld[2],
-        .a = g->buf[0],
-        .b = g->buf[1],
-        .c = g->buf[2],
-        .a_offset = g->offset[0],
-        .b_offset = g->offset[1],
-        .c_offset = g->offset[2],
-        .params = g->n_params ? g->params : NULL,
-        .n_params = g->n_params,
-    };
+    gh_test_problem problem = {g->dtype, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->beta};
+    gh_test_operand on[3];
+    for (int i = 0; i < 3; ++i) on[i] = (gh_test_operand){g->buf[i], g->ld[i], g->offset[i]};
+    gh_gemm_args args = gh_test_gemm_args(&problem, on[0], on[1], on[2], g->n_params ? g->params : NULL, g->n_params);
     g->timing = (gh_gemm_timing){.size = sizeof g->timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
     if (st == GH_OK) st = api->gemm_async(ctx, s, gh_test_find_kernel(api, ctx, g->kernel), &args, &g->timing);
     g->down_ms = -1.0;
@@ -353,37 +345,9 @@ static int verify_stream_gemm(const stream_gemm *g, const char *where)
 static void test_two_streams(const gh_plugin_api *api, gh_plugin *ctx, int device, gh_stream *s1, gh_stream *s2)
 {
     stream_gemm g[3] = {
-        {.kernel = "blocked",
-         .params = {128, 8},
-         .n_params = 2,
-         .dtype = GH_F32,
-         .ta = 0,
-         .tb = 1,
-         .m = 300,
-         .n = 257,
-         .k = 129,
-         .alpha = 1.5,
-         .beta = -0.75},
-        {.kernel = "cublas",
-         .dtype = GH_F64,
-         .ta = 1,
-         .tb = 0,
-         .m = 190,
-         .n = 211,
-         .k = 310,
-         .alpha = 1.5,
-         .beta = -0.75},
-        {.kernel = "tiled",
-         .params = {16, 0},
-         .n_params = 1,
-         .dtype = GH_I32,
-         .ta = 1,
-         .tb = 1,
-         .m = 77,
-         .n = 150,
-         .k = 93,
-         .alpha = 3.0,
-         .beta = -2.0},
+        STREAM_GEMM("blocked", 128, 8, 2, GH_F32, 0, 1, 300, 257, 129, 1.5, -0.75),
+        STREAM_GEMM("cublas", 0, 0, 0, GH_F64, 1, 0, 190, 211, 310, 1.5, -0.75),
+        STREAM_GEMM("tiled", 16, 0, 1, GH_I32, 1, 1, 77, 150, 93, 3.0, -2.0),
     };
     gh_stream *on[3] = {s1, s2, s1};
     int ready = 1;
@@ -528,21 +492,7 @@ static void test_stream_errors(const gh_plugin_api *api, gh_plugin *ctx, int dev
         return;
     }
     int64_t params[2] = {128, 2};
-    gh_gemm_args args = {.size = sizeof args,
-                         .dtype = GH_F32,
-                         .m = 64,
-                         .n = 64,
-                         .k = 64,
-                         .alpha = 1.0,
-                         .beta = 0.0,
-                         .lda = 64,
-                         .ldb = 64,
-                         .ldc = 64,
-                         .a = buf,
-                         .b = buf,
-                         .c = buf,
-                         .params = params,
-                         .n_params = 2};
+    gh_gemm_args args = gh_test_tight_args(GH_F32, 64, 64, 64, buf, buf, buf, params, 2);
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1.0};
     gh_status st = api->gemm_async(ctx, s, gh_test_find_kernel(api, ctx, "blocked"), &args, &timing);
     CHECK(st == GH_UNSUPPORTED && contains(api->last_error(ctx), "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
@@ -692,18 +642,8 @@ void run_multi_device_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int
         j->device = d;
         j->shared_host = shared;
         j->shared_bytes = bytes;
-        j->g[0] =
-            (stream_gemm){.kernel = "cublas", .dtype = GH_F32, .m = 384, .n = 320, .k = 256, .alpha = 1.0, .beta = 0.5};
-        j->g[1] = (stream_gemm){.kernel = "blocked",
-                                .params = {64, 4},
-                                .n_params = 2,
-                                .dtype = GH_F64,
-                                .ta = 1,
-                                .m = 200,
-                                .n = 170,
-                                .k = 150,
-                                .alpha = -1.0,
-                                .beta = 2.0};
+        j->g[0] = (stream_gemm)STREAM_GEMM("cublas", 0, 0, 0, GH_F32, 0, 0, 384, 320, 256, 1.0, 0.5);
+        j->g[1] = (stream_gemm)STREAM_GEMM("blocked", 64, 4, 2, GH_F64, 1, 0, 200, 170, 150, -1.0, 2.0);
         if (!(j->back = malloc(bytes)) || pthread_create(&threads[d], NULL, device_thread, j) != 0) {
             free(j->back);
             break;

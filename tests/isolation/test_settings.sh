@@ -6,33 +6,16 @@ gemmhost=$1 src=$2 python=$3 fakes=$4
 command -v "$python" >/dev/null || python=python3
 . "$src/tests/expect.sh"
 
-out=$("$gemmhost" --set run.timeout=-1 --dry-run 2>&1)
-expect_status "a negative timeout" $? 2
-expect_in "a negative timeout says what a timeout is" "$out" '[run] timeout: "-1" is not a timeout: give seconds (0 = none) or auto'
-out=$("$gemmhost" --set run.isolation=threads --dry-run 2>&1)
-expect_status "an unknown isolation" $? 2
-expect_in "an unknown isolation lists the choices" "$out" '"threads" is not an isolation (allowed: process, none)'
+expect_run "a negative timeout" 2 '[run] timeout: "-1" is not a timeout: give seconds (0 = none) or auto' "$gemmhost" --set run.timeout=-1 --dry-run
+expect_run "an unknown isolation" 2 '"threads" is not an isolation (allowed: process, none)' "$gemmhost" --set run.isolation=threads --dry-run
 out=$("$gemmhost" --help)
 expect_in "--help has --no-isolation" "$out" "--no-isolation"
 grep -q -- "--worker" <<<"$out" && bad "--help shows the hidden --worker" || ok "--help keeps --worker to itself"
-out=$("$gemmhost" --worker 2>&1)
-expect_status "--worker typed by hand" $? 2
-expect_in "--worker typed by hand says it is not for people" "$out" "is for gemmhost's own use"
+expect_run "--worker typed by hand" 2 "is for gemmhost's own use" "$gemmhost" --worker
 
 # [run] timeout applies to every backend that has none of its own.
-cat >"$work/hang.ini" <<INI
-[run]
-sizes = 8, 9
-dtype = f32
-trans = nn
-warmup = 0
-repeat = 2
-timeout = 1
-plugin_dir = $fakes
-output = $work/hang
-[backend bad]
-plugin = fake_hang_third
-INI
+small_run "8, 9" "timeout = 1" "plugin_dir = $fakes" "output = $work/hang" "[backend bad]" \
+  "plugin = fake_hang_third" >"$work/hang.ini"
 timeout 120 "$gemmhost" --quiet --config "$work/hang.ini" >/dev/null 2>&1
 expect_status "[run] timeout = 1 and a plugin that hangs" $? 1
 expect_ok "[run] timeout: pass, then timeout" $python -c "
@@ -43,19 +26,8 @@ sys.exit(0 if s == ['pass', 'timeout'] else 1)"
 
 # isolation = none in the file: the plugin runs in gemmhost, and its crash is
 # gemmhost's (a sanitizer build reports it itself).
-cat >"$work/none.ini" <<INI
-[run]
-sizes = 8, 9
-dtype = f32
-trans = nn
-warmup = 0
-repeat = 2
-isolation = none
-plugin_dir = $fakes
-output = $work/none
-[backend bad]
-plugin = fake_crash_third
-INI
+small_run "8, 9" "isolation = none" "plugin_dir = $fakes" "output = $work/none" "[backend bad]" \
+  "plugin = fake_crash_third" >"$work/none.ini"
 out=$(timeout 120 "$gemmhost" --config "$work/none.ini" 2>&1)
 status=$?
 if grep -qa __asan_init "$gemmhost"; then

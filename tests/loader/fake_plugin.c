@@ -201,28 +201,9 @@ static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off,
 static void store(const gh_gemm_args *g, uint64_t idx, double v, int perturb)
 {
     switch (g->dtype) {
-    case GH_F32: {
-        float f = (float)v;
-        if (perturb) {
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            u ^= 1;
-            memcpy(&f, &u, 4);
-        }
-        ((float *)g->c->data)[idx] = f;
-        break;
-    }
-    case GH_F64: {
-        double d = v;
-        if (perturb) {
-            uint64_t u;
-            memcpy(&u, &d, 8);
-            u ^= 1;
-            memcpy(&d, &u, 8);
-        }
-        ((double *)g->c->data)[idx] = d;
-        break;
-    }
+    /* perturb: one unit in the last place up (the racy plugin's repeats differ) */
+    case GH_F32: ((float *)g->c->data)[idx] = perturb ? nextafterf((float)v, INFINITY) : (float)v; break;
+    case GH_F64: ((double *)g->c->data)[idx] = perturb ? nextafter(v, INFINITY) : v; break;
     case GH_F16: ((uint16_t *)g->c->data)[idx] = (uint16_t)(half_of(v) ^ perturb); break;
     default: ((int32_t *)g->c->data)[idx] = (int32_t)v + perturb; break;
     }

@@ -11,6 +11,32 @@ cmake=$1 build=$2 src=$3
 command -v "$cmake" >/dev/null || cmake=cmake  # the configured one may not exist on another machine
 . "$src/tests/expect.sh"
 
+# installed_runs NAME BIN SIZES [FROM]: the installed binary lists its
+# plugins (none shadowing itself), the C plugin among them (loaded from
+# under the folder FROM when given), and runs the C plugin at SIZES, from a
+# folder of its own. Exit 3 is allowed: a plugin there may have no device
+# (CUDA in CI).
+installed_runs() {
+  local name=$1 bin=$2 sizes=$3 from=${4:-} out status
+  out=$(cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --list 2>&1)
+  status=$?
+  local selves
+  selves=$(sed -n 's/^  NOT LOADED: \(.*\): not loaded, shadowed by \(.*\) found earlier.*/\1 \2/p' <<<"$out" | awk '$1 == $2')
+  if [ "$status" = 0 ] && grep -q "^plugin cpu: " <<<"$out" && grep -qF "plugin cpu: $from" <<<"$out" &&
+    [ -z "$selves" ]; then
+    ok "$name: --list loads the C plugin${from:+ from $from}, none shadowed by itself"
+  else
+    bad "$name: --list exit $status"; echo "$out" | sed 's/^/    | /'
+  fi
+  (cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --quiet --set run.sizes="$sizes" --output "$work/$name" >/dev/null 2>&1)
+  status=$?
+  if { [ "$status" = 0 ] || [ "$status" = 3 ]; } && grep -q "^[0-9]*,cpu,cpu," "$work/$name.csv" 2>/dev/null; then
+    ok "$name: the default run has cpu rows (exit $status)"
+  else
+    bad "$name: the default run: exit $status, no cpu rows in $work/$name.csv"
+  fi
+}
+
 if "$cmake" --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1; then
   ok "cmake --install --prefix"
 else
@@ -25,43 +51,7 @@ case $plugin in
 esac
 [ -f "$work/prefix/include/gemmhost/plugin.h" ] && ok "the ABI header is in include/gemmhost" ||
   bad "no include/gemmhost/plugin.h"
-
-out=$(cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --list 2>&1)
-if grep -qF "plugin cpu: $work/prefix/" <<<"$out"; then
-  ok "the installed binary loads the installed cpu plugin"
-else
-  bad "the installed binary did not load its own cpu plugin"; echo "$out" | sed 's/^/    | /'
-fi
-(cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --quiet --set run.sizes=17x9x5 --output "$work/run" >/dev/null 2>&1)
-status=$?
-# Exit 3 is allowed: a plugin here may have no device (CUDA in CI).
-if { [ "$status" = 0 ] || [ "$status" = 3 ]; } && grep -q "^[0-9]*,cpu,cpu," "$work/run.csv" 2>/dev/null; then
-  ok "the installed binary runs the default config with the C plugin (exit $status)"
-else
-  bad "the installed binary's default run: exit $status, no cpu rows in $work/run.csv"
-fi
-
-# installed_runs NAME BIN: the installed binary lists its plugins (none
-# shadowing itself) and runs the C plugin, from a folder of its own.
-installed_runs() {
-  local name=$1 bin=$2 out status
-  out=$(cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --list 2>&1)
-  status=$?
-  local selves
-  selves=$(sed -n 's/^  NOT LOADED: \(.*\): not loaded, shadowed by \(.*\) found earlier.*/\1 \2/p' <<<"$out" | awk '$1 == $2')
-  if [ "$status" = 0 ] && grep -q "^plugin cpu: " <<<"$out" && [ -z "$selves" ]; then
-    ok "$name: --list loads the C plugin, none shadowed by itself"
-  else
-    bad "$name: --list exit $status"; echo "$out" | sed 's/^/    | /'
-  fi
-  (cd "$work" && env -u GEMMHOST_PLUGIN_PATH "$bin" --quiet --set run.sizes=9 --output "$work/$name" >/dev/null 2>&1)
-  status=$?
-  if { [ "$status" = 0 ] || [ "$status" = 3 ]; } && grep -q "^[0-9]*,cpu,cpu," "$work/$name.csv" 2>/dev/null; then
-    ok "$name: the default run has cpu rows (exit $status)"
-  else
-    bad "$name: the default run: exit $status, no cpu rows"
-  fi
-}
+installed_runs installed "$bin" 17x9x5 "$work/prefix/"
 
 # A prefix configured at build time: a small build of the host and the C plugin.
 # It needs the build's dependencies (inih): where they are missing (the GPU
@@ -71,9 +61,9 @@ if "$cmake" -S "$src" -B "$work/b" -DCMAKE_INSTALL_PREFIX="$work/P" -DGEMMHOST_P
      -DGEMMHOST_SANITIZE=OFF >"$work/configure.log" 2>&1; then
   if "$cmake" --build "$work/b" >"$work/build.log" 2>&1 && "$cmake" --install "$work/b" >"$work/install2.log" 2>&1; then
     ok "configured prefix: build and install"
-    installed_runs configured "$work/P/bin/gemmhost"
+    installed_runs configured "$work/P/bin/gemmhost" 9
     # The build-tree binary of that build finds its plugins too.
-    installed_runs configured-build "$work/b/gemmhost"
+    installed_runs configured-build "$work/b/gemmhost" 9
   else
     bad "configured prefix: build and install"; tail -n 20 "$work"/build.log "$work"/install2.log | sed 's/^/    | /'
   fi
@@ -88,7 +78,7 @@ fi
 if DESTDIR="$work/root" "$cmake" --install "$build" --prefix /usr/local >"$work/destdir.log" 2>&1 &&
    [ -x "$work/root/usr/local/bin/gemmhost" ]; then
   ok "DESTDIR install of the default prefix"
-  installed_runs destdir "$work/root/usr/local/bin/gemmhost"
+  installed_runs destdir "$work/root/usr/local/bin/gemmhost" 9
 else
   bad "DESTDIR install of the default prefix"; sed 's/^/    | /' "$work/destdir.log"
 fi

@@ -19,53 +19,38 @@ expect_in "good fake plugin listed with its kernel" "$list" "kernel loop: a plai
 expect_in "an older minor loads and shows both versions" "$list" "ABI 1.0 (host 1.3)"
 expect_in "the C plugin is found in the build tree" "$list" "plugin cpu:"
 
+# with_fakes ARG...: gemmhost with the fake plugins on its search path.
+with_fakes() { GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" "$@"; }
+
 config() { # config NAME PLUGIN [EXTRA]
   printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\noutput = %s/%s\n\n[backend cpu]\nplugin = cpu\nkernels = naive, tiled\n\n[backend other]\nplugin = %s\n%s\n' \
     "$work" "$1" "$2" "${3:-}" >"$work/$1.ini"
   echo "$work/$1.ini"
 }
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config nodev fake_no_device)" 2>&1)
-expect_status "requested backend without a device" $? 3
-expect_in "missing device is a note" "$out" "backend other could not run: plugin fake_no_device has no usable device: no FakeGPU driver installed"
+expect_run "requested backend without a device" 3 "backend other could not run: plugin fake_no_device has no usable device: no FakeGPU driver installed" with_fakes --config "$(config nodev fake_no_device)"
 expect_in "the other backend still ran" "$out" "2 passed"
 [ -s "$work/nodev.csv" ] && ok "results of the rest are on disk" || bad "no CSV written"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config openfail fake_failing_open)" 2>&1)
-expect_status "plugin whose open fails" $? 3
-expect_in "open failure explained" "$out" "could not be opened: simulated driver failure in open"
+expect_run "plugin whose open fails" 3 "could not be opened: simulated driver failure in open" with_fakes --config "$(config openfail fake_failing_open)"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config major fake_wrong_major)" 2>&1)
-expect_status "requested plugin with the wrong major" $? 3
-expect_in "major mismatch in the run's notes" "$out" "majors must match"
+expect_run "requested plugin with the wrong major" 3 "majors must match" with_fakes --config "$(config major fake_wrong_major)"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config missing no_such_plugin)" 2>&1)
-expect_status "requested plugin that does not exist" $? 3
-expect_in "missing plugin names the file it looked for" "$out" 'no plugin named "no_such_plugin" (file gemmhost-no_such_plugin.so)'
+expect_run "requested plugin that does not exist" 3 'no plugin named "no_such_plugin" (file gemmhost-no_such_plugin.so)' with_fakes --config "$(config missing no_such_plugin)"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config good fake_good)" --set run.dtype=i32 2>&1)
-expect_status "a correct plugin passes beside the C plugin" $? 0
-expect_in "exact (i32) outputs agree bit for bit" "$out" "agreement i32: all 2 cases identical"
+expect_run "a correct plugin passes beside the C plugin" 0 "agreement i32: all 2 cases identical" with_fakes --config "$(config good fake_good)" --set run.dtype=i32
 
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config old fake_old_minor)" 2>&1)
 expect_status "a minor-0 plugin runs with the minor-0 calls" $? 0
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config noop fake_noop)" 2>&1)
-expect_status "a plugin that writes nothing fails verification" $? 1
-expect_in "the unwritten element is named" "$out" "never written (still poison)"
+expect_run "a plugin that writes nothing fails verification" 1 "never written (still poison)" with_fakes --config "$(config noop fake_noop)"
 expect_in "the agreement table splits" "$out" "2 groups"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config racy fake_racy)" --set run.repeat=3 2>&1)
-expect_status "a plugin whose repeats differ fails" $? 1
-expect_in "nondeterminism is named" "$out" "nondeterministic"
+expect_run "a plugin whose repeats differ fails" 1 "nondeterministic" with_fakes --config "$(config racy fake_racy)" --set run.repeat=3
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config guard fake_guard_writer)" --set run.ld_pad=2 2>&1)
-expect_status "a plugin that writes past C fails" $? 1
-expect_in "the overwrite is named" "$out" "guard element"
+expect_run "a plugin that writes past C fails" 1 "guard element" with_fakes --config "$(config guard fake_guard_writer)" --set run.ld_pad=2
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config third fake_fail_third)" --set run.sizes=8,9 --set run.repeat=2 2>&1)
-expect_status "a plugin failing mid-run: reported, the rest goes on" $? 3
-expect_in "the failure is reported with the plugin's words" "$out" "simulated device lost on the third gemm"
+expect_run "a plugin failing mid-run: reported, the rest goes on" 3 "simulated device lost on the third gemm" with_fakes --config "$(config third fake_fail_third)" --set run.sizes=8,9 --set run.repeat=2
 
 # A plugin that crashes in process (--no-isolation; tests/isolation has the
 # isolated runs): the host names what it was running and where the results
@@ -85,32 +70,22 @@ fi
 [ "$(grep -c '^0,' "$work/crash.csv" 2>/dev/null)" -ge 2 ] && ok "results before the crash are on disk" ||
   bad "results before the crash are not in $work/crash.csv"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkey cpu 'tilee = 8')" 2>&1)
-expect_status "unknown backend key" $? 2
-expect_in "unknown key names file, line and key" "$out" "badkey.ini:13: [backend other] tilee: not an option of plugin cpu"
+expect_run "unknown backend key" 2 "badkey.ini:13: [backend other] tilee: not an option of plugin cpu" with_fakes --config "$(config badkey cpu 'tilee = 8')"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badtile cpu 'tile = 7')" 2>&1)
-expect_status "tile not allowed" $? 2
-expect_in "tile value names what is allowed" "$out" 'tile: "7" is not allowed for kernel tiled (allowed: 4, 8, 16, 32, 64)'
+expect_run "tile not allowed" 2 'tile: "7" is not allowed for kernel tiled (allowed: 4, 8, 16, 32, 64)' with_fakes --config "$(config badtile cpu 'tile = 7')"
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config badkernel cpu 'kernels = naive, fancy')" 2>&1)
-expect_status "unknown kernel" $? 2
-expect_in "unknown kernel lists the kernels" "$out" 'has no kernel "fancy" (kernels: naive, tiled, blas)'
+expect_run "unknown kernel" 2 'has no kernel "fancy" (kernels: naive, tiled, blas)' with_fakes --config "$(config badkernel cpu 'kernels = naive, fancy')"
 
 # The current directory is never searched by default.
 cp "$fakes/gemmhost-fake_good.so" "$work/"
 out=$(cd "$work" && "$gemmhost" --list 2>&1)
 if grep -qF "fake_good" <<<"$out"; then bad "current directory was searched"; else ok "current directory not searched"; fi
 
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config mixed fake_f32_only)" --set run.dtype=f32,i32 --verbose 2>&1)
-expect_status "a kernel without i32 still runs its f32 cases" $? 0
-expect_in "its i32 cases are shown unsupported with the reason" "$out" "kernel loop of plugin fake_f32_only has no i32"
+expect_run "a kernel without i32 still runs its f32 cases" 0 "kernel loop of plugin fake_f32_only has no i32" with_fakes --config "$(config mixed fake_f32_only)" --set run.dtype=f32,i32 --verbose
 
 # dtype = auto: each kernel runs f32, f64, i32 where it has them, else its own dtypes, so an
 # f16-only (tensor-core-like) kernel gives f16 results, not unsupported rows.
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config auto fake_f16_only)" --set run.dtype=auto 2>&1)
-expect_status "dtype = auto with an f16-only kernel" $? 0
-expect_in "nothing is unsupported for lack of a dtype" "$out" "gemmhost: 14 passed, 0 failed, 0 unsupported"
+expect_run "dtype = auto with an f16-only kernel" 0 "gemmhost: 14 passed, 0 failed, 0 unsupported" with_fakes --config "$(config auto fake_f16_only)" --set run.dtype=auto
 expect_in "the f16-only kernel's fastest f16" "$out" "fastest f16:"
 n=$(grep -c '^[0-9]*,other,fake_f16_only,.*,loop,.*,f16,.*,pass,' "$work/auto.csv")
 expect_status "the f16-only kernel passed both f16 cases" "$n" 2
@@ -118,9 +93,7 @@ if grep -q ',bf16,' "$work/auto.csv"; then bad "bf16 ran though no kernel has it
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config autodry fake_f16_only)" --set run.dtype=auto --dry-run 2>&1)
 expect_in "--dry-run counts the cases some kernel runs" "$out" "plan: 8 cases (1 sizes x 4 dtypes (auto: f32, f64, i32, f16) x 2 transposes)"
 expect_in "--dry-run shows each kernel's dtypes" "$out" "backend other (plugin fake_f16_only): 2 runs on 1 device(s): loop (f16)"
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config listed fake_f16_only)" --set run.dtype=f32 2>&1)
-expect_status "a listed dtype the kernel lacks is still unsupported (exit 0: not named)" $? 0
-expect_in "listed f32: the f16-only kernel's cases are unsupported" "$out" "0 failed, 2 unsupported"
+expect_run "a listed dtype the kernel lacks is still unsupported (exit 0: not named)" 0 "0 failed, 2 unsupported" with_fakes --config "$(config listed fake_f16_only)" --set run.dtype=f32
 # The built-in default uses dtype = auto (only the f16 fake besides the build tree's plugins).
 mkdir -p "$work/f16only" && cp "$fakes/gemmhost-fake_f16_only.so" "$work/f16only/"
 out=$(cd "$work" && GEMMHOST_PLUGIN_PATH=$work/f16only "$gemmhost" --dry-run 2>&1)
@@ -129,9 +102,7 @@ expect_in "the built-in default runs the f16-only kernel's f16" "$out" "backend 
 # Only a kernel named in `kernels` (or --kernel) that runs no case makes exit 3.
 out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config unnamed fake_f32_only)" --set run.dtype=i32 2>&1)
 expect_status "a kernel that only came with its plugin and can run no case" $? 0
-out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$(config never fake_f32_only 'kernels = loop')" --set run.dtype=i32 2>&1)
-expect_status "a requested kernel that can run no case" $? 3
-expect_in "the kernel that never ran is named" "$out" "backend other: kernel loop never ran on device 0: no case ran"
+expect_run "a requested kernel that can run no case" 3 "backend other: kernel loop never ran on device 0: no case ran" with_fakes --config "$(config never fake_f32_only 'kernels = loop')" --set run.dtype=i32
 
 # ---- plugin lookup: the same plugin reached twice, and plugins named by path
 plugins=$(dirname "$gemmhost")/plugins
@@ -157,9 +128,7 @@ out=$(cd "$(dirname "$gemmhost")" && GEMMHOST_PLUGIN_PATH=plugins ./"$(basename 
 expect_status "GEMMHOST_PLUGIN_PATH relative to the working directory: --list" $? 0
 no_self_shadow "a relative GEMMHOST_PLUGIN_PATH" "$out"
 
-out=$(GEMMHOST_PLUGIN_PATH="$work/copy" "$gemmhost" --list 2>&1)
-expect_status "a folder holding a copy of the cpu plugin: --list" $? 0
-expect_in "the copy found first is loaded" "$out" "plugin cpu: $work/copy/gemmhost-cpu.so"
+expect_run "a folder holding a copy of the cpu plugin: --list" 0 "plugin cpu: $work/copy/gemmhost-cpu.so" env GEMMHOST_PLUGIN_PATH="$work/copy" "$gemmhost" --list
 expect_in "the build tree's cpu plugin is shadowed by the copy" "$out" "gemmhost-cpu.so: not loaded, shadowed by $work/copy/gemmhost-cpu.so"
 
 printf '[run]\nsizes = 8\nrepeat = 1\nwarmup = 0\nplugin_dir = copy\noutput = %s/pdir\n[backend cpu]\n' "$work" >"$work/pdir.ini"
@@ -171,9 +140,7 @@ grep -q "^[0-9]*,cpu,cpu," "$work/pdir.csv" 2>/dev/null && ok "plugin_dir: the c
 # loads (the user asked for that file), none is refused as shadowed.
 printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nrepeat = 1\nwarmup = 0\noutput = %s/bypath\n[backend b1]\nplugin = cpu\nkernels = naive, tiled\n[backend b2]\nplugin = %s\nkernels = naive, tiled\n[backend b3]\nplugin = ../copy/gemmhost-cpu.so\nkernels = naive, tiled\n' \
   "$work" "$cpu_so" >"$work/cfgdir/bypath.ini"
-out=$("$gemmhost" --config "$work/cfgdir/bypath.ini" --dry-run 2>&1)
-expect_status "plugins by name and by path: --dry-run" $? 0
-expect_in "by path: the same file as a name is planned" "$out" "backend b2 (plugin cpu)"
+expect_run "plugins by name and by path: --dry-run" 0 "backend b2 (plugin cpu)" "$gemmhost" --config "$work/cfgdir/bypath.ini" --dry-run
 expect_in "by path, relative to the config file: a copy is planned" "$out" "backend b3 (plugin cpu)"
 out=$("$gemmhost" --config "$work/cfgdir/bypath.ini" 2>&1)
 expect_status "plugins by name and by path: run" $? 0

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gemmhost/half.h>
 #include <gemmhost/plugin_helpers.h>
 #include "gemm_case.h"
+#include "gemm_args.h"
 #include "seeded.h"
 #include "host_verify.h"
 
@@ -23,30 +23,6 @@ static layout make_layout(int64_t rows, int64_t cols, const gemm_case *c)
     layout l = {rows, cols, cols + c->pad, c->offset, 0};
     l.count = l.offset + (uint64_t)(rows * l.ld) + GUARD;
     return l;
-}
-
-static double get(const void *raw, gh_dtype d, uint64_t i)
-{
-    switch (d) {
-    case GH_F32: return ((const float *)raw)[i];
-    case GH_F64: return ((const double *)raw)[i];
-    case GH_F16: return gh_f16_to_f64(((const uint16_t *)raw)[i]);
-    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)raw)[i]);
-    default: return ((const int32_t *)raw)[i];
-    }
-}
-
-/* f16 and bf16 round v to nearest even: the value stored is then exact,
- * what the reference multiplies. */
-static void set(void *raw, gh_dtype d, uint64_t i, double v)
-{
-    switch (d) {
-    case GH_F32: ((float *)raw)[i] = (float)v; break;
-    case GH_F64: ((double *)raw)[i] = v; break;
-    case GH_F16: ((uint16_t *)raw)[i] = gh_f64_to_f16(v); break;
-    case GH_BF16: ((uint16_t *)raw)[i] = gh_f64_to_bf16(v); break;
-    default: ((int32_t *)raw)[i] = (int32_t)v; break;
-    }
 }
 
 /* What the buffers hold outside the matrices: NaN for floats (a kernel that
@@ -75,8 +51,8 @@ static void fill_matrix(void *raw, gh_dtype d, const layout *l, uint64_t seed, u
     fill_poison(raw, d, l->count);
     for (int64_t r = 0; r < l->rows; r++)
         for (int64_t col = 0; col < l->cols; col++)
-            set(raw, d, l->offset + (uint64_t)(r * l->ld + col),
-                gh_test_seeded_value(d, seed, stream, (uint64_t)(r * l->cols + col)));
+            gh_test_put(d, raw, l->offset + (uint64_t)(r * l->ld + col),
+                        gh_test_seeded_value(d, seed, stream, (uint64_t)(r * l->cols + col)));
 }
 
 void gemm_case_describe(const gh_plugin_api *api, gh_plugin *ctx, const gemm_case *c, char *text, size_t size)
@@ -145,9 +121,11 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
     }
     for (int64_t p = 0; p < c->k; p++) {
         for (int64_t i = 0; i < c->m; i++)
-            opa[i * c->k + p] = get(a, d, la->offset + (uint64_t)(c->trans_a ? p * la->ld + i : i * la->ld + p));
+            opa[i * c->k + p] =
+                gh_test_get(d, a, la->offset + (uint64_t)(c->trans_a ? p * la->ld + i : i * la->ld + p));
         for (int64_t j = 0; j < c->n; j++)
-            opb[j * c->k + p] = get(b, d, lb->offset + (uint64_t)(c->trans_b ? j * lb->ld + p : p * lb->ld + j));
+            opb[j * c->k + p] =
+                gh_test_get(d, b, lb->offset + (uint64_t)(c->trans_b ? j * lb->ld + p : p * lb->ld + j));
     }
     /* The reference for f64 in long double (at least f64's precision plus
      * some), so that its own error does not eat into the f64 kernel's bound;
@@ -179,10 +157,10 @@ static int check_result(const gemm_case *c, const layout *la, const layout *lb, 
             long double expected = (long double)c->alpha * sum;
             long double abs_bound = fabsl((long double)c->alpha) * abs_sum;
             if (c->beta != 0) {
-                expected += (long double)c->beta * get(c0, d, ic);
-                abs_bound += fabsl((long double)c->beta * get(c0, d, ic));
+                expected += (long double)c->beta * gh_test_get(d, c0, ic);
+                abs_bound += fabsl((long double)c->beta * gh_test_get(d, c0, ic));
             }
-            double got = get(c1, d, ic);
+            double got = gh_test_get(d, c1, ic);
             int ok;
             double bound = 0;
             if (d == GH_I32) {
@@ -235,28 +213,10 @@ case_result gemm_case_run(const gh_plugin_api *api, gh_plugin *ctx, int device, 
         goto done;
     }
 
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = d,
-        .trans_a = c->trans_a,
-        .trans_b = c->trans_b,
-        .m = c->m,
-        .n = c->n,
-        .k = c->k,
-        .alpha = c->alpha,
-        .beta = c->beta,
-        .lda = la.ld,
-        .ldb = lb.ld,
-        .ldc = lc.ld,
-        .a = bufs.a,
-        .b = bufs.b,
-        .c = bufs.c,
-        .a_offset = la.offset,
-        .b_offset = lb.offset,
-        .c_offset = lc.offset,
-        .params = c->params,
-        .n_params = c->n_params,
-    };
+    gh_test_problem problem = {d, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, c->beta};
+    gh_gemm_args args = gh_test_gemm_args(&problem, (gh_test_operand){bufs.a, la.ld, la.offset},
+                                          (gh_test_operand){bufs.b, lb.ld, lb.offset},
+                                          (gh_test_operand){bufs.c, lc.ld, lc.offset}, c->params, c->n_params);
     gh_gemm_timing timing = {.size = sizeof timing, .kernel_ms = -1, .clock = GH_CLOCK_HOST};
     st = api->gemm(ctx, device, c->kernel, &args, &timing);
     if (st == GH_UNSUPPORTED) {
@@ -322,21 +282,7 @@ gh_status gemm_case_status(const gh_plugin_api *api, gh_plugin *ctx, int device,
     if (st == GH_OK) st = api->upload(ctx, bufs.a, 0, host, sizeof host);
     if (st == GH_OK) st = api->upload(ctx, bufs.b, 0, host, sizeof host);
     if (st == GH_OK) {
-        gh_gemm_args args = {.size = sizeof args,
-                             .dtype = GH_F32,
-                             .m = EDGE,
-                             .n = EDGE,
-                             .k = EDGE,
-                             .alpha = 1,
-                             .beta = 0,
-                             .lda = EDGE,
-                             .ldb = EDGE,
-                             .ldc = EDGE,
-                             .a = bufs.a,
-                             .b = bufs.b,
-                             .c = bufs.c,
-                             .params = params,
-                             .n_params = n_params};
+        gh_gemm_args args = gh_test_tight_args(GH_F32, EDGE, EDGE, EDGE, bufs.a, bufs.b, bufs.c, params, n_params);
         gh_gemm_timing timing = {.size = sizeof timing};
         st = api->gemm(ctx, device, kernel, &args, &timing);
     }

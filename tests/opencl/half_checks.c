@@ -22,6 +22,7 @@
 #include <gemmhost/half.h>
 #include <gemmhost/plugin_helpers.h>
 #include "../check.h"
+#include "gemm_args.h"
 #include "half_checks.h"
 
 #define ALL_ROWS  65536 /* one per bit pattern */
@@ -75,21 +76,9 @@ static gh_status run_gemm(const gh_plugin_api *api, gh_plugin *ctx, int device, 
     if (st == GH_OK) st = api->upload(ctx, b, 0, r->b, sizeof r->b);
     if (st == GH_OK) st = api->upload(ctx, c, 0, r->c0, c_bytes);
     if (st == GH_OK) {
-        const gh_gemm_args args = {.size = sizeof args,
-                                   .dtype = d,
-                                   .m = r->rows,
-                                   .n = COLS,
-                                   .k = 1,
-                                   .alpha = alpha,
-                                   .beta = beta,
-                                   .lda = 1,
-                                   .ldb = COLS,
-                                   .ldc = COLS,
-                                   .a = a,
-                                   .b = b,
-                                   .c = c,
-                                   .params = params,
-                                   .n_params = n_params};
+        gh_gemm_args args = gh_test_tight_args(d, (int64_t)r->rows, COLS, 1, a, b, c, params, n_params);
+        args.alpha = alpha;
+        args.beta = beta;
         gh_gemm_timing timing = {.size = sizeof timing};
         st = api->gemm(ctx, device, kernel, &args, &timing);
     }

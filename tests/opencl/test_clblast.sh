@@ -9,35 +9,8 @@
 # Usage: test_clblast.sh GEMMHOST SOURCE_DIR PYTHON. Exit 77: no OpenCL
 # device, or no CLBlast here (the refusals are checked first).
 set -u
-gemmhost=$1 src=$2 python=$3
-command -v "$python" >/dev/null || python=python3 # the configured one may not exist on another machine
-check="$python $src/tests/e2e/check_results.py"
-config="$src/tests/opencl/clblast.ini"
-. "$src/tests/expect.sh"
-
-summary=$("$gemmhost" --list --summary 2>&1)
-plugin=$(grep '^plugin opencl ' <<<"$summary")
-if [ -z "$plugin" ] || grep -q 'no usable device' <<<"$plugin"; then
-  echo "skip: no OpenCL device: ${plugin:-the opencl plugin was not found}"
-  exit 77
-fi
+. "$(dirname "$0")/e2e_setup.sh" clblast.ini "$@"
 # A hardware device may lack fp64 (its f64 rows unsupported, exit 3); PoCL has it.
-want_status=0 or_unsupported=""
-if grep -q '^  device opencl/.*, hardware,' <<<"$summary"; then
-  want_status=3 or_unsupported=--or-unsupported
-fi
-
-# Every row of a run unsupported, each naming PATTERN (a fixed string).
-all_refused() {
-  $python - "$1.csv" "$2" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-bad = [r for r in rows if r["status"] != "unsupported" or sys.argv[2] not in r["detail"]]
-for r in bad[:5]:
-    print("unexpected row:", r["dtype"], r["trans"], r["status"], r["detail"])
-sys.exit(1 if bad or not rows else 0)
-PY
-}
 
 # A library that is not there, and one that loads but is not CLBlast: every
 # case unsupported (exit 3), naming the library and why.
@@ -45,12 +18,12 @@ missing="$work/no-such-dir/libclblast.so.1"
 "$gemmhost" --quiet --config "$config" --set clblast.clblast="$missing" --size 5,37x53x29 --output "$work/missing" \
   2>/dev/null
 expect_status "a CLBlast path that does not exist: every case unsupported" $? 3
-expect_ok "... each naming the path and that it does not load" all_refused "$work/missing" \
+expect_ok "... each naming the path and that it does not load" all_refused "$work/missing.csv" \
   "CLBlast does not load (the library the option clblast names): $missing"
 "$gemmhost" --quiet --config "$config" --set clblast.clblast=libm.so.6 --size 5 --output "$work/not-clblast" \
   2>/dev/null
 expect_status "a library that is not CLBlast (libm.so.6): every case unsupported" $? 3
-expect_ok "... each saying it has no CLBlastSgemm" all_refused "$work/not-clblast" \
+expect_ok "... each saying it has no CLBlastSgemm" all_refused "$work/not-clblast.csv" \
   "libm.so.6 loads but has no CLBlastSgemm"
 
 # The default library: where it is absent, every row says so and the rest

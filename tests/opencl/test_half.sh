@@ -5,26 +5,13 @@
 # then again with beta = 0 (C starts as NaN and must not be read).
 # Usage: test_half.sh GEMMHOST SOURCE_DIR PYTHON. Exit 77: no OpenCL device.
 set -u
-gemmhost=$1 src=$2 python=$3
-command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
-check="$python $src/tests/e2e/check_results.py"
-config="$src/tests/opencl/half.ini"
-. "$src/tests/expect.sh"
-
-plugin=$("$gemmhost" --list --summary 2>&1 | grep '^plugin opencl ')
-if [ -z "$plugin" ] || grep -q 'no usable device' <<<"$plugin"; then
-  echo "skip: no OpenCL device: ${plugin:-the opencl plugin was not found}"
-  exit 77
-fi
+. "$(dirname "$0")/e2e_setup.sh" half.ini "$@"
 
 # A hardware device (e.g. NVIDIA's, on the GPU machine) may refuse a variant
 # its compiler cannot fit (a 32 x 32 work-group over the kernel's maximum
 # work-group size): that is `unsupported` with the reason, and the run's exit
-# status 3 for the variant that never ran on it. PoCL runs everything.
-want_status=0 or_unsupported=""
-if grep -q '^  device opencl/.*, hardware,' <<<"$("$gemmhost" --list --summary 2>&1)"; then
-  want_status=3 or_unsupported=--or-unsupported
-fi
+# status 3 for the variant that never ran on it (e2e_setup.sh's
+# $want_status). PoCL runs everything.
 status_ok() { [ "$1" = 0 ] || [ "$1" = "$want_status" ]; }
 
 # Every row is f16 or bf16, verified in full against the arithmetic the

@@ -8,30 +8,7 @@
 # reason naming sm_90a and NVIDIA.
 # Usage: test_wgmma.sh GEMMHOST SOURCE_DIR PYTHON. Exit 77: no OpenCL device.
 set -u
-gemmhost=$1 src=$2 python=$3
-command -v "$python" >/dev/null || python=python3  # the configured one may not exist on another machine
-check="$python $src/tests/e2e/check_results.py"
-config="$src/tests/opencl/wgmma.ini"
-. "$src/tests/expect.sh"
-
-list=$("$gemmhost" --list --summary 2>&1)
-plugin=$(grep '^plugin opencl ' <<<"$list")
-if [ -z "$plugin" ] || grep -q 'no usable device' <<<"$plugin"; then
-  echo "skip: no OpenCL device: ${plugin:-the opencl plugin was not found}"
-  exit 77
-fi
-
-# Every row unsupported, each reason holding every one of the words given.
-all_refused() { # all_refused CSV WORD...
-  $python - "$@" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-bad = [r for r in rows if r["status"] != "unsupported" or not all(w in r["detail"] for w in sys.argv[2:])]
-for r in bad[:3]:
-    print("not refused naming %s: %s %s" % (sys.argv[2:], r["status"], r["detail"]))
-sys.exit(1 if bad or not rows else 0)
-PY
-}
+. "$(dirname "$0")/e2e_setup.sh" wgmma.ini "$@"
 
 # 9 sizes x 2 dtypes x 4 transposes x 3 variants.
 rows=216

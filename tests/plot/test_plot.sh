@@ -97,36 +97,22 @@ doc = json.load(open('$work/demo.json'))
 for r in doc['results']:
     r['status'] = 'FAIL'
 json.dump(doc, open('$work/failed.json', 'w'))"
-out=$("$python" "$plot" "$work/failed.json" 2>&1)
-expect_status "no passing result" $? 0
-expect_in "no passing result: said" "$out" "no passing timed results"
+expect_run "no passing result" 0 "no passing timed results" "$python" "$plot" "$work/failed.json"
 expect_in "no passing result: the others counted" "$out" "left out of the GFLOP/s plot: 60 results (60 FAIL)"
 [ -s "$work/failed-agreement.png" ] && [ ! -e "$work/failed-gflops.png" ] \
   && ok "no passing result: agreement drawn, GFLOP/s not" || bad "no passing result: $(ls "$work" | grep failed-)"
 
 # Bad input: exit 2, the file and the problem named.
-out=$("$python" "$plot" "$work/no-such.json" 2>&1)
-expect_status "missing JSON" $? 2
-expect_in "missing JSON named" "$out" "$work/no-such.json: no such file"
+expect_run "missing JSON" 2 "$work/no-such.json: no such file" "$python" "$plot" "$work/no-such.json"
 echo '{"rows": []}' >"$work/other.json"
-out=$("$python" "$plot" "$work/other.json" 2>&1)
-expect_status "JSON not from gemmhost" $? 2
-expect_in "JSON not from gemmhost: said, file named" "$out" "$work/other.json: not a gemmhost results file"
+expect_run "JSON not from gemmhost" 2 "$work/other.json: not a gemmhost results file" "$python" "$plot" "$work/other.json"
 printf '{"gemmhost": {"version": "0.1.0"}, "results": [' >"$work/cut.json"
-out=$("$python" "$plot" "$work/cut.json" 2>&1)
-expect_status "truncated JSON" $? 2
-expect_in "truncated JSON: said, file named" "$out" "$work/cut.json: not JSON"
+expect_run "truncated JSON" 2 "$work/cut.json: not JSON" "$python" "$plot" "$work/cut.json"
 echo '{"gemmhost": {"version": "0.1.0"}, "results": [{"backend": "cpu"}], "agreement": []}' >"$work/thin.json"
-out=$("$python" "$plot" "$work/thin.json" 2>&1)
-expect_status "result without its fields" $? 2
-expect_in "result without its fields: which" "$out" "$work/thin.json: results[0] lacks case_index"
-out=$("$python" "$plot" "$work/demo.json" --trans nx 2>&1)
-expect_status "bad --trans" $? 2
-expect_in "bad --trans named" "$out" "--trans nx"
+expect_run "result without its fields" 2 "$work/thin.json: results[0] lacks case_index" "$python" "$plot" "$work/thin.json"
+expect_run "bad --trans" 2 "--trans nx" "$python" "$plot" "$work/demo.json" --trans nx
 # A valid file with nothing in it: nothing to draw, exit 1.
 echo '{"gemmhost": {"version": "0.1.0"}, "results": [], "agreement": []}' >"$work/empty.json"
-out=$("$python" "$plot" "$work/empty.json" 2>&1)
-expect_status "empty run" $? 1
-expect_in "empty run: nothing to draw" "$out" "nothing to draw from $work/empty.json"
+expect_run "empty run" 1 "nothing to draw from $work/empty.json" "$python" "$plot" "$work/empty.json"
 
 finish

@@ -152,6 +152,14 @@ static void check_line(const gh_agreement *a, const char *want)
     free(line);
 }
 
+/* The line of two groups, A (na members) and B (nb), with this max diff. */
+static void check_two_groups(const char **a, size_t na, const char **b, size_t nb, double diff, const char *want)
+{
+    gh_agreement_group groups[] = {{1, a, na}, {2, b, nb}};
+    gh_agreement ag = agreement(groups, 2, diff);
+    check_line(&ag, want);
+}
+
 static void test_agreement_lines(void)
 {
     const char *a1[] = {"cpu/0/naive", "cpu/0/tiled tile=8"};
@@ -166,20 +174,16 @@ static void test_agreement_lines(void)
     /* A backend split across groups shows its members; its devices only when it ran several. */
     const char *a2[] = {"cpu/0/naive", "opencl/0/naive", "opencl/1/tiled tile=8"};
     const char *b2[] = {"cpu/0/tiled tile=8", "opencl/1/naive"};
-    gh_agreement_group g2[] = {{1, a2, 3}, {2, b2, 2}};
-    a = agreement(g2, 2, 2.5);
-    check_line(&a,
-               "agreement f32 nn 37x53x29: 2 groups (A: cpu naive, opencl/0 naive, opencl/1 tiled tile=8; "
-               "B: cpu tiled tile=8, opencl/1 naive), max diff 2.5 of the bound (BEYOND)");
+    check_two_groups(a2, 3, b2, 2, 2.5,
+                     "agreement f32 nn 37x53x29: 2 groups (A: cpu naive, opencl/0 naive, opencl/1 tiled tile=8; "
+                     "B: cpu tiled tile=8, opencl/1 naive), max diff 2.5 of the bound (BEYOND)");
 
     /* A long group: GH_AGREEMENT_ITEMS items, then a count. */
     const char *a3[] = {"cpu/0/t 1", "cpu/0/t 2", "cpu/0/t 3", "cpu/0/t 4", "cpu/0/t 5", "cpu/0/t 6"};
     const char *b3[] = {"cpu/0/t 7", "gpu/0/t 1"};
-    gh_agreement_group g3[] = {{1, a3, 6}, {2, b3, 2}};
-    a = agreement(g3, 2, 0.5);
-    check_line(&a,
-               "agreement f32 nn 37x53x29: 2 groups (A: cpu t 1, cpu t 2, cpu t 3, cpu t 4, +2 more; "
-               "B: cpu t 7, gpu t 1), max diff 0.5 of the bound");
+    check_two_groups(a3, 6, b3, 2, 0.5,
+                     "agreement f32 nn 37x53x29: 2 groups (A: cpu t 1, cpu t 2, cpu t 3, cpu t 4, +2 more; "
+                     "B: cpu t 7, gpu t 1), max diff 0.5 of the bound");
 
     gh_agreement_group g4[] = {{1, a1, 2}};
     a = agreement(g4, 1, 0);

@@ -135,12 +135,20 @@ static void test_bad_time(setup *s)
            gh_result_status_name(r.status), r.detail);
 }
 
-static void test_nondeterministic(setup *s)
+/* One measurement with every time 1 ms and the fault *fault (spoil_call or
+ * status_call) set to call `call` meanwhile. */
+static gh_result measure_with_fault(setup *s, int *fault, int call)
 {
     for (int i = 0; i < 16; i++) script_ms[i] = 1.0;
-    spoil_call = 3;
+    *fault = call;
     gh_result r = measure_once(s);
-    spoil_call = -1;
+    *fault = -1;
+    return r;
+}
+
+static void test_nondeterministic(setup *s)
+{
+    gh_result r = measure_with_fault(s, &spoil_call, 3);
     EXPECT(r.status == GH_RESULT_FAIL && r.deterministic == 0 && strstr(r.detail, "nondeterministic: timed run 3"),
            "a timed run whose output differs from the first fails as nondeterministic, naming it (%s: %s)",
            gh_result_status_name(r.status), r.detail);
@@ -148,10 +156,7 @@ static void test_nondeterministic(setup *s)
 
 static void test_failed_call(setup *s)
 {
-    for (int i = 0; i < 16; i++) script_ms[i] = 1.0;
-    status_call = 2;
-    gh_result r = measure_once(s);
-    status_call = -1;
+    gh_result r = measure_with_fault(s, &status_call, 2);
     EXPECT(r.status == GH_RESULT_ERROR && r.repeats == 0,
            "a gemm call that fails mid-way is an error, no times (%s: %s)", gh_result_status_name(r.status), r.detail);
 }

@@ -28,6 +28,13 @@ config() { # PLUGIN B_COPY NUMA NAME
     "$fakes" "$work" "$4" "$1" "$2" "$3" >"$work/$4.ini"
 }
 
+# run_split NAME WHAT: gemmhost runs $work/NAME.ini, exit 0 (its output in
+# $work/NAME.out).
+run_split() {
+  timeout 60 "$gemmhost" --quiet --config "$work/$1.ini" >"$work/$1.out" 2>&1
+  expect_status "$2" $? 0
+}
+
 # Reads PREFIX.json and checks each split member with a Python expression
 # over m (the member) and i (its index); prints the members' fields.
 members_ok() { # NAME PREFIX EXPRESSION
@@ -51,8 +58,7 @@ out=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --list --summary 2>&1)
 expect_in "--list --summary too" "$out" "device fake_peer/1: Fake Device, none, software, 0.0 GiB, fp64, PCI 0000:3d:00.0"
 
 config fake_peer peer auto peer
-timeout 60 "$gemmhost" --quiet --config "$work/peer.ini" >"$work/peer.out" 2>&1
-expect_status "b_copy = peer over fake_peer" $? 0
+run_split peer "b_copy = peer over fake_peer"
 expect_ok "peer: 12 rows, all pass" $check "$work/peer" --rows 12 --status pass
 members_ok "peer: member 0 uploads B, member 1 copies it from member 0" "$work/peer" \
   "m['b_path'] == ('host, then on to the others by copy_peer' if i == 0 else m['b_path']) and (i == 0 or m['b_path'].startswith('peer from pair/0'))"
@@ -66,29 +72,25 @@ members_ok "peer: member 1 uploaded no B (A alone: 96x24 or 33x9 f64/i32 at most
   "i == 0 or m['bytes_up'] <= 96 * 24 * 8"
 
 config fake_peer_refused peer auto refused
-timeout 60 "$gemmhost" --quiet --config "$work/refused.ini" >"$work/refused.out" 2>&1
-expect_status "b_copy = peer, copy refused" $? 0
+run_split refused "b_copy = peer, copy refused"
 expect_ok "refused: 12 rows, all pass" $check "$work/refused" --rows 12 --status pass
 members_ok "refused: member 1 falls back to the host and says why" "$work/refused" \
   "i == 0 or m['b_path'] == 'host: copy_peer from pair/0 refused: copy_peer: fake device 1 cannot access fake device 0 (no peer link)'"
 
 printf '[run]\nsizes = 96x40x24\ndtype = f64\ntrans = nn\nwarmup = 0\nrepeat = 1\nverify = full\nisolation = none\nplugin_dir = %s\noutput = %s/lacking\n[backend one]\nplugin = fake_good\n[backend other]\nplugin = fake_good\n[split two]\nbackends = one, other\npanel = 8\nmem_limit = 1M\nb_copy = peer\nnuma = off\n' \
   "$fakes" "$work" >"$work/lacking.ini"
-timeout 60 "$gemmhost" --quiet --config "$work/lacking.ini" >"$work/lacking.out" 2>&1
-expect_status "b_copy = peer with a plugin without copy_peer" $? 0
+run_split lacking "b_copy = peer with a plugin without copy_peer"
 members_ok "lacking: each member uploads B, saying the plugin has no copy_peer; numa = off says so" "$work/lacking" \
   "m['b_path'] == 'host: plugin fake_good has no copy_peer (ABI minor 3)' and m['numa'] == 'not placed: numa = off' and m['numa_node'] is None"
 
 config fake_peer host auto host
-timeout 60 "$gemmhost" --quiet --config "$work/host.ini" >"$work/host.out" 2>&1
-expect_status "b_copy = host" $? 0
+run_split host "b_copy = host"
 members_ok "host: both upload B" "$work/host" "m['b_path'] == 'host (b_copy = host)'"
 
 # Isolation: each member in a worker of its own, so no peer copy; says why.
 config fake_peer peer auto isolated
 sed -i 's/^isolation = none/isolation = process/' "$work/isolated.ini"
-timeout 60 "$gemmhost" --quiet --config "$work/isolated.ini" >"$work/isolated.out" 2>&1
-expect_status "b_copy = peer under isolation" $? 0
+run_split isolated "b_copy = peer under isolation"
 expect_ok "isolated: all pass" $check "$work/isolated" --rows 12 --status pass
 members_ok "isolated: member 1 says peer copies need isolation = none" "$work/isolated" \
   "i == 0 or 'peer copies need isolation = none' in m['b_path']"
@@ -96,8 +98,7 @@ members_ok "isolated: member 1 says peer copies need isolation = none" "$work/is
 # A device with no node: numa_node -1 in sysfs.
 echo -1 >"$sys/bus/pci/devices/0000:3d:00.0/numa_node"
 config fake_peer auto auto nonode
-timeout 60 "$gemmhost" --quiet --config "$work/nonode.ini" >"$work/nonode.out" 2>&1
-expect_status "a device without a node" $? 0
+run_split nonode "a device without a node"
 members_ok "nonode: member 1 not placed, and why" "$work/nonode" \
   "i == 0 or (m['numa_node'] is None and m['numa'] == 'not placed: $sys/bus/pci/devices/0000:3d:00.0/numa_node is -1: the machine gives the device no NUMA node')"
 
@@ -106,8 +107,7 @@ echo 1 >"$sys/bus/pci/devices/0000:3d:00.0/numa_node"  # back from the no-node c
 cp "$work/peer.ini" "$work/speed.ini"
 sed -i 's|^output = .*|output = '"$work"'/speed|' "$work/speed.ini"
 printf '[backend single]\nplugin = fake_peer\ndevices = 0\n[split one]\nbackends = single\npanel = 8\nmem_limit = 1M\n' >>"$work/speed.ini"
-timeout 60 "$gemmhost" --quiet --config "$work/speed.ini" >"$work/speed.out" 2>&1
-expect_status "a one-member split beside the two-member one" $? 0
+run_split speed "a one-member split beside the two-member one"
 out=$("$python" "$src/tools/split_summary.py" "$work/speed" 2>&1)
 expect_status "split_summary.py" $? 0
 expect_in "summary: speed-up over one GPU" "$out" "x over one GPU (one)"

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include "data.h"
+#include "gemmhost/half.h"
 
 double gh_test_seeded_value(gh_dtype dtype, uint64_t seed, uint64_t stream, uint64_t index)
 {
@@ -22,6 +23,11 @@ double *gh_test_seeded_values(gh_dtype dtype, int64_t count, uint64_t seed, uint
     return x;
 }
 
+void gh_test_fill_seeded(gh_dtype dtype, void *base, size_t count, uint64_t seed, uint64_t stream)
+{
+    for (size_t i = 0; i < count; ++i) gh_test_put(dtype, base, i, gh_test_seeded_value(dtype, seed, stream, i));
+}
+
 void gh_test_seeded_f32(float *out, int64_t count, uint64_t seed, uint64_t stream)
 {
     for (int64_t i = 0; i < count; ++i) {
@@ -32,19 +38,29 @@ void gh_test_seeded_f32(float *out, int64_t count, uint64_t seed, uint64_t strea
 
 size_t gh_test_elem_size(gh_dtype dtype)
 {
-    return dtype == GH_F64 ? 8 : 4;
+    return gh_dtype_size(dtype);
 }
 
+/* f16 and bf16 round to nearest even: the value stored is then exact, what
+ * a reference multiplies; NaN becomes the type's quiet NaN. */
 void gh_test_put(gh_dtype dtype, void *base, size_t i, double v)
 {
-    if (dtype == GH_F32) ((float *)base)[i] = (float)v;
-    else if (dtype == GH_F64) ((double *)base)[i] = v;
-    else ((int32_t *)base)[i] = (int32_t)v;
+    switch (dtype) {
+    case GH_F32: ((float *)base)[i] = (float)v; break;
+    case GH_F64: ((double *)base)[i] = v; break;
+    case GH_F16: ((uint16_t *)base)[i] = gh_f64_to_f16(v); break;
+    case GH_BF16: ((uint16_t *)base)[i] = gh_f64_to_bf16(v); break;
+    default: ((int32_t *)base)[i] = (int32_t)v; break;
+    }
 }
 
 double gh_test_get(gh_dtype dtype, const void *base, size_t i)
 {
-    if (dtype == GH_F32) return ((const float *)base)[i];
-    if (dtype == GH_F64) return ((const double *)base)[i];
-    return ((const int32_t *)base)[i];
+    switch (dtype) {
+    case GH_F32: return ((const float *)base)[i];
+    case GH_F64: return ((const double *)base)[i];
+    case GH_F16: return gh_f16_to_f64(((const uint16_t *)base)[i]);
+    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)base)[i]);
+    default: return ((const int32_t *)base)[i];
+    }
 }

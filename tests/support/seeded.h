@@ -14,12 +14,15 @@
 double gh_test_seeded_value(gh_dtype dtype, uint64_t seed, uint64_t stream, uint64_t index);
 /* `count` such values in a new array (free()), or NULL out of memory. */
 double *gh_test_seeded_values(gh_dtype dtype, int64_t count, uint64_t seed, uint64_t stream);
+/* `count` values of (seed, stream) stored as dtype at base (gh_test_put). */
+void gh_test_fill_seeded(gh_dtype dtype, void *base, size_t count, uint64_t seed, uint64_t stream);
 /* `count` f32 values in [-1, 1): speed tests' inputs, never zeros (zeros run
  * faster and hide nothing). */
 void gh_test_seeded_f32(float *out, int64_t count, uint64_t seed, uint64_t stream);
 
-/* Elements of f32, f64 and i32 in a device-layout host image: the size, and
- * element i read or written as a double (exact for the values above). */
+/* Elements of every dtype in a device-layout host image: the size, and
+ * element i read or written as a double (exact for the values above; f16
+ * and bf16 rounded to nearest even). */
 size_t gh_test_elem_size(gh_dtype dtype);
 void gh_test_put(gh_dtype dtype, void *base, size_t i, double v);
 double gh_test_get(gh_dtype dtype, const void *base, size_t i);

@@ -1,6 +1,7 @@
 #include "timing.h"
 
 #include <stdlib.h>
+#include "gemm_args.h"
 
 static int compare_doubles(const void *x, const void *y)
 {
@@ -42,13 +43,5 @@ double gh_test_gflops(int64_t m, int64_t n, int64_t k, double ms)
 gh_gemm_args gh_test_square_args(int64_t n, gh_buffer *a, gh_buffer *b, gh_buffer *c, const int64_t *params,
                                  size_t n_params)
 {
-    gh_gemm_args args = {.size = sizeof args, .dtype = GH_F32, .alpha = 1.0, .beta = 0.0};
-    args.m = args.n = args.k = n;
-    args.lda = args.ldb = args.ldc = n; /* tight */
-    args.a = a;
-    args.b = b;
-    args.c = c;
-    args.params = params;
-    args.n_params = n_params;
-    return args;
+    return gh_test_tight_args(GH_F32, n, n, n, a, b, c, params, n_params);
 }

@@ -26,9 +26,7 @@ INI
 "$gemmhost" --quiet --config "$work/tiny.ini" --output "$work/tiny"
 expect_status "gemmhost on the tiny config" $? 0
 
-out=$("$python" "$tool" "$work/tiny.json" 2>&1)
-expect_status "benchmarks_md.py on the tiny run" $? 0
-expect_in "title" "$out" "# Benchmarks"
+expect_run "benchmarks_md.py on the tiny run" 0 "# Benchmarks" "$python" "$tool" "$work/tiny.json"
 expect_in "machine" "$out" "- Machine: $(hostname)"
 expect_in "version and commit" "$out" "- gemmhost "
 expect_in "the device" "$out" "  - cpu/0: "
@@ -54,24 +52,16 @@ naive = [r for r in doc["results"] if r["kernel"] == "naive" and r["dtype"] == "
 naive[1]["params"], naive[1]["params_used"] = "tile=auto", "tile=16"
 json.dump(doc, open(sys.argv[2], "w"))
 PY
-out=$("$python" "$tool" "$work/ratio" 2>&1)
-expect_status "benchmarks_md.py PREFIX (no .json)" $? 0
-expect_in "the baseline named" "$out" "ratio to cuBLAS (\`cublas\`) at the same shape"
+expect_run "benchmarks_md.py PREFIX (no .json)" 0 "ratio to cuBLAS (\`cublas\`) at the same shape" "$python" "$tool" "$work/ratio"
 expect_in "a failed result shown as such" "$out" "| naive | - | FAIL |"
 expect_in "naive at 0.25 of cublas" "$out" "| naive | tile=auto |  | 10 (0.25) |"
 expect_in "auto parameters: what ran" "$out" "- cpu naive tile=auto at 9x7x5: ran tile=16"
 expect_in "cublas at 1.00" "$out" "| cublas | - | 40 (1.00) | 40 (1.00) |"
 
 # Bad input: exit 2, the file and the problem named.
-out=$("$python" "$tool" "$work/no-such.json" 2>&1)
-expect_status "missing file" $? 2
-expect_in "missing file named" "$out" "$work/no-such.json: no such file"
+expect_run "missing file" 2 "$work/no-such.json: no such file" "$python" "$tool" "$work/no-such.json"
 echo '{"rows": []}' >"$work/other.json"
-out=$("$python" "$tool" "$work/other.json" 2>&1)
-expect_status "JSON not from gemmhost" $? 2
-expect_in "JSON not from gemmhost said" "$out" "not a gemmhost results file"
-out=$("$python" "$tool" 2>&1)
-expect_status "no argument" $? 2
-expect_in "no argument: the usage" "$out" "benchmarks_md.py results.json"
+expect_run "JSON not from gemmhost" 2 "not a gemmhost results file" "$python" "$tool" "$work/other.json"
+expect_run "no argument" 2 "benchmarks_md.py results.json" "$python" "$tool"
 
 finish

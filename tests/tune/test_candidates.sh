@@ -12,19 +12,8 @@ command -v "$python" >/dev/null || python=python3
 . "$src/tests/expect.sh"
 export GEMMHOST_TUNE_CACHE="$work/not-this.json"
 
-cat >"$work/run.ini" <<INI
-[run]
-sizes = 8, 9x7x5
-dtype = f32
-trans = nn
-warmup = 0
-repeat = 2
-output = $work/results/
-tune_cache = $work/tune.json
-plugin_dir = $fakes
-[backend fake]
-plugin = fake_tunable
-INI
+small_run "8, 9x7x5" "output = $work/results/" "tune_cache = $work/tune.json" "plugin_dir = $fakes" \
+  "[backend fake]" "plugin = fake_tunable" >"$work/run.ini"
 "$gemmhost" --tune --config "$work/run.ini" >"$work/stdout" 2>"$work/stderr"
 expect_status "--tune over good, wrong, crashing and refused candidates" $? 1
 out=$(cat "$work/stdout" "$work/stderr")

@@ -12,19 +12,7 @@ command -v "$python" >/dev/null || python=python3
 export GEMMHOST_TUNE_CACHE="$work/not-this.json"
 
 ini() { # CACHE: the fake plugin, two small sizes
-  cat <<INI
-[run]
-sizes = 8, 9x7x5
-dtype = f32
-trans = nn
-warmup = 0
-repeat = 2
-output =
-tune_cache = $1
-plugin_dir = $fakes
-[backend fake]
-plugin = fake_tunable
-INI
+  small_run "8, 9x7x5" "output =" "tune_cache = $1" "plugin_dir = $fakes" "[backend fake]" "plugin = fake_tunable"
 }
 
 # 1. A cache with variant 1 measured (at an impossible 99999 GFLOP/s) and

@@ -51,6 +51,21 @@ static inline void test_case_free(test_case *tc)
 /* Element (r, c) of op(X) by plain indexing into the storage. */
 #define OP_INDEX(x, trans, r, c) ((trans) ? (size_t)((c) * (x)->ld + (r)) : (size_t)((r) * (x)->ld + (c)))
 
+/* Element `at` = (i, j) of C in the storage type T (f32, f64, i32): the
+ * products summed in T in K's order (reversed with reverse_k), then alpha
+ * times that plus beta C0, in T. */
+#define COMPUTE_ELEMENT_IN(T)                                                                       \
+    do {                                                                                            \
+        const T *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);                           \
+        T *c = gh_matrix_data(&tc->c);                                                              \
+        T acc = 0;                                                                                  \
+        for (int64_t q = 0; q < in->k; q++) {                                                       \
+            int64_t p = reverse_k ? in->k - 1 - q : q;                                              \
+            acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)]; \
+        }                                                                                           \
+        c[at] = (T)in->alpha * acc + (in->beta != 0.0 ? (T)in->beta * c[at] : (T)0);                \
+    } while (0)
+
 /* C = alpha op(A) op(B) + beta C0 in the case's own precision, as a simple
  * kernel would: C starts as C0 (or poison when beta = 0), then every element
  * is written once. reverse_k sums K backwards, a different rounding order. */
@@ -63,23 +78,9 @@ static inline void test_case_compute(test_case *tc, int reverse_k)
         for (int64_t j = 0; j < in->n; j++) {
             size_t at = (size_t)(i * tc->c.ld + j);
             if (in->dtype == GH_F32) {
-                const float *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
-                float *c = gh_matrix_data(&tc->c);
-                float acc = 0.0f;
-                for (int64_t q = 0; q < in->k; q++) {
-                    int64_t p = reverse_k ? in->k - 1 - q : q;
-                    acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
-                }
-                c[at] = (float)in->alpha * acc + (in->beta != 0.0 ? (float)in->beta * c[at] : 0.0f);
+                COMPUTE_ELEMENT_IN(float);
             } else if (in->dtype == GH_F64) {
-                const double *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
-                double *c = gh_matrix_data(&tc->c);
-                double acc = 0.0;
-                for (int64_t q = 0; q < in->k; q++) {
-                    int64_t p = reverse_k ? in->k - 1 - q : q;
-                    acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
-                }
-                c[at] = in->alpha * acc + (in->beta != 0.0 ? in->beta * c[at] : 0.0);
+                COMPUTE_ELEMENT_IN(double);
             } else if (in->dtype == GH_F16 || in->dtype == GH_BF16) {
                 /* Stored in 16 bits, summed in f32, rounded once when stored. */
                 float acc = 0.0f;
@@ -93,12 +94,7 @@ static inline void test_case_compute(test_case *tc, int reverse_k)
                             (in->beta != 0.0 ? (float)in->beta * (float)gh_matrix_get(&tc->c, i, j) : 0.0f);
                 gh_matrix_set(&tc->c, i, j, out);
             } else {
-                const int32_t *a = gh_matrix_data(&tc->a), *b = gh_matrix_data(&tc->b);
-                int32_t *c = gh_matrix_data(&tc->c);
-                int32_t acc = 0;
-                for (int64_t p = 0; p < in->k; p++)
-                    acc += a[OP_INDEX(&tc->a, in->trans_a, i, p)] * b[OP_INDEX(&tc->b, in->trans_b, p, j)];
-                c[at] = (int32_t)in->alpha * acc + (in->beta != 0.0 ? (int32_t)in->beta * c[at] : 0);
+                COMPUTE_ELEMENT_IN(int32_t);
             }
         }
     }

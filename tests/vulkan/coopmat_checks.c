@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "gemm_args.h"
 
 int coopmat_offers(const plugin *pl, int device, gh_dtype dtype, int64_t shape)
 {
@@ -39,35 +40,19 @@ void coopmat_expect_refused(const plugin *pl, const gemm_case *c)
     const gh_device_info *info = api->device_info(pl->ctx, c->device);
     char params[64], name[256];
     describe_params(pl, c, params, sizeof params);
-    snprintf(name, sizeof name, "device %d coopmat %s %s", c->device, params, dtype_name(c->p.dtype));
+    snprintf(name, sizeof name, "device %d coopmat %s %s", c->device, params, gh_plugin_dtype_name(c->p.dtype));
     gh_buffer *buf = NULL;
     if (api->buffer_alloc(pl->ctx, c->device, 64, &buf) != GH_OK) {
         CHECK(0, "%s: buffer_alloc: %s", name, api->last_error(pl->ctx));
         return;
     }
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = c->p.dtype,
-        .m = 1,
-        .n = 1,
-        .k = 1,
-        .alpha = 1,
-        .beta = 0,
-        .lda = 1,
-        .ldb = 1,
-        .ldc = 1,
-        .a = buf,
-        .b = buf,
-        .c = buf,
-        .c_offset = 16,
-        .params = c->params,
-        .n_params = c->n_params,
-    };
+    gh_gemm_args args = gh_test_tight_args(c->p.dtype, 1, 1, 1, buf, buf, buf, c->params, c->n_params);
+    args.c_offset = 16;
     gh_gemm_timing timing = {.size = sizeof timing};
     gh_status st = api->gemm(pl->ctx, c->device, c->kernel, &args, &timing);
     const char *e = api->last_error(pl->ctx);
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "gemm: kernel coopmat: %s: ", dtype_name(c->p.dtype));
+    snprintf(prefix, sizeof prefix, "gemm: kernel coopmat: %s: ", gh_plugin_dtype_name(c->p.dtype));
     int names_it = strstr(e, info->name) != NULL;
     /* No cooperative matrices at all: both extensions named; else the
      * missing dtype or shape ("offers no"), or what else is lacking. */
@@ -196,7 +181,7 @@ void coopmat_emulated(const gh_plugin_api *api, int device, sweep_scope scope)
             }
             char params[64];
             describe_params(&pl, &proto, params, sizeof params);
-            printf("device %d: coopmat emulated %s %s: %s\n", device, params, dtype_name(dtype),
+            printf("device %d: coopmat emulated %s %s: %s\n", device, params, gh_plugin_dtype_name(dtype),
                    check_failures() == before ? "all agree with the reference" : "FAILURES above");
         }
     }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gemm_args.h"
+
 #define GUARD 11 /* elements after each matrix, to catch writes past the end */
 
 const scenario scenarios[SCENARIO_COUNT] = {
@@ -54,15 +56,15 @@ void describe_case(const plugin *pl, const gemm_case *c, char *buf, size_t size)
     char params[64];
     describe_params(pl, c, params, sizeof params);
     snprintf(buf, size, "device %d %s %s %s %c%c %lldx%lldx%lld alpha=%g beta=%g ld=%lld/%lld/%lld off=%llu/%llu/%llu",
-             c->device, k->name, params, dtype_name(p->dtype), p->ta ? 't' : 'n', p->tb ? 't' : 'n', (long long)p->m,
-             (long long)p->n, (long long)p->k, p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
+             c->device, k->name, params, gh_plugin_dtype_name(p->dtype), p->ta ? 't' : 'n', p->tb ? 't' : 'n',
+             (long long)p->m, (long long)p->n, (long long)p->k, p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
              (long long)p->ldc, (unsigned long long)p->a_off, (unsigned long long)p->b_off,
              (unsigned long long)p->c_off);
 }
 
 size_t case_c_bytes(const gemm_case *c)
 {
-    return (c->p.c_off + (size_t)c->p.m * c->p.ldc + GUARD) * elem_size(c->p.dtype);
+    return (c->p.c_off + (size_t)c->p.m * c->p.ldc + GUARD) * gh_test_elem_size(c->p.dtype);
 }
 
 int run_case(const plugin *pl, const gemm_case *c, char *why, size_t why_size, void **result)
@@ -70,7 +72,7 @@ int run_case(const plugin *pl, const gemm_case *c, char *why, size_t why_size, v
     const gh_plugin_api *api = pl->api;
     gh_plugin *ctx = pl->ctx;
     const problem *p = &c->p;
-    const size_t es = elem_size(p->dtype);
+    const size_t es = gh_test_elem_size(p->dtype);
     size_t a_rows = (size_t)(p->ta ? p->k : p->m), b_rows = (size_t)(p->tb ? p->n : p->k);
     size_t a_elems = p->a_off + a_rows * p->lda + GUARD;
     size_t b_elems = p->b_off + b_rows * p->ldb + GUARD;
@@ -84,10 +86,11 @@ int run_case(const plugin *pl, const gemm_case *c, char *why, size_t why_size, v
         snprintf(why, why_size, "out of host memory");
         goto done;
     }
+    /* Streams 0, 1, 2 of a seed the shape and dtype name. */
     uint64_t seed = 0x9E3779B97F4A7C15ull ^ (uint64_t)(p->m * 1000003 + p->n * 10007 + p->k * 101 + p->dtype);
-    fill_random(p->dtype, a, a_elems, &seed);
-    fill_random(p->dtype, b, b_elems, &seed);
-    fill_random(p->dtype, c0, c_elems, &seed);
+    gh_test_fill_seeded(p->dtype, a, a_elems, seed, 0);
+    gh_test_fill_seeded(p->dtype, b, b_elems, seed, 1);
+    gh_test_fill_seeded(p->dtype, c0, c_elems, seed, 2);
     if (p->beta == 0) /* an element the kernel never writes stays poisoned and fails */
         for (int64_t i = 0; i < p->m; i++)
             fill_poison(p->dtype, (char *)c0 + (p->c_off + i * p->ldc) * es, (size_t)p->n);
@@ -103,28 +106,10 @@ int run_case(const plugin *pl, const gemm_case *c, char *why, size_t why_size, v
         goto done;
     }
 
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = p->dtype,
-        .trans_a = p->ta,
-        .trans_b = p->tb,
-        .m = p->m,
-        .n = p->n,
-        .k = p->k,
-        .alpha = p->alpha,
-        .beta = p->beta,
-        .lda = p->lda,
-        .ldb = p->ldb,
-        .ldc = p->ldc,
-        .a = da,
-        .b = db,
-        .c = dc,
-        .a_offset = p->a_off,
-        .b_offset = p->b_off,
-        .c_offset = p->c_off,
-        .params = c->params,
-        .n_params = c->n_params,
-    };
+    gh_test_problem problem = {p->dtype, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->beta};
+    gh_gemm_args args =
+        gh_test_gemm_args(&problem, (gh_test_operand){da, p->lda, p->a_off}, (gh_test_operand){db, p->ldb, p->b_off},
+                          (gh_test_operand){dc, p->ldc, p->c_off}, c->params, c->n_params);
     gh_gemm_timing timing = {.size = sizeof timing};
     if ((st = api->gemm(ctx, c->device, c->kernel, &args, &timing)) != GH_OK) {
         snprintf(why, why_size, "gemm returned %d: %s", (int)st, api->last_error(ctx));

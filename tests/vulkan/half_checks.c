@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "gemm_args.h"
 #include "gemmhost/half.h"
 
 #define FEATURE "storageBuffer16BitAccess"
@@ -96,23 +97,8 @@ static int row_gemm(const plugin *pl, int device, gh_dtype dtype, float alpha, c
         snprintf(why, size, "buffer setup failed (%d): %s", (int)st, api->last_error(pl->ctx));
         goto out;
     }
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = dtype,
-        .m = 1,
-        .n = PATTERNS,
-        .k = 1,
-        .alpha = alpha,
-        .beta = 0,
-        .lda = 1,
-        .ldb = PATTERNS,
-        .ldc = PATTERNS,
-        .a = da,
-        .b = db,
-        .c = dc,
-        .params = c.params,
-        .n_params = c.n_params,
-    };
+    gh_gemm_args args = gh_test_tight_args(dtype, 1, PATTERNS, 1, da, db, dc, c.params, c.n_params);
+    args.alpha = alpha;
     gh_gemm_timing timing = {.size = sizeof timing};
     if ((st = api->gemm(pl->ctx, device, c.kernel, &args, &timing)) != GH_OK ||
         (st = api->download(pl->ctx, dc, 0, got, sizeof poison)) != GH_OK) {
@@ -218,7 +204,7 @@ void half_refused_without_storage(const gh_plugin_api *api, int device)
             int ran = run_case(&pl, &c, why, sizeof why, NULL);
             CHECK(!ran && strstr(why, "returned 2:") && strstr(why, device_name) && strstr(why, FEATURE),
                   "hide_features: %s %s is unsupported, naming device %s and " FEATURE " (%s)", kname,
-                  dtype_name(dtype), device_name, ran ? "it ran" : why);
+                  gh_plugin_dtype_name(dtype), device_name, ran ? "it ran" : why);
         }
     }
     /* f32 is not touched (one kernel: its pipelines are compiled anew in

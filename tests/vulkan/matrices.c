@@ -1,5 +1,6 @@
-/* Typed element access, seeded inputs, and the check against the host
- * library's reference and bound (core/verify/verify.c). */
+/* Poisoned outputs and the check against the host library's reference and
+ * bound (core/verify/verify.c); element access and seeded inputs are
+ * tests/support's. */
 #include "matrices.h"
 
 #include <math.h>
@@ -8,68 +9,15 @@
 #include <string.h>
 
 #include "data.h"
-#include "gemmhost/half.h"
 #include "verify.h"
 
 #define I32_POISON 0x7F7F7F7F
-
-size_t elem_size(gh_dtype dtype)
-{
-    return gh_dtype_size(dtype);
-}
-
-const char *dtype_name(gh_dtype dtype)
-{
-    return gh_dtype_name(dtype);
-}
-
-double elem_get(gh_dtype dtype, const void *p, size_t i)
-{
-    switch (dtype) {
-    case GH_F32: return ((const float *)p)[i];
-    case GH_F64: return ((const double *)p)[i];
-    case GH_F16: return gh_f16_to_f64(((const uint16_t *)p)[i]);
-    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)p)[i]);
-    default: return ((const int32_t *)p)[i];
-    }
-}
-
-/* f16 and bf16 round to nearest even: inputs drawn in [-1, 1) become values
- * exact in the type, and NaN the type's quiet NaN (the poison). */
-void elem_set(gh_dtype dtype, void *p, size_t i, double v)
-{
-    switch (dtype) {
-    case GH_F32: ((float *)p)[i] = (float)v; break;
-    case GH_F64: ((double *)p)[i] = v; break;
-    case GH_F16: ((uint16_t *)p)[i] = gh_f64_to_f16(v); break;
-    case GH_BF16: ((uint16_t *)p)[i] = gh_f64_to_bf16(v); break;
-    default: ((int32_t *)p)[i] = (int32_t)v; break;
-    }
-}
-
-static uint64_t next(uint64_t *s)
-{
-    /* xorshift64*: small, seeded, the same everywhere */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ull;
-}
-
-void fill_random(gh_dtype dtype, void *p, size_t n, uint64_t *seed)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = next(seed);
-        if (dtype == GH_I32) elem_set(dtype, p, i, (double)((int)(r >> 40) % 17 - 8));
-        else elem_set(dtype, p, i, (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-    }
-}
 
 void fill_poison(gh_dtype dtype, void *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (dtype == GH_I32) ((int32_t *)p)[i] = I32_POISON;
-        else elem_set(dtype, p, i, NAN);
+        else gh_test_put(dtype, p, i, NAN);
     }
 }
 
@@ -82,23 +30,23 @@ static gh_matrix view(gh_dtype dtype, const void *buf, uint64_t offset, int64_t 
         .rows = rows,
         .cols = cols,
         .ld = ld,
-        .elem_size = elem_size(dtype),
+        .elem_size = gh_test_elem_size(dtype),
         .storage_elems = (size_t)((rows - 1) * ld + cols),
-        .storage = (char *)(uintptr_t)buf + offset * elem_size(dtype), /* only read */
+        .storage = (char *)(uintptr_t)buf + offset * gh_test_elem_size(dtype), /* only read */
     };
 }
 
 int check_result(const problem *p, const void *a, const void *b, const void *c0, const void *got, size_t c_elems,
                  char *why, size_t why_size)
 {
-    const size_t es = elem_size(p->dtype);
+    const size_t es = gh_test_elem_size(p->dtype);
     for (size_t e = 0; e < c_elems; e++) {
         uint64_t rel = e - p->c_off;
         int inside =
             e >= p->c_off && rel / (uint64_t)p->ldc < (uint64_t)p->m && rel % (uint64_t)p->ldc < (uint64_t)p->n;
         if (!inside && memcmp((const char *)got + e * es, (const char *)c0 + e * es, es) != 0) {
             snprintf(why, why_size, "element %zu of C's buffer, outside the matrix, changed from %g to %g", e,
-                     elem_get(p->dtype, c0, e), elem_get(p->dtype, got, e));
+                     gh_test_get(p->dtype, c0, e), gh_test_get(p->dtype, got, e));
             return 0;
         }
     }

@@ -1,6 +1,6 @@
-/* Host side of the Vulkan plugin test: typed element access, seeded inputs,
- * and the check against the host library's f64 reference and bound
- * (core/verify/verify.h, docs/verification.md). */
+/* Host side of the Vulkan plugin test: poisoned outputs and the check
+ * against the host library's f64 reference and bound (core/verify/verify.h,
+ * docs/verification.md). */
 #ifndef GEMMHOST_TEST_VULKAN_MATRICES_H
 #define GEMMHOST_TEST_VULKAN_MATRICES_H
 
@@ -8,15 +8,14 @@
 #include <stdint.h>
 
 #include "gemmhost/plugin.h"
+#include "gemmhost/plugin_helpers.h"
 
-size_t elem_size(gh_dtype dtype);
-const char *dtype_name(gh_dtype dtype);
-double elem_get(gh_dtype dtype, const void *p, size_t i);
-void elem_set(gh_dtype dtype, void *p, size_t i, double v);
+/* Element access (gh_test_get, gh_test_put, gh_test_elem_size) and seeded
+ * inputs (gh_test_fill_seeded: floats uniform in [-1, 1), f16 and bf16
+ * rounded to the type, i32 in -8..8 but 0, so that no sum overflows) are
+ * tests/support's seeded.h. */
+#include "seeded.h"
 
-/* Fills n elements with seeded values: floats uniform in [-1, 1) (f16 and
- * bf16 rounded to the type), i32 in [-8, 8] so that no sum overflows. */
-void fill_random(gh_dtype dtype, void *p, size_t n, uint64_t *seed);
 /* The value that marks an unwritten element of C: NaN, or a sentinel for i32. */
 void fill_poison(gh_dtype dtype, void *p, size_t n);
 

@@ -7,6 +7,7 @@
 
 #include "../check.h"
 #include "coopmat_checks.h"
+#include "gemm_args.h"
 
 /* Shapes that hit every edge of a tile of side t. */
 enum { SHAPE_COUNT = 8 };
@@ -86,29 +87,13 @@ static void expect_refused(const plugin *pl, const gemm_case *c, const char *lim
     char params[64], name[256];
     describe_params(pl, c, params, sizeof params);
     snprintf(name, sizeof name, "device %d %s %s %s", c->device, api->kernel_info(pl->ctx, c->kernel)->name, params,
-             dtype_name(c->p.dtype));
+             gh_plugin_dtype_name(c->p.dtype));
     gh_buffer *buf = NULL;
     if (api->buffer_alloc(pl->ctx, c->device, 64, &buf) != GH_OK) {
         CHECK(0, "%s: buffer_alloc: %s", name, api->last_error(pl->ctx));
         return;
     }
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = c->p.dtype,
-        .m = 1,
-        .n = 1,
-        .k = 1,
-        .alpha = 1,
-        .beta = 0,
-        .lda = 1,
-        .ldb = 1,
-        .ldc = 1,
-        .a = buf,
-        .b = buf,
-        .c = buf,
-        .params = c->params,
-        .n_params = c->n_params,
-    };
+    gh_gemm_args args = gh_test_tight_args(c->p.dtype, 1, 1, 1, buf, buf, buf, c->params, c->n_params);
     gh_gemm_timing timing = {.size = sizeof timing};
     gh_status st = api->gemm(pl->ctx, c->device, c->kernel, &args, &timing);
     const char *e = api->last_error(pl->ctx);

@@ -50,12 +50,20 @@ sys.exit(1 if bad else 0)
 PYEOF
 }
 
-"$gemmhost" --quiet --config "$config" --output "$work/coop"
-status=$?
-want=$(judge "$work/coop" 2>/dev/null)
-expect_ok "alpha 2, beta -3: every row passes, or is unsupported for a shape or dtype the device lacks" \
-  judge "$work/coop"
-expect_status "alpha 2, beta -3: gemmhost" "$status" "${want:-0}"
+# judged_run NAME WHAT [ARG]...: gemmhost on the config with these arguments,
+# into $work/NAME: every row judged, and the exit status the one judge says
+# gemmhost must have.
+judged_run() {
+  local name=$1 what=$2 status want
+  shift 2
+  "$gemmhost" --quiet --config "$config" "$@" --output "$work/$name"
+  status=$?
+  want=$(judge "$work/$name" 2>/dev/null)
+  expect_ok "$what: every row passes, or is unsupported for a shape or dtype the device lacks" judge "$work/$name"
+  expect_status "$what: gemmhost" "$status" "${want:-0}"
+}
+
+judged_run coop "alpha 2, beta -3"
 # 10 sizes x 2 dtypes x 4 transposes x 12 parameter sets
 expect_ok "alpha 2, beta -3: 960 rows per device, both dtypes, every transpose, K = 4096" $check "$work/coop" \
   --min-rows 960 --distinct dtype=2 --distinct trans=4 --require k=4096 --require m=1 --require verify_method=full
@@ -82,25 +90,13 @@ else
 fi
 
 # beta = 0: C holds NaN and must not be read.
-"$gemmhost" --quiet --config "$config" --set run.beta=0 --size 33x1x17,37x53x29,200x130x100,8x8x4096 \
-  --output "$work/coop0"
-status=$?
-want=$(judge "$work/coop0" 2>/dev/null)
-expect_ok "beta 0 over NaN: every row passes, or is unsupported for a shape or dtype the device lacks" \
-  judge "$work/coop0"
-expect_status "beta 0 over NaN: gemmhost" "$status" "${want:-0}"
+judged_run coop0 "beta 0 over NaN" --set run.beta=0 --size 33x1x17,37x53x29,200x130x100,8x8x4096
 expect_ok "beta 0 over NaN: 384 rows per device" $check "$work/coop0" --min-rows 384 --require beta=0
 
 # Rows padded to multiples of 8 elements and sizes multiples of 8 (but not of
 # the blocks): whole tiles read 16 bytes at a time, the edges element by
 # element; K = 4096 runs 128 steps through both buffers.
-"$gemmhost" --quiet --config "$config" --set run.ld_pad=8 --size 256x256x256,264x136x200,392x520x72,128x256x4096 \
-  --output "$work/coopv"
-status=$?
-want=$(judge "$work/coopv" 2>/dev/null)
-expect_ok "16-byte copies: every row passes, or is unsupported for a shape or dtype the device lacks" \
-  judge "$work/coopv"
-expect_status "16-byte copies: gemmhost" "$status" "${want:-0}"
+judged_run coopv "16-byte copies" --set run.ld_pad=8 --size 256x256x256,264x136x200,392x520x72,128x256x4096
 expect_ok "16-byte copies: 384 rows per device" $check "$work/coopv" --min-rows 384 --require k=4096
 
 finish

@@ -38,14 +38,21 @@ if [ ! -e "${nv[0]}" ]; then
   finish
   exit
 fi
-if [ "$kind" = glslc ]; then
-  files=("${nv[@]}")
+# beside SUFFIX...: adds to files, for every NV module, the module beside
+# it with each SUFFIX in place of _f16_nv.spv (one missing is a failure).
+beside() {
+  local f base sibling suffix
   for f in "${nv[@]}"; do
     base=${f%_f16_nv.spv}
-    for emu in "${base}_f16_emu.spv" "${base}_bf16_emu.spv"; do
-      if [ -e "$emu" ]; then files+=("$emu"); else bad "$(basename "$emu") is missing beside $(basename "$f")"; fi
+    for suffix in "$@"; do
+      sibling=$base$suffix
+      if [ -e "$sibling" ]; then files+=("$sibling"); else bad "$(basename "$sibling") is missing beside $(basename "$f")"; fi
     done
   done
+}
+if [ "$kind" = glslc ]; then
+  files=("${nv[@]}")
+  beside _f16_emu.spv _bf16_emu.spv
 else
   if [ "$best" -lt 202502 ]; then
     echo "skip: $val is v$((best / 100)).$((best % 100)), older than v2025.2 (the first with SPV_KHR_bfloat16;" \
@@ -54,12 +61,7 @@ else
     exit 77
   fi
   files=()
-  for f in "${nv[@]}"; do
-    base=${f%_f16_nv.spv}
-    for khr in "${base}_f16.spv" "${base}_bf16.spv"; do
-      if [ -e "$khr" ]; then files+=("$khr"); else bad "$(basename "$khr") is missing beside $(basename "$f")"; fi
-    done
-  done
+  beside _f16.spv _bf16.spv
 fi
 
 for f in "${files[@]}"; do

@@ -46,7 +46,6 @@
  * 1/N of the time where creating pipelines dominates (a GPU driver's
  * compiler: a warptile pipeline per layout of the operands).
  */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +56,9 @@
 #include "../check.h"
 #include "gemm_case.h"
 #include "coopmat_checks.h"
+#include "gemm_args.h"
 #include "half_checks.h"
+#include "plugin_handle.h"
 #include "sweep.h"
 
 #define SKIP_EXIT 77
@@ -71,13 +72,6 @@ static void device_limits(const plugin *pl, int device)
     CHECK(strncmp(i->api, "Vulkan ", 7) == 0 && i->max_workgroup_size >= 128 && i->local_mem_bytes >= 16384,
           "device %d: info has Vulkan's version and limits (api \"%s\", %u invocations, %llu bytes shared)", device,
           i->api, i->max_workgroup_size, (unsigned long long)i->local_mem_bytes);
-}
-
-static int kernel_index(const plugin *pl, const char *name)
-{
-    for (int k = 0; k < pl->api->kernel_count(pl->ctx); k++)
-        if (strcmp(pl->api->kernel_info(pl->ctx, k)->name, name) == 0) return k;
-    return -1;
 }
 
 /* Two runs of the same case give the same bits (a missing barrier would not). */
@@ -96,7 +90,9 @@ static void determinism(const plugin *pl, int device)
         {"warptile", {128, 8, 8, 0, 2}, 5},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        gemm_case c = {.device = device, .kernel = kernel_index(pl, runs[r].kernel), .n_params = runs[r].n_params};
+        gemm_case c = {.device = device,
+                       .kernel = gh_test_find_kernel(pl->api, pl->ctx, runs[r].kernel),
+                       .n_params = runs[r].n_params};
         memcpy(c.params, runs[r].params, sizeof c.params);
         int64_t shape[3] = {100, 90, 130};
         make_problem(&c.p, GH_F32, 0, 1, shape, &scenarios[0]);
@@ -188,17 +184,18 @@ static void kernel_dir(const plugin *pl, int device)
         CHECK(0, "kernel_dir: open with kernel_dir=%s: %s", dir, pl->api->last_error(NULL));
     } else {
         char why[512] = "";
-        gemm_case c = {.device = device, .kernel = kernel_index(pl, "naive"), .params = {8}, .n_params = 1};
+        gemm_case c = {
+            .device = device, .kernel = gh_test_find_kernel(pl->api, pl->ctx, "naive"), .params = {8}, .n_params = 1};
         int64_t shape[3] = {5, 6, 7};
         make_problem(&c.p, GH_F32, 0, 0, shape, &scenarios[0]);
         int passed = run_case(&with, &c, why, sizeof why, NULL);
         CHECK(!passed && strstr(why, "naive_f32.spv") && strstr(why, "not SPIR-V"),
               "kernel_dir: a broken naive_f32.spv there is refused (%s)", passed ? "it ran" : why);
-        c.kernel = kernel_index(pl, "tiled");
+        c.kernel = gh_test_find_kernel(pl->api, pl->ctx, "tiled");
         passed = run_case(&with, &c, why, sizeof why, NULL);
         CHECK(passed, "kernel_dir: tiled, without tiled_f32.spv there, runs the embedded module%s%s",
               passed ? "" : ": ", passed ? "" : why);
-        c.kernel = kernel_index(pl, "blocked");
+        c.kernel = gh_test_find_kernel(pl->api, pl->ctx, "blocked");
         c.params[0] = 32;
         c.params[1] = 4;
         c.n_params = 2;
@@ -242,7 +239,8 @@ static void statistics_option(const plugin *pl, int device)
     char failure[512] = "";
     int passed = 0;
     if ((st = pl->api->open(&yes, 1, &with.ctx)) == GH_OK) {
-        gemm_case c = {.device = device, .kernel = kernel_index(pl, "tiled"), .params = {8}, .n_params = 1};
+        gemm_case c = {
+            .device = device, .kernel = gh_test_find_kernel(pl->api, pl->ctx, "tiled"), .params = {8}, .n_params = 1};
         int64_t shape[3] = {5, 6, 7};
         make_problem(&c.p, GH_F32, 0, 0, shape, &scenarios[0]);
         passed = run_case(&with, &c, failure, sizeof failure, NULL);
@@ -277,49 +275,14 @@ static void close_with_work_left(const plugin *pl, int device)
     gh_buffer *buf = NULL;
     gh_status st = other.api->buffer_alloc(other.ctx, device, 64 * sizeof(float), &buf);
     int64_t tile = 8;
-    gh_gemm_args args = {
-        .size = sizeof args,
-        .dtype = GH_F32,
-        .m = 4,
-        .n = 4,
-        .k = 4,
-        .alpha = 1,
-        .beta = 0,
-        .lda = 4,
-        .ldb = 4,
-        .ldc = 4,
-        .a = buf,
-        .b = buf,
-        .c = buf,
-        .c_offset = 32,
-        .params = &tile,
-        .n_params = 1,
-    };
+    gh_gemm_args args = gh_test_tight_args(GH_F32, 4, 4, 4, buf, buf, buf, &tile, 1);
+    args.c_offset = 32;
     gh_gemm_timing timing = {.size = sizeof timing};
-    if (st == GH_OK) st = other.api->gemm(other.ctx, device, kernel_index(pl, "tiled"), &args, &timing);
+    if (st == GH_OK)
+        st = other.api->gemm(other.ctx, device, gh_test_find_kernel(pl->api, pl->ctx, "tiled"), &args, &timing);
     CHECK(st == GH_OK, "close: a context left with a buffer and a pipeline%s%s", st == GH_OK ? "" : ": ",
           st == GH_OK ? "" : other.api->last_error(other.ctx));
     other.api->close(other.ctx); /* the buffer is not freed first, on purpose */
-}
-
-/* The plugin's table, negotiated as the host does; NULL (having said why)
- * when the plugin cannot be used. */
-static const gh_plugin_api *load(const char *path, void **lib)
-{
-    if (!(*lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-        CHECK(0, "dlopen %s: %s", path, dlerror());
-        return NULL;
-    }
-    gh_entry_fn entry;
-    void *sym = dlsym(*lib, GEMMHOST_ENTRY_NAME);
-    memcpy(&entry, &sym, sizeof sym);
-    gh_entry_request req = {.size = sizeof req, .host_abi_major = GEMMHOST_ABI_MAJOR, .abi_minor = GEMMHOST_ABI_MINOR};
-    gh_status st = sym ? entry(&req) : GH_ERROR;
-    if (st != GH_OK || !req.api) {
-        CHECK(0, "%s: no %s, or it answered %d", path, GEMMHOST_ENTRY_NAME, (int)st);
-        return NULL;
-    }
-    return req.api;
 }
 
 int main(int argc, char **argv)
@@ -354,18 +317,21 @@ int main(int argc, char **argv)
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
 
-    void *lib = NULL;
-    plugin pl = {load(argv[1], &lib), NULL};
-    if (!pl.api) return check_summary("test_vulkan");
-    gh_status st = pl.api->open(NULL, 0, &pl.ctx);
-    if (st != GH_OK) {
-        CHECK(0, "open: status %d: %s", (int)st, pl.api->last_error(NULL));
+    gh_test_plugin handle;
+    if (gh_test_plugin_load(&handle, argv[1]) != 0) {
+        CHECK(0, "%s", handle.error);
         return check_summary("test_vulkan");
     }
+    if (gh_test_plugin_open(&handle, NULL, 0) != GH_OK) {
+        CHECK(0, "%s", handle.error);
+        gh_test_plugin_unload(&handle);
+        return check_summary("test_vulkan");
+    }
+    plugin pl = {handle.api, handle.ctx};
     int devices = pl.api->device_count(pl.ctx);
     if (devices == 0) {
         check_skip("no Vulkan device: %s", pl.api->last_error(pl.ctx));
-        pl.api->close(pl.ctx);
+        gh_test_plugin_unload(&handle);
         return check_summary("test_vulkan") ? 1 : SKIP_EXIT;
     }
 
@@ -395,7 +361,6 @@ int main(int argc, char **argv)
         printf("device %d: %s\n", d,
                check_failures() == failed_before ? "all GEMMs agree with the reference" : "FAILURES above");
     }
-    pl.api->close(pl.ctx);
-    dlclose(lib);
+    gh_test_plugin_unload(&handle);
     return check_summary("test_vulkan");
 }
