@@ -90,6 +90,8 @@ typedef struct gh_run_config {
     double timeout;         /* key timeout: seconds per plugin call; 0 none; < 0 (auto) from the call's size */
     double tune_budget;     /* key tune_budget: seconds per kernel search of the tuner */
     char *tune_cache;       /* key tune_cache: the tuner's cache file; "": GEMMHOST_TUNE_CACHE or the user's cache */
+    /* --save-outputs DIR (not a key; not owned): each distinct output as DIR/HASH.npy */
+    const char *save_outputs;
 } gh_run_config;
 
 typedef struct gh_config {

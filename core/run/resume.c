@@ -20,6 +20,7 @@
 
 #include "data.h"
 #include "encode.h"
+#include "fingerprint_json.h"
 #include "result_log_read.h"
 #include "util.h"
 
@@ -233,6 +234,11 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     r->upload_ms = num_of(o, "upload_ms", 0);
     r->download_ms = num_of(o, "download_ms", 0);
     r->gflops = num_of(o, "gflops", 0);
+    char fp_err[128];
+    if (gh_fingerprint_from_json(o, &r->fingerprint, fp_err, sizeof fp_err) != 0) {
+        snprintf(why, why_size, "a result (case %d, %s %s): %s", r->case_index, r->backend, r->kernel, fp_err);
+        return -1;
+    }
     return 0;
 }
 
