@@ -36,6 +36,9 @@ static void compare_with_itself(const char *path)
         json_object_set_new(doc, "environment", gh_env_diff(files, 2));
         gh_compare_render(sink, doc, GH_COMPARE_TEXT);
         gh_compare_render(sink, doc, GH_COMPARE_MARKDOWN);
+        char junit[300];
+        snprintf(junit, sizeof junit, "%s.xml", path);
+        if (gh_compare_junit_write(doc, junit, err, sizeof err) == 0) remove(junit);
         json_decref(doc);
         gh_matches_free(&m);
     }
