@@ -52,6 +52,8 @@ static void usage(FILE *to)
         "  --trans LIST      transposes instead of [run] trans (nn, nt, tn, tt)\n"
         "  --junit FILE      also write the results as JUnit XML, for CI systems\n"
         "  --full-agreement  print every agreement group's members, not one line per case\n"
+        "  --save-outputs DIR  keep each distinct output as DIR/HASH.npy (HASH: its\n"
+        "                    output_hash), for gemmhost compare or numpy\n"
         "  --list            show every plugin found, its devices, kernels and options,\n"
         "                    and why any plugin could not be loaded\n"
         "  --json, --summary with --list: as JSON, or one line per plugin and device\n"
@@ -88,14 +90,15 @@ typedef struct option {
 } option;
 
 static const option options[] = {
-    {"--help", OPT_FLAG, NULL},      {"--version", OPT_FLAG, NULL},      {"--list", OPT_FLAG, NULL},
-    {"--dry-run", OPT_FLAG, NULL},   {"--quiet", OPT_FLAG, NULL},        {"--overwrite", OPT_FLAG, NULL},
-    {"--json", OPT_FLAG, NULL},      {"--summary", OPT_FLAG, NULL},      {"--full-agreement", OPT_FLAG, NULL},
-    {"--config", OPT_VALUE, NULL},   {"--set", OPT_VALUE, NULL},         {"--output", OPT_VALUE, NULL},
-    {"--junit", OPT_VALUE, NULL},    {"--backend", OPT_VALUE, NULL},     {"--kernel", OPT_VALUE, NULL},
-    {"--device", OPT_VALUE, NULL},   {"--size", OPT_VALUE, "sizes"},     {"--dtype", OPT_VALUE, "dtype"},
-    {"--trans", OPT_VALUE, "trans"}, {"--no-isolation", OPT_FLAG, NULL}, {"--resume", OPT_FLAG, NULL},
-    {"--tune", OPT_FLAG, NULL},      {"--tune-budget", OPT_VALUE, NULL}, {"--verbose", OPT_FLAG, NULL},
+    {"--help", OPT_FLAG, NULL},          {"--version", OPT_FLAG, NULL},      {"--list", OPT_FLAG, NULL},
+    {"--dry-run", OPT_FLAG, NULL},       {"--quiet", OPT_FLAG, NULL},        {"--overwrite", OPT_FLAG, NULL},
+    {"--json", OPT_FLAG, NULL},          {"--summary", OPT_FLAG, NULL},      {"--full-agreement", OPT_FLAG, NULL},
+    {"--config", OPT_VALUE, NULL},       {"--set", OPT_VALUE, NULL},         {"--output", OPT_VALUE, NULL},
+    {"--junit", OPT_VALUE, NULL},        {"--backend", OPT_VALUE, NULL},     {"--kernel", OPT_VALUE, NULL},
+    {"--device", OPT_VALUE, NULL},       {"--size", OPT_VALUE, "sizes"},     {"--dtype", OPT_VALUE, "dtype"},
+    {"--trans", OPT_VALUE, "trans"},     {"--no-isolation", OPT_FLAG, NULL}, {"--resume", OPT_FLAG, NULL},
+    {"--tune", OPT_FLAG, NULL},          {"--tune-budget", OPT_VALUE, NULL}, {"--verbose", OPT_FLAG, NULL},
+    {"--save-outputs", OPT_VALUE, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
@@ -166,6 +169,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--set")) c->overrides[c->n_overrides++] = value;
     else if (!strcmp(n, "--output")) c->output = value;
     else if (!strcmp(n, "--junit")) c->junit = value;
+    else if (!strcmp(n, "--save-outputs")) c->save_outputs = value;
     else if (!strcmp(n, "--backend")) c->filters.backends = add_to_list(c, c->filters.backends, value);
     else if (!strcmp(n, "--kernel")) c->filters.kernels = add_to_list(c, c->filters.kernels, value);
     else if (!strcmp(n, "--device")) c->filters.devices = add_to_list(c, c->filters.devices, value);

@@ -22,6 +22,8 @@ typedef struct gh_cli {
     size_t n_owned;
     const char *output; /* --output; NULL when not given */
     const char *junit;  /* --junit FILE */
+    /* --save-outputs DIR */
+    const char *save_outputs;
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
     int verbose;        /* --verbose: every result's row on the terminal, not the first screen's summary */

@@ -25,6 +25,7 @@
 #include "run_files.h"
 #include "stdout_guard.h"
 #include "tune.h"
+#include "save_output.h"
 #include "util.h"
 #include "worker.h"
 
@@ -369,7 +370,9 @@ static int run_plan(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugin
     ro.settings_json = settings;
     gh_resume *resume = NULL;
     gh_report *report = NULL;
-    if (load_resume(c, &ro, plan, &resume, err, sizeof err) == 0) report = gh_report_open(&ro, err, sizeof err);
+    if ((!cfg->run.save_outputs || gh_save_outputs_prepare(cfg->run.save_outputs, err, sizeof err) == 0) &&
+        load_resume(c, &ro, plan, &resume, err, sizeof err) == 0)
+        report = gh_report_open(&ro, err, sizeof err);
     free(config_text);
     free(settings);
     free(experiment);
@@ -440,6 +443,7 @@ static int gemmhost(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
+    cfg.run.save_outputs = c.save_outputs; /* not a config key: where one machine keeps its outputs */
     gh_plugin_set plugins = {
         .isolated = cfg.run.isolation == GH_ISOLATION_PROCESS, .has_timeout = 1, .timeout = cfg.run.timeout};
     gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);

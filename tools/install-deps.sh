@@ -12,7 +12,8 @@ $sudo apt-get update -q
 # the Vulkan half-precision test also runs under the Khronos validation layer;
 # libjansson-dev: --resume reads an earlier run's results JSON; libclblast1: the OpenCL plugin's
 # `clblast` kernel (loaded at run time; libclblast-dev's header checks the plugin's declarations);
-# clang-format: tools/test.sh checks the C sources against .clang-format;
+# clang-format: tools/test.sh checks the C sources against .clang-format; clang (with its
+# libFuzzer, -fsanitize=fuzzer): the fuzz test builds tests/fuzz's targets with it;
 # spirv-tools: spirv-val on the Vulkan coopmat kernel's SPIR-V. Debian 12's spirv-val (2023.1)
 # predates SPV_KHR_cooperative_matrix: the test of the KHR modules skips, saying so, unless a
 # newer spirv-val is on PATH.
@@ -20,4 +21,4 @@ $sudo apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config python3 python3-matplotlib python3-zstandard libxml2-utils \
   libinih-dev libopenblas0 libjansson-dev \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast1 libclblast-dev \
-  libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers spirv-tools clang-format
+  libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers spirv-tools clang-format clang

@@ -10,6 +10,10 @@
                              (A = the group the first column is in), and per case the largest
                              difference between groups in units of the error bound.
 
+Given the comparison that `gemmhost compare --json A.json B.json ... > CMP.json` prints, it draws
+CMP-speed (per later file, kernel and case the time ratio against A with its spread) and
+CMP-files (the agreement heatmap across files) instead; see plot_compare.py.
+
 Written next to the JSON, or into --out DIR. Prints each file written.
 Exit status: 0 at least one picture written (a picture that cannot be drawn, e.g. no passing
 timed result, is said on stderr and skipped); 1 nothing to draw, or matplotlib missing;
@@ -17,12 +21,14 @@ timed result, is said on stderr and skipped); 1 nothing to draw, or matplotlib m
 Needs matplotlib (Debian: python3-matplotlib); draws without a display (Agg).
 """
 import argparse
+import json
 import math
 import os
 import sys
 from collections import Counter, OrderedDict
 
 import gemmhost_json
+import plot_compare
 
 BASELINE_KERNELS = ("cublas", "clblast")
 TRANSPOSES = ("nn", "nt", "tn", "tt")
@@ -331,10 +337,20 @@ def save(fig, prefix, what, plt):
     return written
 
 
+def read_json_quietly(path):
+    """The JSON document at path, or None when it cannot be read (gemmhost_json.load then says why)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def main(argv):
     args = parse_args(argv)
+    comparison = plot_compare.is_comparison(read_json_quietly(gemmhost_json.resolve(args.json)))
     try:
-        doc = gemmhost_json.load(args.json)
+        doc = read_json_quietly(gemmhost_json.resolve(args.json)) if comparison else gemmhost_json.load(args.json)
     except gemmhost_json.NotResults as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 2
@@ -360,8 +376,12 @@ def main(argv):
         prefix = os.path.join(args.out, name)
 
     written = []
-    for what, draw in (("gflops", lambda: draw_gflops(doc, name, args, plt)),
-                       ("agreement", lambda: draw_agreement(doc, name, args, plt))):
+    drawings = (("gflops", lambda: draw_gflops(doc, name, args, plt)),
+                ("agreement", lambda: draw_agreement(doc, name, args, plt)))
+    if comparison:
+        drawings = (("speed", lambda: plot_compare.draw_speed(doc, name, plt)),
+                    ("files", lambda: plot_compare.draw_files(doc, name, plt)))
+    for what, draw in drawings:
         fig, why = draw()
         if fig is None:
             print(f"plot.py: {what}: not drawn: {why} in {gemmhost_json.resolve(args.json)}", file=sys.stderr)

@@ -142,6 +142,45 @@ static void list_part(FILE *out, const json_t *rows, const char *title, gh_compa
                 json_array_size(rows) - SHOWN);
 }
 
+/* A value of the document written as a number: a JSON number, or "nan", "inf". */
+static void value_text(char *buf, size_t size, const json_t *v, int digits)
+{
+    if (json_is_number(v)) snprintf(buf, size, "%.*g", digits, json_number_value(v));
+    else snprintf(buf, size, "%s", json_is_string(v) ? json_string_value(v) : "-");
+}
+
+/* Outputs that moved beyond their bound against the baseline: regressions. */
+static void outputs_part(FILE *out, const json_t *cmp, gh_compare_style st)
+{
+    const json_t *rows = json_object_get(cmp, "outputs");
+    if (!json_array_size(rows)) return;
+    heading(out, st, "outputs beyond their error bound, %s against %s (fingerprints):", s_of(cmp, "other"),
+            s_of(cmp, "base"));
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        const json_t *r = json_array_get(rows, i);
+        char d[64], x[64], y[64], b[64];
+        value_text(d, sizeof d, json_object_get(r, "diff_in_bounds"), 3);
+        value_text(x, sizeof x, json_object_get(r, "base_value"), 9);
+        value_text(y, sizeof y, json_object_get(r, "other_value"), 9);
+        value_text(b, sizeof b, json_object_get(r, "bound"), 3);
+        fprintf(out, "%s%s, %s: C[%lld,%lld] %s -> %s, %s bounds apart (bound %s) (worse)\n",
+                st == GH_COMPARE_MARKDOWN ? "- " : "  ", s_of(r, "result"), s_of(r, "case"), i_of(r, "i"), i_of(r, "j"),
+                x, y, d, b);
+    }
+}
+
+static void agreement_diff(FILE *out, const json_t *c)
+{
+    const json_t *worst = json_object_get(c, "worst");
+    char d[64];
+    value_text(d, sizeof d, json_object_get(c, "max_diff_in_bounds"), 3);
+    if (json_array_size(worst) == 2)
+        fprintf(out, "; largest difference %s of the bound (%s vs %s)", d, json_string_value(json_array_get(worst, 0)),
+                json_string_value(json_array_get(worst, 1)));
+    else if (json_is_false(json_object_get(c, "fingerprints")))
+        fprintf(out, "; no fingerprints to measure the difference");
+}
+
 static void agreement_part(FILE *out, const json_t *doc, gh_compare_style st)
 {
     const json_t *cases = json_object_get(doc, "agreement");
@@ -170,6 +209,7 @@ static void agreement_part(FILE *out, const json_t *doc, gh_compare_style st)
                 first = 0;
             }
         }
+        agreement_diff(out, c);
         fputc('\n', out);
     }
     if (!json_array_size(cases)) fprintf(out, "  no case ran in any file\n");
@@ -188,6 +228,7 @@ void gh_compare_render(FILE *out, const json_t *doc, gh_compare_style st)
         speed_part(out, cmp, threshold, st);
         snprintf(title, sizeof title, "status changes, %s against %s", s_of(cmp, "other"), s_of(cmp, "base"));
         list_part(out, json_object_get(cmp, "status"), title, st, 1);
+        outputs_part(out, cmp, st);
         snprintf(title, sizeof title, "new in %s, not in %s", s_of(cmp, "other"), s_of(cmp, "base"));
         list_part(out, json_object_get(cmp, "new"), title, st, 0);
         snprintf(title, sizeof title, "missing from %s, in %s", s_of(cmp, "other"), s_of(cmp, "base"));

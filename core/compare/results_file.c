@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fingerprint_json.h"
 #include "util.h"
 
 static const char *str_of(const json_t *o, const char *name)
@@ -79,6 +80,16 @@ static int parse_result(const json_t *o, gh_rf_result *r)
     };
     if (r->output_hash && !*r->output_hash) r->output_hash = NULL;
     return 0;
+}
+
+/* The result's output fingerprint (fingerprint_json.h), when it has one. */
+static int read_fingerprint(const json_t *o, gh_rf_result *r, char *why, size_t why_size)
+{
+    gh_fingerprint *fp = gh_xcalloc(1, sizeof *fp);
+    int rc = gh_fingerprint_from_json(o, fp, why, why_size);
+    if (rc == 0 && fp->n > 0) r->fingerprint = fp;
+    else free(fp);
+    return rc;
 }
 
 static void parse_devices(gh_results_file *f, const json_t *devices)
@@ -164,7 +175,14 @@ int gh_results_file_load(const char *path, gh_results_file *f, char *err, size_t
             return failed(f, err, err_size,
                           "%s: result %zu lacks backend, kernel, dtype, trans, status, case_index or its shape", path,
                           i + 1);
+        char why[256];
+        if (read_fingerprint(json_array_get(results, i), r, why, sizeof why) != 0) {
+            f->n_results++; /* freed with the others */
+            return failed(f, err, err_size, "%s: result %zu (case %d, %s %s): %s", path, i + 1, r->case_index,
+                          r->backend, r->kernel, why);
+        }
         if (strcmp(r->status, "cancelled") != 0) f->n_results++; /* a cancelled one has nothing to compare */
+        else free(r->fingerprint);
     }
     parse_devices(f, json_object_get(f->doc, "devices"));
     return 0;
@@ -174,6 +192,7 @@ void gh_results_file_free(gh_results_file *f)
 {
     if (!f) return;
     free(f->path);
+    for (size_t i = 0; f->results && i < f->n_results; i++) free(f->results[i].fingerprint);
     free(f->results);
     free(f->devices);
     json_decref(f->doc);

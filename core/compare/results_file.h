@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fingerprint.h"
+
 /* One result row; strings point into the file's document. */
 typedef struct gh_rf_result {
     const char *backend, *plugin, *device_name, *kernel, *params, *dtype, *trans, *status;
@@ -17,6 +19,7 @@ typedef struct gh_rf_result {
     int64_t m, n, k;
     double alpha, beta;
     double ms_min, ms_median, ms_max; /* NAN when not measured */
+    gh_fingerprint *fingerprint;      /* owned; NULL when the file holds none for it */
 } gh_rf_result;
 
 /* One device record. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output_diff.h"
 #include "speed_verdict.h"
 #include "status_change.h"
 #include "util.h"
@@ -50,7 +51,8 @@ static json_t *files_json(const gh_results_file *files, size_t n)
 static json_t *pair_json(const gh_results_file *files, const gh_matches *m, size_t o, double threshold,
                          size_t *regressions)
 {
-    json_t *speed = json_array(), *status = json_array(), *added = json_array(), *missing = json_array();
+    json_t *speed = json_array(), *status = json_array(), *added = json_array(), *missing = json_array(),
+           *outputs = json_array();
     gh_speed_summary sum = {0};
     size_t matched = 0;
     for (size_t i = 0; i < m->n_rows; i++) {
@@ -71,6 +73,14 @@ static json_t *pair_json(const gh_results_file *files, const gh_matches *m, size
             json_array_append_new(status, row);
             if (change == GH_STATUS_WORSE) ++*regressions;
         }
+        json_t *moved = gh_output_change_json(a, b);
+        if (moved && json_is_true(json_object_get(moved, "beyond_bound"))) {
+            json_t *row = row_json(b);
+            json_object_update(row, moved);
+            json_array_append_new(outputs, row);
+            ++*regressions;
+        }
+        json_decref(moved);
         if (strcmp(a->status, "pass") != 0 || strcmp(b->status, "pass") != 0) continue; /* times of a pass only */
         double ratio;
         gh_speed_verdict v = gh_speed_verdict_of((gh_timing){a->ms_min, a->ms_median, a->ms_max},
@@ -88,8 +98,9 @@ static json_t *pair_json(const gh_results_file *files, const gh_matches *m, size
         json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}", "matched", (json_int_t)matched, "same", (json_int_t)sum.same,
                   "fast", (json_int_t)sum.fast, "slow", (json_int_t)sum.slow, "untimed", (json_int_t)sum.na,
                   "geomean_ratio", num_or_null(gh_speed_summary_geomean(&sum)));
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "base", files[0].label, "other", files[o].label, "summary",
-                     summary, "speed", speed, "status", status, "new", added, "missing", missing);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "base", files[0].label, "other", files[o].label,
+                     "summary", summary, "speed", speed, "status", status, "outputs", outputs, "new", added, "missing",
+                     missing);
 }
 
 /* One entry per case that ran in any file: its outputs grouped by hash. */
@@ -139,9 +150,12 @@ json_t *gh_compare_analyse(const gh_results_file *files, size_t n, const gh_matc
     *regressions = 0;
     json_t *pairs = json_array();
     for (size_t o = 1; o < n; o++) json_array_append_new(pairs, pair_json(files, m, o, threshold, regressions));
+    json_t *agreement = agreement_json(files, m);
+    gh_output_agreement_diffs(agreement, files, m);
     return json_pack("{s:o, s:f, s:o, s:o, s:s, s:I}", "files", files_json(files, n), "threshold", threshold,
-                     "comparisons", pairs, "agreement", agreement_json(files, m), "agreement_note",
-                     "groups are bit-identical outputs (output_hash); the largest difference between groups in units "
-                     "of the error bound needs output fingerprints, which these results files do not hold yet",
+                     "comparisons", pairs, "agreement", agreement, "agreement_note",
+                     "groups are bit-identical outputs (output_hash); between groups, the largest difference at the "
+                     "output fingerprints' positions, in units of the error bound there (<= 1: within it); results "
+                     "files from before fingerprints give none",
                      "regressions", (json_int_t)*regressions);
 }

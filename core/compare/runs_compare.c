@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_junit.h"
 #include "compare_render.h"
 #include "env_diff.h"
 #include "results_file.h"
@@ -22,7 +23,7 @@ static void usage(FILE *to)
 {
     fputs(
         "usage: gemmhost compare [--threshold PCT] [--by-plugin] [--ignore-device-names]\n"
-        "                        [--json | --markdown] A.json B.json [C.json ...]\n"
+        "                        [--json | --markdown] [--junit FILE] A.json B.json [C.json ...]\n"
         "\n"
         "Compares results files of gemmhost runs (other machines, drivers, builds):\n"
         "what differs between their environments, then each later file against A:\n"
@@ -38,6 +39,8 @@ static void usage(FILE *to)
         "  --ignore-device-names  match devices by index only (another machine's GPU)\n"
         "  --json                 the comparison as JSON on stdout\n"
         "  --markdown             the report as Markdown (for a pull request)\n"
+        "  --junit FILE           also write the comparison as JUnit XML (a failure per\n"
+        "                         regressed result), for a CI system\n"
         "\n"
         "Exit status: 0 nothing regressed; 1 a regression (a status that got worse,\n"
         "or SLOW); 2 a usage error or files that cannot be compared (unreadable,\n"
@@ -49,6 +52,7 @@ typedef struct compare_args {
     double threshold;
     gh_match_options match;
     int json, markdown;
+    const char *junit;
     const char **paths;
     size_t n_paths;
 } compare_args;
@@ -89,6 +93,9 @@ static int parse_args(int argc, char **argv, compare_args *a)
             if (!v) return usage_error("%s needs a value", "--threshold");
             if (parse_threshold(v, &a->threshold) != 0)
                 return usage_error("--threshold %s is not a percentage (e.g. 5 or 2.5%%)", v);
+        } else if (len == 7 && !strncmp(s, "--junit", len)) {
+            a->junit = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!a->junit || !*a->junit) return usage_error("%s needs a file", "--junit");
         } else if (!strcmp(s, "--by-plugin")) a->match.by_plugin = 1;
         else if (!strcmp(s, "--ignore-device-names")) a->match.ignore_device_names = 1;
         else if (!strcmp(s, "--json")) a->json = 1;
@@ -164,6 +171,10 @@ static int compare(const compare_args *a, gh_results_file *files)
     json_object_set_new(doc, "environment", gh_env_diff(files, n));
     int status = regressions ? COMPARE_REGRESSED : COMPARE_OK;
     json_object_set_new(doc, "exit_status", json_integer(status));
+    if (a->junit && gh_compare_junit_write(doc, a->junit, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost compare: %s\n", err);
+        status = COMPARE_USAGE;
+    }
     if (a->json) {
         if (json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0) {
             fprintf(stderr, "gemmhost compare: cannot write the JSON to stdout\n");

@@ -101,6 +101,8 @@ typedef struct gh_run_config {
     double target_spread; /* key target_spread: the relative IQR repeat = auto stops at */
     int batch;            /* key batch: launches per timed pair; 0 = auto */
     double batch_below;   /* key batch_below: seconds; batch = auto batches a kernel faster than this */
+    /* --save-outputs DIR (not a key; not owned): each distinct output as DIR/HASH.npy */
+    const char *save_outputs;
 } gh_run_config;
 
 typedef struct gh_config {

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 
 #include "progress.h"
 #include "repeat_policy.h"
+#include "save_output.h"
 #include "resume.h"
 #include "reported.h"
 #include "util.h"
@@ -80,6 +82,16 @@ double run_median_of(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* --save-outputs: a file that cannot be written is said once per run, and
+ * the run goes on (its results are what matters). */
+static void save_output(const gh_run_config *run, const gh_matrix *out, uint64_t hash)
+{
+    static atomic_int said;
+    char err[512];
+    if (!run->save_outputs || gh_save_output_npy(run->save_outputs, out, hash, err, sizeof err) == 0) return;
+    if (atomic_exchange(&said, 1) == 0) fprintf(stderr, "gemmhost: %s (the run goes on)\n", err);
+}
+
 /* Warm-up and timed repetitions: the first timed output goes to `out` (for
  * the agreement table), is hashed and verified; each later one to a scratch
  * matrix, checked against it. times[timed] gets each timed repetition's time;
@@ -119,6 +131,8 @@ int run_measure_repetitions(const gh_run_config *run, const case_data *cd, gh_ma
         if (rc != 0 || timed < 0) continue;
         if (timed == 0) {
             r->output_hash = gh_matrix_hash(out);
+            gh_fingerprint_take(&r->fingerprint, cd->ref, r->arith, out, run->seed, cd->index);
+            save_output(run, out, r->output_hash);
             gh_verify_as(cd->ref, r->arith, out, &r->verify);
         } else {
             check(job, out, &scratch, timed, r);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "gemmhost/plugin.h"
+#include "fingerprint.h"
 #include "verify.h"
 #include "gpu_state.h"
 
@@ -50,6 +51,7 @@ typedef struct gh_result {
     gh_verify_result verify;
     int deterministic; /* 1: every repeat's output had the same hash */
     uint64_t output_hash;
+    gh_fingerprint fingerprint; /* the output at seed-chosen positions (fingerprint.h) */
     /* timing: kernel by the device clock (or host, see clock), transfers by host */
     int repeats; /* timed runs */
     double kernel_ms_median, kernel_ms_min, kernel_ms_max;

@@ -20,6 +20,7 @@
 
 #include "data.h"
 #include "encode.h"
+#include "fingerprint_json.h"
 #include "result_log_read.h"
 #include "util.h"
 
@@ -282,6 +283,11 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     r->spread_reached = bool_of(o, "spread_reached");
     r->batch = (int)int_of(o, "batch", 1);
     copy_str(r->batch_note, sizeof r->batch_note, str_of(o, "batch_note"));
+    char fp_err[128];
+    if (gh_fingerprint_from_json(o, &r->fingerprint, fp_err, sizeof fp_err) != 0) {
+        snprintf(why, why_size, "a result (case %d, %s %s): %s", r->case_index, r->backend, r->kernel, fp_err);
+        return -1;
+    }
     return 0;
 }
 

@@ -37,7 +37,10 @@ cases=$(python3 -c 'import json,sys; print(len({r["case_index"] for r in json.lo
 compare_run "compare of ${#runs[@]} runs, one per backend" 0 "${runs[@]}"
 agreement=$(sed -n '/^outputs across files/,/note:/p' <<<"$out" | grep -c "results in ${#runs[@]} files")
 expect_status "one agreement line per case across the ${#runs[@]} files ($cases cases)" "$agreement" "$cases"
-expect_in "the agreement says the largest difference needs fingerprints" "$out" "needs output fingerprints"
+# Every case's outputs are bit-identical or measured through the fingerprints
+# (in units of the bound): no case left without a difference.
+unmeasured=$(sed -n '/^outputs across files/,/note:/p' <<<"$out" | grep "results in" | grep -v "all bit-identical" | grep -vc "largest difference .* of the bound")
+expect_status "every case with several outputs gets its largest difference" "$unmeasured" 0
 expect_in "files listed first" "$(head -1 <<<"$out")" "A = $work/cpu.json"
 
 # ---- the same file twice: nothing regressed -------------------------------
@@ -60,6 +63,70 @@ compare_run "a kernel time doubled, tight spreads" 1 "$work/tight.json" "$work/d
 expect_line "the doubled result named SLOW" "$out" "(case 0)" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["kernel"])' "$a")" "2.000  SLOW"
 expect_in "summary counts the SLOW one" "$out" "1 SLOW"
 expect_in "summary's geometric mean" "$out" "geometric mean ratio"
+
+# ---- output fingerprints: a value moved beyond its bound, or within ---------
+# result 3's output: another hash, one fingerprint value moved by 3 bounds
+# (or by half of one); its label is the result's, its position C[i,j].
+moved() { echo 'f = r[3]["fingerprint"]; f["value"][7] += '"$1"' * f["bound"][7]; r[3]["output_hash"] = "0123456789abcdef"'; }
+label3=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][3]; print((r["kernel"]+" "+r["params"]).strip())' "$a")
+case3=$(python3 -c 'import json,sys; print("(case %d)" % json.load(open(sys.argv[1]))["results"][3]["case_index"])' "$a")
+edit "$a" "$work/fp_beyond.json" "$(moved 3)"
+compare_run "a fingerprint value 3 bounds off" 1 "$a" "$work/fp_beyond.json"
+expect_line "the moved output named, beyond its bound" "$out" "$label3" "$case3" "bounds apart" "(worse)"
+expect_line "the agreement gives the difference" "$out" "$case3" "2 outputs" "largest difference"
+edit "$a" "$work/fp_within.json" "$(moved 0.5)"
+compare_run "a fingerprint value half a bound off: not a regression" 0 "$a" "$work/fp_within.json"
+if grep -qF "beyond their error bound" <<<"$out"; then bad "within: an output listed beyond its bound"; else ok "within: no output beyond its bound"; fi
+edit "$work/fp_beyond.json" "$work/fp_none.json" 'for x in r: x.pop("fingerprint", None)'
+compare_run "a file from before fingerprints: read, nothing to measure" 0 "$a" "$work/fp_none.json"
+expect_in "no fingerprints said" "$out" "no fingerprints to measure the difference"
+edit "$a" "$work/fp_bad.json" 'r[3]["fingerprint"]["at"].pop()'
+compare_run "a malformed fingerprint" 2 "$a" "$work/fp_bad.json"
+expect_in "malformed fingerprint named" "$out" "$work/fp_bad.json: result 4 ($(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][3]; print("case %d, %s %s" % (r["case_index"], r["backend"], r["kernel"]))' "$a")): its fingerprint has arrays of unequal lengths"
+
+# ---- --junit: a testcase per matched result, a failure per regression --------
+edit "$work/tight.json" "$work/tight_moved.json" "$(moved 3)"
+"$gemmhost" compare --junit "$work/cmp.xml" "$work/tight.json" "$work/tight_moved.json" "$work/double.json" >/dev/null 2>&1
+expect_status "compare --junit with regressions" "$?" 1
+expect_ok "JUnit: one suite per later file, the regressed results failed with their reasons" python3 -c '
+import sys, xml.etree.ElementTree as ET
+suites = ET.parse(sys.argv[1]).getroot().findall("testsuite")
+assert [s.get("name") for s in suites] == ["gemmhost compare B against A", "gemmhost compare C against A"], suites
+fails = [[(c.get("name"), c.find("failure").get("message")) for c in s.findall("testcase") if c.find("failure") is not None] for s in suites]
+assert len(fails[0]) == 1 and "output beyond its error bound" in fails[0][0][1] and sys.argv[2] in fails[0][0][0], fails[0]
+assert len(fails[1]) == 1 and fails[1][0][1].startswith("SLOW: 2.000 times"), fails[1]
+assert all(int(s.get("tests")) == len(s.findall("testcase")) and int(s.get("failures")) == 1 for s in suites)
+' "$work/cmp.xml" "$case3"
+if command -v xmllint >/dev/null; then
+    expect_ok "JUnit of compare valid against the schema" xmllint --noout --schema "$here/../report/junit.xsd" "$work/cmp.xml"
+fi
+"$gemmhost" compare --junit "$work" "$a" "$a" >/dev/null 2>"$work/junit.err"
+expect_status "compare --junit on a folder" "$?" 2
+expect_in "compare --junit refusal names it" "$(cat "$work/junit.err")" "$work"
+
+# ---- --save-outputs: each distinct output as HASH.npy -------------------------
+"$gemmhost" --config "$here/small.ini" --backend cpu --output "$work/saved" --save-outputs "$work/npy" --quiet >"$work/saved.log" 2>&1
+expect_status "a run with --save-outputs" "$?" 0
+expect_ok "one .npy per distinct output, named by its hash, holding the fingerprint's values" python3 -c '
+import ast, json, os, struct, sys
+d = json.load(open(sys.argv[1])); folder = sys.argv[2]
+hashes = {r["output_hash"] for r in d["results"]}
+assert sorted(os.listdir(folder)) == sorted(h + ".npy" for h in hashes), os.listdir(folder)
+for r in d["results"]:
+    b = open(os.path.join(folder, r["output_hash"] + ".npy"), "rb").read()
+    assert b[:8] == b"\x93NUMPY\x01\x00", b[:8]
+    hl = b[8] | b[9] << 8; h = ast.literal_eval(b[10:10 + hl].decode())
+    assert (10 + hl) % 64 == 0 and h["descr"] == "<f4" and not h["fortran_order"]
+    m, n = h["shape"]; assert (m, n) == (r["m"], r["n"]), (h, r["m"], r["n"])
+    vals = struct.unpack("<%df" % (m * n), b[10 + hl:])
+    f = r["fingerprint"]
+    for p, v in enumerate(f["value"]):
+        assert vals[f["at"][2 * p] * n + f["at"][2 * p + 1]] == struct.unpack("<f", struct.pack("<f", v))[0], (p, v)
+' "$work/saved.json" "$work/npy"
+: >"$work/npyfile"
+"$gemmhost" --config "$here/small.ini" --backend cpu --output "$work/saved2" --save-outputs "$work/npyfile" --quiet >"$work/saved2.log" 2>&1
+expect_status "--save-outputs to a file, not a folder" "$?" 2
+expect_in "--save-outputs refusal names the path" "$(cat "$work/saved2.log")" "--save-outputs $work/npyfile: that is a regular file, not a folder"
 
 # ---- better: unsupported -> pass, not a regression --------------------------
 edit "$a" "$work/unsup.json" 'r[0]["status"] = "unsupported"'

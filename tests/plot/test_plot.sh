@@ -115,4 +115,19 @@ expect_run "bad --trans" 2 "--trans nx" "$python" "$plot" "$work/demo.json" --tr
 echo '{"gemmhost": {"version": "0.1.0"}, "results": [], "agreement": []}' >"$work/empty.json"
 expect_run "empty run" 1 "nothing to draw from $work/empty.json" "$python" "$plot" "$work/empty.json"
 
+# A comparison (gemmhost compare --json): the time ratios with their spread and the
+# agreement heatmap across files, instead of the run's pictures.
+cp "$work/demo.json" "$work/again.json"
+"$gemmhost" compare --json "$work/demo.json" "$work/again.json" >"$work/cmp.json"
+expect_status "gemmhost compare --json of two runs" $? 0
+out=$("$python" "$plot" "$work/cmp.json" 2>&1)
+expect_status "plot.py on a comparison" $? 0
+expect_in "comparison: the speed picture" "$out" "wrote $work/cmp-speed.png"
+expect_in "comparison: the files picture" "$out" "wrote $work/cmp-files.svg"
+expect_ok "comparison speed PNG" check_png "$work/cmp-speed.png"
+expect_ok "comparison speed SVG: the pair, its summary, a kernel" check_svg "$work/cmp-speed.svg" \
+  "B against A" "SAME" "geometric mean ratio" "median kernel time"
+expect_ok "comparison files SVG: the files, the cases, diff/bound" check_svg "$work/cmp-files.svg" \
+  "A: " "B: " "diff/bound" "outputs across 2 files"
+
 finish
