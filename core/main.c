@@ -337,10 +337,9 @@ static int run_held(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugin
 static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
 {
     char err[2048];
-    if (gh_check_host_memory(cfg, plan, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: %s\n", err);
-        return EXIT_USAGE;
-    }
+    int memory = gh_check_host_memory(cfg, plan, 0, err, sizeof err);
+    if (memory != 0) fprintf(stderr, "gemmhost: %s%s\n", memory > 0 ? "warning: " : "", err);
+    if (memory < 0) return EXIT_USAGE;
     gh_tune_options to = {c->tune, c->tune_budget, c->quiet ? NULL : stdout, stderr};
     int tuning = c->tune || gh_tune_wanted(cfg, plan, &to);
     gh_report_options ro = report_options(c, cfg, "", NULL, argc, argv);
