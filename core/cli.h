@@ -20,8 +20,9 @@ typedef struct gh_cli {
     size_t n_overrides;
     char **owned; /* override texts built here */
     size_t n_owned;
-    const char *output; /* --output; NULL when not given */
-    const char *junit;  /* --junit FILE */
+    const char *output;   /* --output; NULL when not given */
+    const char *junit;    /* --junit FILE */
+    const char *timeline; /* --timeline FILE: the splits' Chrome trace */
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
     int verbose;        /* --verbose: every result's row on the terminal, not the first screen's summary */

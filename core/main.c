@@ -24,6 +24,7 @@
 #include "run.h"
 #include "run_files.h"
 #include "stdout_guard.h"
+#include "timeline.h"
 #include "tune.h"
 #include "util.h"
 #include "worker.h"
@@ -340,6 +341,10 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     int memory = gh_check_host_memory(cfg, plan, 0, err, sizeof err);
     if (memory != 0) fprintf(stderr, "gemmhost: %s%s\n", memory > 0 ? "warning: " : "", err);
     if (memory < 0) return EXIT_USAGE;
+    if (c->timeline && gh_timeline_start(c->timeline, err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        return EXIT_USAGE;
+    }
     gh_tune_options to = {c->tune, c->tune_budget, c->quiet ? NULL : stdout, stderr};
     int tuning = c->tune || gh_tune_wanted(cfg, plan, &to);
     gh_report_options ro = report_options(c, cfg, "", NULL, argc, argv);
@@ -354,6 +359,10 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     }
     int status = run_held(c, cfg, plugins, plan, &to, tuning, argc, argv);
     if (gh_run_files_release(&files, err, sizeof err) != 0) fprintf(stderr, "gemmhost: warning: %s\n", err);
+    if (gh_timeline_finish(err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        if (status == EXIT_PASS) status = EXIT_NOT_RUN;
+    }
     return status;
 }
 
