@@ -15,7 +15,7 @@ static void usage(FILE *to)
         "usage: gemmhost [--config FILE] [--set SECTION.KEY=VALUE]... [--output PREFIX]\n"
         "                [--backend LIST] [--kernel LIST] [--device LIST]\n"
         "                [--size LIST] [--dtype LIST] [--trans LIST]\n"
-        "                [--overwrite | --resume] [--junit FILE] [--full-agreement]\n"
+        "                [--overwrite | --resume] [--junit FILE] [--timeline FILE] [--full-agreement]\n"
         "                [--quiet | --verbose]\n"
         "                [--no-isolation] [--tune [--tune-budget TIME]]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
@@ -51,6 +51,9 @@ static void usage(FILE *to)
         "  --dtype LIST      dtypes instead of [run] dtype (f32, f64, i32)\n"
         "  --trans LIST      transposes instead of [run] trans (nn, nt, tn, tt)\n"
         "  --junit FILE      also write the results as JUnit XML, for CI systems\n"
+        "  --timeline FILE   write each split's runs as a Chrome trace (chrome://tracing,\n"
+        "                    ui.perfetto.dev): uploads, GEMMs, downloads and waits per\n"
+        "                    member and stream, on the host clock\n"
         "  --full-agreement  print every agreement group's members, not one line per case\n"
         "  --save-outputs DIR  keep each distinct output as DIR/HASH.npy (HASH: its\n"
         "                    output_hash), for gemmhost compare or numpy\n"
@@ -98,7 +101,7 @@ static const option options[] = {
     {"--device", OPT_VALUE, NULL},       {"--size", OPT_VALUE, "sizes"},     {"--dtype", OPT_VALUE, "dtype"},
     {"--trans", OPT_VALUE, "trans"},     {"--no-isolation", OPT_FLAG, NULL}, {"--resume", OPT_FLAG, NULL},
     {"--tune", OPT_FLAG, NULL},          {"--tune-budget", OPT_VALUE, NULL}, {"--verbose", OPT_FLAG, NULL},
-    {"--save-outputs", OPT_VALUE, NULL},
+    {"--save-outputs", OPT_VALUE, NULL}, {"--timeline", OPT_VALUE, NULL},
 };
 
 static const option *find_option(const char *arg, size_t name_len)
@@ -170,6 +173,7 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     else if (!strcmp(n, "--output")) c->output = value;
     else if (!strcmp(n, "--junit")) c->junit = value;
     else if (!strcmp(n, "--save-outputs")) c->save_outputs = value;
+    else if (!strcmp(n, "--timeline")) c->timeline = value;
     else if (!strcmp(n, "--backend")) c->filters.backends = add_to_list(c, c->filters.backends, value);
     else if (!strcmp(n, "--kernel")) c->filters.kernels = add_to_list(c, c->filters.kernels, value);
     else if (!strcmp(n, "--device")) c->filters.devices = add_to_list(c, c->filters.devices, value);

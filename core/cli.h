@@ -24,6 +24,7 @@ typedef struct gh_cli {
     const char *junit;  /* --junit FILE */
     /* --save-outputs DIR */
     const char *save_outputs;
+    const char *timeline; /* --timeline FILE: the splits' Chrome trace */
     gh_cli_filters filters;
     int list, dry_run, quiet, overwrite, json, summary, full_agreement;
     int verbose;        /* --verbose: every result's row on the terminal, not the first screen's summary */

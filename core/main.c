@@ -24,6 +24,7 @@
 #include "run.h"
 #include "run_files.h"
 #include "stdout_guard.h"
+#include "timeline.h"
 #include "tune.h"
 #include "save_output.h"
 #include "util.h"
@@ -338,7 +339,10 @@ static int run_held(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugin
 static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh_plan *plan, int argc, char **argv)
 {
     char err[2048];
-    if (gh_check_host_memory(cfg, plan, 0, err, sizeof err) != 0) {
+    int memory = gh_check_host_memory(cfg, plan, 0, err, sizeof err);
+    if (memory != 0) fprintf(stderr, "gemmhost: %s%s\n", memory > 0 ? "warning: " : "", err);
+    if (memory < 0) return EXIT_USAGE;
+    if (c->timeline && gh_timeline_start(c->timeline, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
         return EXIT_USAGE;
     }
@@ -356,6 +360,10 @@ static int run(const gh_cli *c, const gh_config *cfg, gh_plugin_set *plugins, gh
     }
     int status = run_held(c, cfg, plugins, plan, &to, tuning, argc, argv);
     if (gh_run_files_release(&files, err, sizeof err) != 0) fprintf(stderr, "gemmhost: warning: %s\n", err);
+    if (gh_timeline_finish(err, sizeof err) != 0) {
+        fprintf(stderr, "gemmhost: %s\n", err);
+        if (status == EXIT_PASS) status = EXIT_NOT_RUN;
+    }
     return status;
 }
 

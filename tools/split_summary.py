@@ -2,7 +2,8 @@
 """The split results of a gemmhost run, per case: wall time, GFLOP/s, the
 speed-up over one GPU (a one-member split of the same case, else the split
 with the fewest members), verification, and each member's share, NUMA node,
-upload bandwidth and how its B arrived. Also how the three matrices compare
+upload and download bandwidth, how it reached host memory (pinned, imported,
+pageable) and how its B arrived. Also how the three matrices compare
 with a member's memory limit (for an out-of-core check).
 
 usage: split_summary.py PREFIX     (reads PREFIX.json)
@@ -21,7 +22,8 @@ def member_line(m):
             f"download {m['download_ms']:.1f} ms, wait {m['wait_ms']:.1f} ms, "
             f"{gib(m['bytes_up']):.2f} GiB up, {gib(m['bytes_down']):.2f} GiB down; "
             f"{'streams' if m['streams'] else 'blocking calls'}; {m['layout']}"
-            + f"\n      upload {m.get('upload_gbps', 0):.2f} GB/s; node {node_text(m)}; B: {m.get('b_path') or '-'}"
+            + f"\n      upload {m.get('upload_gbps', 0):.2f} GB/s, download {m.get('download_gbps', 0):.2f} GB/s; "
+            + f"host memory: {m.get('host_memory') or '-'}; node {node_text(m)}; B: {m.get('b_path') or '-'}"
             + (f"\n      failed: {m['error']}" if m['error'] else ""))
 
 

@@ -64,6 +64,10 @@ typedef struct gh_split_config {
 /* Where plugins run: each backend instance in a worker process of its own
  * (core/proxy), or in gemmhost's own process (for a debugger). */
 typedef enum gh_isolation { GH_ISOLATION_PROCESS = 0, GH_ISOLATION_NONE = 1 } gh_isolation;
+/* What the up-front host memory check does with a case larger than
+ * MemAvailable: refuse the run, or warn and run (machines whose available
+ * memory grows as it is used). */
+typedef enum gh_memory_check { GH_MEMORY_CHECK_REFUSE = 0, GH_MEMORY_CHECK_WARN = 1 } gh_memory_check;
 
 typedef struct gh_run_config {
     gh_shape *sizes;
@@ -103,6 +107,7 @@ typedef struct gh_run_config {
     double batch_below;   /* key batch_below: seconds; batch = auto batches a kernel faster than this */
     /* --save-outputs DIR (not a key; not owned): each distinct output as DIR/HASH.npy */
     const char *save_outputs;
+    gh_memory_check memory_check; /* key memory_check: refuse (default) or warn */
 } gh_run_config;
 
 typedef struct gh_config {

@@ -219,6 +219,20 @@ static int set_isolation(loader *ld, const section *s, const entry *e, const run
     return 0;
 }
 
+static const char *const memory_check_names[] = {"refuse", "warn"};
+
+static int set_memory_check(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    (void)key;
+    const char *v;
+    int idx = 0;
+    if (cfg_get_single(ld, s, e, &v) != 0 ||
+        cfg_get_choice(ld, s, e, v, "a memory check", memory_check_names, 2, &idx) != 0)
+        return -1;
+    run->memory_check = (gh_memory_check)idx;
+    return 0;
+}
+
 static int set_timeout(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
 {
     (void)key;
@@ -303,6 +317,7 @@ static const run_key run_keys[] = {
     {"tune_budget", "120s", set_tune_budget, 0, 0, 0},
     {"tune_cache", "", set_tune_cache, 0, 0, 0},
     {"throttle_clock_fraction", "0.9", set_fraction, RUN_OFF(throttle_clock_fraction), 0, 0},
+    {"memory_check", "refuse", set_memory_check, 0, 0, 0},
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])
 

@@ -24,8 +24,9 @@ GH_MSG_DECLARE(gh_msg_load_refused, GH_MSG_LOAD_REFUSED_FIELDS)
     X(T, u32, abi_minor)           \
     X(T, str, name) X(T, str, description) X(T, str, version) X(T, option_info_list, options) X(T, u32, flags)
 GH_MSG_DECLARE(gh_msg_loaded, GH_MSG_LOADED_FIELDS)
-#define GH_LOADED_HAS_STREAMS    1u /* the six stream members */
-#define GH_LOADED_HAS_HOST_ALLOC 2u /* host_alloc and host_free */
+#define GH_LOADED_HAS_STREAMS       1u /* the six stream members */
+#define GH_LOADED_HAS_HOST_ALLOC    2u /* host_alloc and host_free */
+#define GH_LOADED_HAS_HOST_REGISTER 4u /* host_register and host_unregister (minor 4) */
 
 /* OPEN's request: the options, name and value each. */
 #define GH_MSG_OPTION_VALUE_FIELDS(X, T) X(T, str, name) X(T, str, value)

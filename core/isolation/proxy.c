@@ -117,6 +117,10 @@ static void fill_table(proxy_plugin *pp)
         a->host_alloc = proxy_host_alloc;
         a->host_free = proxy_host_free;
     }
+    if (pp->abi_minor >= 4 && (pp->flags & GH_LOADED_HAS_HOST_REGISTER)) {
+        a->host_register = proxy_host_register;
+        a->host_unregister = proxy_host_unregister;
+    }
 }
 
 static char *with_tail(const gh_fate *f)

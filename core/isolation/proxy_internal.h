@@ -82,6 +82,9 @@ gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const 
 gh_status proxy_stream_synchronize(gh_plugin *ctx, gh_stream *stream);
 gh_status proxy_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out);
 void proxy_host_free(gh_plugin *ctx, void *ptr);
+/* proxy_host.c: the worker registers its own mapping of a shared segment. */
+gh_status proxy_host_register(gh_plugin *ctx, void *ptr, uint64_t bytes, uint32_t flags, const char **how);
+gh_status proxy_host_unregister(gh_plugin *ctx, void *ptr);
 /* Drops what a stream had queued (its worker is gone, or it is destroyed). */
 void proxy_drop_pending(proxy_handle *stream);
 

@@ -19,15 +19,27 @@
 #include "util.h"
 #include "msg_buffers.h"
 #include "msg_gemm.h"
+#include "msg_host.h"
 #include "msg_plugin.h"
 #include "wire.h"
 
 /* ---- shared segments ---- */
 
+/* A view's registration with the plugin (ABI minor 4), asked for once. */
+typedef struct view_reg {
+    int state;        /* 0: not asked, 1: registered, -1: refused */
+    gh_status status; /* the refusal's */
+    char *text;       /* how it was reached, or why not */
+} view_reg;
+
 typedef struct mapping {
     uint64_t id, size;
     void *ro, *rw; /* the read-only and the read-write view, each mapped when first needed */
+    view_reg ro_reg, rw_reg;
 } mapping;
+
+typedef struct worker worker;
+static void unregister_views(worker *wk, mapping *m);
 
 static mapping *maps;
 static size_t n_maps, cap_maps;
@@ -66,11 +78,12 @@ static void map_segment(gh_wire *w, int fd)
     close(fd);
 }
 
-static void unmap_segment(gh_wire *w)
+static void unmap_segment(worker *wk, gh_wire *w)
 {
     gh_msg_handle msg;
     mapping *m = gh_msg_handle_get(w, &msg) == 0 ? find_map(msg.handle) : NULL;
     if (!m) return;
+    unregister_views(wk, m); /* the plugin lets go of the pages before they go */
     if (m->ro) munmap(m->ro, m->size);
     if (m->rw) munmap(m->rw, m->size);
     *m = maps[--n_maps];
@@ -214,6 +227,8 @@ static uint32_t optional_flags(const gh_loaded_plugin *p)
         a->gemm_async && a->stream_synchronize)
         flags |= GH_LOADED_HAS_STREAMS;
     if (minor1 && a->host_alloc && a->host_free) flags |= GH_LOADED_HAS_HOST_ALLOC;
+    if (p->abi_minor >= 4 && GH_HAS_MEMBER(a, gh_plugin_api, host_unregister) && a->host_register && a->host_unregister)
+        flags |= GH_LOADED_HAS_HOST_REGISTER;
     return flags;
 }
 
@@ -392,6 +407,55 @@ static void do_stream_destroy(worker *wk, uint64_t handle, gh_wire *r)
     gh_wire_start(r, GH_OK);
 }
 
+/* ---- host memory registration (ABI minor 4) ---- */
+
+/* Registers the worker's view of a segment, once: later requests get the
+ * first answer. The view stays registered until the segment is unmapped or
+ * the context closes. */
+static void do_host_register(worker *wk, gh_wire *q, gh_wire *r)
+{
+    gh_msg_host_register req;
+    if (gh_msg_host_register_get(q, &req) != 0) return;
+    const int read_only = (req.flags & GH_HOST_REGISTER_READ_ONLY) != 0;
+    mapping *m = req.host.kind == GH_PLACE_SEGMENT ? find_map(req.host.segment) : NULL;
+    void *view = m ? (read_only ? m->ro : m->rw) : NULL;
+    if (!view) {
+        char why[160];
+        snprintf(why, sizeof why, "worker: shared segment %llu is not mapped %s", (unsigned long long)req.host.segment,
+                 read_only ? "read-only" : "read-write");
+        return reply_error(r, GH_ERROR, why);
+    }
+    view_reg *reg = read_only ? &m->ro_reg : &m->rw_reg;
+    if (reg->state == 0) {
+        const char *how = NULL;
+        gh_crash_doing("worker: plugin %s, host_register of %llu bytes", wk->name, (unsigned long long)m->size);
+        gh_status s = wk->api->host_register(wk->ctx, view, m->size, read_only ? GH_HOST_REGISTER_READ_ONLY : 0, &how);
+        reg->state = s == GH_OK ? 1 : -1;
+        reg->status = s;
+        reg->text = gh_strdup(s == GH_OK ? (how ? how : "registered") : wk->api->last_error(wk->ctx));
+    }
+    if (reg->state < 0) return reply_error(r, reg->status, reg->text);
+    gh_wire_start(r, GH_OK);
+    gh_msg_host_registered_put(r, &(gh_msg_host_registered){reg->text});
+}
+
+static void unregister_view(worker *wk, void *view, view_reg *reg)
+{
+    if (reg->state == 1 && wk->ctx) {
+        gh_crash_doing("worker: plugin %s, host_unregister", wk->name);
+        if (wk->api->host_unregister(wk->ctx, view) != GH_OK)
+            fprintf(stderr, "gemmhost worker: host_unregister: %s\n", wk->api->last_error(wk->ctx));
+    }
+    free(reg->text);
+    *reg = (view_reg){0};
+}
+
+static void unregister_views(worker *wk, mapping *m)
+{
+    unregister_view(wk, m->ro, &m->ro_reg);
+    unregister_view(wk, m->rw, &m->rw_reg);
+}
+
 /* The calls whose request is one index or one handle. */
 static void call_small(worker *wk, uint32_t op, gh_wire *q, gh_wire *r)
 {
@@ -468,6 +532,11 @@ static void call(worker *wk, uint32_t op, gh_wire *q, gh_wire *r)
     case GH_OP_DOWNLOAD_2D_ASYNC: do_copy_2d(wk, q, r, 0); break;
     case GH_OP_GEMM_ASYNC: do_gemm_async(wk, q, r); break;
     case GH_OP_STREAM_SYNCHRONIZE: do_stream_sync(wk, q, r); break;
+    case GH_OP_HOST_REGISTER:
+        if (!(optional_flags(&wk->plugin) & GH_LOADED_HAS_HOST_REGISTER))
+            reply_error(r, GH_UNSUPPORTED, "worker: the plugin has no host_register");
+        else do_host_register(wk, q, r);
+        break;
     default: reply_error(r, GH_ERROR, "worker: unknown request"); break;
     }
 }
@@ -488,13 +557,14 @@ static void serve(worker *wk)
         }
         if (fd >= 0) close(fd);
         if (op == GH_OP_UNMAP) {
-            unmap_segment(&q);
+            unmap_segment(wk, &q);
             continue;
         }
         if (op == GH_OP_LOAD) do_load(wk, &q, &r);
         else if (op == GH_OP_OPEN) do_open(wk, &q, &r);
         else if (op == GH_OP_CLOSE) {
             gh_crash_doing("worker: plugin %s, close", wk->name);
+            for (size_t i = 0; i < n_maps; i++) unregister_views(wk, &maps[i]);
             if (wk->ctx) wk->api->close(wk->ctx);
             wk->ctx = NULL;
             gh_wire_start(&r, GH_OK);
@@ -523,6 +593,7 @@ int gh_worker_main(int argc, char **argv)
     snprintf(wk.name, sizeof wk.name, "?");
     serve(&wk);
     for (size_t i = 0; i < n_maps; i++) {
+        unregister_views(&wk, &maps[i]);
         if (maps[i].ro) munmap(maps[i].ro, maps[i].size);
         if (maps[i].rw) munmap(maps[i].rw, maps[i].size);
     }

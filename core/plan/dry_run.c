@@ -103,10 +103,9 @@ int gh_dry_run(const gh_config *cfg, const gh_plan *plan)
     }
     printf("total: %zu runs\n", total);
     char err[1024];
-    if (gh_check_host_memory(cfg, plan, 1, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: %s\n", err);
-        impossible = 1;
-    }
+    int memory = gh_check_host_memory(cfg, plan, 1, err, sizeof err);
+    if (memory != 0) fprintf(stderr, "gemmhost: %s%s\n", memory > 0 ? "warning: " : "", err);
+    if (memory < 0) impossible = 1;
     if (impossible) {
         fprintf(stderr, "gemmhost: the plan cannot run as configured (see above)\n");
         return EXIT_USAGE;

@@ -111,10 +111,18 @@ int gh_check_host_memory(const gh_config *cfg, const gh_plan *plan, int show, ch
     char need_text[64], have_text[64];
     gh_split_format_bytes(worst, need_text, sizeof need_text);
     gh_split_format_bytes(have, have_text, sizeof have_text);
+    const int warn = run->memory_check == GH_MEMORY_CHECK_WARN;
     snprintf(err, size,
              "case %s needs about %s of host memory (%llu bytes) and this machine has "
-             "%s available (%llu bytes): use smaller sizes (sizes: %s)%s",
-             shape, need_text, (unsigned long long)worst, have_text, (unsigned long long)have, where,
-             full_reference(run, worst_shape) ? ", or verify = freivalds to skip the full f64 reference" : "");
-    return -1;
+             "%s available (%llu bytes)%s%s%s%s",
+             shape, need_text, (unsigned long long)worst, have_text, (unsigned long long)have,
+             warn ? "; running anyway, as run.memory_check = warn asks" : ": use smaller sizes (sizes: ",
+             warn ? "" : where, warn ? "" : ")",
+             warn ? ""
+                  : (full_reference(run, worst_shape)
+                         ? ", or verify = freivalds to skip the full f64 reference; where available memory grows as it "
+                           "is used (some VMs), --set run.memory_check=warn runs it anyway"
+                         : "; where available memory grows as it is used (some VMs), --set run.memory_check=warn runs "
+                           "it anyway"));
+    return warn ? 1 : -1;
 }

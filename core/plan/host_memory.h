@@ -16,7 +16,10 @@ uint64_t gh_case_host_bytes(const gh_run_config *run, gh_shape shape, gh_dtype d
 uint64_t gh_host_bytes_available(void);
 /* The largest case's host memory against what the machine has: 0 when it
  * fits (or the machine does not say), -1 with err naming the case and both
- * numbers. With `show`, prints the estimate for each size and dtype. */
+ * numbers (and how to override the check), 1 with the same words when
+ * run.memory_check = warn lets it run anyway (a case whose byte count
+ * overflows is refused whatever the setting). With `show`, prints the
+ * estimate for each size and dtype. */
 int gh_check_host_memory(const gh_config *cfg, const gh_plan *plan, int show, char *err, size_t size);
 
 #endif

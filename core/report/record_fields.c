@@ -259,6 +259,8 @@ static void split_member_fields(gh_fieldset *fs, const gh_report_split_member *m
     else gh_fs_null(fs, "numa_node");
     gh_fs_str(fs, "numa", m->numa ? m->numa : "");
     gh_fs_str(fs, "b_path", m->b_path ? m->b_path : "");
+    gh_fs_num(fs, "download_gbps", m->download_gbps);
+    gh_fs_str(fs, "host_memory", m->host_memory ? m->host_memory : "");
     if (m->error && m->error[0]) gh_fs_str(fs, "error", m->error);
     else gh_fs_null(fs, "error");
 }

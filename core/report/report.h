@@ -91,11 +91,13 @@ typedef struct gh_report_split_member {
     int64_t chunks, gemms; /* row chunks taken, GEMM calls */
     double compute_ms, upload_ms, download_ms, wait_ms;
     uint64_t bytes_up, bytes_down;
-    double upload_gbps; /* bytes_up / upload_ms: its host-to-device bandwidth (GB/s); 0 when nothing went up */
-    int numa_node;      /* the NUMA node its host thread ran on; -1: none */
-    const char *numa;   /* where its thread and memory went, or why not */
-    const char *b_path; /* how its B arrived: "host", "peer from gpu0/0 (...)", "host: ..." */
-    const char *error;  /* why it failed; NULL or "" when it did not */
+    double upload_gbps;      /* bytes_up / upload_ms: its host-to-device bandwidth (GB/s); 0 when nothing went up */
+    int numa_node;           /* the NUMA node its host thread ran on; -1: none */
+    const char *numa;        /* where its thread and memory went, or why not */
+    const char *b_path;      /* how its B arrived: "host", "peer from gpu0/0 (...)", "host: ..." */
+    double download_gbps;    /* bytes_down / download_ms (GB/s); 0 when nothing came down */
+    const char *host_memory; /* how it reached the host matrices: "pinned (...)", "imported (...)", "pageable: ..." */
+    const char *error;       /* why it failed; NULL or "" when it did not */
 } gh_report_split_member;
 
 /* The members of the split result just reported (call right after

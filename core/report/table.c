@@ -350,7 +350,8 @@ void gh_table_split_members(gh_table *t, const gh_report_split_member *members, 
                 m->backend, m->device_index, m->kernel, m->params && *m->params ? " " : "", m->params ? m->params : "",
                 m->chunks, m->gemms, m->compute_ms, m->upload_ms, m->download_ms, m->wait_ms,
                 m->streams ? "streams" : "blocking calls", m->layout ? m->layout : "-");
-        fprintf(t->o.out, "      upload %.2f GB/s; NUMA: %s; B: %s\n", m->upload_gbps,
+        fprintf(t->o.out, "      upload %.2f GB/s, download %.2f GB/s; host memory: %s; NUMA: %s; B: %s\n",
+                m->upload_gbps, m->download_gbps, m->host_memory && *m->host_memory ? m->host_memory : "-",
                 m->numa && *m->numa ? m->numa : "-", m->b_path && *m->b_path ? m->b_path : "-");
         if (m->error && m->error[0]) print_indented(t->o.out, "      failed: ", "      ", m->error);
     }

@@ -324,6 +324,8 @@ static int parse_split(const json_t *o, gh_resumed *res)
             .numa_node = (int)int_of(m, "numa_node", -1),
             .numa = str_of(m, "numa"),
             .b_path = str_of(m, "b_path"),
+            .download_gbps = num_of(m, "download_gbps", 0),
+            .host_memory = str_of(m, "host_memory"),
             .error = str_of(m, "error"),
         };
     }

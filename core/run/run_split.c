@@ -20,6 +20,7 @@
 #include "tune_auto.h"
 
 #include "progress.h"
+#include "timeline.h"
 #include "resume.h"
 #include "reported.h"
 #include "util.h"
@@ -34,6 +35,7 @@ typedef struct split_job {
     gh_split_member_stats *last;      /* the members' stats of the latest repetition */
     gh_split_member_stats *per_timed; /* n_members per timed repetition */
     double failed_wall_ms;
+    int warmups; /* warm-up runs so far, for the timeline's labels */
 } split_job;
 
 static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
@@ -58,8 +60,18 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
     };
     gh_split_outcome o = {.members = job->last};
     const gh_split_config *sc = job->sp->config;
-    const gh_split_options opt = {sc->panel, sc->mem_limit, sc->numa, sc->b_copy};
-    if (gh_split_run(job->sp->members, n, &opt, &prob, &o) != GH_OK) {
+    const gh_split_options opt = {sc->panel, sc->mem_limit, sc->numa, sc->b_copy, gh_timeline_active()};
+    gh_status status = gh_split_run(job->sp->members, n, &opt, &prob, &o);
+    if (o.n_events) {
+        char label[256];
+        snprintf(label, sizeof label, "split %s: %lldx%lldx%lld %s %c%c, %s %d%s", job->sp->name, (long long)prob.m,
+                 (long long)prob.n, (long long)prob.k, gh_dtype_name(prob.dtype), prob.trans_a ? 't' : 'n',
+                 prob.trans_b ? 't' : 'n', timed >= 0 ? "timed run" : "warm-up",
+                 timed >= 0 ? timed + 1 : ++job->warmups, status == GH_OK ? "" : " (failed)");
+        gh_timeline_add_split(label, job->sp->members, n, o.events, o.n_events);
+    }
+    free(o.events);
+    if (status != GH_OK) {
         if (gh_cancel_requested())
             run_result_detail(r, GH_RESULT_CANCELLED, "cancelled by %s: %s", gh_cancel_signal_name(), o.error);
         else run_result_detail(r, run_status_of(o.status), "%s", o.error);
@@ -174,6 +186,8 @@ static void report_split(gh_report *report, const gh_split_plan *sp, const gh_re
             .bytes_up = st[i].bytes_up,
             .bytes_down = st[i].bytes_down,
             .upload_gbps = st[i].upload_ms > 0 ? (double)st[i].bytes_up / st[i].upload_ms / 1e6 : 0,
+            .download_gbps = st[i].download_ms > 0 ? (double)st[i].bytes_down / st[i].download_ms / 1e6 : 0,
+            .host_memory = st[i].host_memory,
             .numa_node = st[i].numa_node,
             .numa = st[i].numa_note,
             .b_path = st[i].b_path,

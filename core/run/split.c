@@ -62,6 +62,8 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, const g
     out->status = GH_OK;
     out->error[0] = '\0';
     out->wall_ms = 0;
+    out->events = NULL;
+    out->n_events = 0;
     memset(out->members, 0, n_members * sizeof *out->members);
     for (size_t i = 0; i < n_members; i++) out->members[i].numa_node = -1;
     if (n_members == 0) {
@@ -83,9 +85,12 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, const g
     for (size_t i = 0; i < n_members; i++) {
         workers[i] = (worker){.mb = &members[i], .p = p, .sh = &sh, .st = &out->members[i], .index = i, .all = workers};
         workers[i].async = workers[i].st->streams;
+        workers[i].tracing = opt->trace;
+        workers[i].chunk_now = -1;
     }
     gh_numa_place *places = gh_split_plan_numa(workers, n_members, opt->numa, &sh);
     gh_split_plan_b_copies(workers, n_members, opt->b_copy, &sh);
+    gh_split_register_host(workers, n_members);
     for (size_t i = 0; i < n_members; i++) {
         worker *w = &workers[i];
         w->started = pthread_create(&w->thread, NULL, gh_split_worker_main, w) == 0;
@@ -101,6 +106,8 @@ gh_status gh_split_run(const gh_split_member *members, size_t n_members, const g
         pthread_join(workers[i].thread, NULL);
         if (workers[i].end_ms > end) end = workers[i].end_ms;
     }
+    gh_split_unregister_host(workers, n_members);
+    gh_split_gather_events(workers, n_members, out);
     out->wall_ms = end > sh.t_start ? end - sh.t_start : 0;
     out->status = sh.status;
     free(workers);

@@ -116,7 +116,23 @@ typedef struct gh_split_options {
     uint64_t mem_limit; /* per device; 0: 90% of what it reports */
     gh_split_numa numa;
     gh_split_b_copy b_copy;
+    int trace; /* 1: record each member's transfers, GEMMs and waits in the outcome's events */
 } gh_split_options;
+
+/* One span of a member's time (gh_split_options.trace), by the host clock
+ * (gh_now_ms). On the blocking path and for waits, the host saw the span.
+ * Work queued on a stream is timed by the device and reported at the
+ * synchronize: its span is drawn ending when that synchronize returned, in
+ * stream order, so it is the latest the work can have run. */
+typedef struct gh_split_event {
+    size_t member;    /* index in the members */
+    int lane;         /* the stream (0, 1), or -1: the member's host thread */
+    const char *kind; /* "upload", "gemm", "download" or "wait" */
+    const char *what; /* "rows of A", "a panel of B", "B", "C0", "C", "stream 0", "the chunk queue", ... */
+    double t0_ms, dur_ms;
+    int64_t chunk;    /* the chunk it belongs to, -1: none */
+    int device_timed; /* 1: dur_ms is the device's, placed as above */
+} gh_split_event;
 
 typedef struct gh_split_member_stats {
     gh_split_layout layout;
@@ -126,12 +142,13 @@ typedef struct gh_split_member_stats {
     double upload_ms, download_ms; /* device clock on streams; host clock (packing included) when blocking */
     double wait_ms;                /* blocked on stream_synchronize or on the queue */
     uint64_t bytes_up, bytes_down;
-    int streams;         /* 1: minor-1 streams, 0: blocking calls */
-    int numa_node;       /* the node its host thread ran on; -1: none (numa_note says why) */
-    char numa_note[384]; /* "thread on node 1 (16 CPUs); A and C of its 8 home chunks on node 1", or why not */
-    int b_peer;          /* 1: its resident B came from another member by copy_peer */
-    char b_path[512];    /* "host", "peer from gpu0/0", "host: copy_peer refused: ..." */
-    char error[512];     /* why this member failed; "" when it did not */
+    int streams;           /* 1: minor-1 streams, 0: blocking calls */
+    int numa_node;         /* the node its host thread ran on; -1: none (numa_note says why) */
+    char numa_note[384];   /* "thread on node 1 (16 CPUs); A and C of its 8 home chunks on node 1", or why not */
+    int b_peer;            /* 1: its resident B came from another member by copy_peer */
+    char b_path[512];      /* "host", "peer from gpu0/0", "host: copy_peer refused: ..." */
+    char host_memory[384]; /* "pinned (cuMemHostRegister)", "imported (...)", "pageable: why" */
+    char error[512];       /* why this member failed; "" when it did not */
 } gh_split_member_stats;
 
 typedef struct gh_split_outcome {
@@ -139,6 +156,8 @@ typedef struct gh_split_outcome {
     char error[768];                /* the first failure: member, what, the plugin's words */
     double wall_ms;                 /* first upload to last download, every member */
     gh_split_member_stats *members; /* n entries, given by the caller */
+    gh_split_event *events;         /* with trace: n_events spans, in no order; the caller frees it */
+    size_t n_events;
 } gh_split_outcome;
 
 /* Computes p->c = alpha op(A) op(B) + beta C0 over the members. Returns the

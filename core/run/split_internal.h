@@ -46,6 +46,8 @@ typedef struct lane {
     /* Written by the device at the next synchronize. */
     double up_ms[MAX_TASK_UPLOADS];
     int n_up;
+    const char *up_what[MAX_TASK_UPLOADS]; /* for the timeline */
+    int64_t chunk;                         /* the task's chunk, for the timeline */
     double down_ms;
     int n_down;
     gh_gemm_timing timing;
@@ -80,6 +82,13 @@ typedef struct worker {
     int b_tree;                 /* 1: B goes to it (or from it) in the peer tree */
     int b_state;                /* under sh->lock: 0 not yet, 1 B resident and complete, -1 never */
     int b_counted;              /* under sh->lock: counted in sh->b_done */
+    void *registered[4];        /* host_register'ed matrices, to unregister after the product */
+    int n_registered;
+    int staging_registered; /* 1: staging is registered with the member's plugin */
+    int tracing;            /* record events (gh_split_options.trace) */
+    gh_split_event *events;
+    size_t n_events, cap_events;
+    int64_t chunk_now; /* the chunk being worked on, for events; -1: none */
 } worker;
 
 /* Rows of bytes on the host: a sub-matrix of one of the case's matrices. */
@@ -109,6 +118,27 @@ void gh_split_plan_b_copies(worker *w, size_t n, gh_split_b_copy mode, shared *s
 gh_status gh_split_distribute_b(worker *w);
 void gh_split_give_up_b(worker *w);
 void gh_split_finish_b(worker *w);
+
+/* The timeline's spans (split_trace.c): one on the member's host thread or
+ * a lane (-1: the thread), from t0_ms for dur_ms. Does nothing without
+ * tracing. */
+void gh_split_trace(worker *w, int lane, const char *kind, const char *what, double t0_ms, double dur_ms, int64_t chunk,
+                    int device_timed);
+/* A lane's device-timed work, just synchronized at t_end_ms. */
+void gh_split_trace_lane(worker *w, const lane *l, double t_end_ms);
+/* Every member's events into the outcome (ownership moves). */
+void gh_split_gather_events(worker *w, size_t n, gh_split_outcome *out);
+
+/* Host memory registration (split_host.c): before the threads start and
+ * after they end; each member's host_memory says how it reaches the
+ * matrices. */
+void gh_split_register_host(worker *w, size_t n);
+void gh_split_unregister_host(worker *w, size_t n);
+/* The blocking path's staging buffer likewise, from the member's own
+ * thread, where no other member shares its context (under isolation, or
+ * alone in its context); unregistered before it is freed. */
+void gh_split_register_staging(worker *w);
+void gh_split_unregister_staging(worker *w);
 
 /* NUMA placement (split_numa.c). */
 gh_numa_place *gh_split_plan_numa(worker *w, size_t n, gh_split_numa mode, shared *sh);

@@ -101,8 +101,11 @@ static int64_t take_chunk(worker *w)
         else if (w->sh->next_chunk < w->sh->n_chunks) chunk = w->sh->next_chunk++;
     }
     pthread_mutex_unlock(&w->sh->lock);
-    w->st->wait_ms += gh_now_ms() - t0;
+    double t1 = gh_now_ms();
+    w->st->wait_ms += t1 - t0;
+    gh_split_trace(w, -1, "wait", "the chunk queue", t0, t1 - t0, -1, 0);
     if (chunk >= 0) w->st->chunks++;
+    w->chunk_now = chunk;
     return chunk;
 }
 
@@ -181,6 +184,8 @@ static gh_status put_block(worker *w, lane *l, gh_buffer *buf, uint64_t offset, 
     if (w->async) {
         if (l->n_up == MAX_TASK_UPLOADS)
             return gh_split_fail(w, GH_ERROR, 0, "internal: more than %d uploads in one task", MAX_TASK_UPLOADS);
+        l->up_what[l->n_up] = what;
+        l->chunk = w->chunk_now;
         double *ms = &l->up_ms[l->n_up++];
         *ms = 0;
         gh_status s = w->mb->api->upload_2d_async(w->mb->ctx, l->stream, buf, offset, dev_pitch, b.host, b.pitch,
@@ -189,7 +194,9 @@ static gh_status put_block(worker *w, lane *l, gh_buffer *buf, uint64_t offset, 
     }
     double t0 = gh_now_ms();
     gh_status s = blocking_copy(w, 1, buf, offset, dev_pitch, b);
-    w->st->upload_ms += gh_now_ms() - t0;
+    double t1 = gh_now_ms();
+    w->st->upload_ms += t1 - t0;
+    gh_split_trace(w, -1, "upload", what, t0, t1 - t0, w->chunk_now, 0);
     return s == GH_OK ? GH_OK : gh_split_fail(w, s, 1, "uploading %s", what);
 }
 
@@ -205,7 +212,9 @@ static gh_status get_block(worker *w, lane *l, gh_buffer *buf, uint64_t offset, 
     }
     double t0 = gh_now_ms();
     gh_status s = blocking_copy(w, 0, buf, offset, dev_pitch, b);
-    w->st->download_ms += gh_now_ms() - t0;
+    double t1 = gh_now_ms();
+    w->st->download_ms += t1 - t0;
+    gh_split_trace(w, -1, "download", "C", t0, t1 - t0, w->chunk_now, 0);
     return s == GH_OK ? GH_OK : gh_split_fail(w, s, 1, "downloading C");
 }
 
@@ -224,7 +233,10 @@ gh_status gh_split_lane_sync(worker *w, lane *l)
     if (!l->stream) return GH_OK;
     double t0 = gh_now_ms();
     gh_status s = w->mb->api->stream_synchronize(w->mb->ctx, l->stream);
-    w->st->wait_ms += gh_now_ms() - t0;
+    double t1 = gh_now_ms();
+    w->st->wait_ms += t1 - t0;
+    gh_split_trace(w, -1, "wait", l == &w->lanes[0] ? "stream 0" : "stream 1", t0, t1 - t0, -1, 0);
+    if (s == GH_OK) gh_split_trace_lane(w, l, t1);
     l->syncs++;
     for (int i = 0; i < l->n_up; i++) w->st->upload_ms += l->up_ms[i];
     if (l->n_down) w->st->download_ms += l->down_ms;
@@ -243,11 +255,14 @@ static gh_status run_gemm(worker *w, lane *l, const gh_gemm_args *g)
     if (w->async) {
         l->timing = (gh_gemm_timing){.size = sizeof l->timing};
         l->n_gemm = 1;
+        l->chunk = w->chunk_now;
         l->args = *g;
         s = mb->api->gemm_async(mb->ctx, l->stream, mb->kernel, &l->args, &l->timing);
     } else {
         gh_gemm_timing t = {.size = sizeof t};
+        double t0 = gh_now_ms();
         s = mb->api->gemm(mb->ctx, mb->device, mb->kernel, g, &t);
+        gh_split_trace(w, -1, "gemm", "", t0, gh_now_ms() - t0, w->chunk_now, 0);
         w->st->compute_ms += t.kernel_ms;
         if (s == GH_OK) return check_time(w, t.kernel_ms);
     }
@@ -476,7 +491,10 @@ static gh_status worker_setup(worker *w)
     w->panel_loaded = gh_xcalloc(n_panels, sizeof *w->panel_loaded);
     w->panel_lane = gh_xcalloc(n_panels, sizeof *w->panel_lane);
     w->panel_sync = gh_xcalloc(n_panels, sizeof *w->panel_sync);
-    return w->async ? GH_OK : alloc_staging(w);
+    if (w->async) return GH_OK;
+    gh_status s = alloc_staging(w);
+    if (s == GH_OK) gh_split_register_staging(w);
+    return s;
 }
 
 /* Every queued copy and GEMM finishes before a buffer is freed. */
@@ -497,6 +515,7 @@ static void worker_teardown(worker *w)
         if (l->c) api->buffer_free(ctx, l->c);
     }
     if (w->b_whole) api->buffer_free(ctx, w->b_whole);
+    gh_split_unregister_staging(w);
     if (w->staging_pinned) api->host_free(ctx, w->staging);
     else free(w->staging);
     free(w->panel_loaded);

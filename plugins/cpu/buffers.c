@@ -69,3 +69,23 @@ void cpu_host_free(gh_plugin *ctx, void *ptr)
     (void)ctx;
     free(ptr);
 }
+
+/* ABI minor 4: the "device" computes in host memory, so any host memory is
+ * as near as it gets; nothing is pinned or kept. */
+gh_status cpu_host_register(gh_plugin *ctx, void *ptr, uint64_t bytes, uint32_t flags, const char **how)
+{
+    (void)ctx;
+    if (!ptr || bytes == 0 || !how)
+        return fail(GH_INVALID_ARGUMENT, "host_register: ptr or how is NULL, or bytes is 0");
+    if (flags & ~GH_HOST_REGISTER_READ_ONLY)
+        return fail(GH_INVALID_ARGUMENT, "host_register: unknown flags 0x%x", (unsigned)flags);
+    *how = "nothing to register: the C device computes in host memory";
+    return GH_OK;
+}
+
+gh_status cpu_host_unregister(gh_plugin *ctx, void *ptr)
+{
+    (void)ctx;
+    if (!ptr) return fail(GH_INVALID_ARGUMENT, "host_unregister: ptr is NULL");
+    return GH_OK;
+}

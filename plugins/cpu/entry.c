@@ -141,6 +141,8 @@ static const gh_plugin_api cpu_api = {
     .stream_synchronize = cpu_stream_synchronize,
     .host_alloc = cpu_host_alloc,
     .host_free = cpu_host_free,
+    .host_register = cpu_host_register,
+    .host_unregister = cpu_host_unregister,
 };
 
 /* The one exported symbol: agree on versions, hand over the table. */

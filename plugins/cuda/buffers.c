@@ -196,26 +196,37 @@ gh_status gh_cuda_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out)
     return GH_OK;
 }
 
-static void release_host_block(gh_plugin *ctx, gh_cuda_host_block *b)
+static gh_status release_host_block(gh_plugin *ctx, gh_cuda_host_block *b)
 {
     gh_cuda_device *dev = NULL;
-    if (gh_cuda_device_enter(ctx, "host_free", b->device, &dev) == GH_OK)
-        gh_cu_check(ctx->cu->cuMemFreeHost(b->ptr), "cuMemFreeHost with device %d's context", dev->index);
+    gh_status st = gh_cuda_device_enter(ctx, b->registered ? "host_unregister" : "host_free", b->device, &dev);
+    if (st == GH_OK && b->registered)
+        st = gh_cu_check(ctx->cu->cuMemHostUnregister(b->ptr), "host_unregister: cuMemHostUnregister(%p)", b->ptr);
+    else if (st == GH_OK)
+        st = gh_cu_check(ctx->cu->cuMemFreeHost(b->ptr), "cuMemFreeHost with device %d's context", dev->index);
     free(b);
+    return st;
 }
 
-void gh_cuda_host_free(gh_plugin *ctx, void *ptr)
+/* The block of ptr, taken off the list; NULL when there is none of that kind. */
+static gh_cuda_host_block *take_host_block(gh_plugin *ctx, void *ptr, int registered)
 {
-    if (!ctx || !ptr) return;
     gh_cuda_host_block *found = NULL;
     pthread_mutex_lock(&ctx->buffers_lock);
     for (gh_cuda_host_block **link = &ctx->host_blocks; *link; link = &(*link)->next)
-        if ((*link)->ptr == ptr) {
+        if ((*link)->ptr == ptr && (*link)->registered == registered) {
             found = *link;
             *link = found->next;
             break;
         }
     pthread_mutex_unlock(&ctx->buffers_lock);
+    return found;
+}
+
+void gh_cuda_host_free(gh_plugin *ctx, void *ptr)
+{
+    if (!ctx || !ptr) return;
+    gh_cuda_host_block *found = take_host_block(ctx, ptr, 0);
     if (!found) {
         gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_free: %p did not come from this context's host_alloc", ptr);
         return;
@@ -230,4 +241,59 @@ void gh_cuda_host_free_all(gh_plugin *ctx)
         ctx->host_blocks = b->next;
         release_host_block(ctx, b);
     }
+}
+
+/* ---- host memory pinned in place (ABI minor 4) ---- */
+
+gh_status gh_cuda_host_register(gh_plugin *ctx, void *ptr, uint64_t bytes, uint32_t flags, const char **how)
+{
+    if (!ptr || bytes == 0 || !how)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_register: ptr or how is NULL, or bytes is 0");
+    if (flags & ~GH_HOST_REGISTER_READ_ONLY)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_register: unknown flags 0x%x", (unsigned)flags);
+    if (bytes > SIZE_MAX)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_register: %llu bytes do not fit in size_t",
+                                   (unsigned long long)bytes);
+    gh_cuda_device *dev = NULL;
+    gh_status st = gh_cuda_device_enter(ctx, "host_register", 0, &dev);
+    if (st) return st;
+    gh_cuda_host_block *b = calloc(1, sizeof *b);
+    if (!b) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "host_register: out of host memory for a block record");
+    /* PORTABLE: pinned for every device's context, as host_alloc's blocks.
+     * READ_ONLY: the worker's view of the inputs is mapped read-only, which
+     * the driver can pin only when told it will not be written. */
+    unsigned int cu_flags = CU_MEMHOSTREGISTER_PORTABLE;
+    if (flags & GH_HOST_REGISTER_READ_ONLY) cu_flags |= CU_MEMHOSTREGISTER_READ_ONLY;
+    CUresult r = ctx->cu->cuMemHostRegister(ptr, (size_t)bytes, cu_flags);
+    if (r != CUDA_SUCCESS) {
+        free(b);
+        st = gh_cu_check(r, "host_register: cuMemHostRegister(%llu bytes, PORTABLE%s) with device %d's context",
+                         (unsigned long long)bytes, (flags & GH_HOST_REGISTER_READ_ONLY) ? " | READ_ONLY" : "",
+                         dev->index);
+        /* The memory still works, as pageable memory: say so with the status the ABI gives. */
+        if (st == GH_OUT_OF_MEMORY) return st;
+        char why[512];
+        snprintf(why, sizeof why, "%.500s", gh_plugin_last_error(ctx));
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s", why);
+    }
+    b->ptr = ptr;
+    b->bytes = bytes;
+    b->device = 0;
+    b->registered = 1;
+    pthread_mutex_lock(&ctx->buffers_lock);
+    b->next = ctx->host_blocks;
+    ctx->host_blocks = b;
+    pthread_mutex_unlock(&ctx->buffers_lock);
+    *how =
+        (flags & GH_HOST_REGISTER_READ_ONLY) ? "pinned (cuMemHostRegister, read-only)" : "pinned (cuMemHostRegister)";
+    return GH_OK;
+}
+
+gh_status gh_cuda_host_unregister(gh_plugin *ctx, void *ptr)
+{
+    if (!ctx || !ptr) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_unregister: ctx or ptr is NULL");
+    gh_cuda_host_block *found = take_host_block(ctx, ptr, 1);
+    if (!found)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "host_unregister: %p was not registered by host_register", ptr);
+    return release_host_block(ctx, found);
 }

@@ -31,5 +31,10 @@ gh_plugin_host_free_fn gh_cuda_host_free;
 
 /* Frees every host block the host left behind (at close). */
 void gh_cuda_host_free_all(gh_plugin *ctx);
+/* ABI minor 4: pins the host's memory in place (cuMemHostRegister,
+ * PORTABLE), read-only where the caller's mapping is; unregister before the
+ * memory is unmapped. host_free_all unregisters what is left. */
+gh_plugin_host_register_fn gh_cuda_host_register;
+gh_plugin_host_unregister_fn gh_cuda_host_unregister;
 
 #endif

@@ -124,6 +124,8 @@ static const gh_plugin_api api = {
     .host_alloc = gh_cuda_host_alloc,
     .host_free = gh_cuda_host_free,
     .copy_peer = gh_cuda_copy_peer,
+    .host_register = gh_cuda_host_register,
+    .host_unregister = gh_cuda_host_unregister,
 };
 
 /* The one exported symbol: the ABI negotiation, and the thread-local error

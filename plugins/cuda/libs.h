@@ -54,6 +54,8 @@
     X(cuMemcpy2DAsync)           \
     X(cuMemHostAlloc)            \
     X(cuMemFreeHost)             \
+    X(cuMemHostRegister)         \
+    X(cuMemHostUnregister)       \
     X(cuModuleLoadData)          \
     X(cuModuleUnload)            \
     X(cuModuleGetFunction)       \

@@ -104,7 +104,8 @@ struct gh_stream {
 typedef struct gh_cuda_host_block {
     void *ptr;
     uint64_t bytes;
-    int device; /* whose primary context was current */
+    int device;     /* whose primary context was current */
+    int registered; /* 1: the host's memory, pinned by host_register (cuMemHostUnregister frees the pinning) */
     struct gh_cuda_host_block *next;
 } gh_cuda_host_block;
 

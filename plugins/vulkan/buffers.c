@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "devices.h"
 #include "errors.h"
+#include "host_import.h"
 
 #define VKP_STAGING_MAX ((VkDeviceSize)64 << 20)
 
@@ -162,6 +163,17 @@ gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offs
     gh_status st = gh_plugin_check_copy("upload", dst, vkp_buffer_extent, offset, src, bytes);
     if (st != GH_OK || bytes == 0) return st;
     vkp_device *d = dst->device;
+    VkDeviceSize at = 0;
+    VkBuffer imported = vkp_host_imported(d, src, bytes, &at);
+    if (imported) {
+        /* Registered host memory: the device reads it in place, in one copy. */
+        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_WRITE_BIT);
+        VkBufferCopy copy = {.srcOffset = at, .dstOffset = offset, .size = bytes};
+        d->fn.vkCmdCopyBuffer(d->cmd, imported, dst->buffer, 1, &copy);
+        return vkp_commands_submit(d, "upload from imported host memory");
+    }
     if ((st = staging_ready(d, bytes)) != GH_OK) return st;
     for (uint64_t done = 0; done < bytes;) {
         VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
@@ -185,6 +197,19 @@ gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t of
     gh_status st = gh_plugin_check_copy("download", src, vkp_buffer_extent, offset, dst, bytes);
     if (st != GH_OK || bytes == 0) return st;
     vkp_device *d = src->device;
+    VkDeviceSize at = 0;
+    VkBuffer imported = vkp_host_imported(d, dst, bytes, &at);
+    if (imported) {
+        /* Registered host memory: the device writes it in place, in one copy. */
+        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_READ_BIT);
+        VkBufferCopy copy = {.srcOffset = offset, .dstOffset = at, .size = bytes};
+        d->fn.vkCmdCopyBuffer(d->cmd, src->buffer, imported, 1, &copy);
+        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+        return vkp_commands_submit(d, "download into imported host memory");
+    }
     if ((st = staging_ready(d, bytes)) != GH_OK) return st;
     for (uint64_t done = 0; done < bytes;) {
         VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;

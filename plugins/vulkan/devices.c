@@ -13,6 +13,7 @@
 #include "coopmat.h"
 #include "errors.h"
 #include "statistics.h"
+#include "host_import.h"
 #include "gemmhost/plugin_helpers.h"
 #include "loader.h"
 
@@ -312,10 +313,12 @@ static gh_status create_device(vkp_device *d)
     /* The option statistics (dropped with coopmat's asks by the retry below). */
     vkp_statistics_features statistics;
     vkp_statistics_enable(d, &statistics, &chain);
-    const char *extensions[4];
+    const char *extensions[6];
     uint32_t n_extensions = 0;
     for (uint32_t i = 0; i < coop.n_extensions; i++) extensions[n_extensions++] = coop.extensions[i];
     if (statistics.extension) extensions[n_extensions++] = statistics.extension;
+    const char *host_import = vkp_host_import_extension(d);
+    if (host_import) extensions[n_extensions++] = host_import;
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = chain,
@@ -333,8 +336,8 @@ static gh_status create_device(vkp_device *d)
         VkPhysicalDeviceFeatures plain = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
         info.pNext = d->has_16bit_storage ? &storage : NULL;
         storage.pNext = NULL;
-        info.enabledExtensionCount = 0;
-        info.ppEnabledExtensionNames = NULL;
+        info.enabledExtensionCount = host_import ? 1 : 0;
+        info.ppEnabledExtensionNames = host_import ? &host_import : NULL;
         info.pEnabledFeatures = &plain;
         statistics.extension = NULL;
         r = ctx->vk.vkCreateDevice(d->phys, &info, NULL, &d->dev);
@@ -350,6 +353,7 @@ static gh_status create_device(vkp_device *d)
     }
     d->fn.vkGetDeviceQueue(d->dev, d->queue_family, 0, &d->queue);
     if (statistics.extension) vkp_statistics_ready(d);
+    if (host_import) vkp_host_import_ready(d);
 
     VkCommandPoolCreateInfo pool = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

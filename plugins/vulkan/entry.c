@@ -9,6 +9,7 @@
 #include "compile.h"
 #include "devices.h"
 #include "gemm.h"
+#include "host_import.h"
 #include "gemmhost/plugin_helpers.h"
 #include "kernels.h"
 #include "loader.h"
@@ -74,6 +75,7 @@ static gh_status read_hidden_features(const char *list, gh_plugin *ctx)
         {"VK_KHR_cooperative_matrix", VKP_HIDE_KHR_COOP},
         {"VK_NV_cooperative_matrix", VKP_HIDE_NV_COOP},
         {"VK_KHR_shader_bfloat16", VKP_HIDE_BF16},
+        {"VK_EXT_external_memory_host", VKP_HIDE_HOST_MEM},
     };
     const size_t n_known = sizeof known / sizeof known[0];
     for (const char *s = list ? list : ""; *s;) {
@@ -85,7 +87,8 @@ static gh_status read_hidden_features(const char *list, gh_plugin *ctx)
         if (i == n_known)
             return gh_plugin_set_error(GH_INVALID_ARGUMENT,
                                        "open: hide_features: unknown feature '%.*s' (known: storageBuffer16BitAccess, "
-                                       "VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16)",
+                                       "VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16, "
+                                       "VK_EXT_external_memory_host)",
                                        (int)n, s);
         if (known[i].extension) ctx->hide_extensions |= known[i].extension;
         else ctx->hide_16bit_storage = 1;
@@ -104,6 +107,7 @@ static void plugin_close(gh_plugin *ctx)
         vkp_device *d = &ctx->devices[i];
         vkp_device_wait_idle(d);
         vkp_buffers_release(d);
+        vkp_imports_release(d);
         vkp_compile_release(d);
     }
     vkp_devices_close(ctx);
@@ -171,6 +175,8 @@ static const gh_plugin_api api = {
     .kernel_info = vkp_kernel_info,
     .buffer_alloc = vkp_buffer_alloc,
     .buffer_free = vkp_buffer_free,
+    .host_register = vkp_host_register,
+    .host_unregister = vkp_host_unregister,
     .upload = vkp_upload,
     .download = vkp_download,
     .gemm = vkp_gemm,

@@ -104,6 +104,13 @@ typedef struct vkp_device {
     /* buffers.c: the staging buffer and the live buffers */
     vkp_staging staging;
     struct gh_buffer *buffers;
+
+    /* host_import.c: host memory imported with VK_EXT_external_memory_host
+     * (enabled at creation where offered and not hidden) */
+    int has_host_import;
+    VkDeviceSize import_alignment; /* minImportedHostPointerAlignment */
+    PFN_vkGetMemoryHostPointerPropertiesEXT get_host_pointer_properties;
+    struct vkp_import *imports;
 } vkp_device;
 
 struct gh_buffer {
@@ -118,6 +125,7 @@ struct gh_buffer {
 #define VKP_HIDE_KHR_COOP 1u /* VK_KHR_cooperative_matrix */
 #define VKP_HIDE_NV_COOP  2u /* VK_NV_cooperative_matrix */
 #define VKP_HIDE_BF16     4u /* VK_KHR_shader_bfloat16 */
+#define VKP_HIDE_HOST_MEM 8u /* VK_EXT_external_memory_host */
 
 struct gh_plugin {
     vkp_instance_fns vk; /* copied from the process-wide instance */

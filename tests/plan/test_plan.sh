@@ -125,6 +125,17 @@ out=$("$gemmhost" --config "$work/two.ini" --size 300000 --output "$work/huge" 2
 expect_status "a run larger than host memory is refused up front" $? 2
 expect_in "the refusal names the case" "$out" "case 300000x300000x300000 f32 needs about"
 [ ! -e "$work/huge.csv" ] && ok "nothing was allocated or written" || bad "a refused run wrote $work/huge.csv"
+expect_in "the refusal says how to override the check" "$out" "--set run.memory_check=warn runs it anyway"
+# run.memory_check = warn: the same case warns and goes on (a dry run here,
+# so nothing is allocated); a value it does not know is refused, naming both.
+out=$("$gemmhost" --config "$work/two.ini" --size 300000 --set run.memory_check=warn --dry-run 2>&1)
+expect_status "--dry-run with run.memory_check=warn: a case larger than host memory" $? 0
+expect_in "memory_check=warn: a warning naming the case, and that it runs anyway" "$out" \
+  "gemmhost: warning: case 300000x300000x300000 f32 needs about"
+expect_in "memory_check=warn: it says why it runs" "$out" "running anyway, as run.memory_check = warn asks"
+out=$("$gemmhost" --config "$work/two.ini" --set run.memory_check=maybe --dry-run 2>&1)
+expect_status "run.memory_check=maybe" $? 2
+expect_in "run.memory_check=maybe: the choices" "$out" "refuse"
 
 # A case whose host memory overflows a 64-bit byte count (the estimate once
 # wrapped to "about 4.00 GiB"): refused by --dry-run and the run alike, even
@@ -140,6 +151,8 @@ out=$("$gemmhost" --config "$work/overflow.ini" --output "$work/overflow" 2>&1)
 expect_status "the run: a size whose memory overflows" $? 2
 expect_in "the run: the same refusal" "$out" "case 2147483647x2147483647x1073741820 f32 is too large"
 [ ! -e "$work/overflow.csv" ] && ok "the overflowing run wrote nothing" || bad "the overflowing run wrote $work/overflow.csv"
+out=$("$gemmhost" --config "$work/overflow.ini" --output "$work/overflow" --set run.memory_check=warn 2>&1)
+expect_status "the run: a size whose memory overflows, even with memory_check=warn" $? 2
 
 # A sweep of more parameter combinations than any run could finish is refused
 # before it is built.

@@ -210,7 +210,7 @@ static void test_split_stops(const char *cpu_path)
     gh_split_problem p = {GH_F32, 0, 0, 32, 32, 32, 1.0, 0.0, &a, &b, NULL, &c};
     gh_split_member_stats st;
     gh_split_outcome out = {.members = &st};
-    const gh_split_options opt = {8, 0, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO};
+    const gh_split_options opt = {8, 0, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO, 0};
     gh_status s = gh_split_run(&mb, 1, &opt, &p, &out);
     EXPECT(s != GH_OK && strstr(out.error, "stopped by SIGINT between tasks"), "the split stopped: %s", out.error);
     EXPECT(st.gemms == 0, "no GEMM after the signal (%lld)", (long long)st.gemms);

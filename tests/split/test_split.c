@@ -166,7 +166,7 @@ static gh_status product_run(product *pr, const gh_split_member *members, size_t
     gh_matrix_poison(&pr->c);
     gh_split_problem p = {pr->in.dtype, pr->in.trans_a, pr->in.trans_b, pr->in.m, pr->in.n, pr->in.k,
                           pr->in.alpha, pr->in.beta,    &pr->a,         &pr->b,   &pr->c0,  &pr->c};
-    const gh_split_options opt = {panel, limit, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO};
+    const gh_split_options opt = {panel, limit, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO, 0};
     return gh_split_run(members, n, &opt, &p, out);
 }
 

@@ -111,7 +111,7 @@ run_split speed "a one-member split beside the two-member one"
 out=$("$python" "$src/tools/split_summary.py" "$work/speed" 2>&1)
 expect_status "split_summary.py" $? 0
 expect_in "summary: speed-up over one GPU" "$out" "x over one GPU (one)"
-expect_in "summary: member 1's node, bandwidth and B path" "$out" "GB/s; node 1 (thread on node 1 (1 CPU)"
+expect_in "summary: member 1's node, bandwidth and B path" "$out" "host memory: pageable: plugin fake_peer has no host_register (ABI minor 4); node 1 (thread on node 1 (1 CPU)"
 expect_in "summary: B by peer copy" "$out" "B: peer from pair/0"
 
 # Bad keys are named.

@@ -1,5 +1,5 @@
 /*
- * gemmhost plugin ABI 1.3: the only header a plugin must include, and the
+ * gemmhost plugin ABI 1.4: the only header a plugin must include, and the
  * whole contract between the host and a plugin. Every rule below is a
  * sentence that tests/conformance (installed as `gemmhost-conformance`)
  * checks against any plugin; `gemmhost/plugin_helpers.h` implements the
@@ -97,7 +97,7 @@ extern "C" {
 #endif
 
 #define GEMMHOST_ABI_MAJOR  1
-#define GEMMHOST_ABI_MINOR  3
+#define GEMMHOST_ABI_MINOR  4
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -438,7 +438,31 @@ typedef struct gh_plugin_api {
      *   changes, nothing of src does. */
     gh_status (*copy_peer)(gh_plugin *ctx, gh_buffer *src, uint64_t src_offset, gh_buffer *dst, uint64_t dst_offset,
                            uint64_t bytes);
+
+    /* ---- ABI minor 4 ----
+     * (minor 4, optional pair, both set or both NULL) Makes host memory the
+     * host did not get from host_alloc (e.g. shared memory under isolation)
+     * reachable by DMA: CUDA pins it (cuMemHostRegister), Vulkan imports it
+     * (VK_EXT_external_memory_host). The host reads them only when the
+     * negotiated minor is >= 4 and the table's size covers them.
+     * Host: [ptr, ptr + bytes) stays mapped until host_unregister(ptr), which
+     *   it calls with the same ptr before unmapping; flags is
+     *   GH_HOST_REGISTER_READ_ONLY when the memory is mapped read-only (the
+     *   devices only read it), else 0. Later copies from and to any part of
+     *   the range (the blocking and the async ones) take the fast path.
+     * Plugin: ptr NULL, bytes 0, how NULL or an unknown flag:
+     *   GH_INVALID_ARGUMENT. On GH_OK sets *how to a static phrase naming
+     *   what it did ("pinned (cuMemHostRegister)", "imported
+     *   (VK_EXT_external_memory_host)", or "nothing to register: ..." for a
+     *   device that computes in host memory). Memory it cannot register:
+     *   GH_UNSUPPORTED with last_error saying why; copies from it then work
+     *   as before (pageable). host_unregister of a pointer it did not
+     *   register: GH_INVALID_ARGUMENT. */
+    gh_status (*host_register)(gh_plugin *ctx, void *ptr, uint64_t bytes, uint32_t flags, const char **how);
+    gh_status (*host_unregister)(gh_plugin *ctx, void *ptr);
 } gh_plugin_api;
+
+#define GH_HOST_REGISTER_READ_ONLY 1u
 
 /* The size of a minor-0 function table: the host needs at least this much. */
 #define GH_PLUGIN_API_MINOR0_SIZE (offsetof(gh_plugin_api, get_proc) + sizeof(void *(*)(const char *)))

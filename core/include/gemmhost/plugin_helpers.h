@@ -240,6 +240,9 @@ typedef gh_status gh_plugin_upload_fn(gh_plugin *ctx, gh_buffer *dst, uint64_t o
 typedef gh_status gh_plugin_download_fn(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes);
 typedef gh_status gh_plugin_host_alloc_fn(gh_plugin *ctx, uint64_t bytes, void **out);
 typedef void gh_plugin_host_free_fn(gh_plugin *ctx, void *ptr);
+typedef gh_status gh_plugin_host_register_fn(gh_plugin *ctx, void *ptr, uint64_t bytes, uint32_t flags,
+                                             const char **how);
+typedef gh_status gh_plugin_host_unregister_fn(gh_plugin *ctx, void *ptr);
 typedef gh_plugin_extent gh_plugin_extent_of_fn(const gh_buffer *buf);
 
 /* a * b + c without wrapping: 0 and *out, or 1 when it would overflow. */
