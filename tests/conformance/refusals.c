@@ -23,7 +23,7 @@ static int find_baseline(const conformance *c, int device, gemm_setup *s, int *k
             gemm_case gc = {order[i], 0, 0, 4, 4, 4, 1, order[i] == GH_I32 ? 2 : 0.5};
             const char *step = "";
             gh_status st = gemm_setup_make(c, device, ki, &gc, 11, s, &step);
-            gh_gemm_timing t = {sizeof t, 0, GH_CLOCK_DEVICE};
+            gh_gemm_timing t = {.size = sizeof t, .clock = GH_CLOCK_DEVICE};
             if (st == GH_OK) st = c->api->gemm(c->ctx, device, k, &s->args, &t);
             if (st == GH_OK && placed_upload(c, &s->c) == GH_OK) { /* C as it was, for "writes nothing" */
                 *kernel = k;
@@ -39,7 +39,7 @@ static int find_baseline(const conformance *c, int device, gemm_setup *s, int *k
 
 static gh_status run(const conformance *c, int device, int kernel, const gh_gemm_args *args)
 {
-    gh_gemm_timing t = {sizeof t, 0, GH_CLOCK_DEVICE};
+    gh_gemm_timing t = {.size = sizeof t, .clock = GH_CLOCK_DEVICE};
     return c->api->gemm(c->ctx, device, kernel, args, &t);
 }
 

@@ -92,7 +92,8 @@ static void check_gemm_async(const conformance *c, int device, gh_stream *stream
     gh_status st = gemm_setup_make(c, device, ki, &gc, 21, &blocking, &step);
     if (st == GH_OK) st = gemm_setup_make(c, device, ki, &gc, 21, &queued, &step);
     else memset(&queued, 0, sizeof queued);
-    gh_gemm_timing t1 = {sizeof t1, -1, GH_CLOCK_DEVICE}, t2 = {sizeof t2, -1, (gh_clock)99};
+    gh_gemm_timing t1 = {.size = sizeof t1, .kernel_ms = -1, .clock = GH_CLOCK_DEVICE},
+                   t2 = {.size = sizeof t2, .kernel_ms = -1, .clock = (gh_clock)99};
     if (st == GH_OK) st = api->gemm(c->ctx, device, kernel, &blocking.args, &t1);
     if (st != GH_OK) {
         check_skip("streams.gemm_async: kernel %s %s: %s: %s", ki->name, dtype_name(d), step, conf_error(c));
