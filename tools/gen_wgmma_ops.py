@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Writes kernels/cuda/wgmma_ops.cuh: one inline-PTX wrapper per wgmma (N, type).
+"""Writes wgmma_ops.cuh, which kernels/cuda/wgmma.cu includes: one inline-PTX wrapper per wgmma (N, type).
 
 Inline PTX takes no arrays, so every wrapper lists its N / 2 accumulator
 registers one by one; this script is where that list is written once.
-To add a shape or a type, add it to SHAPES or TYPES, run the script and
-commit both files (tests/tools checks that they agree).
+To add a shape or a type, add it to SHAPES or TYPES. The build runs this
+script (plugins/cuda/CMakeLists.txt) and writes the header into the build
+tree's kernels/cuda, where the CUDA plugin embeds it from.
 
 Usage: gen_wgmma_ops.py [OUTPUT]   (default: standard output; - is standard output)
 """

@@ -15,5 +15,7 @@ char *gh_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *gh_vstrdupf(const char *fmt, va_list ap);
 /* Milliseconds on a monotonic clock. */
 double gh_now_ms(void);
+/* The UTC time now as 2026-01-31T12:00:00Z, or "unknown". */
+void gh_iso_time_now(char out[32]);
 
 #endif

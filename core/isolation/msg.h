@@ -84,14 +84,20 @@ void gh_msg_free(const gh_msg_desc *d, void *msg);
 #define GH_MSG_FIELD_str_set(T, m) GH_MSG_ENTRY(T, GH_FIELD_STR_SET, m, NULL)
 #define GH_MSG_FIELD_size(T, m)    GH_MSG_ENTRY(T, GH_FIELD_SIZE, m, NULL)
 
-/* In a msg_*.h: the struct of a protocol message, and its two calls. */
+/* In a msg_*.h, the one line after a field list: GH_MSG(T, LIST) makes the
+ * struct of a protocol message, its calls and its table; GH_MSG_OF(T, LIST,
+ * SIZED) the calls and table of a struct defined elsewhere (the plugin
+ * ABI's; SIZED: it starts with `size`). The tables are defined once, where
+ * msg_tables.c includes the headers with GH_MSG_TABLES defined. */
 #define GH_MSG_STRUCT_MEMBER(T, kind, m) GH_MSG_DECL_##kind(m)
-#define GH_MSG_DECLARE(T, LIST)       \
+#define GH_MSG(T, LIST)               \
     typedef struct T {                \
         LIST(GH_MSG_STRUCT_MEMBER, T) \
     } T;                              \
-    GH_MSG_DECLARE_CALLS(T)
-/* For a struct defined elsewhere (the plugin ABI's). */
+    GH_MSG_OF(T, LIST, 0)
+#define GH_MSG_OF(T, LIST, SIZED) \
+    GH_MSG_DECLARE_CALLS(T)       \
+    GH_MSG_TABLE(T, LIST, SIZED)
 #define GH_MSG_DECLARE_CALLS(T)                        \
     extern const gh_msg_desc T##_desc;                 \
     static inline void T##_put(gh_wire *w, const T *m) \
@@ -107,10 +113,14 @@ void gh_msg_free(const gh_msg_desc *d, void *msg);
         gh_msg_free(&T##_desc, m);                     \
     }
 
-/* In its msg_*.c: the table, from the same list. */
+/* The table, from the same list (in msg_tables.c only). */
 #define GH_MSG_TABLE_ENTRY(T, kind, m) GH_MSG_FIELD_##kind(T, m)
-#define GH_MSG_DEFINE(T, LIST, SIZED)                                   \
+#ifdef GH_MSG_TABLES
+#define GH_MSG_TABLE(T, LIST, SIZED)                                    \
     static const gh_field T##_fields[] = {LIST(GH_MSG_TABLE_ENTRY, T)}; \
     const gh_msg_desc T##_desc = {#T, sizeof(T), SIZED, T##_fields, sizeof T##_fields / sizeof T##_fields[0]};
+#else
+#define GH_MSG_TABLE(T, LIST, SIZED)
+#endif
 
 #endif

@@ -31,7 +31,7 @@
     X(T, u64, c_offset)               \
     X(T, i64_list, params)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_gemm_args)
+GH_MSG_OF(gh_gemm_args, GH_MSG_GEMM_ARGS_FIELDS, 1)
 #define GH_MSG_DECL_gemm_args(m)     GH_MSG_DECL_STRUCT(gh_gemm_args, m)
 #define GH_MSG_FIELD_gemm_args(T, m) GH_MSG_ENTRY(T, GH_FIELD_STRUCT, m, &gh_gemm_args_desc)
 
@@ -43,7 +43,7 @@ GH_MSG_DECLARE_CALLS(gh_gemm_args)
     X(T, gemm_args, args)        \
     X(T, u64, timing_size)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_gemm, GH_MSG_GEMM_FIELDS)
+GH_MSG(gh_msg_gemm, GH_MSG_GEMM_FIELDS)
 
 /* GEMM_ASYNC's request. */
 /* clang-format off */
@@ -53,7 +53,7 @@ GH_MSG_DECLARE(gh_msg_gemm, GH_MSG_GEMM_FIELDS)
     X(T, gemm_args, args)              \
     X(T, u64, timing_size)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_gemm_async, GH_MSG_GEMM_ASYNC_FIELDS)
+GH_MSG(gh_msg_gemm_async, GH_MSG_GEMM_ASYNC_FIELDS)
 
 /* GEMM's reply. */
 /* clang-format off */
@@ -62,7 +62,7 @@ GH_MSG_DECLARE(gh_msg_gemm_async, GH_MSG_GEMM_ASYNC_FIELDS)
     X(T, u32, clock)                  \
     X(T, str, note)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
+GH_MSG(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
 
 /* STREAM_SYNCHRONIZE's reply: per call queued since the last sync, in order. */
 /* clang-format off */
@@ -73,13 +73,13 @@ GH_MSG_DECLARE(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
     X(T, u32, clock)               \
     X(T, str, note)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_queued, GH_MSG_QUEUED_FIELDS)
+GH_MSG(gh_msg_queued, GH_MSG_QUEUED_FIELDS)
 #define GH_MSG_DECL_queued_list(m)     GH_MSG_DECL_LIST(gh_msg_queued, m)
 #define GH_MSG_FIELD_queued_list(T, m) GH_MSG_LIST_ENTRY(T, GH_FIELD_LIST, m, &gh_msg_queued_desc)
 /* clang-format off */
 #define GH_MSG_SYNCED_FIELDS(X, T) \
     X(T, queued_list, calls)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_synced, GH_MSG_SYNCED_FIELDS)
+GH_MSG(gh_msg_synced, GH_MSG_SYNCED_FIELDS)
 
 #endif

@@ -10,10 +10,10 @@
  * registers its whole view), and GH_HOST_REGISTER_READ_ONLY for the
  * read-only view, 0 for the read-write one. */
 #define GH_MSG_HOST_REGISTER_FIELDS(X, T) X(T, place, host) X(T, u32, flags)
-GH_MSG_DECLARE(gh_msg_host_register, GH_MSG_HOST_REGISTER_FIELDS)
+GH_MSG(gh_msg_host_register, GH_MSG_HOST_REGISTER_FIELDS)
 
 /* HOST_REGISTER's reply with GH_OK: what the plugin did. */
 #define GH_MSG_HOST_REGISTERED_FIELDS(X, T) X(T, str, how)
-GH_MSG_DECLARE(gh_msg_host_registered, GH_MSG_HOST_REGISTERED_FIELDS)
+GH_MSG(gh_msg_host_registered, GH_MSG_HOST_REGISTERED_FIELDS)
 
 #endif

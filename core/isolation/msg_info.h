@@ -18,7 +18,7 @@ typedef struct gh_msg_i64 {
 #define GH_MSG_I64_FIELDS(X, T) \
     X(T, i64, value)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_msg_i64)
+GH_MSG_OF(gh_msg_i64, GH_MSG_I64_FIELDS, 0)
 #define GH_MSG_FIELD_i64_list(T, m) GH_MSG_LIST_ENTRY(T, GH_FIELD_FLAGGED_LIST, m, &gh_msg_i64_desc)
 
 /* clang-format off */
@@ -37,7 +37,7 @@ GH_MSG_DECLARE_CALLS(gh_msg_i64)
     X(T, u32, has_fp64)                 \
     X(T, str_set, pci_address)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_device_info)
+GH_MSG_OF(gh_device_info, GH_MSG_DEVICE_INFO_FIELDS, 1)
 
 /* clang-format off */
 #define GH_MSG_PARAM_INFO_FIELDS(X, T) \
@@ -49,7 +49,7 @@ GH_MSG_DECLARE_CALLS(gh_device_info)
     X(T, i64, min_value)               \
     X(T, i64, max_value)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_param_info)
+GH_MSG_OF(gh_param_info, GH_MSG_PARAM_INFO_FIELDS, 1)
 
 /* clang-format off */
 #define GH_MSG_PRECISION_FIELDS(X, T) \
@@ -58,7 +58,7 @@ GH_MSG_DECLARE_CALLS(gh_param_info)
     X(T, u32, inputs)                 \
     X(T, u32, accumulate)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_kernel_precision)
+GH_MSG_OF(gh_kernel_precision, GH_MSG_PRECISION_FIELDS, 1)
 
 #define GH_MSG_FIELD_param_list(T, m)     GH_MSG_LIST_ENTRY(T, GH_FIELD_FLAGGED_LIST, m, &gh_param_info_desc)
 #define GH_MSG_FIELD_precision_list(T, m) GH_MSG_LIST_ENTRY(T, GH_FIELD_FLAGGED_LIST, m, &gh_kernel_precision_desc)
@@ -71,7 +71,7 @@ GH_MSG_DECLARE_CALLS(gh_kernel_precision)
     X(T, param_list, params)            \
     X(T, precision_list, precisions)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_kernel_info)
+GH_MSG_OF(gh_kernel_info, GH_MSG_KERNEL_INFO_FIELDS, 1)
 
 /* clang-format off */
 #define GH_MSG_OPTION_INFO_FIELDS(X, T) \
@@ -80,7 +80,7 @@ GH_MSG_DECLARE_CALLS(gh_kernel_info)
     X(T, str, description)              \
     X(T, str, default_value)
 /* clang-format on */
-GH_MSG_DECLARE_CALLS(gh_option_info)
+GH_MSG_OF(gh_option_info, GH_MSG_OPTION_INFO_FIELDS, 1)
 
 /* The replies to DEVICE_INFO and KERNEL_INFO: u32 present, then the info. */
 #define GH_MSG_DECL_device_info_ptr(m)     gh_device_info *m;
@@ -89,7 +89,7 @@ GH_MSG_DECLARE_CALLS(gh_option_info)
 #define GH_MSG_DEVICE_INFO_REPLY_FIELDS(X, T) \
     X(T, device_info_ptr, info)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_device_info, GH_MSG_DEVICE_INFO_REPLY_FIELDS)
+GH_MSG(gh_msg_device_info, GH_MSG_DEVICE_INFO_REPLY_FIELDS)
 
 #define GH_MSG_DECL_kernel_info_ptr(m)     gh_kernel_info *m;
 #define GH_MSG_FIELD_kernel_info_ptr(T, m) GH_MSG_ENTRY(T, GH_FIELD_OPTIONAL, m, &gh_kernel_info_desc)
@@ -97,7 +97,7 @@ GH_MSG_DECLARE(gh_msg_device_info, GH_MSG_DEVICE_INFO_REPLY_FIELDS)
 #define GH_MSG_KERNEL_INFO_REPLY_FIELDS(X, T) \
     X(T, kernel_info_ptr, info)
 /* clang-format on */
-GH_MSG_DECLARE(gh_msg_kernel_info, GH_MSG_KERNEL_INFO_REPLY_FIELDS)
+GH_MSG(gh_msg_kernel_info, GH_MSG_KERNEL_INFO_REPLY_FIELDS)
 
 /* A decoded info and all it holds (NULL allowed). */
 void gh_device_info_free(gh_device_info *info);

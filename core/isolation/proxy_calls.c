@@ -140,17 +140,24 @@ gh_status proxy_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buff
     return make(ctx, GH_OP_BUFFER_ALLOC, &gh_msg_buffer_alloc_desc, &req, "buffer_alloc", (void **)out);
 }
 
-void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
+/* Frees a buffer's or a stream's handle, telling the worker first when it
+ * is still the one that made it; a stream's wait is its queued work's. */
+static void free_remote(gh_plugin *ctx, proxy_handle *h, uint32_t op, int is_stream, const char *call)
 {
     proxy_ctx *c = ctx_of(ctx);
-    proxy_handle *h = (proxy_handle *)buf;
     pthread_mutex_lock(&c->lock);
-    if (h && h->generation == c->generation && c->w && proxy_begin(c, GH_OP_BUFFER_FREE) == GH_OK) {
+    if (h && h->generation == c->generation && c->w && proxy_begin(c, op) == GH_OK) {
         gh_msg_handle_put(&c->q, &(gh_msg_handle){h->remote});
-        proxy_roundtrip(c, proxy_limit(c, 0), "buffer_free");
+        proxy_roundtrip(c, proxy_limit(c, is_stream ? h->queued_s : 0), call);
     }
     pthread_mutex_unlock(&c->lock);
+    if (h && is_stream) proxy_drop_pending(h);
     free(h);
+}
+
+void proxy_buffer_free(gh_plugin *ctx, gh_buffer *buf)
+{
+    free_remote(ctx, (proxy_handle *)buf, GH_OP_BUFFER_FREE, 0, "buffer_free");
 }
 
 static gh_status copy_call(proxy_ctx *c, int upload, gh_buffer *buf, uint64_t offset, void *host, uint64_t bytes)
@@ -272,16 +279,7 @@ gh_status proxy_stream_create(gh_plugin *ctx, int device, gh_stream **out)
 
 void proxy_stream_destroy(gh_plugin *ctx, gh_stream *stream)
 {
-    proxy_ctx *c = ctx_of(ctx);
-    proxy_handle *h = (proxy_handle *)stream;
-    pthread_mutex_lock(&c->lock);
-    if (h && h->generation == c->generation && c->w && proxy_begin(c, GH_OP_STREAM_DESTROY) == GH_OK) {
-        gh_msg_handle_put(&c->q, &(gh_msg_handle){h->remote});
-        proxy_roundtrip(c, proxy_limit(c, h->queued_s), "stream_destroy");
-    }
-    pthread_mutex_unlock(&c->lock);
-    if (h) proxy_drop_pending(h);
-    free(h);
+    free_remote(ctx, (proxy_handle *)stream, GH_OP_STREAM_DESTROY, 1, "stream_destroy");
 }
 
 static gh_status copy_2d_async(proxy_ctx *c, int upload, gh_stream *stream, gh_buffer *buf, uint64_t offset,

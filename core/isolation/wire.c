@@ -67,22 +67,22 @@ void gh_wire_start(gh_wire *w, uint32_t op_or_status)
     gh_wire_u32(w, op_or_status);
 }
 
-void gh_wire_u32(gh_wire *w, uint32_t v)
-{
-    put(w, &v, sizeof v);
-}
-void gh_wire_u64(gh_wire *w, uint64_t v)
-{
-    put(w, &v, sizeof v);
-}
-void gh_wire_i64(gh_wire *w, int64_t v)
-{
-    put(w, &v, sizeof v);
-}
-void gh_wire_f64(gh_wire *w, double v)
-{
-    put(w, &v, sizeof v);
-}
+/* The scalars, in the host's byte order: a writer and a reader each. */
+#define WIRE_SCALAR(name, type)             \
+    void gh_wire_##name(gh_wire *w, type v) \
+    {                                       \
+        put(w, &v, sizeof v);               \
+    }                                       \
+    type gh_wire_get_##name(gh_wire *w)     \
+    {                                       \
+        type v;                             \
+        get(w, &v, sizeof v);               \
+        return v;                           \
+    }
+WIRE_SCALAR(u32, uint32_t)
+WIRE_SCALAR(u64, uint64_t)
+WIRE_SCALAR(i64, int64_t)
+WIRE_SCALAR(f64, double)
 
 /* Length + 1 (0 for NULL), then the bytes without the terminator. */
 void gh_wire_str(gh_wire *w, const char *s)
@@ -91,31 +91,6 @@ void gh_wire_str(gh_wire *w, const char *s)
     if (n > GH_WIRE_MAX) n = GH_WIRE_MAX; /* too long for any message: bad below */
     gh_wire_u32(w, s ? (uint32_t)n + 1 : 0);
     if (s) put(w, s, n);
-}
-
-uint32_t gh_wire_get_u32(gh_wire *w)
-{
-    uint32_t v;
-    get(w, &v, sizeof v);
-    return v;
-}
-uint64_t gh_wire_get_u64(gh_wire *w)
-{
-    uint64_t v;
-    get(w, &v, sizeof v);
-    return v;
-}
-int64_t gh_wire_get_i64(gh_wire *w)
-{
-    int64_t v;
-    get(w, &v, sizeof v);
-    return v;
-}
-double gh_wire_get_f64(gh_wire *w)
-{
-    double v;
-    get(w, &v, sizeof v);
-    return v;
 }
 
 char *gh_wire_get_str(gh_wire *w)

@@ -75,31 +75,47 @@ done:
     return rc;
 }
 
+/* mkdir -p of dir, which it cuts and mends on the way; `what` names the
+ * folder in err ("the folder"). */
+static int make_each_folder(char *dir, const char *what, char *err, size_t err_size)
+{
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char was = *p;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            snprintf(err, err_size, "cannot create %s %s: %s", what, dir, strerror(errno));
+            return -1;
+        }
+        *p = was;
+        if (!was) return 0;
+    }
+}
+
+int gh_make_folders(const char *path, const char *what, char *err, size_t err_size)
+{
+    char *dir = strdup(path);
+    if (!dir) {
+        snprintf(err, err_size, "cannot create %s %s: out of memory", what, path);
+        return -1;
+    }
+    int rc = make_each_folder(dir, what, err, err_size);
+    free(dir);
+    return rc;
+}
+
 int gh_make_parent_folders(const char *path, char *err, size_t err_size)
 {
-    size_t n = strlen(path) + 1;
-    char *dir = malloc(n);
+    char *dir = strdup(path);
     if (!dir) {
         snprintf(err, err_size, "cannot create the folder of %s: out of memory", path);
         return -1;
     }
-    memcpy(dir, path, n);
     char *slash = strrchr(dir, '/');
     int rc = 0;
     if (slash && slash != dir) {
         *slash = '\0';
-        for (char *p = dir + 1;; p++) {
-            if (*p != '/' && *p != '\0') continue;
-            char was = *p;
-            *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-                snprintf(err, err_size, "cannot create the folder %s: %s", dir, strerror(errno));
-                rc = -1;
-                break;
-            }
-            *p = was;
-            if (!was) break;
-        }
+        rc = make_each_folder(dir, "the folder", err, err_size);
     }
     free(dir);
     return rc;

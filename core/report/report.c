@@ -79,55 +79,19 @@ static void report_fail(gh_report *r, const char *fmt, ...)
     va_end(ap);
 }
 
-static char *str_concat(const char *a, const char *b)
-{
-    gh_sbuf sb = {0};
-    gh_sb_puts(&sb, a);
-    gh_sb_puts(&sb, b);
-    return gh_sb_take(&sb);
-}
-
-static void iso_time_now(char out[32])
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) || strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(out, 32, "unknown");
-}
-
 static int is_folder(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* mkdir -p: each missing folder on the way. */
+/* mkdir -p, and what is there must be a folder. */
 static int make_folders(const char *path, char *err, size_t err_size)
 {
-    char *copy = str_concat(path, "");
-    if (!copy) {
-        snprintf(err, err_size, "cannot create %s: out of memory", path);
-        return -1;
-    }
-    int rc = 0;
-    for (char *p = copy + 1;; p++) {
-        if (*p != '/' && *p != '\0') continue;
-        char was = *p;
-        *p = '\0';
-        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-            snprintf(err, err_size, "cannot create the output folder %s: %s", copy, strerror(errno));
-            rc = -1;
-            break;
-        }
-        *p = was;
-        if (!was) break;
-    }
-    if (rc == 0 && !is_folder(path)) {
-        snprintf(err, err_size, "cannot use %s as the output folder: it is not a folder", path);
-        rc = -1;
-    }
-    free(copy);
-    return rc;
+    if (gh_make_folders(path, "the output folder", err, err_size) != 0) return -1;
+    if (is_folder(path)) return 0;
+    snprintf(err, err_size, "cannot use %s as the output folder: it is not a folder", path);
+    return -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -143,7 +107,7 @@ static void json_list(gh_sbuf *b, const char *name, const gh_strlist *l, int las
 static int rewrite_json(gh_report *r, char *err, size_t err_size)
 {
     char now[32];
-    iso_time_now(now);
+    gh_iso_time_now(now);
     gh_sbuf b = {0};
     gh_sb_printf(&b, "{\n  \"complete\": %s,\n  \"cancelled\": %s,\n%s", r->complete ? "true" : "false",
                  r->cancelled ? "true" : "false", r->head_json);
@@ -388,7 +352,7 @@ gh_report *gh_report_open(const gh_report_options *o, char *err, size_t err_size
     if (gh_report_paths_resolve(o, &r->paths, err, err_size) != 0) return open_failed(r, err, err_size, NULL);
     gh_table_options t = {o->table, o->messages, o->quiet || !o->table, o->full_agreement, o->verbose};
     r->table = gh_table_open(&t);
-    iso_time_now(r->start);
+    gh_iso_time_now(r->start);
     r->head_json = render_head_json(o);
     r->head_log = render_head_log(o, r->start);
     r->experiment = o->experiment ? gh_strdup(o->experiment) : NULL;
@@ -437,7 +401,7 @@ static void write_stats(gh_report *r)
 int gh_report_close(gh_report *r, char *err, size_t err_size)
 {
     if (!r) return 0;
-    iso_time_now(r->end);
+    gh_iso_time_now(r->end);
     r->complete = !r->cancelled;
     r->held = 0;
     char jerr[sizeof r->error];

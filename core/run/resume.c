@@ -215,6 +215,17 @@ static const gh_device_info *device_of(const json_t *o, gh_device_info *dev)
     return dev;
 }
 
+/* A case's layout and shape, as a result and an agreement both store them
+ * (trans: two letters, checked by the caller). */
+static void shape_of(const json_t *o, const char *trans, int *trans_a, int *trans_b, int64_t *m, int64_t *n, int64_t *k)
+{
+    *trans_a = trans[0] == 't';
+    *trans_b = trans[1] == 't';
+    *m = int_of(o, "m", 0);
+    *n = int_of(o, "n", 0);
+    *k = int_of(o, "k", 0);
+}
+
 static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_size)
 {
     gh_result *r = &out->result;
@@ -239,11 +250,7 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     copy_str(r->params_note, sizeof r->params_note, str_of(o, "params_note"));
     copy_str(r->arithmetic, sizeof r->arithmetic, str_of(o, "arithmetic"));
     r->arith = gh_arith_default(r->dtype); /* not stored: only the words are */
-    r->trans_a = trans[0] == 't';
-    r->trans_b = trans[1] == 't';
-    r->m = int_of(o, "m", 0);
-    r->n = int_of(o, "n", 0);
-    r->k = int_of(o, "k", 0);
+    shape_of(o, trans, &r->trans_a, &r->trans_b, &r->m, &r->n, &r->k);
     r->alpha = num_of(o, "alpha", NAN);
     r->beta = num_of(o, "beta", NAN);
     copy_str(r->detail, sizeof r->detail, str_of(o, "detail"));
@@ -340,11 +347,7 @@ static int parse_agreement(const json_t *o, gh_agreement *a)
     if (!dtype || gh_dtype_parse(dtype, &a->dtype) != 0 || !trans || strlen(trans) != 2 || !json_is_array(groups))
         return -1;
     a->case_index = (int)int_of(o, "case_index", -1);
-    a->trans_a = trans[0] == 't';
-    a->trans_b = trans[1] == 't';
-    a->m = int_of(o, "m", 0);
-    a->n = int_of(o, "n", 0);
-    a->k = int_of(o, "k", 0);
+    shape_of(o, trans, &a->trans_a, &a->trans_b, &a->m, &a->n, &a->k);
     a->max_diff_in_bounds = num_of(o, "max_diff_in_bounds", INFINITY);
     a->n_groups = json_array_size(groups);
     a->groups = gh_xcalloc(a->n_groups ? a->n_groups : 1, sizeof *a->groups);

@@ -441,14 +441,6 @@ int gh_tune_entry_get(const gh_tune_entry *e, const gh_kernel_info *info, const 
     return 1;
 }
 
-static void iso_now(char out[32])
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) || strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(out, 32, "unknown");
-}
-
 /* jansson has no NaN or Inf (json_real refuses them). */
 static double finite_or_zero(double v)
 {
@@ -460,7 +452,7 @@ void gh_tune_entry_put(gh_tune_entry *e, const gh_kernel_info *info, const int64
 {
     char trans[3], when[32];
     trans_text(trans, t);
-    iso_now(when);
+    gh_iso_time_now(when);
     char *status = utf8_clean(m->status), *detail = utf8_clean(m->detail);
     json_t *rec = must(json_pack(
         "{s:o, s:s, s:I, s:I, s:I, s:s, s:f, s:f, s:s, s:s}", "params", params_object(info, params), "trans", trans,
@@ -488,7 +480,7 @@ void gh_tune_entry_set_best(gh_tune_entry *e, const gh_kernel_info *info, gh_siz
 {
     char trans[3], when[32];
     trans_text(trans, t);
-    iso_now(when);
+    gh_iso_time_now(when);
     json_object_set_new(json_object_get(J(e), "best"), gh_size_class_name(c),
                         must(json_pack("{s:o, s:f, s:f, s:s, s:s, s:s}", "params", params_object(info, params),
                                        "gflops", finite_or_zero(gflops), "default_gflops",

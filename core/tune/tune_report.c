@@ -53,14 +53,6 @@ struct gh_tune_report {
     gh_strlist notes;
 };
 
-static void iso_now(char out[32])
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) || strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(out, 32, "unknown");
-}
-
 static int exists(const char *path)
 {
     struct stat st;
@@ -72,7 +64,7 @@ gh_tune_report *gh_tune_report_open(const char *prefix, int overwrite, const cha
 {
     gh_tune_report *r = gh_xcalloc(1, sizeof *r);
     r->cache_path = gh_strdup(cache_path ? cache_path : "");
-    iso_now(r->start);
+    gh_iso_time_now(r->start);
     if (!prefix || !*prefix) return r;
     r->csv = gh_strdupf("%s-tune.csv", prefix);
     r->json = gh_strdupf("%s-tune.json", prefix);

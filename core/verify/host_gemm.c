@@ -157,28 +157,46 @@ typedef struct matvec_job {
     int64_t row_len;
 } matvec_job;
 
+/* What one span of a matvec covers: rows i0..i1 and columns j0..j1 of s (a
+ * span is rows of y, or its columns when transposed), and x's and y's
+ * lengths. */
+typedef struct span_range {
+    int64_t x_len, y_len, i0, i1, j0, j1;
+} span_range;
+
+static span_range range_of(const matvec_job *job, int64_t begin, int64_t end)
+{
+    const gh_matrix *s = job->s;
+    const int tr = job->transposed;
+    return (span_range){.x_len = tr ? s->rows : s->cols,
+                        .y_len = tr ? s->cols : s->rows,
+                        .i0 = tr ? 0 : begin,
+                        .i1 = tr ? s->rows : end,
+                        .j0 = tr ? begin : 0,
+                        .j1 = tr ? end : s->cols};
+}
+
 static void matvec_span(void *ctx, int64_t begin, int64_t end, int part)
 {
     const matvec_job *job = ctx;
     const gh_matrix *s = job->s;
     const int tr = job->transposed;
-    const int64_t x_len = tr ? s->rows : s->cols, y_len = tr ? s->cols : s->rows;
-    const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
+    const span_range r = range_of(job, begin, end);
     double *row = job->rows + (size_t)part * (size_t)job->row_len;
     for (int t = 0; t < job->count; t++)
-        for (int64_t o = begin; o < end; o++) job->y[t * y_len + o] = job->y_abs[t * y_len + o] = 0.0;
-    for (int64_t i = i0; i < i1; i++) {
-        load_row_part(s, i, j0, j1, row);
+        for (int64_t o = begin; o < end; o++) job->y[t * r.y_len + o] = job->y_abs[t * r.y_len + o] = 0.0;
+    for (int64_t i = r.i0; i < r.i1; i++) {
+        load_row_part(s, i, r.j0, r.j1, row);
         for (int t = 0; t < job->count; t++) {
-            const double *xt = job->x + t * x_len, *xt_abs = job->x_abs + t * x_len;
-            double *yt = job->y + t * y_len, *yt_abs = job->y_abs + t * y_len;
-            for (int64_t j = j0; j < j1; j++) {
+            const double *xt = job->x + t * r.x_len, *xt_abs = job->x_abs + t * r.x_len;
+            double *yt = job->y + t * r.y_len, *yt_abs = job->y_abs + t * r.y_len;
+            for (int64_t j = r.j0; j < r.j1; j++) {
                 if (tr) {
-                    yt[j] += row[j - j0] * xt[i];
-                    yt_abs[j] += fabs(row[j - j0]) * xt_abs[i];
+                    yt[j] += row[j - r.j0] * xt[i];
+                    yt_abs[j] += fabs(row[j - r.j0]) * xt_abs[i];
                 } else {
-                    yt[i] += row[j - j0] * xt[j];
-                    yt_abs[i] += fabs(row[j - j0]) * xt_abs[j];
+                    yt[i] += row[j - r.j0] * xt[j];
+                    yt_abs[i] += fabs(row[j - r.j0]) * xt_abs[j];
                 }
             }
         }
@@ -190,19 +208,18 @@ static void matvec_mod64_span(void *ctx, int64_t begin, int64_t end, int part)
     const matvec_job *job = ctx;
     const gh_matrix *s = job->s;
     const int tr = job->transposed;
-    const int64_t x_len = tr ? s->rows : s->cols, y_len = tr ? s->cols : s->rows;
-    const int64_t i0 = tr ? 0 : begin, i1 = tr ? s->rows : end, j0 = tr ? begin : 0, j1 = tr ? end : s->cols;
+    const span_range r = range_of(job, begin, end);
     uint64_t *row = (uint64_t *)job->rows + (size_t)part * (size_t)job->row_len;
     for (int t = 0; t < job->count; t++)
-        for (int64_t o = begin; o < end; o++) job->y64[t * y_len + o] = 0;
-    for (int64_t i = i0; i < i1; i++) {
-        for (int64_t j = j0; j < j1; j++) row[j - j0] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
+        for (int64_t o = begin; o < end; o++) job->y64[t * r.y_len + o] = 0;
+    for (int64_t i = r.i0; i < r.i1; i++) {
+        for (int64_t j = r.j0; j < r.j1; j++) row[j - r.j0] = (uint64_t)(int64_t)gh_matrix_get(s, i, j);
         for (int t = 0; t < job->count; t++) {
-            const uint64_t *xt = job->x64 + t * x_len;
-            uint64_t *yt = job->y64 + t * y_len;
-            for (int64_t j = j0; j < j1; j++) {
-                if (tr) yt[j] += row[j - j0] * xt[i];
-                else yt[i] += row[j - j0] * xt[j];
+            const uint64_t *xt = job->x64 + t * r.x_len;
+            uint64_t *yt = job->y64 + t * r.y_len;
+            for (int64_t j = r.j0; j < r.j1; j++) {
+                if (tr) yt[j] += row[j - r.j0] * xt[i];
+                else yt[i] += row[j - r.j0] * xt[j];
             }
         }
     }

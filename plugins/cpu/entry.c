@@ -36,11 +36,10 @@
 
 enum { OPTION_THREADS, OPTION_BLAS, OPTION_COUNT };
 static const gh_option_info cpu_options[OPTION_COUNT] = {
-    [OPTION_THREADS] = {sizeof(gh_option_info), "threads", "worker threads per GEMM (0 = one per online CPU)", "0"},
-    [OPTION_BLAS] = {sizeof(gh_option_info), "blas",
-                     "the CBLAS library of kernel blas (a file or soname; default: libopenblas.so.0, then "
-                     "libblas.so.3)",
-                     ""},
+    [OPTION_THREADS] = GH_PLUGIN_OPTION("threads", "0", "worker threads per GEMM (0 = one per online CPU)"),
+    [OPTION_BLAS] = GH_PLUGIN_OPTION("blas", "",
+                                     "the CBLAS library of kernel blas (a file or soname; default: "
+                                     "libopenblas.so.0, then libblas.so.3)"),
 };
 
 static gh_status parse_threads(const char *text, int *out)
@@ -56,9 +55,8 @@ static gh_status parse_threads(const char *text, int *out)
 
 static gh_status cpu_open(const gh_option_value *options, size_t n_options, gh_plugin **out)
 {
-    if (!out) return fail(GH_INVALID_ARGUMENT, "open: out is NULL");
     const char *settings[OPTION_COUNT];
-    gh_status s = gh_plugin_read_options("cpu", cpu_options, OPTION_COUNT, options, n_options, settings);
+    gh_status s = gh_plugin_open_options("cpu", cpu_options, OPTION_COUNT, options, n_options, out, settings);
     int threads = 0;
     if (s == GH_OK && settings[OPTION_THREADS]) s = parse_threads(settings[OPTION_THREADS], &threads);
     if (s != GH_OK) return s;
@@ -111,36 +109,12 @@ static const gh_kernel_info *cpu_kernel_info(gh_plugin *ctx, int kernel)
     return kernel >= 0 && kernel < KERNEL_COUNT ? &cpu_kernels[kernel] : NULL;
 }
 
-static void *cpu_get_proc(const char *name)
-{
-    (void)name;
-    return NULL; /* no extras */
-}
-
 static const gh_plugin_api cpu_api = {
     GH_PLUGIN_API_HEAD("cpu", "plain C on the host CPU, multithreaded: the reference backend and plugin template",
                        "1.0", cpu_options),
-    .open = cpu_open,
-    .close = cpu_close,
-    .device_count = cpu_device_count,
-    .device_info = cpu_device_info,
-    .kernel_count = cpu_kernel_count,
-    .kernel_info = cpu_kernel_info,
-    .buffer_alloc = cpu_buffer_alloc,
-    .buffer_free = cpu_buffer_free,
-    .upload = cpu_upload,
-    .download = cpu_download,
-    .gemm = cpu_gemm,
-    .synchronize = cpu_synchronize,
-    .get_proc = cpu_get_proc,
-    .stream_create = cpu_stream_create,
-    .stream_destroy = cpu_stream_destroy,
-    .upload_2d_async = cpu_upload_2d_async,
-    .download_2d_async = cpu_download_2d_async,
-    .gemm_async = cpu_gemm_async,
-    .stream_synchronize = cpu_stream_synchronize,
-    .host_alloc = cpu_host_alloc,
-    .host_free = cpu_host_free,
+    GH_PLUGIN_API_CALLS(cpu),
+    .get_proc = gh_plugin_no_extras,
+    GH_PLUGIN_API_STREAM_CALLS(cpu),
     .host_register = cpu_host_register,
     .host_unregister = cpu_host_unregister,
 };

@@ -6,25 +6,6 @@
 #include "devices.h"
 #include "errors.h"
 
-static void list_add(gh_plugin *ctx, gh_buffer *b)
-{
-    pthread_mutex_lock(&ctx->buffers_lock);
-    b->prev = NULL;
-    b->next = ctx->buffers;
-    if (ctx->buffers) ctx->buffers->prev = b;
-    ctx->buffers = b;
-    pthread_mutex_unlock(&ctx->buffers_lock);
-}
-
-static void list_remove(gh_plugin *ctx, gh_buffer *b)
-{
-    pthread_mutex_lock(&ctx->buffers_lock);
-    if (b->prev) b->prev->next = b->next;
-    else ctx->buffers = b->next;
-    if (b->next) b->next->prev = b->prev;
-    pthread_mutex_unlock(&ctx->buffers_lock);
-}
-
 gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_buffer **out)
 {
     /* Malformed before beyond the device (plugin.h). */
@@ -44,7 +25,7 @@ gh_status gh_cuda_buffer_alloc(gh_plugin *ctx, int device, uint64_t bytes, gh_bu
     }
     b->device = device;
     b->bytes = bytes;
-    list_add(ctx, b);
+    GH_CUDA_LIST_ADD(&ctx->buffers_lock, ctx->buffers, b);
     *out = b;
     return GH_OK;
 }
@@ -66,7 +47,7 @@ static void release(gh_plugin *ctx, gh_buffer *b)
 void gh_cuda_buffer_free(gh_plugin *ctx, gh_buffer *buf)
 {
     if (!ctx || !buf) return;
-    list_remove(ctx, buf);
+    GH_CUDA_LIST_REMOVE(&ctx->buffers_lock, ctx->buffers, buf);
     release(ctx, buf);
 }
 
@@ -74,7 +55,7 @@ void gh_cuda_buffers_free_all(gh_plugin *ctx)
 {
     while (ctx->buffers) {
         gh_buffer *b = ctx->buffers;
-        list_remove(ctx, b);
+        GH_CUDA_LIST_REMOVE(&ctx->buffers_lock, ctx->buffers, b);
         release(ctx, b);
     }
 }

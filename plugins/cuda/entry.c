@@ -22,22 +22,17 @@
 
 enum { OPTION_KERNEL_DIR, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {
-    [OPTION_KERNEL_DIR] = {
-        .size = sizeof(gh_option_info),
-        .name = "kernel_dir",
-        .description =
-            "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies "
-            "built into the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), "
-            "else built in",
-        .default_value = "",
-    }};
+    [OPTION_KERNEL_DIR] = GH_PLUGIN_OPTION(
+        "kernel_dir", "",
+        "folder with naive.cu, tiled.cu, blocked.cu and gemm_common.cuh to compile instead of the copies "
+        "built into the plugin; default $" GH_CUDA_KERNEL_DIR_ENV " (that folder or its cuda/ subfolder), "
+        "else built in")};
 
-static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
+static gh_status gh_cuda_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
 {
-    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
-    *out = NULL;
     const char *settings[OPTION_COUNT];
-    gh_status st = gh_plugin_read_options("cuda", options, OPTION_COUNT, opts, n_opts, settings);
+    gh_status st = gh_plugin_open_options("cuda", options, OPTION_COUNT, opts, n_opts, out, settings);
+    if (out) *out = NULL; /* a failed open leaves no context behind */
     if (st) return st;
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
@@ -64,7 +59,7 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
  * waits for its copies and GEMMs, which use the buffers and host memory
  * freed next), then what each device holds (its cuBLAS handle and loaded
  * modules, with its context current), then the devices themselves. */
-static void plugin_close(gh_plugin *ctx)
+static void gh_cuda_close(gh_plugin *ctx)
 {
     if (!ctx) return;
     gh_cuda_streams_free_all(ctx);
@@ -85,7 +80,7 @@ static void plugin_close(gh_plugin *ctx)
     free(ctx);
 }
 
-static void *plugin_get_proc(const char *name)
+static void *gh_cuda_get_proc(const char *name)
 {
     if (name && strcmp(name, GEMMHOST_CUDA_COMPILE_ALL) == 0) {
         gemmhost_cuda_compile_all_fn fn = gh_cuda_compile_all;
@@ -102,27 +97,9 @@ static const gh_plugin_api api = {
     GH_PLUGIN_API_HEAD("cuda",
                        "NVIDIA GPUs through the CUDA driver API: kernels compiled at run time by NVRTC, and cuBLAS",
                        GEMMHOST_VERSION, options),
-    .open = plugin_open,
-    .close = plugin_close,
-    .device_count = gh_cuda_device_count,
-    .device_info = gh_cuda_device_info,
-    .kernel_count = gh_cuda_kernel_count,
-    .kernel_info = gh_cuda_kernel_info,
-    .buffer_alloc = gh_cuda_buffer_alloc,
-    .buffer_free = gh_cuda_buffer_free,
-    .upload = gh_cuda_upload,
-    .download = gh_cuda_download,
-    .gemm = gh_cuda_gemm,
-    .synchronize = gh_cuda_synchronize,
-    .get_proc = plugin_get_proc,
-    .stream_create = gh_cuda_stream_create,
-    .stream_destroy = gh_cuda_stream_destroy,
-    .upload_2d_async = gh_cuda_upload_2d_async,
-    .download_2d_async = gh_cuda_download_2d_async,
-    .gemm_async = gh_cuda_gemm_async,
-    .stream_synchronize = gh_cuda_stream_synchronize,
-    .host_alloc = gh_cuda_host_alloc,
-    .host_free = gh_cuda_host_free,
+    GH_PLUGIN_API_CALLS(gh_cuda),
+    .get_proc = gh_cuda_get_proc,
+    GH_PLUGIN_API_STREAM_CALLS(gh_cuda),
     .copy_peer = gh_cuda_copy_peer,
     .host_register = gh_cuda_host_register,
     .host_unregister = gh_cuda_host_unregister,

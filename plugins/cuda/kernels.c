@@ -32,46 +32,55 @@ static const gh_kernel_precision tf32_truncated_precision[] = {
 };
 
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
-    [GH_CUDA_NAIVE] = {sizeof(gh_kernel_info), "naive",
-                       "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES, NULL, 0,
-                       NULL, 0},
-    [GH_CUDA_TILED] = {sizeof(gh_kernel_info), "tiled",
-                       "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)", ALL_DTYPES,
-                       gh_cuda_tiled_params, GH_CUDA_TILED_PARAMS, NULL, 0},
-    [GH_CUDA_BLOCKED] = {sizeof(gh_kernel_info), "blocked",
-                         "2D register blocking: each thread a work x work block of C in registers, tiles of A and B "
-                         "double-buffered in shared memory (NVRTC)",
-                         ALL_DTYPES, gh_cuda_blocked_params, GH_CUDA_BLOCKED_PARAMS, NULL, 0},
-    [GH_CUDA_WARPTILE] = {sizeof(gh_kernel_info), "warptile",
-                          "block, warp and thread tiles; A and B tiles in stages-deep shared-memory buffers filled "
-                          "by cp.async (16-byte pieces where the layout allows), bank-conflict-free reads, blocks "
-                          "ordered in groups for L2 (NVRTC)",
-                          FLOAT_DTYPES, gh_cuda_warptile_params, GH_WT_PARAMS, NULL, 0},
-    [GH_CUDA_MMA] = {sizeof(gh_kernel_info), "mma",
-                     "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
-                     "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
-                     GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, gh_cuda_mma_params, GH_MMA_PARAMS, tf32_precision, 1},
-    [GH_CUDA_WGMMA] = {sizeof(gh_kernel_info), "wgmma",
-                       "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
-                       "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
-                       "trans nt only), f32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
-                       GH_DTYPE_BIT(GH_F32) | HALF_DTYPES, gh_cuda_wgmma_params, GH_WGMMA_PARAMS,
-                       tf32_truncated_precision, 1},
-    [GH_CUDA_CUBLAS] = {sizeof(gh_kernel_info), "cublas",
-                        "cuBLAS as users get it (PyTorch's path): cuBLASLt with a 32 MiB workspace, the fastest of its "
-                        "heuristic's top 8 algorithms per case; f32 without TF32, f16/bf16 with f32 compute, split-K "
-                        "sums as the library allows by default: the baseline",
-                        GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES, NULL, 0, NULL, 0},
-    [GH_CUDA_CUBLAS_TF32] =
-        {sizeof(gh_kernel_info), "cublas-tf32",
-         "cuBLAS f32 GEMM on TF32 tensor cores (cuBLASLt, CUBLAS_COMPUTE_32F_FAST_TF32), chosen as cublas is: "
-         "inputs rounded to TF32, f32 sums; compute capability 8.0 or newer",
-         GH_DTYPE_BIT(GH_F32), NULL, 0, tf32_precision, 1},
-    [GH_CUDA_CUBLAS_STRICT] = {sizeof(gh_kernel_info), "cublas-strict",
-                               "cuBLAS as cublas, but forbidding reduced-precision reductions: split-K sums only in "
-                               "the f32 compute type or none (CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE | NONE), never "
-                               "in f16/bf16 or in place in C",
-                               GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES, NULL, 0, NULL, 0},
+    [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL(
+        "naive", "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES)},
+    [GH_CUDA_TILED] = {GH_PLUGIN_KERNEL("tiled",
+                                        "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)",
+                                        ALL_DTYPES),
+                       GH_PLUGIN_KERNEL_PARAMS(gh_cuda_tiled_params)},
+    [GH_CUDA_BLOCKED] = {GH_PLUGIN_KERNEL("blocked",
+                                          "2D register blocking: each thread a work x work block of C in registers, "
+                                          "tiles of A and B double-buffered in shared memory (NVRTC)",
+                                          ALL_DTYPES),
+                         GH_PLUGIN_KERNEL_PARAMS(gh_cuda_blocked_params)},
+    [GH_CUDA_WARPTILE] = {GH_PLUGIN_KERNEL("warptile",
+                                           "block, warp and thread tiles; A and B tiles in stages-deep shared-memory "
+                                           "buffers filled by cp.async (16-byte pieces where the layout allows), "
+                                           "bank-conflict-free reads, blocks ordered in groups for L2 (NVRTC)",
+                                           FLOAT_DTYPES),
+                          GH_PLUGIN_KERNEL_PARAMS(gh_cuda_warptile_params)},
+    [GH_CUDA_MMA] = {GH_PLUGIN_KERNEL(
+                         "mma",
+                         "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
+                         "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
+                         GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
+                     GH_PLUGIN_KERNEL_PARAMS(gh_cuda_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(tf32_precision)},
+    [GH_CUDA_WGMMA] = {GH_PLUGIN_KERNEL(
+                           "wgmma",
+                           "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
+                           "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
+                           "trans nt only), f32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
+                           GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
+                       GH_PLUGIN_KERNEL_PARAMS(gh_cuda_wgmma_params),
+                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision)},
+    [GH_CUDA_CUBLAS] = {GH_PLUGIN_KERNEL("cublas",
+                                         "cuBLAS as users get it (PyTorch's path): cuBLASLt with a 32 MiB workspace, "
+                                         "the fastest of its heuristic's top 8 algorithms per case; f32 without TF32, "
+                                         "f16/bf16 with f32 compute, split-K sums as the library allows by default: "
+                                         "the baseline",
+                                         GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)},
+    [GH_CUDA_CUBLAS_TF32] = {GH_PLUGIN_KERNEL("cublas-tf32",
+                                              "cuBLAS f32 GEMM on TF32 tensor cores (cuBLASLt, "
+                                              "CUBLAS_COMPUTE_32F_FAST_TF32), chosen as cublas is: inputs rounded to "
+                                              "TF32, f32 sums; compute capability 8.0 or newer",
+                                              GH_DTYPE_BIT(GH_F32)),
+                             GH_PLUGIN_KERNEL_PRECISIONS(tf32_precision)},
+    [GH_CUDA_CUBLAS_STRICT] = {GH_PLUGIN_KERNEL("cublas-strict",
+                                                "cuBLAS as cublas, but forbidding reduced-precision reductions: "
+                                                "split-K sums only in the f32 compute type or none "
+                                                "(CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE | NONE), never in f16/bf16 "
+                                                "or in place in C",
+                                                GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)},
 };
 
 int gh_cuda_variant_count(int kernel)

@@ -92,6 +92,15 @@ enum { GH_CUDA_TILED_PARAMS = 1, GH_CUDA_BLOCKED_PARAMS = 2 };
 extern const gh_param_info gh_cuda_tiled_params[GH_CUDA_TILED_PARAMS];
 extern const gh_param_info gh_cuda_blocked_params[GH_CUDA_BLOCKED_PARAMS];
 extern const gh_param_info gh_cuda_warptile_params[GH_WT_PARAMS];
+/* The block and warp tile parameters warptile and mma share (P: GH_WT or
+ * GH_MMA): their defaults and allowed values. */
+#define GH_CUDA_TILE_PARAMS(P, BM, BN, BK, WM, WN, BLOCK_EDGES, DEPTHS, WARP_EDGES)                                    \
+    [P##_BM] = GH_PLUGIN_PARAM("bm", "rows of C a thread block computes", BM, BLOCK_EDGES),                            \
+    [P##_BN] = GH_PLUGIN_PARAM("bn", "columns of C a thread block computes", BN, BLOCK_EDGES),                         \
+    [P##_BK] = GH_PLUGIN_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", BK, DEPTHS),  \
+    [P##_WM] =                                                                                                         \
+        GH_PLUGIN_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", WM, WARP_EDGES), \
+    [P##_WN] = GH_PLUGIN_PARAM("wn", "columns of the block's C one warp computes", WN, WARP_EDGES)
 extern const gh_param_info gh_cuda_mma_params[GH_MMA_PARAMS];
 extern const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS];
 

@@ -14,13 +14,7 @@ static const int64_t mma_depths[] = {16, 32, 64};
 static const int64_t mma_warp_edges[] = {32, 64, 128};
 static const int64_t mma_stages[] = {2, 3, 4, 5};
 const gh_param_info gh_cuda_mma_params[GH_MMA_PARAMS] = {
-    [GH_MMA_BM] = GH_PLUGIN_PARAM("bm", "rows of C a thread block computes", 128, mma_block_edges),
-    [GH_MMA_BN] = GH_PLUGIN_PARAM("bn", "columns of C a thread block computes", 128, mma_block_edges),
-    [GH_MMA_BK] =
-        GH_PLUGIN_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 32, mma_depths),
-    [GH_MMA_WM] = GH_PLUGIN_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64,
-                                  mma_warp_edges),
-    [GH_MMA_WN] = GH_PLUGIN_PARAM("wn", "columns of the block's C one warp computes", 64, mma_warp_edges),
+    GH_CUDA_TILE_PARAMS(GH_MMA, 128, 128, 32, 64, 64, mma_block_edges, mma_depths, mma_warp_edges),
     [GH_MMA_STAGES] =
         GH_PLUGIN_PARAM("stages", "shared-memory buffers of A and B tiles in flight (cp.async)", 4, mma_stages),
 };

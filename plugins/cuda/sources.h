@@ -20,7 +20,8 @@ typedef struct gh_cuda_sources {
 } gh_cuda_sources;
 
 /* The sources from kernel_dir when it is not NULL, else the embedded
- * copies; gh_cuda_sources_free releases them. */
+ * copies; gh_cuda_sources_free releases them. A generated file
+ * (wgmma_ops.cuh) absent from kernel_dir is the embedded copy. */
 gh_status gh_cuda_sources_load(const char *kernel_dir, gh_cuda_sources *s);
 void gh_cuda_sources_free(gh_cuda_sources *s);
 
@@ -30,11 +31,12 @@ void gh_cuda_sources_free(gh_cuda_sources *s);
  * without every source file is GH_INVALID_ARGUMENT, naming it. */
 gh_status gh_cuda_choose_kernel_dir(const char *option, char **out);
 
-/* Checks that dir holds every kernel source file. GH_OK, or
+/* Checks that dir holds every kernel source file but the generated ones
+ * (wgmma_ops.cuh). GH_OK, or
  * GH_INVALID_ARGUMENT naming the first one missing; `origin` says where dir
  * came from ("kernel_dir", "$GEMMHOST_KERNEL_DIR"). */
 gh_status gh_cuda_check_kernel_dir(const char *dir, const char *origin);
-/* 1 if dir holds every kernel source file, else 0. */
+/* 1 if dir holds every kernel source file (as above), else 0. */
 int gh_cuda_kernel_dir_complete(const char *dir);
 
 #endif

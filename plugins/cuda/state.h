@@ -122,4 +122,24 @@ struct gh_plugin {
     struct gh_stream *streams;
 };
 
+/* The context's lists of buffers and of streams: doubly linked through
+ * prev and next, head first, changed under `lock`. */
+#define GH_CUDA_LIST_ADD(lock, head, node) \
+    do {                                   \
+        pthread_mutex_lock(lock);          \
+        (node)->prev = NULL;               \
+        (node)->next = (head);             \
+        if (head) (head)->prev = (node);   \
+        (head) = (node);                   \
+        pthread_mutex_unlock(lock);        \
+    } while (0)
+#define GH_CUDA_LIST_REMOVE(lock, head, node)                \
+    do {                                                     \
+        pthread_mutex_lock(lock);                            \
+        if ((node)->prev) (node)->prev->next = (node)->next; \
+        else (head) = (node)->next;                          \
+        if ((node)->next) (node)->next->prev = (node)->prev; \
+        pthread_mutex_unlock(lock);                          \
+    } while (0)
+
 #endif

@@ -12,27 +12,6 @@
 #include "errors.h"
 #include "gemm.h"
 
-/* ---- the context's list of streams ---- */
-
-static void stream_list_add(gh_plugin *ctx, gh_stream *s)
-{
-    pthread_mutex_lock(&ctx->streams_lock);
-    s->prev = NULL;
-    s->next = ctx->streams;
-    if (ctx->streams) ctx->streams->prev = s;
-    ctx->streams = s;
-    pthread_mutex_unlock(&ctx->streams_lock);
-}
-
-static void stream_list_remove(gh_plugin *ctx, gh_stream *s)
-{
-    pthread_mutex_lock(&ctx->streams_lock);
-    if (s->prev) s->prev->next = s->next;
-    else ctx->streams = s->next;
-    if (s->next) s->next->prev = s->prev;
-    pthread_mutex_unlock(&ctx->streams_lock);
-}
-
 /* Checks the stream and makes its device's context current on this thread. */
 static gh_status enter_stream(gh_plugin *ctx, gh_stream *s, const char *what, gh_cuda_device **dev)
 {
@@ -107,7 +86,7 @@ gh_status gh_cuda_stream_create(gh_plugin *ctx, int device, gh_stream **out)
     }
     s->ctx = ctx;
     s->device = device;
-    stream_list_add(ctx, s);
+    GH_CUDA_LIST_ADD(&ctx->streams_lock, ctx->streams, s);
     *out = s;
     return GH_OK;
 }
@@ -140,7 +119,7 @@ void gh_cuda_stream_destroy(gh_plugin *ctx, gh_stream *stream)
         gh_plugin_set_error(GH_INVALID_ARGUMENT, "stream_destroy: the stream belongs to another context");
         return;
     }
-    stream_list_remove(ctx, stream);
+    GH_CUDA_LIST_REMOVE(&ctx->streams_lock, ctx->streams, stream);
     release_stream(ctx, stream);
 }
 
@@ -148,7 +127,7 @@ void gh_cuda_streams_free_all(gh_plugin *ctx)
 {
     while (ctx->streams) {
         gh_stream *s = ctx->streams;
-        stream_list_remove(ctx, s);
+        GH_CUDA_LIST_REMOVE(&ctx->streams_lock, ctx->streams, s);
         release_stream(ctx, s);
     }
 }

@@ -17,13 +17,7 @@ static const int64_t wt_thread_edges[] = {4, 8, 16};
 static const int64_t wt_stages[] = {2, 3, 4};
 static const int64_t wt_min_blocks[] = {0, 1, 2};
 const gh_param_info gh_cuda_warptile_params[GH_WT_PARAMS] = {
-    [GH_WT_BM] = GH_PLUGIN_PARAM("bm", "rows of C a thread block computes", 128, wt_block_edges),
-    [GH_WT_BN] = GH_PLUGIN_PARAM("bn", "columns of C a thread block computes", 128, wt_block_edges),
-    [GH_WT_BK] =
-        GH_PLUGIN_PARAM("bk", "step along K: the depth of the tiles of A and B in shared memory", 16, wt_depths),
-    [GH_WT_WM] = GH_PLUGIN_PARAM("wm", "rows of the block's C one warp computes; (bm / wm) * (bn / wn) warps", 64,
-                                 wt_warp_edges),
-    [GH_WT_WN] = GH_PLUGIN_PARAM("wn", "columns of the block's C one warp computes", 32, wt_warp_edges),
+    GH_CUDA_TILE_PARAMS(GH_WT, 128, 128, 16, 64, 32, wt_block_edges, wt_depths, wt_warp_edges),
     [GH_WT_TM] = GH_PLUGIN_PARAM("tm", "rows of C each thread keeps in registers; (wm / tm) * (wn / tn) must be 32", 8,
                                  wt_thread_edges),
     [GH_WT_TN] = GH_PLUGIN_PARAM("tn", "columns of C each thread keeps in registers", 8, wt_thread_edges),

@@ -17,30 +17,16 @@
 enum { OPTION_PLATFORM, OPTION_KERNEL_DIR, OPTION_CLBLAST, OPTION_COUNT };
 
 static const gh_option_info options[OPTION_COUNT] = {
-    [OPTION_PLATFORM] =
-        {
-            .size = sizeof(gh_option_info),
-            .name = "platform",
-            .description = "use only platforms whose name contains this text (case-insensitive), "
-                           "e.g. NVIDIA or Portable; empty: every platform",
-            .default_value = "",
-        },
-    [OPTION_KERNEL_DIR] =
-        {
-            .size = sizeof(gh_option_info),
-            .name = "kernel_dir",
-            .description = "read the .cl kernel sources from this directory (or its opencl/ folder) "
-                           "instead of the copies built into the plugin; default: $GEMMHOST_KERNEL_DIR",
-            .default_value = "",
-        },
-    [OPTION_CLBLAST] =
-        {
-            .size = sizeof(gh_option_info),
-            .name = "clblast",
-            .description = "the CLBlast library of kernel clblast, loaded at its first GEMM (a file or soname; "
-                           "default: " OCL_CLBLAST_LIBRARY ")",
-            .default_value = "",
-        },
+    [OPTION_PLATFORM] = GH_PLUGIN_OPTION("platform", "",
+                                         "use only platforms whose name contains this text (case-insensitive), "
+                                         "e.g. NVIDIA or Portable; empty: every platform"),
+    [OPTION_KERNEL_DIR] = GH_PLUGIN_OPTION("kernel_dir", "",
+                                           "read the .cl kernel sources from this directory (or its opencl/ "
+                                           "folder) instead of the copies built into the plugin; default: "
+                                           "$" GH_PLUGIN_KERNEL_DIR_ENV),
+    [OPTION_CLBLAST] = GH_PLUGIN_OPTION("clblast", "",
+                                        "the CLBlast library of kernel clblast, loaded at its first GEMM (a file "
+                                        "or soname; default: " OCL_CLBLAST_LIBRARY ")"),
 };
 
 static char *copy_string(const char *s)
@@ -52,7 +38,7 @@ static char *copy_string(const char *s)
 
 /* From the top down: CLBlast's cached programs, buffers and programs of each
  * device, then the devices' queues and contexts. */
-static void plugin_close(gh_plugin *ctx)
+static void ocl_close(gh_plugin *ctx)
 {
     if (!ctx) return;
     ocl_clblast_close(&ctx->clblast);
@@ -66,29 +52,27 @@ static void plugin_close(gh_plugin *ctx)
     free(ctx);
 }
 
-static gh_status plugin_open(const gh_option_value *values, size_t n_values, gh_plugin **out)
+static gh_status ocl_open(const gh_option_value *values, size_t n_values, gh_plugin **out)
 {
-    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
     const char *settings[OPTION_COUNT];
-    gh_status status = gh_plugin_read_options("opencl", options, OPTION_COUNT, values, n_values, settings);
+    gh_status status = gh_plugin_open_options("opencl", options, OPTION_COUNT, values, n_values, out, settings);
     if (status != GH_OK) return status;
     const char *platform = settings[OPTION_PLATFORM];
-    const char *kernel_dir = settings[OPTION_KERNEL_DIR];
-    if (!kernel_dir || !*kernel_dir) kernel_dir = getenv("GEMMHOST_KERNEL_DIR");
+    const char *kernel_dir = gh_plugin_kernel_dir(settings[OPTION_KERNEL_DIR]);
 
     const char *clblast = settings[OPTION_CLBLAST];
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory opening the opencl plugin");
     ocl_clblast_init(&ctx->clblast);
-    if ((kernel_dir && *kernel_dir && !(ctx->kernel_dir = copy_string(kernel_dir))) ||
+    if ((kernel_dir && !(ctx->kernel_dir = copy_string(kernel_dir))) ||
         (clblast && *clblast && !(ctx->clblast_library = copy_string(clblast)))) {
-        plugin_close(ctx);
+        ocl_close(ctx);
         return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory opening the opencl plugin");
     }
     status = ocl_devices_discover(ctx, platform && *platform ? platform : NULL);
     if (status != GH_OK) {
-        plugin_close(ctx);
+        ocl_close(ctx);
         return status;
     }
     /* No device is not a failure: the host lists the plugin and shows why. */
@@ -97,30 +81,13 @@ static gh_status plugin_open(const gh_option_value *values, size_t n_values, gh_
     return GH_OK;
 }
 
-static void *plugin_get_proc(const char *name)
-{
-    (void)name; /* no extras yet */
-    return NULL;
-}
-
 static const gh_plugin_api api = {
     GH_PLUGIN_API_HEAD("opencl",
                        "OpenCL through the ICD loader: every platform and device, naive, tiled, blocked and "
                        "warptile kernels built at run time, and CLBlast (loaded at run time) as the baseline",
                        PLUGIN_VERSION, options),
-    .open = plugin_open,
-    .close = plugin_close,
-    .device_count = ocl_device_count,
-    .device_info = ocl_device_info,
-    .kernel_count = ocl_kernel_count,
-    .kernel_info = ocl_kernel_info,
-    .buffer_alloc = ocl_buffer_alloc,
-    .buffer_free = ocl_buffer_free,
-    .upload = ocl_upload,
-    .download = ocl_download,
-    .gemm = ocl_gemm,
-    .synchronize = ocl_synchronize,
-    .get_proc = plugin_get_proc,
+    GH_PLUGIN_API_CALLS(ocl),
+    .get_proc = gh_plugin_no_extras,
 };
 
 /* The one exported symbol: agree on versions, hand over the table. */

@@ -24,15 +24,9 @@ static const gh_kernel_precision clblast_precisions[] = {
 const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     [OCL_KERNEL_NAIVE] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "naive",
-                    .description = "one work-item per element of C, the inner product over K in a loop",
-                    .dtypes = ALL_DTYPES,
-                    .params = ocl_naive_params,
-                    .n_params = OCL_NAIVE_PARAMS,
-                },
+            .info = {GH_PLUGIN_KERNEL("naive", "one work-item per element of C, the inner product over K in a loop",
+                                      ALL_DTYPES),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_naive_params)},
             .file = "naive.cl",
             .function = "gemm_naive",
             .defines = {"WG"},
@@ -40,16 +34,11 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
     [OCL_KERNEL_TILED] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "tiled",
-                    .description = "tile x tile work-groups stage tiles of A and B in local memory, "
-                                   "one element of C per work-item",
-                    .dtypes = ALL_DTYPES,
-                    .params = ocl_tiled_params,
-                    .n_params = OCL_TILED_PARAMS,
-                },
+            .info = {GH_PLUGIN_KERNEL("tiled",
+                                      "tile x tile work-groups stage tiles of A and B in local memory, "
+                                      "one element of C per work-item",
+                                      ALL_DTYPES),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_tiled_params)},
             .file = "tiled.cl",
             .function = "gemm_tiled",
             .defines = {"TILE"},
@@ -57,17 +46,12 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
     [OCL_KERNEL_BLOCKED] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "blocked",
-                    .description = "2D register blocking: a work-group computes a tile x tile block of C "
-                                   "from tiles of A and B in local memory, each work-item a work x work "
-                                   "micro-tile in registers",
-                    .dtypes = ALL_DTYPES,
-                    .params = ocl_blocked_params,
-                    .n_params = OCL_BLOCKED_PARAMS,
-                },
+            .info = {GH_PLUGIN_KERNEL("blocked",
+                                      "2D register blocking: a work-group computes a tile x tile block of C "
+                                      "from tiles of A and B in local memory, each work-item a work x work "
+                                      "micro-tile in registers",
+                                      ALL_DTYPES),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_blocked_params)},
             .file = "blocked.cl",
             .function = "gemm_blocked",
             .defines = {"TILE", "WORK"},
@@ -75,19 +59,14 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
     [OCL_KERNEL_WARPTILE] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "warptile",
-                    .description = "block / warp / work-item tiles: a bm x bn block of C per work-group, wm x wn "
-                                   "per warp of 32 work-items, tm x tn per work-item in registers; 16-byte global "
-                                   "loads where the layout allows, register-staged double buffering in local "
-                                   "memory, conflict-free vector reads, work-groups ordered in groups for L2",
-                    .dtypes =
-                        GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
-                    .params = ocl_warptile_params,
-                    .n_params = OCL_WT_PARAMS,
-                },
+            .info = {GH_PLUGIN_KERNEL("warptile",
+                                      "block / warp / work-item tiles: a bm x bn block of C per work-group, wm x wn "
+                                      "per warp of 32 work-items, tm x tn per work-item in registers; 16-byte global "
+                                      "loads where the layout allows, register-staged double buffering in local "
+                                      "memory, conflict-free vector reads, work-groups ordered in groups for L2",
+                                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16) |
+                                          GH_DTYPE_BIT(GH_BF16)),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_warptile_params)},
             .file = "warptile.cl",
             .function = "gemm_warptile",
             .defines = {"BM", "BN", "BK", "WM", "WN", "TM", "TN"},
@@ -96,19 +75,12 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
     [OCL_KERNEL_MMA] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "mma",
-                    .description = "tensor cores through inline PTX mma.sync (NVIDIA's OpenCL only, compute "
-                                   "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; cp.async "
-                                   "stages in local memory, ldmatrix fragments",
-                    .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
-                    .params = ocl_mma_params,
-                    .n_params = OCL_MMA_PARAMS,
-                    .precisions = mma_precisions,
-                    .n_precisions = GH_PLUGIN_COUNT(mma_precisions),
-                },
+            .info = {GH_PLUGIN_KERNEL("mma",
+                                      "tensor cores through inline PTX mma.sync (NVIDIA's OpenCL only, compute "
+                                      "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; cp.async "
+                                      "stages in local memory, ldmatrix fragments",
+                                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16)),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(mma_precisions)},
             .file = "mma.cl",
             .function = "gemm_mma",
             .defines = {"BM", "BN", "BK", "WM", "WN", "STAGES"},
@@ -117,18 +89,13 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
     [OCL_KERNEL_WGMMA] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "wgmma",
-                    .description = "Hopper's warpgroup tensor cores (wgmma.mma_async, m64nBNk16, f16/bf16, f32 "
-                                   "sums) through inline PTX as comments, retargeted to sm_90a and loaded as a "
-                                   "binary (NVIDIA's OpenCL, compute capability 9.0 only); cp.async stages into "
-                                   "swizzled local memory",
-                    .dtypes = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
-                    .params = ocl_wgmma_params,
-                    .n_params = OCL_WGMMA_PARAMS,
-                },
+            .info = {GH_PLUGIN_KERNEL("wgmma",
+                                      "Hopper's warpgroup tensor cores (wgmma.mma_async, m64nBNk16, f16/bf16, f32 "
+                                      "sums) through inline PTX as comments, retargeted to sm_90a and loaded as a "
+                                      "binary (NVIDIA's OpenCL, compute capability 9.0 only); cp.async stages into "
+                                      "swizzled local memory",
+                                      GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16)),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_wgmma_params)},
             .file = "wgmma.cl",
             .function = "gemm_wgmma",
             .defines = {"BM", "BN", "BK", "STAGES"},
@@ -137,18 +104,13 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         },
     [OCL_KERNEL_CLBLAST] =
         {
-            .info =
-                {
-                    .size = sizeof(gh_kernel_info),
-                    .name = "clblast",
-                    .description = "CLBlast's SGEMM, DGEMM and HGEMM (libclblast, loaded at run time; the "
-                                   "clblast option names another library), timed from before the call to the end "
-                                   "of all its kernels: the baseline. HGEMM sums in f16 and needs cl_khr_fp16; "
-                                   "CLBlast has no bf16 or integer GEMM",
-                    .dtypes = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16),
-                    .precisions = clblast_precisions,
-                    .n_precisions = GH_PLUGIN_COUNT(clblast_precisions),
-                },
+            .info = {GH_PLUGIN_KERNEL("clblast",
+                                      "CLBlast's SGEMM, DGEMM and HGEMM (libclblast, loaded at run time; the "
+                                      "clblast option names another library), timed from before the call to the end "
+                                      "of all its kernels: the baseline. HGEMM sums in f16 and needs cl_khr_fp16; "
+                                      "CLBlast has no bf16 or integer GEMM",
+                                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16)),
+                     GH_PLUGIN_KERNEL_PRECISIONS(clblast_precisions)},
         },
 };
 

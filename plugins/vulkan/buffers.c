@@ -157,6 +157,39 @@ gh_plugin_extent vkp_buffer_extent(const struct gh_buffer *buf)
     return (gh_plugin_extent){buf->bytes, buf->device->index};
 }
 
+/* A blocking copy between host memory and buf through the device's
+ * staging buffer, a chunk at a time: up from `from` (to the device) when it
+ * is not NULL, else down into `to`. */
+static gh_status staged_copy(const char *call, struct gh_buffer *buf, uint64_t offset, const unsigned char *from,
+                             unsigned char *to, uint64_t bytes)
+{
+    vkp_device *d = buf->device;
+    const int up = from != NULL;
+    gh_status st = staging_ready(d, bytes);
+    for (uint64_t done = 0; st == GH_OK && done < bytes;) {
+        VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
+        /* Host writes before vkQueueSubmit are visible to the device. */
+        if (up) memcpy(d->staging.map, from + done, chunk);
+        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
+        /* Earlier kernels may still read or write the buffer. */
+        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    up ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT);
+        if (up) {
+            VkBufferCopy copy = {.srcOffset = 0, .dstOffset = offset + done, .size = chunk};
+            d->fn.vkCmdCopyBuffer(d->cmd, d->staging.buffer, buf->buffer, 1, &copy);
+        } else {
+            VkBufferCopy copy = {.srcOffset = offset + done, .dstOffset = 0, .size = chunk};
+            d->fn.vkCmdCopyBuffer(d->cmd, buf->buffer, d->staging.buffer, 1, &copy);
+            vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                        VK_ACCESS_HOST_READ_BIT);
+        }
+        if ((st = vkp_commands_submit(d, call)) != GH_OK) return st;
+        if (!up) memcpy(to + done, d->staging.map, chunk);
+        done += chunk;
+    }
+    return st;
+}
+
 gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
 {
     (void)ctx;
@@ -174,21 +207,7 @@ gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offs
         d->fn.vkCmdCopyBuffer(d->cmd, imported, dst->buffer, 1, &copy);
         return vkp_commands_submit(d, "upload from imported host memory");
     }
-    if ((st = staging_ready(d, bytes)) != GH_OK) return st;
-    for (uint64_t done = 0; done < bytes;) {
-        VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
-        /* Host writes before vkQueueSubmit are visible to the device. */
-        memcpy(d->staging.map, (const unsigned char *)src + done, chunk);
-        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
-        /* Earlier kernels may still read or write the destination. */
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_ACCESS_TRANSFER_WRITE_BIT);
-        VkBufferCopy copy = {.srcOffset = 0, .dstOffset = offset + done, .size = chunk};
-        d->fn.vkCmdCopyBuffer(d->cmd, d->staging.buffer, dst->buffer, 1, &copy);
-        if ((st = vkp_commands_submit(d, "upload")) != GH_OK) return st;
-        done += chunk;
-    }
-    return GH_OK;
+    return staged_copy("upload", dst, offset, src, NULL, bytes);
 }
 
 gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
@@ -210,19 +229,5 @@ gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t of
                     VK_ACCESS_HOST_READ_BIT);
         return vkp_commands_submit(d, "download into imported host memory");
     }
-    if ((st = staging_ready(d, bytes)) != GH_OK) return st;
-    for (uint64_t done = 0; done < bytes;) {
-        VkDeviceSize chunk = bytes - done < d->staging.size ? bytes - done : d->staging.size;
-        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferCopy copy = {.srcOffset = offset + done, .dstOffset = 0, .size = chunk};
-        d->fn.vkCmdCopyBuffer(d->cmd, src->buffer, d->staging.buffer, 1, &copy);
-        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                    VK_ACCESS_HOST_READ_BIT);
-        if ((st = vkp_commands_submit(d, "download")) != GH_OK) return st;
-        memcpy((unsigned char *)dst + done, d->staging.map, chunk);
-        done += chunk;
-    }
-    return GH_OK;
+    return staged_copy("download", src, offset, NULL, dst, bytes);
 }

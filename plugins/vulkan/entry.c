@@ -18,50 +18,30 @@
 #define GEMMHOST_VERSION "unknown"
 #endif
 
-/* Shared with the other plugins: one variable points them all at a kernel
- * tree under work. */
-#define KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
-
 enum { OPTION_KERNEL_DIR, OPTION_HIDE_FEATURES, OPTION_EMULATE, OPTION_STATISTICS, OPTION_COUNT };
 static const gh_option_info options[OPTION_COUNT] = {
-    {
-        .size = sizeof(gh_option_info),
-        .name = "kernel_dir",
-        .description = "folder (or its vulkan/ subfolder) of <kernel>_<dtype>.spv files, glslc output "
-                       "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u; "
-                       "f16 and bf16: -DDTYPE=float -DSTORAGE_F16 or -DSTORAGE_BF16, --target-env=vulkan1.1), "
-                       "used instead of the SPIR-V built into the plugin; kernels not found there stay "
-                       "built in. Default: $" KERNEL_DIR_ENV ", else none",
-        .default_value = "",
-    },
-    {
-        .size = sizeof(gh_option_info),
-        .name = "hide_features",
-        .description = "device features and extensions to treat as absent on every device, to see what a "
-                       "device without them gets: storageBuffer16BitAccess (then f16 and bf16 are unsupported), "
-                       "VK_KHR_cooperative_matrix (then coopmat uses VK_NV_cooperative_matrix for f16 where "
-                       "the device has it), VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16 (then coopmat has "
-                       "no bf16). A comma-separated list. Default: none",
-        .default_value = "",
-    },
-    {
-        .size = sizeof(gh_option_info),
-        .name = "emulate",
-        .description = "cooperative_matrix: the coopmat kernel multiplies in plain shader code (f32 sums) "
-                       "instead of with the device's cooperative matrices, all else the same, on any "
-                       "device with shaderFloat16, shaderInt16 and subgroups: slow, to test its tiling "
-                       "where there are none (lavapipe) or to tell its bugs from the driver's. Default: none",
-        .default_value = "",
-    },
-    {
-        .size = sizeof(gh_option_info),
-        .name = "statistics",
-        .description = "yes: each pipeline's statistics from the driver (VK_KHR_pipeline_executable_properties; "
-                       "NVIDIA's give the register count, Mesa's instruction counts) printed to standard error "
-                       "as the pipeline is made, a line each: what a kernel's speed can be read against. A "
-                       "device without the extension says so once. Default: no",
-        .default_value = "no",
-    },
+    GH_PLUGIN_OPTION("kernel_dir", "",
+                     "folder (or its vulkan/ subfolder) of <kernel>_<dtype>.spv files, glslc output "
+                     "such as tiled_f32.spv (blocked: one per work, blocked_w8_f32.spv from -DWORK=8u; "
+                     "f16 and bf16: -DDTYPE=float -DSTORAGE_F16 or -DSTORAGE_BF16, --target-env=vulkan1.1), "
+                     "used instead of the SPIR-V built into the plugin; kernels not found there stay "
+                     "built in. Default: $" GH_PLUGIN_KERNEL_DIR_ENV ", else none"),
+    GH_PLUGIN_OPTION("hide_features", "",
+                     "device features and extensions to treat as absent on every device, to see what a "
+                     "device without them gets: storageBuffer16BitAccess (then f16 and bf16 are unsupported), "
+                     "VK_KHR_cooperative_matrix (then coopmat uses VK_NV_cooperative_matrix for f16 where "
+                     "the device has it), VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16 (then coopmat has "
+                     "no bf16). A comma-separated list. Default: none"),
+    GH_PLUGIN_OPTION("emulate", "",
+                     "cooperative_matrix: the coopmat kernel multiplies in plain shader code (f32 sums) "
+                     "instead of with the device's cooperative matrices, all else the same, on any "
+                     "device with shaderFloat16, shaderInt16 and subgroups: slow, to test its tiling "
+                     "where there are none (lavapipe) or to tell its bugs from the driver's. Default: none"),
+    GH_PLUGIN_OPTION("statistics", "no",
+                     "yes: each pipeline's statistics from the driver (VK_KHR_pipeline_executable_properties; "
+                     "NVIDIA's give the register count, Mesa's instruction counts) printed to standard error "
+                     "as the pipeline is made, a line each: what a kernel's speed can be read against. A "
+                     "device without the extension says so once. Default: no"),
 };
 
 /* The hide_features option: a comma-separated list of known feature names. */
@@ -100,7 +80,7 @@ static gh_status read_hidden_features(const char *list, gh_plugin *ctx)
 /* Top down: what lives on a device (buffers, then the pipelines and their
  * layout) goes before the device itself, and the devices before the
  * context's share of the loader. No layer below tears down one above it. */
-static void plugin_close(gh_plugin *ctx)
+static void vkp_close(gh_plugin *ctx)
 {
     if (!ctx) return;
     for (int i = 0; i < ctx->device_count; i++) {
@@ -115,15 +95,13 @@ static void plugin_close(gh_plugin *ctx)
     free(ctx);
 }
 
-static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
+static gh_status vkp_open(const gh_option_value *opts, size_t n_opts, gh_plugin **out)
 {
-    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
     const char *settings[OPTION_COUNT];
-    gh_status st = gh_plugin_read_options("vulkan", options, OPTION_COUNT, opts, n_opts, settings);
+    gh_status st = gh_plugin_open_options("vulkan", options, OPTION_COUNT, opts, n_opts, out, settings);
     if (st != GH_OK) return st;
     /* "" (the default) means the same as leaving the option out. */
-    const char *kernel_dir = settings[OPTION_KERNEL_DIR];
-    if (!kernel_dir || !kernel_dir[0]) kernel_dir = getenv(KERNEL_DIR_ENV);
+    const char *kernel_dir = gh_plugin_kernel_dir(settings[OPTION_KERNEL_DIR]);
 
     gh_plugin *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "open: out of host memory");
@@ -158,30 +136,13 @@ static gh_status plugin_open(const gh_option_value *opts, size_t n_opts, gh_plug
     return GH_OK;
 }
 
-static void *plugin_get_proc(const char *name)
-{
-    (void)name;
-    return NULL;
-}
-
 static const gh_plugin_api api = {
     GH_PLUGIN_API_HEAD("vulkan", "Vulkan compute shaders (SPIR-V compiled by glslc at build time)", GEMMHOST_VERSION,
                        options),
-    .open = plugin_open,
-    .close = plugin_close,
-    .device_count = vkp_device_count,
-    .device_info = vkp_device_info,
-    .kernel_count = vkp_kernel_count,
-    .kernel_info = vkp_kernel_info,
-    .buffer_alloc = vkp_buffer_alloc,
-    .buffer_free = vkp_buffer_free,
+    GH_PLUGIN_API_CALLS(vkp),
+    .get_proc = gh_plugin_no_extras,
     .host_register = vkp_host_register,
     .host_unregister = vkp_host_unregister,
-    .upload = vkp_upload,
-    .download = vkp_download,
-    .gemm = vkp_gemm,
-    .synchronize = vkp_synchronize,
-    .get_proc = plugin_get_proc,
 };
 
 GH_PLUGIN_ENTRY(api)

@@ -18,55 +18,35 @@
 #define WARPTILE_DTYPES (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
 const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
-    [VKP_KERNEL_NAIVE] =
-        {
-            .size = sizeof(gh_kernel_info),
-            .name = "naive",
-            .description = "compute shader, one invocation per element of C reading A and B from global memory",
-            .dtypes = ALL_DTYPES,
-            .params = vkp_naive_params,
-            .n_params = VKP_NAIVE_PARAMS,
-        },
-    [VKP_KERNEL_TILED] =
-        {
-            .size = sizeof(gh_kernel_info),
-            .name = "tiled",
-            .description = "compute shader, tile x tile workgroups sharing tiles of A and B in shared memory",
-            .dtypes = ALL_DTYPES,
-            .params = vkp_tiled_params,
-            .n_params = VKP_TILED_PARAMS,
-        },
-    [VKP_KERNEL_BLOCKED] =
-        {
-            .size = sizeof(gh_kernel_info),
-            .name = "blocked",
-            .description = "compute shader, register blocking: each invocation computes a work x work block "
-                           "of C from tiles of A and B staged in shared memory, tile x tile per workgroup",
-            .dtypes = ALL_DTYPES,
-            .params = vkp_blocked_params,
-            .n_params = VKP_BLOCKED_PARAMS,
-        },
-    [VKP_KERNEL_WARPTILE] =
-        {
-            .size = sizeof(gh_kernel_info),
-            .name = "warptile",
-            .description = "compute shader, workgroup / subgroup / invocation tiling: double-buffered shared "
-                           "tiles, 4-vector global loads where the layout allows, work x work per invocation",
-            .dtypes = WARPTILE_DTYPES,
-            .params = vkp_warptile_params,
-            .n_params = VKP_WARPTILE_PARAMS,
-        },
-    [VKP_KERNEL_COOPMAT] =
-        {
-            .size = sizeof(gh_kernel_info),
-            .name = "coopmat",
-            .description = "compute shader on the matrix units: cooperative matrices of a subgroup "
-                           "(VK_KHR_cooperative_matrix, f16 also VK_NV_cooperative_matrix; bf16 with "
-                           "VK_KHR_shader_bfloat16), f32 sums, tiles of A and B staged in shared memory",
-            .dtypes = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16),
-            .params = vkp_coopmat_params,
-            .n_params = VKP_COOPMAT_PARAMS,
-        },
+    [VKP_KERNEL_NAIVE] = {GH_PLUGIN_KERNEL(
+                              "naive",
+                              "compute shader, one invocation per element of C reading A and B from global memory",
+                              ALL_DTYPES),
+                          GH_PLUGIN_KERNEL_PARAMS(vkp_naive_params)},
+    [VKP_KERNEL_TILED] = {GH_PLUGIN_KERNEL(
+                              "tiled",
+                              "compute shader, tile x tile workgroups sharing tiles of A and B in shared memory",
+                              ALL_DTYPES),
+                          GH_PLUGIN_KERNEL_PARAMS(vkp_tiled_params)},
+    [VKP_KERNEL_BLOCKED] = {GH_PLUGIN_KERNEL(
+                                "blocked",
+                                "compute shader, register blocking: each invocation computes a work x work block "
+                                "of C from tiles of A and B staged in shared memory, tile x tile per workgroup",
+                                ALL_DTYPES),
+                            GH_PLUGIN_KERNEL_PARAMS(vkp_blocked_params)},
+    [VKP_KERNEL_WARPTILE] = {GH_PLUGIN_KERNEL(
+                                 "warptile",
+                                 "compute shader, workgroup / subgroup / invocation tiling: double-buffered shared "
+                                 "tiles, 4-vector global loads where the layout allows, work x work per invocation",
+                                 WARPTILE_DTYPES),
+                             GH_PLUGIN_KERNEL_PARAMS(vkp_warptile_params)},
+    [VKP_KERNEL_COOPMAT] = {GH_PLUGIN_KERNEL(
+                                "coopmat",
+                                "compute shader on the matrix units: cooperative matrices of a subgroup "
+                                "(VK_KHR_cooperative_matrix, f16 also VK_NV_cooperative_matrix; bf16 with "
+                                "VK_KHR_shader_bfloat16), f32 sums, tiles of A and B staged in shared memory",
+                                GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16)),
+                            GH_PLUGIN_KERNEL_PARAMS(vkp_coopmat_params)},
 };
 
 int vkp_kernel_count(gh_plugin *ctx)
@@ -141,6 +121,28 @@ size_t vkp_arith_size(gh_dtype dtype)
     return dtype == GH_F64 ? 8 : 4;
 }
 
+/* The refusals of vkp_check_limits, in its words. */
+static gh_status over_width(const vkp_device *d, const char *kname, const vkp_variant *v)
+{
+    return gh_plugin_set_error(GH_UNSUPPORTED,
+                               "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
+                               "device's maxComputeWorkGroupSize[0] = %u (%s)",
+                               kname, v->label, v->invocations, d->props.limits.maxComputeWorkGroupSize[0], d->name);
+}
+
+/* depth: the blocked kernel's, named in the message; 0 for the others. */
+static gh_status over_shared(const vkp_device *d, const char *kname, const vkp_variant *v, gh_dtype dtype,
+                             uint64_t bytes, uint32_t depth)
+{
+    char at_depth[32] = "";
+    if (depth) snprintf(at_depth, sizeof at_depth, " (at depth %u)", depth);
+    return gh_plugin_set_error(GH_UNSUPPORTED,
+                               "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory%s, over the device's "
+                               "maxComputeSharedMemorySize = %u (%s)",
+                               kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes, at_depth,
+                               d->props.limits.maxComputeSharedMemorySize, d->name);
+}
+
 gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_variant *v)
 {
     const VkPhysicalDeviceLimits *lim = &d->props.limits;
@@ -155,37 +157,17 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                    "maxComputeWorkGroupInvocations = %u (%s)",
                                    kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
     if (kernel == VKP_KERNEL_WARPTILE || kernel == VKP_KERNEL_COOPMAT) {
-        if (v->invocations > lim->maxComputeWorkGroupSize[0])
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
-                                       "device's maxComputeWorkGroupSize[0] = %u (%s)",
-                                       kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        if (v->invocations > lim->maxComputeWorkGroupSize[0]) return over_width(d, kname, v);
         uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? vkp_coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape])
                                                       : vkp_warptile_shared_bytes(v, dtype);
-        if (bytes > lim->maxComputeSharedMemorySize)
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the "
-                                       "device's maxComputeSharedMemorySize = %u (%s)",
-                                       kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
-                                       lim->maxComputeSharedMemorySize, d->name);
-        return GH_OK;
+        return bytes > lim->maxComputeSharedMemorySize ? over_shared(d, kname, v, dtype, bytes, 0) : GH_OK;
     }
     if (kernel == VKP_KERNEL_BLOCKED) {
         /* A one-dimensional workgroup of (tile / work)^2 invocations. */
-        if (v->invocations > lim->maxComputeWorkGroupSize[0])
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: kernel %s: %s needs a workgroup of %u invocations, over the "
-                                       "device's maxComputeWorkGroupSize[0] = %u (%s)",
-                                       kname, v->label, v->invocations, lim->maxComputeWorkGroupSize[0], d->name);
+        if (v->invocations > lim->maxComputeWorkGroupSize[0]) return over_width(d, kname, v);
         v->depth = vkp_blocked_depth(v->side, dtype, lim->maxComputeSharedMemorySize);
         uint64_t bytes = vkp_blocked_shared_bytes(v->side, v->depth, dtype);
-        if (bytes > lim->maxComputeSharedMemorySize)
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory (at depth %u), "
-                                       "over the device's maxComputeSharedMemorySize = %u (%s)",
-                                       kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
-                                       v->depth, lim->maxComputeSharedMemorySize, d->name);
-        return GH_OK;
+        return bytes > lim->maxComputeSharedMemorySize ? over_shared(d, kname, v, dtype, bytes, v->depth) : GH_OK;
     }
     for (int axis = 0; axis < 2; axis++)
         if (v->side > lim->maxComputeWorkGroupSize[axis])
@@ -194,10 +176,6 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                        kname, v->label, axis, lim->maxComputeWorkGroupSize[axis], d->name);
     uint64_t bytes = vkp_tiled_shared_bytes(v->side, dtype);
     if (kernel == VKP_KERNEL_TILED && bytes > lim->maxComputeSharedMemorySize)
-        return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "gemm: kernel %s: %s (%s) needs %llu bytes of shared memory, over the device's "
-                                   "maxComputeSharedMemorySize = %u (%s)",
-                                   kname, v->label, gh_plugin_dtype_name(dtype), (unsigned long long)bytes,
-                                   lim->maxComputeSharedMemorySize, d->name);
+        return over_shared(d, kname, v, dtype, bytes, 0);
     return GH_OK;
 }

@@ -4,6 +4,10 @@
  * plugin that uses it is still one self-contained shared object.
  *
  *   GH_PLUGIN_ENTRY(table)        the exported entry, with the negotiation
+ *   GH_PLUGIN_API_CALLS(prefix)   the table's calls, by their names
+ *   GH_PLUGIN_OPTION(...)         one gh_option_info of the options table
+ *   GH_PLUGIN_KERNEL(...)         one gh_kernel_info of the kernel table
+ *   gh_plugin_kernel_dir(...)     the kernel_dir option or $GEMMHOST_KERNEL_DIR
  *   gh_plugin_set_error(...)      per-thread error text; returns the status
  *   gh_plugin_last_error          the `last_error` member, ready to use
  *   gh_plugin_read_options(...)   open()'s options against the plugin's table
@@ -32,6 +36,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plugin.h"
@@ -160,6 +165,54 @@ static inline gh_status gh_plugin_negotiate(gh_entry_request *req, const gh_plug
     .description = DESCRIPTION, .version = VERSION, .options = OPTIONS,                                            \
     .n_options = sizeof(OPTIONS) / sizeof((OPTIONS)[0]), .last_error = gh_plugin_last_error
 
+/* The calls of ABI minor 0 but get_proc, for a plugin that names them
+ * P_open, P_close, P_device_count, ... (P: its prefix):
+ *   GH_PLUGIN_API_CALLS(cpu), .get_proc = gh_plugin_no_extras, */
+#define GH_PLUGIN_API_CALLS(P)                                                                              \
+    .open = P##_open, .close = P##_close, .device_count = P##_device_count, .device_info = P##_device_info, \
+    .kernel_count = P##_kernel_count, .kernel_info = P##_kernel_info, .buffer_alloc = P##_buffer_alloc,     \
+    .buffer_free = P##_buffer_free, .upload = P##_upload, .download = P##_download, .gemm = P##_gemm,       \
+    .synchronize = P##_synchronize
+
+/* The streams and host memory of ABI minor 1, named as above. */
+#define GH_PLUGIN_API_STREAM_CALLS(P)                                                                                 \
+    .stream_create = P##_stream_create, .stream_destroy = P##_stream_destroy, .upload_2d_async = P##_upload_2d_async, \
+    .download_2d_async = P##_download_2d_async, .gemm_async = P##_gemm_async,                                         \
+    .stream_synchronize = P##_stream_synchronize, .host_alloc = P##_host_alloc, .host_free = P##_host_free
+
+/* get_proc for a plugin with no extras. */
+static inline void *gh_plugin_no_extras(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+/* One entry of the options table. */
+#define GH_PLUGIN_OPTION(NAME, DEFAULT, DESCRIPTION)                                                       \
+    {                                                                                                      \
+        .size = sizeof(gh_option_info), .name = NAME, .description = DESCRIPTION, .default_value = DEFAULT \
+    }
+
+/* The folder of kernel sources to read instead of the built-in copies: the
+ * kernel_dir option when it is set and not "", else $GEMMHOST_KERNEL_DIR
+ * (one variable points every plugin at a kernel tree under work), else NULL. */
+#define GH_PLUGIN_KERNEL_DIR_ENV "GEMMHOST_KERNEL_DIR"
+static inline const char *gh_plugin_kernel_dir(const char *setting)
+{
+    if (setting && *setting) return setting;
+    const char *env = getenv(GH_PLUGIN_KERNEL_DIR_ENV);
+    return env && *env ? env : NULL;
+}
+
+/* The members of one gh_kernel_info in a kernel table:
+ *   [MY_TILED] = {GH_PLUGIN_KERNEL("tiled", "what it does", dtypes), GH_PLUGIN_KERNEL_PARAMS(tiled_params)},
+ * with GH_PLUGIN_KERNEL_PRECISIONS(array) where it declares its arithmetic.
+ * The arrays must have their sizes in sight. */
+#define GH_PLUGIN_KERNEL(NAME, DESCRIPTION, DTYPES) \
+    .size = sizeof(gh_kernel_info), .name = NAME, .description = DESCRIPTION, .dtypes = DTYPES
+#define GH_PLUGIN_KERNEL_PARAMS(PARAMS)         .params = PARAMS, .n_params = GH_PLUGIN_COUNT(PARAMS)
+#define GH_PLUGIN_KERNEL_PRECISIONS(PRECISIONS) .precisions = PRECISIONS, .n_precisions = GH_PLUGIN_COUNT(PRECISIONS)
+
 /* Defines the exported entry for the static table `api`, and the error text. */
 #define GH_PLUGIN_ENTRY(api)                                                   \
     GH_PLUGIN_DEFINE_ERROR_TEXT;                                               \
@@ -195,6 +248,17 @@ static inline gh_status gh_plugin_read_options(const char *plugin, const gh_opti
         settings[o] = values[i].value;
     }
     return GH_OK;
+}
+
+/* open()'s first steps: `out` must be given, then the options are read as by
+ * gh_plugin_read_options. */
+static inline gh_status gh_plugin_open_options(const char *plugin, const gh_option_info *options, size_t n_options,
+                                               const gh_option_value *values, size_t n_values, gh_plugin **out,
+                                               const char **settings)
+{
+    for (size_t o = 0; o < n_options; o++) settings[o] = NULL;
+    if (!out) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "open: out is NULL");
+    return gh_plugin_read_options(plugin, options, n_options, values, n_values, settings);
 }
 
 /* ---- indexes and ranges ---- */
