@@ -301,7 +301,7 @@ static const run_key run_keys[] = {
     {"target_spread", "0.02", cfg_set_target_spread_key, 0, 0, 0},
     {"cache", "warm", cfg_set_cache_key, 0, 0, 0},
     {"flush_size", "256M", cfg_set_flush_size_key, 0, 0, 0},
-    {"batch", "auto", cfg_set_batch_key, 0, 0, 0},
+    {"batch", "1", cfg_set_batch_key, 0, 0, 0},
     {"batch_below", "20us", cfg_set_batch_below_key, 0, 0, 0},
     {"seed", "1", set_seed, 0, 0, 0},
     {"verify", "auto", set_verify, 0, 0, 0},

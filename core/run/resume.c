@@ -60,7 +60,7 @@ char *gh_resume_settings_json(const gh_config *cfg)
         gh_sb_puts(&b, ",\"target_spread\":");
         gh_json_num(&b, run->target_spread, GH_EXACT_DIGITS);
     }
-    if (run->batch != 0) gh_sb_printf(&b, ",\"batch\":%d", run->batch);
+    if (run->batch != 1) gh_sb_printf(&b, ",\"batch\":%d", run->batch); /* 0: auto */
     if (run->batch == 0 && run->batch_below != 20e-6) {
         gh_sb_puts(&b, ",\"batch_below\":");
         gh_json_num(&b, run->batch_below, GH_EXACT_DIGITS);

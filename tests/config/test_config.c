@@ -387,7 +387,7 @@ static void test_measure_keys(void)
     if (!CHECK_CONFIG(load_text("[run]\n", NULL, &cfg) == 0)) return;
     CHECK_CONFIG(cfg.run.cache_cold == 0 && cfg.run.flush_bytes == 256u << 20 && cfg.run.repeat_auto == 0 &&
                  cfg.run.repeat == 3 && cfg.run.min_repeat == 5 && cfg.run.max_repeat == 100 &&
-                 cfg.run.max_time == 10 && cfg.run.target_spread == 0.02 && cfg.run.batch == 0 &&
+                 cfg.run.max_time == 10 && cfg.run.target_spread == 0.02 && cfg.run.batch == 1 &&
                  fabs(cfg.run.batch_below - 20e-6) < 1e-18);
     gh_config_free(&cfg);
     if (!CHECK_CONFIG(load_text("[run]\ncache = cold\nflush_size = 64M\nrepeat = auto\nmin_repeat = 3\n"
