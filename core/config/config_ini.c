@@ -28,11 +28,15 @@ static char *xstrndup(const char *s, size_t n)
     return d;
 }
 
-/* Grows an array by one zeroed element and returns it. */
+/* Grows an array by one zeroed element and returns it. The array's room
+ * doubles when its count reaches a power of two (every array this grows
+ * starts empty and only grows here), so a 100,000-value list costs
+ * 17 reallocations, not 100,000 copies. */
 void *ini_push(void *array_ptr, size_t *count, size_t elem_size)
 {
     void **array = array_ptr;
-    *array = gh_xrealloc(*array, (*count + 1) * elem_size);
+    const size_t n = *count;
+    if (n == 0 || (n & (n - 1)) == 0) *array = gh_xrealloc(*array, (n ? 2 * n : 1) * elem_size);
     char *elem = (char *)*array + *count * elem_size;
     memset(elem, 0, elem_size);
     (*count)++;
