@@ -4,7 +4,7 @@
     python3 tools/baseline_vs_torch.py [--gemmhost build/gemmhost] [--sizes 1024,2048,4096,8192]
                                        [--warmup 3] [--repeat 10] [--no-graph] [--out DIR]
 
-Runs gemmhost's `cublas`, `cublas-strict` and `cublas-tf32` rows (square sizes, nn, inputs
+Runs gemmhost's `cublas`, `cublas-strict` and `cublas-tf32` rows on CUDA device 0, where PyTorch runs (square sizes, nn, inputs
 uniform in [-1, 1), ld_pad 0) in f32, TF32, f16 and bf16, then torch.matmul on the same sizes and
 dtypes with inputs uniform in [-1, 1), timed by CUDA events one call at a time over the same
 warmup and repetitions (the median, as gemmhost reports), with TF32 allowed only in the TF32 row
@@ -43,6 +43,7 @@ output  = {os.path.join(out, "gemmhost")}
 
 [backend cuda]
 plugin  = cuda
+devices = 0
 kernels = cublas, cublas-strict, cublas-tf32
 """)
     print(f"gemmhost: {args.gemmhost} --config {cfg}", flush=True)
