@@ -17,10 +17,11 @@
 
 /* -- [run] -- */
 
-static const char *const dtype_names[] = {"f32", "f64", "i32", "f16", "bf16"};
+static const char *const dtype_names[] = {"f32", "f64", "i32", "f16", "bf16", "e4m3", "e5m2", "i8"};
 static const char *const trans_names[] = {"nn", "nt", "tn", "tt"}; /* index = 2 * a + b */
 static const char *const verify_names[] = {"auto", "full", "freivalds", "sample", "none"};
-_Static_assert(GH_F32 == 0 && GH_F64 == 1 && GH_I32 == 2 && GH_F16 == 3 && GH_BF16 == 4 && GH_DTYPE_COUNT == 5,
+_Static_assert(GH_F32 == 0 && GH_F64 == 1 && GH_I32 == 2 && GH_F16 == 3 && GH_BF16 == 4 && GH_E4M3 == 5 &&
+                   GH_E5M2 == 6 && GH_I8 == 7 && GH_DTYPE_COUNT == 8,
                "dtype_names follows gh_dtype");
 _Static_assert(GH_VERIFY_AUTO == 0 && GH_VERIFY_FULL == 1 && GH_VERIFY_FREIVALDS == 2 && GH_VERIFY_SAMPLE == 3 &&
                    GH_VERIFY_NONE == 4,

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "data.h"
 
+#include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
 
 #include <math.h>
@@ -24,7 +25,7 @@ static const uint64_t poison_f64_bits = 0x7FF8DEADDEADDEADull;
 
 size_t gh_dtype_size(gh_dtype d)
 {
-    return d == GH_F64 ? 8 : d == GH_F16 || d == GH_BF16 ? 2 : 4;
+    return d == GH_F64 ? 8 : d == GH_F16 || d == GH_BF16 ? 2 : d == GH_E4M3 || d == GH_E5M2 || d == GH_I8 ? 1 : 4;
 }
 
 const char *gh_dtype_name(gh_dtype d)
@@ -35,13 +36,16 @@ const char *gh_dtype_name(gh_dtype d)
     case GH_I32: return "i32";
     case GH_F16: return "f16";
     case GH_BF16: return "bf16";
+    case GH_E4M3: return "e4m3";
+    case GH_E5M2: return "e5m2";
+    case GH_I8: return "i8";
     }
     return "?";
 }
 
 int gh_dtype_parse(const char *s, gh_dtype *out)
 {
-    static const gh_dtype all[GH_DTYPE_COUNT] = {GH_F32, GH_F64, GH_I32, GH_F16, GH_BF16};
+    static const gh_dtype all[GH_DTYPE_COUNT] = {GH_F32, GH_F64, GH_I32, GH_F16, GH_BF16, GH_E4M3, GH_E5M2, GH_I8};
     if (!s) return -1;
     for (int i = 0; i < GH_DTYPE_COUNT; i++) {
         if (strcmp(s, gh_dtype_name(all[i])) == 0) {
@@ -78,6 +82,9 @@ double gh_matrix_get(const gh_matrix *m, int64_t i, int64_t j)
     case GH_I32: return ((const int32_t *)gh_matrix_data(m))[at];
     case GH_F16: return gh_f16_to_f64(((const uint16_t *)gh_matrix_data(m))[at]);
     case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)gh_matrix_data(m))[at]);
+    case GH_E4M3: return gh_e4m3_to_f64(((const uint8_t *)gh_matrix_data(m))[at]);
+    case GH_E5M2: return gh_e5m2_to_f64(((const uint8_t *)gh_matrix_data(m))[at]);
+    case GH_I8: return ((const int8_t *)gh_matrix_data(m))[at];
     }
     return NAN;
 }
@@ -101,6 +108,13 @@ void gh_matrix_set(gh_matrix *m, int64_t i, int64_t j, double v)
     case GH_I32: ((int32_t *)gh_matrix_data(m))[at] = to_i32(v); break;
     case GH_F16: ((uint16_t *)gh_matrix_data(m))[at] = gh_f64_to_f16(v); break;
     case GH_BF16: ((uint16_t *)gh_matrix_data(m))[at] = gh_f64_to_bf16(v); break;
+    case GH_E4M3: ((uint8_t *)gh_matrix_data(m))[at] = gh_f64_to_e4m3(v); break;
+    case GH_E5M2: ((uint8_t *)gh_matrix_data(m))[at] = gh_f64_to_e5m2(v); break;
+    case GH_I8: {
+        const int32_t w = to_i32(v);
+        ((int8_t *)gh_matrix_data(m))[at] = (int8_t)(w > INT8_MAX ? INT8_MAX : w < INT8_MIN ? INT8_MIN : w);
+        break;
+    }
     }
 }
 
@@ -144,6 +158,8 @@ static void put_bits(void *base, size_t elem_size, size_t index, uint64_t bits)
     } else if (elem_size == 2) {
         uint16_t h = (uint16_t)bits;
         memcpy((char *)base + index * 2, &h, 2);
+    } else if (elem_size == 1) {
+        ((unsigned char *)base)[index] = (unsigned char)bits;
     } else {
         uint32_t w = (uint32_t)bits;
         memcpy((char *)base + index * 4, &w, 4);
@@ -162,6 +178,7 @@ static uint64_t get_bits(const void *base, size_t elem_size, size_t index)
         memcpy(&h, (const char *)base + index * 2, 2);
         return h;
     }
+    if (elem_size == 1) return ((const unsigned char *)base)[index];
     uint32_t w;
     memcpy(&w, (const char *)base + index * 4, 4);
     return w;
@@ -171,7 +188,10 @@ static uint64_t get_bits(const void *base, size_t elem_size, size_t index)
  * and bf16 alike, so an overwrite with any computed value shows. */
 static uint64_t guard_bits(const gh_matrix *m)
 {
-    return m->elem_size == 8 ? guard_word64 : m->elem_size == 2 ? (guard_word32 & 0xFFFFu) : guard_word32;
+    return m->elem_size == 8   ? guard_word64
+           : m->elem_size == 2 ? (guard_word32 & 0xFFFFu)
+           : m->elem_size == 1 ? (guard_word32 & 0xFFu)
+                               : guard_word32;
 }
 
 static uint64_t poison_bits(const gh_matrix *m)
@@ -182,6 +202,9 @@ static uint64_t poison_bits(const gh_matrix *m)
     case GH_I32: return (uint32_t)GH_I32_POISON;
     case GH_F16: return GH_F16_NAN;
     case GH_BF16: return GH_BF16_NAN;
+    case GH_E4M3: return GH_E4M3_NAN;
+    case GH_E5M2: return GH_E5M2_NAN;
+    case GH_I8: return 0x80u; /* -128: a value the host's i8 draws never take */
     }
     return 0;
 }
@@ -391,6 +414,9 @@ static void fill_rows(gh_matrix *m, int64_t row_begin, int64_t row_end, void *ct
             /* Drawn in f32, rounded once: every value is exact in the storage type. */
             case GH_F16: ((uint16_t *)data)[at] = gh_f32_to_f16((float)uniform_f32(x)); break;
             case GH_BF16: ((uint16_t *)data)[at] = gh_f32_to_bf16((float)uniform_f32(x)); break;
+            case GH_E4M3: ((uint8_t *)data)[at] = gh_f64_to_e4m3(uniform_f32(x)); break;
+            case GH_E5M2: ((uint8_t *)data)[at] = gh_f64_to_e5m2(uniform_f32(x)); break;
+            case GH_I8: ((int8_t *)data)[at] = (int8_t)uniform_i32(x, int_range < 127 ? int_range : 127); break;
             }
         }
     }

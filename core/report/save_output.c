@@ -40,6 +40,9 @@ static const char *npy_descr(gh_dtype d)
     case GH_I32: return "i4";
     case GH_F16: return "f2";
     case GH_BF16: return "u2"; /* numpy has no bf16: the bit patterns */
+    case GH_E4M3:
+    case GH_E5M2: return "u1"; /* nor FP8 */
+    case GH_I8: return "i1";
     }
     return "u1";
 }

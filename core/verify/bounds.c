@@ -3,6 +3,7 @@
  * verify_internal.h and shared/design/verification.md). */
 #include <math.h>
 
+#include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
 #include "verify.h"
 
@@ -41,7 +42,10 @@ static double storage_roundoff(gh_dtype d)
     case GH_F64: return GH_U_F64;
     case GH_F16: return GH_U_F16;
     case GH_BF16: return GH_U_BF16;
-    case GH_I32: return 0.0;
+    case GH_E4M3: return GH_U_E4M3;
+    case GH_E5M2: return GH_U_E5M2;
+    case GH_I32:
+    case GH_I8: return 0.0;
     }
     return 0.0;
 }

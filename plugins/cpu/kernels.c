@@ -13,9 +13,9 @@ static const gh_param_info tiled_params[] = {
     (GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16))
 
 const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
-    {sizeof(gh_kernel_info), "naive", "one element of C at a time, the serial loop", ALL_DTYPES, NULL, 0, NULL, 0},
-    {sizeof(gh_kernel_info), "tiled", "cache-blocked loops with a tile x tile block", ALL_DTYPES, tiled_params,
-     GH_PLUGIN_COUNT(tiled_params), NULL, 0},
-    {sizeof(gh_kernel_info), "blas", "the system's CBLAS (OpenBLAS), loaded at run time: the CPU baseline",
-     GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64), NULL, 0, NULL, 0},
+    {GH_PLUGIN_KERNEL("naive", "one element of C at a time, the serial loop", ALL_DTYPES)},
+    {GH_PLUGIN_KERNEL("tiled", "cache-blocked loops with a tile x tile block", ALL_DTYPES),
+     GH_PLUGIN_KERNEL_PARAMS(tiled_params)},
+    {GH_PLUGIN_KERNEL("blas", "the system's CBLAS (OpenBLAS), loaded at run time: the CPU baseline",
+                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64))},
 };

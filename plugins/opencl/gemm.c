@@ -109,6 +109,9 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
         alpha.i = (cl_int)args->alpha;
         beta.i = (cl_int)args->beta;
         break;
+    default:
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: no OpenCL kernel takes %s",
+                                   gh_plugin_dtype_name(args->dtype));
     }
     const struct {
         size_t size;

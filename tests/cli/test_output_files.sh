@@ -167,10 +167,9 @@ output = $work/gated
 plugin = fake_gate_third
 EOF
 export GEMMHOST_FAKE_GATE=$work/gate
-rows_of() { [ -f "$1" ] && echo $(($(wc -l <"$1") - 1)) || echo 0; }
 GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$work/gated.ini" --junit "$work/gated.xml" >"$work/first.out" 2>&1 &
 first=$!
-until [ "$(rows_of "$work/gated.csv")" -ge 1 ] || ! kill -0 $first 2>/dev/null; do sleep 0.01; done
+until [ -e "$work/gate.waiting" ] || ! kill -0 $first 2>/dev/null; do sleep 0.01; done
 kill -0 $first 2>/dev/null && ok "the first run is held mid-way" || bad "the first run ended: $(cat "$work/first.out")"
 before=$(cat "$work/gated.csv" "$work/gated.json" "$work/gated.xml" | md5sum)
 export GEMMHOST_FAKE_GATE=$work/gated.ini # open for the second runs: were one let in, it would finish, not hang
@@ -204,7 +203,7 @@ export GEMMHOST_FAKE_GATE=$work/gate2
 GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --config "$work/gated.ini" --output "$work/late" --junit "$work/late.xml" \
   >"$work/late.out" 2>&1 &
 late=$!
-until [ "$(rows_of "$work/late.csv")" -ge 1 ] || ! kill -0 $late 2>/dev/null; do sleep 0.01; done
+until [ -e "$work/gate2.waiting" ] || ! kill -0 $late 2>/dev/null; do sleep 0.01; done
 rm -f "$work/late.xml" && mkdir "$work/late.xml"
 touch "$work/gate2"
 wait $late

@@ -415,7 +415,7 @@ typedef struct bad_case {
 static const bad_case bad_cases[] = {
     {"[run]\ndtype = f8\n",
      NULL,
-     {"test.ini:2: [run] dtype: \"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16)"}},
+     {"test.ini:2: [run] dtype: \"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16, e4m3, e5m2, i8)"}},
     {"[run]\nsizes = 0\n", NULL, {"test.ini:2:", "[run] sizes:", "\"0\" is not a size", "2147483647"}},
     {"[run]\nsizes = 8, -5\n", NULL, {"test.ini:2:", "[run] sizes:", "\"-5\""}},
     {"[run]\nsizes = 12x0x3\n", NULL, {"test.ini:2:", "[run] sizes:", "\"12x0x3\""}},
@@ -613,7 +613,7 @@ static void expect_file_error(const char *path, const char *a, const char *b, co
 static void test_bad_files(void)
 {
     expect_file_error(CONFIG_TEST_FILES "/bad_dtype.ini", CONFIG_TEST_FILES "/bad_dtype.ini:7: [run] dtype: ",
-                      "\"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16)", NULL);
+                      "\"f8\" is not a dtype (allowed: f32, f64, i32, f16, bf16, e4m3, e5m2, i8)", NULL);
     expect_file_error(CONFIG_TEST_FILES "/bad_line.ini", "bad_line.ini:3:", "this line has no equals sign", NULL);
     expect_file_error(CONFIG_TEST_FILES "/bad_split.ini", "bad_split.ini:2: [split gpus] backends:", "\"gpu9\"",
                       "backends: cpu");

@@ -85,7 +85,8 @@ static const gh_kernel_precision precisions[] = {{sizeof(gh_kernel_precision), G
 #else
 #define PRECISIONS NULL, 0
 #endif
-static const gh_kernel_info kernel = {sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS};
+static const gh_kernel_info kernel = {
+    sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS, NULL, 0};
 
 struct gh_plugin {
     gh_device_info info;

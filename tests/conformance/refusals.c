@@ -58,7 +58,7 @@ static void check_malformed(const conformance *c, int device, int kernel, const 
 
     conf_expect(c, "gemm.refuse.args_null", run(c, device, kernel, NULL), bad, "args NULL");
     REFUSE("gemm.refuse.short_args", "args.size not covering n_params", g.size = offsetof(gh_gemm_args, n_params));
-    REFUSE("gemm.refuse.dtype", "dtype 7 (not a gh_dtype)", g.dtype = (gh_dtype)7);
+    REFUSE("gemm.refuse.dtype", "dtype 99 (not a gh_dtype)", g.dtype = (gh_dtype)99);
     REFUSE("gemm.refuse.trans", "trans_a = 2", g.trans_a = 2);
     REFUSE("gemm.refuse.trans", "trans_b = -1", g.trans_b = -1);
     REFUSE("gemm.refuse.size", "m = 0", g.m = 0);

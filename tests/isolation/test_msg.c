@@ -225,7 +225,7 @@ int main(void)
     gh_param_info ps[] = {{sizeof ps[0], "TILE", "tile", 32, allowed, 3, 16, 64},
                           {sizeof ps[0], "K", NULL, 1, NULL, 0, 1, 8}};
     gh_kernel_precision prec[] = {{sizeof prec[0], GH_F32, GH_PREC_TF32, GH_PREC_F32}};
-    gh_kernel_info ki = {sizeof ki, "k", "a kernel", 3, ps, 2, prec, 1};
+    gh_kernel_info ki = {sizeof ki, "k", "a kernel", 3, ps, 2, prec, 1, NULL, 0};
     round_trip(&gh_msg_kernel_info_desc, &(gh_msg_kernel_info){&ki}, same_kernel);
 
     gh_msg_queued calls[] = {{1, 0, 2.5, 0, "cuBLASLt algo 21"}, {0, 1.25, 0, 1, NULL}};

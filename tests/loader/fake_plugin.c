@@ -116,6 +116,8 @@ static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            FAKE_MODE == FAKE_TUNABLE ? &variant_param : NULL,
                                            FAKE_MODE == FAKE_TUNABLE ? 1 : 0,
                                            NULL,
+                                           0,
+                                           NULL,
                                            0};
 static int fake_kernel_count(gh_plugin *ctx)
 {
@@ -226,6 +228,13 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
     if (FAKE_MODE == FAKE_GATE_THIRD && ctx->gemm_calls == 3) {
         const char *gate = getenv("GEMMHOST_FAKE_GATE");
         struct timespec tick = {0, 10000000};
+        if (gate && access(gate, F_OK) != 0) {
+            /* GATE.waiting tells the test that everything before this call has been written */
+            char waiting[4096];
+            snprintf(waiting, sizeof waiting, "%s.waiting", gate);
+            FILE *f = fopen(waiting, "w");
+            if (f) fclose(f);
+        }
         while (gate && access(gate, F_OK) != 0) nanosleep(&tick, NULL);
     }
     const int64_t variant = FAKE_MODE == FAKE_TUNABLE && g->n_params == 1 ? g->params[0] : 0;

@@ -33,7 +33,7 @@ static const gh_param_info two_params[] = {
     {sizeof(gh_param_info), "tile", "", 32, tiles, 5, 0, 0},
     {sizeof(gh_param_info), "work", "", 4, works, 4, 0, 0},
 };
-static const gh_kernel_info two = {sizeof(gh_kernel_info), "k", "", 1, two_params, 2, NULL, 0};
+static const gh_kernel_info two = {sizeof(gh_kernel_info), "k", "", 1, two_params, 2, NULL, 0, NULL, 0};
 
 static void space_order(void)
 {
@@ -89,7 +89,7 @@ static void huge_space(void)
     gh_param_info range[5];
     for (int i = 0; i < 5; i++)
         range[i] = (gh_param_info){sizeof(gh_param_info), "r", "", 3, NULL, 0, 0, (int64_t)1 << 40};
-    gh_kernel_info k = {sizeof(gh_kernel_info), "big", "", 1, range, 5, NULL, 0};
+    gh_kernel_info k = {sizeof(gh_kernel_info), "big", "", 1, range, 5, NULL, 0, NULL, 0};
     gh_tune_space s;
     gh_tune_space_build(&s, &k, NULL);
     CHECK(s.n_values[0] == 43, "a range: ends, default and powers of two (got %zu values)", s.n_values[0]);

@@ -1,5 +1,5 @@
 /*
- * gemmhost plugin ABI 1.4: the only header a plugin must include, and the
+ * gemmhost plugin ABI 1.5: the only header a plugin must include, and the
  * whole contract between the host and a plugin. Every rule below is a
  * sentence that tests/conformance (installed as `gemmhost-conformance`)
  * checks against any plugin; `gemmhost/plugin_helpers.h` implements the
@@ -97,7 +97,7 @@ extern "C" {
 #endif
 
 #define GEMMHOST_ABI_MAJOR  1
-#define GEMMHOST_ABI_MINOR  4
+#define GEMMHOST_ABI_MINOR  5
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -132,8 +132,23 @@ typedef enum gh_status {
  * (gh_kernel_precision), alpha and beta used as f32. The host requests a
  * dtype only when the kernel's mask has it, and ignores mask bits of dtypes
  * it does not know, so a plugin may declare f16 to an older host. */
-typedef enum gh_dtype { GH_F32 = 0, GH_F64 = 1, GH_I32 = 2, GH_F16 = 3, GH_BF16 = 4 } gh_dtype;
-#define GH_DTYPE_COUNT  5
+/* (minor 5) Three 8-bit types for A and B: e4m3 and e5m2 (OCP FP8: e4m3 has
+ * no infinity, max 448, one NaN pattern per sign; e5m2 is IEEE-like, max
+ * 57344) and i8 (two's complement). They come with another type for C
+ * (gh_gemm_args.c_dtype: f32, f16 or bf16 for FP8, i32 for i8) and only
+ * through a kernel's type combinations (gh_kernel_info.combos); a mask bit
+ * of an 8-bit type means A, B and C all in it. */
+typedef enum gh_dtype {
+    GH_F32 = 0,
+    GH_F64 = 1,
+    GH_I32 = 2,
+    GH_F16 = 3,
+    GH_BF16 = 4,
+    GH_E4M3 = 5, /* minor 5 */
+    GH_E5M2 = 6, /* minor 5 */
+    GH_I8 = 7    /* minor 5 */
+} gh_dtype;
+#define GH_DTYPE_COUNT  8
 #define GH_DTYPE_BIT(d) (1u << (unsigned)(d))
 
 /* What one device is. Filled by the plugin, read-only for the host, valid
@@ -199,6 +214,27 @@ typedef struct gh_kernel_precision {
     gh_precision accumulate; /* F16, BF16, F32, F64; AS_STORED only for i32 (exact) */
 } gh_kernel_precision;
 
+/* (minor 5) One combination of element types a kernel offers beyond its
+ * dtype mask (which means A, B and C of one type), with the arithmetic it
+ * does in it. A combination equal to a mask bit's (a == b == c) replaces
+ * that dtype's gh_kernel_precision. The host requests a combination only
+ * when the kernel lists it (or its mask has it) and ignores entries naming a
+ * type it does not know. */
+typedef struct gh_type_combo {
+    size_t size;
+    gh_dtype a, b, c;        /* A's, B's and C's element types */
+    gh_precision inputs;     /* as gh_kernel_precision: AS_STORED for 8-bit inputs */
+    gh_precision accumulate; /* F32, F16 ...; AS_STORED: exact integer sums (i8 -> i32) */
+    /* The running sum, when narrower than `accumulate` says: the explicit
+     * mantissa bits it keeps (e.g. 13 for an FP8 tensor-core sum that is not
+     * promoted); 0: accumulate's own precision. */
+    uint32_t accumulate_bits;
+    /* Every promote_every K-elements the narrow partial sum is added into a
+     * full `accumulate` sum and restarted (two-level accumulation); 0: the
+     * narrow sum runs over the whole K. Read only with accumulate_bits > 0. */
+    uint32_t promote_every;
+} gh_type_combo;
+
 /* A kernel the plugin offers. Static data: the same on every device, with
  * or without one (device limits show up as GH_UNSUPPORTED from gemm). */
 typedef struct gh_kernel_info {
@@ -215,6 +251,11 @@ typedef struct gh_kernel_info {
      * the negotiated minor is >= 2 and `size` covers them. */
     const gh_kernel_precision *precisions;
     size_t n_precisions;
+    /* (minor 5, optional) n_combos entries (non-NULL when n_combos > 0), no
+     * two with the same (a, b, c); read only when the negotiated minor is >=
+     * 5 and `size` covers them. */
+    const gh_type_combo *combos;
+    size_t n_combos;
 } gh_kernel_info;
 
 /* A string option the plugin accepts when a context is opened, e.g. an
@@ -253,6 +294,20 @@ typedef struct gh_gemm_args {
     const int64_t *params;                 /* values of the kernel's params, in its order; may be
                                      NULL only when n_params is 0 */
     size_t n_params;                       /* exactly the kernel's n_params */
+    /* (minor 5) With explicit_types 0 (or where `size` does not cover the
+     * members below) A, B and C are all of `dtype` and every scale is 1, as
+     * before. With explicit_types 1, `dtype` is A's type, b_dtype and
+     * c_dtype are B's and C's, and the product is
+     *   C = scale_c * (alpha * scale_a * scale_b * op(A) op(B) + beta * C)
+     * with every scale finite and > 0, used as f32 (the host draws powers of
+     * two unless told otherwise, so they are exact). An i32 C takes scales
+     * of 1 only, and alpha and beta as for GH_I32. A (dtype, b_dtype,
+     * c_dtype) the kernel does not offer: GH_UNSUPPORTED; explicit_types
+     * other than 0 or 1: GH_INVALID_ARGUMENT. gh_plugin_gemm_types_of()
+     * (plugin_helpers.h) reads them. */
+    int32_t explicit_types;
+    gh_dtype b_dtype, c_dtype;
+    double scale_a, scale_b, scale_c;
 } gh_gemm_args;
 
 typedef enum gh_clock {

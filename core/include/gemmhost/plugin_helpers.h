@@ -65,6 +65,9 @@ static inline const char *gh_plugin_dtype_name(gh_dtype d)
     case GH_I32: return "i32";
     case GH_F16: return "f16";
     case GH_BF16: return "bf16";
+    case GH_E4M3: return "e4m3";
+    case GH_E5M2: return "e5m2";
+    case GH_I8: return "i8";
     }
     return "unknown dtype";
 }
@@ -78,8 +81,43 @@ static inline size_t gh_plugin_dtype_size(gh_dtype d)
     case GH_I32: return 4;
     case GH_F16: return 2;
     case GH_BF16: return 2;
+    case GH_E4M3:
+    case GH_E5M2:
+    case GH_I8: return 1;
     }
     return 0;
+}
+
+/* (minor 5) A GEMM's element types and scales, read by size: an older
+ * host's args, or explicit_types 0, give B and C A's type and scales of 1. */
+typedef struct gh_plugin_gemm_types {
+    gh_dtype a, b, c;
+    double scale_a, scale_b, scale_c;
+} gh_plugin_gemm_types;
+
+static inline gh_plugin_gemm_types gh_plugin_gemm_types_of(const gh_gemm_args *g)
+{
+    gh_plugin_gemm_types t = {g->dtype, g->dtype, g->dtype, 1.0, 1.0, 1.0};
+    if (GH_HAS_MEMBER(g, gh_gemm_args, scale_c) && g->explicit_types == 1)
+        t = (gh_plugin_gemm_types){g->dtype, g->b_dtype, g->c_dtype, g->scale_a, g->scale_b, g->scale_c};
+    return t;
+}
+
+/* True when one GEMM is of one type throughout, with no scaling: what a
+ * kernel's dtype mask covers. */
+static inline int gh_plugin_gemm_types_uniform(const gh_plugin_gemm_types *t)
+{
+    return t->a == t->b && t->b == t->c && t->scale_a == 1.0 && t->scale_b == 1.0 && t->scale_c == 1.0;
+}
+
+/* The kernel's combination for (a, b, c), or NULL: its combos list, read by
+ * size. */
+static inline const gh_type_combo *gh_plugin_find_combo(const gh_kernel_info *k, gh_dtype a, gh_dtype b, gh_dtype c)
+{
+    if (!k || !GH_HAS_MEMBER(k, gh_kernel_info, n_combos)) return NULL;
+    for (size_t i = 0; i < k->n_combos; i++)
+        if (k->combos[i].a == a && k->combos[i].b == b && k->combos[i].c == c) return &k->combos[i];
+    return NULL;
 }
 
 /* ---- the calling thread's error text ----
@@ -476,29 +514,56 @@ static inline gh_status gh_plugin_check_gemm(const char *call, const gh_gemm_arg
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
                                    "%s: args.size %zu does not cover gh_gemm_args of ABI 1.0 (%zu)", call, g->size,
                                    offsetof(gh_gemm_args, n_params) + sizeof g->n_params);
-    const size_t elem = gh_plugin_dtype_size(g->dtype);
-    if (!elem) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: unknown dtype %d", call, (int)g->dtype);
+    if (GH_HAS_MEMBER(g, gh_gemm_args, explicit_types) && g->explicit_types != 0 && g->explicit_types != 1)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: explicit_types must be 0 or 1 (got %d)", call,
+                                   (int)g->explicit_types);
+    const gh_plugin_gemm_types ty = gh_plugin_gemm_types_of(g);
+    const size_t elem_a = gh_plugin_dtype_size(ty.a), elem_b = gh_plugin_dtype_size(ty.b),
+                 elem_c = gh_plugin_dtype_size(ty.c);
+    if (!elem_a || !elem_b || !elem_c)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: unknown dtype (A %d, B %d, C %d)", call, (int)ty.a,
+                                   (int)ty.b, (int)ty.c);
+    /* x - x == 0 is false for NaN and the infinities */
+    if (!(ty.scale_a > 0 && ty.scale_b > 0 && ty.scale_c > 0 && ty.scale_a - ty.scale_a == 0 &&
+          ty.scale_b - ty.scale_b == 0 && ty.scale_c - ty.scale_c == 0))
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: scales must be finite and > 0 (got %g, %g, %g)", call,
+                                   ty.scale_a, ty.scale_b, ty.scale_c);
+    if (ty.c == GH_I32 && (ty.scale_a != 1.0 || ty.scale_b != 1.0 || ty.scale_c != 1.0))
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: an i32 C takes scales of 1 only (got %g, %g, %g)", call,
+                                   ty.scale_a, ty.scale_b, ty.scale_c);
     if ((g->trans_a != 0 && g->trans_a != 1) || (g->trans_b != 0 && g->trans_b != 1))
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: trans_a and trans_b must be 0 or 1 (got %d and %d)", call,
                                    (int)g->trans_a, (int)g->trans_b);
     if (g->m < 1 || g->n < 1 || g->k < 1)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: M, N and K must be at least 1 (got %lld x %lld x %lld)",
                                    call, (long long)g->m, (long long)g->n, (long long)g->k);
-    if (g->dtype == GH_I32 && (!gh_plugin_is_int32(g->alpha) || !gh_plugin_is_int32(g->beta)))
-        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: i32 needs integral alpha and beta (got %g and %g)", call,
-                                   g->alpha, g->beta);
+    if (ty.c == GH_I32 && (!gh_plugin_is_int32(g->alpha) || !gh_plugin_is_int32(g->beta)))
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT, "%s: an i32 C needs integral alpha and beta (got %g and %g)",
+                                   call, g->alpha, g->beta);
     gh_status s;
     if ((s = gh_plugin_check_matrix(call, 'A', g->a, g->a_offset, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
-                                    g->lda, elem, t)) ||
+                                    g->lda, elem_a, t)) ||
         (s = gh_plugin_check_matrix(call, 'B', g->b, g->b_offset, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
-                                    g->ldb, elem, t)) ||
-        (s = gh_plugin_check_matrix(call, 'C', g->c, g->c_offset, g->m, g->n, g->ldc, elem, t)) ||
+                                    g->ldb, elem_b, t)) ||
+        (s = gh_plugin_check_matrix(call, 'C', g->c, g->c_offset, g->m, g->n, g->ldc, elem_c, t)) ||
         (s = gh_plugin_check_params(call, t->kernel_info, g->params, g->n_params)))
         return s;
 
-    if (!(t->kernel_info->dtypes & GH_DTYPE_BIT(g->dtype)))
-        return gh_plugin_set_error(GH_UNSUPPORTED, "%s: kernel %s has no %s version", call, t->kernel_info->name,
-                                   gh_plugin_dtype_name(g->dtype));
+    const int in_mask = ty.a == ty.b && ty.b == ty.c && (t->kernel_info->dtypes & GH_DTYPE_BIT(ty.a));
+    const gh_type_combo *combo = gh_plugin_find_combo(t->kernel_info, ty.a, ty.b, ty.c);
+    if (in_mask && !combo && !gh_plugin_gemm_types_uniform(&ty))
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "%s: kernel %s takes scales other than 1 only in the type "
+                                   "combinations it lists",
+                                   call, t->kernel_info->name);
+    if (!in_mask && !combo) {
+        if (ty.a == ty.b && ty.b == ty.c)
+            return gh_plugin_set_error(GH_UNSUPPORTED, "%s: kernel %s has no %s version", call, t->kernel_info->name,
+                                       gh_plugin_dtype_name(ty.a));
+        return gh_plugin_set_error(GH_UNSUPPORTED, "%s: kernel %s has no version with A %s, B %s, C %s", call,
+                                   t->kernel_info->name, gh_plugin_dtype_name(ty.a), gh_plugin_dtype_name(ty.b),
+                                   gh_plugin_dtype_name(ty.c));
+    }
     if (g->dtype == GH_F64 && t->device_info && !t->device_info->has_fp64)
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: device %s has no fp64", call, t->device_info->name);
     const int64_t limit = t->index_limit;
