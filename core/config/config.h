@@ -76,6 +76,12 @@ typedef struct gh_run_config {
     gh_dtype *dtypes;
     size_t n_dtypes;
     int dtype_auto; /* dtype = auto: every dtype listed; each kernel runs only its own (gh_dtypes_to_run) */
+    /* The other types and the scales of the 8-bit dtypes (e4m3, e5m2, i8;
+     * config_types.c): keys b_dtype (same), c_dtype (auto: f32 for FP8, i32
+     * for i8), scale_a, scale_b, scale_c (1). gh_run_case_types applies them. */
+    int b_dtype_set, c_dtype_set;
+    gh_dtype b_dtype, c_dtype;
+    double scale_a, scale_b, scale_c;
     gh_trans *trans;
     size_t n_trans;
     double alpha, beta;
@@ -109,6 +115,22 @@ typedef struct gh_run_config {
     const char *save_outputs;
     gh_memory_check memory_check; /* key memory_check: refuse (default) or warn */
 } gh_run_config;
+
+/* One case's element types and scales: A's is the case's dtype. For an
+ * 8-bit A, B's and C's come from b_dtype and c_dtype with the scales, and
+ * the plugin gets them with explicit_types = 1; every other dtype is A, B
+ * and C of one type with scales of 1 (explicit_types 0). */
+typedef struct gh_case_types {
+    gh_dtype a, b, c;
+    double scale_a, scale_b, scale_c;
+    int explicit_types;
+} gh_case_types;
+
+int gh_dtype_is_8bit(gh_dtype d);
+gh_case_types gh_run_case_types(const gh_run_config *run, gh_dtype a);
+/* 1 when the host can run (a, b, c): FP8 A and B with C in f32, f16 or
+ * bf16, i8 x i8 -> i32, or one type throughout for the other dtypes. */
+int gh_case_types_allowed(gh_dtype a, gh_dtype b, gh_dtype c);
 
 typedef struct gh_config {
     char *path; /* file name, "<built-in>" for the default */

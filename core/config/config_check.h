@@ -45,6 +45,12 @@ int cfg_set_batch(loader *ld, const section *s, const entry *e, gh_run_config *r
 int cfg_set_batch_below(loader *ld, const section *s, const entry *e, gh_run_config *run);
 int cfg_check_measure(loader *ld, const section *s, gh_run_config *run);
 
+/* The [run] keys of an 8-bit GEMM's other types and scales (config_types.c). */
+int cfg_set_b_dtype(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_c_dtype(loader *ld, const section *s, const entry *e, gh_run_config *run);
+int cfg_set_scale(loader *ld, const section *s, const entry *e, double *out);
+int cfg_check_types(loader *ld, const section *s, gh_run_config *run);
+
 /* Section checks: [run] (config_run.c), [backend] and [split] (config_sections.c). */
 int cfg_check_run(loader *ld, gh_run_config *run);
 int cfg_check_backend(loader *ld, const section *s, gh_config *cfg);

@@ -101,10 +101,13 @@ static int set_dtypes(loader *ld, const section *s, const entry *e, const run_ke
     size_t n;
     run->dtype_auto = strcasecmp(e->value, "auto") == 0;
     if (run->dtype_auto) { /* every dtype: the plan keeps those some kernel runs */
+        /* but the 8-bit ones: they need a C type chosen, and a default run
+         * keeps the rows it always had (docs/configuration.md) */
         free(run->dtypes);
         run->dtypes = gh_xrealloc(NULL, GH_DTYPE_COUNT * sizeof(gh_dtype));
-        for (int d = 0; d < GH_DTYPE_COUNT; d++) run->dtypes[d] = (gh_dtype)d;
-        run->n_dtypes = GH_DTYPE_COUNT;
+        run->n_dtypes = 0;
+        for (int d = 0; d < GH_DTYPE_COUNT; d++)
+            if (!gh_dtype_is_8bit((gh_dtype)d)) run->dtypes[run->n_dtypes++] = (gh_dtype)d;
         return 0;
     }
     if (cfg_get_choice_list(ld, s, e, "a dtype", dtype_names, GH_DTYPE_COUNT, &idx, &n) != 0) return -1;
@@ -283,6 +286,13 @@ MEASURE_KEY(cfg_set_max_time)
 MEASURE_KEY(cfg_set_target_spread)
 MEASURE_KEY(cfg_set_batch)
 MEASURE_KEY(cfg_set_batch_below)
+MEASURE_KEY(cfg_set_b_dtype)
+MEASURE_KEY(cfg_set_c_dtype)
+
+static int set_scale(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    return cfg_set_scale(ld, s, e, MEMBER(run, key, double));
+}
 
 /* The defaults are the built-in default config's values (gh_default_config_text
  * spells them out), but for dtype: the built-in default's `auto` lets each
@@ -291,6 +301,11 @@ MEASURE_KEY(cfg_set_batch_below)
 static const run_key run_keys[] = {
     {"sizes", "64, 100x75x50, 37x53x29, 1x1x1, 129x31x65", set_sizes, 0, 0, 0},
     {"dtype", "f32, f64, i32", set_dtypes, 0, 0, 0},
+    {"b_dtype", "same", cfg_set_b_dtype_key, 0, 0, 0},
+    {"c_dtype", "auto", cfg_set_c_dtype_key, 0, 0, 0},
+    {"scale_a", "1", set_scale, RUN_OFF(scale_a), 0, 0},
+    {"scale_b", "1", set_scale, RUN_OFF(scale_b), 0, 0},
+    {"scale_c", "1", set_scale, RUN_OFF(scale_c), 0, 0},
     {"trans", "nn, tt", set_trans, 0, 0, 0},
     {"alpha", "1", set_double, RUN_OFF(alpha), INT64_MIN, 0},
     {"beta", "0", set_double, RUN_OFF(beta), INT64_MIN, 0},
@@ -371,17 +386,18 @@ static int check_scalars(loader *ld, const section *s, gh_run_config *run)
     for (int i = 0; i < 2; i++) {
         const entry *e = ini_find_entry(s, names[i]);
         for (size_t d = 0; e && d < run->n_dtypes; d++) {
-            gh_dtype t = run->dtypes[d];
+            const gh_dtype dtype = run->dtypes[d];
+            gh_dtype t = gh_run_case_types(run, dtype).c; /* alpha and beta act on C's type */
             if (t == GH_I32 && (values[i] != floor(values[i]) || fabs(values[i]) > dtype_max(t)))
                 return ini_fail_key(ld, s, e,
                                     "\"%s\" is not a whole number from -2147483647 to 2147483647, "
-                                    "which dtype i32 needs",
-                                    ini_show(ld, e->value));
+                                    "which dtype %s needs",
+                                    ini_show(ld, e->value), dtype_names[dtype]);
             if (fabs(values[i]) > dtype_max(t))
                 return ini_fail_key(ld, s, e,
                                     "\"%s\" is outside the range of dtype %s (largest magnitude %g); give a smaller "
                                     "%s, or leave %s out of dtype",
-                                    ini_show(ld, e->value), dtype_names[t], dtype_max(t), names[i], dtype_names[t]);
+                                    ini_show(ld, e->value), dtype_names[t], dtype_max(t), names[i], dtype_names[dtype]);
         }
     }
     return 0;
@@ -402,6 +418,6 @@ int cfg_check_run(loader *ld, gh_run_config *run)
         entry def = {(char *)key->name, (char *)key->def, 0, NULL};
         if (key->set(ld, s, &def, key, run) != 0) return -1;
     }
-    if (cfg_check_measure(ld, s, run) != 0) return -1;
+    if (cfg_check_measure(ld, s, run) != 0 || cfg_check_types(ld, s, run) != 0) return -1;
     return check_scalars(ld, s, run);
 }

@@ -95,6 +95,9 @@ static void test_empty_text_gives_defaults(void)
     gh_config_free(&cfg);
 }
 
+/* dtype = auto: f32, f64, i32, f16, bf16 (never the 8-bit ones) */
+#define N_AUTO_DTYPES 5
+
 static void test_builtin_default(void)
 {
     gh_config cfg;
@@ -114,8 +117,9 @@ static void test_builtin_default(void)
     }
     CHECK_CONFIG(odd && tiny);
     /* dtype = auto: every dtype listed, each kernel runs its own (the plan chooses) */
-    CHECK_CONFIG(r->dtype_auto == 1 && r->n_dtypes == GH_DTYPE_COUNT && r->n_trans == 2);
-    for (int d = 0; d < GH_DTYPE_COUNT && d < (int)r->n_dtypes; d++) CHECK_CONFIG(r->dtypes[d] == (gh_dtype)d);
+    /* but the 8-bit ones, which need a C type chosen (docs/configuration.md) */
+    CHECK_CONFIG(r->dtype_auto == 1 && r->n_dtypes == N_AUTO_DTYPES && r->n_trans == 2);
+    for (int d = 0; d < N_AUTO_DTYPES && d < (int)r->n_dtypes; d++) CHECK_CONFIG(r->dtypes[d] == (gh_dtype)d);
     CHECK_CONFIG(r->ld_pad == 3 && r->guard == 64 && r->verify == GH_VERIFY_AUTO && r->beta == 0.0);
     CHECK_CONFIG(strcmp(r->output, "gemmhost-results") == 0);
     CHECK_CONFIG(strcmp(cfg.path, "<built-in>") == 0);
@@ -129,14 +133,14 @@ static void test_builtin_default(void)
     }
     gh_config_free(&cfg);
     if (CHECK_CONFIG(load_text("[run]\ndtype = AUTO\n", NULL, &cfg) == 0))
-        CHECK_CONFIG(cfg.run.dtype_auto == 1 && cfg.run.n_dtypes == GH_DTYPE_COUNT);
+        CHECK_CONFIG(cfg.run.dtype_auto == 1 && cfg.run.n_dtypes == N_AUTO_DTYPES);
     gh_config_free(&cfg);
     /* auto keeps only the dtypes that hold alpha and beta, instead of refusing them */
     if (CHECK_CONFIG(load_text("[run]\ndtype = auto\nalpha = 0.5\n", NULL, &cfg) == 0))
-        CHECK_CONFIG(cfg.run.n_dtypes == GH_DTYPE_COUNT - 1 && cfg.run.dtypes[2] == GH_F16);
+        CHECK_CONFIG(cfg.run.n_dtypes == N_AUTO_DTYPES - 1 && cfg.run.dtypes[2] == GH_F16);
     gh_config_free(&cfg);
     if (CHECK_CONFIG(load_text("[run]\ndtype = auto\nbeta = 100000\n", NULL, &cfg) == 0))
-        CHECK_CONFIG(cfg.run.n_dtypes == GH_DTYPE_COUNT - 1 && cfg.run.dtypes[2] == GH_I32 &&
+        CHECK_CONFIG(cfg.run.n_dtypes == N_AUTO_DTYPES - 1 && cfg.run.dtypes[2] == GH_I32 &&
                      cfg.run.dtypes[3] == GH_BF16);
     gh_config_free(&cfg);
 }
@@ -532,6 +536,25 @@ static const bad_case bad_cases[] = {
     /* --set */
     {"[run]\n", "run.dtype=f8", {"--set run.dtype=f8: [run] dtype: \"f8\" is not a dtype"}},
     {"[run]\ndtype = f32\n", "run.dtype=f8", {"--set run.dtype=f8:", "[run] dtype:"}},
+    /* 8-bit types (config_types.c) */
+    {"[run]\ndtype = e4m3\nc_dtype = i32\n", NULL, {"test.ini:3: [run] c_dtype:", "i32 does not fit dtype e4m3"}},
+    {"[run]\ndtype = i8\nc_dtype = f16\n", NULL, {"test.ini:3: [run] c_dtype:", "f16 does not fit dtype i8"}},
+    {"[run]\ndtype = e4m3\nc_dtype = e4m3\n", NULL, {"test.ini:3: [run] c_dtype:", "\"e4m3\" is not C's type"}},
+    {"[run]\ndtype = i8\nb_dtype = e5m2\n", NULL, {"test.ini:3: [run] b_dtype:", "e5m2 does not fit dtype i8"}},
+    {"[run]\ndtype = e5m2\nb_dtype = i8\n", NULL, {"test.ini:3: [run] b_dtype:", "i8 does not fit dtype e5m2"}},
+    {"[run]\ndtype = e4m3\nb_dtype = f32\n", NULL, {"test.ini:3: [run] b_dtype:", "\"f32\" is not B's"}},
+    {"[run]\ndtype = e4m3\nscale_a = 0\n", NULL, {"test.ini:3: [run] scale_a: \"0\" is not a scale"}},
+    {"[run]\ndtype = e4m3\nscale_b = -2\n", NULL, {"test.ini:3: [run] scale_b: \"-2\" is not a scale"}},
+    {"[run]\ndtype = e4m3\nscale_c = nan\n", NULL, {"test.ini:3: [run] scale_c: \"nan\" is not a scale"}},
+    {"[run]\ndtype = e4m3\nscale_c = inf\n", NULL, {"test.ini:3: [run] scale_c:", "not a scale"}},
+    {"[run]\ndtype = e4m3\nscale_a = 1e-300\n", NULL, {"test.ini:3: [run] scale_a:", "that f32 holds"}},
+    {"[run]\ndtype = i8\nalpha = 0.5\n", NULL, {"test.ini:3: [run] alpha:", "whole number", "dtype i8 needs"}},
+    {"[run]\ndtype = e4m3, i8\nbeta = 1.5\n", NULL, {"test.ini:3: [run] beta:", "dtype i8 needs"}},
+    {"[run]\ndtype = i8\nscale_b = 2\n", NULL, {"test.ini:3: [run] scale_b:", "i8 takes scales of 1 only"}},
+    {"[run]\ndtype = f32\nc_dtype = f16\n", NULL, {"test.ini:3: [run] c_dtype:", "8-bit dtypes", "has none"}},
+    {"[run]\ndtype = auto\nscale_a = 2\n", NULL, {"test.ini:3: [run] scale_a:", "auto never picks them"}},
+    {"[run]\ndtype = e4m3\nc_dtype = f16\nalpha = 1e5\n", NULL, {"test.ini:4: [run] alpha:", "range of dtype f16"}},
+    {"[run]\ndtype = e4m3\n", "run.c_dtype=i32", {"--set run.c_dtype=i32: [run] c_dtype:", "does not fit"}},
     {"[backend cpu]\n", "gpu.tile=1", {"--set gpu.tile=1:", "no [backend gpu] section in test.ini"}},
     {"[backend cpu]\n", "backend.gpu.tile=1", {"--set backend.gpu.tile=1:", "no [backend gpu] section"}},
     {"[backend cpu]\n", "split.nope.panel=1", {"--set split.nope.panel=1:", "no [split nope] section"}},
@@ -543,6 +566,32 @@ static const bad_case bad_cases[] = {
     {"[backend cpu]\n[split g]\nbackends = cpu\n", "split.g.panel=0", {"--set split.g.panel=0:", "[split g] panel:"}},
     {"[backend cpu]\n", "cpu.kernels=", {"--set cpu.kernels=:", "[backend cpu] kernels:", "list is empty"}},
 };
+
+/* The 8-bit dtypes' other types and scales (config_types.c). */
+static void test_8bit_types(void)
+{
+    gh_config cfg;
+    if (CHECK_CONFIG(load_text("[run]\ndtype = e4m3, e5m2, i8, f32\n", NULL, &cfg) == 0)) {
+        gh_case_types t = gh_run_case_types(&cfg.run, GH_E4M3);
+        CHECK_CONFIG(t.a == GH_E4M3 && t.b == GH_E4M3 && t.c == GH_F32 && t.explicit_types == 1 && t.scale_a == 1 &&
+                     t.scale_b == 1 && t.scale_c == 1);
+        t = gh_run_case_types(&cfg.run, GH_I8);
+        CHECK_CONFIG(t.a == GH_I8 && t.b == GH_I8 && t.c == GH_I32 && t.explicit_types == 1);
+        t = gh_run_case_types(&cfg.run, GH_F32);
+        CHECK_CONFIG(t.a == GH_F32 && t.b == GH_F32 && t.c == GH_F32 && t.explicit_types == 0);
+        gh_config_free(&cfg);
+    }
+    if (CHECK_CONFIG(load_text("[run]\ndtype = e4m3, e5m2\nb_dtype = e5m2\nc_dtype = bf16\nscale_a = 0.5\n"
+                               "scale_b = 4\nscale_c = 0.125\n",
+                               NULL, &cfg) == 0)) {
+        gh_case_types t = gh_run_case_types(&cfg.run, GH_E4M3);
+        CHECK_CONFIG(t.a == GH_E4M3 && t.b == GH_E5M2 && t.c == GH_BF16 && t.scale_a == 0.5 && t.scale_b == 4 &&
+                     t.scale_c == 0.125);
+        gh_config_free(&cfg);
+    }
+    if (CHECK_CONFIG(load_text("[run]\ndtype = i8\nc_dtype = i32\nalpha = -3\nbeta = 2\n", NULL, &cfg) == 0))
+        gh_config_free(&cfg);
+}
 
 /* Each case is one check. */
 static void run_bad_cases(void)
@@ -652,6 +701,7 @@ int main(void)
     run_test("number helpers", test_number_helpers);
     run_test("seed range", test_seed_range);
     run_test("alpha and beta ranges", test_scalar_ranges);
+    run_test("8-bit types", test_8bit_types);
     run_bad_cases();
     run_test("too long line", test_too_long_line);
     run_test("long values shortened", test_long_values_shortened);
