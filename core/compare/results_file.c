@@ -77,6 +77,11 @@ static int parse_result(const json_t *o, gh_rf_result *r)
         .ms_min = num_of(o, "kernel_ms_min"),
         .ms_median = num_of(o, "kernel_ms_median"),
         .ms_max = num_of(o, "kernel_ms_max"),
+        .b_dtype = str_of(o, "b_dtype") ? str_of(o, "b_dtype") : str_of(o, "dtype"),
+        .c_dtype = str_of(o, "c_dtype") ? str_of(o, "c_dtype") : str_of(o, "dtype"),
+        .scale_a = json_is_number(json_object_get(o, "scale_a")) ? num_of(o, "scale_a") : 1.0,
+        .scale_b = json_is_number(json_object_get(o, "scale_b")) ? num_of(o, "scale_b") : 1.0,
+        .scale_c = json_is_number(json_object_get(o, "scale_c")) ? num_of(o, "scale_c") : 1.0,
     };
     if (r->output_hash && !*r->output_hash) r->output_hash = NULL;
     return 0;
@@ -201,7 +206,15 @@ void gh_results_file_free(gh_results_file *f)
 
 void gh_rf_case_label(const gh_rf_result *r, char *out, size_t size)
 {
-    snprintf(out, size, "%s %s %lldx%lldx%lld alpha=%g beta=%g (case %d)", r->dtype, r->trans, (long long)r->m,
+    char types[160];
+    if (strcmp(r->dtype, r->b_dtype) == 0 && strcmp(r->dtype, r->c_dtype) == 0)
+        snprintf(types, sizeof types, "%s", r->dtype);
+    else if (strcmp(r->dtype, r->b_dtype) == 0) snprintf(types, sizeof types, "%s->%s", r->dtype, r->c_dtype);
+    else snprintf(types, sizeof types, "%s x %s->%s", r->dtype, r->b_dtype, r->c_dtype);
+    if (r->scale_a != 1.0 || r->scale_b != 1.0 || r->scale_c != 1.0)
+        snprintf(types + strlen(types), sizeof types - strlen(types), " scales %g,%g,%g", r->scale_a, r->scale_b,
+                 r->scale_c);
+    snprintf(out, size, "%s %s %lldx%lldx%lld alpha=%g beta=%g (case %d)", types, r->trans, (long long)r->m,
              (long long)r->n, (long long)r->k, r->alpha, r->beta, r->case_index);
 }
 

@@ -13,7 +13,9 @@
 /* One result row; strings point into the file's document. */
 typedef struct gh_rf_result {
     const char *backend, *plugin, *device_name, *kernel, *params, *dtype, *trans, *status;
-    const char *output_hash; /* NULL when nothing was hashed (it did not run) */
+    const char *b_dtype, *c_dtype;    /* the dtype's when the file predates them (ABI 1.5's 8-bit GEMMs) */
+    double scale_a, scale_b, scale_c; /* 1 when the file predates them */
+    const char *output_hash;          /* NULL when nothing was hashed (it did not run) */
     const char *detail;
     int case_index, device_index;
     int64_t m, n, k;

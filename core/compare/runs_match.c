@@ -9,8 +9,10 @@
 
 char *gh_match_case_key(const gh_rf_result *r)
 {
-    return gh_strdupf("%d\x1f%s\x1f%s\x1f%lldx%lldx%lld\x1f%.17g\x1f%.17g", r->case_index, r->dtype, r->trans,
-                      (long long)r->m, (long long)r->n, (long long)r->k, r->alpha, r->beta);
+    /* B's and C's types and the scales too: two 8-bit runs match only with the same ones */
+    return gh_strdupf("%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%lldx%lldx%lld\x1f%.17g\x1f%.17g\x1f%.17g\x1f%.17g\x1f%.17g",
+                      r->case_index, r->dtype, r->b_dtype, r->c_dtype, r->trans, (long long)r->m, (long long)r->n,
+                      (long long)r->k, r->alpha, r->beta, r->scale_a, r->scale_b, r->scale_c);
 }
 
 static char *result_key(const gh_rf_result *r, const gh_match_options *o)

@@ -29,6 +29,12 @@
     X(T, u64, a_offset)               \
     X(T, u64, b_offset)               \
     X(T, u64, c_offset)               \
+    X(T, u32, explicit_types)         \
+    X(T, u32, b_dtype)                \
+    X(T, u32, c_dtype)                \
+    X(T, f64, scale_a)                \
+    X(T, f64, scale_b)                \
+    X(T, f64, scale_c)                \
     X(T, i64_list, params)
 /* clang-format on */
 GH_MSG_OF(gh_gemm_args, GH_MSG_GEMM_ARGS_FIELDS, 1)

@@ -60,8 +60,23 @@ GH_MSG_OF(gh_param_info, GH_MSG_PARAM_INFO_FIELDS, 1)
 /* clang-format on */
 GH_MSG_OF(gh_kernel_precision, GH_MSG_PRECISION_FIELDS, 1)
 
+/* (ABI 1.5) */
+/* clang-format off */
+#define GH_MSG_TYPE_COMBO_FIELDS(X, T) \
+    X(T, size, size)                   \
+    X(T, u32, a)                       \
+    X(T, u32, b)                       \
+    X(T, u32, c)                       \
+    X(T, u32, inputs)                  \
+    X(T, u32, accumulate)              \
+    X(T, u32, accumulate_bits)         \
+    X(T, u32, promote_every)
+/* clang-format on */
+GH_MSG_OF(gh_type_combo, GH_MSG_TYPE_COMBO_FIELDS, 1)
+
 #define GH_MSG_FIELD_param_list(T, m)     GH_MSG_LIST_ENTRY(T, GH_FIELD_FLAGGED_LIST, m, &gh_param_info_desc)
 #define GH_MSG_FIELD_precision_list(T, m) GH_MSG_LIST_ENTRY(T, GH_FIELD_FLAGGED_LIST, m, &gh_kernel_precision_desc)
+#define GH_MSG_FIELD_combo_list(T, m)     GH_MSG_LIST_ENTRY(T, GH_FIELD_FLAGGED_LIST, m, &gh_type_combo_desc)
 /* clang-format off */
 #define GH_MSG_KERNEL_INFO_FIELDS(X, T) \
     X(T, size, size)                    \
@@ -69,7 +84,8 @@ GH_MSG_OF(gh_kernel_precision, GH_MSG_PRECISION_FIELDS, 1)
     X(T, str, description)              \
     X(T, u32, dtypes)                   \
     X(T, param_list, params)            \
-    X(T, precision_list, precisions)
+    X(T, precision_list, precisions)    \
+    X(T, combo_list, combos)
 /* clang-format on */
 GH_MSG_OF(gh_kernel_info, GH_MSG_KERNEL_INFO_FIELDS, 1)
 

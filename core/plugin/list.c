@@ -12,6 +12,7 @@
 #include "crash.h"
 #include "data.h"
 #include "encode.h"
+#include "kernel_arith.h"
 #include "numa.h"
 #include "gemmhost_build_info.h"
 #include "reported.h"
@@ -64,13 +65,40 @@ static void list_device(const gh_plugin_api *api, gh_plugin *ctx, int d)
     printf("      PCI address %s\n", *pci ? pci : "unknown");
 }
 
-static void list_kernel(const gh_kernel_info *k)
+/* (ABI 1.5) The kernel's combinations the host reads: with a plugin of
+ * minor >= 5, where the info's size covers them. */
+static size_t combos_of(const gh_kernel_info *k, uint32_t abi_minor, const gh_type_combo **combos)
+{
+    *combos = NULL;
+    if (abi_minor < 5 || !GH_HAS_MEMBER(k, gh_kernel_info, n_combos) || !k->combos) return 0;
+    *combos = k->combos;
+    return k->n_combos;
+}
+
+/* "e4m3 x e5m2 -> f32", or "?" for a type this host does not know. */
+static void combo_types(const gh_type_combo *cb, char *out, size_t size)
+{
+    const char *a = (unsigned)cb->a < GH_DTYPE_COUNT ? gh_dtype_name(cb->a) : "?";
+    const char *b = (unsigned)cb->b < GH_DTYPE_COUNT ? gh_dtype_name(cb->b) : "?";
+    const char *c = (unsigned)cb->c < GH_DTYPE_COUNT ? gh_dtype_name(cb->c) : "?";
+    snprintf(out, size, "%s x %s -> %s", a, b, c);
+}
+
+static void list_kernel(const gh_kernel_info *k, uint32_t abi_minor)
 {
     if (!k) return; /* a worker that died answering (isolation): its words are in the stderr above */
     printf("    kernel %s: %s\n      dtypes:", k->name, k->description);
     for (int d = 0; d < GH_DTYPE_COUNT; d++)
         if (k->dtypes & GH_DTYPE_BIT(d)) printf(" %s", gh_dtype_name((gh_dtype)d));
     printf("\n");
+    const gh_type_combo *combos;
+    const size_t n_combos = combos_of(k, abi_minor, &combos);
+    for (size_t c = 0; c < n_combos; c++) {
+        char types[64], arith[96];
+        combo_types(&combos[c], types, sizeof types);
+        gh_combo_arith_text(&combos[c], arith, sizeof arith);
+        printf("      combo %s: %s\n", types, arith);
+    }
     for (size_t p = 0; p < k->n_params; p++) {
         const gh_param_info *pi = &k->params[p];
         printf("      param %s = %lld (", pi->name, (long long)pi->default_value);
@@ -111,7 +139,7 @@ static void list_text(gh_plugin_set *set)
         }
         if (o.n_devices <= 0) printf("  no usable device: %s\n", o.device_error);
         for (int d = 0; d < o.n_devices; d++) list_device(api, o.ctx, d);
-        for (int k = 0; k < api->kernel_count(o.ctx); k++) list_kernel(api->kernel_info(o.ctx, k));
+        for (int k = 0; k < api->kernel_count(o.ctx); k++) list_kernel(api->kernel_info(o.ctx, k), p->abi_minor);
         api->close(o.ctx);
     }
 }
@@ -166,7 +194,7 @@ static void json_object(gh_sbuf *b, const gh_fieldset *fs)
     gh_sb_putc(b, '}');
 }
 
-static void json_kernel(gh_sbuf *b, const gh_kernel_info *k)
+static void json_kernel(gh_sbuf *b, const gh_kernel_info *k, uint32_t abi_minor)
 {
     if (!k) {
         gh_sb_puts(b, "null");
@@ -206,11 +234,28 @@ static void json_kernel(gh_sbuf *b, const gh_kernel_info *k)
         }
         gh_sb_putc(b, '}');
     }
+    gh_sb_puts(b, "],\"combos\":[");
+    const gh_type_combo *combos;
+    const size_t n_combos = combos_of(k, abi_minor, &combos);
+    for (size_t c = 0; c < n_combos; c++) {
+        const gh_type_combo *cb = &combos[c];
+        char arith[96];
+        gh_combo_arith_text(cb, arith, sizeof arith);
+        fs.n = 0;
+        gh_fs_str(&fs, "a", (unsigned)cb->a < GH_DTYPE_COUNT ? gh_dtype_name(cb->a) : "?");
+        gh_fs_str(&fs, "b", (unsigned)cb->b < GH_DTYPE_COUNT ? gh_dtype_name(cb->b) : "?");
+        gh_fs_str(&fs, "c", (unsigned)cb->c < GH_DTYPE_COUNT ? gh_dtype_name(cb->c) : "?");
+        gh_fs_str(&fs, "arithmetic", arith);
+        gh_fs_int(&fs, "accumulate_bits", GH_HAS_MEMBER(cb, gh_type_combo, accumulate_bits) ? cb->accumulate_bits : 0);
+        gh_fs_int(&fs, "promote_every", GH_HAS_MEMBER(cb, gh_type_combo, promote_every) ? cb->promote_every : 0);
+        gh_sb_puts(b, c ? "," : "");
+        json_object(b, &fs);
+    }
     gh_sb_puts(b, "]}");
 }
 
 /* The open plugin's devices and kernels, after its other members. */
-static void json_opened(gh_sbuf *b, const gh_plugin_api *api, const opened *o)
+static void json_opened(gh_sbuf *b, const gh_plugin_api *api, uint32_t abi_minor, const opened *o)
 {
     gh_sb_puts(b, ",\"open_error\":");
     gh_json_str(b, o->ctx ? NULL : o->open_error);
@@ -227,7 +272,7 @@ static void json_opened(gh_sbuf *b, const gh_plugin_api *api, const opened *o)
     gh_sb_puts(b, "],\"kernels\":[");
     for (int k = 0; o->ctx && k < api->kernel_count(o->ctx); k++) {
         gh_sb_puts(b, k ? "," : "");
-        json_kernel(b, api->kernel_info(o->ctx, k));
+        json_kernel(b, api->kernel_info(o->ctx, k), abi_minor);
     }
     gh_sb_putc(b, ']');
 }
@@ -260,7 +305,7 @@ static void json_plugin(gh_sbuf *b, const gh_loaded_plugin *p)
     if (api) {
         opened o;
         open_plugin(p, &o);
-        json_opened(b, api, &o);
+        json_opened(b, api, p->abi_minor, &o);
         if (o.ctx) api->close(o.ctx);
     } else {
         gh_sb_puts(b, ",\"open_error\":null,\"device_error\":null,\"devices\":[],\"kernels\":[]");

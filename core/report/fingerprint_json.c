@@ -89,7 +89,8 @@ int gh_fingerprint_from_json(const json_t *record, gh_fingerprint *fp, char *err
     }
     /* 9 digits give an f32 (and every f16 and bf16 value) back once
      * rounded to f32: the value the output held, not its decimal. */
-    const char *dtype = json_string_value(json_object_get(record, "dtype"));
+    const char *dtype = json_string_value(json_object_get(record, "c_dtype")); /* the output's type */
+    if (!dtype) dtype = json_string_value(json_object_get(record, "dtype"));   /* a file before ABI 1.5 */
     int narrow = dtype && strcmp(dtype, "f64") != 0 && strcmp(dtype, "i32") != 0;
     for (size_t p = 0; narrow && p < n; p++) /* beyond FLT_MAX the cast is undefined: a foreign file's value */
         if (fabs(fp->value[p]) <= FLT_MAX) fp->value[p] = (double)(float)fp->value[p];

@@ -213,8 +213,9 @@ static char *render_case(const gh_result *res, double seconds)
     gh_sbuf cls = {0}, name = {0}, b = {0};
     gh_sb_printf(&cls, "%s.%s%s%s%s on %s", res->backend, res->kernel, res->params[0] ? "[" : "", res->params,
                  res->params[0] ? "]" : "", device);
-    gh_sb_printf(&name, "%s %s %" PRId64 "x%" PRId64 "x%" PRId64, gh_dtype_name(res->dtype), trans, res->m, res->n,
-                 res->k);
+    char types[128];
+    gh_sb_printf(&name, "%s %s %" PRId64 "x%" PRId64 "x%" PRId64, gh_result_types_label(res, types, sizeof types),
+                 trans, res->m, res->n, res->k);
     char *c = gh_sb_take(&cls), *n = gh_sb_take(&name);
     gh_sb_puts(&b, "    <testcase");
     attr(&b, "classname", c);

@@ -167,6 +167,10 @@ void gh_fields_result(gh_fieldset *fs, const gh_result *res)
     gh_fs_str(fs, "params_used", res->params_used);
     gh_fs_str(fs, "params_note", res->params_note);
     gh_fs_str(fs, "dtype", gh_dtype_name(res->dtype));
+    /* B's and C's types: the dtype's but for the 8-bit ones (ABI 1.5) */
+    const gh_case_types *t = &res->types;
+    gh_fs_str(fs, "b_dtype", gh_dtype_name(t->explicit_types ? t->b : res->dtype));
+    gh_fs_str(fs, "c_dtype", gh_dtype_name(t->explicit_types ? t->c : res->dtype));
     gh_fs_str(fs, "arithmetic", res->arithmetic);
     gh_fs_str(fs, "trans", fs->trans);
     gh_fs_int(fs, "m", res->m);
@@ -174,6 +178,9 @@ void gh_fields_result(gh_fieldset *fs, const gh_result *res)
     gh_fs_int(fs, "k", res->k);
     gh_fs_num_digits(fs, "alpha", res->alpha, GH_EXACT_DIGITS);
     gh_fs_num_digits(fs, "beta", res->beta, GH_EXACT_DIGITS);
+    gh_fs_num_digits(fs, "scale_a", t->explicit_types ? t->scale_a : 1.0, GH_EXACT_DIGITS);
+    gh_fs_num_digits(fs, "scale_b", t->explicit_types ? t->scale_b : 1.0, GH_EXACT_DIGITS);
+    gh_fs_num_digits(fs, "scale_c", t->explicit_types ? t->scale_c : 1.0, GH_EXACT_DIGITS);
     gh_fs_str(fs, "status", gh_result_status_name(res->status));
     verify_fields(fs, res);
     timing_fields(fs, res);

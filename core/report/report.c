@@ -500,7 +500,8 @@ void gh_report_result(gh_report *r, const gh_result *res)
     gh_fields_result(&fs, res);
     if (r->csv) write_csv(r, gh_render_csv_row(&fs));
     add_record(r, "result", &r->results,
-               gh_fingerprint_json_append(gh_render_json_object(&fs), &res->fingerprint, res->dtype));
+               gh_fingerprint_json_append(gh_render_json_object(&fs), &res->fingerprint,
+                                          res->types.explicit_types ? res->types.c : res->dtype));
     r->n_results++;
     char err[sizeof r->error];
     if (r->junit && gh_junit_result(r->junit, res, err, sizeof err) != 0) report_fail(r, "%s", err);

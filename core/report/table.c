@@ -243,11 +243,11 @@ static const char *reason(const gh_result *res)
 /* "FAIL  cpu, 0:Intel Core i7, tiled tile=16, f32 nn 37x53x29: why", kept for the end. */
 static char *failure_text(const gh_result *res, const char *device)
 {
-    char trans[3];
+    char trans[3], types[128];
     gh_trans_name(trans, res->trans_a, res->trans_b);
     return gh_strdupf("%-5s %s, %s, %s%s%s, %s %s %" PRId64 "x%" PRId64 "x%" PRId64 ": %s",
                       gh_result_status_name(res->status), res->backend, device, res->kernel, res->params[0] ? " " : "",
-                      res->params, gh_dtype_name(res->dtype), trans, res->m, res->n, res->k,
+                      res->params, gh_result_types_label(res, types, sizeof types), trans, res->m, res->n, res->k,
                       reason(res)[0] ? reason(res) : "(no reason given)");
 }
 
@@ -295,6 +295,7 @@ void gh_table_result(gh_table *t, const gh_result *res)
         if (gh_sl_push(&t->failures, text) != 0) print_indented(t->o.err, "", "      ", "(out of memory)");
     }
     if (t->rows_now) {
+        char types[128];
         table_header(t);
         gh_trans_name(trans, res->trans_a, res->trans_b);
         snprintf(shape, sizeof shape, "%" PRId64 "x%" PRId64 "x%" PRId64, res->m, res->n, res->k);
@@ -326,7 +327,9 @@ void gh_table_result(gh_table *t, const gh_result *res)
                                           peak,
                                           gpu};
         print_result_row(t, row);
-        if (res->arith_declared) fprintf(t->o.out, "    %s: %s\n", gh_dtype_name(res->dtype), res->arithmetic);
+        /* an 8-bit case's types (B's, C's, the scales) on a line of their own, too wide for the column */
+        if (res->arith_declared || res->types.explicit_types)
+            fprintf(t->o.out, "    %s: %s\n", gh_result_types_label(res, types, sizeof types), res->arithmetic);
         if (res->params_note[0] && res->params_used[0])
             fprintf(t->o.out, "    %s: %s\n", res->params_used, res->params_note);
         else if (res->params_note[0]) fprintf(t->o.out, "    %s\n", res->params_note); /* the plugin's note */

@@ -48,10 +48,11 @@ int run_case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shap
     const int64_t m = shape.m, n = shape.n, k = shape.k;
     const int64_t a_rows = trans.a ? k : m, a_cols = trans.a ? m : k;
     const int64_t b_rows = trans.b ? n : k, b_cols = trans.b ? k : n;
-    if (gh_matrix_alloc_with(&cd->a, dtype, a_rows, a_cols, a_cols + run->ld_pad, run->guard, alloc) ||
-        gh_matrix_alloc_with(&cd->b, dtype, b_rows, b_cols, b_cols + run->ld_pad, run->guard, alloc) ||
-        gh_matrix_alloc_with(&cd->c0, dtype, m, n, n + run->ld_pad, run->guard, alloc) ||
-        gh_matrix_alloc_with(&cd->c_init, dtype, m, n, n + run->ld_pad, run->guard, alloc))
+    const gh_case_types t = cd->types = gh_run_case_types(run, dtype); /* each matrix in its own type */
+    if (gh_matrix_alloc_with(&cd->a, t.a, a_rows, a_cols, a_cols + run->ld_pad, run->guard, alloc) ||
+        gh_matrix_alloc_with(&cd->b, t.b, b_rows, b_cols, b_cols + run->ld_pad, run->guard, alloc) ||
+        gh_matrix_alloc_with(&cd->c0, t.c, m, n, n + run->ld_pad, run->guard, alloc) ||
+        gh_matrix_alloc_with(&cd->c_init, t.c, m, n, n + run->ld_pad, run->guard, alloc))
         return -1;
     case_fill(cd, run, k);
     if (run->isolation == GH_ISOLATION_NONE) { /* a worker maps its inputs read-only: nothing to watch */
@@ -60,7 +61,8 @@ int run_case_prepare(case_data *cd, const gh_run_config *run, int index, gh_shap
         gh_input_guard_watch(&cd->guard, "C0", &cd->c0);
         gh_input_guard_watch(&cd->guard, "C", &cd->c_init); /* what each run uploads as C */
     }
-    cd->in = (gh_case_inputs){dtype, trans.a, trans.b, m, n, k, run->alpha, run->beta, &cd->a, &cd->b, &cd->c0};
+    cd->in = (gh_case_inputs){dtype,  trans.a, trans.b,          m,   n,   k,         run->alpha, run->beta, &cd->a,
+                              &cd->b, &cd->c0, t.explicit_types, t.b, t.c, t.scale_a, t.scale_b,  t.scale_c};
     gh_verify_options vopt = {
         .method = run->verify,
         .full_max_flops = run->full_max_flops,

@@ -365,6 +365,14 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
         .c_offset = (uint64_t)cd->c0.guard,
         .params = v->params,
         .n_params = v->info->n_params,
+        /* ABI 1.5: every 8-bit case says its types and scales; a case of one
+         * type leaves explicit_types 0, as an older host did */
+        .explicit_types = cd->types.explicit_types,
+        .b_dtype = cd->types.b,
+        .c_dtype = cd->types.c,
+        .scale_a = cd->types.scale_a,
+        .scale_b = cd->types.scale_b,
+        .scale_c = cd->types.scale_c,
     };
     if (measure_setup(run, inst, &job, r) != 0) {
         free_buffers(api, job.ctx, &job.buf);
@@ -414,6 +422,7 @@ gh_result run_case_result(const gh_run_config *run, const gh_case *c, const char
     return (gh_result){
         .case_index = c->index,
         .dtype = c->dtype,
+        .types = gh_run_case_types(run, c->dtype),
         .trans_a = c->trans.a,
         .trans_b = c->trans.b,
         .m = c->shape.m,
@@ -421,7 +430,7 @@ gh_result run_case_result(const gh_run_config *run, const gh_case *c, const char
         .k = c->shape.k,
         .alpha = run->alpha,
         .beta = run->beta,
-        .arith = gh_arith_default(c->dtype),
+        .arith = gh_arith_default(gh_run_case_types(run, c->dtype).c),
         .status = GH_RESULT_PASS,
         .verify_method = verify_method,
     };
@@ -435,9 +444,9 @@ gh_result run_prepared_result(const gh_run_config *run, const case_data *cd)
 
 int run_output_ready(const gh_run_config *run, const case_data *cd, gh_matrix *out, gh_result *r)
 {
-    if (cd->in.dtype == GH_I32 && (!run_integral(run->alpha) || !run_integral(run->beta))) {
-        run_result_detail(r, GH_RESULT_UNSUPPORTED, "i32 needs integral alpha and beta (alpha = %g, beta = %g)",
-                          run->alpha, run->beta);
+    if (cd->types.c == GH_I32 && (!run_integral(run->alpha) || !run_integral(run->beta))) {
+        run_result_detail(r, GH_RESULT_UNSUPPORTED, "%s needs integral alpha and beta (alpha = %g, beta = %g)",
+                          gh_dtype_name(cd->in.dtype), run->alpha, run->beta);
         return 0;
     }
     if (gh_matrix_alloc_with(out, cd->c0.dtype, cd->c0.rows, cd->c0.cols, cd->c0.ld, cd->c0.guard, cd->alloc) != 0) {
@@ -445,6 +454,25 @@ int run_output_ready(const gh_run_config *run, const case_data *cd, gh_matrix *o
         return 0;
     }
     return 1;
+}
+
+void run_unsupported_types(gh_result *r, const gh_kernel_info *ki, const char *plugin, uint32_t abi_minor,
+                           const gh_case_types *t)
+{
+    if (!t->explicit_types) {
+        run_result_detail(r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", ki->name, plugin,
+                          gh_dtype_name(t->a));
+        return;
+    }
+    char scales[96] = "";
+    if (t->scale_a != 1.0 || t->scale_b != 1.0 || t->scale_c != 1.0)
+        snprintf(scales, sizeof scales, " (scales %g, %g, %g)", t->scale_a, t->scale_b, t->scale_c);
+    char old[96] = "";
+    if (abi_minor < 5)
+        snprintf(old, sizeof old, " (its plugin speaks ABI 1.%u; type combinations came in 1.5)", abi_minor);
+    run_result_detail(r, GH_RESULT_UNSUPPORTED,
+                      "kernel %s of plugin %s lists no type combination A %s x B %s -> C %s%s%s", ki->name, plugin,
+                      gh_dtype_name(t->a), gh_dtype_name(t->b), gh_dtype_name(t->c), scales, old);
 }
 
 /* Who produced a result (r's case already set): backend, plugin, device and
@@ -461,7 +489,7 @@ void run_name_variant(gh_result *r, const gh_instance *inst, int device, const g
     r->device = info;
     r->kernel = v->info->name;
     r->arith_declared =
-        gh_kernel_arith(v->info, inst->plugin->abi_minor, r->dtype, &r->arith, r->arithmetic, sizeof r->arithmetic);
+        gh_kernel_arith_of(v->info, inst->plugin->abi_minor, &r->types, &r->arith, r->arithmetic, sizeof r->arithmetic);
     snprintf(r->params, sizeof r->params, "%s", v->label);
     snprintf(r->params_used, sizeof r->params_used, "%s", v->label);
 }
@@ -481,9 +509,8 @@ static int variant_result(const gh_run_config *run, gh_instance *inst, gh_streak
                    cd->index, gh_dtype_name(cd->in.dtype), cd->in.trans_a ? 't' : 'n', cd->in.trans_b ? 't' : 'n',
                    (long long)cd->in.m, (long long)cd->in.n, (long long)cd->in.k);
     if (gh_isolation_given_up(streak, r)) return 0; /* an error that says why; the plugin is not called */
-    if (!(v->info->dtypes & GH_DTYPE_BIT(cd->in.dtype))) {
-        run_result_detail(r, GH_RESULT_UNSUPPORTED, "kernel %s of plugin %s has no %s", v->info->name, api->name,
-                          gh_dtype_name(cd->in.dtype));
+    if (!gh_kernel_offers(v->info, inst->plugin->abi_minor, &cd->types)) {
+        run_unsupported_types(r, v->info, api->name, inst->plugin->abi_minor, &cd->types);
     } else if (run_output_ready(run, cd, out, r)) {
         measure(run, inst, device, v, cd, out, r, progress);
         return gh_isolation_settle(streak, &api, &inst->ctx, 1, r);

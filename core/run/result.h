@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "gemmhost/plugin.h"
+#include "config.h"
 #include "fingerprint.h"
 #include "verify.h"
 #include "gpu_state.h"
@@ -37,10 +38,11 @@ typedef struct gh_result {
     char params[128];      /* "tile=16", or "" */
     char params_used[128]; /* the values that ran: params with each `auto` resolved (core/tune_auto) */
     char params_note[256]; /* where `auto` values came from ("from the tune cache ..."); "" without auto */
-    gh_dtype dtype;
-    gh_arith arith;      /* what the kernel declared it computes in: its bound */
-    char arithmetic[64]; /* in words: "f32 accumulate", "tf32 inputs, f32 accumulate" */
-    int arith_declared;  /* 1: the kernel declared other than the dtype's default */
+    gh_dtype dtype;        /* A's type, the case's */
+    gh_case_types types;   /* A's, B's and C's types and the scales (B and C differ only for 8-bit dtypes) */
+    gh_arith arith;        /* what the kernel declared it computes in: its bound */
+    char arithmetic[64];   /* in words: "f32 accumulate", "tf32 inputs, f32 accumulate" */
+    int arith_declared;    /* 1: the kernel declared other than the dtype's default */
     int trans_a, trans_b;
     int64_t m, n, k;
     double alpha, beta;
@@ -87,5 +89,10 @@ typedef struct gh_agreement {
     double max_diff_in_bounds; /* largest difference between groups / bound; 0 for one group */
     size_t worst[2]; /* the two groups that differ by it; equal when unknown (one group, or read back by --resume) */
 } gh_agreement;
+
+/* The case's types for the table and the first screen: "f32", or for an
+ * 8-bit case "e4m3->f32", "e4m3 x e5m2->f16", with " scales 0.5,4,1" when
+ * a scale is not 1. Returns buf. */
+const char *gh_result_types_label(const gh_result *r, char *buf, size_t size);
 
 #endif

@@ -226,6 +226,16 @@ static void shape_of(const json_t *o, const char *trans, int *trans_a, int *tran
     *k = int_of(o, "k", 0);
 }
 
+/* An 8-bit result's B and C types and scales (files before ABI 1.5 have none). */
+static void types_of(const json_t *o, gh_result *r)
+{
+    const char *b = str_of(o, "b_dtype"), *c = str_of(o, "c_dtype");
+    gh_dtype bt, ct;
+    if (!gh_dtype_is_8bit(r->dtype) || !b || !c || gh_dtype_parse(b, &bt) != 0 || gh_dtype_parse(c, &ct) != 0) return;
+    r->types = (gh_case_types){
+        r->dtype, bt, ct, num_of(o, "scale_a", 1.0), num_of(o, "scale_b", 1.0), num_of(o, "scale_c", 1.0), 1};
+}
+
 static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_size)
 {
     gh_result *r = &out->result;
@@ -249,7 +259,8 @@ static int parse_result(const json_t *o, gh_resumed *out, char *why, size_t why_
     copy_str(r->params_used, sizeof r->params_used, str_of(o, "params_used"));
     copy_str(r->params_note, sizeof r->params_note, str_of(o, "params_note"));
     copy_str(r->arithmetic, sizeof r->arithmetic, str_of(o, "arithmetic"));
-    r->arith = gh_arith_default(r->dtype); /* not stored: only the words are */
+    types_of(o, r);
+    r->arith = gh_arith_default(r->types.explicit_types ? r->types.c : r->dtype); /* not stored: only the words are */
     shape_of(o, trans, &r->trans_a, &r->trans_b, &r->m, &r->n, &r->k);
     r->alpha = num_of(o, "alpha", NAN);
     r->beta = num_of(o, "beta", NAN);

@@ -14,6 +14,7 @@ typedef struct gh_case_data {
     int index;
     const gh_host_allocator *alloc; /* pinned host memory of a split member, or NULL (malloc) */
     gh_case_inputs in;
+    gh_case_types types; /* A's (in.dtype), B's and C's types and the scales */
     gh_matrix a, b, c0;
     gh_matrix c_init; /* what C holds before each run: poison (beta = 0) or C0 */
     gh_reference *ref;
@@ -34,6 +35,9 @@ void run_result_detail(gh_result *r, gh_result_status status, const char *fmt, .
     __attribute__((format(printf, 3, 4)));
 gh_result_status run_status_of(gh_status s);
 int run_integral(double x);
+/* r unsupported: kernel ki offers none of t (its mask, or its combinations). */
+void run_unsupported_types(gh_result *r, const gh_kernel_info *ki, const char *plugin, uint32_t abi_minor,
+                           const gh_case_types *t);
 /* Sorts v. */
 double run_median_of(double *v, int n);
 /* One repetition: fills `dst` with the output and returns its time, or -1

@@ -239,6 +239,10 @@ gh_result_status run_split(const gh_run_config *run, gh_split_plan *sp, case_dat
     int gave_up = 0;
     if (gh_isolation_given_up(&sp->streak, &r)) {
         /* an error that says why; no member is called */
+    } else if (cd->types.explicit_types) {
+        /* its members' GEMMs carry one dtype (core/run/split_member.c) */
+        run_result_detail(&r, GH_RESULT_UNSUPPORTED, "a split does not run the 8-bit dtypes (%s) yet",
+                          gh_dtype_name(cd->in.dtype));
     } else if (run_output_ready(run, cd, &out, &r)) {
         measure_split(run, sp, cd, &out, &r, st, &wall_ms, progress);
         gave_up = gh_isolation_settle_members(&sp->streak, sp->members, sp->n_members, &r);

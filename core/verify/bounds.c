@@ -52,7 +52,7 @@ static double storage_roundoff(gh_dtype d)
 
 gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate)
 {
-    return (gh_arith){unit_roundoff(inputs), unit_roundoff(accumulate), storage_roundoff(d)};
+    return (gh_arith){unit_roundoff(inputs), unit_roundoff(accumulate), storage_roundoff(d), 0.0, 0};
 }
 
 gh_arith gh_arith_default(gh_dtype d)
@@ -61,9 +61,29 @@ gh_arith gh_arith_default(gh_dtype d)
     return gh_arith_declared(d, GH_PREC_AS_STORED, acc);
 }
 
+gh_arith gh_arith_narrowed(gh_arith a, uint32_t bits, uint32_t promote_every)
+{
+    if (bits == 0) return a;
+    /* a full unit in the last place, not half: FP8 tensor-core sums are
+     * reported to truncate (round toward zero) when they align addends */
+    a.u_narrow = ldexp(1.0, -(int)bits);
+    a.span = promote_every;
+    return a;
+}
+
+/* The looser of two narrow sums: the wider roundoff, the longer span (0,
+ * the whole K, is the longest). */
+static int64_t looser_span(gh_arith a, gh_arith b)
+{
+    if (a.u_narrow == 0) return b.span;
+    if (b.u_narrow == 0) return a.span;
+    return a.span == 0 || b.span == 0 ? 0 : a.span > b.span ? a.span : b.span;
+}
+
 gh_arith gh_arith_looser(gh_arith a, gh_arith b)
 {
-    return (gh_arith){fmax(a.u_in, b.u_in), fmax(a.u_acc, b.u_acc), fmax(a.u_out, b.u_out)};
+    return (gh_arith){fmax(a.u_in, b.u_in), fmax(a.u_acc, b.u_acc), fmax(a.u_out, b.u_out),
+                      fmax(a.u_narrow, b.u_narrow), looser_span(a, b)};
 }
 
 /* ---- the reference ----------------------------------------------------- */

@@ -52,16 +52,18 @@ static int build_full(gh_reference *ref, const gh_verify_options *opt)
     ref->full_abs = calloc(mn, sizeof(double));
     int rc = -1;
     if (ref->full_value && ref->full_abs && gh_host_products(in, opt->threads, ref->full_value, ref->full_abs) == 0) {
-        /* Finish in place: value = alpha*AB + beta*C0, bound from |alpha||A||B| + |beta||C0|. */
+        /* Finish in place: value = alpha*AB + beta*C0, bound from |alpha||A||B| + |beta||C0|
+         * (alpha and beta with an 8-bit GEMM's scales folded in). */
+        const double alpha = gh_case_alpha(in), beta = gh_case_beta(in);
         for (int64_t i = 0; i < in->m; i++) {
             for (int64_t j = 0; j < in->n; j++) {
                 size_t at = (size_t)(i * in->n + j);
-                double v = in->alpha * ref->full_value[at];
-                double abs_v = fabs(in->alpha) * ref->full_abs[at];
+                double v = alpha * ref->full_value[at];
+                double abs_v = fabs(alpha) * ref->full_abs[at];
                 if (in->beta != 0.0) {
                     double c0 = gh_matrix_get(in->c0, i, j);
-                    v += in->beta * c0;
-                    abs_v += fabs(in->beta * c0);
+                    v += beta * c0;
+                    abs_v += fabs(beta * c0);
                 }
                 ref->full_value[at] = v;
                 ref->full_abs[at] = abs_v;
@@ -99,12 +101,13 @@ static int freivalds_f64(gh_reference *ref)
         free(buf);
         return -1;
     }
+    const double alpha = gh_case_alpha(in), beta = gh_case_beta(in);
     for (int64_t i = 0; i < count * in->m; i++) {
-        ref->fr_y[i] *= in->alpha;
-        ref->fr_abs[i] *= fabs(in->alpha);
+        ref->fr_y[i] *= alpha;
+        ref->fr_abs[i] *= fabs(alpha);
         if (in->beta != 0.0) {
-            ref->fr_y[i] += in->beta * w[i];
-            ref->fr_abs[i] += fabs(in->beta) * w_abs[i];
+            ref->fr_y[i] += beta * w[i];
+            ref->fr_abs[i] += fabs(beta) * w_abs[i];
         }
     }
     free(buf);
@@ -137,7 +140,7 @@ static int build_freivalds(gh_reference *ref, const gh_verify_options *opt)
     const gh_case_inputs *in = &ref->in;
     int count = opt->freivalds_trials > 0 ? opt->freivalds_trials : DEFAULT_TRIALS;
     size_t rn = (size_t)(count * in->n), ym = (size_t)(count * in->m);
-    int exact = in->dtype == GH_I32;
+    int exact = gh_case_c_dtype(in) == GH_I32; /* i32, and i8 -> i32 (scales of 1) */
     ref->trials = count;
     if (exact) {
         ref->fr_r64 = malloc(rn * sizeof(uint64_t));
@@ -249,10 +252,12 @@ static int inputs_consistent(const gh_case_inputs *in)
 {
     const gh_matrix *a = in->a, *b = in->b;
     if (!a || !b || in->m < 1 || in->n < 1 || in->k < 1) return 0;
-    if (a->dtype != in->dtype || b->dtype != in->dtype) return 0;
+    if (a->dtype != in->dtype || b->dtype != gh_case_b_dtype(in)) return 0;
+    if (in->explicit_types && !(in->scale_a > 0 && in->scale_b > 0 && in->scale_c > 0)) return 0;
     if (a->rows != (in->trans_a ? in->k : in->m) || a->cols != (in->trans_a ? in->m : in->k)) return 0;
     if (b->rows != (in->trans_b ? in->n : in->k) || b->cols != (in->trans_b ? in->k : in->n)) return 0;
-    if (in->beta != 0.0 && (!in->c0 || in->c0->rows != in->m || in->c0->cols != in->n || in->c0->dtype != in->dtype))
+    if (in->beta != 0.0 &&
+        (!in->c0 || in->c0->rows != in->m || in->c0->cols != in->n || in->c0->dtype != gh_case_c_dtype(in)))
         return 0;
     return 1;
 }
@@ -271,7 +276,7 @@ gh_reference *gh_reference_build(const gh_case_inputs *in, const gh_verify_optio
     if (!ref) return NULL;
     ref->in = *in;
     ref->threads = opt->threads;
-    ref->g_ref = in->dtype == GH_I32 ? 0.0 : gh_gamma_u(GH_U_F64, in->k + 2);
+    ref->g_ref = gh_case_c_dtype(in) == GH_I32 ? 0.0 : gh_gamma_u(GH_U_F64, in->k + 2);
     gh_verify_method method = resolve_method(in, opt);
     int rc = 0;
     switch (method) {

@@ -24,7 +24,7 @@
 
 static const char *value_format(gh_dtype d)
 {
-    return d == GH_F64 ? "%.17g" : d == GH_F32 ? "%.9g" : "%.0f";
+    return d == GH_F64 ? "%.17g" : d == GH_I32 ? "%.0f" : "%.9g";
 }
 
 static void format_value(char *buf, size_t size, gh_dtype d, double v)
@@ -35,7 +35,7 @@ static void format_value(char *buf, size_t size, gh_dtype d, double v)
 static void describe_failure(const gh_reference *ref, const check_state *st, char *buf, size_t size)
 {
     char got[40], expected[40];
-    gh_dtype d = ref->in.dtype;
+    gh_dtype d = gh_case_c_dtype(&ref->in);
     format_value(got, sizeof got, d, st->got);
     format_value(expected, sizeof expected, d, st->expected);
     long long i = (long long)st->fail_i, j = (long long)st->fail_j;
@@ -119,9 +119,9 @@ static int output_matches(const gh_reference *ref, const gh_matrix *c, gh_verify
         snprintf(out->message, sizeof out->message, "no reference to check against");
         return 0;
     }
-    if (!c || !c->storage || c->rows != ref->in.m || c->cols != ref->in.n || c->dtype != ref->in.dtype) {
+    if (!c || !c->storage || c->rows != ref->in.m || c->cols != ref->in.n || c->dtype != gh_case_c_dtype(&ref->in)) {
         snprintf(out->message, sizeof out->message, "output is not the %lldx%lld %s matrix of this case",
-                 (long long)ref->in.m, (long long)ref->in.n, gh_dtype_name(ref->in.dtype));
+                 (long long)ref->in.m, (long long)ref->in.n, gh_dtype_name(gh_case_c_dtype(&ref->in)));
         return 0;
     }
     return 1;
@@ -136,7 +136,7 @@ static double relative_fro(const check_state *st)
 
 void gh_verify(const gh_reference *ref, const gh_matrix *c, gh_verify_result *out)
 {
-    gh_verify_as(ref, gh_arith_default(ref ? ref->in.dtype : GH_F32), c, out);
+    gh_verify_as(ref, gh_arith_default(ref ? gh_case_c_dtype(&ref->in) : GH_F32), c, out);
 }
 
 void gh_verify_as(const gh_reference *ref, gh_arith arith, const gh_matrix *c, gh_verify_result *out)
@@ -203,7 +203,7 @@ static int has_nonfinite(const gh_matrix *x, int threads)
 
 double gh_reference_diff_in_bounds(const gh_reference *ref, const gh_matrix *x, const gh_matrix *y)
 {
-    return gh_reference_diff_in_bounds_as(ref, gh_arith_default(ref ? ref->in.dtype : GH_F32), x, y);
+    return gh_reference_diff_in_bounds_as(ref, gh_arith_default(ref ? gh_case_c_dtype(&ref->in) : GH_F32), x, y);
 }
 
 double gh_reference_diff_in_bounds_as(const gh_reference *ref, gh_arith arith, const gh_matrix *x, const gh_matrix *y)

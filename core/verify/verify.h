@@ -26,7 +26,33 @@ typedef struct gh_case_inputs {
     const gh_matrix *a;  /* M x K, or K x M when trans_a */
     const gh_matrix *b;  /* K x N, or N x K when trans_b */
     const gh_matrix *c0; /* M x N, C before the run (ignored when beta == 0) */
+    /* 8-bit GEMMs (explicit_types 1): B's and C's types (a, c0 and the output
+     * are of dtype, b_dtype and c_dtype) and the scales, so that
+     * C = scale_c (alpha scale_a scale_b op(A) op(B) + beta C0). With 0 (a
+     * zeroed tail) A, B and C are all of dtype and the scales are 1. */
+    int explicit_types;
+    gh_dtype b_dtype, c_dtype;
+    double scale_a, scale_b, scale_c;
 } gh_case_inputs;
+
+/* B's and C's types, and the alpha and beta the reference works with (the
+ * scales folded in: exact in f64 for power-of-two scales). */
+static inline gh_dtype gh_case_b_dtype(const gh_case_inputs *in)
+{
+    return in->explicit_types ? in->b_dtype : in->dtype;
+}
+static inline gh_dtype gh_case_c_dtype(const gh_case_inputs *in)
+{
+    return in->explicit_types ? in->c_dtype : in->dtype;
+}
+static inline double gh_case_alpha(const gh_case_inputs *in)
+{
+    return in->explicit_types ? in->scale_c * (in->alpha * in->scale_a * in->scale_b) : in->alpha;
+}
+static inline double gh_case_beta(const gh_case_inputs *in)
+{
+    return in->explicit_types ? in->scale_c * in->beta : in->beta;
+}
 
 typedef struct gh_verify_options {
     gh_verify_method method;
@@ -64,13 +90,21 @@ typedef struct gh_verify_result {
  * u_acc, the accumulation's; u_out, the stored result's (docs/verification.md). */
 typedef struct gh_arith {
     double u_in, u_acc, u_out;
+    /* (ABI 1.5 combos) A running sum narrower than u_acc: its unit roundoff
+     * (0: none), restarted every `span` products into the u_acc sum (0: one
+     * narrow sum over the whole K). docs/verification.md, "Eight bits". */
+    double u_narrow;
+    int64_t span;
 } gh_arith;
 
 /* What a kernel without a declaration does in dtype d: inputs as stored,
  * f32 accumulation for f16, bf16 and f32, f64 for f64, exact for i32. */
 gh_arith gh_arith_default(gh_dtype d);
-/* What a kernel declares (plugin.h, gh_kernel_precision). */
+/* What a kernel declares (plugin.h, gh_kernel_precision); d is C's type. */
 gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate);
+/* A narrow running sum of `bits` explicit mantissa bits (0: none) promoted
+ * every `promote_every` products (0: never), as a gh_type_combo declares. */
+gh_arith gh_arith_narrowed(gh_arith a, uint32_t bits, uint32_t promote_every);
 /* Each roundoff the larger of the two: for comparing outputs of two kernels. */
 gh_arith gh_arith_looser(gh_arith a, gh_arith b);
 

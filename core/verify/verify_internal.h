@@ -53,11 +53,24 @@ typedef struct element_bounds {
     double g_kernel, g, out, eta;
 } element_bounds;
 
+/* The accumulation's part of g_kernel: gamma_{K+ops}(u_acc), ops the
+ * roundings after the sum (alpha, beta; and the three scales of an 8-bit
+ * GEMM). A narrow running sum (u_narrow) over spans of `span` products,
+ * each added into the u_acc sum: (1 + gamma_span(u_narrow)) (1 +
+ * gamma_{spans+ops}(u_acc)) - 1 (docs/verification.md, "Eight bits"). */
+static inline double accumulation_gamma(const gh_reference *ref, gh_arith a)
+{
+    const int64_t k = ref->in.k, ops = ref->in.explicit_types ? 5 : 2;
+    if (a.u_narrow <= 0) return gh_gamma_u(a.u_acc, k + ops);
+    const int64_t span = a.span > 0 && a.span < k ? a.span : k, spans = (k + span - 1) / span;
+    return (1.0 + gh_gamma_u(a.u_narrow, span)) * (1.0 + gh_gamma_u(a.u_acc, spans + ops)) - 1.0;
+}
+
 static inline element_bounds bounds_for(const gh_reference *ref, gh_arith a)
 {
     element_bounds b = {0};
-    if (ref->in.dtype == GH_I32) return b; /* exact: any difference fails */
-    b.g_kernel = gh_gamma_u(a.u_acc, ref->in.k + 2) + 2.0 * a.u_in + a.u_in * a.u_in;
+    if (gh_case_c_dtype(&ref->in) == GH_I32) return b; /* exact: any difference fails */
+    b.g_kernel = accumulation_gamma(ref, a) + 2.0 * a.u_in + a.u_in * a.u_in;
     b.g = b.g_kernel + ref->g_ref;
     b.out = a.u_out > a.u_acc ? a.u_out : 0.0;
     b.eta = (double)(ref->in.k + 2) * tiny_of(a.u_acc) + (b.out > 0 ? tiny_of(a.u_out) : 0.0);
@@ -80,11 +93,12 @@ static inline void exact_element(const gh_reference *ref, int64_t i, int64_t j, 
         sum += prod;
         abs_sum += fabs(prod);
     }
-    double v = in->alpha * sum, abs_v = fabs(in->alpha) * abs_sum;
+    const double alpha = gh_case_alpha(in), beta = gh_case_beta(in);
+    double v = alpha * sum, abs_v = fabs(alpha) * abs_sum;
     if (in->beta != 0.0) {
         double c0 = gh_matrix_get(in->c0, i, j);
-        v += in->beta * c0;
-        abs_v += fabs(in->beta * c0);
+        v += beta * c0;
+        abs_v += fabs(beta * c0);
     }
     *value = v;
     *abs = abs_v;

@@ -68,7 +68,10 @@ static int same_bytes_gemm(const void *a, const void *b)
              x->args.m == y->args.m && x->args.alpha == y->args.alpha && x->args.c == y->args.c &&
              x->args.dtype == y->args.dtype && x->args.trans_b == y->args.trans_b &&
              x->args.c_offset == y->args.c_offset && x->args.n_params == y->args.n_params &&
-             x->args.size == y->args.size && (x->args.params != NULL) == (y->args.params != NULL);
+             x->args.size == y->args.size && (x->args.params != NULL) == (y->args.params != NULL) &&
+             x->args.explicit_types == y->args.explicit_types && x->args.b_dtype == y->args.b_dtype &&
+             x->args.c_dtype == y->args.c_dtype && x->args.scale_a == y->args.scale_a &&
+             x->args.scale_b == y->args.scale_b && x->args.scale_c == y->args.scale_c;
     for (size_t i = 0; ok && x->args.params && i < x->args.n_params; i++) ok = x->args.params[i] == y->args.params[i];
     return ok;
 }
@@ -110,7 +113,14 @@ static int same_kernel(const void *a, const void *b)
 {
     const gh_kernel_info *x = ((const gh_msg_kernel_info *)a)->info, *y = ((const gh_msg_kernel_info *)b)->info;
     int ok = x && y && x->size == y->size && same_str(x->name, y->name) && same_str(x->description, y->description) &&
-             x->dtypes == y->dtypes && x->n_params == y->n_params && x->n_precisions == y->n_precisions;
+             x->dtypes == y->dtypes && x->n_params == y->n_params && x->n_precisions == y->n_precisions &&
+             x->n_combos == y->n_combos && (x->combos != NULL) == (y->combos != NULL);
+    for (size_t i = 0; ok && x->combos && i < x->n_combos; i++) {
+        const gh_type_combo *p = &x->combos[i], *q = &y->combos[i];
+        ok = p->size == q->size && p->a == q->a && p->b == q->b && p->c == q->c && p->inputs == q->inputs &&
+             p->accumulate == q->accumulate && p->accumulate_bits == q->accumulate_bits &&
+             p->promote_every == q->promote_every;
+    }
     for (size_t i = 0; ok && i < x->n_params; i++) {
         const gh_param_info *p = &x->params[i], *q = &y->params[i];
         ok = p->size == q->size && same_str(p->name, q->name) && same_str(p->description, q->description) &&
@@ -205,6 +215,24 @@ int main(void)
                             .params = params,
                             .n_params = 3};
     round_trip(&gh_msg_gemm_desc, &g, same_bytes_gemm);
+    /* ABI 1.5: an 8-bit GEMM's types and scales */
+    g.args.dtype = GH_E4M3;
+    g.args.explicit_types = 1;
+    g.args.b_dtype = GH_E5M2;
+    g.args.c_dtype = GH_BF16;
+    g.args.scale_a = 0.25;
+    g.args.scale_b = 8;
+    g.args.scale_c = 0x1p-20;
+    round_trip(&gh_msg_gemm_desc, &g, same_bytes_gemm);
+    g.args.explicit_types = 2; /* what a plugin must refuse travels as it is */
+    round_trip(&gh_msg_gemm_desc, &g, same_bytes_gemm);
+    /* an older host's args: the new members are outside its size and travel as zeros */
+    gh_msg_gemm short_g = g;
+    short_g.args.size = offsetof(gh_gemm_args, explicit_types);
+    short_g.args.explicit_types = 0;
+    short_g.args.b_dtype = short_g.args.c_dtype = 0;
+    short_g.args.scale_a = short_g.args.scale_b = short_g.args.scale_c = 0;
+    round_trip(&gh_msg_gemm_desc, &short_g, same_bytes_gemm);
     g.args.params = NULL; /* a count without a list: the plugin refuses what it was given */
     round_trip(&gh_msg_gemm_desc, &g, same_bytes_gemm);
 
@@ -225,8 +253,27 @@ int main(void)
     gh_param_info ps[] = {{sizeof ps[0], "TILE", "tile", 32, allowed, 3, 16, 64},
                           {sizeof ps[0], "K", NULL, 1, NULL, 0, 1, 8}};
     gh_kernel_precision prec[] = {{sizeof prec[0], GH_F32, GH_PREC_TF32, GH_PREC_F32}};
-    gh_kernel_info ki = {sizeof ki, "k", "a kernel", 3, ps, 2, prec, 1, NULL, 0};
+    gh_type_combo combos[] = {
+        {sizeof combos[0], GH_E4M3, GH_E5M2, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 14, 128},
+        {sizeof combos[0], GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+        {offsetof(gh_type_combo, accumulate_bits), GH_E5M2, GH_E5M2, GH_F16, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0}};
+    gh_kernel_info ki = {sizeof ki, "k", "a kernel", 3, ps, 2, prec, 1, combos, 3};
     round_trip(&gh_msg_kernel_info_desc, &(gh_msg_kernel_info){&ki}, same_kernel);
+    /* a minor-4 kernel info: no combos member at all */
+    gh_kernel_info ki4 = {offsetof(gh_kernel_info, combos), "k4", "", 1, NULL, 0, NULL, 0, NULL, 0};
+    round_trip(&gh_msg_kernel_info_desc, &(gh_msg_kernel_info){&ki4}, same_kernel);
+    {
+        gh_wire_start(&w, 0);
+        ki4.combos = combos; /* beyond its size: must not travel */
+        ki4.n_combos = 3;
+        gh_msg_kernel_info_put(&w, &(gh_msg_kernel_info){&ki4});
+        gh_msg_kernel_info kback;
+        gh_wire_get_u32(&w);
+        check(gh_msg_kernel_info_get(&w, &kback) == 0 && kback.info->size == ki4.size && kback.info->n_combos == 0 &&
+                  !kback.info->combos,
+              "a minor-4 kernel info sends no combos, whatever lies past its size");
+        gh_msg_kernel_info_clear(&kback);
+    }
 
     gh_msg_queued calls[] = {{1, 0, 2.5, 0, "cuBLASLt algo 21"}, {0, 1.25, 0, 1, NULL}};
     round_trip(&gh_msg_synced_desc, &(gh_msg_synced){calls, 2}, same_synced);

@@ -10,43 +10,54 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "gemmhost/fp8.h"
 #include "gemmhost/plugin.h"
 
-#define FAKE_GOOD          0  /* correct; answers the host's minor */
-#define FAKE_WRONG_MAJOR   1  /* answers another major */
-#define FAKE_NO_ENTRY      2  /* exports a misspelled entry */
-#define FAKE_FAILING_OPEN  3  /* open fails with a driver error */
-#define FAKE_NO_DEVICE     4  /* opens, but has no device */
-#define FAKE_MINOR_TOO_NEW 5  /* answers a minor above the one offered */
-#define FAKE_SHORT_TABLE   6  /* function table shorter than minor 0 */
-#define FAKE_OLD_MINOR     7  /* correct, built for minor 0: a table of minor-0 size */
-#define FAKE_NOOP          8  /* never writes C */
-#define FAKE_RACY          9  /* every other run differs in the last bit */
-#define FAKE_GUARD_WRITER  10 /* also writes one element past the end of row 0 */
-#define FAKE_FAIL_THIRD    11 /* the third gemm call fails */
-#define FAKE_F32_ONLY      12 /* correct, but its kernel has f32 only */
-#define FAKE_CRASH_THIRD   13 /* the third gemm call crashes (SIGSEGV) */
-#define FAKE_ABORT_THIRD   14 /* the third gemm call aborts (SIGABRT) */
-#define FAKE_HANG_THIRD    15 /* the third gemm call never returns */
-#define FAKE_EXIT_THIRD    16 /* the third gemm call quits the process with exit(0) */
-#define FAKE_INPUT_WRITER  17 /* every upload also flips a bit of its host source */
-#define FAKE_TIME_ZERO     18 /* reports a kernel time of 0 ms */
-#define FAKE_TIME_NEGATIVE 19 /* reports a kernel time of -1 ms */
-#define FAKE_TIME_NAN      20 /* reports a kernel time of NaN */
-#define FAKE_MANY_DEVICES  21 /* claims 2^20 devices, all but the first with a NULL name */
-#define FAKE_CRASH_COUNT   22 /* device_count crashes (SIGSEGV): a driver that dies at discovery */
+#define FAKE_GOOD            0  /* correct; answers the host's minor */
+#define FAKE_WRONG_MAJOR     1  /* answers another major */
+#define FAKE_NO_ENTRY        2  /* exports a misspelled entry */
+#define FAKE_FAILING_OPEN    3  /* open fails with a driver error */
+#define FAKE_NO_DEVICE       4  /* opens, but has no device */
+#define FAKE_MINOR_TOO_NEW   5  /* answers a minor above the one offered */
+#define FAKE_SHORT_TABLE     6  /* function table shorter than minor 0 */
+#define FAKE_OLD_MINOR       7  /* correct, built for minor 0: a table of minor-0 size */
+#define FAKE_NOOP            8  /* never writes C */
+#define FAKE_RACY            9  /* every other run differs in the last bit */
+#define FAKE_GUARD_WRITER    10 /* also writes one element past the end of row 0 */
+#define FAKE_FAIL_THIRD      11 /* the third gemm call fails */
+#define FAKE_F32_ONLY        12 /* correct, but its kernel has f32 only */
+#define FAKE_CRASH_THIRD     13 /* the third gemm call crashes (SIGSEGV) */
+#define FAKE_ABORT_THIRD     14 /* the third gemm call aborts (SIGABRT) */
+#define FAKE_HANG_THIRD      15 /* the third gemm call never returns */
+#define FAKE_EXIT_THIRD      16 /* the third gemm call quits the process with exit(0) */
+#define FAKE_INPUT_WRITER    17 /* every upload also flips a bit of its host source */
+#define FAKE_TIME_ZERO       18 /* reports a kernel time of 0 ms */
+#define FAKE_TIME_NEGATIVE   19 /* reports a kernel time of -1 ms */
+#define FAKE_TIME_NAN        20 /* reports a kernel time of NaN */
+#define FAKE_MANY_DEVICES    21 /* claims 2^20 devices, all but the first with a NULL name */
+#define FAKE_CRASH_COUNT     22 /* device_count crashes (SIGSEGV): a driver that dies at discovery */
 /* its kernel has a parameter `variant` (0-4) for the tuner: 0 and 1 correct (1 reports half
  * the time: the fastest), 2 wrong by 1 everywhere, 3 aborts, 4 refused as unsupported */
-#define FAKE_TUNABLE       23
+#define FAKE_TUNABLE         23
 /* two devices on fake PCI addresses (0000:1b:00.0, 0000:3d:00.0) and copy_peer (ABI minor 3) */
-#define FAKE_PEER          24
+#define FAKE_PEER            24
 /* as FAKE_PEER, but copy_peer refuses every copy between the two devices as unsupported */
-#define FAKE_PEER_REFUSED  25
+#define FAKE_PEER_REFUSED    25
 /* the third gemm call waits until the file $GEMMHOST_FAKE_GATE exists: a run held mid-way for
  * as long as a test needs, with no timing */
-#define FAKE_GATE_THIRD    26
-#define FAKE_F16_ONLY      27 /* correct, but its kernel has f16 only (a tensor-core kernel's dtypes) */
-#define FAKE_TWO_DEVICES   (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
+#define FAKE_GATE_THIRD      26
+#define FAKE_F16_ONLY        27 /* correct, but its kernel has f16 only (a tensor-core kernel's dtypes) */
+/* ABI 1.5: correct, with type combinations (e4m3/e5m2 x e4m3/e5m2 -> f32, e4m3 -> f16 and bf16,
+ * i8 -> i32) declared f32 (i8: exact), summed in f64 */
+#define FAKE_FP8             28
+/* as FAKE_FP8, but e4m3 x e4m3 -> f32 sums its products in a running sum of 14 explicit mantissa
+ * bits, truncating after each addition (as Hopper's FP8 tensor cores are reported to), while it
+ * declares f32 accumulation: a lie verification must catch */
+#define FAKE_FP8_NARROW_LIES 29
+/* the same arithmetic, declared: accumulate_bits = 14 (never promoted) */
+#define FAKE_FP8_NARROW      30
+#define FAKE_FP8_MODE        (FAKE_MODE == FAKE_FP8 || FAKE_MODE == FAKE_FP8_NARROW_LIES || FAKE_MODE == FAKE_FP8_NARROW)
+#define FAKE_TWO_DEVICES     (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -107,6 +118,19 @@ static const gh_device_info *fake_device_info(gh_plugin *ctx, int d)
 static const int64_t variant_values[] = {0, 1, 2, 3, 4};
 static const gh_param_info variant_param = {
     sizeof(gh_param_info), "variant", "what the tuner meets (FAKE_TUNABLE)", 0, variant_values, 5, 0, 0};
+#define FP8_COMBO(a, b, c, bits)                                                \
+    {                                                                           \
+        sizeof(gh_type_combo), a, b, c, GH_PREC_AS_STORED, GH_PREC_F32, bits, 0 \
+    }
+static const gh_type_combo fake_combos[] = {
+    FP8_COMBO(GH_E4M3, GH_E4M3, GH_F32, FAKE_MODE == FAKE_FP8_NARROW ? 14 : 0),
+    FP8_COMBO(GH_E4M3, GH_E5M2, GH_F32, 0),
+    FP8_COMBO(GH_E5M2, GH_E4M3, GH_F32, 0),
+    FP8_COMBO(GH_E5M2, GH_E5M2, GH_F32, 0),
+    FP8_COMBO(GH_E4M3, GH_E4M3, GH_F16, 0),
+    FP8_COMBO(GH_E4M3, GH_E4M3, GH_BF16, 0),
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
 static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            "loop",
                                            "a plain triple loop",
@@ -117,8 +141,8 @@ static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            FAKE_MODE == FAKE_TUNABLE ? 1 : 0,
                                            NULL,
                                            0,
-                                           NULL,
-                                           0};
+                                           FAKE_FP8_MODE ? fake_combos : NULL,
+                                           FAKE_FP8_MODE ? sizeof fake_combos / sizeof fake_combos[0] : 0};
 static int fake_kernel_count(gh_plugin *ctx)
 {
     (void)ctx;
@@ -188,27 +212,96 @@ static uint16_t half_of(double v)
     return sign | (below < above || (below == above && !(lo & 1)) ? lo : hi);
 }
 
-/* op(A)(i,p) and op(B)(p,j) of any dtype, as double. */
-static double element(const gh_gemm_args *g, const gh_buffer *buf, uint64_t off, int64_t ld, int trans, int64_t r,
-                      int64_t c)
+/* bfloat16 as double, and the nearest one (ties to even) to a double. */
+static double bf16_value(uint16_t h)
+{
+    uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+static uint16_t bf16_of(double v)
+{
+    float f = (float)v; /* rounds twice; the fake's tiny sums are exact in f32 anyway */
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    if (isnan(f)) return 0x7fc0;
+    bits += 0x7fff + ((bits >> 16) & 1);
+    return (uint16_t)(bits >> 16);
+}
+
+/* A GEMM's three types: ABI 1.5's explicit ones, else dtype throughout. */
+static gh_dtype type_of(const gh_gemm_args *g, char matrix)
+{
+    if (!GH_HAS_MEMBER(g, gh_gemm_args, scale_c) || g->explicit_types != 1 || matrix == 'A') return g->dtype;
+    return matrix == 'B' ? g->b_dtype : g->c_dtype;
+}
+
+/* op(A)(i,p) and op(B)(p,j) (and C) of any dtype, as double. */
+static double element(gh_dtype t, const gh_buffer *buf, uint64_t off, int64_t ld, int trans, int64_t r, int64_t c)
 {
     uint64_t idx = off + (uint64_t)(trans ? c * ld + r : r * ld + c);
-    switch (g->dtype) {
+    switch (t) {
     case GH_F32: return ((const float *)buf->data)[idx];
     case GH_F64: return ((const double *)buf->data)[idx];
     case GH_F16: return half_value(((const uint16_t *)buf->data)[idx]);
+    case GH_BF16: return bf16_value(((const uint16_t *)buf->data)[idx]);
+    case GH_E4M3: return gh_e4m3_to_f64(buf->data[idx]);
+    case GH_E5M2: return gh_e5m2_to_f64(buf->data[idx]);
+    case GH_I8: return ((const int8_t *)buf->data)[idx];
     default: return ((const int32_t *)buf->data)[idx];
     }
 }
 static void store(const gh_gemm_args *g, uint64_t idx, double v, int perturb)
 {
-    switch (g->dtype) {
+    switch (type_of(g, 'C')) {
+    case GH_BF16: ((uint16_t *)g->c->data)[idx] = bf16_of(v); break;
     /* perturb: one unit in the last place up (the racy plugin's repeats differ) */
     case GH_F32: ((float *)g->c->data)[idx] = perturb ? nextafterf((float)v, INFINITY) : (float)v; break;
     case GH_F64: ((double *)g->c->data)[idx] = perturb ? nextafter(v, INFINITY) : v; break;
     case GH_F16: ((uint16_t *)g->c->data)[idx] = (uint16_t)(half_of(v) ^ perturb); break;
     default: ((int32_t *)g->c->data)[idx] = (int32_t)v + perturb; break;
     }
+}
+
+/* x with `bits` explicit mantissa bits kept, the rest cut (toward zero). */
+static double keep_bits(double x, int bits)
+{
+    if (x == 0 || !isfinite(x)) return x;
+    int e;
+    double m = frexp(x, &e); /* |m| in [0.5, 1) */
+    return ldexp(trunc(ldexp(m, bits + 1)), e - bits - 1);
+}
+/* The narrow modes' e4m3 x e4m3 -> f32 GEMM. */
+static int narrow(const gh_gemm_args *g)
+{
+    return (FAKE_MODE == FAKE_FP8_NARROW_LIES || FAKE_MODE == FAKE_FP8_NARROW) && type_of(g, 'A') == GH_E4M3 &&
+           type_of(g, 'B') == GH_E4M3 && type_of(g, 'C') == GH_F32;
+}
+/* What plugin.h says a gemm refuses, of the types (ABI 1.5): 0 when it runs. */
+static gh_status refused(const gh_gemm_args *g)
+{
+    if (GH_HAS_MEMBER(g, gh_gemm_args, scale_c) && g->explicit_types != 0 && g->explicit_types != 1) {
+        snprintf(error_text, sizeof error_text, "gemm: explicit_types must be 0 or 1 (got %d)", (int)g->explicit_types);
+        return GH_INVALID_ARGUMENT;
+    }
+    const gh_dtype a = type_of(g, 'A'), b = type_of(g, 'B'), c = type_of(g, 'C');
+    const int explicit_types = a != b || b != c || (GH_HAS_MEMBER(g, gh_gemm_args, scale_c) && g->explicit_types);
+    if (explicit_types && !(g->scale_a > 0 && g->scale_b > 0 && g->scale_c > 0 && isfinite(g->scale_a) &&
+                            isfinite(g->scale_b) && isfinite(g->scale_c))) {
+        snprintf(error_text, sizeof error_text, "gemm: scales must be finite and > 0 (got %g, %g, %g)", g->scale_a,
+                 g->scale_b, g->scale_c);
+        return GH_INVALID_ARGUMENT;
+    }
+    int listed = a == b && b == c && (fake_kernel.dtypes & GH_DTYPE_BIT(a)) &&
+                 (!explicit_types || (g->scale_a == 1 && g->scale_b == 1 && g->scale_c == 1));
+    for (size_t i = 0; i < fake_kernel.n_combos; i++)
+        listed |= fake_kernel.combos[i].a == a && fake_kernel.combos[i].b == b && fake_kernel.combos[i].c == c;
+    if (!listed) {
+        snprintf(error_text, sizeof error_text, "gemm: kernel loop has no A %d x B %d -> C %d", (int)a, (int)b, (int)c);
+        return GH_UNSUPPORTED;
+    }
+    return GH_OK;
 }
 
 static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh_gemm_timing *t)
@@ -237,6 +330,7 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
         }
         while (gate && access(gate, F_OK) != 0) nanosleep(&tick, NULL);
     }
+    if (refused(g)) return refused(g);
     const int64_t variant = FAKE_MODE == FAKE_TUNABLE && g->n_params == 1 ? g->params[0] : 0;
     if (variant == 3) abort(); /* a driver's failed assert, for these parameters only */
     if (variant == 4) {
@@ -248,12 +342,17 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
         for (int64_t i = 0; i < g->m; i++)
             for (int64_t j = 0; j < g->n; j++) {
                 double acc = 0;
-                for (int64_t p = 0; p < g->k; p++)
-                    acc += element(g, g->a, g->a_offset, g->lda, g->trans_a, i, p) *
-                           element(g, g->b, g->b_offset, g->ldb, g->trans_b, p, j);
+                for (int64_t p = 0; p < g->k; p++) {
+                    acc += element(type_of(g, 'A'), g->a, g->a_offset, g->lda, g->trans_a, i, p) *
+                           element(type_of(g, 'B'), g->b, g->b_offset, g->ldb, g->trans_b, p, j);
+                    if (narrow(g)) acc = keep_bits(acc, 14);
+                }
                 uint64_t idx = g->c_offset + (uint64_t)(i * g->ldc + j);
-                double c0 = g->beta != 0 ? element(g, g->c, g->c_offset, g->ldc, 0, i, j) : 0;
-                store(g, idx, g->alpha * acc + (g->beta != 0 ? g->beta * c0 : 0) + (variant == 2), perturb);
+                double c0 = g->beta != 0 ? element(type_of(g, 'C'), g->c, g->c_offset, g->ldc, 0, i, j) : 0;
+                const int scaled = GH_HAS_MEMBER(g, gh_gemm_args, scale_c) && g->explicit_types == 1;
+                const double sa = scaled ? g->scale_a : 1, sb = scaled ? g->scale_b : 1, sc = scaled ? g->scale_c : 1;
+                store(g, idx, sc * (g->alpha * sa * sb * acc + (g->beta != 0 ? g->beta * c0 : 0)) + (variant == 2),
+                      perturb);
             }
     if (FAKE_MODE == FAKE_GUARD_WRITER) store(g, g->c_offset + (uint64_t)g->n, 42, 0);
     t->kernel_ms = FAKE_MODE == FAKE_TIME_ZERO       ? 0.0

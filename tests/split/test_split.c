@@ -146,7 +146,17 @@ static void product_make(product *pr, gh_dtype d, int ta, int tb, int64_t m, int
     gh_matrix_fill_random(&pr->a, seed, 0, range);
     gh_matrix_fill_random(&pr->b, seed, 1, range);
     gh_matrix_fill_random(&pr->c0, seed, 2, range);
-    pr->in = (gh_case_inputs){d, ta, tb, m, n, k, alpha, beta, &pr->a, &pr->b, &pr->c0};
+    pr->in = (gh_case_inputs){.dtype = d,
+                              .trans_a = ta,
+                              .trans_b = tb,
+                              .m = m,
+                              .n = n,
+                              .k = k,
+                              .alpha = alpha,
+                              .beta = beta,
+                              .a = &pr->a,
+                              .b = &pr->b,
+                              .c0 = &pr->c0};
     gh_verify_options opt = {.method = GH_VERIFY_FULL, .seed = seed};
     pr->ref = gh_reference_build(&pr->in, &opt);
 }

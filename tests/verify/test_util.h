@@ -36,7 +36,17 @@ static inline int test_case_make(test_case *tc, gh_dtype d, int ta, int tb, int6
     gh_matrix_fill_random(&tc->a, seed, 0, range);
     gh_matrix_fill_random(&tc->b, seed, 1, range);
     gh_matrix_fill_random(&tc->c0, seed, 2, range);
-    tc->in = (gh_case_inputs){d, ta, tb, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0};
+    tc->in = (gh_case_inputs){.dtype = d,
+                              .trans_a = ta,
+                              .trans_b = tb,
+                              .m = m,
+                              .n = n,
+                              .k = k,
+                              .alpha = alpha,
+                              .beta = beta,
+                              .a = &tc->a,
+                              .b = &tc->b,
+                              .c0 = &tc->c0};
     return 0;
 }
 

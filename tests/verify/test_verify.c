@@ -533,6 +533,145 @@ static void test_tf32_truncated(void)
     test_case_free(&tc);
 }
 
+/* ---- 8-bit GEMMs (ABI 1.5) ---- */
+
+/* A case of types a x b -> c with scales, its inputs drawn as the host
+ * draws them (8-bit values exact in their type). */
+static void make_8bit(test_case *tc, gh_dtype a, gh_dtype b, gh_dtype c, int64_t m, int64_t n, int64_t k, double alpha,
+                      double beta, const double scales[3])
+{
+    memset(tc, 0, sizeof *tc);
+    gh_matrix_alloc(&tc->a, a, m, k, k + 1, 4);
+    gh_matrix_alloc(&tc->b, b, k, n, n + 2, 4);
+    gh_matrix_alloc(&tc->c0, c, m, n, n + 3, 4);
+    gh_matrix_alloc(&tc->c, c, m, n, n + 3, 4);
+    int32_t range = gh_i32_input_range(k, alpha, beta);
+    gh_matrix_fill_random(&tc->a, 5, 0, range);
+    gh_matrix_fill_random(&tc->b, 5, 1, range);
+    gh_matrix_fill_random(&tc->c0, 5, 2, range);
+    tc->in = (gh_case_inputs){.dtype = a,
+                              .m = m,
+                              .n = n,
+                              .k = k,
+                              .alpha = alpha,
+                              .beta = beta,
+                              .a = &tc->a,
+                              .b = &tc->b,
+                              .c0 = &tc->c0,
+                              .explicit_types = 1,
+                              .b_dtype = b,
+                              .c_dtype = c,
+                              .scale_a = scales[0],
+                              .scale_b = scales[1],
+                              .scale_c = scales[2]};
+}
+
+/* C = scale_c (alpha scale_a scale_b A B + beta C0) summed in f64, stored
+ * in C's type; and sum |a||b| of element (i, j). */
+static double product_8bit(test_case *tc, int64_t i, int64_t j, double *abs_sum)
+{
+    double s = 0, abs_s = 0;
+    for (int64_t p = 0; p < tc->in.k; p++) {
+        double x = gh_matrix_get(&tc->a, i, p) * gh_matrix_get(&tc->b, p, j);
+        s += x;
+        abs_s += fabs(x);
+    }
+    if (abs_sum) *abs_sum = abs_s;
+    const gh_case_inputs *in = &tc->in;
+    return in->scale_c * (in->alpha * in->scale_a * in->scale_b * s + in->beta * gh_matrix_get(&tc->c0, i, j));
+}
+
+static void fill_8bit_output(test_case *tc)
+{
+    for (int64_t i = 0; i < tc->in.m; i++)
+        for (int64_t j = 0; j < tc->in.n; j++) gh_matrix_set(&tc->c, i, j, product_8bit(tc, i, j, NULL));
+}
+
+static void test_eight_bit(void)
+{
+    const double ones[3] = {1, 1, 1}, scales[3] = {0.5, 4, 0.125};
+    gh_verify_options opt = test_options(GH_VERIFY_FULL);
+    gh_verify_result res;
+    test_case tc;
+
+    /* i8 -> i32: exact, and one unit off fails */
+    make_8bit(&tc, GH_I8, GH_I8, GH_I32, 9, 7, 300, 3, -2, ones);
+    fill_8bit_output(&tc);
+    gh_reference *ref = gh_reference_build(&tc.in, &opt);
+    gh_verify(ref, &tc.c, &res);
+    EXPECT(ref && res.passed && res.max_abs_err == 0, "i8 -> i32 matches exactly: %s", res.message);
+    gh_matrix_set(&tc.c, 4, 3, gh_matrix_get(&tc.c, 4, 3) + 1);
+    gh_verify(ref, &tc.c, &res);
+    EXPECT(!res.passed && strstr(res.message, "must match exactly"), "i8 -> i32 one unit off fails: %s", res.message);
+    gh_reference_free(ref);
+    test_case_free(&tc);
+
+    /* e4m3 x e5m2 -> f16 with scales: C's f16 rounding is in the bound; a wrong scale is not */
+    make_8bit(&tc, GH_E4M3, GH_E5M2, GH_F16, 11, 6, 40, -3, 1.5, scales);
+    fill_8bit_output(&tc);
+    ref = gh_reference_build(&tc.in, &opt);
+    gh_verify(ref, &tc.c, &res);
+    EXPECT(ref && res.passed, "e4m3 x e5m2 -> f16 with scales passes: %s", res.message);
+    tc.in.scale_c = 0.25; /* the output of twice scale_c */
+    fill_8bit_output(&tc);
+    tc.in.scale_c = 0.125;
+    gh_verify(ref, &tc.c, &res);
+    EXPECT(!res.passed, "an output that ignored a scale fails");
+    gh_reference_free(ref);
+    test_case_free(&tc);
+
+    /* e5m2 -> bf16 with a beta: passes */
+    make_8bit(&tc, GH_E5M2, GH_E5M2, GH_BF16, 5, 8, 17, 1, -1, ones);
+    fill_8bit_output(&tc);
+    ref = gh_reference_build(&tc.in, &opt);
+    gh_verify(ref, &tc.c, &res);
+    EXPECT(ref && res.passed, "e5m2 -> bf16 passes: %s", res.message);
+    gh_reference_free(ref);
+    test_case_free(&tc);
+}
+
+/* The narrow accumulator's bound, per element (docs/verification.md):
+ * (1 + gamma_N(2^-b)) (1 + gamma_{ceil(K/N)+5}(2^-24)) - 1 times sum |a||b|
+ * (alpha 1, beta 0, scales 1). An error of 0.9 of it passes, 1.1 fails. */
+static void test_narrow_accumulation_bound(void)
+{
+    const double ones[3] = {1, 1, 1};
+    const int64_t k = 1000;
+    struct {
+        uint32_t bits, every;
+    } decl[] = {{14, 0}, {14, 128}, {13, 32}, {22, 0}};
+    for (size_t t = 0; t < sizeof decl / sizeof decl[0]; t++) {
+        test_case tc;
+        make_8bit(&tc, GH_E4M3, GH_E4M3, GH_F32, 3, 4, k, 1, 0, ones);
+        gh_verify_options opt = test_options(GH_VERIFY_FULL);
+        gh_reference *ref = gh_reference_build(&tc.in, &opt);
+        const int64_t span = decl[t].every && decl[t].every < k ? decl[t].every : k;
+        const int64_t spans = (k + span - 1) / span;
+        const double g =
+            (1 + gh_gamma_u(ldexp(1, -(int)decl[t].bits), span)) * (1 + gh_gamma_u(0x1p-24, spans + 5)) - 1;
+        gh_arith arith =
+            gh_arith_narrowed(gh_arith_declared(GH_F32, GH_PREC_AS_STORED, GH_PREC_F32), decl[t].bits, decl[t].every);
+        for (int over = 0; over < 2; over++) {
+            double abs_sum, exact;
+            fill_8bit_output(&tc);
+            exact = product_8bit(&tc, 1, 2, &abs_sum);
+            gh_matrix_set(&tc.c, 1, 2, exact + (over ? 1.1 : 0.9) * g * abs_sum);
+            gh_verify_result res;
+            gh_verify_as(ref, arith, &tc.c, &res);
+            EXPECT(res.passed == !over, "%u bits, promoted every %u: an error of %.1f of the bound %s (err/bound %.3g)",
+                   decl[t].bits, decl[t].every, over ? 1.1 : 0.9, over ? "fails" : "passes", res.max_err_over_bound);
+        }
+        gh_verify_result res;
+        gh_verify_as(ref, gh_arith_declared(GH_F32, GH_PREC_AS_STORED, GH_PREC_F32), &tc.c, &res);
+        EXPECT(!res.passed, "%u bits: the same error fails the f32 bound", decl[t].bits);
+        gh_arith looser = gh_arith_looser(gh_arith_declared(GH_F32, GH_PREC_AS_STORED, GH_PREC_F32), arith);
+        EXPECT(looser.u_narrow == arith.u_narrow && looser.span == arith.span,
+               "the looser of f32 and %u bits is %u bits", decl[t].bits, decl[t].bits);
+        gh_reference_free(ref);
+        test_case_free(&tc);
+    }
+}
+
 static void test_bad_inputs(void)
 {
     test_case tc;
@@ -567,6 +706,8 @@ int main(void)
     test_diff_in_bounds();
     test_half_precision();
     test_tf32_truncated();
+    test_eight_bit();
+    test_narrow_accumulation_bound();
     test_bad_inputs();
     return tests_finish("test_verify");
 }
