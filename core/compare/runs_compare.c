@@ -160,8 +160,8 @@ static int compare(const compare_args *a, gh_results_file *files)
     int lonely = first_without_common_case(n, &m);
     if (lonely) {
         fprintf(stderr,
-                "gemmhost compare: %s and %s have nothing in common: no case (shape, dtype, trans, alpha, beta, "
-                "case index) is in both\n",
+                "gemmhost compare: %s and %s have nothing in common: no case (shape, dtype, B's and C's types, "
+                "scales, trans, alpha, beta, case index) is in both\n",
                 files[0].path, files[lonely].path);
         gh_matches_free(&m);
         return COMPARE_USAGE;

@@ -37,8 +37,9 @@ static int full_reference(const gh_run_config *run, gh_shape s)
 uint64_t gh_case_host_bytes(const gh_run_config *run, gh_shape s, gh_dtype dtype, size_t n_outputs)
 {
     /* Transposes swap rows and columns: the same bytes up to the padding. */
-    uint64_t a = matrix_bytes(run, dtype, s.m, s.k), b = matrix_bytes(run, dtype, s.k, s.n);
-    uint64_t c = matrix_bytes(run, dtype, s.m, s.n);
+    const gh_case_types t = gh_run_case_types(run, dtype); /* an 8-bit case's B and C types */
+    uint64_t a = matrix_bytes(run, t.a, s.m, s.k), b = matrix_bytes(run, t.b, s.k, s.n);
+    uint64_t c = matrix_bytes(run, t.c, s.m, s.n);
     uint64_t total = sat_add(sat_add(a, b), sat_mul(sat_add(4, (uint64_t)n_outputs), c));
     if (full_reference(run, s))
         total = sat_add(total, sat_mul(sat_mul(2 * sizeof(double), (uint64_t)s.m), (uint64_t)s.n));

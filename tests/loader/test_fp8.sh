@@ -61,6 +61,15 @@ expect_run "a kernel that sums in 14 bits but declares f32 fails" 1 "x the bound
 expect_run "the same kernel declaring accumulate_bits = 14 passes" 0 "1 passed" \
   with_fakes --config "$(config declared fake_fp8_narrow 'dtype = e4m3')" "${narrow[@]}"
 expect_in "its result shows the declared accumulation" "$(cat "$work/declared.csv")" "14-bit accumulate"
+# compare matches 8-bit results on their types: the same run twice matches, another C type does not
+cmp=$(config cmpA fake_fp8 'dtype = e4m3')
+with_fakes --config "$cmp" --set run.trans=nn >/dev/null 2>&1
+with_fakes --config "$cmp" --set run.trans=nn --set run.output="$work/cmpB" >/dev/null 2>&1
+with_fakes --config "$cmp" --set run.trans=nn --set run.output="$work/cmpC" --set run.c_dtype=f16 >/dev/null 2>&1
+expect_run "compare matches the same 8-bit run" 0 "e4m3->f32 nn 8x8x8 alpha=1 beta=0 (case 0): 2 results in 2 files, all bit-identical" \
+  "$gemmhost" compare "$work/cmpA.json" "$work/cmpB.json"
+expect_run "compare keeps another C type apart" 2 "have nothing in common" "$gemmhost" compare "$work/cmpA.json" "$work/cmpC.json"
+
 ratio=$(grep -o '"max_err_over_bound":[0-9.e+-]*' "$work/lies.json" | head -1 | cut -d: -f2)
 awk -v r="$ratio" 'BEGIN { exit !(r > 10) }' && ok "the lie is many times the f32 bound ($ratio)" || bad "the lie is only $ratio x the f32 bound"
 finish
