@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
 #include "gemmhost/plugin_helpers.h"
 
@@ -24,6 +25,9 @@
 #define BROKEN_TF32_UNDECLARED   11 /* multiplies f32 in TF32 and declares nothing */
 #define BROKEN_TF32_DECLARED     12 /* multiplies f32 in TF32 and declares it (correct) */
 #define BROKEN_BAD_PRECISION     13 /* declares a precision for a dtype it does not have */
+#define BROKEN_MINOR4            14 /* a plugin of ABI 1.4: no combinations (correct: the suite passes it) */
+#define BROKEN_COMBO_DUPLICATE   15 /* lists one (A, B, C) twice */
+#define BROKEN_COMBO_NO_SCALE    16 /* its 8-bit combinations ignore scale_c */
 
 #ifndef BROKEN
 #define BROKEN BROKEN_NONE
@@ -85,8 +89,21 @@ static const gh_kernel_precision precisions[] = {{sizeof(gh_kernel_precision), G
 #else
 #define PRECISIONS NULL, 0
 #endif
+#if BROKEN == BROKEN_MINOR4
 static const gh_kernel_info kernel = {
-    sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS, NULL, 0};
+    offsetof(gh_kernel_info, combos), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS, NULL, 0};
+#else
+/* ABI 1.5: 8-bit combinations, summed in f64 (declared f32: within its bound) */
+static const gh_type_combo combos[] = {
+    {sizeof(gh_type_combo), GH_E4M3, GH_E5M2, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+    {sizeof(gh_type_combo), GH_E4M3, GH_E4M3, GH_F16, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+    {sizeof(gh_type_combo), GH_E4M3, BROKEN == BROKEN_COMBO_DUPLICATE ? GH_E5M2 : GH_E4M3,
+     BROKEN == BROKEN_COMBO_DUPLICATE ? GH_F32 : GH_BF16, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+};
+static const gh_kernel_info kernel = {
+    sizeof(gh_kernel_info), "loop", "a plain triple loop", 7u, params, 1, PRECISIONS, combos, 4};
+#endif
 
 struct gh_plugin {
     gh_device_info info;
@@ -198,21 +215,28 @@ static gh_status download(gh_plugin *ctx, gh_buffer *src, uint64_t offset, void 
 
 /* ---- gemm ---- */
 
-static double get(const gh_gemm_args *g, const gh_buffer *b, uint64_t i)
+static double get(gh_dtype d, const gh_buffer *b, uint64_t i)
 {
     const int tf32 = BROKEN == BROKEN_TF32_UNDECLARED || BROKEN == BROKEN_TF32_DECLARED;
-    switch (g->dtype) {
+    switch (d) {
     case GH_F32: return tf32 ? gh_round_to_tf32(((const float *)b->data)[i]) : ((const float *)b->data)[i];
     case GH_F64: return ((const double *)b->data)[i];
+    case GH_F16: return gh_f16_to_f64(((const uint16_t *)b->data)[i]);
+    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)b->data)[i]);
+    case GH_E4M3: return gh_e4m3_to_f64(b->data[i]);
+    case GH_E5M2: return gh_e5m2_to_f64(b->data[i]);
+    case GH_I8: return (int8_t)b->data[i];
     default: return ((const int32_t *)b->data)[i];
     }
 }
 
-static void put(const gh_gemm_args *g, gh_buffer *b, uint64_t i, double v)
+static void put(gh_dtype d, gh_buffer *b, uint64_t i, double v)
 {
-    switch (g->dtype) {
+    switch (d) {
     case GH_F32: ((float *)b->data)[i] = (float)v; break;
     case GH_F64: ((double *)b->data)[i] = v; break;
+    case GH_F16: ((uint16_t *)b->data)[i] = gh_f64_to_f16(v); break;
+    case GH_BF16: ((uint16_t *)b->data)[i] = gh_f64_to_bf16(v); break;
     default: ((int32_t *)b->data)[i] = (int32_t)v; break;
     }
 }
@@ -239,19 +263,21 @@ static gh_status gemm(gh_plugin *ctx, int device, int k, const gh_gemm_args *g, 
 {
     gh_status s = check_gemm(ctx, "gemm", device, k, g);
     if (s != GH_OK) return s;
+    const gh_plugin_gemm_types ty = gh_plugin_gemm_types_of(g);
+    const double scale_ab = ty.scale_a * ty.scale_b, scale_c = BROKEN == BROKEN_COMBO_NO_SCALE ? 1.0 : ty.scale_c;
     for (int64_t i = 0; i < g->m; i++)
         for (int64_t j = 0; j < g->n; j++) {
             double acc = 0;
             for (int64_t p = 0; p < g->k; p++)
-                acc += get(g, g->a, g->a_offset + (uint64_t)(g->trans_a ? p * g->lda + i : i * g->lda + p)) *
-                       get(g, g->b, g->b_offset + (uint64_t)(g->trans_b ? j * g->ldb + p : p * g->ldb + j));
+                acc += get(ty.a, g->a, g->a_offset + (uint64_t)(g->trans_a ? p * g->lda + i : i * g->lda + p)) *
+                       get(ty.b, g->b, g->b_offset + (uint64_t)(g->trans_b ? j * g->ldb + p : p * g->ldb + j));
             const uint64_t at = g->c_offset + (uint64_t)(i * g->ldc + j);
-            double out = g->alpha * acc;
-            if (g->beta != 0 || BROKEN == BROKEN_READS_C) out += g->beta * get(g, g->c, at);
-            put(g, g->c, at, out);
-            if (BROKEN == BROKEN_WRITES_PAST_C && j == g->n - 1 && g->ldc > g->n) put(g, g->c, at + 1, 42);
+            double out = g->alpha * scale_ab * acc;
+            if (g->beta != 0 || BROKEN == BROKEN_READS_C) out += g->beta * get(ty.c, g->c, at);
+            put(ty.c, g->c, at, scale_c * out);
+            if (BROKEN == BROKEN_WRITES_PAST_C && j == g->n - 1 && g->ldc > g->n) put(ty.c, g->c, at + 1, 42);
         }
-    if (BROKEN == BROKEN_WRITES_A) put(g, g->a, 0, 42);
+    if (BROKEN == BROKEN_WRITES_A) put(ty.a, g->a, 0, 42);
     if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = 0;
     if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_HOST;
     return GH_OK;
@@ -348,7 +374,7 @@ static void host_free(gh_plugin *ctx, void *p)
 static const gh_plugin_api api = {
     .size = sizeof(gh_plugin_api),
     .abi_major = GEMMHOST_ABI_MAJOR,
-    .abi_minor = GEMMHOST_ABI_MINOR,
+    .abi_minor = BROKEN == BROKEN_MINOR4 ? 4 : GEMMHOST_ABI_MINOR,
     .name = "broken",
     .description = "breaks one rule of plugin.h (tests/conformance)",
     .version = "0",

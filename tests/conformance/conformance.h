@@ -54,5 +54,10 @@ void conf_check_refusals(const conformance *c, int device);
 void conf_check_results(const conformance *c, int device);
 void conf_check_streams(const conformance *c, int device);
 void conf_check_host_alloc(const conformance *c);
+/* ABI 1.5 (combos.c): each kernel's type combinations well-formed; then on a
+ * device, every listed 8-bit combination exact on small integers, and the
+ * refusals of explicit_types, scales and unlisted combinations. */
+void conf_check_combos_info(const conformance *c);
+void conf_check_combos(const conformance *c, int device);
 
 #endif

@@ -98,6 +98,7 @@ static void run_context_group(conformance *c, facts *f)
     if (c->n_devices == 0) snprintf(f->no_device, sizeof f->no_device, "%s", conf_error(c)); /* device_count's reason */
     f->n_devices = c->n_devices;
     conf_check_static_info(c);
+    conf_check_combos_info(c);
     c->api->close(c->ctx);
     c->ctx = NULL;
     c->api->close(NULL);
@@ -135,7 +136,10 @@ static void run_group(const char *path, group g, int device, facts *f)
         case GROUP_NO_DEVICE: conf_check_no_device(&c); break;
         case GROUP_BUFFERS: conf_check_buffers(&c, device); break;
         case GROUP_REFUSALS: conf_check_refusals(&c, device); break;
-        case GROUP_RESULTS: conf_check_results(&c, device); break;
+        case GROUP_RESULTS:
+            conf_check_results(&c, device);
+            conf_check_combos(&c, device);
+            break;
         case GROUP_STREAMS:
             if (c.has_streams) conf_check_streams(&c, device);
             else check_skip("streams: device %d: the plugin has no minor-1 streams (optional)", device);

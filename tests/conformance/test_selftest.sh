@@ -31,6 +31,16 @@ caught bad_precision "kernels.info: kernel 0 (loop)"
 expect_in "bad_precision: the entry and the fault are named" "$out" "precisions[0]: its dtype is not in the kernel's dtype mask"
 run tf32_declared
 expect_status "a kernel that multiplies in TF32 and declares it passes against the TF32 bound" "$status" 0
+# ABI 1.5: combinations well-formed and computed; a plugin of minor 4 still passes
+caught combo_duplicate "kernels.combos: kernel loop: combos[3] well-formed: the same (A, B, C) as entry 0"
+caught combo_no_scale "gemm.combo: kernel loop, A e4m3 x B e5m2 -> C f32: C[0,0]"
+out=$("$suite" "$dir/gemmhost-broken_none.so" 2>&1) # every check's line, not only the failures
+expect_in "none: its combinations run" "$out" "ok: gemm.combo: kernel loop, A i8 x B i8 -> C i32: exact"
+expect_in "none: an unlisted combination is refused" "$out" "ok: gemm.refuse.combo_unlisted: A e4m3 x B e4m3 -> C f32"
+out=$("$suite" "$dir/gemmhost-broken_minor4.so" 2>&1)
+expect_status "a plugin of ABI 1.4 passes" $? 0
+expect_in "minor4: the combination checks are skipped, saying why" "$out" "skip: kernels.combos: the plugin answered minor 4"
+
 caught crash "crash: group options and errors died of signal"
 expect_in "crash: the check before it is named" "$out" "note: the crash came after this check: options."
 passed_after=$(sed -n 's/^conformance: \([0-9]*\) passed.*/\1/p' <<<"$out")
