@@ -127,7 +127,9 @@ void gh_first_screen_result(gh_first_screen *s, const gh_result *res, const char
         free(f->what);
         f->gflops = res->gflops;
         f->where = gh_strdupf("%s %s", res->backend ? res->backend : "-", device_label);
-        f->what = gh_strdupf("%s, %s", kernel, shape);
+        char types[128] = ""; /* an 8-bit case: C's type (B's when it differs, the scales when not 1) */
+        if (res->types.explicit_types) gh_result_types_label(res, types, sizeof types);
+        f->what = gh_strdupf("%s, %s%s%s%s", kernel, shape, *types ? " (" : "", types, *types ? ")" : "");
     }
     free(kernel);
 }

@@ -42,6 +42,7 @@ printf '[run]\nsizes = 8\ndtype = e4m3\ntrans = nn\nrepeat = 1\nwarmup = 0\noutp
 expect_run "a split refuses 8-bit cases, saying so (it ran nothing: exit 3)" 3 "a split does not run the 8-bit dtypes (e4m3) yet" with_fakes --verbose --config "$work/split.ini"
 expect_run "C in f16" 0 "4 passed" \
   with_fakes --config "$(config half fake_fp8 'dtype = e4m3' 'c_dtype = f16')" --set run.trans=nn,tt
+expect_in "the first screen names C's type" "$out" ", 13x7x21 nn (e4m3->f16)"
 expect_run "C in bf16" 0 "2 passed" \
   with_fakes --config "$(config bhalf fake_fp8 'dtype = e4m3' 'c_dtype = bf16')" --set run.trans=nn
 # e5m2 -> f16 is not in the fake's list: unsupported, with the reason
