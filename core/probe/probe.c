@@ -1,0 +1,134 @@
+/* The probe over a plan: every selected kernel variant, device and dtype
+ * gets the analyses in order, then the table and the JSON. See probe.h. */
+#include "probe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "data.h"
+#include "probe_subject.h"
+#include "replace_file.h"
+#include "util.h"
+
+#define REPEATS 4 /* runs of the order case that must agree bit for bit */
+
+size_t probe_mismatches(const probe_subject *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->findings.n; i++) n += s->findings.items[i].mismatch != 0;
+    return n;
+}
+
+static probe_subject *subject_add(probe_subjects *all, const gh_instance *inst, int device,
+                                  const gh_kernel_variant *v, gh_dtype d)
+{
+    if (all->n == all->cap) {
+        all->cap = all->cap ? 2 * all->cap : 16;
+        all->items = gh_xrealloc(all->items, all->cap * sizeof *all->items);
+    }
+    probe_subject *s = &all->items[all->n++];
+    memset(s, 0, sizeof *s);
+    const gh_device_info *info = inst->plugin->api->device_info(inst->ctx, device);
+    snprintf(s->backend, sizeof s->backend, "%s", inst->name);
+    snprintf(s->plugin, sizeof s->plugin, "%s", inst->plugin->name);
+    s->device_index = device;
+    snprintf(s->device, sizeof s->device, "%d:%s", device, info && info->name ? info->name : "?");
+    snprintf(s->kernel, sizeof s->kernel, "%s", v->info->name);
+    snprintf(s->params, sizeof s->params, "%s", v->label);
+    s->dtype = d;
+    snprintf(s->dtype_name, sizeof s->dtype_name, "%s", gh_dtype_name(d));
+    return s;
+}
+
+/* Every analysis on one kernel, device and dtype. */
+static void probe_subject_run(probe_subject *s, const gh_instance *inst, int device, const gh_kernel_variant *v,
+                              const probe_format *fmt)
+{
+    probe_target t = {inst->plugin->api, inst->ctx, device, v->kernel, v->params, v->info->n_params};
+    probe_ctx x = {.target = &t, .fmt = fmt, .out = &s->findings, .acc_bits = -1, .input_bits = -1, .repeats = REPEATS};
+    probe_declared_of(v->info, inst->plugin->abi_minor, fmt, &x.decl);
+    s->decl = x.decl;
+    s->has_decl = 1;
+    void (*const analyses[])(probe_ctx *) = {probe_accumulator, probe_inputs,   probe_products, probe_subnormals,
+                                             probe_specials,    probe_order,    probe_integer};
+    for (size_t i = 0; i < sizeof analyses / sizeof analyses[0]; i++) {
+        analyses[i](&x);
+        /* a kernel that refuses the first case refuses them all: one line says so */
+        if (s->findings.n == 1 && s->findings.items[0].outcome == PROBE_UNSUPPORTED) {
+            snprintf(s->note, sizeof s->note, "unsupported: %s", s->findings.items[0].text);
+            probe_findings_free(&s->findings);
+            return;
+        }
+    }
+}
+
+/* The dtypes probed on a kernel: with dtype = auto every one it has, else
+ * the listed ones (a listed one it lacks says so). */
+static void probe_variant(const gh_config *cfg, probe_subjects *all, const gh_instance *inst, int device,
+                          const gh_kernel_variant *v)
+{
+    const gh_device_info *info = inst->plugin->api->device_info(inst->ctx, device);
+    for (int d = 0; d < GH_DTYPE_COUNT; d++) {
+        int listed = 0;
+        for (size_t i = 0; i < cfg->run.n_dtypes; i++) listed |= cfg->run.dtypes[i] == (gh_dtype)d;
+        const int has = (v->info->dtypes & GH_DTYPE_BIT(d)) != 0;
+        if (cfg->run.dtype_auto ? !has : !listed) continue;
+        probe_subject *s = subject_add(all, inst, device, v, (gh_dtype)d);
+        const probe_format *fmt = probe_format_of((gh_dtype)d);
+        if (!has) snprintf(s->note, sizeof s->note, "the kernel has no %s", gh_dtype_name((gh_dtype)d));
+        else if (!fmt) snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", gh_dtype_name((gh_dtype)d));
+        else if (d == GH_F64 && info && !info->has_fp64) snprintf(s->note, sizeof s->note, "the device has no fp64");
+        else probe_subject_run(s, inst, device, v, fmt);
+    }
+}
+
+static int write_json(const probe_subjects *all, const char *prefix)
+{
+    char *text = probe_json_text(all), err[1024];
+    char *path = gh_strdupf("%s.json", prefix);
+    int rc = gh_make_parent_folders(path, err, sizeof err) == 0 ? gh_replace_file(path, text, strlen(text), err, sizeof err)
+                                                                 : -1;
+    if (rc != 0) fprintf(stderr, "gemmhost probe: %s\n", err);
+    free(path);
+    free(text);
+    return rc;
+}
+
+int gh_probe(const gh_config *cfg, const gh_plan *plan, const gh_probe_options *o)
+{
+    probe_subjects all = {0};
+    for (size_t i = 0; i < plan->n_instances; i++) {
+        const gh_instance *inst = &plan->instances[i];
+        if (inst->problem) {
+            if (inst->runs_alone) fprintf(stderr, "gemmhost probe: backend %s: %s\n", inst->name, inst->problem);
+            continue;
+        }
+        if (!inst->runs_alone) continue;
+        for (size_t d = 0; d < inst->n_devices; d++)
+            for (size_t v = 0; v < inst->n_variants; v++) probe_variant(cfg, &all, inst, inst->devices[d], &inst->variants[v]);
+    }
+    size_t mismatches = 0, probed = 0;
+    for (size_t i = 0; i < all.n; i++) {
+        mismatches += probe_mismatches(&all.items[i]);
+        probed += all.items[i].findings.n > 0;
+    }
+    if (o->json_stdout) {
+        char *text = probe_json_text(&all);
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        free(text);
+    } else if (!o->quiet) {
+        probe_table_print(&all, stdout);
+    }
+    int status = mismatches ? EXIT_VERIFY_FAILED : probed ? EXIT_PASS : EXIT_NOT_RUN;
+    if (o->json_path && write_json(&all, o->json_path) != 0 && status == EXIT_PASS) status = EXIT_NOT_RUN;
+    if (!o->json_stdout)
+        printf("%sgemmhost probe: %zu kernel and dtype pairs probed, %zu findings differ from what the kernels declare\n",
+               o->quiet ? "" : "\n", probed, mismatches);
+    if (!probed) fprintf(stderr, "gemmhost probe: nothing was probed (see the notes above and gemmhost --list)\n");
+    for (size_t i = 0; i < all.n; i++) probe_findings_free(&all.items[i].findings);
+    free(all.items);
+    return status;
+}
