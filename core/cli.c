@@ -190,9 +190,9 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
  * run that would mean nothing there are refused, not ignored. */
 static int check_probe(const gh_cli *c, int argc, char **argv)
 {
-    static const char *const run_only[] = {"--list",    "--dry-run",        "--tune",    "--tune-budget", "--resume",
-                                           "--junit",   "--save-outputs",   "--timeline", "--size",       "--trans",
-                                           "--verbose", "--full-agreement", "--summary", "--overwrite"};
+    static const char *const run_only[] = {"--list",    "--dry-run",        "--tune",     "--tune-budget", "--resume",
+                                           "--junit",   "--save-outputs",   "--timeline", "--size",        "--trans",
+                                           "--verbose", "--full-agreement", "--summary",  "--overwrite"};
     for (int i = 2; i < argc; i++)
         for (size_t r = 0; r < sizeof run_only / sizeof run_only[0]; r++) {
             const size_t len = strlen(run_only[r]);

@@ -473,7 +473,7 @@ static int gemmhost(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
-    gh_probe_options probe = {c.output, c.json, c.quiet};
+    gh_probe_options probe = {c.output && *c.output ? c.output : NULL, c.json, c.quiet};
     int status = c.probe     ? gh_probe(&cfg, &plan, &probe)
                  : c.dry_run ? dry_run(&c, &cfg, &plan, argc, argv)
                              : run(&c, &cfg, &plugins, &plan, argc, argv);

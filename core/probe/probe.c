@@ -21,8 +21,8 @@ size_t probe_mismatches(const probe_subject *s)
     return n;
 }
 
-static probe_subject *subject_add(probe_subjects *all, const gh_instance *inst, int device,
-                                  const gh_kernel_variant *v, gh_dtype d)
+static probe_subject *subject_add(probe_subjects *all, const gh_instance *inst, int device, const gh_kernel_variant *v,
+                                  gh_dtype d)
 {
     if (all->n == all->cap) {
         all->cap = all->cap ? 2 * all->cap : 16;
@@ -51,8 +51,8 @@ static void probe_subject_run(probe_subject *s, const gh_instance *inst, int dev
     probe_declared_of(v->info, inst->plugin->abi_minor, fmt, &x.decl);
     s->decl = x.decl;
     s->has_decl = 1;
-    void (*const analyses[])(probe_ctx *) = {probe_accumulator, probe_inputs,   probe_products, probe_subnormals,
-                                             probe_specials,    probe_order,    probe_integer};
+    void (*const analyses[])(probe_ctx *) = {probe_accumulator, probe_inputs, probe_products, probe_subnormals,
+                                             probe_specials,    probe_order,  probe_integer};
     for (size_t i = 0; i < sizeof analyses / sizeof analyses[0]; i++) {
         analyses[i](&x);
         /* a kernel that refuses the first case refuses them all: one line says so */
@@ -64,8 +64,9 @@ static void probe_subject_run(probe_subject *s, const gh_instance *inst, int dev
     }
 }
 
-/* The dtypes probed on a kernel: with dtype = auto every one it has, else
- * the listed ones (a listed one it lacks says so). */
+/* The dtypes probed on a kernel: the run's list (a listed one it lacks says
+ * so); with dtype = auto every one it has (a run's auto takes only the wide
+ * ones: the probe is as much about f16 and bf16). */
 static void probe_variant(const gh_config *cfg, probe_subjects *all, const gh_instance *inst, int device,
                           const gh_kernel_variant *v)
 {
@@ -78,7 +79,8 @@ static void probe_variant(const gh_config *cfg, probe_subjects *all, const gh_in
         probe_subject *s = subject_add(all, inst, device, v, (gh_dtype)d);
         const probe_format *fmt = probe_format_of((gh_dtype)d);
         if (!has) snprintf(s->note, sizeof s->note, "the kernel has no %s", gh_dtype_name((gh_dtype)d));
-        else if (!fmt) snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", gh_dtype_name((gh_dtype)d));
+        else if (!fmt)
+            snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", gh_dtype_name((gh_dtype)d));
         else if (d == GH_F64 && info && !info->has_fp64) snprintf(s->note, sizeof s->note, "the device has no fp64");
         else probe_subject_run(s, inst, device, v, fmt);
     }
@@ -88,8 +90,9 @@ static int write_json(const probe_subjects *all, const char *prefix)
 {
     char *text = probe_json_text(all), err[1024];
     char *path = gh_strdupf("%s.json", prefix);
-    int rc = gh_make_parent_folders(path, err, sizeof err) == 0 ? gh_replace_file(path, text, strlen(text), err, sizeof err)
-                                                                 : -1;
+    int rc = gh_make_parent_folders(path, err, sizeof err) == 0
+                 ? gh_replace_file(path, text, strlen(text), err, sizeof err)
+                 : -1;
     if (rc != 0) fprintf(stderr, "gemmhost probe: %s\n", err);
     free(path);
     free(text);
@@ -107,7 +110,8 @@ int gh_probe(const gh_config *cfg, const gh_plan *plan, const gh_probe_options *
         }
         if (!inst->runs_alone) continue;
         for (size_t d = 0; d < inst->n_devices; d++)
-            for (size_t v = 0; v < inst->n_variants; v++) probe_variant(cfg, &all, inst, inst->devices[d], &inst->variants[v]);
+            for (size_t v = 0; v < inst->n_variants; v++)
+                probe_variant(cfg, &all, inst, inst->devices[d], &inst->variants[v]);
     }
     size_t mismatches = 0, probed = 0;
     for (size_t i = 0; i < all.n; i++) {
@@ -125,8 +129,9 @@ int gh_probe(const gh_config *cfg, const gh_plan *plan, const gh_probe_options *
     int status = mismatches ? EXIT_VERIFY_FAILED : probed ? EXIT_PASS : EXIT_NOT_RUN;
     if (o->json_path && write_json(&all, o->json_path) != 0 && status == EXIT_PASS) status = EXIT_NOT_RUN;
     if (!o->json_stdout)
-        printf("%sgemmhost probe: %zu kernel and dtype pairs probed, %zu findings differ from what the kernels declare\n",
-               o->quiet ? "" : "\n", probed, mismatches);
+        printf(
+            "%sgemmhost probe: %zu kernel and dtype pairs probed, %zu findings differ from what the kernels declare\n",
+            o->quiet ? "" : "\n", probed, mismatches);
     if (!probed) fprintf(stderr, "gemmhost probe: nothing was probed (see the notes above and gemmhost --list)\n");
     for (size_t i = 0; i < all.n; i++) probe_findings_free(&all.items[i].findings);
     free(all.items);

@@ -7,8 +7,9 @@
 
 #define PROMOTION_K 32 /* rows r = 0..31: a step anywhere up to 31 shows */
 
-/* The sum's rounding: (big, 5/8 unit, -big) and (-big, 5/8 unit, big). */
-static const char *acc_mode(probe_ctx *x, int m, probe_finding *f)
+/* The sum's rounding: (big, 5/8 unit, -big) and (-big, 5/8 unit, big); the
+ * finding keeps acc_bits' case and elements, the mode is in its words. */
+static const char *acc_mode(probe_ctx *x, int m)
 {
     probe_case *c = probe_case_acc_mode(x->fmt, m);
     probe_outcome *o = probe_ctx_run(x, "accumulator", c);
@@ -18,8 +19,6 @@ static const char *acc_mode(probe_ctx *x, int m, probe_finding *f)
         if ((r0 == unit && r1 == unit / 2) || (r0 == unit / 2 && r1 == unit)) mode = "nearest";
         else if ((r0 == 0 && r1 == unit) || (r0 == unit && r1 == 0)) mode = "toward-zero";
         else mode = "other";
-        probe_finding_evidence(f, 0, 0, r0, unit);
-        probe_finding_evidence(f, 1, 0, r1, unit / 2);
     }
     probe_ctx_done(o, c);
     return mode;
@@ -96,7 +95,7 @@ void probe_accumulator(probe_ctx *x)
         probe_finding_evidence(f, 2 * m + 1, 0, o->c[2 * m + 1], -ldexp(big, -(m + 1)));
     }
     x->acc_bits = m;
-    const char *mode = m + 3 <= J && m >= 1 ? acc_mode(x, m, f) : "unknown";
+    const char *mode = m + 3 <= J && m >= 1 ? acc_mode(x, m) : "unknown";
     snprintf(f->verdict, sizeof f->verdict, "%s", mode);
     if (m >= J) snprintf(f->text, sizeof f->text, "the running sum keeps at least %d bits (all the case can see)", J);
     else snprintf(f->text, sizeof f->text, "the running sum keeps %d bits, rounding %s", m, mode);

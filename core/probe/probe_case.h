@@ -57,7 +57,7 @@ probe_case *probe_case_inf_arith(const probe_format *f);
 probe_case *probe_case_overflow(const probe_format *f);
 /* K = 16, row r: big at one position, -big at another, u elsewhere: the u
  * added while big is in the sum are lost, so which survive says the order. */
-#define PROBE_ORDER_K 16
+#define PROBE_ORDER_K    16
 #define PROBE_ORDER_ROWS 8
 probe_case *probe_case_order(const probe_format *f, int m, double *u);
 void probe_order_pair(int row, int *first, int *second);

@@ -199,7 +199,8 @@ probe_case *probe_case_overflow(const probe_format *f)
 
 void probe_order_pair(int row, int *first, int *second)
 {
-    static const int pairs[PROBE_ORDER_ROWS][2] = {{0, 1}, {1, 0}, {0, 15}, {14, 15}, {5, 10}, {10, 5}, {7, 8}, {3, 12}};
+    static const int pairs[PROBE_ORDER_ROWS][2] = {{0, 1},  {1, 0},  {0, 15}, {14, 15},
+                                                   {5, 10}, {10, 5}, {7, 8},  {3, 12}};
     *first = pairs[row][0];
     *second = pairs[row][1];
 }
@@ -232,8 +233,7 @@ probe_case *probe_case_int(void)
                                    "2^16, C[3][0] = 2^24 + 1 (lost by an f32 path), C[4][0] = 2^30 + 2^30 - 2^30 "
                                    "(overflows on the way only)");
     const double t30 = ldexp(1.0, 30), t16 = 65536.0;
-    const double rows[5][3] = {
-        {t30, t30, 0}, {-t30, -t30, -1}, {t16, 0, 0}, {16777217.0, 0, 0}, {t30, t30, -t30}};
+    const double rows[5][3] = {{t30, t30, 0}, {-t30, -t30, -1}, {t16, 0, 0}, {16777217.0, 0, 0}, {t30, t30, -t30}};
     for (int i = 0; i < 5; i++)
         for (int p = 0; p < 3; p++) PROBE_A(c, i, p) = rows[i][p];
     for (int p = 0; p < 3; p++) PROBE_B(c, p, 0) = 1.0;

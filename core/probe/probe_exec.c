@@ -27,8 +27,10 @@ static void failed(const probe_target *t, const char *call, gh_status s, probe_o
     gh_fate fate;
     if (gh_proxy_take_fate(t->api, t->ctx, &fate)) {
         out->kind = fate.kind == GH_FATE_TIMEOUT ? PROBE_TIMEOUT : PROBE_CRASHED;
-        snprintf(out->detail, sizeof out->detail, "%s%s%s", fate.what, fate.tail[0] ? "; its stderr ended with: " : "",
-                 fate.tail);
+        snprintf(out->detail, sizeof out->detail, "%.600s%s%.1200s", fate.what,
+                 fate.tail[0] ? "; its stderr ended with: " : "", fate.tail);
+        for (char *p = out->detail; *p; p++) /* one line in the table */
+            if (*p == '\n') *p = ' ';
         return;
     }
     const char *why = t->api->last_error(t->ctx);

@@ -28,7 +28,7 @@ typedef enum probe_outcome_kind {
 
 typedef struct probe_outcome {
     probe_outcome_kind kind;
-    char detail[1536]; /* why, when not PROBE_RAN */
+    char detail[2048]; /* why, when not PROBE_RAN */
     double *c;         /* m x n, row-major, as read back (PROBE_RAN only) */
 } probe_outcome;
 

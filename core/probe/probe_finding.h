@@ -20,13 +20,13 @@ typedef struct probe_evidence {
 } probe_evidence;
 
 typedef struct probe_finding {
-    char property[32]; /* "input_rounding", "accumulator", ... (docs/probe.md) */
-    char verdict[48];  /* a keyword: "exact", "toward-zero", "flushed", "crashed" ... */
-    int bits;          /* mantissa bits measured, -1 where none */
-    int every;         /* promotion period, -1 where none */
-    char text[400];    /* the finding in words */
-    char declared[200]; /* what the kernel declares about it, "" for nothing */
-    int mismatch;       /* 1: contradicts the declaration */
+    char property[32];          /* "input_rounding", "accumulator", ... (docs/probe.md) */
+    char verdict[48];           /* a keyword: "exact", "toward-zero", "flushed", "crashed" ... */
+    int bits;                   /* mantissa bits measured, -1 where none */
+    int every;                  /* promotion period, -1 where none */
+    char text[400];             /* the finding in words */
+    char declared[200];         /* what the kernel declares about it, "" for nothing */
+    int mismatch;               /* 1: contradicts the declaration */
     probe_outcome_kind outcome; /* PROBE_RAN, or what happened to the case */
     probe_case *c;              /* the case that shows it (owned); NULL for none */
     probe_evidence ev[PROBE_MAX_EVIDENCE];

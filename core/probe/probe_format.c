@@ -6,10 +6,8 @@
 
 /* e4m3, e5m2 and i8 get their rows when their cases are written. */
 static const probe_format formats[] = {
-    {GH_F32, 1, 23, -126, 127, FLT_MAX},
-    {GH_F64, 1, 52, -1022, 1023, DBL_MAX},
-    {GH_F16, 1, 10, -14, 15, 65504.0},
-    {GH_BF16, 1, 7, -126, 127, 3.3895313892515355e38},
+    {GH_F32, 1, 23, -126, 127, FLT_MAX},  {GH_F64, 1, 52, -1022, 1023, DBL_MAX},
+    {GH_F16, 1, 10, -14, 15, 65504.0},    {GH_BF16, 1, 7, -126, 127, 3.3895313892515355e38},
     {GH_I32, 0, 31, 0, 31, 2147483647.0},
 };
 

@@ -57,8 +57,9 @@ void probe_inputs(probe_ctx *x)
     const int seen = x->acc_bits >= 0 && x->acc_bits < p ? x->acc_bits : p;
     probe_finding *f = probe_finding_add(x->out, "input_rounding");
     probe_finding_case(f, c);
-    if (t < p) probe_finding_evidence(f, ta < tb ? ta + 1 : 0, ta < tb ? 0 : tb + 1, o->c[ta < tb ? (ta + 1) * c->n : tb + 1],
-                                      1.0 + ldexp(1.0, -(t + 1)));
+    if (t < p)
+        probe_finding_evidence(f, ta < tb ? ta + 1 : 0, ta < tb ? 0 : tb + 1, o->c[ta < tb ? (ta + 1) * c->n : tb + 1],
+                               1.0 + ldexp(1.0, -(t + 1)));
     probe_ctx_done(o, c);
     snprintf(f->declared, sizeof f->declared, "%s", x->decl.inputs_text);
     const probe_declared *d = &x->decl;

@@ -24,8 +24,10 @@ void probe_integer(probe_ctx *x)
     snprintf(f->verdict, sizeof f->verdict, "%s", wraps ? "wraps" : saturates ? "saturates" : "other");
     snprintf(f->text, sizeof f->text,
              "%s: 2^30 + 2^30 = %.0f, -2^30 - 2^30 - 1 = %.0f, 2^16 * 2^16 = %.0f, 2^30 + 2^30 - 2^30 = %.0f",
-             wraps ? "wraps around (two's complement)" : saturates ? "saturates" : "neither wraps nor saturates", up,
-             down, prod, back);
+             wraps       ? "wraps around (two's complement)"
+             : saturates ? "saturates"
+                         : "neither wraps nor saturates",
+             up, down, prod, back);
     probe_finding *e = probe_finding_add(x->out, "int_exact");
     probe_finding_case(e, c);
     const double big = o->c[3 * 2 + 0];

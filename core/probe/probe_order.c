@@ -39,12 +39,13 @@ static void order_finding(probe_ctx *x, const probe_case *c, const double *out, 
     const char *v = varies ? "varies" : fwd ? "sequential" : bwd ? "sequential-reverse" : exact ? "exact" : "other";
     snprintf(f->verdict, sizeof f->verdict, "%s", v);
     int at = snprintf(f->text, sizeof f->text, "%s",
-                      varies ? "the order over K changes from run to run; the first run kept"
-                      : fwd  ? "sequential over K, k = 0 first: kept"
-                      : bwd  ? "sequential over K, k = K-1 first: kept"
+                      varies  ? "the order over K changes from run to run; the first run kept"
+                      : fwd   ? "sequential over K, k = 0 first: kept"
+                      : bwd   ? "sequential over K, k = K-1 first: kept"
                       : exact ? "every u kept (the sum is wider than the big of the case): kept"
                               : "another order (blocked, pairwise or split over K): kept");
-    for (int r = 0; r < PROBE_ORDER_ROWS; r++) at += snprintf(f->text + at, sizeof f->text - (size_t)at, " %d", kept[r]);
+    for (int r = 0; r < PROBE_ORDER_ROWS; r++)
+        at += snprintf(f->text + at, sizeof f->text - (size_t)at, " %d", kept[r]);
     at += snprintf(f->text + at, sizeof f->text - (size_t)at, " u per row (k = 0 first keeps");
     for (int r = 0; r < PROBE_ORDER_ROWS; r++)
         at += snprintf(f->text + at, sizeof f->text - (size_t)at, " %d", forward_kept(r));

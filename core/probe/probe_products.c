@@ -29,8 +29,10 @@ void probe_products(probe_ctx *x)
     probe_finding_evidence(f, 1, 1, last, fused);
     if (first == fused || last == fused) {
         snprintf(f->verdict, sizeof f->verdict, "fused");
-        snprintf(f->text, sizeof f->text, "fused: the product (1 + 2^-%d)(1 - 2^-%d) reaches the sum unrounded%s", t,
-                 t, first == fused && last == fused ? "" : first == fused ? " (seen with -1 first)" : " (seen with -1 last)");
+        snprintf(f->text, sizeof f->text, "fused: the product (1 + 2^-%d)(1 - 2^-%d) reaches the sum unrounded%s", t, t,
+                 first == fused && last == fused ? ""
+                 : first == fused                ? " (seen with -1 first)"
+                                                 : " (seen with -1 last)");
     } else if (first == 0 && last == 0) {
         snprintf(f->verdict, sizeof f->verdict, "rounded");
         snprintf(f->text, sizeof f->text, "rounded: each product is rounded to the sum's %d bits before it is added",

@@ -51,16 +51,22 @@ static void one_special(probe_ctx *x, int in_b, double value)
     probe_ctx_done(o, c);
 }
 
-static void value_finding(probe_ctx *x, const probe_case *c, const double *out, const char *property, int i, int j, double want,
-                          const char *sentence)
+static void value_finding(probe_ctx *x, const probe_case *c, const double *out, const char *property, int i, int j,
+                          double want, const char *sentence)
 {
     probe_finding *f = probe_finding_add(x->out, property);
     probe_finding_case(f, c);
     const double got = out[i * c->n + j];
     probe_finding_evidence(f, i, j, got, want);
     snprintf(f->verdict, sizeof f->verdict, "%s",
-             isnan(got) ? "nan" : isinf(got) ? (got > 0 ? "inf" : "-inf") : got == x->fmt->max ? "max" : "finite");
-    snprintf(f->text, sizeof f->text, "%s gives %g%s", sentence, got, probe_same(got, want) ? "" : " (IEEE: other)");
+             isnan(got)           ? "nan"
+             : isinf(got)         ? (got > 0 ? "inf" : "-inf")
+             : got == x->fmt->max ? "max"
+                                  : "finite");
+    char shown[32];
+    if (isnan(got)) snprintf(shown, sizeof shown, "NaN");
+    else snprintf(shown, sizeof shown, "%g", got);
+    snprintf(f->text, sizeof f->text, "%s gives %s%s", sentence, shown, probe_same(got, want) ? "" : " (IEEE: other)");
     snprintf(f->declared, sizeof f->declared, "%s", IEEE_SPECIALS);
     f->mismatch = !probe_same(got, want);
 }

@@ -22,8 +22,8 @@ static void inputs(probe_ctx *x)
                     : in_a == 0 || in_b == 0     ? "flushed-partly"
                                                  : "other";
     snprintf(f->verdict, sizeof f->verdict, "%s", v);
-    snprintf(f->text, sizeof f->text, "subnormal inputs (%g) %s: sub * 64 came back as %g (from A) and %g (from B)", sub,
-             in_a == want && in_b == want ? "are kept" : "are not kept", in_a, in_b);
+    snprintf(f->text, sizeof f->text, "subnormal inputs (%g) %s: sub * 64 came back as %g (from A) and %g (from B)",
+             sub, in_a == want && in_b == want ? "are kept" : "are not kept", in_a, in_b);
     snprintf(f->declared, sizeof f->declared, "%s", IEEE_SUBNORMALS);
     f->mismatch = !(in_a == want && in_b == want);
     probe_ctx_done(o, c);
@@ -41,7 +41,9 @@ static void results(probe_ctx *x)
     probe_finding_evidence(f, 0, 0, got, want);
     snprintf(f->verdict, sizeof f->verdict, "%s", got == want ? "kept" : got == 0 ? "flushed" : "other");
     snprintf(f->text, sizeof f->text, "a subnormal result (%g) %s", want,
-             got == want ? "is kept" : got == 0 ? "is flushed to zero" : "comes back as another value");
+             got == want ? "is kept"
+             : got == 0  ? "is flushed to zero"
+                         : "comes back as another value");
     snprintf(f->declared, sizeof f->declared, "%s", IEEE_SUBNORMALS);
     f->mismatch = got != want;
     probe_ctx_done(o, c);

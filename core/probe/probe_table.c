@@ -42,7 +42,7 @@ static void print_subject(FILE *out, const probe_subject *s)
     fprintf(out, "  %-5s declares %s, %s\n", s->dtype_name, s->decl.inputs_text, s->decl.acc_text);
     for (size_t i = 0; i < s->findings.n; i++) {
         const probe_finding *f = &s->findings.items[i];
-        char verdict[64];
+        char verdict[96];
         if (f->bits >= 0) snprintf(verdict, sizeof verdict, "%s, %d bits", f->verdict, f->bits);
         else if (f->every >= 0) snprintf(verdict, sizeof verdict, "%s %d", f->verdict, f->every);
         else snprintf(verdict, sizeof verdict, "%s", f->verdict);
@@ -60,7 +60,8 @@ void probe_table_print(const probe_subjects *all, FILE *out)
     for (size_t i = 0; i < all->n; i++) {
         const probe_subject *s = &all->items[i];
         if (i == 0 || !same_block(s, &all->items[i - 1]))
-            fprintf(out, "%s %s, kernel %s%s%s\n", s->backend, s->device, s->kernel, s->params[0] ? " " : "", s->params);
+            fprintf(out, "%s %s, kernel %s%s%s\n", s->backend, s->device, s->kernel, s->params[0] ? " " : "",
+                    s->params);
         print_subject(out, s);
     }
 }

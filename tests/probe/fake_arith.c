@@ -42,8 +42,8 @@ static int fa_device_count(gh_plugin *ctx)
     (void)ctx;
     return 1;
 }
-static const gh_device_info fa_info = {sizeof(gh_device_info), "Fake Arithmetic", "fake", "0", "none", "", 1 << 20,
-                                       0, 1, 0, 1, 1, ""};
+static const gh_device_info fa_info = {
+    sizeof(gh_device_info), "Fake Arithmetic", "fake", "0", "none", "", 1 << 20, 0, 1, 0, 1, 1, ""};
 static const gh_device_info *fa_device_info(gh_plugin *ctx, int d)
 {
     (void)ctx;
@@ -176,7 +176,8 @@ static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh
                 else acc = step(g, acc, a, b);
             }
             const uint64_t idx = g->c_offset + (uint64_t)(i * g->ldc + j);
-            if (g->dtype == GH_I32) ((int32_t *)g->c->data)[idx] = (int32_t)(uint32_t)(isum * (uint64_t)(int64_t)g->alpha);
+            if (g->dtype == GH_I32)
+                ((int32_t *)g->c->data)[idx] = (int32_t)(uint32_t)(isum * (uint64_t)(int64_t)g->alpha);
             else store(g, idx, g->alpha * acc);
         }
     t->kernel_ms = 1.0;

@@ -13,7 +13,7 @@ check="$python $src/tests/probe/check_probe.py"
 probe() {
     local mode=$1 want=$2
     shift 2
-    printf '[run]\nplugin_dir = %s\n[backend fake]\nplugin = fake_arith_%s\n' "$fakes" "$mode" >"$work/$mode.ini"
+    printf '[run]\ndtype = auto\nplugin_dir = %s\n[backend fake]\nplugin = fake_arith_%s\n' "$fakes" "$mode" >"$work/$mode.ini"
     "$gemmhost" probe --config "$work/$mode.ini" --output "$work/$mode" "$@" >"$work/$mode.out" 2>"$work/$mode.err"
     local rc=$?
     if [ "$rc" != "$want" ]; then
