@@ -86,6 +86,27 @@ static void probe_variant(const gh_config *cfg, probe_subjects *all, const gh_in
     }
 }
 
+/* A kernel's type combinations beyond its mask (ABI 1.5: 8-bit A and B
+ * into a wider C): named, with no cases yet. */
+static void probe_combos(const gh_config *cfg, probe_subjects *all, const gh_instance *inst, int device,
+                         const gh_kernel_variant *v)
+{
+    const gh_kernel_info *ki = v->info;
+    if (inst->plugin->abi_minor < 5 || !GH_HAS_MEMBER(ki, gh_kernel_info, n_combos) || !ki->combos) return;
+    for (size_t i = 0; i < ki->n_combos; i++) {
+        const gh_type_combo *c = &ki->combos[i];
+        if (!GH_HAS_MEMBER(c, gh_type_combo, promote_every) || (c->a == c->b && c->b == c->c)) continue;
+        if (c->a >= GH_DTYPE_COUNT || c->b >= GH_DTYPE_COUNT || c->c >= GH_DTYPE_COUNT) continue;
+        int listed = cfg->run.dtype_auto;
+        for (size_t d = 0; d < cfg->run.n_dtypes; d++) listed |= cfg->run.dtypes[d] == c->a;
+        if (!listed) continue;
+        probe_subject *s = subject_add(all, inst, device, v, c->a);
+        snprintf(s->dtype_name, sizeof s->dtype_name, "%s*%s->%s", gh_dtype_name(c->a), gh_dtype_name(c->b),
+                 gh_dtype_name(c->c));
+        snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", s->dtype_name);
+    }
+}
+
 static int write_json(const probe_subjects *all, const char *prefix)
 {
     char *text = probe_json_text(all), err[1024];

@@ -16,7 +16,7 @@ typedef struct probe_subject {
     char kernel[64];
     char params[128]; /* "tile=16", "" */
     gh_dtype dtype;
-    char dtype_name[16];
+    char dtype_name[24];
     char note[512]; /* why there are no findings ("no probe cases for e4m3 yet"), "" */
     probe_declared decl;
     int has_decl;

@@ -52,12 +52,18 @@ static const gh_device_info *fa_device_info(gh_plugin *ctx, int d)
 static const gh_kernel_precision tf32_declared[] = {
     {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32},
 };
+/* Listed, never run: the probe names a combination it has no cases for. */
+static const gh_type_combo fp8_combo[] = {
+    {sizeof(gh_type_combo), GH_E4M3, GH_E4M3, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+};
 static const gh_kernel_info fa_kernel = {
     GH_PLUGIN_KERNEL("arith", "a loop with planted arithmetic",
                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) |
                          GH_DTYPE_BIT(GH_BF16)),
     .precisions = FAKE_ARITH == FA_TF32_TRUNC ? tf32_declared : NULL,
     .n_precisions = FAKE_ARITH == FA_TF32_TRUNC ? 1 : 0,
+    .combos = FAKE_ARITH == FA_IEEE ? fp8_combo : NULL,
+    .n_combos = FAKE_ARITH == FA_IEEE ? 1 : 0,
 };
 static int fa_kernel_count(gh_plugin *ctx)
 {
@@ -159,7 +165,8 @@ static void store(const gh_gemm_args *g, uint64_t idx, double v)
 
 static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh_gemm_timing *t)
 {
-    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0)
+    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0 ||
+        (GH_HAS_MEMBER(g, gh_gemm_args, explicit_types) && g->explicit_types))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake runs C = alpha A B on device 0 only");
     ctx->gemm_calls++;
     if (FAKE_ARITH == FA_CRASH_ACC && g->k == 3 && g->m > 4) raise(SIGSEGV);

@@ -47,6 +47,12 @@ probe ieee 0 && expect ieee --mismatches none \
     f32:inf_times_zero:verdict=nan f32:inf_minus_inf:verdict=nan f32:overflow:verdict=inf f16:overflow:verdict=inf \
     f32:order:verdict=sequential f32:repeats:verdict=identical \
     i32:int_overflow:verdict=wraps i32:int_exact:verdict=exact
+if grep -q "e4m3\*e4m3->f32 *the probe has no cases for e4m3\*e4m3->f32 yet" "$work/ieee.out"; then
+    echo "ok: a type combination without cases is named"
+else
+    echo "FAIL: the e4m3 combination of fake_arith_ieee is not named"
+    failures=$((failures + 1))
+fi
 # (a) f32 inputs cut to TF32 toward zero, declared as TF32 to nearest.
 probe tf32_trunc 1 && expect tf32_trunc --mismatches input_rounding \
     f32:input_rounding:verdict=toward-zero,bits=10,mismatch=1 f32:accumulator:bits=23,mismatch=0 \
