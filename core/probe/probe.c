@@ -131,8 +131,10 @@ int gh_probe(const gh_config *cfg, const gh_plan *plan, const gh_probe_options *
         }
         if (!inst->runs_alone) continue;
         for (size_t d = 0; d < inst->n_devices; d++)
-            for (size_t v = 0; v < inst->n_variants; v++)
+            for (size_t v = 0; v < inst->n_variants; v++) {
                 probe_variant(cfg, &all, inst, inst->devices[d], &inst->variants[v]);
+                probe_combos(cfg, &all, inst, inst->devices[d], &inst->variants[v]);
+            }
     }
     size_t mismatches = 0, probed = 0;
     for (size_t i = 0; i < all.n; i++) {
