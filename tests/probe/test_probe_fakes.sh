@@ -47,10 +47,13 @@ probe ieee 0 && expect ieee --mismatches none \
     f32:inf_times_zero:verdict=nan f32:inf_minus_inf:verdict=nan f32:overflow:verdict=inf f16:overflow:verdict=inf \
     f32:order:verdict=sequential f32:repeats:verdict=identical \
     i32:int_overflow:verdict=wraps i32:int_exact:verdict=exact
-if grep -q "e4m3\*e4m3->f32 *the probe has no cases for e4m3\*e4m3->f32 yet" "$work/ieee.out"; then
+# In process: the worker's codec (core/isolation/msg_info.h) does not carry combos yet.
+"$gemmhost" probe --config "$work/ieee.ini" --no-isolation >"$work/combo.out" 2>&1
+if grep -q "e4m3\*e4m3->f32 *the probe has no cases for e4m3\*e4m3->f32 yet" "$work/combo.out"; then
     echo "ok: a type combination without cases is named"
 else
     echo "FAIL: the e4m3 combination of fake_arith_ieee is not named"
+    cat "$work/combo.out"
     failures=$((failures + 1))
 fi
 # (a) f32 inputs cut to TF32 toward zero, declared as TF32 to nearest.
