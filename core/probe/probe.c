@@ -86,8 +86,15 @@ static void probe_variant(const gh_config *cfg, probe_subjects *all, const gh_in
     }
 }
 
-/* A kernel's type combinations beyond its mask (ABI 1.5: 8-bit A and B
- * into a wider C): named, with no cases yet. */
+/* 8-bit A and B into a wider float C: what the probe has cases for. */
+static int combo_probed(const gh_type_combo *c)
+{
+    const int fp8 = c->a == GH_E4M3 || c->a == GH_E5M2;
+    return fp8 && c->b == c->a && (c->c == GH_F32 || c->c == GH_F16 || c->c == GH_BF16);
+}
+
+/* A kernel's type combinations beyond its mask (ABI 1.5): the FP8 ones get
+ * the accumulator cases (probe_combo.c), the others say they have none. */
 static void probe_combos(const gh_config *cfg, probe_subjects *all, const gh_instance *inst, int device,
                          const gh_kernel_variant *v)
 {
@@ -103,7 +110,25 @@ static void probe_combos(const gh_config *cfg, probe_subjects *all, const gh_ins
         probe_subject *s = subject_add(all, inst, device, v, c->a);
         snprintf(s->dtype_name, sizeof s->dtype_name, "%s*%s->%s", gh_dtype_name(c->a), gh_dtype_name(c->b),
                  gh_dtype_name(c->c));
-        snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", s->dtype_name);
+        if (!combo_probed(c)) {
+            snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", s->dtype_name);
+            continue;
+        }
+        probe_target t = {inst->plugin->api, inst->ctx, device, v->kernel, v->params, v->info->n_params};
+        probe_ctx x = {.target = &t,
+                       .fmt = probe_format_of(c->c),
+                       .out = &s->findings,
+                       .acc_bits = -1,
+                       .input_bits = -1,
+                       .repeats = REPEATS};
+        probe_declared_combo(c, x.fmt, &x.decl);
+        s->decl = x.decl;
+        s->has_decl = 1;
+        probe_accumulator_8bit(&x, probe_format_of(c->a));
+        if (s->findings.n == 1 && s->findings.items[0].outcome == PROBE_UNSUPPORTED) {
+            snprintf(s->note, sizeof s->note, "unsupported: %s", s->findings.items[0].text);
+            probe_findings_free(&s->findings);
+        }
     }
 }
 

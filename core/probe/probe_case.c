@@ -11,7 +11,7 @@ probe_case *probe_case_new(const char *name, gh_dtype dtype, int64_t m, int64_t 
     probe_case *c = gh_xcalloc(1, sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
     snprintf(c->why, sizeof c->why, "%s", why);
-    c->dtype = dtype;
+    c->dtype = c->b_dtype = c->c_dtype = dtype;
     c->m = m;
     c->n = n;
     c->k = k;

@@ -10,9 +10,10 @@
 #include "probe_format.h"
 
 typedef struct probe_case {
-    char name[48];  /* "acc_bits": the catalogue's name, also in the JSON */
-    char why[320];  /* what it shows, one sentence */
-    gh_dtype dtype; /* of A, B and C */
+    char name[48];             /* "acc_bits": the catalogue's name, also in the JSON */
+    char why[320];             /* what it shows, one sentence */
+    gh_dtype dtype;            /* of A (and B and C unless they differ) */
+    gh_dtype b_dtype, c_dtype; /* = dtype, or an ABI 1.5 combination's (8-bit A and B, wider C) */
     int64_t m, n, k;
     double *a, *b; /* m x k and k x n, row-major; every value exact in dtype */
 } probe_case;
@@ -61,6 +62,15 @@ probe_case *probe_case_overflow(const probe_format *f);
 #define PROBE_ORDER_ROWS 8
 probe_case *probe_case_order(const probe_format *f, int m, double *u);
 void probe_order_pair(int row, int *first, int *second);
+/* 8-bit A and B (a combination into a wider C, ABI 1.5): the accumulator
+ * case with big = 2^e * 2^e and small = 2^(e-i) * 2^-j, the gap below big
+ * i + j + e spread over rows i (both signs) and columns j so that every
+ * input stays a normal 8-bit number; and the promotion case with s split
+ * over A and B the same way. */
+probe_case *probe_case_acc_bits_8bit(const probe_format *in, const probe_format *out, int *e, int *max_i, int *max_j);
+probe_case *probe_case_promotion_8bit(const probe_format *in, const probe_format *out, int m, int length, double *big,
+                                      double *s);
+
 /* i32: sums over 2^31 either way, a product of 2^32, an intermediate
  * overflow that cancels, and 2^24 + 1 (lost by a float path). */
 probe_case *probe_case_int(void);

@@ -226,6 +226,62 @@ probe_case *probe_case_order(const probe_format *f, int m, double *u)
     return c;
 }
 
+/* The largest power of two both the 8-bit input and C hold: big = 2^2e. */
+static int exponent_8bit(const probe_format *in, const probe_format *out)
+{
+    int e = in->emax - 1;
+    while (2 * e > out->emax - 1) e--;
+    return e;
+}
+
+probe_case *probe_case_acc_bits_8bit(const probe_format *in, const probe_format *out, int *e, int *max_i, int *max_j)
+{
+    *e = exponent_8bit(in, out);
+    *max_i = *e - in->emin; /* 2^(e-i) stays normal */
+    *max_j = -in->emin;     /* 2^-j too */
+    const int rows = 2 * (*max_i + 1), cols = *max_j + 1;
+    probe_case *c = probe_case_new("acc_bits_8bit", in->dtype, rows, cols, 3,
+                                   "K = 3, rows 2i and 2i+1: (2^e, +-2^(e-i), -2^e), column j: (2^e, 2^-j, 2^e): "
+                                   "C[.][j] is +-2^(2e) 2^-(e+i+j) exactly when the running sum kept e+i+j bits "
+                                   "below big = 2^2e; every input a normal 8-bit power of two");
+    c->c_dtype = out->dtype;
+    c->b_dtype = in->dtype;
+    for (int i = 0; i <= *max_i; i++)
+        for (int sign = 0; sign < 2; sign++) {
+            PROBE_A(c, 2 * i + sign, 0) = ldexp(1.0, *e);
+            PROBE_A(c, 2 * i + sign, 1) = (sign ? -1 : 1) * ldexp(1.0, *e - i);
+            PROBE_A(c, 2 * i + sign, 2) = -ldexp(1.0, *e);
+        }
+    for (int j = 0; j <= *max_j; j++) {
+        PROBE_B(c, 0, j) = ldexp(1.0, *e);
+        PROBE_B(c, 1, j) = ldexp(1.0, -j);
+        PROBE_B(c, 2, j) = ldexp(1.0, *e);
+    }
+    return c;
+}
+
+probe_case *probe_case_promotion_8bit(const probe_format *in, const probe_format *out, int m, int length, double *big,
+                                      double *s)
+{
+    const int e = exponent_8bit(in, out), gap = m + 2; /* s = big 2^-(m+2) = 2^(e-ga) * 2^(e-gb) */
+    int ga = gap / 2, gb = gap - ga;
+    if (e - ga < in->emin || e - gb < in->emin) return NULL;
+    *big = ldexp(1.0, 2 * e);
+    *s = ldexp(*big, -gap);
+    probe_case *c = probe_case_new("acc_promotion_8bit", in->dtype, length, 1, length,
+                                   "K = L, row r: (2^e, r copies of 2^(e-a), zeros) . (2^e, 2^(e-b), ...): big = 2^2e "
+                                   "then r products s = big 2^-(m+2), lost next to big in the m-bit sum; a promotion "
+                                   "every P steps keeps those after the first P");
+    c->c_dtype = out->dtype;
+    for (int r = 0; r < length; r++) {
+        PROBE_A(c, r, 0) = ldexp(1.0, e);
+        for (int p = 1; p <= r; p++) PROBE_A(c, r, p) = ldexp(1.0, e - ga);
+    }
+    PROBE_B(c, 0, 0) = ldexp(1.0, e);
+    for (int p = 1; p < length; p++) PROBE_B(c, p, 0) = ldexp(1.0, e - gb);
+    return c;
+}
+
 probe_case *probe_case_int(void)
 {
     probe_case *c = probe_case_new("int_overflow", GH_I32, 5, 2, 3,

@@ -25,6 +25,22 @@ static const gh_type_combo *combo_entry(const gh_kernel_info *ki, uint32_t abi_m
     return NULL;
 }
 
+/* The running sum's bits and its words, with a combination's narrow sum. */
+static void declared_sum(const gh_type_combo *c, const probe_format *f, probe_declared *d)
+{
+    d->acc_bits = probe_precision_bits(d->accumulate, f);
+    if (c && c->accumulate_bits > 0) {
+        d->acc_bits = (int)c->accumulate_bits;
+        d->promote_every = (int)c->promote_every;
+    }
+    if (d->promote_every > 0)
+        snprintf(d->acc_text, sizeof d->acc_text, "%s accumulation, %d bits promoted every %d",
+                 probe_precision_name(d->accumulate), d->acc_bits, d->promote_every);
+    else
+        snprintf(d->acc_text, sizeof d->acc_text, "%s accumulation (%d bits)",
+                 f->dtype == GH_I32 ? "exact" : probe_precision_name(d->accumulate), d->acc_bits);
+}
+
 void probe_declared_of(const gh_kernel_info *ki, uint32_t abi_minor, const probe_format *f, probe_declared *d)
 {
     memset(d, 0, sizeof *d);
@@ -45,19 +61,20 @@ void probe_declared_of(const gh_kernel_info *ki, uint32_t abi_minor, const probe
     const int in_bits = probe_precision_bits(d->inputs, f);
     d->input_bits = in_bits < f->mantissa ? in_bits : f->mantissa;
     d->input_truncates = d->inputs == GH_PREC_TF32_TRUNCATED;
-    d->acc_bits = probe_precision_bits(d->accumulate, f);
-    if (c && c->accumulate_bits > 0) {
-        d->acc_bits = (int)c->accumulate_bits;
-        d->promote_every = (int)c->promote_every;
-    }
     if (d->input_bits == f->mantissa) snprintf(d->inputs_text, sizeof d->inputs_text, "exact (%d bits)", f->mantissa);
     else
         snprintf(d->inputs_text, sizeof d->inputs_text, "%s inputs (%d bits, %s)", probe_precision_name(d->inputs),
                  d->input_bits, d->input_truncates ? "toward zero" : "to nearest");
-    if (c && c->accumulate_bits > 0 && c->promote_every > 0)
-        snprintf(d->acc_text, sizeof d->acc_text, "%s accumulation, %d bits promoted every %d",
-                 probe_precision_name(d->accumulate), d->acc_bits, d->promote_every);
-    else
-        snprintf(d->acc_text, sizeof d->acc_text, "%s accumulation (%d bits)",
-                 t == GH_I32 ? "exact" : probe_precision_name(d->accumulate), d->acc_bits);
+    declared_sum(c, f, d);
+}
+
+void probe_declared_combo(const gh_type_combo *c, const probe_format *out, probe_declared *d)
+{
+    memset(d, 0, sizeof *d);
+    d->inputs = c->inputs;
+    d->accumulate = c->accumulate;
+    d->from_kernel = 1;
+    d->input_bits = -1; /* 8-bit inputs are exact in any multiplier: not probed */
+    snprintf(d->inputs_text, sizeof d->inputs_text, "8-bit inputs as stored");
+    declared_sum(c, out, d);
 }

@@ -20,5 +20,7 @@ typedef struct probe_declared {
 } probe_declared;
 
 void probe_declared_of(const gh_kernel_info *ki, uint32_t abi_minor, const probe_format *f, probe_declared *d);
+/* The same for a combination (8-bit A and B into C of format `out`). */
+void probe_declared_combo(const gh_type_combo *c, const probe_format *out, probe_declared *d);
 
 #endif

@@ -64,8 +64,8 @@ void probe_exec(const probe_target *t, const probe_case *c, probe_outcome *out)
     memset(out, 0, sizeof *out);
     gh_matrix a = {0}, b = {0}, cm = {0};
     gh_buffer *ba = NULL, *bb = NULL, *bc = NULL;
-    if (fill(&a, c->dtype, c->m, c->k, c->a) || fill(&b, c->dtype, c->k, c->n, c->b) ||
-        fill(&cm, c->dtype, c->m, c->n, NULL)) {
+    if (fill(&a, c->dtype, c->m, c->k, c->a) || fill(&b, c->b_dtype, c->k, c->n, c->b) ||
+        fill(&cm, c->c_dtype, c->m, c->n, NULL)) {
         out->kind = PROBE_ERROR;
         snprintf(out->detail, sizeof out->detail, "out of host memory");
         goto done;
@@ -92,8 +92,9 @@ void probe_exec(const probe_target *t, const probe_case *c, probe_outcome *out)
         .c = bc,
         .params = t->params,
         .n_params = t->n_params,
-        .b_dtype = c->dtype,
-        .c_dtype = c->dtype,
+        .explicit_types = c->b_dtype != c->dtype || c->c_dtype != c->dtype,
+        .b_dtype = c->b_dtype,
+        .c_dtype = c->c_dtype,
         .scale_a = 1.0,
         .scale_b = 1.0,
         .scale_c = 1.0,

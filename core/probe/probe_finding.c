@@ -37,6 +37,8 @@ void probe_finding_case(probe_finding *f, const probe_case *c)
 {
     probe_case_free(f->c);
     f->c = probe_case_new(c->name, c->dtype, c->m, c->n, c->k, c->why);
+    f->c->b_dtype = c->b_dtype;
+    f->c->c_dtype = c->c_dtype;
     memcpy(f->c->a, c->a, (size_t)(c->m * c->k) * sizeof *c->a);
     memcpy(f->c->b, c->b, (size_t)(c->k * c->n) * sizeof *c->b);
 }

@@ -73,6 +73,9 @@ void probe_subnormals(probe_ctx *x);
 void probe_specials(probe_ctx *x);
 void probe_order(probe_ctx *x);
 void probe_integer(probe_ctx *x);
+/* 8-bit A and B into C of format x->fmt (probe_combo.c): the running sum
+ * and its promotion. */
+void probe_accumulator_8bit(probe_ctx *x, const probe_format *in);
 
 /* Same value, bit for bit in the sense that matters here: NaN equals NaN,
  * and -0 equals 0. */

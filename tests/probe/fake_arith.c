@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
 #include "gemmhost/plugin_helpers.h"
 
@@ -17,7 +18,9 @@
 #define FA_FLUSH        3 /* subnormal inputs and results become zero */
 #define FA_DROP_NAN     4 /* a step that would make the sum NaN is skipped (as fmax would) */
 #define FA_ORDER_VARIES 5 /* every other call sums over K backwards */
-#define FA_CRASH_ACC    6 /* crashes (SIGSEGV) on a K = 3 case of more than 3 rows */
+#define FA_CRASH_ACC    6 /* crashes (SIGSEGV) on a K = 3 case of more than 4 rows */
+/* e4m3 x e4m3 -> f32 (ABI 1.5) summed in 13 bits, promoted into f32 every 4 steps over K, as declared */
+#define FA_FP8          7
 
 struct gh_plugin {
     int gemm_calls;
@@ -52,9 +55,11 @@ static const gh_device_info *fa_device_info(gh_plugin *ctx, int d)
 static const gh_kernel_precision tf32_declared[] = {
     {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32},
 };
-/* Listed, never run: the probe names a combination it has no cases for. */
+/* FA_IEEE lists a mixed combination it never runs (the probe has no cases
+ * for it); FA_FP8 runs its e4m3 one. */
 static const gh_type_combo fp8_combo[] = {
-    {sizeof(gh_type_combo), GH_E4M3, GH_E4M3, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+    {sizeof(gh_type_combo), FAKE_ARITH == FA_FP8 ? GH_E4M3 : GH_E5M2, GH_E4M3, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32,
+     FAKE_ARITH == FA_FP8 ? 13 : 0, FAKE_ARITH == FA_FP8 ? 4 : 0},
 };
 static const gh_kernel_info fa_kernel = {
     GH_PLUGIN_KERNEL("arith", "a loop with planted arithmetic",
@@ -62,8 +67,8 @@ static const gh_kernel_info fa_kernel = {
                          GH_DTYPE_BIT(GH_BF16)),
     .precisions = FAKE_ARITH == FA_TF32_TRUNC ? tf32_declared : NULL,
     .n_precisions = FAKE_ARITH == FA_TF32_TRUNC ? 1 : 0,
-    .combos = FAKE_ARITH == FA_IEEE ? fp8_combo : NULL,
-    .n_combos = FAKE_ARITH == FA_IEEE ? 1 : 0,
+    .combos = FAKE_ARITH == FA_IEEE || FAKE_ARITH == FA_FP8 ? fp8_combo : NULL,
+    .n_combos = FAKE_ARITH == FA_IEEE || FAKE_ARITH == FA_FP8 ? 1 : 0,
 };
 static int fa_kernel_count(gh_plugin *ctx)
 {
@@ -163,12 +168,42 @@ static void store(const gh_gemm_args *g, uint64_t idx, double v)
     }
 }
 
+/* FA_FP8's combination: e4m3 A and B, a 13-bit sum added into an f32 one
+ * every 4 steps over K, C in f32. */
+static void fp8_gemm(const gh_gemm_args *g)
+{
+    const uint8_t *a = g->a->data, *b = g->b->data;
+    float *c = (float *)g->c->data;
+    for (int64_t i = 0; i < g->m; i++)
+        for (int64_t j = 0; j < g->n; j++) {
+            double full = 0, narrow = 0;
+            for (int64_t p = 0; p < g->k; p++) {
+                const double x = gh_e4m3_to_f64(a[g->a_offset + (uint64_t)(i * g->lda + p)]);
+                const double y = gh_e4m3_to_f64(b[g->b_offset + (uint64_t)(p * g->ldb + j)]);
+                narrow = round_bits(narrow + x * y, 13, 0);
+                if ((p + 1) % 4 == 0) {
+                    full = (float)(full + narrow);
+                    narrow = 0;
+                }
+            }
+            c[g->c_offset + (uint64_t)(i * g->ldc + j)] = (float)(g->alpha * (float)(full + narrow));
+        }
+}
+
 static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh_gemm_timing *t)
 {
-    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0 ||
-        (GH_HAS_MEMBER(g, gh_gemm_args, explicit_types) && g->explicit_types))
+    const int explicit_types = g && GH_HAS_MEMBER(g, gh_gemm_args, explicit_types) && g->explicit_types;
+    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0 || (explicit_types && FAKE_ARITH != FA_FP8))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake runs C = alpha A B on device 0 only");
     ctx->gemm_calls++;
+    if (explicit_types) {
+        if (g->dtype != GH_E4M3 || g->b_dtype != GH_E4M3 || g->c_dtype != GH_F32)
+            return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake's only combination is e4m3 x e4m3 -> f32");
+        fp8_gemm(g);
+        t->kernel_ms = 1.0;
+        t->clock = GH_CLOCK_HOST;
+        return GH_OK;
+    }
     if (FAKE_ARITH == FA_CRASH_ACC && g->k == 3 && g->m > 4) raise(SIGSEGV);
     const int backwards = FAKE_ARITH == FA_ORDER_VARIES && ctx->gemm_calls % 2 == 0;
     for (int64_t i = 0; i < g->m; i++)

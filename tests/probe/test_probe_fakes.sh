@@ -49,13 +49,16 @@ probe ieee 0 && expect ieee --mismatches none \
     i32:int_overflow:verdict=wraps i32:int_exact:verdict=exact
 # In process: the worker's codec (core/isolation/msg_info.h) does not carry combos yet.
 "$gemmhost" probe --config "$work/ieee.ini" --no-isolation >"$work/combo.out" 2>&1
-if grep -q "e4m3\*e4m3->f32 *the probe has no cases for e4m3\*e4m3->f32 yet" "$work/combo.out"; then
+if grep -q "e5m2\*e4m3->f32 *the probe has no cases for e5m2\*e4m3->f32 yet" "$work/combo.out"; then
     echo "ok: a type combination without cases is named"
 else
-    echo "FAIL: the e4m3 combination of fake_arith_ieee is not named"
+    echo "FAIL: the e5m2 x e4m3 combination of fake_arith_ieee is not named"
     cat "$work/combo.out"
     failures=$((failures + 1))
 fi
+# An FP8 combination summed in 13 bits, promoted every 4 steps, as it declares (in process too).
+probe fp8 0 --no-isolation && expect fp8 --mismatches none \
+    'e4m3*e4m3->f32:accumulator:bits=13,mismatch=0' 'e4m3*e4m3->f32:acc_promotion:verdict=every,every=4,mismatch=0'
 # (a) f32 inputs cut to TF32 toward zero, declared as TF32 to nearest.
 probe tf32_trunc 1 && expect tf32_trunc --mismatches input_rounding \
     f32:input_rounding:verdict=toward-zero,bits=10,mismatch=1 f32:accumulator:bits=23,mismatch=0 \
