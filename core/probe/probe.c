@@ -35,6 +35,8 @@ static probe_subject *subject_add(probe_subjects *all, const gh_instance *inst, 
     snprintf(s->plugin, sizeof s->plugin, "%s", inst->plugin->name);
     s->device_index = device;
     snprintf(s->device, sizeof s->device, "%d:%s", device, info && info->name ? info->name : "?");
+    snprintf(s->driver, sizeof s->driver, "%s", info && info->driver_version ? info->driver_version : "");
+    snprintf(s->api, sizeof s->api, "%s", info && info->api ? info->api : "");
     snprintf(s->kernel, sizeof s->kernel, "%s", v->info->name);
     snprintf(s->params, sizeof s->params, "%s", v->label);
     s->dtype = d;
@@ -57,7 +59,7 @@ static void probe_subject_run(probe_subject *s, const gh_instance *inst, int dev
         analyses[i](&x);
         /* a kernel that refuses the first case refuses them all: one line says so */
         if (s->findings.n == 1 && s->findings.items[0].outcome == PROBE_UNSUPPORTED) {
-            snprintf(s->note, sizeof s->note, "unsupported: %s", s->findings.items[0].text);
+            snprintf(s->note, sizeof s->note, "%s", s->findings.items[0].text);
             probe_findings_free(&s->findings);
             return;
         }
@@ -126,7 +128,7 @@ static void probe_combos(const gh_config *cfg, probe_subjects *all, const gh_ins
         s->has_decl = 1;
         probe_accumulator_8bit(&x, probe_format_of(c->a));
         if (s->findings.n == 1 && s->findings.items[0].outcome == PROBE_UNSUPPORTED) {
-            snprintf(s->note, sizeof s->note, "unsupported: %s", s->findings.items[0].text);
+            snprintf(s->note, sizeof s->note, "%s", s->findings.items[0].text);
             probe_findings_free(&s->findings);
         }
     }

@@ -35,7 +35,10 @@ static void failed(const probe_target *t, const char *call, gh_status s, probe_o
     }
     const char *why = t->api->last_error(t->ctx);
     out->kind = s == GH_UNSUPPORTED ? PROBE_UNSUPPORTED : PROBE_ERROR;
-    snprintf(out->detail, sizeof out->detail, "%s: %s", call, why && *why ? why : "(no reason given)");
+    if (!why || !*why) why = "(no reason given)";
+    /* plugins name the call themselves ("gemm: ..."): not twice */
+    const int named = strncmp(why, call, strlen(call)) == 0 && why[strlen(call)] == ':';
+    snprintf(out->detail, sizeof out->detail, "%s%s%s", named ? "" : call, named ? "" : ": ", why);
 }
 
 static int fill(gh_matrix *m, gh_dtype d, int64_t rows, int64_t cols, const double *values)

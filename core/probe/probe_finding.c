@@ -50,7 +50,7 @@ probe_outcome *probe_ctx_run(probe_ctx *x, const char *property, const probe_cas
     if (o->kind == PROBE_RAN) return o;
     probe_finding *f = probe_finding_add(x->out, property);
     snprintf(f->verdict, sizeof f->verdict, "%s", probe_outcome_name(o->kind));
-    snprintf(f->text, sizeof f->text, "case %s %s: %.340s", c->name, probe_outcome_name(o->kind), o->detail);
+    snprintf(f->text, sizeof f->text, "%s (case %s): %.340s", probe_outcome_name(o->kind), c->name, o->detail);
     f->outcome = o->kind;
     /* a crash or hang on a crafted case is itself a finding to act on */
     f->mismatch = o->kind == PROBE_CRASHED || o->kind == PROBE_TIMEOUT;

@@ -55,10 +55,10 @@ static json_t *subject_json(const probe_subject *s)
                                            "input_truncates", s->decl.input_truncates, "acc_bits", s->decl.acc_bits,
                                            "promote_every", s->decl.promote_every, "from_kernel", s->decl.from_kernel)
                                : json_null();
-    return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "backend", s->backend, "plugin",
-                     s->plugin, "device_index", s->device_index, "device", s->device, "kernel", s->kernel, "params",
-                     s->params, "dtype", s->dtype_name, "note", s->note, "declared", decl, "mismatches",
-                     (json_int_t)probe_mismatches(s), "findings", findings);
+    return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "backend", s->backend,
+                     "plugin", s->plugin, "device_index", s->device_index, "device", s->device, "driver", s->driver,
+                     "api", s->api, "kernel", s->kernel, "params", s->params, "dtype", s->dtype_name, "note", s->note,
+                     "declared", decl, "mismatches", (json_int_t)probe_mismatches(s), "findings", findings);
 }
 
 char *probe_json_text(const probe_subjects *all)

@@ -13,6 +13,8 @@ typedef struct probe_subject {
     char plugin[64];
     int device_index;
     char device[256]; /* "0:pthread-haswell-AMD EPYC" */
+    char driver[128]; /* the device's driver_version: what a driver update changes */
+    char api[128];    /* "OpenCL 3.0 PoCL ...", "Vulkan 1.3.239" */
     char kernel[64];
     char params[128]; /* "tile=16", "" */
     gh_dtype dtype;
