@@ -134,21 +134,48 @@ static void probe_combos(const gh_config *cfg, probe_subjects *all, const gh_ins
     }
 }
 
-static int write_json(const probe_subjects *all, const char *prefix)
+/* PREFIX.json, or PREFIX/gemmhost-probe.json for a folder (as a run's
+ * --output). */
+static char *json_path_of(const char *prefix)
+{
+    const size_t n = strlen(prefix);
+    return n && prefix[n - 1] == '/' ? gh_strdupf("%sgemmhost-probe.json", prefix) : gh_strdupf("%s.json", prefix);
+}
+
+/* A file there that is not an earlier probe (a run's results, anything
+ * else) is not replaced: refused before anything runs. */
+static int json_path_free(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 1;
+    char head[256] = "";
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[got] = '\0';
+    return strstr(head, "\"gemmhost_probe\"") != NULL;
+}
+
+static int write_json(const probe_subjects *all, const char *path)
 {
     char *text = probe_json_text(all), err[1024];
-    char *path = gh_strdupf("%s.json", prefix);
     int rc = gh_make_parent_folders(path, err, sizeof err) == 0
                  ? gh_replace_file(path, text, strlen(text), err, sizeof err)
                  : -1;
     if (rc != 0) fprintf(stderr, "gemmhost probe: %s\n", err);
-    free(path);
     free(text);
     return rc;
 }
 
 int gh_probe(const gh_config *cfg, const gh_plan *plan, const gh_probe_options *o)
 {
+    char *json_path = o->json_path ? json_path_of(o->json_path) : NULL;
+    if (json_path && !json_path_free(json_path)) {
+        fprintf(stderr,
+                "gemmhost probe: %s holds something other than a probe's JSON: not replaced (give another --output)\n",
+                json_path);
+        free(json_path);
+        return EXIT_USAGE;
+    }
     probe_subjects all = {0};
     for (size_t i = 0; i < plan->n_instances; i++) {
         const gh_instance *inst = &plan->instances[i];
@@ -177,13 +204,15 @@ int gh_probe(const gh_config *cfg, const gh_plan *plan, const gh_probe_options *
         probe_table_print(&all, stdout);
     }
     int status = mismatches ? EXIT_VERIFY_FAILED : probed ? EXIT_PASS : EXIT_NOT_RUN;
-    if (o->json_path && write_json(&all, o->json_path) != 0 && status == EXIT_PASS) status = EXIT_NOT_RUN;
+    if (json_path && write_json(&all, json_path) != 0 && status == EXIT_PASS) status = EXIT_NOT_RUN;
     if (!o->json_stdout)
         printf(
             "%sgemmhost probe: %zu kernel and dtype pairs probed, %zu findings differ from what the kernels declare\n",
             o->quiet ? "" : "\n", probed, mismatches);
     if (!probed) fprintf(stderr, "gemmhost probe: nothing was probed (see the notes above and gemmhost --list)\n");
+    if (json_path && !o->quiet && !o->json_stdout) printf("probe: %s\n", json_path);
     for (size_t i = 0; i < all.n; i++) probe_findings_free(&all.items[i].findings);
     free(all.items);
+    free(json_path);
     return status;
 }

@@ -127,5 +127,17 @@ else
     failures=$((failures + 1))
 fi
 
+# A run's results file at the output is not replaced by a probe.
+echo '{"gemmhost": "results"}' >"$work/run.json"
+"$gemmhost" probe --config "$work/ieee.ini" --output "$work/run" >"$work/clobber.out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "not replaced" "$work/clobber.out" && grep -q results "$work/run.json"; then
+    echo "ok: a file that is not a probe's JSON is not replaced"
+else
+    echo "FAIL: probe --output over another file exited $rc"
+    cat "$work/clobber.out"
+    failures=$((failures + 1))
+fi
+
 [ "$failures" = 0 ] && echo "probe fakes: all passed"
 exit $((failures > 0))
