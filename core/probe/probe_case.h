@@ -31,6 +31,10 @@ probe_case *probe_case_input_bits(const probe_format *f);
 /* K = 1, B = 1, A around 1 + 2^-t, a quarter, a half and three quarters of
  * a unit of the t-bit input past it, both signs: how inputs are rounded. */
 probe_case *probe_case_input_mode(const probe_format *f, int t);
+/* K = 1, B = 1: A = 2^17, 2^-26 (outside f16's range: inf and 0 there)
+ * and, for f64, 2^200, 2^-200 (outside f32's): the exponent range the
+ * multiplier sees (bf16 or f32 through an f16 path, f64 through f32). */
+probe_case *probe_case_input_range(const probe_format *f);
 /* K = 3, row j: (big, big 2^-j, -big) . (1, 1, 1): big 2^-j survives only
  * where the running sum holds j bits below big. */
 probe_case *probe_case_acc_bits(const probe_format *f);

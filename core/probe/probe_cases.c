@@ -37,6 +37,19 @@ probe_case *probe_case_input_mode(const probe_format *f, int t)
     return c;
 }
 
+probe_case *probe_case_input_range(const probe_format *f)
+{
+    const int rows = f->emax > 127 ? 4 : 2;
+    probe_case *c = probe_case_new("input_range", f->dtype, rows, 1, 1,
+                                   "K = 1, B = 1: A = 2^17 and 2^-26 (past f16's largest and below its smallest "
+                                   "subnormal) and for f64 2^200 and 2^-200 (past f32's): C is A exactly when the "
+                                   "multiplier has the storage type's exponent range");
+    const int e[4] = {17, -26, 200, -200};
+    for (int r = 0; r < rows; r++) PROBE_A(c, r, 0) = ldexp(1.0, e[r]);
+    PROBE_B(c, 0, 0) = 1.0;
+    return c;
+}
+
 /* How far below big the accumulator cases look: enough for an f64 sum of
  * f32 inputs (53 bits) and for an f32 sum of 16-bit inputs. */
 static int acc_want(const probe_format *f)

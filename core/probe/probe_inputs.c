@@ -43,8 +43,49 @@ static const char *rounding(probe_ctx *x, int t, probe_finding *f)
     return mode;
 }
 
+/* The range the declared inputs have: f16's for F16, f32's for f64 stored
+ * values read as TF32, BF16 or F32. */
+static const char *declared_range(const probe_ctx *x)
+{
+    if (x->decl.inputs == GH_PREC_F16 && x->fmt->emax > 15) return "f16-range";
+    if (x->fmt->emax > 127 && x->decl.inputs != GH_PREC_AS_STORED && x->decl.inputs != GH_PREC_F64) return "f32-range";
+    return "full";
+}
+
+/* Only where the storage type reaches past f16's range (f32, bf16, f64). */
+static void input_range(probe_ctx *x)
+{
+    if (x->fmt->emax <= 15) return;
+    probe_case *c = probe_case_input_range(x->fmt);
+    probe_outcome *o = probe_ctx_run(x, "input_range", c);
+    if (!o) return probe_ctx_done(o, c);
+    probe_finding *f = probe_finding_add(x->out, "input_range");
+    probe_finding_case(f, c);
+    int kept = 1;
+    for (int64_t r = 0; r < c->m; r++) {
+        const int ok = o->c[r] == PROBE_A(c, r, 0);
+        if (!ok) probe_finding_evidence(f, r, 0, o->c[r], PROBE_A(c, r, 0));
+        kept &= ok;
+    }
+    const int f16_lost = o->c[0] != PROBE_A(c, 0, 0) && o->c[1] != PROBE_A(c, 1, 0);
+    const int f32_lost = c->m > 2 && o->c[0] == PROBE_A(c, 0, 0) && o->c[1] == PROBE_A(c, 1, 0) &&
+                         o->c[2] != PROBE_A(c, 2, 0) && o->c[3] != PROBE_A(c, 3, 0);
+    const char *v = kept ? "full" : f16_lost ? "f16-range" : f32_lost ? "f32-range" : "other";
+    snprintf(f->verdict, sizeof f->verdict, "%s", v);
+    snprintf(f->text, sizeof f->text, "%s",
+             kept       ? "inputs keep the storage type's exponent range (2^17, 2^-26 and beyond come back)"
+             : f16_lost ? "inputs pass through f16's exponent range: 2^17 and 2^-26 do not come back"
+             : f32_lost ? "inputs pass through f32's exponent range: 2^200 and 2^-200 do not come back"
+                        : "some inputs outside f16's range do not come back");
+    const char *want = declared_range(x);
+    snprintf(f->declared, sizeof f->declared, "%s (%s)", x->decl.inputs_text, want);
+    f->mismatch = strcmp(v, want) != 0;
+    probe_ctx_done(o, c);
+}
+
 void probe_inputs(probe_ctx *x)
 {
+    if (x->fmt->is_float) input_range(x);
     const probe_format *fmt = x->fmt;
     x->input_bits = -1;
     if (!fmt->is_float) return;

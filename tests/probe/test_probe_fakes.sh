@@ -37,10 +37,10 @@ expect() {
 
 # What it declares: round to nearest, full sums, IEEE specials, one order.
 probe ieee 0 && expect ieee --mismatches none \
-    f32:input_rounding:verdict=exact,bits=23 f32:accumulator:verdict=nearest,bits=23 \
-    f64:input_rounding:verdict=exact,bits=52 f64:accumulator:verdict=nearest,bits=52 \
+    f32:input_rounding:verdict=exact,bits=23 f32:accumulator:verdict=nearest,bits=23 f32:input_range:verdict=full \
+    f64:input_rounding:verdict=exact,bits=52 f64:accumulator:verdict=nearest,bits=52 f64:input_range:verdict=full \
     f16:input_rounding:verdict=exact,bits=10 f16:accumulator:verdict=nearest,bits=23 \
-    bf16:input_rounding:verdict=exact,bits=7 bf16:accumulator:verdict=nearest,bits=23 \
+    bf16:input_rounding:verdict=exact,bits=7 bf16:accumulator:verdict=nearest,bits=23 bf16:input_range:verdict=full \
     f32:products:verdict=rounded f16:products:verdict=not-observable \
     f32:subnormal_inputs:verdict=kept f32:subnormal_results:verdict=kept f16:subnormal_results:verdict=kept \
     f32:nan_in_a:verdict=propagates f32:nan_in_b:verdict=propagates f32:inf_in_a:verdict=propagates \

@@ -28,7 +28,7 @@ if [ "$rc" != 0 ]; then
     exit 1
 fi
 common=(--mismatches none
-    f32:input_rounding:verdict=exact,bits=23 f32:accumulator:verdict=nearest,bits=23
+    f32:input_rounding:verdict=exact,bits=23 f32:accumulator:verdict=nearest,bits=23 f32:input_range:verdict=full
     f16:input_rounding:verdict=exact,bits=10 f16:accumulator:verdict=nearest,bits=23
     f32:products:verdict=rounded\|fused f16:products:verdict=not-observable
     f32:subnormal_inputs:verdict=kept f32:subnormal_results:verdict=kept
