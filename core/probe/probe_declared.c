@@ -78,3 +78,10 @@ void probe_declared_combo(const gh_type_combo *c, const probe_format *out, probe
     snprintf(d->inputs_text, sizeof d->inputs_text, "8-bit inputs as stored");
     declared_sum(c, out, d);
 }
+
+const char *probe_declared_range(const probe_declared *d, const probe_format *f)
+{
+    if (d->inputs == GH_PREC_F16 && f->emax > 15) return "f16-range";
+    if (f->emax > 127 && d->inputs != GH_PREC_AS_STORED && d->inputs != GH_PREC_F64) return "f32-range";
+    return "full";
+}

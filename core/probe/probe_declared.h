@@ -20,6 +20,10 @@ typedef struct probe_declared {
 } probe_declared;
 
 void probe_declared_of(const gh_kernel_info *ki, uint32_t abi_minor, const probe_format *f, probe_declared *d);
+/* The exponent range the declared inputs have: "f16-range" for F16 inputs
+ * of a wider type, "f32-range" for f64 read as TF32, BF16 or F32, else
+ * "full" (the storage type's own). */
+const char *probe_declared_range(const probe_declared *d, const probe_format *f);
 /* The same for a combination (8-bit A and B into C of format `out`). */
 void probe_declared_combo(const gh_type_combo *c, const probe_format *out, probe_declared *d);
 

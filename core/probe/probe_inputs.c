@@ -43,15 +43,6 @@ static const char *rounding(probe_ctx *x, int t, probe_finding *f)
     return mode;
 }
 
-/* The range the declared inputs have: f16's for F16, f32's for f64 stored
- * values read as TF32, BF16 or F32. */
-static const char *declared_range(const probe_ctx *x)
-{
-    if (x->decl.inputs == GH_PREC_F16 && x->fmt->emax > 15) return "f16-range";
-    if (x->fmt->emax > 127 && x->decl.inputs != GH_PREC_AS_STORED && x->decl.inputs != GH_PREC_F64) return "f32-range";
-    return "full";
-}
-
 /* Only where the storage type reaches past f16's range (f32, bf16, f64). */
 static void input_range(probe_ctx *x)
 {
@@ -77,7 +68,7 @@ static void input_range(probe_ctx *x)
              : f16_lost ? "inputs pass through f16's exponent range: 2^17 and 2^-26 do not come back"
              : f32_lost ? "inputs pass through f32's exponent range: 2^200 and 2^-200 do not come back"
                         : "some inputs outside f16's range do not come back");
-    const char *want = declared_range(x);
+    const char *want = probe_declared_range(&x->decl, x->fmt);
     snprintf(f->declared, sizeof f->declared, "%s (%s)", x->decl.inputs_text, want);
     f->mismatch = strcmp(v, want) != 0;
     probe_ctx_done(o, c);

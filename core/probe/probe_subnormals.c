@@ -1,10 +1,23 @@
 /* Subnormal numbers: inputs kept or flushed to zero before the multiply,
  * results kept or flushed when C is written. IEEE keeps both. */
 #include <stdio.h>
+#include <string.h>
 
 #include "probe_finding.h"
 
 static const char *IEEE_SUBNORMALS = "IEEE arithmetic: subnormals kept";
+
+/* Inputs declared in a narrower range (bf16 read as f16) lose these cases'
+ * values as declared: nothing to hold the kernel to. */
+static int comparable(probe_ctx *x, probe_finding *f)
+{
+    if (strcmp(probe_declared_range(&x->decl, x->fmt), "full") == 0) {
+        snprintf(f->declared, sizeof f->declared, "%s", IEEE_SUBNORMALS);
+        return 1;
+    }
+    snprintf(f->declared, sizeof f->declared, "%s: the case's values are outside their range", x->decl.inputs_text);
+    return 0;
+}
 
 static void inputs(probe_ctx *x)
 {
@@ -24,8 +37,7 @@ static void inputs(probe_ctx *x)
     snprintf(f->verdict, sizeof f->verdict, "%s", v);
     snprintf(f->text, sizeof f->text, "subnormal inputs (%g) %s: sub * 64 came back as %g (from A) and %g (from B)",
              sub, in_a == want && in_b == want ? "are kept" : "are not kept", in_a, in_b);
-    snprintf(f->declared, sizeof f->declared, "%s", IEEE_SUBNORMALS);
-    f->mismatch = !(in_a == want && in_b == want);
+    f->mismatch = comparable(x, f) && !(in_a == want && in_b == want);
     probe_ctx_done(o, c);
 }
 
@@ -44,8 +56,7 @@ static void results(probe_ctx *x)
              got == want ? "is kept"
              : got == 0  ? "is flushed to zero"
                          : "comes back as another value");
-    snprintf(f->declared, sizeof f->declared, "%s", IEEE_SUBNORMALS);
-    f->mismatch = got != want;
+    f->mismatch = comparable(x, f) && got != want;
     probe_ctx_done(o, c);
 }
 

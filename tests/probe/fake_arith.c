@@ -21,6 +21,8 @@
 #define FA_CRASH_ACC    6 /* crashes (SIGSEGV) on a K = 3 case of more than 4 rows */
 /* e4m3 x e4m3 -> f32 (ABI 1.5) summed in 13 bits, promoted into f32 every 4 steps over K, as declared */
 #define FA_FP8          7
+/* f32 and bf16 inputs pass through f16 (its 10 bits and its range), as declared for bf16 only */
+#define FA_F16_PATH     8
 
 struct gh_plugin {
     int gemm_calls;
@@ -55,6 +57,9 @@ static const gh_device_info *fa_device_info(gh_plugin *ctx, int d)
 static const gh_kernel_precision tf32_declared[] = {
     {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32, GH_PREC_F32},
 };
+static const gh_kernel_precision f16_path_declared[] = {
+    {sizeof(gh_kernel_precision), GH_BF16, GH_PREC_F16, GH_PREC_F32},
+};
 /* FA_IEEE lists a mixed combination it never runs (the probe has no cases
  * for it); FA_FP8 runs its e4m3 one. */
 static const gh_type_combo fp8_combo[] = {
@@ -65,8 +70,10 @@ static const gh_kernel_info fa_kernel = {
     GH_PLUGIN_KERNEL("arith", "a loop with planted arithmetic",
                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | GH_DTYPE_BIT(GH_F16) |
                          GH_DTYPE_BIT(GH_BF16)),
-    .precisions = FAKE_ARITH == FA_TF32_TRUNC ? tf32_declared : NULL,
-    .n_precisions = FAKE_ARITH == FA_TF32_TRUNC ? 1 : 0,
+    .precisions = FAKE_ARITH == FA_TF32_TRUNC ? tf32_declared
+                  : FAKE_ARITH == FA_F16_PATH ? f16_path_declared
+                                              : NULL,
+    .n_precisions = FAKE_ARITH == FA_TF32_TRUNC || FAKE_ARITH == FA_F16_PATH ? 1 : 0,
     .combos = FAKE_ARITH == FA_IEEE || FAKE_ARITH == FA_FP8 ? fp8_combo : NULL,
     .n_combos = FAKE_ARITH == FA_IEEE || FAKE_ARITH == FA_FP8 ? 1 : 0,
 };
@@ -140,6 +147,7 @@ static double load(const gh_gemm_args *g, const gh_buffer *b, uint64_t idx)
     default: return ((const int32_t *)b->data)[idx];
     }
     if (FAKE_ARITH == FA_TF32_TRUNC && g->dtype == GH_F32) v = round_bits(v, 10, 1);
+    if (FAKE_ARITH == FA_F16_PATH && (g->dtype == GH_F32 || g->dtype == GH_BF16)) v = gh_f16_to_f64(gh_f64_to_f16(v));
     if (FAKE_ARITH == FA_FLUSH && fabs(v) < min_normal(g->dtype)) v = 0;
     return v;
 }

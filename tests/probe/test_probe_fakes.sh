@@ -59,6 +59,12 @@ fi
 # An FP8 combination summed in 13 bits, promoted every 4 steps, as it declares (in process too).
 probe fp8 0 --no-isolation && expect fp8 --mismatches none \
     'e4m3*e4m3->f32:accumulator:bits=13,mismatch=0' 'e4m3*e4m3->f32:acc_promotion:verdict=every,every=4,mismatch=0'
+# f32 and bf16 inputs through an f16 path: declared for bf16 (no mismatch there), not for f32
+# (whose subnormals it loses too).
+probe f16_path 1 && expect f16_path --mismatches input_range,input_rounding,subnormal_inputs,subnormal_results \
+    f32:input_range:verdict=f16-range,mismatch=1 f32:input_rounding:verdict=nearest-even,bits=10,mismatch=1 \
+    f32:subnormal_inputs:verdict=flushed,mismatch=1 bf16:input_range:verdict=f16-range,mismatch=0 \
+    bf16:input_rounding:verdict=exact,mismatch=0 bf16:subnormal_inputs:verdict=flushed,mismatch=0
 # (a) f32 inputs cut to TF32 toward zero, declared as TF32 to nearest.
 probe tf32_trunc 1 && expect tf32_trunc --mismatches input_rounding \
     f32:input_rounding:verdict=toward-zero,bits=10,mismatch=1 f32:accumulator:bits=23,mismatch=0 \
