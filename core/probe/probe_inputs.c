@@ -69,7 +69,10 @@ static void input_range(probe_ctx *x)
              : f32_lost ? "inputs pass through f32's exponent range: 2^200 and 2^-200 do not come back"
                         : "some inputs outside f16's range do not come back");
     const char *want = probe_declared_range(&x->decl, x->fmt);
-    snprintf(f->declared, sizeof f->declared, "%s (%s)", x->decl.inputs_text, want);
+    snprintf(f->declared, sizeof f->declared, "%s, %s exponent range", x->decl.inputs_text,
+             !strcmp(want, "full")        ? "the type's"
+             : !strcmp(want, "f16-range") ? "f16's"
+                                          : "f32's");
     f->mismatch = strcmp(v, want) != 0;
     probe_ctx_done(o, c);
 }
