@@ -5,6 +5,7 @@
  * kernel; f16 and bf16 summed in f32; i32 wraps. */
 #include <math.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@
 #define FA_FP8          7
 /* f32 and bf16 inputs pass through f16 (its 10 bits and its range), as declared for bf16 only */
 #define FA_F16_PATH     8
+/* hangs on the f32 overflow case (K = 2, M = 2, N = 1): a timeout is a finding too */
+#define FA_HANG         9
 
 struct gh_plugin {
     int gemm_calls;
@@ -213,6 +216,8 @@ static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh
         return GH_OK;
     }
     if (FAKE_ARITH == FA_CRASH_ACC && g->k == 3 && g->m > 4) raise(SIGSEGV);
+    if (FAKE_ARITH == FA_HANG && g->dtype == GH_F32 && g->k == 2 && g->m == 2 && g->n == 1)
+        for (;;) pause(); /* until the watchdog stops the worker */
     const int backwards = FAKE_ARITH == FA_ORDER_VARIES && ctx->gemm_calls % 2 == 0;
     for (int64_t i = 0; i < g->m; i++)
         for (int64_t j = 0; j < g->n; j++) {
