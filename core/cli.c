@@ -21,6 +21,11 @@ static void usage(FILE *to)
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
         "       gemmhost compare [OPTIONS] A.json B.json [C.json ...]\n"
         "                (results files compared: see gemmhost compare --help)\n"
+        "       gemmhost probe [--config FILE] [--set SECTION.KEY=VALUE]... [--backend LIST]\n"
+        "                [--kernel LIST] [--device LIST] [--dtype LIST] [--output PREFIX]\n"
+        "                [--json | --quiet] [--no-isolation]\n"
+        "                (what each kernel's arithmetic does, measured with crafted GEMMs\n"
+        "                and compared with what it declares: docs/probe.md)\n"
         "\n"
         "Runs the GEMM kernels (naive, tiled, blocked, vendor libraries) of every plugin\n"
         "and device the config names, verifies each result against a host reference,\n"
@@ -181,6 +186,23 @@ static int take(gh_cli *c, const option *o, const char *value, int *help, int *v
     return 0;
 }
 
+/* gemmhost probe takes the selection and where its JSON goes; options of a
+ * run that would mean nothing there are refused, not ignored. */
+static int check_probe(const gh_cli *c, int argc, char **argv)
+{
+    static const char *const run_only[] = {"--list",    "--dry-run",        "--tune",     "--tune-budget", "--resume",
+                                           "--junit",   "--save-outputs",   "--timeline", "--size",        "--trans",
+                                           "--verbose", "--full-agreement", "--summary",  "--overwrite"};
+    for (int i = 2; i < argc; i++)
+        for (size_t r = 0; r < sizeof run_only / sizeof run_only[0]; r++) {
+            const size_t len = strlen(run_only[r]);
+            if (!strncmp(argv[i], run_only[r], len) && (argv[i][len] == '\0' || argv[i][len] == '='))
+                return usage_error("%s does not go with gemmhost probe", run_only[r]);
+        }
+    if (c->json && c->quiet) return usage_error("%s: give one of them", "--json --quiet");
+    return 0;
+}
+
 /* Combinations that would silently drop an option. */
 static int check_combinations(const gh_cli *c)
 {
@@ -195,7 +217,7 @@ static int check_combinations(const gh_cli *c)
                            "--list, --dry-run nor --resume");
     if (c->quiet && c->verbose) return usage_error("%s: give one of them", "--quiet --verbose");
     if (c->json && c->summary) return usage_error("%s: give one of them", "--json --summary");
-    if ((c->json || c->summary) && !c->list)
+    if ((c->json || c->summary) && !c->list && !(c->json && c->probe))
         return usage_error("%s only goes with --list", c->json ? "--json" : "--summary");
     return 0;
 }
@@ -210,6 +232,10 @@ int gh_cli_parse(int argc, char **argv, gh_cli *c, int *exit_status, int *wants_
     unsigned char given[sizeof options / sizeof options[0]] = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (i == 1 && !strcmp(a, "probe")) { /* the subcommand, before any option */
+            c->probe = 1;
+            continue;
+        }
         const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
         const option *o = find_option(a, eq ? (size_t)(eq - a) : strlen(a));
         if (!o && !strcmp(a, "-h")) o = find_option("--help", 6);
@@ -245,7 +271,7 @@ int gh_cli_parse(int argc, char **argv, gh_cli *c, int *exit_status, int *wants_
         *exit_status = EXIT_PASS;
         return -1;
     }
-    if (check_combinations(c) != 0) {
+    if ((c->probe && check_probe(c, argc, argv) != 0) || check_combinations(c) != 0) {
         *exit_status = EXIT_USAGE;
         return -1;
     }

@@ -31,6 +31,7 @@ typedef struct gh_cli {
     int resume;         /* --resume: continue the run whose results are at the output */
     int tune;           /* --tune: search every selected kernel's parameters (core/tune), no run */
     double tune_budget; /* --tune-budget, seconds: over every tune_budget key; < 0 when not given */
+    int probe;          /* `gemmhost probe ...`: the arithmetic fingerprint (core/probe), no run */
 } gh_cli;
 
 /* Parses argv into c. Returns -1 when the program should exit now, with

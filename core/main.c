@@ -17,6 +17,7 @@
 #include "list.h"
 #include "loader.h"
 #include "plan.h"
+#include "probe.h"
 #include "proxy.h"
 #include "report.h"
 #include "resume.h"
@@ -472,7 +473,10 @@ static int gemmhost(int argc, char **argv)
         gh_cli_free(&c);
         return EXIT_USAGE;
     }
-    int status = c.dry_run ? dry_run(&c, &cfg, &plan, argc, argv) : run(&c, &cfg, &plugins, &plan, argc, argv);
+    gh_probe_options probe = {c.output && *c.output ? c.output : NULL, c.json, c.quiet};
+    int status = c.probe     ? gh_probe(&cfg, &plan, &probe)
+                 : c.dry_run ? dry_run(&c, &cfg, &plan, argc, argv)
+                             : run(&c, &cfg, &plugins, &plan, argc, argv);
     gh_plan_free(&plan);
     gh_plugins_free(&plugins);
     gh_config_free(&cfg);

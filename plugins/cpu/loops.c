@@ -81,7 +81,14 @@
 #define ROUND AS_IS
 DEFINE_GEMM(float, float, f32)
 DEFINE_GEMM(double, double, f64)
-DEFINE_GEMM(int32_t, int32_t, i32)
+#undef LOAD
+#undef ROUND
+/* i32 multiplies and sums in 64 bits and wraps to 32 when stored, as GPUs
+ * do: an int32_t product or sum that overflows would be undefined behaviour
+ * (gemmhost probe's overflow case, and the sanitizer build, find it). */
+#define LOAD(x)  ((int64_t)(x))
+#define ROUND(x) ((int32_t)(uint32_t)(uint64_t)(x))
+DEFINE_GEMM(int32_t, int64_t, i32)
 #undef LOAD
 #undef ROUND
 #define LOAD  gh_f16_to_f32

@@ -1,0 +1,73 @@
+/* Findings and the case runner the analyses share; see probe_finding.h. */
+#include "probe_finding.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+probe_finding *probe_finding_add(probe_findings *fs, const char *property)
+{
+    if (fs->n == fs->cap) {
+        fs->cap = fs->cap ? 2 * fs->cap : 16;
+        fs->items = gh_xrealloc(fs->items, fs->cap * sizeof *fs->items);
+    }
+    probe_finding *f = &fs->items[fs->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->property, sizeof f->property, "%s", property);
+    f->bits = f->every = -1;
+    return f;
+}
+
+void probe_finding_evidence(probe_finding *f, int64_t i, int64_t j, double got, double expected)
+{
+    if (f->n_ev < PROBE_MAX_EVIDENCE) f->ev[f->n_ev++] = (probe_evidence){i, j, got, expected};
+}
+
+void probe_findings_free(probe_findings *fs)
+{
+    for (size_t i = 0; i < fs->n; i++) probe_case_free(fs->items[i].c);
+    free(fs->items);
+    memset(fs, 0, sizeof *fs);
+}
+
+void probe_finding_case(probe_finding *f, const probe_case *c)
+{
+    probe_case_free(f->c);
+    f->c = probe_case_new(c->name, c->dtype, c->m, c->n, c->k, c->why);
+    f->c->b_dtype = c->b_dtype;
+    f->c->c_dtype = c->c_dtype;
+    memcpy(f->c->a, c->a, (size_t)(c->m * c->k) * sizeof *c->a);
+    memcpy(f->c->b, c->b, (size_t)(c->k * c->n) * sizeof *c->b);
+}
+
+probe_outcome *probe_ctx_run(probe_ctx *x, const char *property, const probe_case *c)
+{
+    probe_outcome *o = gh_xcalloc(1, sizeof *o);
+    probe_exec(x->target, c, o);
+    if (o->kind == PROBE_RAN) return o;
+    probe_finding *f = probe_finding_add(x->out, property);
+    snprintf(f->verdict, sizeof f->verdict, "%s", probe_outcome_name(o->kind));
+    snprintf(f->text, sizeof f->text, "%s (case %s): %.340s", probe_outcome_name(o->kind), c->name, o->detail);
+    f->outcome = o->kind;
+    /* a crash or hang on a crafted case is itself a finding to act on */
+    f->mismatch = o->kind == PROBE_CRASHED || o->kind == PROBE_TIMEOUT;
+    probe_finding_case(f, c);
+    probe_outcome_free(o);
+    free(o);
+    return NULL;
+}
+
+void probe_ctx_done(probe_outcome *o, probe_case *c)
+{
+    if (o) probe_outcome_free(o);
+    free(o);
+    probe_case_free(c);
+}
+
+int probe_same(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
