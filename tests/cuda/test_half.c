@@ -125,7 +125,17 @@ static int case_make(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
     gh_matrix_fill_random(&dc->c0, seed, 2, 0);
     if (beta != 0.0) gh_matrix_copy(&dc->c_init, &dc->c0);
     else gh_matrix_poison(&dc->c_init); /* never to be read */
-    const gh_case_inputs in = {d, ta, tb, m, n, k, alpha, beta, &dc->a, &dc->b, &dc->c0};
+    const gh_case_inputs in = {.dtype = d,
+                               .trans_a = ta,
+                               .trans_b = tb,
+                               .m = m,
+                               .n = n,
+                               .k = k,
+                               .alpha = alpha,
+                               .beta = beta,
+                               .a = &dc->a,
+                               .b = &dc->b,
+                               .c0 = &dc->c0};
     const gh_verify_options opt = {GH_VERIFY_FULL, 0.0, 3, 0, 0, seed};
     if (!(dc->ref = gh_reference_build(&in, &opt))) return -1;
     if (upload_matrix(api, ctx, device, &dc->a, &dc->buf_a) || upload_matrix(api, ctx, device, &dc->b, &dc->buf_b))

@@ -26,7 +26,17 @@ int host_verify(gh_dtype dtype, int trans_a, int trans_b, int64_t m, int64_t n, 
         copy_in(&mc1, dtype, c1) != 0) {
         snprintf(why, why_size, "out of host memory for the host reference");
     } else {
-        const gh_case_inputs in = {dtype, trans_a, trans_b, m, n, k, alpha, beta, &ma, &mb, beta != 0 ? &mc0 : NULL};
+        const gh_case_inputs in = {.dtype = dtype,
+                                   .trans_a = trans_a,
+                                   .trans_b = trans_b,
+                                   .m = m,
+                                   .n = n,
+                                   .k = k,
+                                   .alpha = alpha,
+                                   .beta = beta,
+                                   .a = &ma,
+                                   .b = &mb,
+                                   .c0 = beta != 0 ? &mc0 : NULL};
         /* One thread: the cases are small, and the test runs beside others. */
         const gh_verify_options opt = {.method = GH_VERIFY_FULL, .threads = 1, .seed = 1};
         gh_reference *ref = gh_reference_build(&in, &opt);

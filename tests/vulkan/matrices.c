@@ -57,7 +57,17 @@ int check_result(const problem *p, const void *a, const void *b, const void *c0,
     gh_matrix ma = view(p->dtype, a, p->a_off, p->ta ? p->k : p->m, p->ta ? p->m : p->k, p->lda);
     gh_matrix mb = view(p->dtype, b, p->b_off, p->tb ? p->n : p->k, p->tb ? p->k : p->n, p->ldb);
     gh_matrix mc0 = view(p->dtype, c0, p->c_off, p->m, p->n, p->ldc);
-    gh_case_inputs in = {p->dtype, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->beta, &ma, &mb, &mc0};
+    gh_case_inputs in = {.dtype = p->dtype,
+                         .trans_a = p->ta,
+                         .trans_b = p->tb,
+                         .m = p->m,
+                         .n = p->n,
+                         .k = p->k,
+                         .alpha = p->alpha,
+                         .beta = p->beta,
+                         .a = &ma,
+                         .b = &mb,
+                         .c0 = &mc0};
     gh_verify_options opt = {.method = GH_VERIFY_FULL, .threads = 1};
     gh_reference *ref = gh_reference_build(&in, &opt);
     gh_matrix out; /* C's window, packed */
