@@ -604,7 +604,9 @@ static int fleet_gather(char *own_report, const char *base, int quiet)
     json_t *doc = gh_fleet_merge(reports, fleet.size);
     free(reports);
     if (!quiet) printf("\n");
-    status = gh_fleet_worse_status(status, gh_fleet_print(doc, quiet ? fopen("/dev/null", "w") : stdout));
+    FILE *table = quiet ? fopen("/dev/null", "w") : stdout; /* quiet: the totals and files only */
+    status = gh_fleet_worse_status(status, gh_fleet_print(doc, table ? table : stdout));
+    if (table && table != stdout) fclose(table);
     char *path = gh_strdupf("%s.json", base);
     if (gh_fleet_write(doc, path, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
@@ -712,7 +714,10 @@ static int gemmhost_rank(int argc, char **argv)
         .isolated = cfg.run.isolation == GH_ISOLATION_PROCESS, .has_timeout = 1, .timeout = cfg.run.timeout};
     if (!idle) gh_plugins_discover(&plugins, (const char *const *)cfg.run.plugin_dirs, cfg.run.n_plugin_dirs);
     if (c.list) {
-        int status = gh_list_plugins(&plugins, c.json ? GH_LIST_JSON : c.summary ? GH_LIST_SUMMARY : GH_LIST_TEXT);
+        int status = fleet.rank != 0 ? EXIT_PASS
+                                     : gh_list_plugins(&plugins, c.json      ? GH_LIST_JSON
+                                                                 : c.summary ? GH_LIST_SUMMARY
+                                                                             : GH_LIST_TEXT);
         free(rank_filter);
         gh_plugins_free(&plugins);
         gh_config_free(&cfg);

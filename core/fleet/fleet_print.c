@@ -106,15 +106,15 @@ static void print_agreement(const json_t *fleet, FILE *out)
         }
         fprintf(out, "agreement across ranks %s: ", dtypes[d]);
         if (identical == cases)
-            fprintf(out, "all %zu cases identical across %zu results on %zu ranks, %zu hosts\n", cases, results, ranks,
-                    hosts);
+            fprintf(out, "all %zu cases identical across %zu results on %zu ranks, %zu host%s\n", cases, results, ranks,
+                    hosts, hosts == 1 ? "" : "s");
         else if (!beyond)
-            fprintf(out, "all %zu cases agree within %.3g of the bound (%zu results on %zu ranks, %zu hosts)\n", cases,
-                    worst, results, ranks, hosts);
+            fprintf(out, "all %zu cases agree within %.3g of the bound (%zu results on %zu ranks, %zu host%s)\n", cases,
+                    worst, results, ranks, hosts, hosts == 1 ? "" : "s");
         else
             fprintf(out,
-                    "%zu of %zu cases DIFFER beyond the bound, by up to %.3g (%zu results on %zu ranks, %zu hosts)\n",
-                    beyond, cases, worst, results, ranks, hosts);
+                    "%zu of %zu cases DIFFER beyond the bound, by up to %.3g (%zu results on %zu ranks, %zu host%s)\n",
+                    beyond, cases, worst, results, ranks, hosts, hosts == 1 ? "" : "s");
         const json_t *pair = json_object_get(worst_entry, "worst");
         if (worst_entry && json_array_size(pair) == 2)
             fprintf(out, "    worst: %lldx%lldx%lld %s (case %lld), %s vs %s\n",

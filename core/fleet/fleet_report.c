@@ -96,10 +96,11 @@ static void append_list(json_t *fleet, const json_t *doc, const char *key, int r
     }
 }
 
-/* The status a rank's results give when it sent none (a file read back). */
+/* The status a rank's results give when it sent none (a file read back):
+ * nothing run is 3, as the rank's own run would have said. */
 static int status_of_results(const json_t *doc)
 {
-    int status = EXIT_PASS;
+    int status = results_in(doc) ? EXIT_PASS : EXIT_NOT_RUN;
     size_t i;
     json_t *res;
     json_array_foreach(json_object_get(doc, "results"), i, res)
