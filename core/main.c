@@ -604,9 +604,7 @@ static int fleet_gather(char *own_report, const char *base, int quiet)
     json_t *doc = gh_fleet_merge(reports, fleet.size);
     free(reports);
     if (!quiet) printf("\n");
-    FILE *table = quiet ? fopen("/dev/null", "w") : stdout; /* quiet: the totals and files only */
-    status = gh_fleet_worse_status(status, gh_fleet_print(doc, table ? table : stdout));
-    if (table && table != stdout) fclose(table);
+    status = gh_fleet_worse_status(status, gh_fleet_print(doc, stdout, quiet));
     char *path = gh_strdupf("%s.json", base);
     if (gh_fleet_write(doc, path, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost: %s\n", err);
@@ -667,7 +665,37 @@ static int place_sections(gh_cli *c, gh_config *cfg, char **filter, int *idle)
     return EXIT_PASS;
 }
 
+/* "name.rank-N.ext" for "name.ext": a file each rank writes for itself. */
+static char *rank_file(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
+        return gh_strdupf("%s.rank-%d", path, fleet.rank);
+    return gh_strdupf("%.*s.rank-%d%s", (int)(dot - path), path, fleet.rank, dot);
+}
+
+/* Under MPI, the files of --junit, --timeline and --save-outputs are each
+ * rank's own (a lock held by one rank would refuse the others; two ranks
+ * saving one output would race on its temporary file). owned[3]: to free. */
+static void rank_own_files(gh_cli *c, char *owned[3])
+{
+    if (!fleet.active) return;
+    if (c->junit) c->junit = owned[0] = rank_file(c->junit);
+    if (c->timeline) c->timeline = owned[1] = rank_file(c->timeline);
+    if (c->save_outputs) c->save_outputs = owned[2] = gh_strdupf("%s/rank-%d", c->save_outputs, fleet.rank);
+}
+
+static int gemmhost_rank_files(int argc, char **argv, char *owned[3]);
+
 static int gemmhost_rank(int argc, char **argv)
+{
+    char *owned[3] = {NULL, NULL, NULL};
+    int status = gemmhost_rank_files(argc, argv, owned);
+    for (int i = 0; i < 3; i++) free(owned[i]);
+    return status;
+}
+
+static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
 {
     gh_crash_install();
     gh_cli c;
@@ -682,6 +710,7 @@ static int gemmhost_rank(int argc, char **argv)
         return EXIT_PASS;
     }
     char err[2048] = "";
+    rank_own_files(&c, owned);
     gh_config cfg;
     int rc = c.config_path ? gh_config_load_file(c.config_path, c.overrides, c.n_overrides, &cfg, err, sizeof err)
                            : gh_config_load_text(gh_default_config_text, "<built-in>", c.overrides, c.n_overrides, &cfg,

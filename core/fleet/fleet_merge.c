@@ -93,7 +93,7 @@ int gh_fleet_merge_main(int argc, char **argv)
     free(reports);
     char *out = gh_strdupf("%s.json", output ? output : base);
     char err[2048];
-    int status = gh_fleet_print(fleet, stdout);
+    int status = gh_fleet_print(fleet, stdout, 0);
     if (gh_fleet_write(fleet, out, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost merge: %s\n", err);
         status = gh_fleet_worse_status(status, EXIT_NOT_RUN);

@@ -147,11 +147,13 @@ static void print_failures_and_notes(const json_t *fleet, FILE *out)
     json_array_foreach(notes, i, r) fprintf(out, "  %s\n", json_string_value(r));
 }
 
-int gh_fleet_print(const json_t *fleet, FILE *out)
+int gh_fleet_print(const json_t *fleet, FILE *out, int quiet)
 {
-    print_ranks(fleet, out);
-    print_agreement(fleet, out);
-    print_failures_and_notes(fleet, out);
+    if (!quiet) {
+        print_ranks(fleet, out);
+        print_agreement(fleet, out);
+        print_failures_and_notes(fleet, out);
+    }
     int status = EXIT_PASS;
     size_t i;
     json_t *e;
@@ -165,9 +167,9 @@ int gh_fleet_print(const json_t *fleet, FILE *out)
         for (int k = 0; k < 6; k++) c[k] += one[k];
         n++;
     }
-    fprintf(
-        out,
-        "\ngemmhost fleet: %zu ranks: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu crashed, %zu timeout\n",
-        n, c[0], c[1], c[2], c[3], c[4], c[5]);
+    fprintf(out,
+            "%sgemmhost fleet: %zu ranks: %zu passed, %zu failed, %zu unsupported, %zu errors, %zu crashed, %zu "
+            "timeout\n",
+            quiet ? "" : "\n", n, c[0], c[1], c[2], c[3], c[4], c[5]);
     return status;
 }
