@@ -15,6 +15,7 @@
 #include "encode.h"
 #include "experiment.h"
 #include "fleet_comm.h"
+#include "fleet_rank.h"
 #include "fleet_report.h"
 #include "host_memory.h"
 #include "list.h"
@@ -437,47 +438,6 @@ static void print_version(void)
     gh_plugins_free(&plugins);
 }
 
-/* Under MPI, one stage's outcome on every rank: rank 0 prints each message
- * once, naming the ranks it came from, and every rank gets the worst status
- * (so all go on, or all stop, together). Alone: the message and status. */
-static int fleet_agree(int status, const char *message)
-{
-    if (!fleet.active) {
-        if (*message) fprintf(stderr, "gemmhost: %s\n", message);
-        return status;
-    }
-    char err[1024], **all = NULL;
-    char *mine = gh_strdupf("%d\n%s", status, message);
-    int rc = gh_fleet_gather_text(&fleet, mine, &all, err, sizeof err);
-    free(mine);
-    int worst = status;
-    if (rc == 0 && fleet.rank == 0) {
-        worst = EXIT_PASS;
-        for (int r = 0; r < fleet.size; r++) {
-            char *text = strchr(all[r], '\n') + 1;
-            worst = gh_fleet_worse_status(worst, atoi(all[r]));
-            int first = 1;
-            for (int q = 0; q < r && first; q++) first = strcmp(strchr(all[q], '\n') + 1, text) != 0;
-            if (!*text || !first) continue;
-            gh_sbuf ranks = {0};
-            for (int q = r; q < fleet.size; q++)
-                if (!strcmp(strchr(all[q], '\n') + 1, text)) gh_sb_printf(&ranks, "%s%d", q > r ? ", " : "", q);
-            char *list = gh_sb_take(&ranks);
-            fprintf(stderr, "gemmhost: %s %s: %s\n", strchr(list ? list : "", ',') ? "ranks" : "rank",
-                    list ? list : "?", text);
-            free(list);
-        }
-    }
-    for (int r = 0; all && r < fleet.size; r++) free(all[r]);
-    free(all);
-    if (rc == 0) rc = gh_fleet_bcast_int(&fleet, &worst, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "gemmhost: rank %d: %s\n", fleet.rank, err);
-        gh_fleet_abort(&fleet, EXIT_USAGE); /* the others wait in the same call: end the job */
-    }
-    return worst;
-}
-
 /* A `devices = local_rank` backend whose plugin has no device at this
  * rank's node-local index: said before anything runs. */
 static int check_local_rank_devices(const gh_config *cfg, const gh_plan *plan, char *err, size_t err_size)
@@ -495,31 +455,6 @@ static int check_local_rank_devices(const gh_config *cfg, const gh_plan *plan, c
         }
     }
     return 0;
-}
-
-/* Runs fn with stdout going into a string (*text, the caller's). */
-static int capture_stdout(int (*fn)(void *), void *arg, char **text)
-{
-    fflush(stdout);
-    FILE *tmp = tmpfile();
-    int saved = dup(STDOUT_FILENO);
-    if (!tmp || saved < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
-        if (tmp) fclose(tmp);
-        if (saved >= 0) close(saved);
-        *text = gh_strdup("");
-        return fn(arg);
-    }
-    int status = fn(arg);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    long n = ftell(tmp);
-    *text = gh_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-    rewind(tmp);
-    size_t got = n > 0 ? fread(*text, 1, (size_t)n, tmp) : 0;
-    (*text)[got] = '\0';
-    fclose(tmp);
-    return status;
 }
 
 typedef struct fleet_job {
@@ -542,113 +477,51 @@ static int fleet_dry_run_rank(void *arg)
     return dry_run(j->c, j->cfg, j->plan, j->argc, j->argv);
 }
 
-/* --dry-run under MPI: each rank's plan, printed by rank 0 in rank order. */
-static int fleet_dry_run(fleet_job *j)
-{
-    char *text, err[1024], **all = NULL;
-    int status = capture_stdout(fleet_dry_run_rank, j, &text);
-    char *mine = gh_strdupf("== rank %d of %d on %s (local rank %d) ==\n%s", fleet.rank, fleet.size, fleet.host,
-                            fleet.local_rank, text);
-    free(text);
-    if (gh_fleet_gather_text(&fleet, mine, &all, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: rank %d: %s\n", fleet.rank, err);
-        gh_fleet_abort(&fleet, EXIT_USAGE);
-    }
-    free(mine);
-    for (int r = 0; all && r < fleet.size; r++) {
-        fputs(all[r], stdout);
-        free(all[r]);
-    }
-    free(all);
-    return fleet_agree(status, "");
-}
-
 static int fleet_run_rank(void *arg)
 {
     fleet_job *j = arg;
-    return j->idle ? EXIT_PASS : run(j->c, j->cfg, j->plugins, j->plan, j->argc, j->argv);
+    return run(j->c, j->cfg, j->plugins, j->plan, j->argc, j->argv);
 }
 
-/* Rank 0: every other rank's report as it comes, the fleet report, and its
- * file. Returns the fleet's exit status. */
-static int fleet_gather(char *own_report, const char *base, int quiet)
+/* The run under MPI (fleet_rank.h): this rank's part quietly into its own
+ * files PREFIX.rank-N.*, the fleet's report from rank 0. */
+static int fleet_run(fleet_job *j, const char *prefix)
 {
-    json_t **reports = calloc((size_t)fleet.size, sizeof *reports);
-    reports[0] = json_loads(own_report, 0, NULL);
-    size_t results = json_array_size(json_object_get(json_object_get(reports[0], "doc"), "results"));
-    char err[2048];
-    int status = EXIT_PASS;
-    for (int got = 1; got < fleet.size; got++) {
-        int from = -1;
-        char *text = NULL;
-        if (gh_fleet_recv_report(&fleet, &from, &text, err, sizeof err) != 0) {
-            fprintf(stderr, "gemmhost: rank 0: %s; the ranks' own files hold their results (gemmhost merge %s)\n", err,
-                    base);
-            status = EXIT_VERIFY_FAILED;
-            break;
-        }
-        json_t *rep = from > 0 && from < fleet.size ? json_loads(text, 0, NULL) : NULL;
-        free(text);
-        if (!rep) continue;
-        json_decref(reports[from]);
-        reports[from] = rep;
-        size_t n = json_array_size(json_object_get(json_object_get(rep, "doc"), "results"));
-        results += n;
-        if (!quiet)
-            fprintf(
-                stderr,
-                "gemmhost fleet: rank %d (%s) done, exit %lld, %zu results; %d of %d ranks done, %zu results so far\n",
-                from, fleet.hosts[from], (long long)json_integer_value(json_object_get(rep, "status")), n, got + 1,
-                fleet.size, results);
-    }
-    json_t *doc = gh_fleet_merge(reports, fleet.size);
-    free(reports);
-    if (!quiet) printf("\n");
-    status = gh_fleet_worse_status(status, gh_fleet_print(doc, stdout, quiet));
-    char *path = gh_strdupf("%s.json", base);
-    if (gh_fleet_write(doc, path, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: %s\n", err);
-        status = gh_fleet_worse_status(status, EXIT_NOT_RUN);
-    } else {
-        printf("fleet results: %s (per rank: %s.rank-N.json)\n", path, base);
-    }
-    free(path);
-    json_decref(doc);
+    gh_cli *c = j->c;
+    const char *cli_output = c->output; /* argv's: gh_cli_free leaves it */
+    int quiet = c->quiet;
+    char *rank_prefix = gh_fleet_rank_prefix(prefix, fleet.rank);
+    c->output = rank_prefix;
+    c->quiet = 1;
+    int status = gh_fleet_run(&fleet, j->idle ? NULL : fleet_run_rank, j, prefix, quiet);
+    c->output = cli_output;
+    c->quiet = quiet;
+    free(rank_prefix);
     return status;
 }
 
-/* The run under MPI: each rank runs what is placed on it into its own files
- * (PREFIX.rank-N.*), quietly; rank 0 gathers the reports into the fleet's.
- * Every rank returns the fleet's exit status. */
-static int fleet_run(fleet_job *j, const char *prefix)
+/* Under MPI, each rank's files checked before any rank runs, as a single
+ * run checks its own (report_paths.h): a refusal is everyone's, said by
+ * rank 0 with the commands that go on for the whole job. */
+static int fleet_check_files(gh_cli *c, const gh_config *cfg, const char *prefix, int argc, char **argv)
 {
-    char *base = gh_fleet_prefix(prefix), *rank_prefix = gh_fleet_rank_prefix(prefix, fleet.rank);
-    int quiet = j->c->quiet;
-    const char *cli_output = j->c->output; /* argv's: gh_cli_free leaves it */
-    j->c->output = rank_prefix;            /* the CLI's own string is not freed by gh_cli_free (argv) */
-    j->c->quiet = 1;
-    char *ignored;
-    int status = capture_stdout(fleet_run_rank, j, &ignored); /* the table is rank 0's, for the fleet */
-    free(ignored);
-    char *json = gh_strdupf("%s.json", rank_prefix), *log = gh_strdupf("%s.jsonl", rank_prefix);
-    char *report = gh_fleet_rank_report(
-        fleet.rank, fleet.host, fleet.local_rank, fleet.size, status, j->idle,
-        status == EXIT_USAGE ? "its run stopped before any result (exit 2; its message is on stderr)" : NULL, json,
-        log);
-    free(json);
-    free(log);
-    char err[1024];
-    if (fleet.rank == 0) {
-        status = fleet_gather(report, base, quiet);
-    } else if (gh_fleet_send_report(&fleet, report, err, sizeof err) != 0) {
-        fprintf(stderr, "gemmhost: rank %d: %s; its own files hold its results\n", fleet.rank, err);
-    }
-    free(report);
-    if (gh_fleet_bcast_int(&fleet, &status, err, sizeof err) != 0)
-        fprintf(stderr, "gemmhost: rank %d: %s\n", fleet.rank, err);
-    j->c->output = cli_output;
+    const char *cli_output = c->output;
+    char *rank_prefix = gh_fleet_rank_prefix(prefix, fleet.rank), err[4096] = "";
+    c->output = rank_prefix;
+    char *experiment = experiment_of(c);
+    gh_report_options ro = report_options(c, cfg, "", experiment, argc, argv);
+    gh_report_paths paths;
+    int rc = c->resume ? 0 : gh_report_paths_resolve(&ro, &paths, err, sizeof err);
+    if (rc == 0 && !c->resume) gh_report_paths_free(&paths);
+    c->output = cli_output;
+    free(experiment);
     free(rank_prefix);
-    free(base);
+    int status = gh_fleet_agree(&fleet, rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "");
+    if (status != EXIT_PASS && fleet.rank == 0)
+        fprintf(stderr,
+                "gemmhost: under MPI each rank's files are %s.rank-N.*: for the whole job, --output OTHER keeps "
+                "them, --overwrite replaces them, --resume continues each rank's run\n",
+                prefix);
     return status;
 }
 
@@ -658,7 +531,7 @@ static int place_sections(gh_cli *c, gh_config *cfg, char **filter, int *idle)
 {
     char err[2048] = "";
     int bad = gh_placement_check(cfg, fleet.size, fleet.hosts, err, sizeof err) != 0;
-    int status = fleet_agree(bad ? EXIT_USAGE : EXIT_PASS, fleet.rank == 0 ? err : "");
+    int status = gh_fleet_agree(&fleet, bad ? EXIT_USAGE : EXIT_PASS, fleet.rank == 0 ? err : "");
     if (status != EXIT_PASS) return status;
     size_t placed = gh_placement_apply(cfg, fleet.rank, fleet.host, fleet.local_rank, c->filters.backends, filter);
     *idle = placed == 0;
@@ -715,7 +588,7 @@ static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
     int rc = c.config_path ? gh_config_load_file(c.config_path, c.overrides, c.n_overrides, &cfg, err, sizeof err)
                            : gh_config_load_text(gh_default_config_text, "<built-in>", c.overrides, c.n_overrides, &cfg,
                                                  err, sizeof err);
-    if (fleet_agree(rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "") != EXIT_PASS) {
+    if (gh_fleet_agree(&fleet, rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "") != EXIT_PASS) {
         if (rc == 0) gh_config_free(&cfg);
         gh_cli_free(&c);
         return EXIT_USAGE;
@@ -729,11 +602,11 @@ static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
         return EXIT_USAGE;
     }
     const char *prefix = c.output ? c.output : cfg.run.output;
-    if (fleet_agree(fleet.active && !c.list && (!prefix || !*prefix) ? EXIT_USAGE : EXIT_PASS,
-                    fleet.active && fleet.rank == 0 && !c.list && (!prefix || !*prefix)
-                        ? "under MPI every rank writes its results to PREFIX.rank-N.json: give --output PREFIX "
-                          "(output is empty)"
-                        : "") != EXIT_PASS) {
+    if (gh_fleet_agree(&fleet, fleet.active && !c.list && (!prefix || !*prefix) ? EXIT_USAGE : EXIT_PASS,
+                       fleet.active && fleet.rank == 0 && !c.list && (!prefix || !*prefix)
+                           ? "under MPI every rank writes its results to PREFIX.rank-N.json: give --output PREFIX "
+                             "(output is empty)"
+                           : "") != EXIT_PASS) {
         free(rank_filter);
         gh_config_free(&cfg);
         gh_cli_free(&c);
@@ -758,13 +631,15 @@ static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
     gh_plan_filters filters = {rank_filter ? rank_filter : c.filters.backends, c.filters.kernels, c.filters.devices};
     rc = idle ? 0 : gh_plan_build(&cfg, &plugins, &filters, &plan, err, sizeof err);
     if (rc == 0 && !idle) rc = check_local_rank_devices(&cfg, &plan, err, sizeof err);
-    int status = fleet_agree(rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "");
+    int status = gh_fleet_agree(&fleet, rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "");
     if (status == EXIT_PASS) {
         prefix = c.output ? c.output : cfg.run.output;
         fleet_job job = {&c, &cfg, &plugins, &plan, argc, argv, idle};
         if (!fleet.active)
             status = c.dry_run ? dry_run(&c, &cfg, &plan, argc, argv) : run(&c, &cfg, &plugins, &plan, argc, argv);
-        else status = c.dry_run ? fleet_dry_run(&job) : fleet_run(&job, prefix);
+        else if (c.dry_run) status = gh_fleet_dry_run(&fleet, fleet_dry_run_rank, &job);
+        else if ((status = fleet_check_files(&c, &cfg, prefix, argc, argv)) == EXIT_PASS)
+            status = fleet_run(&job, prefix);
     }
     if (!idle) gh_plan_free(&plan);
     free(rank_filter);

@@ -12,6 +12,7 @@ typedef struct gh_fleet {
     int active;     /* 1: launched under mpirun/srun (more than this one process may run) */
     int rank, size; /* 0 and 1 when not active */
     int local_rank; /* the rank's index among the ranks of its node (shared-memory communicator) */
+    int threads;    /* MPI may be called from a second thread, one at a time (MPI_THREAD_SERIALIZED) */
     char host[256]; /* this rank's host name */
     char **hosts;   /* every rank's host name, size entries */
 } gh_fleet;

@@ -67,7 +67,7 @@ static json_t *load_rank_doc(const char *json_path, const char *log_path)
 char *gh_fleet_rank_report(int rank, const char *host, int local_rank, int size, int status, int idle, const char *why,
                            const char *json_path, const char *log_path)
 {
-    json_t *doc = idle ? NULL : load_rank_doc(json_path, log_path);
+    json_t *doc = idle || (!json_path && !log_path) ? NULL : load_rank_doc(json_path, log_path);
     json_t *r =
         json_pack("{s:i, s:s, s:i, s:i, s:i, s:b, s:s?, s:s?, s:o?}", "rank", rank, "host", host, "local_rank",
                   local_rank, "size", size, "status", status, "idle", idle, "why", why, "file", json_path, "doc", doc);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fleet_comm.h"
@@ -25,6 +26,28 @@ static int mpi_check(int rc, const char *what, char *err, size_t err_size)
     if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "MPI error %d", rc);
     snprintf(err, err_size, "%s failed: %s", what, text);
     return -1;
+}
+
+/* A pause between polls: a rank that waits for others must not spin a core
+ * that a rank still timing its kernels on this node would use (a blocking
+ * MPI call busy-polls in Open MPI). From 1 ms up to 20 ms. */
+static void pause_a_little(int *round)
+{
+    long ms = *round < 20 ? 1 + *round : 20;
+    struct timespec t = {0, ms * 1000000L};
+    nanosleep(&t, NULL);
+    (*round)++;
+}
+
+/* Waits for a non-blocking call without spinning. */
+static int wait_gently(MPI_Request *req, MPI_Status *st, const char *what, char *err, size_t err_size)
+{
+    int done = 0, round = 0;
+    for (;;) {
+        if (mpi_check(MPI_Test(req, &done, st ? st : MPI_STATUS_IGNORE), what, err, err_size) != 0) return -1;
+        if (done) return 0;
+        pause_a_little(&round);
+    }
 }
 
 int gh_fleet_built_with_mpi(void)
@@ -60,11 +83,14 @@ int gh_fleet_init(gh_fleet *f, int *argc, char ***argv, char *err, size_t err_si
         one_rank(f);
         return 0;
     }
-    if (mpi_check(MPI_Init(argc, argv), "MPI_Init", err, err_size) != 0) {
+    int provided = MPI_THREAD_SINGLE;
+    if (mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread", err, err_size) !=
+        0) {
         one_rank(f);
         return -1;
     }
     f->active = 1;
+    f->threads = provided >= MPI_THREAD_SERIALIZED; /* rank 0 listens for the others while it runs */
     char *all = NULL;
     int rc =
         mpi_check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", err, err_size);
@@ -146,14 +172,19 @@ int gh_fleet_max_int(gh_fleet *f, int *value, char *err, size_t err_size)
 {
     if (!f->active) return 0;
     int in = *value;
-    return mpi_check(MPI_Allreduce(&in, value, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce (max)", err,
-                     err_size);
+    MPI_Request req;
+    if (mpi_check(MPI_Iallreduce(&in, value, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req), "MPI_Iallreduce (max)", err,
+                  err_size) != 0)
+        return -1;
+    return wait_gently(&req, NULL, "MPI_Iallreduce (max)", err, err_size);
 }
 
 int gh_fleet_bcast_int(gh_fleet *f, int *value, char *err, size_t err_size)
 {
     if (!f->active) return 0;
-    return mpi_check(MPI_Bcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast", err, err_size);
+    MPI_Request req;
+    if (mpi_check(MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req), "MPI_Ibcast", err, err_size) != 0) return -1;
+    return wait_gently(&req, NULL, "MPI_Ibcast", err, err_size);
 }
 
 /* Sizes go first as a 64-bit count: a report may pass 2 GiB in no case we
@@ -165,12 +196,18 @@ int gh_fleet_send_report(gh_fleet *f, const char *text, char *err, size_t err_si
         snprintf(err, err_size, "a rank's report of %llu bytes is too large to send", (unsigned long long)len);
         return -1;
     }
-    if (mpi_check(MPI_Send(&len, 1, MPI_UINT64_T, 0, TAG_REPORT_SIZE, MPI_COMM_WORLD), "MPI_Send (report size)", err,
-                  err_size) != 0)
-        return -1;
     (void)f;
-    return mpi_check(MPI_Send(text, (int)len, MPI_CHAR, 0, TAG_REPORT, MPI_COMM_WORLD), "MPI_Send (report)", err,
-                     err_size);
+    MPI_Request req[2];
+    if (mpi_check(MPI_Isend(&len, 1, MPI_UINT64_T, 0, TAG_REPORT_SIZE, MPI_COMM_WORLD, &req[0]),
+                  "MPI_Isend (report size)", err, err_size) != 0)
+        return -1;
+    if (mpi_check(MPI_Isend(text, (int)len, MPI_CHAR, 0, TAG_REPORT, MPI_COMM_WORLD, &req[1]), "MPI_Isend (report)",
+                  err, err_size) != 0) {
+        wait_gently(&req[0], NULL, "MPI_Isend (report size)", err, err_size);
+        return -1;
+    }
+    if (wait_gently(&req[0], NULL, "MPI_Isend (report size)", err, err_size) != 0) return -1;
+    return wait_gently(&req[1], NULL, "MPI_Isend (report)", err, err_size);
 }
 
 int gh_fleet_recv_report(gh_fleet *f, int *from, char **text, char *err, size_t err_size)
@@ -178,7 +215,14 @@ int gh_fleet_recv_report(gh_fleet *f, int *from, char **text, char *err, size_t 
     (void)f;
     uint64_t len = 0;
     MPI_Status st;
-    if (mpi_check(MPI_Recv(&len, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_REPORT_SIZE, MPI_COMM_WORLD, &st),
+    int ready = 0, round = 0;
+    while (!ready) { /* polled, not blocking: see pause_a_little */
+        if (mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, TAG_REPORT_SIZE, MPI_COMM_WORLD, &ready, &st), "MPI_Iprobe", err,
+                      err_size) != 0)
+            return -1;
+        if (!ready) pause_a_little(&round);
+    }
+    if (mpi_check(MPI_Recv(&len, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_REPORT_SIZE, MPI_COMM_WORLD, &st),
                   "MPI_Recv (report size)", err, err_size) != 0)
         return -1;
     *from = st.MPI_SOURCE;
@@ -187,8 +231,10 @@ int gh_fleet_recv_report(gh_fleet *f, int *from, char **text, char *err, size_t 
         return -1;
     }
     *text = gh_xmalloc(len);
-    if (mpi_check(MPI_Recv(*text, (int)len, MPI_CHAR, *from, TAG_REPORT, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-                  "MPI_Recv (report)", err, err_size) != 0) {
+    MPI_Request req;
+    if (mpi_check(MPI_Irecv(*text, (int)len, MPI_CHAR, *from, TAG_REPORT, MPI_COMM_WORLD, &req), "MPI_Irecv (report)",
+                  err, err_size) != 0 ||
+        wait_gently(&req, NULL, "MPI_Irecv (report)", err, err_size) != 0) {
         free(*text);
         *text = NULL;
         return -1;
