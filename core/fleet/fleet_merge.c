@@ -66,6 +66,8 @@ int gh_fleet_merge_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     json_t **reports = calloc((size_t)size, sizeof *reports);
+    char *experiment = NULL; /* the lowest rank's with a document: every rank's must be the same */
+    int first_rank = -1;
     for (int r = 0; r < size; r++) {
         char *json = gh_strdupf("%s.rank-%d.json", base, r), *log = gh_strdupf("%s.rank-%d.jsonl", base, r);
         if (file_exists(json) || file_exists(log)) {
@@ -73,11 +75,23 @@ int gh_fleet_merge_main(int argc, char **argv)
             json_t *rep = json_loads(text, 0, NULL);
             free(text);
             json_t *doc = json_object_get(rep, "doc");
+            const char *exp = json_string_value(json_object_get(doc, "experiment"));
+            if (doc && !experiment) experiment = gh_strdup(exp ? exp : "");
+            else if (doc && strcmp(experiment, exp ? exp : "") != 0) { /* an earlier job's file left at the prefix */
+                json_object_set_new(rep, "why",
+                                    json_sprintf("%s is of another experiment than rank %d's (another "
+                                                 "config or selection): left out",
+                                                 json, first_rank));
+                json_object_del(rep, "doc");
+                doc = NULL;
+            }
+            if (doc && first_rank < 0) first_rank = r;
             json_t *head = json_object_get(doc, "fleet");
             json_object_del(rep, "status"); /* unknown: the results say */
             json_object_del(rep, "local_rank");
             json_object_del(rep, "host");
-            if (!doc) json_object_set_new(rep, "why", json_sprintf("%s and %s cannot be read", json, log));
+            if (!doc && !json_object_get(rep, "why"))
+                json_object_set_new(rep, "why", json_sprintf("%s and %s cannot be read", json, log));
             int job = (int)json_integer_value(json_object_get(head, "size"));
             if (job > size) { /* ranks past the last file: their reports are NULL */
                 reports = realloc(reports, (size_t)job * sizeof *reports);
@@ -91,6 +105,7 @@ int gh_fleet_merge_main(int argc, char **argv)
     }
     json_t *fleet = gh_fleet_merge(reports, size);
     free(reports);
+    free(experiment);
     char *out = gh_strdupf("%s.json", output ? output : base);
     char err[2048];
     int status = gh_fleet_print(fleet, stdout, 0);
