@@ -11,6 +11,7 @@
 
 #define MAX_RANK 16777215LL /* far beyond any job; keeps the ranges' arithmetic in int */
 
+#ifdef GEMMHOST_WITH_MPI
 /* "3" or "2-5" into r. -1 when it is neither. */
 static int parse_range(const char *item, gh_rank_range *r)
 {
@@ -45,6 +46,8 @@ static int get_ranks(loader *ld, const section *s, const entry *e, gh_placement 
     ini_free_strings(items, n);
     return rc;
 }
+
+#endif
 
 int cfg_placement_key(loader *ld, const section *s, const entry *e, gh_placement *p)
 {
