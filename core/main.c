@@ -534,7 +534,7 @@ static int place_sections(gh_cli *c, gh_config *cfg, char **filter, int *idle)
     int status = gh_fleet_agree(&fleet, bad ? EXIT_USAGE : EXIT_PASS, fleet.rank == 0 ? err : "");
     if (status != EXIT_PASS) return status;
     size_t placed = gh_placement_apply(cfg, fleet.rank, fleet.host, fleet.local_rank, c->filters.backends, filter);
-    *idle = placed == 0;
+    *idle = fleet.active && placed == 0;
     return EXIT_PASS;
 }
 

@@ -130,17 +130,23 @@ static int member_of_kept_split(const gh_config *cfg, const char *backend)
     return 0;
 }
 
+/* Whether `name` is an item of the comma list `list`. */
+static int listed(const char *list, const char *name)
+{
+    return in_filter(list, name);
+}
+
 size_t gh_placement_apply(gh_config *cfg, int rank, const char *host, int local_rank, const char *filter,
                           char **backends)
 {
     *backends = NULL;
     gh_sbuf list = {0};
     size_t placed = 0, kept = 0;
-    int narrowed = filter != NULL;
+    int narrowed = 0;
     for (size_t i = 0; i < cfg->n_splits; i++) {
         gh_split_config *sp = &cfg->splits[i];
-        if (gh_placement_matches(&sp->place, rank, host) && in_filter(filter, sp->name)) {
-            gh_sb_printf(&list, "%s%s", placed++ ? "," : "", sp->name);
+        if (gh_placement_matches(&sp->place, rank, host)) {
+            if (!filter || listed(filter, sp->name)) gh_sb_printf(&list, "%s%s", placed++ ? "," : "", sp->name);
             cfg->splits[kept++] = *sp;
         } else {
             free_split(sp);
@@ -150,13 +156,14 @@ size_t gh_placement_apply(gh_config *cfg, int rank, const char *host, int local_
     kept = 0;
     for (size_t i = 0; i < cfg->n_backends; i++) {
         gh_backend_config *b = &cfg->backends[i];
-        int here = gh_placement_matches(&b->place, rank, host) && in_filter(filter, b->name);
+        int here = gh_placement_matches(&b->place, rank, host);
         if (!here && !member_of_kept_split(cfg, b->name)) {
             free_backend(b);
+            narrowed = 1; /* a --backend naming it is another rank's business */
             continue;
         }
-        if (here) gh_sb_printf(&list, "%s%s", placed++ ? "," : "", b->name);
-        else narrowed = 1; /* kept for a split only */
+        if (here && (!filter || listed(filter, b->name))) gh_sb_printf(&list, "%s%s", placed++ ? "," : "", b->name);
+        if (!here) narrowed = 1; /* kept for a split only */
         if (b->local_rank_devices) {
             free(b->devices);
             b->devices = gh_strdupf("%d", local_rank);
@@ -167,5 +174,7 @@ size_t gh_placement_apply(gh_config *cfg, int rank, const char *host, int local_
     char *names = gh_sb_take(&list);
     if (narrowed && placed) *backends = names;
     else free(names);
-    return cfg->auto_backends ? 1 : placed;
+    if (cfg->auto_backends) return 1;
+    /* Nothing removed: the command line's filter stands as it is, its unknown names refused by the planner. */
+    return narrowed ? placed : 1;
 }

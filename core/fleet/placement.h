@@ -18,10 +18,11 @@ int gh_placement_check(const gh_config *cfg, int size, char *const *hosts, char 
 
 /* Cuts cfg down to the sections placed on this rank (with the members of a
  * split placed here, which then run only in the split) and points each
- * `devices = local_rank` at local_rank. *backends gets the --backend filter
- * that says so (the caller's; NULL when every kept section runs), from
- * `filter` (the command line's, NULL for none). Returns how many sections
- * run on this rank (0: the rank is idle). */
+ * `devices = local_rank` at local_rank. When a section was taken out,
+ * *backends gets the --backend filter this rank runs (the caller's): the
+ * sections placed here that `filter` (the command line's, NULL for none)
+ * names; else NULL, and `filter` stands. Returns 0 when this rank has
+ * nothing to run (idle), else non-zero. */
 size_t gh_placement_apply(gh_config *cfg, int rank, const char *host, int local_rank, const char *filter,
                           char **backends);
 
