@@ -75,6 +75,14 @@ assert "crashed" in by(1), by(1)
 assert by(0) == ["pass"] * 4 and by(2) == ["pass"] * 4, (by(0), by(2))
 PY
 
+# Rank 2's backend cannot run (no such plugin): the fleet report says so, naming the rank; exit 3.
+printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\n' >"$work/none.ini"
+printf '[backend c]\nplugin = cpu\nkernels = naive\nranks = 0-1\n[backend gone]\nplugin = nosuch\nranks = 2\n' >>"$work/none.ini"
+out=$(mpi "$gemmhost" --config "$work/none.ini" --output "$work/none" 2>&1)
+expect_status "a rank whose backend cannot run" $? 3
+expect_in "the fleet report names the rank" "$out" "rank 2 (" 
+expect_in "and says its backend could not run" "$out" "backend gone could not run"
+
 # Rank 2 waits in its third gemm; it is killed there.
 printf '[run]\nsizes = 8, 9\ndtype = f32\ntrans = nn, tn\nwarmup = 0\nrepeat = 1\n' >"$work/kill.ini"
 printf '[backend c]\nplugin = cpu\nkernels = naive\nranks = 0-1\n[backend gate]\nplugin = %s\nranks = 2\n' \
