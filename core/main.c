@@ -493,7 +493,8 @@ static int fleet_run(fleet_job *j, const char *prefix)
     char *rank_prefix = gh_fleet_rank_prefix(prefix, fleet.rank);
     c->output = rank_prefix;
     c->quiet = 1;
-    int status = gh_fleet_run(&fleet, j->idle ? NULL : fleet_run_rank, j, prefix, quiet);
+    int status =
+        gh_fleet_run(&fleet, j->idle ? NULL : fleet_run_rank, j, prefix, quiet, c->verbose || c->full_agreement);
     c->output = cli_output;
     c->quiet = quiet;
     free(rank_prefix);

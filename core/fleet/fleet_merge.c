@@ -38,23 +38,27 @@ static void scan_ranks(const char *base, int *seen)
 int gh_fleet_merge_main(int argc, char **argv)
 {
     const char *prefix = NULL, *output = NULL;
+    int verbose = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--output") && i + 1 < argc) output = argv[++i];
         else if (!strncmp(argv[i], "--output=", 9)) output = argv[i] + 9;
+        else if (!strcmp(argv[i], "--verbose")) verbose = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf(
-                "usage: gemmhost merge PREFIX [--output OUT]\n"
+                "usage: gemmhost merge PREFIX [--output OUT] [--verbose]\n"
                 "  the fleet report from the per-rank files PREFIX.rank-N.json(l) of an MPI run (docs/fleet.md),\n"
-                "  written to OUT.json (default PREFIX.json)\n");
+                "  written to OUT.json (default PREFIX.json); --verbose: every case's groups of identical outputs\n");
             return EXIT_PASS;
         } else if (argv[i][0] == '-' || prefix) {
-            fprintf(stderr, "gemmhost merge: unexpected argument %s (usage: gemmhost merge PREFIX [--output OUT])\n",
-                    argv[i]);
+            fprintf(
+                stderr,
+                "gemmhost merge: unexpected argument %s (usage: gemmhost merge PREFIX [--output OUT] [--verbose])\n",
+                argv[i]);
             return EXIT_USAGE;
         } else prefix = argv[i];
     }
     if (!prefix) {
-        fprintf(stderr, "gemmhost merge: missing PREFIX (usage: gemmhost merge PREFIX [--output OUT])\n");
+        fprintf(stderr, "gemmhost merge: missing PREFIX (usage: gemmhost merge PREFIX [--output OUT] [--verbose])\n");
         return EXIT_USAGE;
     }
     char *base = gh_fleet_prefix(prefix);
@@ -108,7 +112,7 @@ int gh_fleet_merge_main(int argc, char **argv)
     free(experiment);
     char *out = gh_strdupf("%s.json", output ? output : base);
     char err[2048];
-    int status = gh_fleet_print(fleet, stdout, 0);
+    int status = gh_fleet_print(fleet, stdout, 0, verbose);
     if (gh_fleet_write(fleet, out, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost merge: %s\n", err);
         status = gh_fleet_worse_status(status, EXIT_NOT_RUN);

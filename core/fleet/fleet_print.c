@@ -126,6 +126,42 @@ static void print_agreement(const json_t *fleet, FILE *out)
     }
 }
 
+/* --verbose: every case across the ranks, with its groups of bit-identical
+ * outputs and their members. */
+static void print_cases(const json_t *fleet, FILE *out)
+{
+    const json_t *agreement = json_object_get(fleet, "agreement");
+    if (!json_array_size(agreement)) return;
+    fprintf(out,
+            "agreement across ranks, per case (groups of bit-identical outputs; diff: the largest between "
+            "groups, in units of the bound)\n");
+    size_t i, g, k;
+    json_t *e, *grp, *member;
+    json_array_foreach(agreement, i, e)
+    {
+        const json_t *m = json_object_get(e, "max_diff_in_bounds");
+        char diff[32];
+        if (json_is_number(m)) snprintf(diff, sizeof diff, "%.3g", json_number_value(m));
+        else snprintf(diff, sizeof diff, "%s", json_is_string(m) ? json_string_value(m) : "?");
+        fprintf(
+            out, "  case %lld %s %s %lldx%lldx%lld: %lld results on %zu ranks, %zu hosts, %zu groups, diff %s%s\n",
+            (long long)json_integer_value(json_object_get(e, "case_index")), str(e, "dtype"), str(e, "trans"),
+            (long long)json_integer_value(json_object_get(e, "m")),
+            (long long)json_integer_value(json_object_get(e, "n")),
+            (long long)json_integer_value(json_object_get(e, "k")),
+            (long long)json_integer_value(json_object_get(e, "results")), json_array_size(json_object_get(e, "ranks")),
+            json_array_size(json_object_get(e, "hosts")), json_array_size(json_object_get(e, "groups")), diff,
+            json_is_false(json_object_get(e, "fingerprints")) ? " (some groups without comparable fingerprints)" : "");
+        json_array_foreach(json_object_get(e, "groups"), g, grp)
+        {
+            fprintf(out, "    %s:", str(grp, "hash"));
+            json_array_foreach(json_object_get(grp, "members"), k, member)
+                fprintf(out, "%s %s", k ? "," : "", json_string_value(member));
+            fprintf(out, "\n");
+        }
+    }
+}
+
 static void print_failures_and_notes(const json_t *fleet, FILE *out)
 {
     size_t i;
@@ -147,10 +183,11 @@ static void print_failures_and_notes(const json_t *fleet, FILE *out)
     json_array_foreach(notes, i, r) fprintf(out, "  %s\n", json_string_value(r));
 }
 
-int gh_fleet_print(const json_t *fleet, FILE *out, int quiet)
+int gh_fleet_print(const json_t *fleet, FILE *out, int quiet, int verbose)
 {
     if (!quiet) {
         print_ranks(fleet, out);
+        if (verbose) print_cases(fleet, out);
         print_agreement(fleet, out);
         print_failures_and_notes(fleet, out);
     }

@@ -102,7 +102,7 @@ typedef struct listener {
     gh_fleet *f;
     json_t **reports; /* reports[r] for rank r */
     size_t results;   /* so far, over the ranks that reported */
-    int quiet, failed, got;
+    int quiet, verbose, failed, got;
     char base[4096];
 } listener;
 
@@ -145,7 +145,7 @@ static int fleet_report(listener *l, const char *own_report)
     l->reports[0] = json_loads(own_report, 0, NULL);
     json_t *doc = gh_fleet_merge(l->reports, l->f->size);
     if (!l->quiet) printf("\n");
-    int status = gh_fleet_print(doc, stdout, l->quiet);
+    int status = gh_fleet_print(doc, stdout, l->quiet, l->verbose);
     if (l->failed) status = gh_fleet_worse_status(status, EXIT_VERIFY_FAILED);
     char *path = gh_strdupf("%s.json", l->base);
     if (gh_fleet_write(doc, path, err, sizeof err) != 0) {
@@ -165,10 +165,10 @@ static int run_nothing(void *arg)
     return EXIT_PASS;
 }
 
-int gh_fleet_run(gh_fleet *f, int (*run)(void *), void *arg, const char *prefix, int quiet)
+int gh_fleet_run(gh_fleet *f, int (*run)(void *), void *arg, const char *prefix, int quiet, int verbose)
 {
     char *base = gh_fleet_prefix(prefix), *rank_prefix = gh_fleet_rank_prefix(prefix, f->rank);
-    listener l = {.f = f, .quiet = quiet};
+    listener l = {.f = f, .quiet = quiet, .verbose = verbose};
     snprintf(l.base, sizeof l.base, "%s", base);
     pthread_t thread;
     int listening = 0;

@@ -20,8 +20,8 @@ int gh_fleet_dry_run(gh_fleet *f, int (*dry_run)(void *), void *arg);
 /* The run under MPI: run(arg) (this rank's run, into PREFIX.rank-N.*, its
  * stdout set aside; NULL for an idle rank), this rank's report to rank 0,
  * and on rank 0 the fleet report (PREFIX.json and the terminal; only the
- * totals when quiet). `prefix` is the run's output. Every rank returns the
+ * totals when quiet, each case's agreement groups when verbose). `prefix` is the run's output. Every rank returns the
  * fleet's exit status. */
-int gh_fleet_run(gh_fleet *f, int (*run)(void *), void *arg, const char *prefix, int quiet);
+int gh_fleet_run(gh_fleet *f, int (*run)(void *), void *arg, const char *prefix, int quiet, int verbose);
 
 #endif

@@ -38,11 +38,12 @@ json_t *gh_fleet_merge(json_t **reports, int size);
 int gh_fleet_write(const json_t *fleet, const char *path, char *err, size_t err_size);
 
 /* The terminal report: a line per rank, the agreement across ranks per
- * dtype, each failure and note with its rank, the totals (quiet: the totals
- * alone). Returns the fleet's exit
+ * dtype (verbose: first each case's groups and their members), each
+ * failure and note with its rank, the totals (quiet: the totals alone).
+ * Returns the fleet's exit
  * status: the worst of the ranks', a missing or unfinished rank counting as
  * a failed result. */
-int gh_fleet_print(const json_t *fleet, FILE *out, int quiet);
+int gh_fleet_print(const json_t *fleet, FILE *out, int quiet, int verbose);
 
 /* Adds "agreement" to the fleet document: per case, the groups of
  * bit-identical outputs across every rank and the largest difference
