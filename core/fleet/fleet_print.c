@@ -144,13 +144,14 @@ static void print_cases(const json_t *fleet, FILE *out)
         if (json_is_number(m)) snprintf(diff, sizeof diff, "%.3g", json_number_value(m));
         else snprintf(diff, sizeof diff, "%s", json_is_string(m) ? json_string_value(m) : "?");
         fprintf(
-            out, "  case %lld %s %s %lldx%lldx%lld: %lld results on %zu ranks, %zu hosts, %zu groups, diff %s%s\n",
+            out, "  case %lld %s %s %lldx%lldx%lld: %lld results on %zu ranks, %zu host%s, %zu groups, diff %s%s\n",
             (long long)json_integer_value(json_object_get(e, "case_index")), str(e, "dtype"), str(e, "trans"),
             (long long)json_integer_value(json_object_get(e, "m")),
             (long long)json_integer_value(json_object_get(e, "n")),
             (long long)json_integer_value(json_object_get(e, "k")),
             (long long)json_integer_value(json_object_get(e, "results")), json_array_size(json_object_get(e, "ranks")),
-            json_array_size(json_object_get(e, "hosts")), json_array_size(json_object_get(e, "groups")), diff,
+            json_array_size(json_object_get(e, "hosts")), json_array_size(json_object_get(e, "hosts")) == 1 ? "" : "s",
+            json_array_size(json_object_get(e, "groups")), diff,
             json_is_false(json_object_get(e, "fingerprints")) ? " (some groups without comparable fingerprints)" : "");
         json_array_foreach(json_object_get(e, "groups"), g, grp)
         {
