@@ -63,6 +63,14 @@ out=$(mpi "$gemmhost" --config "$work/fleet.ini" --output "$work/bad" --set vk.r
 expect_status "ranks = 7 in a job of 3" $? 2
 expect_in "names the section and the ranks" "$out" "[backend vk] ranks = 7: no such rank: the job has 3 ranks (0-2)"
 [ ! -e "$work/bad.rank-0.json" ] && ok "nothing ran" || bad "a rank ran after the error"
+out=$(mpi "$gemmhost" --config "$work/fleet.ini" --output "$work/bad" --set vk.hosts='no-such-node*' --dry-run 2>&1)
+expect_status "a host pattern matching no rank, --dry-run" $? 2
+expect_in "names the pattern and the hosts" "$out" "[backend vk] hosts = no-such-node* matches no rank's host"
+# devices = local_rank on every rank, with one device (the C plugin's): ranks 1 and 2 have none of their index.
+out=$(mpi "$gemmhost" --config "$work/fleet.ini" --output "$work/bad" --set c.ranks=0-2 --set c.devices=local_rank 2>&1)
+expect_status "devices = local_rank past the devices there are" $? 2
+expect_in "rank 0 names rank 2 and its local rank" "$out" "rank 2: --set c.devices=local_rank: [backend c] devices = local_rank: local rank 2"
+[ ! -e "$work/bad.rank-0.json" ] && ok "nothing ran" || bad "a rank ran after the error"
 
 # Rank 1 gets a plugin that aborts in its third gemm.
 printf '[run]\nsizes = 8, 9\ndtype = f32\ntrans = nn, tn\nwarmup = 0\nrepeat = 1\n' >"$work/crash.ini"
