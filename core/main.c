@@ -515,6 +515,13 @@ static int fleet_check_files(gh_cli *c, const gh_config *cfg, const char *prefix
     int rc = c->resume ? 0 : gh_report_paths_resolve(&ro, &paths, err, sizeof err);
     if (rc == 0 && !c->resume) gh_report_paths_free(&paths);
     c->output = cli_output;
+    if (rc == 0 && fleet.rank == 0) { /* the fleet's own file, PREFIX.json */
+        char *base = gh_fleet_prefix(prefix), *path = gh_strdupf("%s.json", base), *id = experiment_of(c);
+        rc = gh_fleet_file_check(path, id, c->overwrite || c->resume, err, sizeof err);
+        free(id);
+        free(path);
+        free(base);
+    }
     free(experiment);
     free(rank_prefix);
     int status = gh_fleet_agree(&fleet, rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "");

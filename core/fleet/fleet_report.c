@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "fleet_report.h"
@@ -177,6 +178,31 @@ json_t *gh_fleet_merge(json_t **reports, int size)
     for (int r = 0; r < size; r++) json_decref(reports[r]);
     gh_fleet_agreement(fleet);
     return fleet;
+}
+
+int gh_fleet_file_check(const char *path, const char *experiment, int overwrite, char *err, size_t err_size)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return 0; /* nothing there yet */
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "%s is not a regular file: the fleet's results cannot go there; it is left alone",
+                 path);
+        return -1;
+    }
+    if (overwrite) return 0;
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    const char *there = json_string_value(json_object_get(doc, "experiment"));
+    int same = doc && json_object_get(doc, "fleet") && there && experiment && strcmp(there, experiment) == 0;
+    if (!same)
+        snprintf(err, err_size,
+                 "%s holds %s, which this fleet run would replace: --overwrite replaces it, --output OTHER keeps it",
+                 path,
+                 !doc                             ? "something that is not a results file"
+                 : !json_object_get(doc, "fleet") ? "the results of a run without MPI"
+                                                  : "the fleet results of another experiment");
+    json_decref(doc);
+    return same ? 0 : -1;
 }
 
 int gh_fleet_write(const json_t *fleet, const char *path, char *err, size_t err_size)

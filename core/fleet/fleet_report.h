@@ -34,6 +34,12 @@ int gh_fleet_worse_status(int a, int b);
  * stolen. Its "fleet" member lists every rank with what became of it. */
 json_t *gh_fleet_merge(json_t **reports, int size);
 
+/* Whether the fleet file `path` may be written by a run of `experiment`:
+ * nothing there, or a fleet file of the same experiment, or overwrite.
+ * Anything else (a single run's results, another experiment's fleet, not
+ * gemmhost's) is -1 with err saying what is there and what goes on. */
+int gh_fleet_file_check(const char *path, const char *experiment, int overwrite, char *err, size_t err_size);
+
 /* Writes it to PREFIX.json (whole, or not at all). 0, or -1 with err. */
 int gh_fleet_write(const json_t *fleet, const char *path, char *err, size_t err_size);
 

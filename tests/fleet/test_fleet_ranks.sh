@@ -72,6 +72,15 @@ expect_status "devices = local_rank past the devices there are" $? 2
 expect_in "rank 0 names rank 2 and its local rank" "$out" "rank 2: --set c.devices=local_rank: [backend c] devices = local_rank: local rank 2"
 [ ! -e "$work/bad.rank-0.json" ] && ok "nothing ran" || bad "a rank ran after the error"
 
+# A single run's results at the prefix are not replaced by a fleet's PREFIX.json unless asked.
+printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\n[backend c]\nplugin = cpu\nkernels = naive\n' >"$work/one.ini"
+"$gemmhost" --config "$work/one.ini" --output "$work/single" --quiet >/dev/null 2>&1
+before=$(md5sum <"$work/single.json")
+out=$(mpi "$gemmhost" --config "$work/one.ini" --output "$work/single" 2>&1)
+expect_status "a fleet over a single run's results" $? 2
+expect_in "says what is there" "$out" "single.json holds the results of a run without MPI"
+[ "$(md5sum <"$work/single.json")" = "$before" ] && ok "and leaves it whole" || bad "the single run's results changed"
+
 # Rank 1 gets a plugin that aborts in its third gemm.
 printf '[run]\nsizes = 8, 9\ndtype = f32\ntrans = nn, tn\nwarmup = 0\nrepeat = 1\n' >"$work/crash.ini"
 printf '[backend c]\nplugin = cpu\nkernels = naive\nranks = 0, 2\n[backend bad]\nplugin = %s\nranks = 1\n' \
