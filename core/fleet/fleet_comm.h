@@ -17,9 +17,6 @@ typedef struct gh_fleet {
     char **hosts;   /* every rank's host name, size entries */
 } gh_fleet;
 
-/* Whether this build has MPI at all. */
-int gh_fleet_built_with_mpi(void);
-
 /* Joins the MPI job when the environment says one launched this process
  * (OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK; GEMMHOST_MPI=0 opts out),
  * else fills f as one rank without calling MPI. -1 with err (MPI's words). */

@@ -50,11 +50,6 @@ static int wait_gently(MPI_Request *req, MPI_Status *st, const char *what, char 
     }
 }
 
-int gh_fleet_built_with_mpi(void)
-{
-    return 1;
-}
-
 /* Whether a launcher started this process as a rank: Open MPI's mpirun,
  * PMIx (srun --mpi=pmix, Open MPI 4+) or PMI-1/2 (srun --mpi=pmi2, MPICH's
  * Hydra). Started alone, gemmhost does not call MPI at all: a singleton

@@ -8,11 +8,6 @@
 #include "fleet_comm.h"
 #include "util.h"
 
-int gh_fleet_built_with_mpi(void)
-{
-    return 0;
-}
-
 int gh_fleet_init(gh_fleet *f, int *argc, char ***argv, char *err, size_t err_size)
 {
     (void)argc, (void)argv, (void)err, (void)err_size;
