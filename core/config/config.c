@@ -200,12 +200,14 @@ void gh_config_free(gh_config *cfg)
             ini_free_strings(b->keys[k].values, b->keys[k].n_values);
         }
         free(b->keys);
+        gh_placement_free(&b->place);
     }
     free(cfg->backends);
     for (size_t i = 0; i < cfg->n_splits; i++) {
         free(cfg->splits[i].name);
         ini_free_strings(cfg->splits[i].backends, cfg->splits[i].n_backends);
         free(cfg->splits[i].kernel);
+        gh_placement_free(&cfg->splits[i].place);
     }
     free(cfg->splits);
     ini_free_strings(cfg->origin_texts, cfg->n_origin_texts);

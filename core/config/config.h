@@ -32,6 +32,22 @@ typedef struct gh_raw_key {
     gh_origin origin;
 } gh_raw_key;
 
+/* Where a [backend] or [split] runs in an MPI job (docs/fleet.md): on the
+ * ranks listed (`ranks = 0, 2-5`) and on hosts whose name matches a pattern
+ * (`hosts = gpu-node*`, fnmatch); both given: ranks in both; neither: every
+ * rank. core/fleet checks them against the job. */
+typedef struct gh_rank_range {
+    int64_t first, last;
+} gh_rank_range;
+typedef struct gh_placement {
+    gh_rank_range *ranks; /* NULL: every rank */
+    size_t n_ranks;
+    gh_origin ranks_origin;
+    char **hosts; /* NULL: every host */
+    size_t n_hosts;
+    gh_origin hosts_origin;
+} gh_placement;
+
 typedef struct gh_backend_config {
     char *name;     /* section name: [backend NAME] */
     char *plugin;   /* plugin name ("cpu") or a path to a .so */
@@ -44,7 +60,10 @@ typedef struct gh_backend_config {
     double tune_budget; /* seconds per kernel search; NaN: [run]'s */
     gh_raw_key *keys;   /* every other key: kernel params or plugin options */
     size_t n_keys;
-    gh_origin origin; /* the section header */
+    gh_origin origin;       /* the section header */
+    gh_placement place;     /* ranks, hosts */
+    int local_rank_devices; /* devices = local_rank: the node-local rank's index (core/fleet sets devices) */
+    gh_origin devices_origin;
 } gh_backend_config;
 
 typedef struct gh_split_config {
@@ -59,6 +78,7 @@ typedef struct gh_split_config {
     int numa;           /* gh_split_numa (split.h): numa = auto (0) | off (1) */
     int b_copy;         /* gh_split_b_copy (split.h): b_copy = auto (0) | host (1) | peer (2) */
     gh_origin origin;
+    gh_placement place; /* ranks, hosts */
 } gh_split_config;
 
 /* Where plugins run: each backend instance in a worker process of its own
@@ -165,6 +185,7 @@ int gh_config_load_file(const char *path, const char *const *overrides, size_t n
 int gh_config_load_text(const char *text, const char *name, const char *const *overrides, size_t n_overrides,
                         gh_config *out, char *err, size_t err_size);
 void gh_config_free(gh_config *cfg);
+void gh_placement_free(gh_placement *p);
 
 /* The built-in default: every plugin and device found, every kernel, a few
  * small shapes that include ones that are not multiples of any tile. */

@@ -51,6 +51,10 @@ int cfg_set_c_dtype(loader *ld, const section *s, const entry *e, gh_run_config 
 int cfg_set_scale(loader *ld, const section *s, const entry *e, double *out);
 int cfg_check_types(loader *ld, const section *s, gh_run_config *run);
 
+/* ranks and hosts (config_placement.c): 1 when e is neither, 0 read, -1 an
+ * error (also in a build without MPI: the keys are refused there). */
+int cfg_placement_key(loader *ld, const section *s, const entry *e, gh_placement *p);
+
 /* Section checks: [run] (config_run.c), [backend] and [split] (config_sections.c). */
 int cfg_check_run(loader *ld, gh_run_config *run);
 int cfg_check_backend(loader *ld, const section *s, gh_config *cfg);

@@ -53,7 +53,19 @@ static int backend_key(loader *ld, const section *s, const entry *e, gh_backend_
         if (gh_plugin_names_file(b->plugin)) cfg_resolve_in_config_dir(ld, e, &b->plugin);
         return 0;
     }
-    if (strcmp(e->key, "devices") == 0) return get_devices(ld, s, e, &b->devices);
+    if (strcmp(e->key, "devices") == 0) {
+        b->devices_origin = cfg_origin_of(ld, e);
+        if (strcmp(e->value, "local_rank") == 0) {
+            b->local_rank_devices = 1;
+            free(b->devices);
+            b->devices = gh_strdup("0"); /* one rank alone is local rank 0; core/fleet sets it under MPI */
+            return 0;
+        }
+        b->local_rank_devices = 0;
+        return get_devices(ld, s, e, &b->devices);
+    }
+    int placed = cfg_placement_key(ld, s, e, &b->place);
+    if (placed <= 0) return placed;
     if (strcmp(e->key, "kernels") == 0) return cfg_get_unique_list(ld, s, e, &b->kernels, &b->n_kernels);
     if (strcmp(e->key, "timeout") == 0) {
         b->has_timeout = 1;
@@ -79,7 +91,8 @@ int cfg_check_backend(loader *ld, const section *s, gh_config *cfg)
 
 /* -- [split NAME] -- */
 
-static const char *const split_key_names[] = {"backends", "panel", "mem_limit", "kernel", "numa", "b_copy"};
+static const char *const split_key_names[] = {"backends", "panel",  "mem_limit", "kernel",
+                                              "numa",     "b_copy", "ranks",     "hosts"};
 /* In the order of gh_split_numa and gh_split_b_copy (split.h). */
 static const char *const numa_names[] = {"auto", "off"};
 static const char *const b_copy_names[] = {"auto", "host", "peer"};
@@ -90,6 +103,8 @@ static int split_key(loader *ld, const section *s, const entry *e, gh_split_conf
     if (strcmp(e->key, "panel") == 0) return cfg_get_int(ld, s, e, 1, MAX_DIM, &sp->panel);
     if (strcmp(e->key, "mem_limit") == 0) return cfg_get_mem_limit(ld, s, e, &sp->mem_limit);
     if (strcmp(e->key, "kernel") == 0) return cfg_get_string(ld, s, e, &sp->kernel);
+    int placed = cfg_placement_key(ld, s, e, &sp->place);
+    if (placed <= 0) return placed;
     const char *v;
     if (strcmp(e->key, "numa") == 0)
         return cfg_get_single(ld, s, e, &v) != 0 ? -1
@@ -99,7 +114,7 @@ static int split_key(loader *ld, const section *s, const entry *e, gh_split_conf
                    ? -1
                    : cfg_get_choice(ld, s, e, v, "a way to copy B", b_copy_names, 3, &sp->b_copy);
     char allowed[128];
-    ini_join_names(split_key_names, 6, allowed, sizeof allowed);
+    ini_join_names(split_key_names, 8, allowed, sizeof allowed);
     return ini_fail_key(ld, s, e, "unknown key (allowed: %s)", allowed);
 }
 

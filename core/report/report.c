@@ -223,6 +223,7 @@ static char *render_head_members(const gh_report_options *o, const char *sep)
     gh_sb_printf(&b, "]%s\"config\": ", sep);
     gh_json_str(&b, o->config_text);
     if (o->settings_json) gh_sb_printf(&b, "%s\"settings\": %s", sep, o->settings_json);
+    if (o->fleet_json) gh_sb_printf(&b, "%s\"fleet\": %s", sep, o->fleet_json);
     gh_sb_puts(&b, sep);
     return gh_sb_take(&b);
 }

@@ -34,8 +34,10 @@ typedef struct gh_report_options {
      * rewritten until the report has something (see gh_report_hold). */
     int resume;
     const char *settings_json; /* the run settings as a JSON object, stored as "settings"; NULL: none */
-    const char *config_text;   /* the config as run (file text plus overrides), stored in the JSON */
-    int argc;                  /* the command line, stored in the JSON */
+    const char
+        *fleet_json; /* under MPI, this rank: {"rank", "size", "host", "local_rank"}, stored as "fleet"; NULL: none */
+    const char *config_text; /* the config as run (file text plus overrides), stored in the JSON */
+    int argc;                /* the command line, stored in the JSON */
     char *const *argv;
     FILE *table;        /* the table and summary (stdout); NULL: none */
     FILE *messages;     /* with quiet: failures, errors and notes; NULL: stderr */

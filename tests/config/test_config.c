@@ -529,7 +529,7 @@ static const bad_case bad_cases[] = {
     {"[backend cpu]\n[split g]\nbackends = cpu\nstream_width = 4\n",
      NULL,
      {"test.ini:4:", "[split g] stream_width:",
-      "unknown key (allowed: backends, panel, mem_limit, kernel, numa, b_copy)"}},
+      "unknown key (allowed: backends, panel, mem_limit, kernel, numa, b_copy, ranks, hosts)"}},
     {"[backend cpu]\n[split g]\nbackends = cpu\nnuma = maybe\n",
      NULL,
      {"test.ini:4:", "[split g] numa:", "\"maybe\" is not a NUMA mode (allowed: auto, off)"}},
