@@ -114,17 +114,18 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     vkp_device *d = &ctx->devices[device];
     /* The shaders index with 32-bit unsigned integers. */
     const gh_plugin_gemm_target target = {device, &d->info, &vkp_kernels[kernel], UINT32_MAX, vkp_buffer_extent};
-    const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(args);
     if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) {
-        if (st == GH_UNSUPPORTED && kernel == VKP_KERNEL_COOPMAT && types.a == GH_I8)
+        /* GH_UNSUPPORTED: args is well-formed, so its types can be read */
+        if (st == GH_UNSUPPORTED && kernel == VKP_KERNEL_COOPMAT && gh_plugin_gemm_types_of(args).a == GH_I8)
             return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: coopmat has no i8 version: it would need 16x8x32 s8 -> s32 cooperative "
-                                       "matrices (offered by NVIDIA's driver, not by %s), which this plugin does not "
-                                       "build, and its emulated path is written for f16 and bf16 fragments; naive, "
-                                       "tiled and blocked run i8",
-                                       d->coop.api == VKP_COOP_NONE ? d->name : "every device");
+                                       "gemm: coopmat has no i8 version (on %s either): it would need 16x8x32 s8 -> "
+                                       "s32 cooperative matrices, which NVIDIA's driver offers and this plugin does "
+                                       "not build yet, and its emulated path is written for f16 and bf16 fragments; "
+                                       "naive, tiled and blocked run i8",
+                                       d->name);
         return st;
     }
+    const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(args);
     if ((types.c == GH_F16 || types.c == GH_BF16) && !d->has_16bit_storage)
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s C: %s", gh_plugin_dtype_name(types.c),
                                    d->no_16bit_storage);
