@@ -111,26 +111,30 @@
  * past the matrix, and moves *at on to the next step. kc: X is stored with
  * K contiguous; w_room, q_room: how far w and q may go from the work-item's
  * start before leaving the matrix. Inlined, so that next[] stays in
- * registers. */
-__attribute__((always_inline)) void blocked_load(__global const STORE_T *restrict x, long *at, const int ld, const int kc,
-                                                 const int tid, const int w_room, const int q_room, ACC_T *next)
-{
-    if (kc) {
-#pragma unroll
-        for (int l = 0; l < LOADS; l++) {
-            next[l] = IN_TILE(l) && KC_DW(l) < w_room && 0 < q_room ? LOAD(x, *at) : (ACC_T)0;
-            *at += KC_NEXT(l, ld);
-        }
-        *at += KC_WRAP(ld);
-    } else {
-#pragma unroll
-        for (int l = 0; l < LOADS; l++) {
-            next[l] = IN_TILE(l) && MN_DW(l) < w_room && MN_DQ(l) < q_room ? LOAD(x, *at) : (ACC_T)0;
-            *at += MN_NEXT(l, ld);
-        }
-        *at += MN_WRAP(ld);
+ * registers. One copy per operand (blocked_load_a, blocked_load_b): A and B
+ * may be of different types (8-bit inputs), read by LOAD_A and LOAD_B. */
+#define DEFINE_BLOCKED_LOAD(NAME, X_T, LOAD_X)                                                                        \
+    __attribute__((always_inline)) void NAME(__global const X_T *restrict x, long *at, const int ld, const int kc,    \
+                                             const int tid, const int w_room, const int q_room, ACC_T *next)          \
+    {                                                                                                                 \
+        if (kc) {                                                                                                     \
+            _Pragma("unroll") for (int l = 0; l < LOADS; l++)                                                         \
+            {                                                                                                         \
+                next[l] = IN_TILE(l) && KC_DW(l) < w_room && 0 < q_room ? LOAD_X(x, *at) : (ACC_T)0;                  \
+                *at += KC_NEXT(l, ld);                                                                                \
+            }                                                                                                         \
+            *at += KC_WRAP(ld);                                                                                       \
+        } else {                                                                                                      \
+            _Pragma("unroll") for (int l = 0; l < LOADS; l++)                                                         \
+            {                                                                                                         \
+                next[l] = IN_TILE(l) && MN_DW(l) < w_room && MN_DQ(l) < q_room ? LOAD_X(x, *at) : (ACC_T)0;           \
+                *at += MN_NEXT(l, ld);                                                                                \
+            }                                                                                                         \
+            *at += MN_WRAP(ld);                                                                                       \
+        }                                                                                                             \
     }
-}
+DEFINE_BLOCKED_LOAD(blocked_load_a, A_T, LOAD_A)
+DEFINE_BLOCKED_LOAD(blocked_load_b, B_T, LOAD_B)
 
 /* Stores what blocked_load loaded into the tile in local memory; st: the
  * work-item's start there. */
@@ -191,8 +195,8 @@ void gemm_blocked(GEMM_ARGS)
      * counted rather than p0 compared with K: p0 + DEPTH may not fit an int.) */
     ACC_T a_next[LOADS], b_next[LOADS];
     const int steps = (K - 1) / DEPTH + 1;
-    blocked_load(A, &a_at, lda, a_kc, tid, a_wroom, K - a_qt, a_next);
-    blocked_load(B, &b_at, ldb, b_kc, tid, b_wroom, K - b_qt, b_next);
+    blocked_load_a(A, &a_at, lda, a_kc, tid, a_wroom, K - a_qt, a_next);
+    blocked_load_b(B, &b_at, ldb, b_kc, tid, b_wroom, K - b_qt, b_next);
     for (int s = 0; s < steps; s++) {
         blocked_store(a_tile, a_st, a_kc, tid, a_next);
         blocked_store(b_tile, b_st, b_kc, tid, b_next);
@@ -200,8 +204,8 @@ void gemm_blocked(GEMM_ARGS)
 
         if (s + 1 < steps) {
             const int k_left = K - (s + 1) * DEPTH;
-            blocked_load(A, &a_at, lda, a_kc, tid, a_wroom, k_left - a_qt, a_next);
-            blocked_load(B, &b_at, ldb, b_kc, tid, b_wroom, k_left - b_qt, b_next);
+            blocked_load_a(A, &a_at, lda, a_kc, tid, a_wroom, k_left - a_qt, a_next);
+            blocked_load_b(B, &b_at, ldb, b_kc, tid, b_wroom, k_left - b_qt, b_next);
         }
 
 #pragma unroll

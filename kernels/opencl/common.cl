@@ -5,11 +5,15 @@
  *                                            alpha, beta, local-memory tiles
  *   -DGH_FP64=1                              when ACC_T is double
  *   -DGH_STORE_F16=1 or -DGH_STORE_BF16=1    16-bit storage, converted below
+ *   -DGH_A_E4M3=1, GH_A_E5M2, GH_A_I8         (ABI 1.5) A in 8 bits, and likewise
+ *   -DGH_B_E4M3=1, GH_B_E5M2, GH_B_I8         GH_B_* for B; STORE_T is then C's
  * and a kernel's own parameters (e.g. -DTILE=16).
  *
  * Kernels read and write global memory only through LOAD(p, i) (element i
  * of p, as ACC_T) and STORE(p, i, v) (v rounded once to STORE_T), so each
- * kernel has one source for every dtype.
+ * kernel has one source for every dtype. naive, tiled and blocked read A and
+ * B through LOAD_A and LOAD_B, of types A_T and B_T: STORE_T and LOAD unless
+ * A or B is in 8 bits.
  *
  * Matrices are row-major. op(A) is M x K, op(B) is K x N, C is M x N:
  *   C = alpha * op(A) * op(B) + beta * C
@@ -61,6 +65,57 @@ ushort gh_f32_to_bf16(const float f)
 #define STORE(p, i, v) ((p)[(i)] = (v))
 #endif
 
+/* (ABI 1.5) OCP FP8, decoded exactly by bit operations (no OpenCL device
+ * has an FP8 type): the exponent rebased to f32's bias, the mantissa moved
+ * to the top of f32's; subnormals are mantissa * 2^(1 - bias - mbits).
+ * e4m3: bias 7, 3 mantissa bits, no infinity, S.1111.111 NaN. e5m2: bias
+ * 15, 2 mantissa bits, IEEE-like infinities and NaNs. As gemmhost/fp8.h. */
+#if defined(GH_A_E4M3) || defined(GH_B_E4M3)
+float gh_e4m3_to_f32(const uchar v)
+{
+    const uint e = (v >> 3) & 0xFu, m = v & 0x7u, sign = (uint)(v & 0x80u) << 24;
+    if (e == 0) return as_float(sign | as_uint((float)m * 0x1.0p-9f));
+    if (e == 0xFu && m == 0x7u) return as_float(sign | 0x7FC00000u);
+    return as_float(sign | (e + 120u) << 23 | m << 20);
+}
+#endif
+#if defined(GH_A_E5M2) || defined(GH_B_E5M2)
+float gh_e5m2_to_f32(const uchar v)
+{
+    const uint e = (v >> 2) & 0x1Fu, m = v & 0x3u, sign = (uint)(v & 0x80u) << 24;
+    if (e == 0) return as_float(sign | as_uint((float)m * 0x1.0p-16f));
+    if (e == 0x1Fu) return as_float(sign | (m ? 0x7FC00000u : 0x7F800000u));
+    return as_float(sign | (e + 112u) << 23 | m << 21);
+}
+#endif
+
+#if defined(GH_A_E4M3)
+#define A_T uchar
+#define LOAD_A(p, i) gh_e4m3_to_f32((p)[(i)])
+#elif defined(GH_A_E5M2)
+#define A_T uchar
+#define LOAD_A(p, i) gh_e5m2_to_f32((p)[(i)])
+#elif defined(GH_A_I8)
+#define A_T char
+#define LOAD_A(p, i) ((ACC_T)(p)[(i)])
+#else
+#define A_T STORE_T
+#define LOAD_A(p, i) LOAD(p, i)
+#endif
+#if defined(GH_B_E4M3)
+#define B_T uchar
+#define LOAD_B(p, i) gh_e4m3_to_f32((p)[(i)])
+#elif defined(GH_B_E5M2)
+#define B_T uchar
+#define LOAD_B(p, i) gh_e5m2_to_f32((p)[(i)])
+#elif defined(GH_B_I8)
+#define B_T char
+#define LOAD_B(p, i) ((ACC_T)(p)[(i)])
+#else
+#define B_T STORE_T
+#define LOAD_B(p, i) LOAD(p, i)
+#endif
+
 /* cp.async through inline PTX, which only NVIDIA's OpenCL compiler takes
  * (mma, and warptile's NVIDIA programs; expanded nowhere else). */
 /* The 32-bit .shared address PTX wants: OpenCL C 1.2 has no generic
@@ -90,8 +145,8 @@ ushort gh_f32_to_bf16(const float f)
  * alpha and beta in the arithmetic's type (f32 for f16 and bf16). */
 #define GEMM_ARGS                                                                                \
     const int M, const int N, const int K, const ACC_T alpha, const ACC_T beta,                  \
-    __global const STORE_T *restrict A, const ulong a_offset, const int lda, const int trans_a,  \
-    __global const STORE_T *restrict B, const ulong b_offset, const int ldb, const int trans_b,  \
+    __global const A_T *restrict A, const ulong a_offset, const int lda, const int trans_a,      \
+    __global const B_T *restrict B, const ulong b_offset, const int ldb, const int trans_b,      \
     __global STORE_T *restrict C, const ulong c_offset, const int ldc
 
 /* c = alpha * acc + beta * c, computed in ACC_T and rounded once to STORE_T.

@@ -24,14 +24,14 @@ void gemm_naive(GEMM_ARGS)
 
     /* Row i of op(A) and column j of op(B): where each starts, and the
      * distance between consecutive elements along K. */
-    __global const STORE_T *a = A + a_offset + (trans_a ? (long)i : (long)i * lda);
-    __global const STORE_T *b = B + b_offset + (trans_b ? (long)j * ldb : (long)j);
+    __global const A_T *a = A + a_offset + (trans_a ? (long)i : (long)i * lda);
+    __global const B_T *b = B + b_offset + (trans_b ? (long)j * ldb : (long)j);
     const long a_step = trans_a ? lda : 1;
     const long b_step = trans_b ? 1 : ldb;
 
     ACC_T acc = 0;
     for (int p = 0; p < K; p++, a += a_step, b += b_step)
-        acc += LOAD(a, 0) * LOAD(b, 0);
+        acc += LOAD_A(a, 0) * LOAD_B(b, 0);
 
     store_c(C + c_offset + (long)i * ldc + j, acc, alpha, beta);
 }

@@ -40,15 +40,15 @@ void gemm_tiled(GEMM_ARGS)
     const long b_stride_p = trans_b ? 1 : ldb, b_stride_j = trans_b ? ldb : 1;
     /* Addresses of this work-item's loads for the first tile along K; only
      * dereferenced when inside the matrix. */
-    __global const STORE_T *a = A + a_offset + a_row * a_stride_i + a_q * a_stride_p;
-    __global const STORE_T *b = B + b_offset + b_q * b_stride_p + b_col * b_stride_j;
+    __global const A_T *a = A + a_offset + a_row * a_stride_i + a_q * a_stride_p;
+    __global const B_T *b = B + b_offset + b_q * b_stride_p + b_col * b_stride_j;
     const long a_tile_step = TILE * a_stride_p;
     const long b_tile_step = TILE * b_stride_p;
 
     ACC_T acc = 0;
     for (int p0 = 0; p0 < K; p0 += TILE) {
-        a_tile[a_r][a_q] = (a_row < M && p0 + a_q < K) ? LOAD(a, 0) : (ACC_T)0;
-        b_tile[b_q][b_c] = (p0 + b_q < K && b_col < N) ? LOAD(b, 0) : (ACC_T)0;
+        a_tile[a_r][a_q] = (a_row < M && p0 + a_q < K) ? LOAD_A(a, 0) : (ACC_T)0;
+        b_tile[b_q][b_c] = (p0 + b_q < K && b_col < N) ? LOAD_B(b, 0) : (ACC_T)0;
         a += a_tile_step;
         b += b_tile_step;
         barrier(CLK_LOCAL_MEM_FENCE); /* the tiles are whole */

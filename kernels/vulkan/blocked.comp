@@ -147,8 +147,8 @@ void main()
 
     for (uint k0 = 0u; k0 < p.k; k0 += DEPTH) {
         [[unroll]] for (uint l = 0u; l < LOADS; ++l) {
-            put_a(tid + l * NTHREADS, ((a_in >> l) & 1u) != 0u ? FROM_RAW(ra[l]) : DTYPE(0));
-            put_b(tid + l * NTHREADS, ((b_in >> l) & 1u) != 0u ? FROM_RAW(rb[l]) : DTYPE(0));
+            put_a(tid + l * NTHREADS, ((a_in >> l) & 1u) != 0u ? FROM_RAW_A(ra[l]) : DTYPE(0));
+            put_b(tid + l * NTHREADS, ((b_in >> l) & 1u) != 0u ? FROM_RAW_B(rb[l]) : DTYPE(0));
         }
         barrier();
 

@@ -5,6 +5,11 @@
 // int, the arithmetic type; f16 and bf16 add -DSTORAGE_F16 or -DSTORAGE_BF16
 // to DTYPE=float: stored in 16 bits, multiplied and summed in f32.
 //
+// (ABI 1.5) 8-bit A and B: -DINPUT_FP8 (e4m3 or e5m2, each operand's
+// format a specialization constant: A_E5M2, B_E5M2) with DTYPE=float, or
+// -DINPUT_I8 with DTYPE=int; C's type is then DTYPE's (with STORAGE_F16 or
+// STORAGE_BF16 as above). They need storageBuffer8BitAccess.
+//
 // Row-major, as in gemmhost/plugin.h: op(A) is m x k, op(B) is k x n, C is
 // m x n, and C = alpha * op(A) * op(B) + beta * C. Offsets are in elements,
 // relative to the start of the bound buffer range (the plugin binds each
@@ -30,8 +35,20 @@
 #define ELEM DTYPE
 #endif
 
+#if defined(INPUT_FP8) || defined(INPUT_I8)
+// Bytes, read and widened (OpUConvert, OpSConvert): 8-bit storage alone.
+#extension GL_EXT_shader_8bit_storage : require
+#if defined(INPUT_FP8)
+#define IN_ELEM uint8_t
+#else
+#define IN_ELEM int8_t
+#endif
+layout(std430, set = 0, binding = 0) readonly buffer MatrixA { IN_ELEM a[]; };
+layout(std430, set = 0, binding = 1) readonly buffer MatrixB { IN_ELEM b[]; };
+#else
 layout(std430, set = 0, binding = 0) readonly buffer MatrixA { ELEM a[]; };
 layout(std430, set = 0, binding = 1) readonly buffer MatrixB { ELEM b[]; };
+#endif
 layout(std430, set = 0, binding = 2) buffer MatrixC { ELEM c[]; };
 
 // 48 bytes of uints, then alpha and beta at offset 48 (8-aligned for double)
@@ -139,6 +156,56 @@ uint to_bits(float f)
 #define A_RAW(i)     a[i]
 #define B_RAW(i)     b[i]
 #define FROM_RAW(x)  (x)
+#endif
+
+// A's and B's raw elements widened apart (blocked): one conversion unless
+// the operands are 8-bit, below.
+#define FROM_RAW_A(x) FROM_RAW(x)
+#define FROM_RAW_B(x) FROM_RAW(x)
+
+#if defined(INPUT_FP8)
+// OCP FP8, decoded exactly on the bits (no FP8 type is used): e4m3 has bias
+// 7, 3 mantissa bits, no infinity and S.1111.111 for NaN; e5m2 bias 15, 2
+// mantissa bits, IEEE-like infinities and NaNs. The exponent is rebased to
+// f32's, the mantissa moved to the top of f32's; subnormals are m * 2^-9
+// (e4m3) or m * 2^-16 (e5m2), a normal f32 product. Branch-free, as
+// from_bits above; `e5m2` is a specialization constant, folded by the driver.
+layout(constant_id = 10) const bool A_E5M2 = false;
+layout(constant_id = 11) const bool B_E5M2 = false;
+float fp8_value(uint v, bool e5m2)
+{
+    uint sign = (v & 0x80u) << 24;
+    uint mbits = e5m2 ? 2u : 3u;
+    uint e = (v & 0x7Fu) >> mbits, m = v & ((1u << mbits) - 1u);
+    uint normal = sign | ((e + (e5m2 ? 112u : 120u)) << 23) | (m << (23u - mbits));
+    uint sub = sign | floatBitsToUint(float(m) * (e5m2 ? 1.52587890625e-5 : 1.953125e-3));   // 2^-16, 2^-9
+    bool special = e5m2 ? e == 0x1Fu : (e == 0xFu && m == 7u);
+    uint nan_inf = sign | (e5m2 && m == 0u ? 0x7F800000u : 0x7FC00000u);
+    return uintBitsToFloat(special ? nan_inf : e == 0u ? sub : normal);
+}
+#undef A_AT
+#undef B_AT
+#undef RAW_T
+#undef A_RAW
+#undef B_RAW
+#undef FROM_RAW_A
+#undef FROM_RAW_B
+#define A_AT(i)        fp8_value(uint(a[i]), A_E5M2)
+#define B_AT(i)        fp8_value(uint(b[i]), B_E5M2)
+#define RAW_T          uint
+#define A_RAW(i)       uint(a[i])
+#define B_RAW(i)       uint(b[i])
+#define FROM_RAW_A(x)  fp8_value(x, A_E5M2)
+#define FROM_RAW_B(x)  fp8_value(x, B_E5M2)
+#elif defined(INPUT_I8)
+#undef A_AT
+#undef B_AT
+#undef A_RAW
+#undef B_RAW
+#define A_AT(i)        int(a[i])
+#define B_AT(i)        int(b[i])
+#define A_RAW(i)       int(a[i])
+#define B_RAW(i)       int(b[i])
 #endif
 
 // beta == 0 must not read C: it may hold NaN poison (and 0 * NaN is NaN).

@@ -58,7 +58,9 @@ gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *g
     }
     int64_t tile = kernel == KERNEL_TILED ? g->params[0] : 1; /* one of tile_values, checked above */
 
-    const size_t elem = gh_plugin_dtype_size(g->dtype);
+    const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(g);
+    const size_t elem_a = gh_plugin_dtype_size(types.a), elem_b = gh_plugin_dtype_size(types.b),
+                 elem_c = gh_plugin_dtype_size(types.c);
     int n_workers = ctx->threads;
     if (n_workers > g->m) n_workers = (int)g->m; /* no idle threads on thin C */
     cpu_gemm_job *jobs = calloc((size_t)n_workers, sizeof *jobs);
@@ -66,9 +68,10 @@ gh_status cpu_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *g
     for (int w = 0; w < n_workers; w++) {
         jobs[w] = (cpu_gemm_job){
             .args = g,
-            .a = g->a->data + g->a_offset * elem,
-            .b = g->b->data + g->b_offset * elem,
-            .c = g->c->data + g->c_offset * elem,
+            .types = types,
+            .a = g->a->data + g->a_offset * elem_a,
+            .b = g->b->data + g->b_offset * elem_b,
+            .c = g->c->data + g->c_offset * elem_c,
             .row_begin = g->m * w / n_workers,
             .row_end = g->m * (w + 1) / n_workers,
             .tile = tile,

@@ -110,8 +110,11 @@ int cpu_gemm_naive(const cpu_gemm_job *job)
     case GH_I32: naive_i32(job); return 0;
     case GH_F16: naive_f16(job); return 0;
     case GH_BF16: naive_bf16(job); return 0;
-    default: return -1; /* 8-bit types: not offered by these kernels */
+    case GH_E4M3:
+    case GH_E5M2:
+    case GH_I8: return cpu_gemm8_naive(job);
     }
+    return -1;
 }
 
 int cpu_gemm_tiled(const cpu_gemm_job *job)
@@ -122,6 +125,9 @@ int cpu_gemm_tiled(const cpu_gemm_job *job)
     case GH_I32: return tiled_i32(job);
     case GH_F16: return tiled_f16(job);
     case GH_BF16: return tiled_bf16(job);
-    default: return -1; /* 8-bit types: not offered by these kernels */
+    case GH_E4M3:
+    case GH_E5M2:
+    case GH_I8: return cpu_gemm8_tiled(job);
     }
+    return -1;
 }

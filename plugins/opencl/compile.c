@@ -26,6 +26,27 @@ static const char *const dtype_defines[GH_DTYPE_COUNT] = {
     [GH_BF16] = "-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1",
 };
 
+/* (ABI 1.5) 8-bit A and B get their own types after C's (common.cl decodes
+ * FP8 in software, i8 is read as char): A's and B's -D options. */
+static const char *operand_define(gh_dtype dtype)
+{
+    switch (dtype) {
+    case GH_E4M3: return "E4M3";
+    case GH_E5M2: return "E5M2";
+    case GH_I8: return "I8";
+    default: return NULL;
+    }
+}
+
+/* "f32", or "e4m3*e5m2->f16" for a type combination. */
+static const char *types_name(const gh_plugin_gemm_types *t, char *text, size_t size)
+{
+    if (t->a == t->b && t->b == t->c) return gh_plugin_dtype_name(t->a);
+    snprintf(text, size, "%s*%s->%s", gh_plugin_dtype_name(t->a), gh_plugin_dtype_name(t->b),
+             gh_plugin_dtype_name(t->c));
+    return text;
+}
+
 /* The text the compiler gets: each file after a #line directive naming it,
  * and where each file's lines sit in the whole (for ocl_log_translate). */
 typedef struct program_text {
@@ -86,10 +107,13 @@ static char *build_log(cl_program program, cl_device_id device, const program_te
  * takes them: verbose (registers and spills into the log), and a register
  * limit low enough for the variant's work-group to fit the register file
  * (a 32 x 32 group: 64 registers each of 65536). */
-static void build_options(const ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v, int nv,
-                          char *options, size_t size)
+static void build_options(const ocl_device *dev, int kernel, const gh_plugin_gemm_types *types, const ocl_variant *v,
+                          int nv, char *options, size_t size)
 {
-    int used = snprintf(options, size, "%s", dtype_defines[dtype]);
+    int used = snprintf(options, size, "%s", dtype_defines[types->c]);
+    const char *a = operand_define(types->a), *b = operand_define(types->b);
+    if (a) used += snprintf(options + used, size - (size_t)used, " -DGH_A_%s=1", a);
+    if (b) used += snprintf(options + used, size - (size_t)used, " -DGH_B_%s=1", b);
     ocl_variant_defines(kernel, v, options + used, size - (size_t)used);
     if (nv && dev->nv_compiler_options) {
         used = (int)strlen(options);
@@ -109,17 +133,19 @@ static int build_log_wanted(void)
 
 /* clBuildProgram with the kernel's sources and options; *program is set
  * (for the caller to release) even when building fails. */
-static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v,
-                       cl_program *program, char *compiler_info, size_t info_size)
+static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, const gh_plugin_gemm_types *types,
+                       const ocl_variant *v, cl_program *program, char *compiler_info, size_t info_size)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
+    char type_text[48];
+    const char *type_name = types_name(types, type_text, sizeof type_text);
     const char *const files[2] = {COMMON_SOURCE, def->file};
     program_text src = {0};
     gh_status status = assemble(ctx, files, &src);
     if (status != GH_OK) return status;
 
-    char options[256];
-    build_options(dev, kernel, dtype, v, 1, options, sizeof options);
+    char options[512];
+    build_options(dev, kernel, types, v, 1, options, sizeof options);
 
     cl_int err;
     const char *text = src.text;
@@ -133,7 +159,7 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
     if (err == CL_INVALID_BUILD_OPTIONS && dev->nv_compiler_options) {
         /* A driver that takes the extension's options in another spelling:
          * build without them rather than not at all. */
-        build_options(dev, kernel, dtype, v, 0, options, sizeof options);
+        build_options(dev, kernel, types, v, 0, options, sizeof options);
         err = clBuildProgram(*program, 1, &dev->id, options, NULL, NULL);
     }
     int translated = 0;
@@ -150,35 +176,34 @@ static gh_status build(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dty
         clReleaseProgram(*program);
         *program = rebuilt;
         if (status != GH_OK) {
-            gh_plugin_append_error("\n(kernel %s, %s, %s, for '%s')", def->info.name, gh_plugin_dtype_name(dtype),
-                                   options, dev->name);
+            gh_plugin_append_error("\n(kernel %s, %s, %s, for '%s')", def->info.name, type_name, options, dev->name);
             free(log);
             return status;
         }
     }
     if (err != CL_SUCCESS) {
         status = ocl_fail_cl(err, "clBuildProgram", "gemm: building kernel %s (%s, %s) for '%s' failed", def->info.name,
-                             gh_plugin_dtype_name(dtype), options, dev->name);
+                             type_name, options, dev->name);
         gh_plugin_append_error("\n--- compiler log%s ---\n%s",
                                translated ? " (its line numbers of the whole program given as file:line)" : "",
                                log ? log : "(the compiler left no log)");
     } else {
         if (log) ocl_log_ptxas_summary(log, compiler_info, info_size);
         if (build_log_wanted())
-            fprintf(stderr, "gemmhost-opencl: built %s %s (%s) for '%s'\n%s%s", def->info.name,
-                    gh_plugin_dtype_name(dtype), options, dev->name, log ? log : "",
-                    log && *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
+            fprintf(stderr, "gemmhost-opencl: built %s %s (%s) for '%s'\n%s%s", def->info.name, type_name, options,
+                    dev->name, log ? log : "", log && *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
     }
     free(log);
     return status;
 }
 
-gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v,
-                          cl_kernel *out, const ocl_program_slot **slot_out)
+gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, const gh_plugin_gemm_types *types,
+                          const ocl_variant *v, cl_kernel *out, const ocl_program_slot **slot_out)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
     for (ocl_program_slot *slot = dev->programs; slot; slot = slot->next)
-        if (slot->kernel == kernel && slot->dtype == dtype && slot->slot == v->slot) {
+        if (slot->kernel == kernel && slot->a == types->a && slot->b == types->b && slot->c == types->c &&
+            slot->slot == v->slot) {
             if (slot_out) *slot_out = slot;
             *out = slot->cl_kernel;
             return GH_OK;
@@ -189,7 +214,7 @@ gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_
     ocl_program_slot *slot = calloc(1, sizeof *slot);
     if (!slot) return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for a program record");
     cl_program program = NULL;
-    status = build(ctx, dev, kernel, dtype, v, &program, slot->compiler_info, sizeof slot->compiler_info);
+    status = build(ctx, dev, kernel, types, v, &program, slot->compiler_info, sizeof slot->compiler_info);
     if (status != GH_OK) {
         if (program) clReleaseProgram(program);
         free(slot);
@@ -203,7 +228,9 @@ gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_
         return ocl_fail_cl(err, "clCreateKernel", "kernel function %s of %s", def->function, def->file);
     }
     slot->kernel = kernel;
-    slot->dtype = dtype;
+    slot->a = types->a;
+    slot->b = types->b;
+    slot->c = types->c;
     slot->slot = v->slot;
     slot->program = program;
     slot->cl_kernel = k;

@@ -4,6 +4,7 @@
 #ifndef GH_OPENCL_COMPILE_H
 #define GH_OPENCL_COMPILE_H
 
+#include <gemmhost/plugin_helpers.h>
 #include "state.h"
 
 /* The cl_kernel of `kernel` for dtype and variant v on dev, building it if
@@ -14,8 +15,8 @@
  * GEMMHOST_OPENCL_BUILD_LOG=1 in the environment prints every build's
  * options and log to stderr (on NVIDIA, with ptxas's register and spill
  * counts). */
-gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, gh_dtype dtype, const ocl_variant *v,
-                          cl_kernel *out, const ocl_program_slot **slot_out);
+gh_status ocl_program_get(const gh_plugin *ctx, ocl_device *dev, int kernel, const gh_plugin_gemm_types *types,
+                          const ocl_variant *v, cl_kernel *out, const ocl_program_slot **slot_out);
 
 void ocl_programs_release(ocl_device *dev);
 

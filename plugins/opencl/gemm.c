@@ -78,28 +78,32 @@ static gh_status check_kernel_limits(const ocl_device *dev, cl_kernel k, const o
 }
 
 /* Arguments in the order of the kernels' signature (common.cl). */
-static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
+static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args, const gh_plugin_gemm_types *types)
 {
     const cl_int m = (cl_int)args->m, n = (cl_int)args->n, kk = (cl_int)args->k;
     const cl_int lda = (cl_int)args->lda, ldb = (cl_int)args->ldb, ldc = (cl_int)args->ldc;
     const cl_int trans_a = args->trans_a, trans_b = args->trans_b;
     const cl_ulong a_off = args->a_offset, b_off = args->b_offset, c_off = args->c_offset;
     /* alpha and beta in the kernel's arithmetic type (ACC_T of common.cl):
-     * the element type, or f32 for the 16-bit ones. */
+     * C's element type, or f32 for the 16-bit ones. The scales (ABI 1.5)
+     * fold into them: scale_c (alpha scale_a scale_b acc + beta C) is
+     * (alpha scale_a scale_b scale_c) acc + (beta scale_c) C, each factor
+     * rounded once to f32 (exact for the powers of two the host draws). An
+     * i32 C has scales of 1 (gh_plugin_check_gemm). */
     union {
         cl_float f;
         cl_double d;
         cl_int i;
     } alpha, beta;
-    size_t scalar_size = gh_plugin_dtype_size(args->dtype);
-    switch (args->dtype) {
+    size_t scalar_size = gh_plugin_dtype_size(types->c);
+    switch (types->c) {
     case GH_F16:
     case GH_BF16:
         scalar_size = sizeof(cl_float);
         /* fall through */
     case GH_F32:
-        alpha.f = (cl_float)args->alpha;
-        beta.f = (cl_float)args->beta;
+        alpha.f = (cl_float)(args->alpha * types->scale_a * types->scale_b * types->scale_c);
+        beta.f = (cl_float)(args->beta * types->scale_c);
         break;
     case GH_F64:
         alpha.d = args->alpha;
@@ -110,8 +114,8 @@ static gh_status set_kernel_args(cl_kernel k, const gh_gemm_args *args)
         beta.i = (cl_int)args->beta;
         break;
     default:
-        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: no OpenCL kernel takes %s",
-                                   gh_plugin_dtype_name(args->dtype));
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: no OpenCL kernel writes a %s C",
+                                   gh_plugin_dtype_name(types->c));
     }
     const struct {
         size_t size;
@@ -185,8 +189,11 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
                                 double *kernel_ms)
 {
     const ocl_kernel_def *def = &ocl_kernels[kernel];
+    const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(args);
     ocl_variant variant;
-    ocl_variant_resolve(kernel, args->params, args->dtype, dev->info.local_mem_bytes, &variant);
+    /* The tiles in local memory hold the arithmetic's type, which C's type
+     * gives (f32 for 8-bit FP8 A and B, i32 for i8). */
+    ocl_variant_resolve(kernel, args->params, types.c, dev->info.local_mem_bytes, &variant);
     if (kernel == OCL_KERNEL_MMA || kernel == OCL_KERNEL_WGMMA)
         ocl_mma_path(&variant, args->trans_a, args->trans_b, args->a_offset, args->lda, args->b_offset, args->ldb,
                      args->dtype);
@@ -202,9 +209,9 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
 
     cl_kernel k;
     const ocl_program_slot *slot = NULL;
-    status = ocl_program_get(ctx, dev, kernel, args->dtype, &variant, &k, &slot);
+    status = ocl_program_get(ctx, dev, kernel, &types, &variant, &k, &slot);
     if (status == GH_OK) status = check_kernel_limits(dev, k, def, &variant, slot);
-    if (status == GH_OK) status = set_kernel_args(k, args);
+    if (status == GH_OK) status = set_kernel_args(k, args, &types);
     if (status == GH_OK) status = launch(dev, k, def, args, &variant, kernel_ms);
     return status;
 }

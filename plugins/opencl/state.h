@@ -9,12 +9,12 @@
 #include "clblast.h"
 #include "kernels.h"
 
-/* A built program, one per (kernel, dtype, parameter combination) used on
+/* A built program, one per (kernel, A/B/C types, parameter combination) used on
  * the device; kept in a list (warptile alone has 1728 combinations). */
 typedef struct ocl_program_slot {
     int kernel;
-    gh_dtype dtype;
-    int slot; /* ocl_variant.slot */
+    gh_dtype a, b, c; /* A's, B's and C's element types */
+    int slot;         /* ocl_variant.slot */
     cl_program program;
     cl_kernel cl_kernel;
     char compiler_info[256]; /* NVIDIA: ptxas's registers and spills; else "" */

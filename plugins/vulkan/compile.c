@@ -77,16 +77,17 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
     return GH_OK;
 }
 
-static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkShaderModule *out)
+static gh_status shader_module(vkp_device *d, int kernel, int types, const vkp_variant *v, VkShaderModule *out)
 {
-    VkShaderModule *slot = &d->modules[kernel][dtype][v->module];
+    VkShaderModule *slot = &d->modules[kernel][types][v->module];
+    const gh_dtype dtype = (gh_dtype)types; /* coopmat and warptile: a dtype (no 8-bit slots) */
     if (*slot) {
         *out = *slot;
         return GH_OK;
     }
     char file[96];
     if (kernel == VKP_KERNEL_BLOCKED)
-        snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, gh_plugin_dtype_name(dtype));
+        snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, vkp_type_slot_name(types));
     else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_bk32_f16.spv, _f16_nv.spv */
         snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_bk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
                  v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
@@ -97,7 +98,7 @@ static gh_status shader_module(vkp_device *d, int kernel, gh_dtype dtype, const 
     else if (kernel == VKP_KERNEL_WARPTILE)
         snprintf(file, sizeof file, "%s_t%u_d%u_w%u%s%s_%s.spv", vkp_kernels[kernel].name, v->side, v->depth, v->work,
                  v->unrolled ? "_unrolled" : "", v->aspect > 1 ? "_a2" : "", gh_plugin_dtype_name(dtype));
-    else snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype));
+    else snprintf(file, sizeof file, "%s_%s.spv", vkp_kernels[kernel].name, vkp_type_slot_name(types));
     uint32_t *words = NULL;
     size_t size = 0;
     gh_status st = load_spirv(d, file, &words, &size);
@@ -178,7 +179,7 @@ void vkp_compile_release(vkp_device *d)
 {
     if (!d->dev) return; /* never used: nothing was made */
     for (int k = 0; k < VKP_KERNEL_COUNT; k++)
-        for (int t = 0; t < GH_DTYPE_COUNT; t++) {
+        for (int t = 0; t < VKP_TYPE_SLOTS; t++) {
             for (int s = 0; s < VKP_VARIANT_MAX; s++)
                 for (int l = 0; l < VKP_LAYOUTS; l++) {
                     VkPipeline *pipeline = &d->pipelines[k][t][s][l];
@@ -200,9 +201,9 @@ void vkp_compile_release(vkp_device *d)
     d->set_layout = VK_NULL_HANDLE;
 }
 
-gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkPipeline *out)
+gh_status vkp_pipeline(vkp_device *d, int kernel, int types, const vkp_variant *v, VkPipeline *out)
 {
-    VkPipeline *slot = &d->pipelines[kernel][dtype][v->slot][v->layout];
+    VkPipeline *slot = &d->pipelines[kernel][types][v->slot][v->layout];
     if (*slot) {
         *out = *slot;
         return GH_OK;
@@ -210,7 +211,7 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
     gh_status st = layout_ready(d);
     if (st != GH_OK) return st;
     VkShaderModule module = VK_NULL_HANDLE;
-    if ((st = shader_module(d, kernel, dtype, v, &module)) != GH_OK) return st;
+    if ((st = shader_module(d, kernel, types, v, &module)) != GH_OK) return st;
 
     /* naive, tiled: constant_id 0, 1 = local_size_x, local_size_y; 2 = TILE
      * (an id the module does not use is ignored). blocked: 0 = local_size_x
@@ -219,8 +220,8 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
      * module; 3, its k loop's bound, keeps its default). coopmat: 0 =
      * local_size_x (subgroups times the device's subgroup size), 2 = STAGES
      * (BK is built into its module). */
-    uint32_t ids[3] = {0, 1, 2};
-    uint32_t values[3] = {v->side, v->side, v->side};
+    uint32_t ids[5] = {0, 1, 2};
+    uint32_t values[5] = {v->side, v->side, v->side};
     uint32_t n_values = 3;
     if (kernel == VKP_KERNEL_BLOCKED) {
         values[0] = v->invocations;
@@ -237,7 +238,15 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         values[1] = v->stages;
         n_values = 2;
     }
-    VkSpecializationMapEntry entries[3];
+    /* 8-bit FP8 (kernels/vulkan/gemm_common.glsl): 10 = A_E5M2, 11 = B_E5M2
+     * (booleans, 32 bits in the data), from the variant's layout bits. */
+    if (types >= VKP_TYPES_FP8_F32 && types <= VKP_TYPES_FP8_BF16) {
+        ids[n_values] = 10;
+        values[n_values++] = v->layout & 1u;
+        ids[n_values] = 11;
+        values[n_values++] = v->layout >> 1 & 1u;
+    }
+    VkSpecializationMapEntry entries[5];
     for (uint32_t i = 0; i < n_values; i++)
         entries[i] = (VkSpecializationMapEntry){.constantID = ids[i], .offset = i * 4, .size = 4};
     VkSpecializationInfo spec = {
@@ -266,7 +275,10 @@ gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_vari
         snprintf(layout, sizeof layout, " (%c%c, vector loads: %s)", v->layout & 1 ? 't' : 'n',
                  v->layout & 2 ? 't' : 'n', vectors[v->layout >> 2 & 3]);
     }
-    snprintf(what, sizeof what, "%s %s %s%s on %s", vkp_kernels[kernel].name, gh_plugin_dtype_name(dtype), v->label,
+    if (types >= VKP_TYPES_FP8_F32 && types <= VKP_TYPES_FP8_BF16)
+        snprintf(layout, sizeof layout, " (A %s, B %s)", v->layout & 1 ? "e5m2" : "e4m3",
+                 v->layout & 2 ? "e5m2" : "e4m3");
+    snprintf(what, sizeof what, "%s %s %s%s on %s", vkp_kernels[kernel].name, vkp_type_slot_name(types), v->label,
              layout, d->name);
     VkResult r = d->fn.vkCreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &info, NULL, slot);
     if (r != VK_SUCCESS) {

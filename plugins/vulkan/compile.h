@@ -7,10 +7,10 @@
 #include "kernels.h"
 #include "state.h"
 
-/* The pipeline for (kernel, dtype, v), created and cached on first use,
+/* The pipeline for (kernel, type slot (vkp_type_slot), v), created and cached on first use,
  * with the device's pipeline layout and descriptor set (d->layout, d->set);
  * v must have passed vkp_check_limits. */
-gh_status vkp_pipeline(vkp_device *d, int kernel, gh_dtype dtype, const vkp_variant *v, VkPipeline *out);
+gh_status vkp_pipeline(vkp_device *d, int kernel, int types, const vkp_variant *v, VkPipeline *out);
 /* Destroys the device's pipelines, modules, layout and descriptor set (at close). */
 void vkp_compile_release(vkp_device *d);
 

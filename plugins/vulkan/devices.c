@@ -109,6 +109,29 @@ static void query_16bit_storage(struct gh_plugin *ctx, vkp_device *d)
     else d->has_16bit_storage = 1;
 }
 
+/* 8-bit A and B need storageBuffer8BitAccess: core from Vulkan 1.2, asked
+ * for with VkPhysicalDevice8BitStorageFeatures (a 1.1 device with
+ * VK_KHR_8bit_storage alone is not used for them). Sets d->has_8bit_storage,
+ * or d->no_8bit_storage to why not. */
+static void query_8bit_storage(struct gh_plugin *ctx, vkp_device *d)
+{
+    d->has_8bit_storage = 0;
+    const char *what = "storageBuffer8BitAccess (8-bit storage buffers, needed for e4m3, e5m2 and i8)";
+    if (d->props.apiVersion < VK_API_VERSION_1_2 || !ctx->vk.vkGetPhysicalDeviceFeatures2) {
+        snprintf(d->no_8bit_storage, sizeof d->no_8bit_storage,
+                 "device %s has no %s that the plugin can ask for: a Vulkan %u.%u device or loader (the plugin asks "
+                 "for it from Vulkan 1.2 on)",
+                 d->name, what, VK_API_VERSION_MAJOR(d->props.apiVersion), VK_API_VERSION_MINOR(d->props.apiVersion));
+        return;
+    }
+    VkPhysicalDevice8BitStorageFeatures storage = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &storage};
+    ctx->vk.vkGetPhysicalDeviceFeatures2(d->phys, &features);
+    if (storage.storageBuffer8BitAccess != VK_TRUE)
+        snprintf(d->no_8bit_storage, sizeof d->no_8bit_storage, "device %s has no %s", d->name, what);
+    else d->has_8bit_storage = 1;
+}
+
 /* Fills d->info and the strings it points to. */
 static void describe(struct gh_plugin *ctx, vkp_device *d)
 {
@@ -149,6 +172,7 @@ static void describe(struct gh_plugin *ctx, vkp_device *d)
     char vendor_buf[32];
     snprintf(d->name, sizeof d->name, "%s", d->props.deviceName);
     query_16bit_storage(ctx, d);
+    query_8bit_storage(ctx, d);
     vkp_coop_query(ctx, d);
     snprintf(d->vendor, sizeof d->vendor, "%s", vendor_name(d->props.vendorID, vendor_buf, sizeof vendor_buf));
     if (have_driver && driver.driverInfo[0])
@@ -307,6 +331,14 @@ static gh_status create_device(vkp_device *d)
         .storageBuffer16BitAccess = VK_TRUE,
     };
     void *chain = d->has_16bit_storage ? &storage : NULL;
+    VkPhysicalDevice8BitStorageFeatures storage8 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES,
+        .storageBuffer8BitAccess = VK_TRUE,
+    };
+    if (d->has_8bit_storage) {
+        storage8.pNext = chain;
+        chain = &storage8;
+    }
     /* The coopmat kernel's extensions and features, where it can run. */
     vkp_coop_features coop;
     vkp_coop_enable(d, &coop, &chain, &features);
@@ -334,8 +366,9 @@ static gh_status create_device(vkp_device *d)
          * other kernels still run; coopmat then says why it cannot. */
         vkp_coop_failed(d, r);
         VkPhysicalDeviceFeatures plain = {.shaderFloat64 = d->has_fp64 ? VK_TRUE : VK_FALSE};
-        info.pNext = d->has_16bit_storage ? &storage : NULL;
         storage.pNext = NULL;
+        storage8.pNext = d->has_16bit_storage ? &storage : NULL;
+        info.pNext = d->has_8bit_storage ? (void *)&storage8 : storage8.pNext;
         info.enabledExtensionCount = host_import ? 1 : 0;
         info.ppEnabledExtensionNames = host_import ? &host_import : NULL;
         info.pEnabledFeatures = &plain;

@@ -73,8 +73,13 @@ static uint32_t vector_flags(int kernel, const gh_gemm_args *a, const window w[3
            (vector_ok(&w[1], b_cols, (uint64_t)a->ldb, vw, vbytes) ? VKP_VECTOR_B : 0);
 }
 
-/* The push constants of kernels/vulkan/gemm_common.glsl (see kernels.h). */
-static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w[3], uint32_t flags)
+/* The push constants of kernels/vulkan/gemm_common.glsl (see kernels.h).
+ * alpha and beta in C's arithmetic type; the scales (ABI 1.5) fold into
+ * them: scale_c (alpha scale_a scale_b acc + beta C) is (alpha scale_a
+ * scale_b scale_c) acc + (beta scale_c) C, each factor rounded once to f32
+ * (exact for powers of two). An i32 C has scales of 1. */
+static void fill_push(unsigned char *push, const gh_gemm_args *a, const gh_plugin_gemm_types *t, const window w[3],
+                      uint32_t flags)
 {
     uint32_t u[VKP_PUSH_UINTS] = {
         (uint32_t)a->m, (uint32_t)a->n, (uint32_t)a->k, (uint32_t)a->lda,     (uint32_t)a->ldb,     (uint32_t)a->ldc,
@@ -82,14 +87,14 @@ static void fill_push(unsigned char *push, const gh_gemm_args *a, const window w
     };
     memcpy(push, u, sizeof u);
     unsigned char *scalars = push + sizeof u;
-    if (a->dtype == GH_F64) {
+    if (t->c == GH_F64) {
         double s[2] = {a->alpha, a->beta};
         memcpy(scalars, s, sizeof s);
-    } else if (a->dtype == GH_I32) {
+    } else if (t->c == GH_I32) {
         int32_t s[2] = {(int32_t)a->alpha, (int32_t)a->beta};
         memcpy(scalars, s, sizeof s);
     } else { /* f32, and f16 and bf16, whose alpha and beta are f32 */
-        float s[2] = {(float)a->alpha, (float)a->beta};
+        float s[2] = {(float)(a->alpha * t->scale_a * t->scale_b * t->scale_c), (float)(a->beta * t->scale_c)};
         memcpy(scalars, s, sizeof s);
     }
 }
@@ -109,22 +114,41 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     vkp_device *d = &ctx->devices[device];
     /* The shaders index with 32-bit unsigned integers. */
     const gh_plugin_gemm_target target = {device, &d->info, &vkp_kernels[kernel], UINT32_MAX, vkp_buffer_extent};
-    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) return st;
-    if ((args->dtype == GH_F16 || args->dtype == GH_BF16) && !d->has_16bit_storage)
-        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s: %s", gh_plugin_dtype_name(args->dtype),
+    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) {
+        /* GH_UNSUPPORTED: args is well-formed, so its types can be read */
+        if (st == GH_UNSUPPORTED && kernel == VKP_KERNEL_COOPMAT && gh_plugin_gemm_types_of(args).a == GH_I8)
+            return gh_plugin_set_error(GH_UNSUPPORTED,
+                                       "gemm: coopmat has no i8 version (on %s either): it would need 16x8x32 s8 -> "
+                                       "s32 cooperative matrices, which NVIDIA's driver offers and this plugin does "
+                                       "not build yet, and its emulated path is written for f16 and bf16 fragments; "
+                                       "naive, tiled and blocked run i8",
+                                       d->name);
+        return st;
+    }
+    const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(args);
+    if ((types.c == GH_F16 || types.c == GH_BF16) && !d->has_16bit_storage)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s C: %s", gh_plugin_dtype_name(types.c),
                                    d->no_16bit_storage);
+    if (gh_plugin_dtype_size(types.a) == 1 && !d->has_8bit_storage)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s A and %s B: %s", gh_plugin_dtype_name(types.a),
+                                   gh_plugin_dtype_name(types.b), d->no_8bit_storage);
+    const int type_slot = vkp_type_slot(types.a, types.c);
     vkp_variant v;
     if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK) return st;
-    if ((st = vkp_check_limits(d, kernel, args->dtype, &v)) != GH_OK) return st;
+    /* shared memory holds C's arithmetic type (f32 for FP8 inputs, i32 for i8) */
+    if ((st = vkp_check_limits(d, kernel, types.c, &v)) != GH_OK) return st;
+    if (type_slot >= VKP_TYPES_FP8_F32 && type_slot <= VKP_TYPES_FP8_BF16) /* a pipeline per FP8 pair */
+        v.layout = (types.a == GH_E5M2 ? 1u : 0u) | (types.b == GH_E5M2 ? 2u : 0u);
 
-    uint32_t esize = (uint32_t)gh_plugin_dtype_size(args->dtype);
+    const uint32_t esize_a = (uint32_t)gh_plugin_dtype_size(types.a), esize_b = (uint32_t)gh_plugin_dtype_size(types.b),
+                   esize_c = (uint32_t)gh_plugin_dtype_size(types.c);
     uint64_t m = (uint64_t)args->m, n = (uint64_t)args->n, k = (uint64_t)args->k;
     window w[3];
     if ((st = bind_window(d, 'A', args->a, args->a_offset, args->trans_a ? k : m, args->trans_a ? m : k,
-                          (uint64_t)args->lda, esize, &w[0])) != GH_OK ||
+                          (uint64_t)args->lda, esize_a, &w[0])) != GH_OK ||
         (st = bind_window(d, 'B', args->b, args->b_offset, args->trans_b ? n : k, args->trans_b ? k : n,
-                          (uint64_t)args->ldb, esize, &w[1])) != GH_OK ||
-        (st = bind_window(d, 'C', args->c, args->c_offset, m, n, (uint64_t)args->ldc, esize, &w[2])) != GH_OK)
+                          (uint64_t)args->ldb, esize_b, &w[1])) != GH_OK ||
+        (st = bind_window(d, 'C', args->c, args->c_offset, m, n, (uint64_t)args->ldc, esize_c, &w[2])) != GH_OK)
         return st;
 
     const uint32_t *max_groups = d->props.limits.maxComputeWorkGroupCount;
@@ -143,7 +167,7 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
 
     if ((st = vkp_device_ready(d)) != GH_OK) return st;
     VkPipeline pipeline;
-    if ((st = vkp_pipeline(d, kernel, args->dtype, &v, &pipeline)) != GH_OK) return st;
+    if ((st = vkp_pipeline(d, kernel, type_slot, &v, &pipeline)) != GH_OK) return st;
 
     const struct gh_buffer *bufs[3] = {args->a, args->b, args->c};
     VkDescriptorBufferInfo infos[VKP_BINDINGS];
@@ -163,8 +187,8 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     d->fn.vkUpdateDescriptorSets(d->dev, VKP_BINDINGS, writes, 0, NULL);
 
     unsigned char push[VKP_PUSH_BYTES];
-    fill_push(push, args, w, vectors);
-    uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * (uint32_t)vkp_arith_size(args->dtype);
+    fill_push(push, args, &types, w, vectors);
+    uint32_t push_bytes = VKP_PUSH_UINTS * 4 + 2 * (uint32_t)vkp_arith_size(types.c);
 
     if ((st = vkp_commands_begin(d)) != GH_OK) return st;
     /* Uploads and earlier kernels must land before this one reads. */

@@ -47,6 +47,16 @@ extern const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS];
  * extension throughout). */
 #define VKP_MODULE_MAX  48
 
+/* (ABI 1.5) Modules and pipelines are kept per type slot: a dtype (A, B
+ * and C of one type), or one of the 8-bit flavours of naive, tiled and
+ * blocked after them, by C's type (FP8's e4m3 or e5m2 per operand are
+ * specialization constants: variant.layout, bit 0 A, bit 1 B, is e5m2). */
+enum { VKP_TYPES_FP8_F32 = GH_DTYPE_COUNT, VKP_TYPES_FP8_F16, VKP_TYPES_FP8_BF16, VKP_TYPES_I8_I32, VKP_TYPE_SLOTS };
+/* The slot of a GEMM's types (gh_plugin_check_gemm has accepted them), and
+ * its name in module files and messages: "f32", "fp8_f16", "i8_i32". */
+int vkp_type_slot(gh_dtype a, gh_dtype c);
+const char *vkp_type_slot_name(int slot);
+
 /* The matrix shapes (M x N x K) coopmat is built for, in the order it
  * prefers them when the device offers several. */
 #define VKP_COOP_SHAPES 3
@@ -91,7 +101,8 @@ typedef struct vkp_variant {
     uint32_t stages;      /* coopmat: buffers of the staged tiles (1, 2); else 0 */
     int unrolled;         /* warptile: its k loop unrolled by glslc (module _unrolled); else 0 */
     uint32_t layout;      /* warptile: the operands' layout, < VKP_LAYOUTS (set by vkp_gemm once
-                           * it knows which operands may be read as vectors); else 0 */
+                           * it knows which operands may be read as vectors); 8-bit FP8: which
+                           * of A (bit 0) and B (bit 1) is e5m2; else 0 */
     uint32_t invocations; /* per workgroup (coopmat: set by vkp_check_limits) */
     int module;           /* which of the (kernel, dtype)'s modules, < VKP_MODULE_MAX (coopmat:
                            * set by vkp_check_limits) */

@@ -67,6 +67,10 @@ typedef struct vkp_device {
      * is enabled at creation; else no_16bit_storage says why not. */
     int has_16bit_storage;
     char no_16bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
+    /* 8-bit A and B (e4m3, e5m2, i8) need storageBuffer8BitAccess (Vulkan
+     * 1.2's VkPhysicalDevice8BitStorageFeatures): likewise. */
+    int has_8bit_storage;
+    char no_8bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
     vkp_coop coop;
     /* The option statistics, where the device offers them: else NULL. */
     PFN_vkGetPipelineExecutablePropertiesKHR get_executables;
@@ -98,8 +102,8 @@ typedef struct vkp_device {
     VkPipelineLayout layout;
     VkDescriptorPool desc_pool;
     VkDescriptorSet set;
-    VkShaderModule modules[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_MODULE_MAX];
-    VkPipeline pipelines[VKP_KERNEL_COUNT][GH_DTYPE_COUNT][VKP_VARIANT_MAX][VKP_LAYOUTS];
+    VkShaderModule modules[VKP_KERNEL_COUNT][VKP_TYPE_SLOTS][VKP_MODULE_MAX];
+    VkPipeline pipelines[VKP_KERNEL_COUNT][VKP_TYPE_SLOTS][VKP_VARIANT_MAX][VKP_LAYOUTS];
 
     /* buffers.c: the staging buffer and the live buffers */
     vkp_staging staging;

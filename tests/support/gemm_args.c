@@ -33,3 +33,17 @@ gh_gemm_args gh_test_tight_args(gh_dtype dtype, int64_t m, int64_t n, int64_t k,
     return gh_test_gemm_args(&p, (gh_test_operand){a, k, 0}, (gh_test_operand){b, n, 0}, (gh_test_operand){c, n, 0},
                              params, n_params);
 }
+
+gh_gemm_args gh_test_typed_gemm_args(const gh_test_problem *p, const gh_test_types *types, gh_test_operand a,
+                                     gh_test_operand b, gh_test_operand c, const int64_t *params, size_t n_params)
+{
+    gh_gemm_args args = gh_test_gemm_args(p, a, b, c, params, n_params);
+    args.explicit_types = 1;
+    args.dtype = types->a;
+    args.b_dtype = types->b;
+    args.c_dtype = types->c;
+    args.scale_a = types->scale_a;
+    args.scale_b = types->scale_b;
+    args.scale_c = types->scale_c;
+    return args;
+}

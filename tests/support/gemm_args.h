@@ -28,6 +28,18 @@ typedef struct gh_test_operand {
 gh_gemm_args gh_test_gemm_args(const gh_test_problem *p, gh_test_operand a, gh_test_operand b, gh_test_operand c,
                                const int64_t *params, size_t n_params);
 
+/* (ABI 1.5) A's, B's and C's element types and the per-tensor scales of
+ * C = scale_c (alpha scale_a scale_b op(A) op(B) + beta C). */
+typedef struct gh_test_types {
+    gh_dtype a, b, c;
+    double scale_a, scale_b, scale_c;
+} gh_test_types;
+
+/* gh_test_gemm_args with explicit_types 1: the problem's dtype is replaced
+ * by the types' a, b and c, and the scales are set. */
+gh_gemm_args gh_test_typed_gemm_args(const gh_test_problem *p, const gh_test_types *types, gh_test_operand a,
+                                     gh_test_operand b, gh_test_operand c, const int64_t *params, size_t n_params);
+
 /* C = A B (alpha 1, beta 0, no transposes) of dtype, m x n x k, tight
  * (lda = k, ldb = ldc = n), no offsets: the probes and refusals' shape. */
 gh_gemm_args gh_test_tight_args(gh_dtype dtype, int64_t m, int64_t n, int64_t k, gh_buffer *a, gh_buffer *b,

@@ -42,3 +42,14 @@ double gh_test_error_bound(gh_dtype dtype, int64_t k, double alpha, double beta,
     double scale = fabs(alpha) * abs_sum + (beta != 0.0 ? fabs(beta) * fabs(c0) : 0.0);
     return (gamma_n((double)k + 2.0, u) + gamma_n((double)k, 0x1.0p-53)) * scale;
 }
+
+double gh_test_error_bound_8bit(gh_dtype c_dtype, int64_t k, double alpha_ab, double beta, double scale_c,
+                                double abs_sum, double c0, double ref)
+{
+    if (c_dtype == GH_I32) return 0.0;
+    double scale = fabs(scale_c) * (fabs(alpha_ab) * abs_sum + (beta != 0.0 ? fabs(beta) * fabs(c0) : 0.0));
+    double sum_bound = (gamma_n((double)k + 4.0, 0x1.0p-24) + gamma_n((double)k, 0x1.0p-53)) * scale;
+    double u_c = c_dtype == GH_F16 ? 0x1.0p-11 : c_dtype == GH_BF16 ? 0x1.0p-8 : 0x1.0p-24;
+    double subnormal = c_dtype == GH_F16 ? 0x1.0p-25 : 0.0;
+    return sum_bound + u_c * (fabs(ref) + sum_bound) + subnormal;
+}

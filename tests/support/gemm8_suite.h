@@ -1,0 +1,49 @@
+/* The 8-bit checks every plugin suite runs (tests/cpu, tests/opencl,
+ * tests/vulkan), reported through tests/check.h (the calling program
+ * defines CHECK_MAIN): what a kernel declares for the 13 combinations of
+ * gemm8_case.h, and cases over them, each verified in full. */
+#ifndef GH_TEST_SUPPORT_GEMM8_SUITE_H
+#define GH_TEST_SUPPORT_GEMM8_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemm8_case.h"
+
+/* A shape and transposes; `variant` picks alpha, beta, the scales, ld
+ * padding and offsets from the suite's table (gh_test_8bit_variant),
+ * rotated by the combination so that each combination meets several. */
+typedef struct gh_test_shape8 {
+    int trans_a, trans_b;
+    int64_t m, n, k;
+} gh_test_shape8;
+
+/* How many variants there are, and case `variant` of shape s for combo
+ * (a, b, c): FP8 cases with alpha, beta (0 and not), scales of powers of
+ * two (one matrix at a time, then all three, and one that is not a power of
+ * two); i8 cases with integral alpha and beta and scales of 1. */
+#define GH_TEST_8BIT_VARIANTS 7
+gh_test_case8 gh_test_8bit_case(const gh_dtype combo[3], const gh_test_shape8 *s, int variant, uint64_t seed);
+
+/* The kernel lists each of the 13 combinations, declaring inputs AS_STORED
+ * and accumulation F32 (FP8) or AS_STORED (i8 -> i32, exact). */
+void gh_test_8bit_declared(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label);
+
+/* Every combination whose bit is set in combo_mask (bit i: entry i of
+ * gh_test_8bit_combos) on every shape, variant (shape index + combo index +
+ * variant_shift) mod the variant count; one CHECK per case. */
+void gh_test_8bit_cases(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel, const int64_t *params,
+                        size_t n_params, const char *label, const gh_test_shape8 *shapes, size_t n_shapes,
+                        unsigned combo_mask, int variant_shift);
+
+/* Each transpose (nn, nt, tn, tt) of the three shapes 1x1x1, 7x13x33 and
+ * 65x31x129: the suites' full set (12 shapes). */
+#define GH_TEST_8BIT_FULL_SHAPES 12
+extern const gh_test_shape8 gh_test_8bit_full_shapes[GH_TEST_8BIT_FULL_SHAPES];
+
+/* The refusals every plugin gives: a combination not listed (e4m3 x e4m3
+ * -> i32, i8 x i8 -> f32) is GH_UNSUPPORTED; i8 with a scale other than 1 or
+ * a fractional alpha is GH_INVALID_ARGUMENT. */
+void gh_test_8bit_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel, const int64_t *params,
+                           size_t n_params, const char *label);
+
+#endif
