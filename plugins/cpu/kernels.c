@@ -15,25 +15,13 @@ static const gh_param_info tiled_params[] = {
 
 /* 8-bit inputs (loops8.c): FP8 decoded exactly, its products (exact in f32)
  * summed in f32; i8 products summed exactly in i32. */
-#define FP8_COMBO(A, B, C)                                                   \
-    {                                                                        \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
-    }
-#define FP8_PAIR(A, B) FP8_COMBO(A, B, GH_F32), FP8_COMBO(A, B, GH_F16), FP8_COMBO(A, B, GH_BF16)
-static const gh_type_combo eight_bit_combos[] = {
-    FP8_PAIR(GH_E4M3, GH_E4M3),
-    FP8_PAIR(GH_E4M3, GH_E5M2),
-    FP8_PAIR(GH_E5M2, GH_E4M3),
-    FP8_PAIR(GH_E5M2, GH_E5M2),
-    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
-};
-#define KERNEL_COMBOS(COMBOS) .combos = COMBOS, .n_combos = GH_PLUGIN_COUNT(COMBOS)
+static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
 
 const gh_kernel_info cpu_kernels[KERNEL_COUNT] = {
     {GH_PLUGIN_KERNEL("naive", "one element of C at a time, the serial loop", ALL_DTYPES),
-     KERNEL_COMBOS(eight_bit_combos)},
+     GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
     {GH_PLUGIN_KERNEL("tiled", "cache-blocked loops with a tile x tile block", ALL_DTYPES),
-     GH_PLUGIN_KERNEL_PARAMS(tiled_params), KERNEL_COMBOS(eight_bit_combos)},
+     GH_PLUGIN_KERNEL_PARAMS(tiled_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
     {GH_PLUGIN_KERNEL("blas", "the system's CBLAS (OpenBLAS), loaded at run time: the CPU baseline",
                       GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64))},
 };

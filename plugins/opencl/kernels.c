@@ -25,26 +25,14 @@ static const gh_kernel_precision clblast_precisions[] = {
  * software as it is loaded (common.cl: no OpenCL device has an FP8 type),
  * the products (exact in f32) summed in f32, C in f32, f16 or bf16; i8 read
  * as char, summed exactly in i32. */
-#define FP8_COMBO(A, B, C)                                                   \
-    {                                                                        \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
-    }
-#define FP8_PAIR(A, B) FP8_COMBO(A, B, GH_F32), FP8_COMBO(A, B, GH_F16), FP8_COMBO(A, B, GH_BF16)
-static const gh_type_combo eight_bit_combos[] = {
-    FP8_PAIR(GH_E4M3, GH_E4M3),
-    FP8_PAIR(GH_E4M3, GH_E5M2),
-    FP8_PAIR(GH_E5M2, GH_E4M3),
-    FP8_PAIR(GH_E5M2, GH_E5M2),
-    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
-};
-#define KERNEL_COMBOS(COMBOS) .combos = COMBOS, .n_combos = GH_PLUGIN_COUNT(COMBOS)
+static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
 
 const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     [OCL_KERNEL_NAIVE] =
         {
             .info = {GH_PLUGIN_KERNEL("naive", "one work-item per element of C, the inner product over K in a loop",
                                       ALL_DTYPES),
-                     GH_PLUGIN_KERNEL_PARAMS(ocl_naive_params), KERNEL_COMBOS(eight_bit_combos)},
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_naive_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
             .file = "naive.cl",
             .function = "gemm_naive",
             .defines = {"WG"},
@@ -56,7 +44,7 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                                       "tile x tile work-groups stage tiles of A and B in local memory, "
                                       "one element of C per work-item",
                                       ALL_DTYPES),
-                     GH_PLUGIN_KERNEL_PARAMS(ocl_tiled_params), KERNEL_COMBOS(eight_bit_combos)},
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_tiled_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
             .file = "tiled.cl",
             .function = "gemm_tiled",
             .defines = {"TILE"},
@@ -69,7 +57,7 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                                       "from tiles of A and B in local memory, each work-item a work x work "
                                       "micro-tile in registers",
                                       ALL_DTYPES),
-                     GH_PLUGIN_KERNEL_PARAMS(ocl_blocked_params), KERNEL_COMBOS(eight_bit_combos)},
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_blocked_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
             .file = "blocked.cl",
             .function = "gemm_blocked",
             .defines = {"TILE", "WORK"},

@@ -21,19 +21,7 @@
  * has storageBuffer8BitAccess: FP8 decoded in the shader (no FP8 type is
  * used), the products (exact in f32) summed in f32, C in f32, f16 or bf16;
  * i8 widened to int and summed exactly. */
-#define FP8_COMBO(A, B, C)                                                   \
-    {                                                                        \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
-    }
-#define FP8_PAIR(A, B) FP8_COMBO(A, B, GH_F32), FP8_COMBO(A, B, GH_F16), FP8_COMBO(A, B, GH_BF16)
-static const gh_type_combo eight_bit_combos[] = {
-    FP8_PAIR(GH_E4M3, GH_E4M3),
-    FP8_PAIR(GH_E4M3, GH_E5M2),
-    FP8_PAIR(GH_E5M2, GH_E4M3),
-    FP8_PAIR(GH_E5M2, GH_E5M2),
-    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
-};
-#define KERNEL_COMBOS(COMBOS) .combos = COMBOS, .n_combos = GH_PLUGIN_COUNT(COMBOS)
+static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
 
 int vkp_type_slot(gh_dtype a, gh_dtype c)
 {
@@ -53,18 +41,18 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
                               "naive",
                               "compute shader, one invocation per element of C reading A and B from global memory",
                               ALL_DTYPES),
-                          GH_PLUGIN_KERNEL_PARAMS(vkp_naive_params), KERNEL_COMBOS(eight_bit_combos)},
+                          GH_PLUGIN_KERNEL_PARAMS(vkp_naive_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
     [VKP_KERNEL_TILED] = {GH_PLUGIN_KERNEL(
                               "tiled",
                               "compute shader, tile x tile workgroups sharing tiles of A and B in shared memory",
                               ALL_DTYPES),
-                          GH_PLUGIN_KERNEL_PARAMS(vkp_tiled_params), KERNEL_COMBOS(eight_bit_combos)},
+                          GH_PLUGIN_KERNEL_PARAMS(vkp_tiled_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
     [VKP_KERNEL_BLOCKED] = {GH_PLUGIN_KERNEL(
                                 "blocked",
                                 "compute shader, register blocking: each invocation computes a work x work block "
                                 "of C from tiles of A and B staged in shared memory, tile x tile per workgroup",
                                 ALL_DTYPES),
-                            GH_PLUGIN_KERNEL_PARAMS(vkp_blocked_params), KERNEL_COMBOS(eight_bit_combos)},
+                            GH_PLUGIN_KERNEL_PARAMS(vkp_blocked_params), GH_PLUGIN_KERNEL_COMBOS(eight_bit_combos)},
     [VKP_KERNEL_WARPTILE] = {GH_PLUGIN_KERNEL(
                                  "warptile",
                                  "compute shader, workgroup / subgroup / invocation tiling: double-buffered shared "

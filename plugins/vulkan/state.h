@@ -70,7 +70,7 @@ typedef struct vkp_device {
     /* 8-bit A and B (e4m3, e5m2, i8) need storageBuffer8BitAccess (Vulkan
      * 1.2's VkPhysicalDevice8BitStorageFeatures): likewise. */
     int has_8bit_storage;
-    char no_8bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 192];
+    char no_8bit_storage[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 320];
     vkp_coop coop;
     /* The option statistics, where the device offers them: else NULL. */
     PFN_vkGetPipelineExecutablePropertiesKHR get_executables;

@@ -250,6 +250,27 @@ static inline const char *gh_plugin_kernel_dir(const char *setting)
     .size = sizeof(gh_kernel_info), .name = NAME, .description = DESCRIPTION, .dtypes = DTYPES
 #define GH_PLUGIN_KERNEL_PARAMS(PARAMS)         .params = PARAMS, .n_params = GH_PLUGIN_COUNT(PARAMS)
 #define GH_PLUGIN_KERNEL_PRECISIONS(PRECISIONS) .precisions = PRECISIONS, .n_precisions = GH_PLUGIN_COUNT(PRECISIONS)
+#define GH_PLUGIN_KERNEL_COMBOS(COMBOS)         .combos = COMBOS, .n_combos = GH_PLUGIN_COUNT(COMBOS)
+
+/* (minor 5) The 13 type combinations of a kernel that decodes 8-bit inputs
+ * exactly and sums in f32 (FP8: every product of two FP8 values is exact in
+ * f32) or exactly in i32 (i8), the classic kernels' arithmetic:
+ *   static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
+ * A, B in {e4m3, e5m2} with C in {f32, f16, bf16}; i8 x i8 -> i32. */
+#define GH_PLUGIN_F32_SUM_COMBO(A, B, C)                                     \
+    {                                                                        \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
+    }
+#define GH_PLUGIN_FP8_PAIR_COMBOS(A, B) \
+    GH_PLUGIN_F32_SUM_COMBO(A, B, GH_F32), GH_PLUGIN_F32_SUM_COMBO(A, B, GH_F16), GH_PLUGIN_F32_SUM_COMBO(A, B, GH_BF16)
+#define GH_PLUGIN_EXACT_8BIT_COMBOS                                                                   \
+    {                                                                                                 \
+        GH_PLUGIN_FP8_PAIR_COMBOS(GH_E4M3, GH_E4M3), GH_PLUGIN_FP8_PAIR_COMBOS(GH_E4M3, GH_E5M2),     \
+            GH_PLUGIN_FP8_PAIR_COMBOS(GH_E5M2, GH_E4M3), GH_PLUGIN_FP8_PAIR_COMBOS(GH_E5M2, GH_E5M2), \
+        {                                                                                             \
+            sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0   \
+        }                                                                                             \
+    }
 
 /* Defines the exported entry for the static table `api`, and the error text. */
 #define GH_PLUGIN_ENTRY(api)                                                   \
