@@ -177,6 +177,19 @@ assert "crashed" in by(1), by(1)
 assert by(0) == ["pass"] * 4 and by(2) == ["pass"] * 4, (by(0), by(2))
 PY
 
+# Ranks 0 and 2 ran the same backend, device and kernel: compare tells them apart by rank.
+"$gemmhost" compare --threshold 100000 --json "$work/crash.json" "$work/crash.json" >"$work/cmp.json" 2>"$work/cmp.err"
+expect_status "compare a fleet where two ranks ran one backend" $? 0
+"$python" - "$work/cmp.json" "$work/crash.json" <<'PY' && ok "each rank's results matched with the same rank's" || bad "compare crash.json: $(cat "$work/cmp.err")"
+import json, sys
+c = json.load(open(sys.argv[1]))["comparisons"][0]
+ran = [r for r in json.load(open(sys.argv[2]))["results"] if r["status"] != "cancelled"]
+assert c["summary"]["matched"] == len(ran), (c["summary"], len(ran))
+PY
+out=$("$gemmhost" compare --ignore-ranks "$work/crash.json" "$work/crash.json" 2>&1)
+expect_status "compare --ignore-ranks where two ranks ran one backend" $? 2
+expect_in "says two ranks ran it" "$out" "two ranks ran it; match them rank by rank"
+
 # Rank 2's backend cannot run (no such plugin): the fleet report says so, naming the rank; exit 3.
 printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\n' >"$work/none.ini"
 printf '[backend c]\nplugin = cpu\nkernels = naive\nranks = 0-1\n[backend gone]\nplugin = nosuch\nranks = 2\n' >>"$work/none.ini"
