@@ -163,22 +163,25 @@ typedef struct listener {
     char base[4096];
 } listener;
 
-/* The whole outputs rank `from` sends after its report. */
+/* The whole outputs rank `from` sends after its report. -1 when they could
+ * not be received (the exchange is broken); bytes that do not unpack are
+ * said and left out (those cases keep their fingerprints' distances). */
 static int receive_outputs(listener *l, int from)
 {
     char err[2048], *bytes;
     size_t size;
-    int rc = gh_fleet_recv_bytes(l->f, from, &bytes, &size, err, sizeof err);
-    if (rc == 0) {
-        rc = gh_kept_outputs_unpack(&l->others, bytes, size, err, sizeof err);
-        free(bytes);
+    if (gh_fleet_recv_bytes(l->f, from, &bytes, &size, err, sizeof err) != 0) {
+        fprintf(stderr,
+                "gemmhost: rank 0: rank %d's outputs: %s; the ranks' own files hold their results (gemmhost "
+                "merge %s)\n",
+                from, err, l->base);
+        return -1;
     }
-    if (rc != 0)
-        fprintf(
-            stderr,
-            "gemmhost: rank 0: rank %d's outputs: %s; the ranks' own files hold their results (gemmhost merge %s)\n",
-            from, err, l->base);
-    return rc;
+    if (gh_kept_outputs_unpack(&l->others, bytes, size, err, sizeof err) != 0)
+        fprintf(stderr, "gemmhost: rank 0: rank %d's outputs: %s; its cases keep their fingerprints' distances\n", from,
+                err);
+    free(bytes);
+    return 0;
 }
 
 static void *listen_for_reports(void *arg)
