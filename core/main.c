@@ -17,6 +17,7 @@
 #include "fleet_comm.h"
 #include "fleet_rank.h"
 #include "fleet_report.h"
+#include "kept_outputs.h"
 #include "host_memory.h"
 #include "list.h"
 #include "loader.h"
@@ -494,8 +495,9 @@ static int fleet_run(fleet_job *j, const char *prefix)
     char *rank_prefix = gh_fleet_rank_prefix(prefix, fleet.rank);
     c->output = rank_prefix;
     c->quiet = 1;
-    int status =
-        gh_fleet_run(&fleet, j->idle ? NULL : fleet_run_rank, j, prefix, quiet, c->verbose || c->full_agreement);
+    gh_fleet_outputs outputs = {j->cfg->run.kept_outputs, &j->cfg->run};
+    int status = gh_fleet_run(&fleet, j->idle ? NULL : fleet_run_rank, j, prefix, quiet,
+                              c->verbose || c->full_agreement, outputs.kept ? &outputs : NULL);
     c->output = cli_output;
     c->quiet = quiet;
     free(rank_prefix);
@@ -577,15 +579,33 @@ static int gemmhost_rank(int argc, char **argv)
     return status;
 }
 
+typedef struct cli_parse_job {
+    int argc;
+    char **argv;
+    gh_cli *c;
+    int exit_now, version, rc;
+} cli_parse_job;
+
+/* The command line parsed; its status as an exit status (0 for --help). */
+static int parse_cli(void *arg)
+{
+    cli_parse_job *j = arg;
+    j->rc = gh_cli_parse(j->argc, j->argv, j->c, &j->exit_now, &j->version);
+    return j->rc != 0 ? j->exit_now : EXIT_PASS;
+}
+
 static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
 {
     gh_crash_install();
     gh_cli c;
-    int exit_now, version;
-    if (gh_cli_parse(argc, argv, &c, &exit_now, &version) != 0) {
+    /* Under MPI every rank parses the same line: its usage error (or --help) is said once, by rank 0. */
+    cli_parse_job parse = {argc, argv, &c, 0, 0, 0};
+    int parsed = gh_fleet_say_once(&fleet, parse_cli, &parse);
+    if (parse.rc != 0 || parsed != EXIT_PASS) {
         gh_cli_free(&c);
-        return exit_now;
+        return parse.rc != 0 ? parse.exit_now : parsed;
     }
+    int version = parse.version;
     if (version) {
         if (fleet.rank == 0) print_version();
         gh_cli_free(&c);
@@ -641,8 +661,11 @@ static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
     rc = idle ? 0 : gh_plan_build(&cfg, &plugins, &filters, &plan, err, sizeof err);
     if (rc == 0 && !idle) rc = check_local_rank_devices(&cfg, &plan, err, sizeof err);
     int status = gh_fleet_agree(&fleet, rc != 0 ? EXIT_USAGE : EXIT_PASS, rc != 0 ? err : "");
+    gh_kept_outputs kept = {0};
     if (status == EXIT_PASS) {
         prefix = c.output ? c.output : cfg.run.output;
+        /* [run] fleet_outputs_max: the run keeps its small outputs whole, for rank 0's exact distances */
+        if (fleet.active && cfg.run.fleet_outputs_max) cfg.run.kept_outputs = &kept;
         fleet_job job = {&c, &cfg, &plugins, &plan, argc, argv, idle};
         gh_probe_options probe = {c.output && *c.output ? c.output : NULL, c.json, c.quiet};
         if (c.probe) /* each rank probes what it was placed on */
@@ -654,6 +677,7 @@ static int gemmhost_rank_files(int argc, char **argv, char *owned[3])
             status = fleet_run(&job, prefix);
     }
     if (!idle) gh_plan_free(&plan);
+    gh_kept_outputs_free(&kept);
     free(rank_filter);
     gh_plugins_free(&plugins);
     gh_config_free(&cfg);

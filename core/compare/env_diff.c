@@ -33,10 +33,13 @@ static void add_if_differs(json_t *out, const char *what, char **values, size_t 
     else json_decref(list);
 }
 
-static const gh_rf_device *device_in(const gh_results_file *f, const char *backend, int index)
+/* A fleet file's devices are per rank: rank r's against rank r's (a device of one run's file has no rank). */
+static const gh_rf_device *device_in(const gh_results_file *f, const char *backend, int index, int rank)
 {
     for (size_t i = 0; i < f->n_devices; i++)
-        if (f->devices[i].index == index && strcmp(f->devices[i].backend, backend) == 0) return &f->devices[i];
+        if (f->devices[i].index == index && strcmp(f->devices[i].backend, backend) == 0 &&
+            (rank < 0 || f->devices[i].rank < 0 || f->devices[i].rank == rank))
+            return &f->devices[i];
     return NULL;
 }
 
@@ -48,12 +51,13 @@ static void device_diffs(json_t *out, const gh_results_file *files, size_t n, ch
         for (size_t d = 0; d < files[f].n_devices; d++) {
             const gh_rf_device *dev = &files[f].devices[d];
             char what[512];
-            snprintf(what, sizeof what, "device %s %d", dev->backend, dev->index);
+            if (dev->rank >= 0) snprintf(what, sizeof what, "device r%d %s %d", dev->rank, dev->backend, dev->index);
+            else snprintf(what, sizeof what, "device %s %d", dev->backend, dev->index);
             if (json_object_get(seen, what)) continue;
             json_object_set_new(seen, what, json_true());
             for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
                 for (size_t g = 0; g < n; g++) {
-                    const gh_rf_device *o = device_in(&files[g], dev->backend, dev->index);
+                    const gh_rf_device *o = device_in(&files[g], dev->backend, dev->index, dev->rank);
                     const char *v = !o       ? "(none)"
                                     : k == 0 ? o->name
                                     : k == 1 ? o->vendor

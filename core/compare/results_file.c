@@ -69,6 +69,8 @@ static int parse_result(const json_t *o, gh_rf_result *r)
         .detail = str_of(o, "detail") ? str_of(o, "detail") : "",
         .case_index = (int)json_integer_value(json_object_get(o, "case_index")),
         .device_index = is_int(o, "device_index") ? (int)json_integer_value(json_object_get(o, "device_index")) : -1,
+        .rank = is_int(o, "rank") ? (int)json_integer_value(json_object_get(o, "rank")) : -1,
+        .rank_host = str_of(o, "host") ? str_of(o, "host") : "",
         .m = json_integer_value(json_object_get(o, "m")),
         .n = json_integer_value(json_object_get(o, "n")),
         .k = json_integer_value(json_object_get(o, "k")),
@@ -110,6 +112,7 @@ static void parse_devices(gh_results_file *f, const json_t *devices)
             .driver_version = str_of(d, "driver_version"),
             .api = str_of(d, "api"),
             .index = (int)json_integer_value(json_object_get(d, "device_index")),
+            .rank = is_int(d, "rank") ? (int)json_integer_value(json_object_get(d, "rank")) : -1,
         };
     }
 }
@@ -172,6 +175,10 @@ int gh_results_file_load(const char *path, gh_results_file *f, char *err, size_t
                       "so its outputs cannot be compared; run it again with this gemmhost",
                       path, f->version);
     f->complete = json_is_true(json_object_get(f->doc, "complete"));
+    /* A fleet's file has "fleet": {"size", "ranks"}; a rank's own file has {"rank", "size", ...}: one run's results */
+    const json_t *fleet = json_object_get(f->doc, "fleet");
+    if (json_is_array(json_object_get(fleet, "ranks")))
+        f->fleet_size = (int)json_integer_value(json_object_get(fleet, "size"));
     f->cancelled = json_is_true(json_object_get(f->doc, "cancelled"));
     f->results = gh_xcalloc(json_array_size(results) + 1, sizeof *f->results);
     for (size_t i = 0; i < json_array_size(results); i++) {
@@ -220,6 +227,11 @@ void gh_rf_case_label(const gh_rf_result *r, char *out, size_t size)
 
 void gh_rf_result_label(const gh_rf_result *r, char *out, size_t size)
 {
+    if (r->rank >= 0) {
+        int n = snprintf(out, size, "r%d@%s ", r->rank, r->rank_host);
+        if (n < 0 || (size_t)n >= size) return;
+        out += n, size -= (size_t)n;
+    }
     if (r->device_index >= 0)
         snprintf(out, size, "%s %d:%s %s%s%s", r->backend, r->device_index, r->device_name, r->kernel,
                  *r->params ? " " : "", r->params);

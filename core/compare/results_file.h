@@ -18,6 +18,8 @@ typedef struct gh_rf_result {
     const char *output_hash;          /* NULL when nothing was hashed (it did not run) */
     const char *detail;
     int case_index, device_index;
+    int rank;              /* in a fleet file (docs/fleet.md): the MPI rank that ran it; -1 otherwise */
+    const char *rank_host; /* and that rank's host; "" otherwise */
     int64_t m, n, k;
     double alpha, beta;
     double ms_min, ms_median, ms_max; /* NAN when not measured */
@@ -28,6 +30,7 @@ typedef struct gh_rf_result {
 typedef struct gh_rf_device {
     const char *backend, *name, *vendor, *driver_version, *api;
     int index;
+    int rank; /* in a fleet file; -1 otherwise */
 } gh_rf_device;
 
 typedef struct gh_results_file {
@@ -37,6 +40,7 @@ typedef struct gh_results_file {
     const char *version, *git_commit, *build_type, *host;
     const json_t *settings; /* an object */
     int complete, cancelled;
+    int fleet_size; /* a fleet's PREFIX.json (docs/fleet.md): its ranks; 0 for one run's file */
     gh_rf_result *results;
     size_t n_results;
     gh_rf_device *devices;
@@ -51,7 +55,7 @@ void gh_results_file_free(gh_results_file *f);
 
 /* "f32 nn 64x64x64 alpha=1 beta=0 (case 3)" into out. */
 void gh_rf_case_label(const gh_rf_result *r, char *out, size_t size);
-/* "cpu 0:AMD EPYC tiled tile=4" into out. */
+/* "cpu 0:AMD EPYC tiled tile=4" into out; "r1@node7 cpu 0:..." from a fleet file. */
 void gh_rf_result_label(const gh_rf_result *r, char *out, size_t size);
 
 #endif

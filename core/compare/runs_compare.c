@@ -12,6 +12,7 @@
 #include "compare_junit.h"
 #include "compare_render.h"
 #include "env_diff.h"
+#include "fleet_layout.h"
 #include "results_file.h"
 #include "runs_analysis.h"
 #include "runs_match.h"
@@ -23,6 +24,7 @@ static void usage(FILE *to)
 {
     fputs(
         "usage: gemmhost compare [--threshold PCT] [--by-plugin] [--ignore-device-names]\n"
+        "                        [--ignore-hosts | --ignore-ranks]\n"
         "                        [--json | --markdown] [--junit FILE] A.json B.json [C.json ...]\n"
         "\n"
         "Compares results files of gemmhost runs (other machines, drivers, builds):\n"
@@ -32,11 +34,15 @@ static void usage(FILE *to)
         "else FAST or SLOW), status changes (pass -> FAIL, crashed, ...), new and\n"
         "missing results; then, per case, the outputs across all files grouped by\n"
         "their hash (bit-identical). Results match by case, backend, device index\n"
-        "and name, kernel and parameters.\n"
+        "and name, kernel and parameters; in a fleet's PREFIX.json (gemmhost under\n"
+        "MPI) also by rank and host.\n"
         "\n"
         "  --threshold PCT        a change within PCT percent is SAME (default 5)\n"
         "  --by-plugin            match by plugin, not by [backend NAME] section\n"
         "  --ignore-device-names  match devices by index only (another machine's GPU)\n"
+        "  --ignore-hosts         fleet files: pair results by rank alone (other nodes)\n"
+        "  --ignore-ranks         fleet files: match across ranks and hosts (a fleet\n"
+        "                         against one run's file, or fleets of other layouts)\n"
         "  --json                 the comparison as JSON on stdout\n"
         "  --markdown             the report as Markdown (for a pull request)\n"
         "  --junit FILE           also write the comparison as JUnit XML (a failure per\n"
@@ -98,6 +104,8 @@ static int parse_args(int argc, char **argv, compare_args *a)
             if (!a->junit || !*a->junit) return usage_error("%s needs a file", "--junit");
         } else if (!strcmp(s, "--by-plugin")) a->match.by_plugin = 1;
         else if (!strcmp(s, "--ignore-device-names")) a->match.ignore_device_names = 1;
+        else if (!strcmp(s, "--ignore-hosts")) a->match.ignore_hosts = 1;
+        else if (!strcmp(s, "--ignore-ranks")) a->match.ignore_ranks = 1;
         else if (!strcmp(s, "--json")) a->json = 1;
         else if (!strcmp(s, "--markdown")) a->markdown = 1;
         else if (s[0] == '-' && s[1]) return usage_error("%s is not an option of compare", s);
@@ -153,7 +161,8 @@ static int compare(const compare_args *a, gh_results_file *files)
         return COMPARE_USAGE;
     }
     gh_matches m;
-    if (gh_match_results(files, n, &a->match, &m, err, sizeof err) != 0) {
+    if (gh_fleet_layout_check(files, n, &a->match, err, sizeof err) != 0 ||
+        gh_match_results(files, n, &a->match, &m, err, sizeof err) != 0) {
         fprintf(stderr, "gemmhost compare: %s\n", err);
         return COMPARE_USAGE;
     }

@@ -18,8 +18,9 @@ char *gh_match_case_key(const gh_rf_result *r)
 static char *result_key(const gh_rf_result *r, const gh_match_options *o)
 {
     char *c = gh_match_case_key(r);
-    char *k = gh_strdupf("%s\x1e%s\x1f%d\x1f%s\x1f%s\x1f%s", c, o->by_plugin ? r->plugin : r->backend, r->device_index,
-                         o->ignore_device_names ? "" : r->device_name, r->kernel, r->params);
+    char *k = gh_strdupf("%s\x1e%s\x1f%d\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s", c, o->by_plugin ? r->plugin : r->backend,
+                         r->device_index, o->ignore_device_names ? "" : r->device_name, r->kernel, r->params,
+                         o->ignore_ranks ? -1 : r->rank, o->ignore_ranks || o->ignore_hosts ? "" : r->rank_host);
     free(c);
     return k;
 }
@@ -74,8 +75,9 @@ int gh_match_results(const gh_results_file *files, size_t n, const gh_match_opti
             gh_rf_case_label(e[i].r, c, sizeof c);
             snprintf(err, err_size, "%s: holds two results that match as one (%s and %s, %s)%s", files[e[i].file].path,
                      a, b, c,
-                     o->by_plugin ? ": two sections of one plugin; match by backend (leave out --by-plugin)"
-                                  : ": is it two runs' results in one file?");
+                     o->ignore_ranks ? ": two ranks ran it; match them rank by rank (leave out --ignore-ranks)"
+                     : o->by_plugin  ? ": two sections of one plugin; match by backend (leave out --by-plugin)"
+                                     : ": is it two runs' results in one file?");
             rc = -1;
             break;
         }

@@ -11,6 +11,8 @@
 typedef struct gh_match_options {
     int by_plugin;           /* match by plugin, not by the [backend NAME] section */
     int ignore_device_names; /* match devices by index only (another machine's GPU) */
+    int ignore_hosts;        /* fleet files: pair results by rank alone (another allocation's nodes) */
+    int ignore_ranks;        /* fleet files: match across ranks and hosts (a fleet against one run) */
 } gh_match_options;
 
 typedef struct gh_match_row {

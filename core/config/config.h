@@ -133,7 +133,11 @@ typedef struct gh_run_config {
     double batch_below;   /* key batch_below: seconds; batch = auto batches a kernel faster than this */
     /* --save-outputs DIR (not a key; not owned): each distinct output as DIR/HASH.npy */
     const char *save_outputs;
-    gh_memory_check memory_check; /* key memory_check: refuse (default) or warn */
+    /* key fleet_outputs_max: under MPI, each distinct output of at most this many bytes goes to rank 0 for
+     * exact distances across the ranks (docs/fleet.md); 0: none, fingerprints only */
+    uint64_t fleet_outputs_max;
+    struct gh_kept_outputs *kept_outputs; /* not a key (not owned): where the run keeps them (core/run) */
+    gh_memory_check memory_check;         /* key memory_check: refuse (default) or warn */
 } gh_run_config;
 
 /* One case's element types and scales: A's is the case's dtype. For an

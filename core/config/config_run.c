@@ -289,6 +289,19 @@ MEASURE_KEY(cfg_set_batch_below)
 MEASURE_KEY(cfg_set_b_dtype)
 MEASURE_KEY(cfg_set_c_dtype)
 
+/* A size in bytes, 0 allowed (key fleet_outputs_max). */
+static int set_bytes(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
+{
+    const char *v;
+    if (cfg_get_single(ld, s, e, &v) != 0) return -1;
+    if (gh_parse_size_bytes(v, MEMBER(run, key, uint64_t)) != 0)
+        return ini_fail_key(ld, s, e,
+                            "\"%s\" is not a size in bytes (e.g. 1M, 64K, 1MiB; K, M, G are powers of 1024; 0 = "
+                            "none)",
+                            ini_show(ld, v));
+    return 0;
+}
+
 static int set_scale(loader *ld, const section *s, const entry *e, const run_key *key, gh_run_config *run)
 {
     return cfg_set_scale(ld, s, e, MEMBER(run, key, double));
@@ -334,6 +347,7 @@ static const run_key run_keys[] = {
     {"tune_cache", "", set_tune_cache, 0, 0, 0},
     {"throttle_clock_fraction", "0.9", set_fraction, RUN_OFF(throttle_clock_fraction), 0, 0},
     {"memory_check", "refuse", set_memory_check, 0, 0, 0},
+    {"fleet_outputs_max", "0", set_bytes, RUN_OFF(fleet_outputs_max), 0, 0},
 };
 #define N_RUN_KEYS (sizeof run_keys / sizeof run_keys[0])
 

@@ -39,5 +39,10 @@ int gh_fleet_send_report(gh_fleet *f, const char *text, char *err, size_t err_si
 /* On rank 0: the next report to arrive from any rank (*from its rank,
  * *text the caller's). */
 int gh_fleet_recv_report(gh_fleet *f, int *from, char **text, char *err, size_t err_size);
+/* A rank's kept outputs ([run] fleet_outputs_max) to rank 0, after its
+ * report (which says how many bytes follow); sent in pieces under 1 GiB. */
+int gh_fleet_send_bytes(gh_fleet *f, const char *bytes, size_t size, char *err, size_t err_size);
+/* On rank 0: the bytes rank `from` sent (*bytes the caller's). */
+int gh_fleet_recv_bytes(gh_fleet *f, int from, char **bytes, size_t *size, char *err, size_t err_size);
 
 #endif

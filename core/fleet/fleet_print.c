@@ -86,7 +86,7 @@ static void print_agreement(const json_t *fleet, FILE *out)
         if (!seen && n_dtypes < 32) dtypes[n_dtypes++] = str(e, "dtype");
     }
     for (size_t d = 0; d < n_dtypes; d++) {
-        size_t cases = 0, results = 0, identical = 0, beyond = 0, ranks = 0, hosts = 0;
+        size_t cases = 0, results = 0, identical = 0, beyond = 0, ranks = 0, hosts = 0, exact = 0, measured = 0;
         double worst = -1;
         const json_t *worst_entry = NULL;
         json_array_foreach(agreement, i, e)
@@ -99,6 +99,8 @@ static void print_agreement(const json_t *fleet, FILE *out)
             if (json_array_size(json_object_get(e, "hosts")) > hosts)
                 hosts = json_array_size(json_object_get(e, "hosts"));
             if (json_array_size(json_object_get(e, "groups")) == 1) identical++;
+            else measured++;
+            exact += !strcmp(str(e, "distance"), "exact");
             const json_t *m = json_object_get(e, "max_diff_in_bounds");
             double v = json_is_number(m) ? json_number_value(m) : INFINITY;
             if (v > 1) beyond++;
@@ -115,6 +117,9 @@ static void print_agreement(const json_t *fleet, FILE *out)
             fprintf(out,
                     "%zu of %zu cases DIFFER beyond the bound, by up to %.3g (%zu results on %zu ranks, %zu host%s)\n",
                     beyond, cases, worst, results, ranks, hosts, hosts == 1 ? "" : "s");
+        if (measured && json_object_get(json_array_get(agreement, 0), "distance"))
+            fprintf(out, "    distances: %zu of %zu cases with differing outputs exact (whole outputs at rank 0)%s\n",
+                    exact, measured, exact < measured ? ", the others from fingerprints" : "");
         const json_t *pair = json_object_get(worst_entry, "worst");
         if (worst_entry && json_array_size(pair) == 2)
             fprintf(out, "    worst: %lldx%lldx%lld %s (case %lld), %s vs %s\n",
@@ -143,16 +148,18 @@ static void print_cases(const json_t *fleet, FILE *out)
         char diff[32];
         if (json_is_number(m)) snprintf(diff, sizeof diff, "%.3g", json_number_value(m));
         else snprintf(diff, sizeof diff, "%s", json_is_string(m) ? json_string_value(m) : "?");
-        fprintf(
-            out, "  case %lld %s %s %lldx%lldx%lld: %lld results on %zu ranks, %zu host%s, %zu groups, diff %s%s\n",
-            (long long)json_integer_value(json_object_get(e, "case_index")), str(e, "dtype"), str(e, "trans"),
-            (long long)json_integer_value(json_object_get(e, "m")),
-            (long long)json_integer_value(json_object_get(e, "n")),
-            (long long)json_integer_value(json_object_get(e, "k")),
-            (long long)json_integer_value(json_object_get(e, "results")), json_array_size(json_object_get(e, "ranks")),
-            json_array_size(json_object_get(e, "hosts")), json_array_size(json_object_get(e, "hosts")) == 1 ? "" : "s",
-            json_array_size(json_object_get(e, "groups")), diff,
-            json_is_false(json_object_get(e, "fingerprints")) ? " (some groups without comparable fingerprints)" : "");
+        fprintf(out, "  case %lld %s %s %lldx%lldx%lld: %lld results on %zu ranks, %zu host%s, %zu groups, diff %s%s\n",
+                (long long)json_integer_value(json_object_get(e, "case_index")), str(e, "dtype"), str(e, "trans"),
+                (long long)json_integer_value(json_object_get(e, "m")),
+                (long long)json_integer_value(json_object_get(e, "n")),
+                (long long)json_integer_value(json_object_get(e, "k")),
+                (long long)json_integer_value(json_object_get(e, "results")),
+                json_array_size(json_object_get(e, "ranks")), json_array_size(json_object_get(e, "hosts")),
+                json_array_size(json_object_get(e, "hosts")) == 1 ? "" : "s",
+                json_array_size(json_object_get(e, "groups")), diff,
+                !strcmp(str(e, "distance"), "exact")                ? " (exact)"
+                : json_is_false(json_object_get(e, "fingerprints")) ? " (some groups without comparable fingerprints)"
+                                                                    : "");
         json_array_foreach(json_object_get(e, "groups"), g, grp)
         {
             fprintf(out, "    %s:", str(grp, "hash"));

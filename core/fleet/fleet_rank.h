@@ -13,6 +13,12 @@
  * all go on, or all stop, together). Not active: the message and status. */
 int gh_fleet_agree(gh_fleet *f, int status, const char *message);
 
+/* fn(arg) on every rank (the command line's parsing), with what it prints
+ * held back: rank 0 prints its own words once, another rank's only where
+ * they differ from rank 0's. Every rank gets the worst status. Not active:
+ * fn(arg) as it is. */
+int gh_fleet_say_once(gh_fleet *f, int (*fn)(void *), void *arg);
+
 /* --dry-run under MPI: dry_run(arg) on every rank with its stdout taken,
  * printed by rank 0 in rank order. Returns the worst status. */
 int gh_fleet_dry_run(gh_fleet *f, int (*dry_run)(void *), void *arg);
@@ -22,6 +28,14 @@ int gh_fleet_dry_run(gh_fleet *f, int (*dry_run)(void *), void *arg);
  * and on rank 0 the fleet report (PREFIX.json and the terminal; only the
  * totals when quiet, each case's agreement groups when verbose). `prefix` is the run's output. Every rank returns the
  * fleet's exit status. */
-int gh_fleet_run(gh_fleet *f, int (*run)(void *), void *arg, const char *prefix, int quiet, int verbose);
+/* `outputs` (NULL: none, [run] fleet_outputs_max = 0): the whole outputs
+ * this rank's run kept, sent to rank 0 after its report, and the run's
+ * settings, for rank 0's exact distances across the ranks. */
+typedef struct gh_fleet_outputs {
+    struct gh_kept_outputs *kept;
+    const struct gh_run_config *run;
+} gh_fleet_outputs;
+int gh_fleet_run(gh_fleet *f, int (*run)(void *), void *arg, const char *prefix, int quiet, int verbose,
+                 const gh_fleet_outputs *outputs);
 
 #endif

@@ -56,6 +56,15 @@ int gh_fleet_print(const json_t *fleet, FILE *out, int quiet, int verbose);
  * between groups in units of the bound, from the fingerprints
  * (fleet_agreement.c). */
 void gh_fleet_agreement(json_t *fleet);
+/* Rank 0 with whole outputs ([run] fleet_outputs_max, fleet_exact.c): each
+ * agreement entry whose every group's output is in `kept` gets its distance
+ * measured element by element against the case's reference (drawn again
+ * from run's seed), as the single-machine agreement measures it, and
+ * "distance": "exact"; the others keep their fingerprints' distance,
+ * "distance": "fingerprints". */
+struct gh_kept_outputs;
+struct gh_run_config;
+void gh_fleet_exact_agreement(json_t *fleet, const struct gh_kept_outputs *kept, const struct gh_run_config *run);
 
 /* `gemmhost merge PREFIX [--output OUT]`: argv[0] is "merge". */
 int gh_fleet_merge_main(int argc, char **argv);

@@ -13,7 +13,8 @@
 #include "fleet_comm.h"
 #include "util.h"
 
-enum { TAG_REPORT_SIZE = 4301, TAG_REPORT = 4302, HOST_MAX = 256 };
+enum { TAG_REPORT_SIZE = 4301, TAG_REPORT = 4302, TAG_BYTES_SIZE = 4303, TAG_BYTES = 4304, HOST_MAX = 256 };
+#define BYTES_PIECE ((size_t)1 << 30) /* MPI counts are int */
 
 static MPI_Comm node_comm = MPI_COMM_NULL;
 
@@ -235,5 +236,58 @@ int gh_fleet_recv_report(gh_fleet *f, int *from, char **text, char *err, size_t 
         return -1;
     }
     (*text)[len - 1] = '\0';
+    return 0;
+}
+
+int gh_fleet_send_bytes(gh_fleet *f, const char *bytes, size_t size, char *err, size_t err_size)
+{
+    (void)f;
+    uint64_t len = size;
+    MPI_Request req;
+    if (mpi_check(MPI_Isend(&len, 1, MPI_UINT64_T, 0, TAG_BYTES_SIZE, MPI_COMM_WORLD, &req), "MPI_Isend (outputs size)",
+                  err, err_size) != 0 ||
+        wait_gently(&req, NULL, "MPI_Isend (outputs size)", err, err_size) != 0)
+        return -1;
+    for (size_t at = 0; at < size; at += BYTES_PIECE) {
+        int piece = (int)(size - at < BYTES_PIECE ? size - at : BYTES_PIECE);
+        if (mpi_check(MPI_Isend(bytes + at, piece, MPI_BYTE, 0, TAG_BYTES, MPI_COMM_WORLD, &req), "MPI_Isend (outputs)",
+                      err, err_size) != 0 ||
+            wait_gently(&req, NULL, "MPI_Isend (outputs)", err, err_size) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int gh_fleet_recv_bytes(gh_fleet *f, int from, char **bytes, size_t *size, char *err, size_t err_size)
+{
+    (void)f;
+    uint64_t len = 0;
+    MPI_Request req;
+    *bytes = NULL;
+    *size = 0;
+    if (mpi_check(MPI_Irecv(&len, 1, MPI_UINT64_T, from, TAG_BYTES_SIZE, MPI_COMM_WORLD, &req),
+                  "MPI_Irecv (outputs size)", err, err_size) != 0 ||
+        wait_gently(&req, NULL, "MPI_Irecv (outputs size)", err, err_size) != 0)
+        return -1;
+    if (len > SIZE_MAX / 2) {
+        snprintf(err, err_size, "rank %d announced %llu bytes of outputs", from, (unsigned long long)len);
+        return -1;
+    }
+    char *buf = malloc(len ? (size_t)len : 1);
+    if (!buf) {
+        snprintf(err, err_size, "out of memory for rank %d's %llu bytes of outputs", from, (unsigned long long)len);
+        return -1;
+    }
+    for (size_t at = 0; at < len; at += BYTES_PIECE) {
+        int piece = (int)(len - at < BYTES_PIECE ? len - at : BYTES_PIECE);
+        if (mpi_check(MPI_Irecv(buf + at, piece, MPI_BYTE, from, TAG_BYTES, MPI_COMM_WORLD, &req),
+                      "MPI_Irecv (outputs)", err, err_size) != 0 ||
+            wait_gently(&req, NULL, "MPI_Irecv (outputs)", err, err_size) != 0) {
+            free(buf);
+            return -1;
+        }
+    }
+    *bytes = buf;
+    *size = (size_t)len;
     return 0;
 }

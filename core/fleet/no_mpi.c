@@ -66,3 +66,17 @@ int gh_fleet_recv_report(gh_fleet *f, int *from, char **text, char *err, size_t 
     snprintf(err, err_size, "one rank: nothing to receive");
     return -1;
 }
+
+int gh_fleet_send_bytes(gh_fleet *f, const char *bytes, size_t size, char *err, size_t err_size)
+{
+    (void)f, (void)bytes, (void)size;
+    snprintf(err, err_size, "one rank: nothing to send to");
+    return -1;
+}
+
+int gh_fleet_recv_bytes(gh_fleet *f, int from, char **bytes, size_t *size, char *err, size_t err_size)
+{
+    (void)f, (void)from, (void)bytes, (void)size;
+    snprintf(err, err_size, "one rank: nothing to receive");
+    return -1;
+}

@@ -15,6 +15,7 @@
 #include "isolation.h"
 #include "input_guard.h"
 #include "kernel_arith.h"
+#include "kept_outputs.h"
 #include "shm.h"
 #include "run.h"
 #include "tune_auto.h"
@@ -216,6 +217,8 @@ void gh_run_plan(const gh_config *cfg, gh_plan *plan, const gh_resume *resume, g
                 .k = cd.in.k,
             };
             gh_compare_finish(&cmp, cd.ref, &a);
+            if (run->kept_outputs && run->fleet_outputs_max) /* for rank 0's exact distances (docs/fleet.md) */
+                gh_kept_outputs_add_case(run->kept_outputs, &cmp, index, &cd.in, run->fleet_outputs_max);
             gh_progress_clear(progress);
             gh_report_agreement(report, &a);
             gh_agreement_free(&a);

@@ -403,6 +403,13 @@ static void test_measure_keys(void)
                  cfg.run.repeat == 40 && cfg.run.min_repeat == 3 && cfg.run.max_time == 0.5 &&
                  cfg.run.target_spread == 0.05 && cfg.run.batch == 8 && fabs(cfg.run.batch_below - 1e-4) < 1e-18);
     gh_config_free(&cfg);
+    /* fleet_outputs_max (docs/fleet.md): none by default, a size in bytes */
+    if (!CHECK_CONFIG(load_text("[run]\n", NULL, &cfg) == 0)) return;
+    CHECK_CONFIG(cfg.run.fleet_outputs_max == 0 && cfg.run.kept_outputs == NULL);
+    gh_config_free(&cfg);
+    if (!CHECK_CONFIG(load_text("[run]\nfleet_outputs_max = 1MiB\n", NULL, &cfg) == 0)) return;
+    CHECK_CONFIG(cfg.run.fleet_outputs_max == 1u << 20);
+    gh_config_free(&cfg);
     if (!CHECK_CONFIG(load_text("[run]\nrepeat = 7\nbatch_below = 50us\n", NULL, &cfg) == 0)) return;
     CHECK_CONFIG(cfg.run.repeat_auto == 0 && cfg.run.repeat == 7 && fabs(cfg.run.batch_below - 50e-6) < 1e-18);
     gh_config_free(&cfg);
@@ -443,6 +450,9 @@ static const bad_case bad_cases[] = {
     {"[run]\nrepeat = 0\n", NULL, {"test.ini:2:", "[run] repeat:", "from 1 to"}},
     {"[run]\nrepeat = 1.5\n", NULL, {"test.ini:2:", "[run] repeat:", "\"1.5\" is not an integer"}},
     {"[run]\nrepeat = 5 6\n", NULL, {"test.ini:2:", "[run] repeat:", "\"5 6\""}},
+    {"[run]\nfleet_outputs_max = lots\n",
+     NULL,
+     {"test.ini:2: [run] fleet_outputs_max: \"lots\" is not a size in bytes"}},
     /* how results are measured (config_measure.c) */
     {"[run]\ncache = lukewarm\n",
      NULL,

@@ -54,6 +54,88 @@ for r in 0 1 2; do
     "$work/fleet.rank-$r.json" $r && ok "rank $r's own results file" || bad "rank $r's own results file"
 done
 
+# [run] fleet_outputs_max: each rank sends its outputs of at most that size to rank 0, whose agreement
+# measures them whole (exact) against the case's reference; a case over the limit keeps its fingerprints.
+# 17x9 f32 (612 bytes) is over 256, 5x3 (60 bytes) under it. Every element of an output of at most 256
+# is in its fingerprint, so the exact distance is the fingerprints' one here, up to the bound's form
+# (the fingerprint's bound is each result's own, the exact one the reference's: within a few percent).
+mpi "$gemmhost" --config "$work/fleet.ini" --output "$work/exact" --set run.sizes="17x9x13, 5x3x4" \
+  --set run.fleet_outputs_max=256 --verbose >"$work/out" 2>&1
+expect_status "fleet_outputs_max = 256" $? 0
+out=$(cat "$work/out")
+expect_in "the agreement says which distances are exact" "$out" "distances: "
+"$python" - "$work/exact.json" <<'PY' && ok "exact.json: the small case's distance exact, the large one's from fingerprints" || bad "exact.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {(a["case_index"], a["m"]): a for a in d["agreement"]}
+assert len(by) == 4, by.keys()
+for (i, m), a in by.items():
+    want = "identical" if len(a["groups"]) == 1 else "exact" if m == 5 else "fingerprints"
+    assert a["distance"] == want, (i, m, a)
+small = [a for (i, m), a in by.items() if m == 5 and len(a["groups"]) > 1]
+assert small, "no small case with differing outputs: nothing was measured exactly"
+PY
+"$python" - "$work/exact.json" "$work/fleet.json" <<'PY' && ok "the exact distances are the fingerprints' over every element" || bad "exact against fingerprint distances"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for a in d["agreement"]:
+    if a["distance"] != "exact":
+        continue
+    fps = {}
+    for r in d["results"]:
+        if r["case_index"] == a["case_index"] and r.get("output_hash"):
+            fps[r["output_hash"]] = r["fingerprint"]
+    worst = 0
+    hashes = [g["hash"] for g in a["groups"]]
+    for x in hashes:
+        for y in hashes:
+            fx, fy = fps[x], fps[y]
+            assert len(fx["value"]) == a["m"] * a["n"], "the fingerprint is not the whole output"
+            for vx, vy, bx, by in zip(fx["value"], fy["value"], fx["bound"], fy["bound"]):
+                worst = max(worst, abs(vx - vy) / max(bx, by))
+    got = a["max_diff_in_bounds"]
+    assert abs(got - worst) <= 0.05 * worst and (got > 0) == (worst > 0), (a["case_index"], got, worst)
+PY
+
+# compare reads fleet files: results pair rank by rank (rank and host) between fleets of one layout.
+# (The threshold keeps the speed verdicts out of it: one timed run each, on an oversubscribed machine.)
+"$gemmhost" compare --threshold 100000 --json "$work/fleet.json" "$work/exact.json" >"$work/cmp.json" 2>"$work/cmp.err"
+expect_status "compare two fleets of one layout" $? 0
+# exact.json has the same 17x9x13 cases (0 and 1: nn, tn) and two more.
+"$python" -c 'import json,sys; c=json.load(open(sys.argv[1]))["comparisons"][0]; assert c["summary"]["matched"] == 6, c["summary"]' \
+  "$work/cmp.json" && ok "compare: each rank's results against the same rank's" || bad "compare of two fleets: $(cat "$work/cmp.err")"
+# One run's results (the C plugin alone) against the fleet: refused unless the ranks are ignored.
+printf '[run]\nsizes = 17x9x13\ndtype = f32\ntrans = nn, tn\nwarmup = 0\nrepeat = 1\n[backend c]\nplugin = cpu\nkernels = naive\n' >"$work/alone.ini"
+"$gemmhost" --config "$work/alone.ini" --output "$work/alone" --quiet >/dev/null 2>&1
+out=$("$gemmhost" compare "$work/alone.json" "$work/fleet.json" 2>&1)
+expect_status "compare one run against a fleet" $? 2
+expect_in "says how they differ and what matches them" "$out" "is one run's results and"
+expect_in "names the option" "$out" "--ignore-ranks matches"
+"$gemmhost" compare --threshold 100000 --ignore-ranks --json "$work/alone.json" "$work/fleet.json" >"$work/cmp.json" 2>"$work/cmp.err"
+expect_status "compare --ignore-ranks one run against a fleet" $? 0
+"$python" -c 'import json,sys; c=json.load(open(sys.argv[1]))["comparisons"][0]; assert c["summary"]["matched"] == 2 and len(c["new"]) == 4, c' \
+  "$work/cmp.json" && ok "--ignore-ranks: the C plugin's results match rank 0's, the other ranks' are new" || bad "--ignore-ranks: $(cat "$work/cmp.err")"
+# The same fleet on other nodes: pairs by rank alone with --ignore-hosts.
+"$python" - "$work/fleet.json" "$work/moved.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"] + d["devices"] + d["fleet"]["ranks"]:
+    r["host"] = "elsewhere-%d" % r["rank"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+out=$("$gemmhost" compare "$work/fleet.json" "$work/moved.json" 2>&1)
+expect_status "compare fleets on other hosts" $? 2
+expect_in "names --ignore-hosts" "$out" "--ignore-hosts pairs results by rank alone"
+"$gemmhost" compare --threshold 100000 --ignore-hosts --json "$work/fleet.json" "$work/moved.json" >"$work/cmp.json" 2>"$work/cmp.err"
+expect_status "compare --ignore-hosts" $? 0
+"$python" -c 'import json,sys; c=json.load(open(sys.argv[1]))["comparisons"][0]; assert c["summary"]["matched"] == 6, c["summary"]' \
+  "$work/cmp.json" && ok "--ignore-hosts: all 6 results paired by rank" || bad "--ignore-hosts: $(cat "$work/cmp.err")"
+
+# A usage error is said once, by rank 0, not once per rank.
+out=$(mpi "$gemmhost" --no-such-option 2>&1)
+expect_status "a usage error under MPI" $? 2
+[ "$(grep -c "no-such-option" <<<"$out")" = 1 ] && ok "the usage error said once" || bad "the usage error said $(grep -c "no-such-option" <<<"$out") times: $out"
+
 # A dry run: every rank's plan, from rank 0.
 out=$(mpi "$gemmhost" --config "$work/fleet.ini" --output "$work/dry" --dry-run 2>&1)
 expect_status "--dry-run under MPI" $? 0
@@ -94,6 +176,19 @@ by = lambda r: [x["status"] for x in d["results"] if x["rank"] == r]
 assert "crashed" in by(1), by(1)
 assert by(0) == ["pass"] * 4 and by(2) == ["pass"] * 4, (by(0), by(2))
 PY
+
+# Ranks 0 and 2 ran the same backend, device and kernel: compare tells them apart by rank.
+"$gemmhost" compare --threshold 100000 --json "$work/crash.json" "$work/crash.json" >"$work/cmp.json" 2>"$work/cmp.err"
+expect_status "compare a fleet where two ranks ran one backend" $? 0
+"$python" - "$work/cmp.json" "$work/crash.json" <<'PY' && ok "each rank's results matched with the same rank's" || bad "compare crash.json: $(cat "$work/cmp.err")"
+import json, sys
+c = json.load(open(sys.argv[1]))["comparisons"][0]
+ran = [r for r in json.load(open(sys.argv[2]))["results"] if r["status"] != "cancelled"]
+assert c["summary"]["matched"] == len(ran), (c["summary"], len(ran))
+PY
+out=$("$gemmhost" compare --ignore-ranks "$work/crash.json" "$work/crash.json" 2>&1)
+expect_status "compare --ignore-ranks where two ranks ran one backend" $? 2
+expect_in "says two ranks ran it" "$out" "two ranks ran it; match them rank by rank"
 
 # Rank 2's backend cannot run (no such plugin): the fleet report says so, naming the rank; exit 3.
 printf '[run]\nsizes = 8\ndtype = f32\ntrans = nn\nwarmup = 0\nrepeat = 1\n' >"$work/none.ini"

@@ -8,6 +8,7 @@
 #include "compare_junit.h"
 #include "compare_render.h"
 #include "env_diff.h"
+#include "fleet_layout.h"
 #include "fuzz_input_file.h"
 #include "resume.h"
 #include "results_file.h"
@@ -28,8 +29,9 @@ static void compare_with_itself(const char *path)
     snprintf(files[0].label, sizeof files[0].label, "A");
     snprintf(files[1].label, sizeof files[1].label, "B");
     gh_matches m;
-    gh_match_options o = {0, 0};
+    gh_match_options o = {0};
     if (gh_env_check_comparable(files, 2, err, sizeof err) == 0 &&
+        gh_fleet_layout_check(files, 2, &o, err, sizeof err) == 0 &&
         gh_match_results(files, 2, &o, &m, err, sizeof err) == 0) {
         size_t regressions;
         json_t *doc = gh_compare_analyse(files, 2, &m, 0.05, &regressions);
