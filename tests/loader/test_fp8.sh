@@ -75,6 +75,20 @@ expect_run "compare matches the same 8-bit run" 0 "e4m3->f32 nn 8x8x8 alpha=1 be
   "$gemmhost" compare "$work/cmpA.json" "$work/cmpB.json"
 expect_run "compare keeps another C type apart" 2 "have nothing in common" "$gemmhost" compare "$work/cmpA.json" "$work/cmpC.json"
 
+# --resume continues only results of the same types and scales
+res=$(config res fake_fp8 'dtype = e4m3' 'c_dtype = f16' 'scale_b = 2')
+with_fakes --config "$res" --set run.trans=nn >/dev/null 2>&1
+expect_run "--resume keeps 8-bit results of the same types" 0 "2 earlier results kept" \
+  with_fakes --resume --config "$res" --set run.trans=nn
+expect_run "--resume refuses them when C's type went back to the default" 2 "(b_dtype e4m3, c_dtype f16, scales 1 2 1)" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.c_dtype=auto
+expect_run "--resume refuses them when a scale went back to 1" 2 "(b_dtype e4m3, c_dtype f16, scales 1 2 1)" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.scale_b=1
+expect_run "--resume refuses another C type" 2 "was written with c_dtype = \"f16\", this run has c_dtype = \"bf16\"" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.c_dtype=bf16
+expect_run "--resume refuses another B type" 2 "was written with b_dtype = (none), this run has b_dtype = \"e5m2\"" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.b_dtype=e5m2
+
 ratio=$(grep -o '"max_err_over_bound":[0-9.e+-]*' "$work/lies.json" | head -1 | cut -d: -f2)
 awk -v r="$ratio" 'BEGIN { exit !(r > 10) }' && ok "the lie is many times the f32 bound ($ratio)" || bad "the lie is only $ratio x the f32 bound"
 finish
