@@ -66,7 +66,13 @@ static void list_cases(const gh_run_config *run, gh_plan *plan)
         for (size_t d = 0; d < run->n_dtypes; d++)
             for (size_t t = 0; t < run->n_trans; t++) {
                 gh_case *c = &plan->cases[plan->n_cases];
-                *c = (gh_case){(int)plan->n_cases, run->sizes[s], run->dtypes[d], run->trans[t], s, d};
+                *c = (gh_case){.index = (int)plan->n_cases,
+                               .shape = run->sizes[s],
+                               .dtype = run->dtypes[d],
+                               .trans = run->trans[t],
+                               .size_index = s,
+                               .dtype_index = d,
+                               .types = gh_run_case_types(run, run->dtypes[d])};
                 plan->n_cases++;
             }
 }

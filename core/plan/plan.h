@@ -72,6 +72,7 @@ typedef struct gh_case {
     gh_dtype dtype;
     gh_trans trans;
     size_t size_index, dtype_index; /* into [run] sizes and dtypes */
+    gh_case_types types;            /* A's (dtype), B's and C's types and the scales (gh_run_case_types) */
 } gh_case;
 
 typedef struct gh_plan {

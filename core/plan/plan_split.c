@@ -198,7 +198,8 @@ static void plan_layouts(const gh_config *cfg, gh_split_plan *sp)
             for (size_t m = 0; m < sp->n_members; m++) {
                 const gh_split_member *mb = &sp->members[m];
                 gh_member_layout *ml = &sp->layouts[(s * run->n_dtypes + d) * sp->n_members + m];
-                gh_split_shape shape = {run->dtypes[d], run->sizes[s].m, run->sizes[s].n, run->sizes[s].k};
+                gh_split_shape shape = {run->dtypes[d], run->sizes[s].m, run->sizes[s].n, run->sizes[s].k,
+                                        gh_run_case_types(run, run->dtypes[d])};
                 ml->fits = gh_split_plan_layout(
                                &shape, sp->config->panel, gh_split_member_limit(mb, sp->config->mem_limit),
                                gh_split_member_has_streams(mb) ? 2 : 1, &ml->layout, ml->why, sizeof ml->why) == 0;

@@ -10,7 +10,10 @@
 #include "encode.h"
 #include "util.h"
 
-enum { N_STATUS = GH_RESULT_CANCELLED + 1, MAX_DISAGREEING = 5 };
+/* Results group by type: groups 0 .. GH_DTYPE_COUNT - 1 are the dtypes (an
+ * 8-bit one with default types when its combination found no room), then each
+ * 8-bit type combination seen ("e4m3xe5m2->f32"), as it comes. */
+enum { N_STATUS = GH_RESULT_CANCELLED + 1, MAX_DISAGREEING = 5, MAX_GROUPS = GH_DTYPE_COUNT + 24 };
 
 /* Short titles, so a line with every dtype still fits: gh_result_status order. */
 static const char *const status_titles[N_STATUS] = {"pass",  "fail",  "unsup", "error",
@@ -19,8 +22,8 @@ static const char *const status_titles[N_STATUS] = {"pass",  "fail",  "unsup", "
 typedef struct kernel_row {
     char *backend, *device, *kernel; /* kernel: with its params */
     size_t count[N_STATUS];
-    double best[GH_DTYPE_COUNT]; /* best GFLOP/s of the results that ran; < 0: none */
-    char *why_unsupported;       /* the first unsupported result's reason; NULL: none */
+    double best[MAX_GROUPS]; /* best GFLOP/s of the results that ran, per type group; < 0: none */
+    char *why_unsupported;   /* the first unsupported result's reason; NULL: none */
 } kernel_row;
 
 typedef struct dtype_verdict {
@@ -41,16 +44,24 @@ typedef struct fastest {
 struct gh_first_screen {
     kernel_row *rows;
     size_t n_rows;
-    unsigned dtypes_seen; /* GH_DTYPE_BIT mask */
-    dtype_verdict verdict[GH_DTYPE_COUNT];
-    fastest best[GH_DTYPE_COUNT];
+    char group_name[MAX_GROUPS][48]; /* "f32", "e4m3xe5m2->f32" */
+    int n_groups;                    /* GH_DTYPE_COUNT and the combinations after them */
+    int seen[MAX_GROUPS];            /* a result of the group came */
+    int last_group[GH_DTYPE_COUNT];  /* the latest result's group of each dtype: its case's agreement's */
+    dtype_verdict verdict[MAX_GROUPS];
+    fastest best[MAX_GROUPS];
 };
 
 gh_first_screen *gh_first_screen_new(void)
 {
     gh_first_screen *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    for (int d = 0; d < GH_DTYPE_COUNT; d++) s->best[d].gflops = -1;
+    for (int g = 0; g < MAX_GROUPS; g++) s->best[g].gflops = -1;
+    for (int d = 0; d < GH_DTYPE_COUNT; d++) {
+        snprintf(s->group_name[d], sizeof s->group_name[d], "%s", gh_dtype_name((gh_dtype)d));
+        s->last_group[d] = d;
+    }
+    s->n_groups = GH_DTYPE_COUNT;
     return s;
 }
 
@@ -64,13 +75,13 @@ void gh_first_screen_free(gh_first_screen *s)
         free(s->rows[i].why_unsupported);
     }
     free(s->rows);
-    for (int d = 0; d < GH_DTYPE_COUNT; d++) {
-        free(s->verdict[d].worst_where);
-        gh_sl_free(&s->verdict[d].results);
-        gh_sl_free(&s->verdict[d].backends);
-        gh_sl_free(&s->verdict[d].disagreeing);
-        free(s->best[d].where);
-        free(s->best[d].what);
+    for (int g = 0; g < MAX_GROUPS; g++) {
+        free(s->verdict[g].worst_where);
+        gh_sl_free(&s->verdict[g].results);
+        gh_sl_free(&s->verdict[g].backends);
+        gh_sl_free(&s->verdict[g].disagreeing);
+        free(s->best[g].where);
+        free(s->best[g].what);
     }
     free(s);
 }
@@ -95,8 +106,22 @@ static kernel_row *row_for(gh_first_screen *s, const char *backend, const char *
     r->backend = gh_strdup(backend ? backend : "-");
     r->device = gh_strdup(device ? device : "-");
     r->kernel = gh_strdup(kernel);
-    for (int d = 0; d < GH_DTYPE_COUNT; d++) r->best[d] = -1;
+    for (int g = 0; g < MAX_GROUPS; g++) r->best[g] = -1;
     return r;
+}
+
+/* The result's type group: its dtype, or its 8-bit type combination. */
+static int group_of(gh_first_screen *s, const gh_result *res)
+{
+    const gh_case_types *t = &res->types;
+    if (!t->explicit_types) return (int)res->dtype;
+    char name[sizeof s->group_name[0]];
+    snprintf(name, sizeof name, "%sx%s->%s", gh_dtype_name(res->dtype), gh_dtype_name(t->b), gh_dtype_name(t->c));
+    int g = GH_DTYPE_COUNT;
+    while (g < s->n_groups && strcmp(s->group_name[g], name) != 0) g++;
+    if (g == MAX_GROUPS) return (int)res->dtype; /* no room: with its A type */
+    if (g == s->n_groups) snprintf(s->group_name[s->n_groups++], sizeof name, "%s", name);
+    return g;
 }
 
 static void shape_text(char *out, size_t size, gh_dtype dtype, int trans_a, int trans_b, int64_t m, int64_t n,
@@ -116,10 +141,12 @@ void gh_first_screen_result(gh_first_screen *s, const gh_result *res, const char
     if ((int)res->status < N_STATUS) r->count[res->status]++;
     if (res->status == GH_RESULT_UNSUPPORTED && !r->why_unsupported && res->detail[0])
         r->why_unsupported = gh_strdup(res->detail);
-    s->dtypes_seen |= GH_DTYPE_BIT(res->dtype);
+    const int g = group_of(s, res);
+    s->seen[g] = 1;
+    s->last_group[res->dtype] = g;
     int ran = res->status == GH_RESULT_PASS || res->status == GH_RESULT_UNCHECKED;
-    if (ran && res->repeats > 0 && res->gflops > r->best[res->dtype]) r->best[res->dtype] = res->gflops;
-    fastest *f = &s->best[res->dtype];
+    if (ran && res->repeats > 0 && res->gflops > r->best[g]) r->best[g] = res->gflops;
+    fastest *f = &s->best[g];
     if (res->status == GH_RESULT_PASS && res->repeats > 0 && res->gflops > f->gflops) {
         char shape[96];
         shape_text(shape, sizeof shape, res->dtype, res->trans_a, res->trans_b, res->m, res->n, res->k);
@@ -149,7 +176,7 @@ static void add_unique(gh_strlist *l, char *s)
 void gh_first_screen_agreement(gh_first_screen *s, const gh_agreement *a)
 {
     if (!s || !a || (unsigned)a->dtype >= GH_DTYPE_COUNT) return;
-    dtype_verdict *v = &s->verdict[a->dtype];
+    dtype_verdict *v = &s->verdict[s->last_group[a->dtype]]; /* the case's results came just before */
     size_t members = 0;
     for (size_t g = 0; g < a->n_groups; g++)
         for (size_t m = 0; m < a->groups[g].n_members; m++, members++) {
@@ -232,18 +259,25 @@ static void gflops_text(char *out, size_t size, double g)
     else snprintf(out, size, "%.3g", g);
 }
 
+/* A type group's GFLOP/s column: 7 wide, or as wide as its name. */
+static int group_width(const gh_first_screen *s, int g)
+{
+    int w = text_width(s->group_name[g]);
+    return w > 7 ? w : 7;
+}
+
 void gh_first_screen_kernels(const gh_first_screen *s, FILE *out)
 {
     if (!s || !s->n_rows) return;
-    enum { STATUS_W = 5, GFLOPS_W = 7, INDENT = 2 };
-    int n_status = 0, n_dtypes = 0, kernel_w = (int)strlen("kernel");
+    enum { STATUS_W = 5, INDENT = 2 };
+    int n_status = 0, groups_w = 0, kernel_w = (int)strlen("kernel");
     for (int st = 0; st < N_STATUS; st++) n_status += status_shown(s, st);
-    for (int d = 0; d < GH_DTYPE_COUNT; d++) n_dtypes += (s->dtypes_seen & GH_DTYPE_BIT(d)) != 0;
+    for (int g = 0; g < s->n_groups; g++) groups_w += s->seen[g] ? group_width(s, g) + 1 : 0;
     for (size_t i = 0; i < s->n_rows; i++) {
         int w = text_width(s->rows[i].kernel);
         if (w > kernel_w) kernel_w = w;
     }
-    int room = GH_FIRST_SCREEN_COLUMNS - INDENT - n_status * (STATUS_W + 1) - n_dtypes * (GFLOPS_W + 1);
+    int room = GH_FIRST_SCREEN_COLUMNS - INDENT - n_status * (STATUS_W + 1) - groups_w;
     if (kernel_w > room) kernel_w = room > 12 ? room : 12;
     gh_sbuf b = {0};
     fprintf(out, "\nper device and kernel: results of each status, best GFLOP/s per dtype\n");
@@ -259,19 +293,19 @@ void gh_first_screen_kernels(const gh_first_screen *s, FILE *out)
             put_cut(&b, "kernel", kernel_w);
             for (int st = 0; st < N_STATUS; st++)
                 if (status_shown(s, st)) gh_sb_printf(&b, " %*s", STATUS_W, status_titles[st]);
-            for (int d = 0; d < GH_DTYPE_COUNT; d++)
-                if (s->dtypes_seen & GH_DTYPE_BIT(d)) gh_sb_printf(&b, " %*s", GFLOPS_W, gh_dtype_name((gh_dtype)d));
+            for (int g = 0; g < s->n_groups; g++)
+                if (s->seen[g]) gh_sb_printf(&b, " %*s", group_width(s, g), s->group_name[g]);
             put_line(out, &b);
         }
         gh_sb_printf(&b, "%*s", INDENT, "");
         put_cut(&b, r->kernel, kernel_w);
         for (int st = 0; st < N_STATUS; st++)
             if (status_shown(s, st)) gh_sb_printf(&b, " %*zu", STATUS_W, r->count[st]);
-        for (int d = 0; d < GH_DTYPE_COUNT; d++) {
-            if (!(s->dtypes_seen & GH_DTYPE_BIT(d))) continue;
-            char g[32];
-            gflops_text(g, sizeof g, r->best[d]);
-            gh_sb_printf(&b, " %*s", GFLOPS_W, g);
+        for (int g = 0; g < s->n_groups; g++) {
+            if (!s->seen[g]) continue;
+            char text[32];
+            gflops_text(text, sizeof text, r->best[g]);
+            gh_sb_printf(&b, " %*s", group_width(s, g), text);
         }
         put_line(out, &b);
         /* A kernel that ran nothing says why once, in full: it may be the one the user asked for. */
@@ -295,9 +329,8 @@ static void print_verdict(FILE *out, const char *line, const char *worst)
     else fprintf(out, "%s\n    worst: %s\n", line, worst);
 }
 
-static void agreement_verdict(FILE *out, gh_dtype d, const dtype_verdict *v)
+static void agreement_verdict(FILE *out, const char *name, const dtype_verdict *v)
 {
-    const char *name = gh_dtype_name(d);
     size_t nr = v->results.n, nb = v->backends.n;
     char who[96];
     snprintf(who, sizeof who, "%zu result%s on %zu backend%s", nr, nr == 1 ? "" : "s", nb, nb == 1 ? "" : "s");
@@ -328,20 +361,20 @@ void gh_first_screen_verdicts(const gh_first_screen *s, FILE *out)
 {
     if (!s) return;
     int any = 0;
-    for (int d = 0; d < GH_DTYPE_COUNT; d++) {
-        if (!s->verdict[d].cases) continue;
+    for (int g = 0; g < s->n_groups; g++) {
+        if (!s->verdict[g].cases) continue;
         if (!any++) fputc('\n', out);
-        agreement_verdict(out, (gh_dtype)d, &s->verdict[d]);
+        agreement_verdict(out, s->group_name[g], &s->verdict[g]);
     }
     any = 0;
-    for (int d = 0; d < GH_DTYPE_COUNT; d++) {
+    for (int d = 0; d < s->n_groups; d++) {
         const fastest *f = &s->best[d];
         if (f->gflops < 0 || !f->what || !f->where) continue;
         if (!any++) fputc('\n', out);
         char g[32];
         gflops_text(g, sizeof g, f->gflops);
         gh_sbuf b = {0};
-        gh_sb_printf(&b, "fastest %s: %s GFLOP/s, ", gh_dtype_name((gh_dtype)d), g);
+        gh_sb_printf(&b, "fastest %s: %s GFLOP/s, ", s->group_name[d], g);
         int room = GH_FIRST_SCREEN_COLUMNS - text_width(b.s ? b.s : "") - text_width(f->what) - 1;
         int where = text_width(f->where);
         put_cut(&b, f->where, where < room ? where : room > 16 ? room : 16);

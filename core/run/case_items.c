@@ -30,8 +30,8 @@
 size_t run_case_items(const gh_plan *plan, const gh_case *c, const gh_resume *resume, case_item *items)
 {
     size_t n = 0;
-    gh_result_key key = {c->index, NULL,       0,          NULL,       NULL,       NULL,
-                         c->dtype, c->trans.a, c->trans.b, c->shape.m, c->shape.n, c->shape.k};
+    gh_result_key key = {c->index,   NULL,       0,          NULL,       NULL,       NULL,    c->dtype,
+                         c->trans.a, c->trans.b, c->shape.m, c->shape.n, c->shape.k, c->types};
     for (size_t i = 0; i < plan->n_instances; i++) {
         const gh_instance *inst = &plan->instances[i];
         if (inst->problem || !inst->runs_alone) continue;
@@ -108,11 +108,16 @@ int gh_run_check_resume(const gh_plan *plan, const gh_resume *resume, const char
     const gh_result *r = gh_resume_first_unfound(resume);
     if (!r) return 0;
     char trans[3] = {r->trans_a ? 't' : 'n', r->trans_b ? 't' : 'n', '\0'};
+    char types[160] = ""; /* an 8-bit result's B and C types and scales */
+    const gh_case_types *t = &r->types;
+    if (t->explicit_types)
+        snprintf(types, sizeof types, " (b_dtype %s, c_dtype %s, scales %g %g %g)", gh_dtype_name(t->b),
+                 gh_dtype_name(t->c), t->scale_a, t->scale_b, t->scale_c);
     snprintf(err, err_size,
-             "%s holds results this run would not make (e.g. backend %s, device %d, kernel %s%s%s, case %d: %s %s "
-             "%lldx%lldx%lld): --resume continues only the same run; give the same config, filters and sizes "
-             "(or another --output)",
+             "%s holds results this run would not make (e.g. backend %s, device %d, kernel %s%s%s, case %d: %s%s %s "
+             "%lldx%lldx%lld): --resume continues only the same run; give the same config, filters, sizes and "
+             "types (or another --output)",
              path, r->backend, r->device_index, r->kernel, *r->params ? " " : "", r->params, r->case_index,
-             gh_dtype_name(r->dtype), trans, (long long)r->m, (long long)r->n, (long long)r->k);
+             gh_dtype_name(r->dtype), types, trans, (long long)r->m, (long long)r->n, (long long)r->k);
     return -1;
 }

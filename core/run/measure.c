@@ -438,7 +438,11 @@ gh_result run_case_result(const gh_run_config *run, const gh_case *c, const char
 
 gh_result run_prepared_result(const gh_run_config *run, const case_data *cd)
 {
-    gh_case c = {cd->index, {cd->in.m, cd->in.n, cd->in.k}, cd->in.dtype, {cd->in.trans_a, cd->in.trans_b}, 0, 0};
+    gh_case c = {.index = cd->index,
+                 .shape = {cd->in.m, cd->in.n, cd->in.k},
+                 .dtype = cd->in.dtype,
+                 .trans = {cd->in.trans_a, cd->in.trans_b},
+                 .types = cd->types};
     return run_case_result(run, &c, gh_reference_method(cd->ref));
 }
 
@@ -526,7 +530,7 @@ gh_result_status run_variant(const gh_run_config *run, gh_instance *inst, int de
     gh_kernel_variant ran = *v;
     char note[sizeof((gh_result *)0)->params_note] = "";
     if (v->auto_params)
-        gh_tune_auto_resolve(tune_cache, inst, device, v, cd->in.dtype, (gh_shape){cd->in.m, cd->in.n, cd->in.k}, &ran,
+        gh_tune_auto_resolve(tune_cache, inst, device, v, &cd->types, (gh_shape){cd->in.m, cd->in.n, cd->in.k}, &ran,
                              note, sizeof note);
     gh_result r;
     gh_matrix out = {0};

@@ -65,6 +65,23 @@ char *gh_resume_settings_json(const gh_config *cfg)
         gh_sb_puts(&b, ",\"batch_below\":");
         gh_json_num(&b, run->batch_below, GH_EXACT_DIGITS);
     }
+    /* An 8-bit case's other types and scales, where they differ from the
+     * defaults (a file from before them resumes a default run). */
+    if (run->b_dtype_set) {
+        gh_sb_puts(&b, ",\"b_dtype\":");
+        gh_json_str(&b, gh_dtype_name(run->b_dtype));
+    }
+    if (run->c_dtype_set) {
+        gh_sb_puts(&b, ",\"c_dtype\":");
+        gh_json_str(&b, gh_dtype_name(run->c_dtype));
+    }
+    const char *scale_names[] = {"scale_a", "scale_b", "scale_c"};
+    const double scales[] = {run->scale_a, run->scale_b, run->scale_c};
+    for (size_t i = 0; i < 3; i++)
+        if (scales[i] > 0 && scales[i] != 1.0) { /* 0: a config built without the keys */
+            gh_sb_printf(&b, ",\"%s\":", scale_names[i]);
+            gh_json_num(&b, scales[i], GH_EXACT_DIGITS);
+        }
     /* A split's panel and memory limit change which device computes what. */
     for (size_t i = 0; i < cfg->n_splits; i++) {
         const gh_split_config *s = &cfg->splits[i];
@@ -381,6 +398,15 @@ static int parse_agreement(const json_t *o, gh_agreement *a)
 
 static char *key_text(const gh_result_key *k)
 {
+    /* B's and C's types and the scales only for 8-bit: every other key reads as before. */
+    const gh_case_types *t = &k->types;
+    if (t->explicit_types)
+        return gh_strdupf("%d\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%c%c\x1f%" PRId64 "x%" PRId64 "x%" PRId64
+                          "\x1f%s\x1f%s\x1f%.17g\x1f%.17g\x1f%.17g",
+                          k->case_index, k->backend ? k->backend : "", k->device_index,
+                          k->device_name ? k->device_name : "", k->kernel ? k->kernel : "", k->params ? k->params : "",
+                          gh_dtype_name(k->dtype), k->trans_a ? 't' : 'n', k->trans_b ? 't' : 'n', k->m, k->n, k->k,
+                          gh_dtype_name(t->b), gh_dtype_name(t->c), t->scale_a, t->scale_b, t->scale_c);
     return gh_strdupf("%d\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%c%c\x1f%" PRId64 "x%" PRId64 "x%" PRId64,
                       k->case_index, k->backend ? k->backend : "", k->device_index,
                       k->device_name ? k->device_name : "", k->kernel ? k->kernel : "", k->params ? k->params : "",
@@ -389,8 +415,9 @@ static char *key_text(const gh_result_key *k)
 
 static gh_result_key key_of(const gh_result *r)
 {
-    return (gh_result_key){r->case_index, r->backend, r->device_index, r->device_name, r->kernel, r->params,
-                           r->dtype,      r->trans_a, r->trans_b,      r->m,           r->n,      r->k};
+    return (gh_result_key){r->case_index, r->backend, r->device_index, r->device_name, r->kernel,
+                           r->params,     r->dtype,   r->trans_a,      r->trans_b,     r->m,
+                           r->n,          r->k,       r->types};
 }
 
 static const gh_resume *sort_by; /* qsort has no context argument in C11 */

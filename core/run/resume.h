@@ -51,6 +51,7 @@ typedef struct gh_result_key {
     gh_dtype dtype;
     int trans_a, trans_b;
     int64_t m, n, k;
+    gh_case_types types; /* an 8-bit case's B and C types and scales are part of what it is */
 } gh_result_key;
 
 /* The earlier result of this key with a final status, or NULL (none, or it

@@ -57,6 +57,7 @@ static double split_repetition(void *p, gh_matrix *dst, int timed, gh_result *r)
         .b = &cd->b,
         .c0 = &cd->c0,
         .c = dst,
+        .types = cd->types,
     };
     gh_split_outcome o = {.members = job->last};
     const gh_split_config *sc = job->sp->config;
@@ -221,7 +222,7 @@ void run_name_split(gh_result *r, const gh_split_plan *sp)
         gh_arith a;
         char text[sizeof r->arithmetic];
         const gh_split_member *mb = &sp->members[m];
-        int declared = gh_kernel_arith(mb->kernel_info, mb->abi_minor, r->dtype, &a, text, sizeof text);
+        int declared = gh_kernel_arith_of(mb->kernel_info, mb->abi_minor, &r->types, &a, text, sizeof text);
         if (m == 0 || declared) snprintf(r->arithmetic, sizeof r->arithmetic, "%s", text);
         r->arith = m == 0 ? a : gh_arith_looser(r->arith, a);
         r->arith_declared |= declared;
@@ -239,10 +240,6 @@ gh_result_status run_split(const gh_run_config *run, gh_split_plan *sp, case_dat
     int gave_up = 0;
     if (gh_isolation_given_up(&sp->streak, &r)) {
         /* an error that says why; no member is called */
-    } else if (cd->types.explicit_types) {
-        /* its members' GEMMs carry one dtype (core/run/split_member.c) */
-        run_result_detail(&r, GH_RESULT_UNSUPPORTED, "a split does not run the 8-bit dtypes (%s) yet",
-                          gh_dtype_name(cd->in.dtype));
     } else if (run_output_ready(run, cd, &out, &r)) {
         measure_split(run, sp, cd, &out, &r, st, &wall_ms, progress);
         gave_up = gh_isolation_settle_members(&sp->streak, sp->members, sp->n_members, &r);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_arith.h"
 #include "split_internal.h"
 #include "util.h"
 
@@ -30,12 +31,20 @@
 static gh_status check_members(const gh_split_member *members, size_t n, int64_t panel, uint64_t mem_limit,
                                const gh_split_problem *p, gh_split_outcome *out)
 {
-    const gh_split_shape shape = {p->dtype, p->m, p->n, p->k};
+    const gh_split_shape shape = {p->dtype, p->m, p->n, p->k, p->types};
     for (size_t i = 0; i < n; i++) {
         const gh_split_member *mb = &members[i];
         gh_split_member_stats *st = &out->members[i];
         st->streams = gh_split_member_has_streams(mb);
-        if (!(mb->kernel_info->dtypes & GH_DTYPE_BIT(p->dtype))) {
+        const gh_case_types *t = &p->types;
+        if (t->explicit_types && !gh_kernel_offers(mb->kernel_info, mb->abi_minor, t)) {
+            snprintf(st->error, sizeof st->error,
+                     "kernel %s of plugin %s lists no type combination A %s x B %s -> C %s", mb->kernel_info->name,
+                     mb->api->name, gh_dtype_name(t->a), gh_dtype_name(t->b), gh_dtype_name(t->c));
+            snprintf(out->error, sizeof out->error, "member %s/%d: %s", mb->backend, mb->device, st->error);
+            return out->status = GH_UNSUPPORTED;
+        }
+        if (!t->explicit_types && !(mb->kernel_info->dtypes & GH_DTYPE_BIT(p->dtype))) {
             snprintf(st->error, sizeof st->error, "kernel %s of plugin %s has no %s", mb->kernel_info->name,
                      mb->api->name, gh_dtype_name(p->dtype));
             snprintf(out->error, sizeof out->error, "member %s/%d: %s", mb->backend, mb->device, st->error);

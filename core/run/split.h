@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gemmhost/plugin.h"
+#include "config.h"
 #include "data.h"
 
 /* One device of one backend instance, and the kernel it runs. Pointers are
@@ -56,6 +57,7 @@ uint64_t gh_split_member_limit(const gh_split_member *mb, uint64_t mem_limit);
 typedef struct gh_split_shape {
     gh_dtype dtype;
     int64_t m, n, k;
+    gh_case_types types; /* an 8-bit case's (explicit_types): B and C in their own element sizes */
 } gh_split_shape;
 
 typedef struct gh_split_layout {
@@ -95,6 +97,7 @@ typedef struct gh_split_problem {
     const gh_matrix *a, *b; /* as the case holds them (guards, ld) */
     const gh_matrix *c0;    /* read when beta != 0 */
     gh_matrix *c;           /* M x N: only its matrix area is written */
+    gh_case_types types;    /* an 8-bit case's B and C types and scales (explicit_types); else zero */
 } gh_split_problem;
 
 /* How the members' host threads and memory are placed (NUMA). */

@@ -348,7 +348,7 @@ static gh_status run_task(worker *w, const task *t)
 {
     const gh_split_problem *p = w->p;
     const gh_split_layout *lay = &w->st->layout;
-    const uint64_t e = p->a->elem_size;
+    const uint64_t e = p->c->elem_size; /* C's offsets: its own type (an 8-bit case's A is 1 byte) */
     const int self = w->next_lane;
     lane *l = &w->lanes[self];
     w->next_lane = (w->next_lane + 1) % w->n_lanes;
@@ -395,6 +395,13 @@ static gh_status run_task(worker *w, const task *t)
         .c_offset = c_offset,
         .params = w->mb->params,
         .n_params = w->mb->kernel_info->n_params,
+        /* ABI 1.5: an 8-bit case's types and scales, as a single GEMM's */
+        .explicit_types = p->types.explicit_types,
+        .b_dtype = p->types.explicit_types ? p->types.b : p->dtype,
+        .c_dtype = p->types.explicit_types ? p->types.c : p->dtype,
+        .scale_a = p->types.explicit_types ? p->types.scale_a : 1.0,
+        .scale_b = p->types.explicit_types ? p->types.scale_b : 1.0,
+        .scale_c = p->types.explicit_types ? p->types.scale_c : 1.0,
     };
     if (run_gemm(w, l, &g) != GH_OK) return GH_ERROR;
     return get_block(w, l, l->c, c_offset * e, (uint64_t)ldc * e, block_of(p->c, t->row0, t->col0, t->rows, t->cols));
@@ -445,7 +452,9 @@ static gh_status alloc_buffer(worker *w, uint64_t bytes, gh_buffer **out, const 
 static uint64_t staging_size(const worker *w)
 {
     const gh_split_layout *l = &w->st->layout;
-    const uint64_t e = w->p->a->elem_size;
+    uint64_t e = w->p->a->elem_size; /* the widest element of the three (an 8-bit case's C is wider) */
+    if (w->p->b->elem_size > e) e = w->p->b->elem_size;
+    if (w->p->c->elem_size > e) e = w->p->c->elem_size;
     uint64_t want = l->a_bytes > l->c_bytes ? l->a_bytes : l->c_bytes;
     if (l->b_bytes > want) want = l->b_bytes;
     if (want > STAGING_MAX_BYTES) want = STAGING_MAX_BYTES;

@@ -86,7 +86,9 @@ typedef struct layout_choice {
 /* Fills every size of a layout; returns 1 when it fits in limit. */
 static int size_layout(const gh_split_shape *s, int64_t panel, uint64_t limit, layout_choice ch, gh_split_layout *l)
 {
-    const uint64_t e = gh_dtype_size(s->dtype);
+    const gh_case_types *t = &s->types; /* an 8-bit case: A and B of 1 byte, C of 2 or 4 */
+    const uint64_t ea = gh_dtype_size(s->dtype), eb = t->explicit_types ? gh_dtype_size(t->b) : ea,
+                   ec = t->explicit_types ? gh_dtype_size(t->c) : ea;
     memset(l, 0, sizeof *l);
     l->chunk_rows = min64(panel, s->m);
     l->panel_cols = min64(panel, s->n);
@@ -96,9 +98,9 @@ static int size_layout(const gh_split_shape *s, int64_t panel, uint64_t limit, l
     /* With one panel, a tile is the full width. */
     l->full_width = ch.b_resident && (ch.full_width || l->n_panels == 1);
     l->depth = ch.depth;
-    l->a_bytes = sat_mul(sat_mul((uint64_t)l->chunk_rows, (uint64_t)s->k), e);
-    l->b_bytes = sat_mul(sat_mul((uint64_t)s->k, (uint64_t)(ch.b_resident ? s->n : l->panel_cols)), e);
-    l->c_bytes = sat_mul(sat_mul((uint64_t)l->chunk_rows, (uint64_t)(l->full_width ? s->n : l->panel_cols)), e);
+    l->a_bytes = sat_mul(sat_mul((uint64_t)l->chunk_rows, (uint64_t)s->k), ea);
+    l->b_bytes = sat_mul(sat_mul((uint64_t)s->k, (uint64_t)(ch.b_resident ? s->n : l->panel_cols)), eb);
+    l->c_bytes = sat_mul(sat_mul((uint64_t)l->chunk_rows, (uint64_t)(l->full_width ? s->n : l->panel_cols)), ec);
     uint64_t per_set = sat_add(l->a_bytes, l->c_bytes);
     if (!ch.b_resident) per_set = sat_add(per_set, l->b_bytes);
     l->device_bytes = sat_mul((uint64_t)ch.depth, per_set);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernel_arith.h"
 #include "util.h"
 
 static const gh_backend_config *backend_config(const gh_config *cfg, const gh_instance *inst)
@@ -83,7 +84,11 @@ int gh_tune_run(const gh_config *cfg, gh_plan *plan, gh_tune_cache *cache, gh_tu
                 const gh_kernel_info *info = inst->plugin->api->kernel_info(inst->ctx, kernels[k]);
                 for (size_t t = 0; t < run.n_dtypes && rc == 0; t++) {
                     /* it declares it has none, or dtype = auto leaves it out */
-                    if (!(info->dtypes & gh_dtypes_to_run(&run, info->dtypes) & GH_DTYPE_BIT(run.dtypes[t]))) continue;
+                    const gh_case_types types = gh_run_case_types(&run, run.dtypes[t]);
+                    if (types.explicit_types
+                            ? !gh_kernel_offers(info, inst->plugin->abi_minor, &types)
+                            : !(info->dtypes & gh_dtypes_to_run(&run, info->dtypes) & GH_DTYPE_BIT(run.dtypes[t])))
+                        continue; /* an 8-bit case: its combination must be listed */
                     gh_tune_search s = {
                         &run,  inst,   bc,     inst->devices[d], kernels[k], run.dtypes[t], budget_of(cfg, bc, o),
                         cache, report, o->out, o->messages};

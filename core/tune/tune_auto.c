@@ -10,7 +10,7 @@
 
 /* The cache's best for this case into `best`, or 0 with `why`. */
 static int cached_best(const gh_tune_cache *cache, const gh_instance *inst, int device, const gh_kernel_info *info,
-                       gh_dtype dtype, gh_size_class cls, int64_t *best, char *why, size_t why_size)
+                       const gh_case_types *types, gh_size_class cls, int64_t *best, char *why, size_t why_size)
 {
     if (!cache) {
         snprintf(why, why_size, "no tune cache (neither tune_cache, %s, XDG_CACHE_HOME nor HOME is set)",
@@ -23,8 +23,9 @@ static int cached_best(const gh_tune_cache *cache, const gh_instance *inst, int 
     }
     const gh_plugin_api *api = inst->plugin->api;
     const gh_device_info *dev = api->device_info(inst->ctx, device);
-    gh_tune_key key = {api->name, dev ? dev->name : "?", dev && dev->driver_version ? dev->driver_version : "",
-                       info->name, dtype};
+    gh_tune_key key = {
+        api->name, dev ? dev->name : "?", dev && dev->driver_version ? dev->driver_version : "", info->name, types->a,
+        *types};
     int stale;
     const gh_tune_entry *e = gh_tune_cache_find(cache, &key, info, &stale);
     if (!e) {
@@ -36,7 +37,8 @@ static int cached_best(const gh_tune_cache *cache, const gh_instance *inst, int 
 }
 
 void gh_tune_auto_resolve(const gh_tune_cache *cache, const gh_instance *inst, int device, const gh_kernel_variant *v,
-                          gh_dtype dtype, gh_shape shape, gh_kernel_variant *out, char *note, size_t note_size)
+                          const gh_case_types *types, gh_shape shape, gh_kernel_variant *out, char *note,
+                          size_t note_size)
 {
     const gh_kernel_info *info = v->info;
     const size_t np = info->n_params;
@@ -46,7 +48,7 @@ void gh_tune_auto_resolve(const gh_tune_cache *cache, const gh_instance *inst, i
     const gh_size_class cls = gh_size_class_of(shape.m, shape.n, shape.k);
     int64_t *best = gh_xcalloc(np ? np : 1, sizeof *best);
     char why[256];
-    int found = cached_best(cache, inst, device, info, dtype, cls, best, why, sizeof why);
+    int found = cached_best(cache, inst, device, info, types, cls, best, why, sizeof why);
     for (size_t p = 0; p < np && p < 64; p++)
         if ((v->auto_params >> p) & 1) out->params[p] = found ? best[p] : info->params[p].default_value;
     free(best);

@@ -11,9 +11,10 @@
 
 /* `out` becomes a copy of v whose params (allocated: the caller frees
  * out->params) and label have every `auto` one resolved for a case of this
- * dtype and shape; `note` says where the values came from. `cache` may be
- * NULL (none could be found: defaults). */
+ * case's types (A's is its dtype) and shape; `note` says where the values
+ * came from. `cache` may be NULL (none could be found: defaults). */
 void gh_tune_auto_resolve(const gh_tune_cache *cache, const gh_instance *inst, int device, const gh_kernel_variant *v,
-                          gh_dtype dtype, gh_shape shape, gh_kernel_variant *out, char *note, size_t note_size);
+                          const gh_case_types *types, gh_shape shape, gh_kernel_variant *out, char *note,
+                          size_t note_size);
 
 #endif

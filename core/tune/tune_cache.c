@@ -319,11 +319,21 @@ static int str_is(const json_t *obj, const char *key, const char *want)
     return same;
 }
 
+void gh_tune_key_dtype_text(const gh_tune_key *key, char *text, size_t size)
+{
+    const gh_case_types *t = &key->types;
+    if (t->explicit_types)
+        snprintf(text, size, "%sx%s->%s", gh_dtype_name(key->dtype), gh_dtype_name(t->b), gh_dtype_name(t->c));
+    else snprintf(text, size, "%s", gh_dtype_name(key->dtype));
+}
+
 static int same_key(const json_t *e, const gh_tune_key *key)
 {
+    char dtype[64];
+    gh_tune_key_dtype_text(key, dtype, sizeof dtype);
     return str_is(e, "plugin", key->plugin) && str_is(e, "device", key->device) &&
            str_is(e, "driver_version", key->driver_version) && str_is(e, "kernel", key->kernel) &&
-           str_is(e, "dtype", gh_dtype_name(key->dtype));
+           str_is(e, "dtype", dtype);
 }
 
 /* The entry's parameter names are the kernel's, in its order. */
@@ -370,11 +380,13 @@ gh_tune_entry *gh_tune_cache_entry(gh_tune_cache *c, const gh_tune_key *key, con
     if (e) json_array_remove(entries, index); /* tuned with other parameters: its numbers mean nothing now */
     json_t *names = json_array();
     for (size_t p = 0; p < info->n_params; p++) json_array_append_new(names, json_string(info->params[p].name));
+    char dtype[64];
+    gh_tune_key_dtype_text(key, dtype, sizeof dtype);
     char *plugin = utf8_clean(key->plugin), *device = utf8_clean(key->device),
          *driver = utf8_clean(key->driver_version), *kernel = utf8_clean(key->kernel);
     e = must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:{}, s:[]}", "plugin", plugin, "device", device,
-                       "driver_version", driver, "kernel", kernel, "dtype", gh_dtype_name(key->dtype), "params", names,
-                       "best", "measurements"));
+                       "driver_version", driver, "kernel", kernel, "dtype", dtype, "params", names, "best",
+                       "measurements"));
     free(plugin);
     free(device);
     free(driver);

@@ -47,7 +47,15 @@ void gh_tune_cache_free(gh_tune_cache *c);
 typedef struct gh_tune_key {
     const char *plugin, *device, *driver_version, *kernel;
     gh_dtype dtype;
+    /* An 8-bit case's B and C types (explicit_types; scales are not part of
+     * the key: they scale, they do not change the work). Zero: dtype alone. */
+    gh_case_types types;
 } gh_tune_key;
+
+/* The key's "dtype" text in the cache: the dtype's name ("f32", as caches
+ * before 8-bit types have it), or an 8-bit case's combination
+ * ("e4m3xe5m2->f16"). */
+void gh_tune_key_dtype_text(const gh_tune_key *key, char *text, size_t size);
 
 /* The entry of `key`, or NULL; *stale (when not NULL) is set to 1 when
  * there is one but for other parameters than `info`'s (a changed plugin). */

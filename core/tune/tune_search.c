@@ -284,12 +284,20 @@ static int run_candidate(search_state *st, const gh_tune_space *space, size_t c,
     return CANDIDATE_DONE;
 }
 
+/* The search's dtype as the cache keys it: "f32", or "e4m3xe5m2->f16". */
+static void dtype_text(const gh_tune_search *s, char *text, size_t size)
+{
+    gh_tune_key key = {.dtype = s->dtype, .types = gh_run_case_types(s->run, s->dtype)};
+    gh_tune_key_dtype_text(&key, text, size);
+}
+
 /* The search's end: its winners (or why none), and how far it got. */
 static void conclude(search_state *st, size_t untried, size_t n_candidates, gh_tune_summary *sum)
 {
     const gh_tune_search *s = st->s;
-    char who[256];
-    snprintf(who, sizeof who, "%s/%d %s %s", s->inst->name, s->device, st->info->name, gh_dtype_name(s->dtype));
+    char who[256], dtype[64];
+    dtype_text(s, dtype, sizeof dtype);
+    snprintf(who, sizeof who, "%s/%d %s %s", s->inst->name, s->device, st->info->name, dtype);
     for (int cls = 0; cls < GH_CLASS_COUNT; cls++) {
         if (!st->class_sizes[cls][0]) continue;
         const class_best *b = &st->best[cls];
@@ -329,7 +337,7 @@ int gh_tune_search_run(const gh_tune_search *s, gh_tune_summary *sum)
     const gh_device_info *dev = api->device_info(s->inst->ctx, s->device);
     const char *device_name = dev && dev->name ? dev->name : "?";
     const char *driver = dev && dev->driver_version ? dev->driver_version : "";
-    gh_tune_key key = {api->name, device_name, driver, st.info->name, s->dtype};
+    gh_tune_key key = {api->name, device_name, driver, st.info->name, s->dtype, gh_run_case_types(s->run, s->dtype)};
     st.entry = gh_tune_cache_entry(s->cache, &key, st.info);
     st.trans = s->run->trans[0];
     st.who = (gh_tune_who){s->inst->name, api->name, s->device,  device_name, driver,
@@ -340,9 +348,11 @@ int gh_tune_search_run(const gh_tune_search *s, gh_tune_summary *sum)
     st.progress = gh_progress_start(GH_PROGRESS_OFF, 1, 5.0);
     sum->searches++;
     if (s->out) {
+        char dtype[64];
+        dtype_text(s, dtype, sizeof dtype);
         fprintf(s->out, "tune %s/%d %s %s %c%c: %zu candidates%s, budget %g s; sizes", s->inst->name, s->device,
-                st.info->name, gh_dtype_name(s->dtype), st.trans.a ? 't' : 'n', st.trans.b ? 't' : 'n',
-                space.n_candidates, space.total > (double)space.n_candidates ? " (a sample)" : "", s->budget_s);
+                st.info->name, dtype, st.trans.a ? 't' : 'n', st.trans.b ? 't' : 'n', space.n_candidates,
+                space.total > (double)space.n_candidates ? " (a sample)" : "", s->budget_s);
         for (int c = 0; c < GH_CLASS_COUNT; c++)
             if (st.class_sizes[c][0]) fprintf(s->out, " %s: %s;", gh_size_class_name(c), st.class_sizes[c]);
         fprintf(s->out, "\n");

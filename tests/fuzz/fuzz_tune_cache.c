@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gh_tune_cache *c = gh_tune_cache_load(path, sink);
     if (!c) return 0;
     gh_kernel_info info = {.size = sizeof info, .name = "tiled", .description = "", .dtypes = 1};
-    gh_tune_key key = {"cpu", "AMD EPYC", "n/a", "tiled", GH_F32}; /* corpus/tune_cache/cpu-tiled.json's */
+    gh_tune_key key = {"cpu", "AMD EPYC", "n/a", "tiled", GH_F32, {0}}; /* corpus/tune_cache/cpu-tiled.json's */
     int stale = 0;
     (void)gh_tune_cache_find(c, &key, &info, &stale);
     gh_tune_cache_free(c);

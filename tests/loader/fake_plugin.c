@@ -56,8 +56,13 @@
 #define FAKE_FP8_NARROW_LIES 29
 /* the same arithmetic, declared: accumulate_bits = 14 (never promoted) */
 #define FAKE_FP8_NARROW      30
-#define FAKE_FP8_MODE        (FAKE_MODE == FAKE_FP8 || FAKE_MODE == FAKE_FP8_NARROW_LIES || FAKE_MODE == FAKE_FP8_NARROW)
-#define FAKE_TWO_DEVICES     (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
+/* FAKE_TUNABLE's parameter with FAKE_FP8's type combinations: the tuner on 8-bit cases */
+#define FAKE_TUNABLE_FP8     31
+#define FAKE_FP8_MODE                                                                              \
+    (FAKE_MODE == FAKE_FP8 || FAKE_MODE == FAKE_FP8_NARROW_LIES || FAKE_MODE == FAKE_FP8_NARROW || \
+     FAKE_MODE == FAKE_TUNABLE_FP8)
+#define FAKE_TUNABLE_MODE (FAKE_MODE == FAKE_TUNABLE || FAKE_MODE == FAKE_TUNABLE_FP8)
+#define FAKE_TWO_DEVICES  (FAKE_MODE == FAKE_PEER || FAKE_MODE == FAKE_PEER_REFUSED)
 
 static _Thread_local char error_text[256] = "";
 static const char *fake_last_error(gh_plugin *ctx)
@@ -137,8 +142,8 @@ static const gh_kernel_info fake_kernel = {sizeof(gh_kernel_info),
                                            FAKE_MODE == FAKE_F32_ONLY   ? GH_DTYPE_BIT(GH_F32)
                                            : FAKE_MODE == FAKE_F16_ONLY ? GH_DTYPE_BIT(GH_F16)
                                                                         : 7u,
-                                           FAKE_MODE == FAKE_TUNABLE ? &variant_param : NULL,
-                                           FAKE_MODE == FAKE_TUNABLE ? 1 : 0,
+                                           FAKE_TUNABLE_MODE ? &variant_param : NULL,
+                                           FAKE_TUNABLE_MODE ? 1 : 0,
                                            NULL,
                                            0,
                                            FAKE_FP8_MODE ? fake_combos : NULL,
@@ -331,7 +336,7 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
         while (gate && access(gate, F_OK) != 0) nanosleep(&tick, NULL);
     }
     if (refused(g)) return refused(g);
-    const int64_t variant = FAKE_MODE == FAKE_TUNABLE && g->n_params == 1 ? g->params[0] : 0;
+    const int64_t variant = FAKE_TUNABLE_MODE && g->n_params == 1 ? g->params[0] : 0;
     if (variant == 3) abort(); /* a driver's failed assert, for these parameters only */
     if (variant == 4) {
         snprintf(error_text, sizeof error_text, "variant 4 needs more local memory than the fake device has");

@@ -38,8 +38,35 @@ expect_in "the JSON has the scales" "$json" '"scale_a":0.5,"scale_b":4,"scale_c"
 expect_in "the table names the types" "$out" "e4m3 x e5m2->f32 scales 0.5,4,0.125: f32 accumulate"
 expect_run "the same in process (--no-isolation)" 0 "8 passed" \
   with_fakes --no-isolation --config "$(config mixed_np fake_fp8 'dtype = e4m3' 'b_dtype = e5m2' 'scale_a = 0.5' 'scale_b = 4' 'scale_c = 0.125' 'beta = 1.5')"
-printf '[run]\nsizes = 8\ndtype = e4m3\ntrans = nn\nrepeat = 1\nwarmup = 0\noutput = %s/split\n[backend a]\nplugin = fake_fp8\n[backend b]\nplugin = fake_fp8\n[split s]\nbackends = a, b\n' "$work" >"$work/split.ini"
-expect_run "a split refuses 8-bit cases, saying so (it ran nothing: exit 3)" 3 "a split does not run the 8-bit dtypes (e4m3) yet" with_fakes --verbose --config "$work/split.ini"
+# A split over two devices runs 8-bit cases: A and C chunked by rows, B resident
+# or streamed in panels, each matrix in its own element size (A and B 1 byte,
+# C 4 or 2), verified like a single GEMM
+split_ini() { # split_ini NAME [RUN LINES...]
+  local name=$1
+  shift
+  { printf '[run]\nsizes = 8, 13x7x21\ntrans = nn, nt, tn, tt\nrepeat = 2\nwarmup = 0\nverify = full\n'
+    printf 'output = %s/%s\n' "$work" "$name"
+    printf '%s\n' "$@"
+    printf '[backend a]\nplugin = fake_fp8\n[backend b]\nplugin = fake_fp8\n'
+    printf '[split s]\nbackends = a, b\npanel = 4\nmem_limit = 240\n'; } >"$work/$name.ini"
+  echo "$work/$name.ini"
+}
+expect_run "a split runs e4m3 x e5m2 -> f32 with scales" 0 "8 passed" \
+  with_fakes --backend s --config "$(split_ini split 'dtype = e4m3' 'b_dtype = e5m2' 'scale_a = 0.5' 'scale_c = 0.125' 'beta = 1.5')"
+json=$(cat "$work/split.json")
+expect_in "its 8x8x8 keeps B resident, sized per matrix (A 32 B, B 64 B, C 128 B)" "$json" \
+  '"layout":"B resident, full-width C, 1 buffer set, 2 chunks of 4 rows, 224 B on the device"'
+expect_in "its 13x7x21 streams B (A 84 B, B 84 B, C 64 B)" "$json" \
+  '"layout":"B streamed in 2 panels of 4 columns, 1 buffer set, 4 chunks of 4 rows, 232 B on the device"'
+expect_in "the split's result names B's type" "$json" '"b_dtype":"e5m2"'
+expect_run "a split runs e4m3 -> f16 (C of 2 bytes)" 0 "8 passed" \
+  with_fakes --backend s --config "$(split_ini split_half 'dtype = e4m3' 'c_dtype = f16' 'beta = -1')" \
+  --set run.trans=nn,tt --set run.sizes=8,13x7x21,5x9x3,16x3x11
+expect_run "a split runs i8 -> i32, exactly" 0 "8 passed" \
+  with_fakes --backend s --config "$(split_ini split_i8 'dtype = i8' 'alpha = 2' 'beta = -1')"
+expect_run "a split whose member lists no combination: unsupported, saying so (nothing ran: exit 3)" 3 \
+  "member a/0: kernel loop of plugin fake_fp8 lists no type combination A e4m3 x B e5m2 -> C f16" \
+  with_fakes --backend s --config "$(split_ini split_unlisted 'dtype = e4m3' 'b_dtype = e5m2' 'c_dtype = f16')"
 expect_run "C in f16" 0 "4 passed" \
   with_fakes --config "$(config half fake_fp8 'dtype = e4m3' 'c_dtype = f16')" --set run.trans=nn,tt
 expect_in "the first screen names C's type" "$out" ", 13x7x21 nn (e4m3->f16)"
@@ -74,6 +101,20 @@ with_fakes --config "$cmp" --set run.trans=nn --set run.output="$work/cmpC" --se
 expect_run "compare matches the same 8-bit run" 0 "e4m3->f32 nn 8x8x8 alpha=1 beta=0 (case 0): 2 results in 2 files, all bit-identical" \
   "$gemmhost" compare "$work/cmpA.json" "$work/cmpB.json"
 expect_run "compare keeps another C type apart" 2 "have nothing in common" "$gemmhost" compare "$work/cmpA.json" "$work/cmpC.json"
+
+# --resume continues only results of the same types and scales
+res=$(config res fake_fp8 'dtype = e4m3' 'c_dtype = f16' 'scale_b = 2')
+with_fakes --config "$res" --set run.trans=nn >/dev/null 2>&1
+expect_run "--resume keeps 8-bit results of the same types" 0 "2 earlier results kept" \
+  with_fakes --resume --config "$res" --set run.trans=nn
+expect_run "--resume refuses them when C's type went back to the default" 2 "(b_dtype e4m3, c_dtype f16, scales 1 2 1)" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.c_dtype=auto
+expect_run "--resume refuses them when a scale went back to 1" 2 "(b_dtype e4m3, c_dtype f16, scales 1 2 1)" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.scale_b=1
+expect_run "--resume refuses another C type" 2 "was written with c_dtype = \"f16\", this run has c_dtype = \"bf16\"" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.c_dtype=bf16
+expect_run "--resume refuses another B type" 2 "was written with b_dtype = (none), this run has b_dtype = \"e5m2\"" \
+  with_fakes --resume --config "$res" --set run.trans=nn --set run.b_dtype=e5m2
 
 ratio=$(grep -o '"max_err_over_bound":[0-9.e+-]*' "$work/lies.json" | head -1 | cut -d: -f2)
 awk -v r="$ratio" 'BEGIN { exit !(r > 10) }' && ok "the lie is many times the f32 bound ($ratio)" || bad "the lie is only $ratio x the f32 bound"

@@ -9,6 +9,7 @@
 
 #include "agreement_text.h"
 #define CHECK_MAIN /* this file holds the check counters */
+#include "first_screen.h"
 #include "fixtures.h"
 #include "report.h"
 #include "table.h"
@@ -315,6 +316,48 @@ static void test_quiet(void)
     free(messages);
 }
 
+/* The first screen groups 8-bit results by their type combination: two
+ * e4m3 results of other B and C types get a column, an agreement line and a
+ * fastest line each. */
+static void test_first_screen_fp8(void)
+{
+    gh_first_screen *s = gh_first_screen_new();
+    FILE *out = tmpfile();
+    EXPECT(s && out, "a first screen and a temp file");
+    if (!s || !out) return;
+    gh_device_info dev = sample_device();
+    gh_result f32 = pass_result(&dev, 0), mixed = pass_result(&dev, 1), half = pass_result(&dev, 2);
+    f32.gflops = 1.5;
+    mixed.dtype = half.dtype = GH_E4M3;
+    mixed.types = (gh_case_types){GH_E4M3, GH_E5M2, GH_F32, 1, 1, 1, 1};
+    mixed.gflops = 2.25;
+    half.types = (gh_case_types){GH_E4M3, GH_E4M3, GH_F16, 1, 1, 1, 1};
+    half.gflops = 3.5;
+    const char *members[] = {"cpu/0/tiled tile=16", "opencl/0/tiled"};
+    gh_agreement_group group = {1, members, 2};
+    gh_agreement agree = {.dtype = GH_E4M3, .m = 100, .n = 75, .k = 50, .groups = &group, .n_groups = 1};
+    gh_first_screen_result(s, &f32, "0:dev");
+    gh_first_screen_result(s, &mixed, "0:dev");
+    agree.case_index = 1;
+    gh_first_screen_agreement(s, &agree);
+    gh_first_screen_result(s, &half, "0:dev");
+    agree.case_index = 2;
+    gh_first_screen_agreement(s, &agree);
+    gh_first_screen_kernels(s, out);
+    gh_first_screen_verdicts(s, out);
+    char *text = read_stream(out);
+    fclose(out);
+    EXPECT(strstr(text, "unsup     f32 e4m3xe5m2->f32 e4m3xe4m3->f16\n") != NULL, "a column per combination:\n%s",
+           text);
+    EXPECT(strstr(text, "     1.5            2.2            3.5\n") != NULL, "each combination's best:\n%s", text);
+    EXPECT(strstr(text, "agreement e4m3xe5m2->f32: all 1 cases identical") != NULL, "its agreement:\n%s", text);
+    EXPECT(strstr(text, "agreement e4m3xe4m3->f16: all 1 cases identical") != NULL, "its agreement:\n%s", text);
+    EXPECT(strstr(text, "fastest e4m3xe5m2->f32: 2.2 GFLOP/s") != NULL, "its fastest:\n%s", text);
+    EXPECT(strstr(text, "fastest e4m3xe4m3->f16: 3.5 GFLOP/s") != NULL, "its fastest:\n%s", text);
+    free(text);
+    gh_first_screen_free(s);
+}
+
 int main(void)
 {
     check_quiet = 1; /* failures and the summary only */
@@ -324,5 +367,6 @@ int main(void)
     test_agreement_in_table();
     test_summary();
     test_quiet();
+    test_first_screen_fp8();
     return check_summary("test_table");
 }

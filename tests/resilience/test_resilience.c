@@ -207,7 +207,7 @@ static void test_split_stops(const char *cpu_path)
     gh_matrix_alloc(&c, GH_F32, 32, 32, 32, 0);
     gh_matrix_fill_random(&a, 1, 0, 16);
     gh_matrix_fill_random(&b, 1, 1, 16);
-    gh_split_problem p = {GH_F32, 0, 0, 32, 32, 32, 1.0, 0.0, &a, &b, NULL, &c};
+    gh_split_problem p = {GH_F32, 0, 0, 32, 32, 32, 1.0, 0.0, &a, &b, NULL, &c, {0}};
     gh_split_member_stats st;
     gh_split_outcome out = {.members = &st};
     const gh_split_options opt = {8, 0, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO, 0};

@@ -22,7 +22,7 @@
 
 static gh_split_layout plan_ok(gh_dtype d, int64_t m, int64_t n, int64_t k, int64_t panel, uint64_t limit, int depth)
 {
-    gh_split_shape s = {d, m, n, k};
+    gh_split_shape s = {d, m, n, k, {0}};
     gh_split_layout l;
     char err[512] = "";
     int rc = gh_split_plan_layout(&s, panel, limit, depth, &l, err, sizeof err);
@@ -72,7 +72,7 @@ static void test_mem_limit_forces_streaming(void)
 
 static void test_mem_limit_too_small(void)
 {
-    gh_split_shape s = {GH_F32, 150, 130, 70};
+    gh_split_shape s = {GH_F32, 150, 130, 70, {0}};
     gh_split_layout l;
     char err[512] = "";
     const uint64_t smallest = (32 * 70 + 70 * 32 + 32 * 32) * 4;
@@ -102,7 +102,7 @@ static void test_large_sizes(void)
     l = plan_ok(GH_F32, 32768, 32768, 32768, 2048, (uint64_t)2 << 30, 2);
     EXPECT(!l.b_resident && l.depth == 2 && l.n_panels == 16, "32768 in 2 GiB: streamed");
     /* Products past 2^64 bytes saturate rather than wrap. */
-    gh_split_shape s = {GH_F64, 2147483647LL, 2147483647LL, 2147483647LL};
+    gh_split_shape s = {GH_F64, 2147483647LL, 2147483647LL, 2147483647LL, {0}};
     char err[512];
     EXPECT(gh_split_plan_layout(&s, 2147483647LL, UINT64_MAX - 1, 2, &l, err, sizeof err) == -1, "no wrap-around");
 }
@@ -174,8 +174,8 @@ static gh_status product_run(product *pr, const gh_split_member *members, size_t
                              gh_split_outcome *out)
 {
     gh_matrix_poison(&pr->c);
-    gh_split_problem p = {pr->in.dtype, pr->in.trans_a, pr->in.trans_b, pr->in.m, pr->in.n, pr->in.k,
-                          pr->in.alpha, pr->in.beta,    &pr->a,         &pr->b,   &pr->c0,  &pr->c};
+    gh_split_problem p = {pr->in.dtype, pr->in.trans_a, pr->in.trans_b, pr->in.m, pr->in.n, pr->in.k, pr->in.alpha,
+                          pr->in.beta,  &pr->a,         &pr->b,         &pr->c0,  &pr->c,   {0}};
     const gh_split_options opt = {panel, limit, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO, 0};
     return gh_split_run(members, n, &opt, &p, out);
 }

@@ -126,7 +126,7 @@ static void cache_utf8(const char *dir)
     snprintf(path, sizeof path, "%s/sub/tune.json", dir);
     gh_tune_cache *c = gh_tune_cache_load(path, stderr);
     CHECK(gh_tune_cache_problem(c) == NULL, "a missing file is an empty cache");
-    gh_tune_key key = {"plug", "Caf\xe9 GPU", "1.0 \xff", "k", GH_F32};
+    gh_tune_key key = {"plug", "Caf\xe9 GPU", "1.0 \xff", "k", GH_F32, {0}};
     gh_tune_entry *e = gh_tune_cache_entry(c, &key, &two);
     int64_t p[2] = {16, 2};
     gh_tune_measurement m = {"FAIL", 0, 0, "stderr: \xc3( bad"};
