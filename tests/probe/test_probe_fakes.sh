@@ -78,6 +78,41 @@ probe i8_saturate 0 && expect i8_saturate --mismatches none "${fp8_common[@]}" \
 # The scales multiply each product before the sum: named (the ABI's formula does not say).
 probe scale_before 0 && expect scale_before --mismatches none "${fp8_common[@]}" \
     'e4m3*e4m3->f32:scale_where:verdict=before-sum' 'e4m3*e5m2->f32:scale_where:verdict=before-sum'
+# gemmhost compare over two probes whose fakes differ in one property (the i8 sum's overflow): that
+# row alone is marked, exit 1; a probe against itself exit 0; --json; probes and results don't mix.
+"$gemmhost" compare "$work/fp8.json" "$work/i8_saturate.json" >"$work/cmp.out" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && [ "$(grep -c DIFFERS "$work/cmp.out")" = 1 ] &&
+    grep -q "int_overflow *A: wraps *B: saturates *DIFFERS" "$work/cmp.out" &&
+    grep -q "plugin fake_arith_i8_saturate" "$work/cmp.out" && grep -q "in common, 1 differ" "$work/cmp.out"; then
+    echo "ok: compare marks the one property two probes differ in"
+else
+    echo "FAIL: compare of the fp8 and i8_saturate probes exited $rc"
+    cat "$work/cmp.out"
+    failures=$((failures + 1))
+fi
+"$gemmhost" compare --json "$work/fp8.json" "$work/fp8.json" >"$work/cmp.json" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["compare"] == "probes" and d["differ"] == 0 and d["in_common"] > 10 and not any(r["differs"] for r in d["rows"])' "$work/cmp.json"; then
+    echo "ok: a probe compared with itself agrees (--json)"
+else
+    echo "FAIL: compare --json of a probe with itself exited $rc"
+    cat "$work/cmp.json"
+    failures=$((failures + 1))
+fi
+echo '{"gemmhost": {"version": "0"}, "results": []}' >"$work/results.json"
+"$gemmhost" compare "$work/fp8.json" "$work/results.json" >"$work/mix.out" 2>&1
+rc=$?
+"$gemmhost" compare --markdown "$work/fp8.json" "$work/fp8.json" >"$work/md.out" 2>&1
+rc_md=$?
+if [ "$rc" = 2 ] && grep -q "probes compare with probes only" "$work/mix.out" && [ "$rc_md" = 2 ] &&
+    grep -q "do not go with probe files" "$work/md.out"; then
+    echo "ok: a probe and a results file are not compared; --markdown is refused for probes"
+else
+    echo "FAIL: compare of a probe with a results file exited $rc, --markdown $rc_md"
+    cat "$work/mix.out" "$work/md.out"
+    failures=$((failures + 1))
+fi
 # f32 and bf16 inputs through an f16 path: declared for bf16 (no mismatch there), not for f32
 # (whose subnormals it loses too).
 probe f16_path 1 && expect f16_path --mismatches input_range,input_rounding,subnormal_inputs,subnormal_results \
