@@ -20,7 +20,7 @@ static void usage(FILE *to)
         "                [--no-isolation] [--tune [--tune-budget TIME]]\n"
         "                [--list [--json | --summary]] [--dry-run] [--version] [--help]\n"
         "       gemmhost compare [OPTIONS] A.json B.json [C.json ...]\n"
-        "                (results files compared: see gemmhost compare --help)\n"
+        "                (results files, or probe files, compared: see gemmhost compare --help)\n"
         "       gemmhost probe [--config FILE] [--set SECTION.KEY=VALUE]... [--backend LIST]\n"
         "                [--kernel LIST] [--device LIST] [--dtype LIST] [--output PREFIX]\n"
         "                [--json | --quiet] [--no-isolation]\n"

@@ -13,6 +13,7 @@
 #include "compare_render.h"
 #include "env_diff.h"
 #include "fleet_layout.h"
+#include "probe_compare.h"
 #include "results_file.h"
 #include "runs_analysis.h"
 #include "runs_match.h"
@@ -48,6 +49,11 @@ static void usage(FILE *to)
         "  --junit FILE           also write the comparison as JUnit XML (a failure per\n"
         "                         regressed result), for a CI system\n"
         "\n"
+        "Probe files (gemmhost probe --output) compare with probe files: per backend,\n"
+        "kernel, device, dtype and property the findings side by side, marking those\n"
+        "that differ (exit status 1), with the devices whose driver or API differ;\n"
+        "--by-plugin, --ignore-device-names and --json apply there.\n"
+        "\n"
         "Exit status: 0 nothing regressed; 1 a regression (a status that got worse,\n"
         "or SLOW); 2 a usage error or files that cannot be compared (unreadable,\n"
         "not gemmhost's, an older format, another seed, or nothing in common).\n",
@@ -56,6 +62,7 @@ static void usage(FILE *to)
 
 typedef struct compare_args {
     double threshold;
+    int threshold_given;
     gh_match_options match;
     int json, markdown;
     const char *junit;
@@ -97,6 +104,7 @@ static int parse_args(int argc, char **argv, compare_args *a)
         } else if (len == 11 && !strncmp(s, "--threshold", len)) {
             const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
             if (!v) return usage_error("%s needs a value", "--threshold");
+            a->threshold_given = 1;
             if (parse_threshold(v, &a->threshold) != 0)
                 return usage_error("--threshold %s is not a percentage (e.g. 5 or 2.5%%)", v);
         } else if (len == 7 && !strncmp(s, "--junit", len)) {
@@ -196,10 +204,32 @@ static int compare(const compare_args *a, gh_results_file *files)
     return status;
 }
 
+/* Probe files go to probe_compare.c: all of them, or none; -1 for none. */
+static int compare_probes(const compare_args *a)
+{
+    size_t probes = 0;
+    for (size_t f = 0; f < a->n_paths; f++) probes += gh_is_probe_file(a->paths[f]) != 0;
+    if (!probes) return -1;
+    if (probes < a->n_paths) {
+        const char *probe = NULL, *other = NULL;
+        for (size_t f = 0; f < a->n_paths; f++)
+            if (gh_is_probe_file(a->paths[f])) probe = probe ? probe : a->paths[f];
+            else other = other ? other : a->paths[f];
+        fprintf(stderr, "gemmhost compare: %s is a probe file and %s is not: probes compare with probes only\n", probe,
+                other);
+        return COMPARE_USAGE;
+    }
+    if (a->markdown || a->junit || a->threshold_given)
+        return usage_error("%s do not go with probe files (no timings there)", "--markdown, --junit and --threshold");
+    gh_probe_compare_options o = {a->json, a->match.ignore_device_names, a->match.by_plugin};
+    return gh_probe_compare(a->paths, a->n_paths, &o);
+}
+
 int gh_compare_main(int argc, char **argv)
 {
     compare_args a;
     int status = parse_args(argc, argv, &a);
+    if (status < 0) status = compare_probes(&a);
     if (status < 0) {
         gh_results_file *files = gh_xcalloc(a.n_paths, sizeof *files);
         status = compare(&a, files);

@@ -81,18 +81,35 @@ static void probe_variant(const gh_config *cfg, probe_subjects *all, const gh_in
         probe_subject *s = subject_add(all, inst, device, v, (gh_dtype)d);
         const probe_format *fmt = probe_format_of((gh_dtype)d);
         if (!has) snprintf(s->note, sizeof s->note, "the kernel has no %s", gh_dtype_name((gh_dtype)d));
-        else if (!fmt)
+        else if (!fmt || d == GH_E4M3 || d == GH_E5M2 || d == GH_I8) /* 8-bit formats: combinations only */
             snprintf(s->note, sizeof s->note, "the probe has no cases for %s yet", gh_dtype_name((gh_dtype)d));
         else if (d == GH_F64 && info && !info->has_fp64) snprintf(s->note, sizeof s->note, "the device has no fp64");
         else probe_subject_run(s, inst, device, v, fmt);
     }
 }
 
-/* 8-bit A and B into a wider float C: what the probe has cases for. */
+static int is_fp8(gh_dtype d)
+{
+    return d == GH_E4M3 || d == GH_E5M2;
+}
+
+/* What the probe has cases for: FP8 A and B (one of each too) into a wider
+ * float C, and i8 into i32. */
 static int combo_probed(const gh_type_combo *c)
 {
-    const int fp8 = c->a == GH_E4M3 || c->a == GH_E5M2;
-    return fp8 && c->b == c->a && (c->c == GH_F32 || c->c == GH_F16 || c->c == GH_BF16);
+    if (c->a == GH_I8) return c->b == GH_I8 && c->c == GH_I32;
+    return is_fp8(c->a) && is_fp8(c->b) && (c->c == GH_F32 || c->c == GH_F16 || c->c == GH_BF16);
+}
+
+/* The analyses of one combination. The accumulator cases draw their powers
+ * of two from the narrower range (e4m3's, which e5m2 holds too). */
+static void combo_run(probe_ctx *x, const gh_type_combo *c)
+{
+    if (c->a == GH_I8) return probe_integer_i8(x);
+    const probe_format *a = probe_format_of(c->a), *b = probe_format_of(c->b);
+    probe_accumulator_8bit(x, a->emax <= b->emax ? a : b, c->a, c->b);
+    if (x->out->n == 1 && x->out->items[0].outcome == PROBE_UNSUPPORTED) return;
+    probe_fp8(x, a, b);
 }
 
 /* A kernel's type combinations beyond its mask (ABI 1.5): the FP8 ones get
@@ -126,7 +143,7 @@ static void probe_combos(const gh_config *cfg, probe_subjects *all, const gh_ins
         probe_declared_combo(c, x.fmt, &x.decl);
         s->decl = x.decl;
         s->has_decl = 1;
-        probe_accumulator_8bit(&x, probe_format_of(c->a));
+        combo_run(&x, c);
         if (s->findings.n == 1 && s->findings.items[0].outcome == PROBE_UNSUPPORTED) {
             snprintf(s->note, sizeof s->note, "%s", s->findings.items[0].text);
             probe_findings_free(&s->findings);

@@ -12,6 +12,7 @@ probe_case *probe_case_new(const char *name, gh_dtype dtype, int64_t m, int64_t 
     snprintf(c->name, sizeof c->name, "%s", name);
     snprintf(c->why, sizeof c->why, "%s", why);
     c->dtype = c->b_dtype = c->c_dtype = dtype;
+    c->scale_a = c->scale_b = c->scale_c = 1.0;
     c->m = m;
     c->n = n;
     c->k = k;

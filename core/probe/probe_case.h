@@ -15,7 +15,8 @@ typedef struct probe_case {
     gh_dtype dtype;            /* of A (and B and C unless they differ) */
     gh_dtype b_dtype, c_dtype; /* = dtype, or an ABI 1.5 combination's (8-bit A and B, wider C) */
     int64_t m, n, k;
-    double *a, *b; /* m x k and k x n, row-major; every value exact in dtype */
+    double *a, *b;                    /* m x k and k x n, row-major; every value exact in dtype */
+    double scale_a, scale_b, scale_c; /* ABI 1.5 scales of a combination; 1 unless a case aims at them */
 } probe_case;
 
 probe_case *probe_case_new(const char *name, gh_dtype dtype, int64_t m, int64_t n, int64_t k, const char *why);
@@ -78,5 +79,10 @@ probe_case *probe_case_promotion_8bit(const probe_format *in, const probe_format
 /* i32: sums over 2^31 either way, a product of 2^32, an intermediate
  * overflow that cancels, and 2^24 + 1 (lost by a float path). */
 probe_case *probe_case_int(void);
+/* i8 into i32, K = 2^17 + 2^10: C[0][0] = K (-128)(-128) = 2^31 + 2^24
+ * (past i32: the host's own draws never get there), C[1][1] = 1024
+ * (-128)(-128) + 1 = 2^24 + 1 (lost by an f32 path). */
+#define PROBE_I8_K (131072 + 1024)
+probe_case *probe_case_int8(void);
 
 #endif

@@ -309,3 +309,22 @@ probe_case *probe_case_int(void)
     PROBE_B(c, 0, 1) = t16;
     return c;
 }
+
+probe_case *probe_case_int8(void)
+{
+    probe_case *c = probe_case_new("int8_sums", GH_I8, 2, 2, PROBE_I8_K,
+                                   "i8 into i32, K = 2^17 + 2^10: C[0][0] = K products (-128)(-128) = 2^31 + 2^24, "
+                                   "past i32's range; C[1][1] = 1024 of them and 1 * 1 = 2^24 + 1, lost by an f32 "
+                                   "path (A row 0 and B column 0 all -128; A row 1 and B column 1 -128 for k < 1024, "
+                                   "1 at k = 1024, 0 after)");
+    c->b_dtype = GH_I8;
+    c->c_dtype = GH_I32;
+    for (int64_t p = 0; p < PROBE_I8_K; p++) {
+        const double second = p < 1024 ? -128.0 : p == 1024 ? 1.0 : 0.0;
+        PROBE_A(c, 0, p) = -128.0;
+        PROBE_B(c, p, 0) = -128.0;
+        PROBE_A(c, 1, p) = second;
+        PROBE_B(c, p, 1) = second;
+    }
+    return c;
+}

@@ -10,11 +10,13 @@
 
 #define PROMOTION_K 32
 
-static void promotion_8bit(probe_ctx *x, const probe_format *in, int m)
+static void promotion_8bit(probe_ctx *x, const probe_format *in, gh_dtype a_dtype, gh_dtype b_dtype, int m)
 {
     double big, s;
     probe_case *c = probe_case_promotion_8bit(in, x->fmt, m, PROMOTION_K, &big, &s);
     if (!c) return;
+    c->dtype = a_dtype; /* powers of two in `in`'s range: exact in the wider one too */
+    c->b_dtype = b_dtype;
     probe_outcome *o = probe_ctx_run(x, "acc_promotion", c);
     if (!o) return probe_ctx_done(o, c);
     probe_finding *f = probe_finding_add(x->out, "acc_promotion");
@@ -48,10 +50,12 @@ static void promotion_8bit(probe_ctx *x, const probe_format *in, int m)
     probe_ctx_done(o, c);
 }
 
-void probe_accumulator_8bit(probe_ctx *x, const probe_format *in)
+void probe_accumulator_8bit(probe_ctx *x, const probe_format *in, gh_dtype a_dtype, gh_dtype b_dtype)
 {
     int e, max_i, max_j;
     probe_case *c = probe_case_acc_bits_8bit(in, x->fmt, &e, &max_i, &max_j);
+    c->dtype = a_dtype;
+    c->b_dtype = b_dtype;
     probe_outcome *o = probe_ctx_run(x, "accumulator", c);
     if (!o) return probe_ctx_done(o, c);
     /* gap g = e + i + j is kept when every cell with that gap came back */
@@ -79,5 +83,5 @@ void probe_accumulator_8bit(probe_ctx *x, const probe_format *in)
     f->mismatch = m < max_g ? m != x->decl.acc_bits : x->decl.acc_bits < max_g;
     x->acc_bits = m;
     probe_ctx_done(o, c);
-    if (m >= e && m + 7 <= x->fmt->mantissa) promotion_8bit(x, in, m);
+    if (m >= e && m + 7 <= x->fmt->mantissa) promotion_8bit(x, in, a_dtype, b_dtype, m);
 }

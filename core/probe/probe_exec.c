@@ -98,9 +98,9 @@ void probe_exec(const probe_target *t, const probe_case *c, probe_outcome *out)
         .explicit_types = c->b_dtype != c->dtype || c->c_dtype != c->dtype,
         .b_dtype = c->b_dtype,
         .c_dtype = c->c_dtype,
-        .scale_a = 1.0,
-        .scale_b = 1.0,
-        .scale_c = 1.0,
+        .scale_a = c->scale_a,
+        .scale_b = c->scale_b,
+        .scale_c = c->scale_c,
     };
     gh_gemm_timing timing = {.size = sizeof timing};
     if ((s = t->api->gemm(t->ctx, t->device, t->kernel, &args, &timing)) != GH_OK) {

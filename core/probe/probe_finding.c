@@ -39,6 +39,9 @@ void probe_finding_case(probe_finding *f, const probe_case *c)
     f->c = probe_case_new(c->name, c->dtype, c->m, c->n, c->k, c->why);
     f->c->b_dtype = c->b_dtype;
     f->c->c_dtype = c->c_dtype;
+    f->c->scale_a = c->scale_a;
+    f->c->scale_b = c->scale_b;
+    f->c->scale_c = c->scale_c;
     memcpy(f->c->a, c->a, (size_t)(c->m * c->k) * sizeof *c->a);
     memcpy(f->c->b, c->b, (size_t)(c->k * c->n) * sizeof *c->b);
 }

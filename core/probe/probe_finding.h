@@ -74,8 +74,19 @@ void probe_specials(probe_ctx *x);
 void probe_order(probe_ctx *x);
 void probe_integer(probe_ctx *x);
 /* 8-bit A and B into C of format x->fmt (probe_combo.c): the running sum
- * and its promotion. */
-void probe_accumulator_8bit(probe_ctx *x, const probe_format *in);
+ * and its promotion. `in` is the format the cases' powers of two are drawn
+ * from (the narrower range of A's and B's), a_dtype and b_dtype A's and B's
+ * types. */
+void probe_accumulator_8bit(probe_ctx *x, const probe_format *in, gh_dtype a_dtype, gh_dtype b_dtype);
+/* FP8 A (format a) and B (format b) into C of x->fmt (probe_fp8.c): input
+ * decoding and subnormals, NaN (and e5m2's infinity), and the scales. Runs
+ * after probe_accumulator_8bit (the scale case uses the bits it measured). */
+void probe_fp8(probe_ctx *x, const probe_format *a, const probe_format *b);
+/* i8 A and B into i32 C (probe_integer.c): exact sums, and overflow. */
+void probe_integer_i8(probe_ctx *x);
+/* Case c (taken) has one special value at (1, 1) of A (in_b 0) or B: the
+ * finding named after the case (probe_specials.c). */
+void probe_special_case(probe_ctx *x, probe_case *c, int in_b, double value);
 
 /* Same value, bit for bit in the sense that matters here: NaN equals NaN,
  * and -0 equals 0. */

@@ -5,7 +5,8 @@
 #include <stddef.h>
 
 /* e4m3 (OCP: no inf, max 448) and e5m2 have cases only as A and B of a
- * combination into a wider C (probe_combo.c); i8 has none yet. */
+ * combination into a wider C (probe_combo.c, probe_fp8.c); i8 into i32 uses
+ * i32's (probe_integer.c). */
 static const probe_format formats[] = {
     {GH_E4M3, 1, 3, -6, 8, 448.0},        {GH_E5M2, 1, 2, -14, 15, 57344.0},
     {GH_F32, 1, 23, -126, 127, FLT_MAX},  {GH_F64, 1, 52, -1022, 1023, DBL_MAX},

@@ -39,3 +39,33 @@ void probe_integer(probe_ctx *x)
     e->mismatch = big != 16777217.0;
     probe_ctx_done(o, c);
 }
+
+void probe_integer_i8(probe_ctx *x)
+{
+    probe_case *c = probe_case_int8();
+    probe_outcome *o = probe_ctx_run(x, "int_overflow", c);
+    if (!o) return probe_ctx_done(o, c);
+    const double t31 = ldexp(1.0, 31), over = t31 + ldexp(1.0, 24), wrapped = over - ldexp(1.0, 32);
+    const double got = o->c[0], exact = ldexp(1.0, 24) + 1, small = o->c[3];
+    probe_finding *f = probe_finding_add(x->out, "int_overflow");
+    probe_finding_case(f, c);
+    probe_finding_evidence(f, 0, 0, got, wrapped);
+    const int wraps = got == wrapped, saturates = got == t31 - 1;
+    snprintf(f->verdict, sizeof f->verdict, "%s", wraps ? "wraps" : saturates ? "saturates" : "other");
+    snprintf(f->text, sizeof f->text, "a sum of %d products (-128)(-128) = 2^31 + 2^24 %s: %.0f", PROBE_I8_K,
+             wraps       ? "wraps around (two's complement)"
+             : saturates ? "saturates"
+                         : "neither wraps nor saturates",
+             got);
+    /* the ABI has no word for it: a finding, not a mismatch */
+    snprintf(f->declared, sizeof f->declared, "not declared (the ABI has no word for overflow)");
+    probe_finding *e = probe_finding_add(x->out, "int_exact");
+    probe_finding_case(e, c);
+    probe_finding_evidence(e, 1, 1, small, exact);
+    snprintf(e->verdict, sizeof e->verdict, "%s", small == exact ? "exact" : "rounded");
+    snprintf(e->text, sizeof e->text, "1024 products (-128)(-128) and 1 * 1 come back as %.0f%s", small,
+             small == exact ? " (exact)" : " (rounded: not integer arithmetic)");
+    snprintf(e->declared, sizeof e->declared, "%s", x->decl.acc_text);
+    e->mismatch = small != exact;
+    probe_ctx_done(o, c);
+}

@@ -23,12 +23,24 @@ static json_t *values(const double *v, int64_t n)
     return a;
 }
 
+/* Past this many elements A and B are null: the case's `why` says how
+ * they are built (the i8 overflow case has K = 132096). */
+#define CASE_JSON_MAX_VALUES 4096
+
 static json_t *case_json(const probe_case *c)
 {
     if (!c) return json_null();
-    return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "name", c->name, "why", c->why, "dtype",
-                     gh_dtype_name(c->dtype), "m", (json_int_t)c->m, "n", (json_int_t)c->n, "k", (json_int_t)c->k, "a",
-                     values(c->a, c->m * c->k), "b", values(c->b, c->k * c->n));
+    const int whole = c->m * c->k + c->k * c->n <= CASE_JSON_MAX_VALUES;
+    json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "name", c->name, "why", c->why, "dtype",
+                          gh_dtype_name(c->dtype), "m", (json_int_t)c->m, "n", (json_int_t)c->n, "k", (json_int_t)c->k,
+                          "a", whole ? values(c->a, c->m * c->k) : json_null(), "b",
+                          whole ? values(c->b, c->k * c->n) : json_null());
+    if (c->b_dtype != c->dtype || c->c_dtype != c->dtype) {
+        json_object_set_new(j, "b_dtype", json_string(gh_dtype_name(c->b_dtype)));
+        json_object_set_new(j, "c_dtype", json_string(gh_dtype_name(c->c_dtype)));
+        json_object_set_new(j, "scales", json_pack("[f, f, f]", c->scale_a, c->scale_b, c->scale_c));
+    }
+    return j;
 }
 
 static json_t *finding_json(const probe_finding *f)

@@ -12,7 +12,11 @@ static const char *IEEE_SPECIALS = "IEEE arithmetic";
 /* One special value at (1, 1) of A or B in a 3 x 3 x 3 of ones. */
 static void one_special(probe_ctx *x, int in_b, double value)
 {
-    probe_case *c = probe_case_special_in(x->fmt, in_b, value);
+    probe_special_case(x, probe_case_special_in(x->fmt, in_b, value), in_b, value);
+}
+
+void probe_special_case(probe_ctx *x, probe_case *c, int in_b, double value)
+{
     probe_outcome *o = probe_ctx_run(x, c->name, c);
     if (!o) return probe_ctx_done(o, c);
     probe_finding *f = probe_finding_add(x->out, c->name);

@@ -26,6 +26,17 @@
 #define FA_F16_PATH     8
 /* hangs on the f32 overflow case (K = 2, M = 2, N = 1): a timeout is a finding too */
 #define FA_HANG         9
+/* FA_FP8's combinations, but FP8 subnormal inputs become zero (OCP keeps them) */
+#define FA_FP8_FLUSH    10
+/* FA_FP8's combinations, but an i8 -> i32 sum past i32 saturates instead of wrapping */
+#define FA_I8_SATURATE  11
+/* FA_FP8's combinations, but scale_a scale_b multiplies each product before the sum */
+#define FA_SCALE_BEFORE 12
+/* the modes that run combinations: e4m3 x e4m3 -> f32 (13-bit sum promoted every 4), e4m3 x e5m2 -> f32
+ * (f32 sum), i8 x i8 -> i32 (exact), scales applied to the rounded sum */
+#define FA_COMBOS                                                                          \
+    (FAKE_ARITH == FA_FP8 || FAKE_ARITH == FA_FP8_FLUSH || FAKE_ARITH == FA_I8_SATURATE || \
+     FAKE_ARITH == FA_SCALE_BEFORE)
 
 struct gh_plugin {
     int gemm_calls;
@@ -63,11 +74,14 @@ static const gh_kernel_precision tf32_declared[] = {
 static const gh_kernel_precision f16_path_declared[] = {
     {sizeof(gh_kernel_precision), GH_BF16, GH_PREC_F16, GH_PREC_F32},
 };
-/* FA_IEEE lists a mixed combination it never runs (the probe has no cases
- * for it); FA_FP8 runs its e4m3 one. */
+/* FA_IEEE lists a mixed combination it refuses to run; FA_COMBOS run theirs. */
+static const gh_type_combo ieee_combo[] = {
+    {sizeof(gh_type_combo), GH_E5M2, GH_E4M3, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+};
 static const gh_type_combo fp8_combo[] = {
-    {sizeof(gh_type_combo), FAKE_ARITH == FA_FP8 ? GH_E4M3 : GH_E5M2, GH_E4M3, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32,
-     FAKE_ARITH == FA_FP8 ? 13 : 0, FAKE_ARITH == FA_FP8 ? 4 : 0},
+    {sizeof(gh_type_combo), GH_E4M3, GH_E4M3, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 13, 4},
+    {sizeof(gh_type_combo), GH_E4M3, GH_E5M2, GH_F32, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0},
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
 };
 static const gh_kernel_info fa_kernel = {
     GH_PLUGIN_KERNEL("arith", "a loop with planted arithmetic",
@@ -77,8 +91,12 @@ static const gh_kernel_info fa_kernel = {
                   : FAKE_ARITH == FA_F16_PATH ? f16_path_declared
                                               : NULL,
     .n_precisions = FAKE_ARITH == FA_TF32_TRUNC || FAKE_ARITH == FA_F16_PATH ? 1 : 0,
-    .combos = FAKE_ARITH == FA_IEEE || FAKE_ARITH == FA_FP8 ? fp8_combo : NULL,
-    .n_combos = FAKE_ARITH == FA_IEEE || FAKE_ARITH == FA_FP8 ? 1 : 0,
+    .combos = FAKE_ARITH == FA_IEEE ? ieee_combo
+              : FA_COMBOS           ? fp8_combo
+                                    : NULL,
+    .n_combos = FAKE_ARITH == FA_IEEE ? 1
+                : FA_COMBOS           ? 3
+                                      : 0,
 };
 static int fa_kernel_count(gh_plugin *ctx)
 {
@@ -179,38 +197,74 @@ static void store(const gh_gemm_args *g, uint64_t idx, double v)
     }
 }
 
-/* FA_FP8's combination: e4m3 A and B, a 13-bit sum added into an f32 one
- * every 4 steps over K, C in f32. */
+static double fp8_load(gh_dtype t, uint8_t v)
+{
+    const double x = t == GH_E4M3 ? gh_e4m3_to_f64(v) : gh_e5m2_to_f64(v);
+    if (FAKE_ARITH == FA_FP8_FLUSH && fabs(x) < (t == GH_E4M3 ? ldexp(1, -6) : ldexp(1, -14))) return 0;
+    return x;
+}
+
+/* FA_COMBOS' FP8 combinations: e4m3 x e4m3 a 13-bit sum added into an f32
+ * one every 4 steps over K, e4m3 x e5m2 an f32 sum; C in f32, the scales
+ * applied to the sum in f32 (FA_SCALE_BEFORE: to each product). */
 static void fp8_gemm(const gh_gemm_args *g)
 {
     const uint8_t *a = g->a->data, *b = g->b->data;
     float *c = (float *)g->c->data;
+    const int narrow_sum = g->b_dtype == GH_E4M3, before = FAKE_ARITH == FA_SCALE_BEFORE;
+    const float ab = (float)(g->scale_a * g->scale_b);
     for (int64_t i = 0; i < g->m; i++)
         for (int64_t j = 0; j < g->n; j++) {
             double full = 0, narrow = 0;
             for (int64_t p = 0; p < g->k; p++) {
-                const double x = gh_e4m3_to_f64(a[g->a_offset + (uint64_t)(i * g->lda + p)]);
-                const double y = gh_e4m3_to_f64(b[g->b_offset + (uint64_t)(p * g->ldb + j)]);
+                const double x = fp8_load(g->dtype, a[g->a_offset + (uint64_t)(i * g->lda + p)]);
+                const double y = fp8_load(g->b_dtype, b[g->b_offset + (uint64_t)(p * g->ldb + j)]) * (before ? ab : 1);
+                if (!narrow_sum) {
+                    full = (float)(full + x * y);
+                    continue;
+                }
                 narrow = round_bits(narrow + x * y, 13, 0);
                 if ((p + 1) % 4 == 0) {
                     full = (float)(full + narrow);
                     narrow = 0;
                 }
             }
-            c[g->c_offset + (uint64_t)(i * g->ldc + j)] = (float)(g->alpha * (float)(full + narrow));
+            const float sum = (float)(full + narrow);
+            c[g->c_offset + (uint64_t)(i * g->ldc + j)] =
+                (float)g->scale_c * ((float)g->alpha * (before ? 1 : ab) * sum);
+        }
+}
+
+/* i8 x i8 -> i32: exact products and sums, wrapped (FA_I8_SATURATE: clamped). */
+static void i8_gemm(const gh_gemm_args *g)
+{
+    const int8_t *a = (const int8_t *)g->a->data, *b = (const int8_t *)g->b->data;
+    int32_t *c = (int32_t *)g->c->data;
+    for (int64_t i = 0; i < g->m; i++)
+        for (int64_t j = 0; j < g->n; j++) {
+            int64_t sum = 0;
+            for (int64_t p = 0; p < g->k; p++)
+                sum +=
+                    (int64_t)a[g->a_offset + (uint64_t)(i * g->lda + p)] * b[g->b_offset + (uint64_t)(p * g->ldb + j)];
+            sum *= (int64_t)g->alpha;
+            if (FAKE_ARITH == FA_I8_SATURATE) sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
+            c[g->c_offset + (uint64_t)(i * g->ldc + j)] = (int32_t)(uint32_t)(uint64_t)sum;
         }
 }
 
 static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh_gemm_timing *t)
 {
     const int explicit_types = g && GH_HAS_MEMBER(g, gh_gemm_args, explicit_types) && g->explicit_types;
-    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0 || (explicit_types && FAKE_ARITH != FA_FP8))
+    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0 || (explicit_types && !FA_COMBOS))
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake runs C = alpha A B on device 0 only");
     ctx->gemm_calls++;
     if (explicit_types) {
-        if (g->dtype != GH_E4M3 || g->b_dtype != GH_E4M3 || g->c_dtype != GH_F32)
-            return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake's only combination is e4m3 x e4m3 -> f32");
-        fp8_gemm(g);
+        const gh_type_combo *combo = gh_plugin_find_combo(&fa_kernel, g->dtype, g->b_dtype, g->c_dtype);
+        if (!combo)
+            return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake has no combination %d x %d -> %d", g->dtype,
+                                       g->b_dtype, g->c_dtype);
+        if (g->dtype == GH_I8) i8_gemm(g);
+        else fp8_gemm(g);
         t->kernel_ms = 1.0;
         t->clock = GH_CLOCK_HOST;
         return GH_OK;

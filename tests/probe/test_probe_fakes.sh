@@ -48,18 +48,71 @@ probe ieee 0 && expect ieee --mismatches none \
     f32:inf_times_zero:verdict=nan f32:inf_minus_inf:verdict=nan f32:overflow:verdict=inf f16:overflow:verdict=inf \
     f32:order:verdict=sequential f32:repeats:verdict=identical \
     i32:int_overflow:verdict=wraps i32:int_exact:verdict=exact
-# In process: the worker's codec (core/isolation/msg_info.h) does not carry combos yet.
-"$gemmhost" probe --config "$work/ieee.ini" --no-isolation >"$work/combo.out" 2>&1
-if grep -q "e5m2\*e4m3->f32 *the probe has no cases for e5m2\*e4m3->f32 yet" "$work/combo.out"; then
-    echo "ok: a type combination without cases is named"
+# A combination the kernel lists but refuses gets one line (under isolation: the codec carries combos).
+"$gemmhost" probe --config "$work/ieee.ini" >"$work/combo.out" 2>&1
+if grep -q "e5m2\*e4m3->f32 unsupported (case acc_bits_8bit)" "$work/combo.out"; then
+    echo "ok: a type combination the kernel refuses is named"
 else
-    echo "FAIL: the e5m2 x e4m3 combination of fake_arith_ieee is not named"
+    echo "FAIL: the refused e5m2 x e4m3 combination of fake_arith_ieee is not named"
     cat "$work/combo.out"
     failures=$((failures + 1))
 fi
-# An FP8 combination summed in 13 bits, promoted every 4 steps, as it declares (in process too).
-probe fp8 0 --no-isolation && expect fp8 --mismatches none \
-    'e4m3*e4m3->f32:accumulator:bits=13,mismatch=0' 'e4m3*e4m3->f32:acc_promotion:verdict=every,every=4,mismatch=0'
+# 8-bit combinations under isolation, as declared: e4m3 x e4m3 summed in 13 bits promoted every 4,
+# e4m3 x e5m2 in f32, i8 into i32 exact and wrapping; inputs decoded exactly, subnormals kept, NaN
+# (and e5m2's -inf) carried, scales exact and applied to the rounded sum.
+fp8_common=('e4m3*e4m3->f32:input_decoding:verdict=exact,mismatch=0' 'e4m3*e5m2->f32:input_decoding:verdict=exact'
+    'e4m3*e4m3->f32:nan_in_a:verdict=propagates' 'e4m3*e5m2->f32:nan_in_b:verdict=propagates'
+    'e4m3*e5m2->f32:minus_inf_in_b:verdict=propagates' 'e4m3*e4m3->f32:scale_pow2:verdict=exact,mismatch=0'
+    'e4m3*e5m2->f32:scale_pow2:verdict=exact' 'i8*i8->i32:int_exact:verdict=exact,mismatch=0')
+probe fp8 0 && expect fp8 --mismatches none "${fp8_common[@]}" \
+    'e4m3*e4m3->f32:accumulator:bits=13,mismatch=0' 'e4m3*e4m3->f32:acc_promotion:verdict=every,every=4,mismatch=0' \
+    'e4m3*e5m2->f32:accumulator:bits=23,mismatch=0' 'e4m3*e4m3->f32:subnormal_inputs:verdict=kept,mismatch=0' \
+    'e4m3*e5m2->f32:subnormal_inputs:verdict=kept' 'e4m3*e4m3->f32:scale_where:verdict=after-sum' \
+    'e4m3*e5m2->f32:scale_where:verdict=after-sum' 'i8*i8->i32:int_overflow:verdict=wraps,mismatch=0'
+# FP8 subnormal inputs flushed (OCP keeps them): flagged, in both types.
+probe fp8_flush 1 && expect fp8_flush --mismatches subnormal_inputs "${fp8_common[@]}" \
+    'e4m3*e4m3->f32:subnormal_inputs:verdict=flushed,mismatch=1' 'e4m3*e5m2->f32:subnormal_inputs:verdict=flushed,mismatch=1'
+# An i8 -> i32 sum past i32 saturates: named, not flagged (the ABI has no word for overflow).
+probe i8_saturate 0 && expect i8_saturate --mismatches none "${fp8_common[@]}" \
+    'i8*i8->i32:int_overflow:verdict=saturates,mismatch=0'
+# The scales multiply each product before the sum: named (the ABI's formula does not say).
+probe scale_before 0 && expect scale_before --mismatches none "${fp8_common[@]}" \
+    'e4m3*e4m3->f32:scale_where:verdict=before-sum' 'e4m3*e5m2->f32:scale_where:verdict=before-sum'
+# gemmhost compare over two probes whose fakes differ in one property (the i8 sum's overflow): that
+# row alone is marked, exit 1; a probe against itself exit 0; --json; probes and results don't mix.
+"$gemmhost" compare "$work/fp8.json" "$work/i8_saturate.json" >"$work/cmp.out" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && [ "$(grep -c DIFFERS "$work/cmp.out")" = 1 ] &&
+    grep -q "int_overflow *A: wraps *B: saturates *DIFFERS" "$work/cmp.out" &&
+    grep -q "plugin fake_arith_i8_saturate" "$work/cmp.out" && grep -q "in common, 1 differ" "$work/cmp.out"; then
+    echo "ok: compare marks the one property two probes differ in"
+else
+    echo "FAIL: compare of the fp8 and i8_saturate probes exited $rc"
+    cat "$work/cmp.out"
+    failures=$((failures + 1))
+fi
+"$gemmhost" compare --json "$work/fp8.json" "$work/fp8.json" >"$work/cmp.json" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["compare"] == "probes" and d["differ"] == 0 and d["in_common"] > 10 and not any(r["differs"] for r in d["rows"])' "$work/cmp.json"; then
+    echo "ok: a probe compared with itself agrees (--json)"
+else
+    echo "FAIL: compare --json of a probe with itself exited $rc"
+    cat "$work/cmp.json"
+    failures=$((failures + 1))
+fi
+echo '{"gemmhost": {"version": "0"}, "results": []}' >"$work/results.json"
+"$gemmhost" compare "$work/fp8.json" "$work/results.json" >"$work/mix.out" 2>&1
+rc=$?
+"$gemmhost" compare --markdown "$work/fp8.json" "$work/fp8.json" >"$work/md.out" 2>&1
+rc_md=$?
+if [ "$rc" = 2 ] && grep -q "probes compare with probes only" "$work/mix.out" && [ "$rc_md" = 2 ] &&
+    grep -q "do not go with probe files" "$work/md.out"; then
+    echo "ok: a probe and a results file are not compared; --markdown is refused for probes"
+else
+    echo "FAIL: compare of a probe with a results file exited $rc, --markdown $rc_md"
+    cat "$work/mix.out" "$work/md.out"
+    failures=$((failures + 1))
+fi
 # f32 and bf16 inputs through an f16 path: declared for bf16 (no mismatch there), not for f32
 # (whose subnormals it loses too).
 probe f16_path 1 && expect f16_path --mismatches input_range,input_rounding,subnormal_inputs,subnormal_results \
