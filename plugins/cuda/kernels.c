@@ -31,18 +31,37 @@ static const gh_kernel_precision tf32_truncated_precision[] = {
     {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32_TRUNCATED, GH_PREC_F32},
 };
 
+/* FP8 products are exact in f32 (4 + 4 significant bits) and summed in
+ * f32; i8 products summed exactly in int (the host keeps the sums within
+ * int32). */
+#define FP8_COMBO(A, B, C)                                                   \
+    {                                                                        \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
+    }
+#define FP8_COMBOS(A, B) FP8_COMBO(A, B, GH_F32), FP8_COMBO(A, B, GH_F16), FP8_COMBO(A, B, GH_BF16)
+const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = {
+    FP8_COMBOS(GH_E4M3, GH_E4M3),
+    FP8_COMBOS(GH_E4M3, GH_E5M2),
+    FP8_COMBOS(GH_E5M2, GH_E4M3),
+    FP8_COMBOS(GH_E5M2, GH_E5M2),
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
+#define COMBOS_8BIT .combos = gh_cuda_8bit_combos, .n_combos = GH_CUDA_8BIT_COMBOS
+
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
-    [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL(
-        "naive", "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES)},
+    [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL("naive",
+                                        "one thread per element of C, a warp along 32 consecutive columns (NVRTC)",
+                                        ALL_DTYPES),
+                       COMBOS_8BIT},
     [GH_CUDA_TILED] = {GH_PLUGIN_KERNEL("tiled",
                                         "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)",
                                         ALL_DTYPES),
-                       GH_PLUGIN_KERNEL_PARAMS(gh_cuda_tiled_params)},
+                       GH_PLUGIN_KERNEL_PARAMS(gh_cuda_tiled_params), COMBOS_8BIT},
     [GH_CUDA_BLOCKED] = {GH_PLUGIN_KERNEL("blocked",
                                           "2D register blocking: each thread a work x work block of C in registers, "
                                           "tiles of A and B double-buffered in shared memory (NVRTC)",
                                           ALL_DTYPES),
-                         GH_PLUGIN_KERNEL_PARAMS(gh_cuda_blocked_params)},
+                         GH_PLUGIN_KERNEL_PARAMS(gh_cuda_blocked_params), COMBOS_8BIT},
     [GH_CUDA_WARPTILE] = {GH_PLUGIN_KERNEL("warptile",
                                            "block, warp and thread tiles; A and B tiles in stages-deep shared-memory "
                                            "buffers filled by cp.async (16-byte pieces where the layout allows), "
@@ -82,6 +101,46 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                                                 "or in place in C",
                                                 GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)},
 };
+
+gh_cuda_types gh_cuda_types_of(const gh_gemm_args *args)
+{
+    const gh_plugin_gemm_types t = gh_plugin_gemm_types_of(args);
+    return (gh_cuda_types){t.a, t.b, t.c};
+}
+
+gh_cuda_types gh_cuda_types_uniform(gh_dtype dtype)
+{
+    return (gh_cuda_types){dtype, dtype, dtype};
+}
+
+int gh_cuda_types_are_uniform(gh_cuda_types t)
+{
+    return t.a == t.b && t.b == t.c;
+}
+
+void gh_cuda_types_name(char *out, size_t size, gh_cuda_types t)
+{
+    if (gh_cuda_types_are_uniform(t)) snprintf(out, size, "%s", gh_plugin_dtype_name(t.a));
+    else
+        snprintf(out, size, "%s x %s -> %s", gh_plugin_dtype_name(t.a), gh_plugin_dtype_name(t.b),
+                 gh_plugin_dtype_name(t.c));
+}
+
+int gh_cuda_type_slot(gh_cuda_types t)
+{
+    if (gh_cuda_types_are_uniform(t)) return (unsigned)t.a < GH_DTYPE_COUNT ? (int)t.a : -1;
+    for (int i = 0; i < GH_CUDA_8BIT_COMBOS; ++i)
+        if (gh_cuda_8bit_combos[i].a == t.a && gh_cuda_8bit_combos[i].b == t.b && gh_cuda_8bit_combos[i].c == t.c)
+            return GH_DTYPE_COUNT + i;
+    return -1;
+}
+
+gh_cuda_types gh_cuda_slot_types(int slot)
+{
+    if (slot < GH_DTYPE_COUNT) return gh_cuda_types_uniform((gh_dtype)slot);
+    const gh_type_combo *c = &gh_cuda_8bit_combos[slot - GH_DTYPE_COUNT];
+    return (gh_cuda_types){c->a, c->b, c->c};
+}
 
 int gh_cuda_variant_count(int kernel)
 {
@@ -179,29 +238,28 @@ long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda
     return 0;
 }
 
-void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
+void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_cuda_types types, const gh_cuda_variant *v)
 {
+    char dtype[40];
+    gh_cuda_types_name(dtype, sizeof dtype, types);
     if (kernel == GH_CUDA_WARPTILE) {
         const int64_t *w = v->wt;
         snprintf(out, size,
                  "gemm_warptile (%s, bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld "
                  "minblocks %lld)",
-                 gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
-                 (long long)w[4], (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);
+                 dtype, (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4],
+                 (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);
     } else if (kernel == GH_CUDA_MMA) {
         const int64_t *w = v->wt;
-        snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)",
-                 gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
-                 (long long)w[4], (long long)w[5]);
+        snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)", dtype,
+                 (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5]);
     } else if (kernel == GH_CUDA_WGMMA) {
-        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld)", gh_plugin_dtype_name(dtype),
-                 (long long)v->wt[0], (long long)v->wt[1], (long long)v->wt[2]);
+        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld)", dtype, (long long)v->wt[0],
+                 (long long)v->wt[1], (long long)v->wt[2]);
     } else if (kernel == GH_CUDA_BLOCKED)
-        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
-                 (long long)v->work);
-    else if (kernel == GH_CUDA_TILED)
-        snprintf(out, size, "gemm_tiled (%s, tile %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile);
-    else snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
+        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", dtype, (long long)v->tile, (long long)v->work);
+    else if (kernel == GH_CUDA_TILED) snprintf(out, size, "gemm_tiled (%s, tile %lld)", dtype, (long long)v->tile);
+    else snprintf(out, size, "gemm_naive (%s)", dtype);
 }
 
 _Static_assert(GH_WT_BM == 0 && GH_WT_BN == 1 && GH_MMA_BM == 0 && GH_MMA_BN == 1 && GH_WGMMA_BM == 0 &&

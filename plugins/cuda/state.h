@@ -26,7 +26,7 @@ typedef struct gh_cuda_module {
 /* A loaded variant of warptile or mma, in its device's list. */
 typedef struct gh_cuda_param_module {
     int kernel;
-    gh_dtype dtype;
+    int slot; /* gh_cuda_type_slot of its element types */
     int64_t params[GH_WT_PARAMS];
     gh_cuda_module m;
     struct gh_cuda_param_module *next;
@@ -61,9 +61,10 @@ typedef struct gh_cuda_device {
     char api[128];
     char pci_address[32]; /* "0000:1b:00.0", lower case as sysfs has it; "" when unknown */
     gh_device_info info;  /* points into the strings above */
-    /* Per (kernel, dtype, variant); naive has variant 0 only. */
-    gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
-    struct gh_cuda_param_module *param_modules; /* per (kernel, dtype, parameters), newest first */
+    /* Per (kernel, element types' slot (gh_cuda_type_slot), variant);
+     * naive has variant 0 only. */
+    gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_CUDA_TYPE_SLOTS][GH_CUDA_VARIANT_MAX];
+    struct gh_cuda_param_module *param_modules; /* per (kernel, types, parameters), newest first */
     gh_cuda_blas blas;                          /* `stream`'s; empty until the first blocking cuBLAS GEMM */
     cublasLtHandle_t lt;                        /* NULL until the first cuBLASLt GEMM */
     gh_lt_choice *lt_choices;                   /* cuBLASLt's algorithm kept per case, for the run */

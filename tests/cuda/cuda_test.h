@@ -38,6 +38,11 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
  * and sm_75 and more variants; always, what cannot fit is refused before
  * compiling. */
 void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
+/* No device needed: naive, tiled and blocked list the 8-bit combinations
+ * and NVRTC compiles them (one per input type for sm_90; with `full`, every
+ * combination for sm_90, sm_80 and sm_75; `quick`: one combination);
+ * always, the refusals. */
+void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, int quick);
 
 /* gh_test_find_kernel finds a kernel's index by name (tests/support). */
 /* The device's compute capability as major * 10 + minor, read from its

@@ -15,7 +15,8 @@
  * tiled compiled in every dtype and tile and blocked in one variant, a
  * compile error reported with NVRTC's log, every kernel NVRTC builds at its
  * default in every dtype for sm_90 (test_compile_sample.c), and the compile
- * extra's refusals (test_compile_half.c, test_compile_warptile.c).
+ * extra's refusals (test_compile_half.c, test_compile_warptile.c), and the
+ * 8-bit combinations of naive, tiled and blocked (test_compile_8bit.c).
  *
  * The device part: with no driver or device, the reason names CUDA, and
  * host_alloc (which needs device 0's context) says so; then the test exits
@@ -457,6 +458,7 @@ int main(int argc, char **argv)
                 run_compile_sample_tests(api, ctx, !full && quick && atoi(quick));
                 run_compile_half_tests(api, ctx, full);
                 run_compile_warptile_tests(api, ctx, full);
+                run_compile_8bit_tests(api, ctx, full, !full && quick && atoi(quick));
             }
             int n = device_part ? api->device_count(ctx) : 0;
             if (device_part && n == 0) {
