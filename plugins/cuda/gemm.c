@@ -164,10 +164,13 @@ gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, 
                                const gh_cuda_timed *t, char *note, size_t note_size)
 {
     if (note_size) note[0] = '\0';
-    if (kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_TF32 || kernel == GH_CUDA_CUBLAS_STRICT) {
-        const int blas_variant = kernel == GH_CUDA_CUBLAS_TF32     ? GH_CUDA_BLAS_TF32
-                                 : kernel == GH_CUDA_CUBLAS_STRICT ? GH_CUDA_BLAS_STRICT
-                                                                   : GH_CUDA_BLAS_DEFAULT;
+    if (kernel >= GH_CUDA_CUBLAS) {
+        const int blas_variant = kernel == GH_CUDA_CUBLAS_TF32         ? GH_CUDA_BLAS_TF32
+                                 : kernel == GH_CUDA_CUBLAS_STRICT     ? GH_CUDA_BLAS_STRICT
+                                 : kernel == GH_CUDA_CUBLASLT_FP8      ? GH_CUDA_BLAS_FP8
+                                 : kernel == GH_CUDA_CUBLASLT_FP8_FAST ? GH_CUDA_BLAS_FP8_FAST
+                                 : kernel == GH_CUDA_CUBLASLT_I8       ? GH_CUDA_BLAS_I8
+                                                                       : GH_CUDA_BLAS_DEFAULT;
         return gh_cuda_blas_enqueue(ctx, dev, blas, stream, blas_variant, args, t, note, note_size);
     }
     return launch(ctx, dev, kernel, args, variant, stream, t);

@@ -48,6 +48,33 @@ const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = {
 };
 #define COMBOS_8BIT .combos = gh_cuda_8bit_combos, .n_combos = GH_CUDA_8BIT_COMBOS
 
+/* cuBLASLt's FP8 pairs (cuBLASLt's A is the caller's B: the pairs are
+ * symmetric, e5m2 x e5m2 is not among them) with C in f32, f16 or bf16.
+ * Without FAST_ACCUM cuBLASLt promotes its tensor-core partial sums to f32:
+ * declared as f32. With it the sum stays in the tensor core's narrower
+ * accumulator over the whole K: GH_CUDA_FP8_UNPROMOTED_BITS, no promotion
+ * (docs/kernels.md says why that many). */
+#define LT_FP8_COMBO(A, B, C, BITS)                                             \
+    {                                                                           \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, BITS, 0 \
+    }
+#define LT_FP8_COMBOS(A, B, BITS) \
+    LT_FP8_COMBO(A, B, GH_F32, BITS), LT_FP8_COMBO(A, B, GH_F16, BITS), LT_FP8_COMBO(A, B, GH_BF16, BITS)
+static const gh_type_combo lt_fp8_combos[] = {
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, 0),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, 0),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, 0),
+};
+static const gh_type_combo lt_fp8_fast_combos[] = {
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+};
+static const gh_type_combo lt_i8_combos[] = {
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
+#define KERNEL_COMBOS(C) .combos = C, .n_combos = GH_PLUGIN_COUNT(C)
+
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
     [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL("naive",
                                         "one thread per element of C, a warp along 32 consecutive columns (NVRTC)",
@@ -100,6 +127,30 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                                                 "(CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE | NONE), never in f16/bf16 "
                                                 "or in place in C",
                                                 GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)},
+    /* The mask bits (ABI 1.5 wants a non-empty mask) would be an 8-bit C,
+     * which gemm() refuses: the combinations are what these run. */
+    [GH_CUDA_CUBLASLT_FP8] = {GH_PLUGIN_KERNEL("cublaslt-fp8",
+                                               "cuBLASLt FP8 GEMM as cublas chooses it: A x B in e4m3 x e4m3, e4m3 x "
+                                               "e5m2 or e5m2 x e4m3, C f32/f16/bf16, f32 compute, per-tensor scales "
+                                               "of A and B through its scale pointers, FAST_ACCUM off (partial sums "
+                                               "promoted to f32); trans nt only (cuBLASLt's TN), 16-byte leading "
+                                               "dimensions and starts; compute capability 8.9 or newer; an FP8 C "
+                                               "(the e4m3 mask bit) is refused",
+                                               GH_DTYPE_BIT(GH_E4M3)),
+                              KERNEL_COMBOS(lt_fp8_combos)},
+    [GH_CUDA_CUBLASLT_FP8_FAST] = {GH_PLUGIN_KERNEL("cublaslt-fp8-fast",
+                                                    "cublaslt-fp8 with CUBLASLT_MATMUL_DESC_FAST_ACCUM on: the "
+                                                    "tensor cores' narrow FP8 sum is never promoted (declared as "
+                                                    "13 mantissa bits over the whole K)",
+                                                    GH_DTYPE_BIT(GH_E4M3)),
+                                   KERNEL_COMBOS(lt_fp8_fast_combos)},
+    [GH_CUDA_CUBLASLT_I8] = {GH_PLUGIN_KERNEL("cublaslt-i8",
+                                              "cuBLASLt int8 GEMM as cublas chooses it: i8 x i8 -> i32, "
+                                              "CUBLAS_COMPUTE_32I (exact), int32 alpha and beta; trans nt only "
+                                              "(cuBLASLt's TN), leading dimensions multiples of 4 and 4-byte "
+                                              "starts; an i8 C (the i8 mask bit) is refused",
+                                              GH_DTYPE_BIT(GH_I8)),
+                             KERNEL_COMBOS(lt_i8_combos)},
 };
 
 gh_cuda_types gh_cuda_types_of(const gh_gemm_args *args)

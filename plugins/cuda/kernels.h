@@ -22,7 +22,10 @@ enum {
     GH_CUDA_CUBLAS = 6,
     GH_CUDA_CUBLAS_TF32 = 7,
     GH_CUDA_CUBLAS_STRICT = 8,
-    GH_CUDA_KERNEL_COUNT = 9
+    GH_CUDA_CUBLASLT_FP8 = 9,
+    GH_CUDA_CUBLASLT_FP8_FAST = 10,
+    GH_CUDA_CUBLASLT_I8 = 11,
+    GH_CUDA_KERNEL_COUNT = 12
 };
 #define GH_CUDA_SOURCE_KERNELS 6 /* naive .. wgmma are compiled from kernels/cuda */
 /* naive, tiled and blocked have few variants, cached in a fixed table
@@ -45,7 +48,10 @@ void gh_cuda_types_name(char *out, size_t size, gh_cuda_types t);
  * Each has a slot in the module cache after the uniform dtypes'. */
 #define GH_CUDA_8BIT_COMBOS 13
 extern const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS];
-#define GH_CUDA_TYPE_SLOTS (GH_DTYPE_COUNT + GH_CUDA_8BIT_COMBOS)
+#define GH_CUDA_TYPE_SLOTS          (GH_DTYPE_COUNT + GH_CUDA_8BIT_COMBOS)
+/* The mantissa bits declared for an FP8 tensor-core sum that is never
+ * promoted to f32 (cuBLASLt's FAST_ACCUM): see docs/kernels.md. */
+#define GH_CUDA_FP8_UNPROMOTED_BITS 13
 /* The cache slot of a type set: its dtype when uniform, else GH_DTYPE_COUNT
  * plus its index in gh_cuda_8bit_combos; -1 for none of them. */
 int gh_cuda_type_slot(gh_cuda_types t);

@@ -33,12 +33,21 @@ typedef struct gh_cuda_param_module {
 } gh_cuda_param_module;
 
 /* The cuBLAS kernels' variants (cublaslt.h). */
-enum { GH_CUDA_BLAS_DEFAULT = 0, GH_CUDA_BLAS_TF32 = 1, GH_CUDA_BLAS_STRICT = 2 };
+enum {
+    GH_CUDA_BLAS_DEFAULT = 0,
+    GH_CUDA_BLAS_TF32 = 1,
+    GH_CUDA_BLAS_STRICT = 2,
+    GH_CUDA_BLAS_FP8 = 3,      /* cublaslt-fp8: per-tensor scales, f32 compute, promoted sums */
+    GH_CUDA_BLAS_FP8_FAST = 4, /* cublaslt-fp8-fast: the same with CUBLASLT_MATMUL_DESC_FAST_ACCUM */
+    GH_CUDA_BLAS_I8 = 5        /* cublaslt-i8: CUBLAS_COMPUTE_32I */
+};
 
 /* What one stream's cuBLAS calls own: no two streams share a workspace. */
 typedef struct gh_cuda_blas {
     cublasHandle_t legacy; /* the legacy API's, when cuBLASLt is missing; NULL until used */
     CUdeviceptr workspace; /* cuBLASLt's (GH_CUDA_LT_WORKSPACE bytes); 0 until first used */
+    CUdeviceptr scales;    /* the FP8 GEMMs' per-tensor scales, two f32 (device memory, as cuBLASLt
+                              reads them); 0 until first used */
 } gh_cuda_blas;
 
 /* One device of a context. Calls about one device come from one thread at a
