@@ -26,6 +26,9 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* f16 and bf16 on every kernel that has them, f32 on cublas-tf32, each
  * verified by the host's verification against the arithmetic it declares. */
 void run_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
+/* The 8-bit GEMMs (test_8bit.c): naive, tiled and blocked in every type
+ * combination, the cuBLASLt FP8 and int8 kernels, cuBLASLt's refusals. */
+void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* No device needed: NVRTC compiles every kernel it builds at its default
  * in every dtype for sm_90 through the plugin's compile extra (`quick`: in
  * its first dtype only, mma at its smallest shape). */

@@ -22,7 +22,8 @@
  * host_alloc (which needs device 0's context) says so; then the test exits
  * 77 (skipped) unless something failed. With a device: every kernel variant
  * on odd shapes against a host reference (test_gemm.c: f32, f64, i32;
- * test_half.c: f16, bf16 and cublas-tf32 by the host's verification), the
+ * test_half.c: f16, bf16 and cublas-tf32 by the host's verification;
+ * test_8bit.c: e4m3, e5m2 and i8, cuBLASLt's FP8 and int8), the
  * device's limits (test_limits.c) and the streams (test_streams.c). The
  * speed table is gemmhost-cuda-perf's (perf_main.c), not a verdict here.
  *
@@ -37,7 +38,7 @@
  * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing run (the
  * check that copies and GEMMs on two streams overlap);
  * GEMMHOST_CUDA_TEST_PARTS=half,streams runs only the named device parts
- * (limits, gemm, half, streams; all when unset), so that the GPU
+ * (limits, gemm, half, 8bit, streams; all when unset), so that the GPU
  * machine's ten-minute calls can take them in turns;
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
  * quick run); GEMMHOST_CUDA_TEST_QUICK=1 compiles each kernel in one dtype,
@@ -525,6 +526,7 @@ int main(int argc, char **argv)
                 if (part_wanted("limits")) run_limit_tests(api, ctx, d);
                 if (part_wanted("gemm")) run_gemm_tests(api, ctx, d);
                 if (part_wanted("half")) run_half_tests(api, ctx, d);
+                if (part_wanted("8bit")) run_8bit_tests(api, ctx, d);
                 if (part_wanted("streams")) run_stream_tests(api, ctx, d);
             }
             if (n >= 2) run_multi_device_stream_tests(api, ctx, n);
