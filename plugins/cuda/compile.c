@@ -155,7 +155,6 @@ static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
                              const gh_cuda_variant *v, gh_cuda_module *out)
 {
     const gh_cu_api *cu = ctx->cu;
-    const gh_dtype dtype = types.c;
     void *cubin = NULL;
     size_t cubin_size = 0;
     gh_status st = gh_cuda_compile(ctx, kernel, types, v, dev->cc_major, dev->cc_minor, &cubin, &cubin_size);
@@ -180,7 +179,8 @@ static gh_status load_module(gh_plugin *ctx, gh_cuda_device *dev, int kernel, gh
             break;
         if (gh_cuda_kernel_has_param_list(kernel)) {
             /* Over 48 KB a block gets only what the function is allowed. */
-            long long dynamic = gh_cuda_dynamic_shared_bytes(kernel, dtype, v, (t & 3) >> 1, t & 1);
+            long long dynamic =
+                gh_cuda_dynamic_shared_bytes(kernel, gh_cuda_sizing_dtype(kernel, types), v, (t & 3) >> 1, t & 1);
             if ((st = gh_cu_check(
                      cu->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic),
                      "cuFuncSetAttribute(%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name, dynamic)))
@@ -287,6 +287,10 @@ gh_status gh_cuda_compile_all(gh_plugin *ctx, int cc_major, int cc_minor)
                     /* mma needs sm_80 (cp.async, bf16 and TF32 mma.sync), wgmma sm_90a. */
                     if (k == GH_CUDA_MMA && cc_major < 8) continue;
                     if (k == GH_CUDA_WGMMA && (cc_major != 9 || cc_minor != 0)) continue;
+                    /* a sample that does not fit a type set (mma's depth 16 in i8) */
+                    char why[256];
+                    const gh_cuda_types types = gh_cuda_slot_types(d);
+                    if (!gh_cuda_variant_fits(k, gh_cuda_sizing_dtype(k, types), &v, why, sizeof why)) continue;
                     void *cubin = NULL;
                     size_t size = 0;
                     gh_status st =
@@ -339,7 +343,7 @@ gh_status gh_cuda_compile_types(gh_plugin *ctx, int kernel, gh_dtype a, gh_dtype
                                    "compile: mma needs compute capability 8.0 or newer (cp.async, bf16 and TF32 "
                                    "mma.sync); sm_%d%d has none of them",
                                    cc_major, cc_minor);
-    if (!gh_cuda_variant_fits(kernel, c, &v, why, sizeof why)) {
+    if (!gh_cuda_variant_fits(kernel, gh_cuda_sizing_dtype(kernel, types), &v, why, sizeof why)) {
         char name[160];
         gh_cuda_variant_name(name, sizeof name, kernel, types, &v);
         return gh_plugin_set_error(GH_UNSUPPORTED, "compile: %s: %s", name, why);

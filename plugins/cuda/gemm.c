@@ -81,7 +81,8 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
 
     /* The device's limits are checked before compiling or launching. */
     char why[256];
-    if (!gh_cuda_variant_fits(kernel, types.c, v, why, sizeof why))
+    const gh_dtype sizing = gh_cuda_sizing_dtype(kernel, types);
+    if (!gh_cuda_variant_fits(kernel, sizing, v, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
     if (kernel == GH_CUDA_WGMMA && !gh_cuda_wgmma_layout_fits(dev, a, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
@@ -90,7 +91,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
                                    "%s is %d.%d",
                                    variant, dev->name, dev->cc_major, dev->cc_minor);
-    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, types.c, v, a->m, a->n, a->trans_a, a->trans_b);
+    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, sizing, v, a->m, a->n, a->trans_a, a->trans_b);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs %lld threads per block; %s allows %d "

@@ -70,7 +70,7 @@ static const gh_type_combo lt_fp8_fast_combos[] = {
     LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
     LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
 };
-static const gh_type_combo lt_i8_combos[] = {
+static const gh_type_combo i8_exact_combos[] = {
     {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
 };
 #define KERNEL_COMBOS(C) .combos = C, .n_combos = GH_PLUGIN_COUNT(C)
@@ -97,10 +97,12 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                           GH_PLUGIN_KERNEL_PARAMS(gh_cuda_warptile_params)},
     [GH_CUDA_MMA] = {GH_PLUGIN_KERNEL(
                          "mma",
-                         "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
-                         "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
+                         "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32, "
+                         "f32 sums; m16n8k32 for i8 x i8 -> i32, exact s32 sums); ldmatrix fragments, cp.async "
+                         "stages; compute capability 8.0 or newer (NVRTC)",
                          GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
-                     GH_PLUGIN_KERNEL_PARAMS(gh_cuda_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(tf32_precision)},
+                     GH_PLUGIN_KERNEL_PARAMS(gh_cuda_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(tf32_precision),
+                     KERNEL_COMBOS(i8_exact_combos)},
     [GH_CUDA_WGMMA] = {GH_PLUGIN_KERNEL(
                            "wgmma",
                            "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
@@ -150,7 +152,7 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                                               "(cuBLASLt's TN), leading dimensions multiples of 4 and 4-byte "
                                               "starts; an i8 C (the i8 mask bit) is refused",
                                               GH_DTYPE_BIT(GH_I8)),
-                             KERNEL_COMBOS(lt_i8_combos)},
+                             KERNEL_COMBOS(i8_exact_combos)},
 };
 
 gh_cuda_types gh_cuda_types_of(const gh_gemm_args *args)
@@ -246,6 +248,11 @@ const gh_kernel_info *gh_cuda_kernel_info(gh_plugin *ctx, int kernel)
 int gh_cuda_kernel_has_param_list(int kernel)
 {
     return kernel == GH_CUDA_WARPTILE || kernel == GH_CUDA_MMA || kernel == GH_CUDA_WGMMA;
+}
+
+gh_dtype gh_cuda_sizing_dtype(int kernel, gh_cuda_types types)
+{
+    return gh_cuda_kernel_has_param_list(kernel) ? types.a : types.c;
 }
 
 int gh_cuda_kernel_param_count(int kernel)

@@ -109,6 +109,11 @@ extern const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS];
 #define GH_CUDA_WGMMA_SAMPLES 4
 extern const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS];
 
+/* The one dtype a kernel's sizes and fit rules go by: A's for warptile,
+ * mma and wgmma (their shared tiles hold A and B as stored), C's for naive,
+ * tiled and blocked (their tiles hold acc_t, which follows C). */
+gh_dtype gh_cuda_sizing_dtype(int kernel, gh_cuda_types types);
+
 /* Kernels with a parameter space too large for a fixed module table:
  * their variants are cached in a list per device (warptile, mma, wgmma). */
 int gh_cuda_kernel_has_param_list(int kernel);

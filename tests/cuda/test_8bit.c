@@ -75,7 +75,7 @@ static double get(gh_dtype d, const void *base, size_t i)
 
 typedef struct case_8bit {
     const char *kernel;
-    int64_t params[2];
+    int64_t params[6];
     size_t n_params;
     gh_dtype a, b, c;
     int trans_a, trans_b;
@@ -275,9 +275,40 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                     run_case(api, ctx, device, &t, seed++);
                 }
 
+    /* mma in i8 (compute capability 8.0+): its default and its 8-warp
+     * sample, every transpose, on both copy paths (tight rows of 16-byte
+     * multiples take the 16-byte one), exact. */
+    const int sm = device_sm(api, ctx, device);
+    const int64_t mma_shapes[][4] = {{37, 53, 29, 3}, {129, 127, 47, 0}, {128, 256, 96, 0}, {1, 1, 1, 0}};
+    const int64_t mma_params[][6] = {{128, 128, 32, 64, 64, 4}, {128, 256, 32, 64, 64, 3}};
+    for (int p = 0; p < 2 && sm >= 80; ++p)
+        for (int tr = 0; tr < 4; ++tr)
+            for (size_t s = 0; s < sizeof mma_shapes / sizeof mma_shapes[0]; ++s) {
+                case_8bit t = {"mma",
+                               {0, 0},
+                               6,
+                               GH_I8,
+                               GH_I8,
+                               GH_I32,
+                               tr >> 1,
+                               tr & 1,
+                               mma_shapes[s][0],
+                               mma_shapes[s][1],
+                               mma_shapes[s][2],
+                               mma_shapes[s][3],
+                               0,
+                               3,
+                               -2,
+                               1,
+                               1,
+                               1,
+                               0};
+                memcpy(t.params, mma_params[p], sizeof mma_params[p]);
+                run_case(api, ctx, device, &t, seed++);
+            }
+
     /* cuBLASLt: nt only, 16-byte rows and starts; FP8 needs compute
      * capability 8.9. */
-    const int sm = device_sm(api, ctx, device);
     const gh_dtype lt_pairs[][2] = {{GH_E4M3, GH_E4M3}, {GH_E4M3, GH_E5M2}, {GH_E5M2, GH_E4M3}};
     const int64_t lt_shapes[][3] = {{64, 48, 80}, {256, 128, 512}, {16, 16, 16}};
     for (int fast = 0; fast < 2 && sm >= 89; ++fast)
