@@ -75,6 +75,16 @@ static const gh_type_combo i8_exact_combos[] = {
 };
 #define KERNEL_COMBOS(C) .combos = C, .n_combos = GH_PLUGIN_COUNT(C)
 
+/* wgmma's FP8: every pair, C f32/f16/bf16. Declared as its worst case, the
+ * narrow sum never promoted (promote 0); promote > 0 does better than that
+ * declaration, never worse. */
+static const gh_type_combo wgmma_fp8_combos[] = {
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+};
+
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
     [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL("naive",
                                         "one thread per element of C, a warp along 32 consecutive columns (NVRTC)",
@@ -107,10 +117,12 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                            "wgmma",
                            "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
                            "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
-                           "trans nt only), f32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
+                           "trans nt only; e4m3/e5m2 pairs to f32/f16/bf16 C, k32, trans nt only, the narrow FP8 sum "
+                           "promoted to f32 every `promote` steps of 128 K or never), f32 sums; sm_90a, operands in "
+                           "16-byte rows (NVRTC)",
                            GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
                        GH_PLUGIN_KERNEL_PARAMS(gh_cuda_wgmma_params),
-                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision)},
+                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision), KERNEL_COMBOS(wgmma_fp8_combos)},
     [GH_CUDA_CUBLAS] = {GH_PLUGIN_KERNEL("cublas",
                                          "cuBLAS as users get it (PyTorch's path): cuBLASLt with a 32 MiB workspace, "
                                          "the fastest of its heuristic's top 8 algorithms per case; f32 without TF32, "
@@ -312,8 +324,8 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_cuda_types type
         snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)", dtype,
                  (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5]);
     } else if (kernel == GH_CUDA_WGMMA) {
-        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld)", dtype, (long long)v->wt[0],
-                 (long long)v->wt[1], (long long)v->wt[2]);
+        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld promote %lld)", dtype, (long long)v->wt[0],
+                 (long long)v->wt[1], (long long)v->wt[2], (long long)v->wt[3]);
     } else if (kernel == GH_CUDA_BLOCKED)
         snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", dtype, (long long)v->tile, (long long)v->work);
     else if (kernel == GH_CUDA_TILED) snprintf(out, size, "gemm_tiled (%s, tile %lld)", dtype, (long long)v->tile);

@@ -74,7 +74,7 @@ enum {
 /* mma's parameters, in the order gemm() takes them. */
 enum { GH_MMA_BM, GH_MMA_BN, GH_MMA_BK, GH_MMA_WM, GH_MMA_WN, GH_MMA_STAGES, GH_MMA_PARAMS };
 /* wgmma's. */
-enum { GH_WGMMA_BM, GH_WGMMA_BN, GH_WGMMA_STAGES, GH_WGMMA_PARAMS };
+enum { GH_WGMMA_BM, GH_WGMMA_BN, GH_WGMMA_STAGES, GH_WGMMA_PROMOTE, GH_WGMMA_PARAMS };
 
 /* The parameter values the source kernels are built for. A kernel's
  * variants (one per combination of its parameters) index a device's module
@@ -106,7 +106,7 @@ extern const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PA
 extern const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS];
 
 /* And wgmma's. */
-#define GH_CUDA_WGMMA_SAMPLES 4
+#define GH_CUDA_WGMMA_SAMPLES 5
 extern const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS];
 
 /* The one dtype a kernel's sizes and fit rules go by: A's for warptile,

@@ -2,7 +2,8 @@
  * 8-bit GEMMs on a CUDA device (the device part "8bit"): naive, tiled and
  * blocked in every type combination they list (A and B in e4m3 or e5m2, C
  * f32/f16/bf16; i8 x i8 -> i32), every transpose, odd shapes, ld padding
- * and offsets, alpha/beta and per-tensor scales; cublaslt-fp8,
+ * and offsets, alpha/beta and per-tensor scales; mma in i8; wgmma in FP8
+ * (sm_90a, nt, promoted or not); cublaslt-fp8,
  * cublaslt-fp8-fast and cublaslt-i8 in their one layout (nt) at sizes
  * cuBLASLt takes; and what cuBLASLt cannot do refused with its rule named.
  *
@@ -226,6 +227,8 @@ static void expect_refusal(const gh_plugin_api *api, gh_plugin *ctx, int device,
     g.a = g.b = g.c = buf;
     g.b_offset = 256 * 1024;
     g.c_offset = 512 * 1024 / elem_size(t->c);
+    g.params = t->n_params ? t->params : NULL;
+    g.n_params = t->n_params;
     gh_gemm_timing timing = {sizeof timing, 0, GH_CLOCK_DEVICE, ""};
     gh_status st = api->gemm(ctx, device, kernel, &g, &timing);
     CHECK(st == GH_UNSUPPORTED && strstr(api->last_error(ctx), part),
@@ -306,6 +309,43 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                 memcpy(t.params, mma_params[p], sizeof mma_params[p]);
                 run_case(api, ctx, device, &t, seed++);
             }
+
+    /* wgmma in FP8 (sm_90a): every pair and C type, nt only (TMA: rows of
+     * whole 16 bytes), at its default (the narrow sum never promoted) and
+     * at 128 x 128 promoted every 128 K-elements; held to the declared
+     * 13-bit sum either way. */
+    const int64_t wg_shapes[][3] = {{37, 53, 48}, {129, 127, 160}, {256, 256, 512}};
+    const int64_t wg_params[][4] = {{128, 256, 4, 0}, {128, 128, 4, 1}};
+    for (int p = 0; p < 2 && sm == 90; ++p)
+        for (int combo = 0; combo < 12; ++combo)
+            for (size_t s = 0; s < 3; ++s) {
+                case_8bit t = {"wgmma",
+                               {0},
+                               4,
+                               fp8[combo / 6],
+                               fp8[(combo / 3) % 2],
+                               outs[combo % 3],
+                               0,
+                               1,
+                               wg_shapes[s][0],
+                               wg_shapes[s][1],
+                               wg_shapes[s][2],
+                               0,
+                               0,
+                               2,
+                               -3,
+                               0.5,
+                               2,
+                               4,
+                               13u};
+                memcpy(t.params, wg_params[p], sizeof wg_params[p]);
+                run_case(api, ctx, device, &t, seed++);
+            }
+    if (sm == 90) {
+        case_8bit w = {"wgmma", {128, 256, 4, 0}, 4, GH_E4M3, GH_E4M3, GH_F32, 0, 0, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
+                       0};
+        expect_refusal(api, ctx, device, &w, "no transposed FP8 form");
+    }
 
     /* cuBLASLt: nt only, 16-byte rows and starts; FP8 needs compute
      * capability 8.9. */

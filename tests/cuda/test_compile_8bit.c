@@ -80,8 +80,8 @@ static void check_combos(const gh_kernel_info *info)
 static int compile_one(const gh_plugin_api *api, gh_plugin *ctx, gemmhost_cuda_compile_types_fn compile, int kernel,
                        const gh_kernel_info *info, type_set t, int major, int minor)
 {
-    int64_t defaults[4];
-    for (size_t i = 0; i < info->n_params && i < 4; ++i) defaults[i] = info->params[i].default_value;
+    int64_t defaults[16];
+    for (size_t i = 0; i < info->n_params && i < 16; ++i) defaults[i] = info->params[i].default_value;
     gh_status st = compile(ctx, kernel, t.a, t.b, t.c, info->n_params ? defaults : NULL, info->n_params, major, minor);
     const char *e = api->last_error(ctx);
     if (st == GH_UNSUPPORTED && contains(e, "NVRTC not found")) {
@@ -115,6 +115,56 @@ void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, 
                                 archs[a][1]))
                     return;
             }
+    }
+    /* mma in i8 (m16n8k32, sm_80 and newer): its default for sm_90 (and
+     * sm_80 with --full); depth 16 refused, as no multiple of 32. */
+    const int mma = gh_test_find_kernel(api, ctx, "mma");
+    const gh_kernel_info *mma_info = mma >= 0 ? api->kernel_info(ctx, mma) : NULL;
+    const gh_type_combo *mma_i8 = mma_info ? find_combo(mma_info, GH_I8, GH_I8, GH_I32) : NULL;
+    if (CHECK(mma_i8 && mma_i8->accumulate == GH_PREC_AS_STORED, "mma lists i8 x i8 -> i32 with exact sums")) {
+        for (int a = 0; a < (full ? 2 : 1); ++a)
+            if (compile_one(api, ctx, compile, mma, mma_info, (type_set){GH_I8, GH_I8, GH_I32}, a ? 8 : 9, 0)) return;
+        const int64_t shallow[6] = {64, 64, 16, 32, 32, 2};
+        gh_status ms = compile(ctx, mma, GH_I8, GH_I8, GH_I32, shallow, 6, 9, 0);
+        CHECK(ms == GH_UNSUPPORTED && contains(api->last_error(ctx), "steps of 32"),
+              "compile refuses mma i8 at bk 16, naming its steps of 32 (status %d: %s)", (int)ms, api->last_error(ctx));
+    }
+
+    /* wgmma in FP8 (sm_90a, k32): every pair listed with the declared
+     * unpromoted 13-bit sum; its default, and promotion every step, compile;
+     * what promotion cannot do is refused. */
+    const int wgmma = gh_test_find_kernel(api, ctx, "wgmma");
+    const gh_kernel_info *wg = wgmma >= 0 ? api->kernel_info(ctx, wgmma) : NULL;
+    int wg_listed = 0;
+    for (int x = 0; wg && x < 4; ++x)
+        for (int o = 0; o < 3; ++o) {
+            const gh_dtype f8[2] = {GH_E4M3, GH_E5M2}, out[3] = {GH_F32, GH_F16, GH_BF16};
+            const gh_type_combo *tc = find_combo(wg, f8[x / 2], f8[x % 2], out[o]);
+            wg_listed += tc && tc->accumulate == GH_PREC_F32 && tc->accumulate_bits == 13 && tc->promote_every == 0;
+        }
+    if (CHECK(wg && wg->n_params == 4 && wg_listed == 12,
+              "wgmma lists the 12 FP8 combinations, each a 13-bit sum never promoted (%d), and takes 4 parameters",
+              wg_listed)) {
+        const int64_t promoted[4] = {128, 128, 4, 1};
+        if (compile_one(api, ctx, compile, wgmma, wg, (type_set){GH_E4M3, GH_E4M3, GH_F32}, 9, 0)) return;
+        gh_status ws = compile(ctx, wgmma, GH_E4M3, GH_E5M2, GH_BF16, promoted, 4, 9, 0);
+        CHECK(ws == GH_OK, "NVRTC compiles wgmma e4m3 x e5m2 -> bf16 at 128 x 128, promote 1, for sm_90a%s%.600s",
+              ws ? ": " : "", ws ? api->last_error(ctx) : "");
+        for (size_t c = 0; full && c < wg->n_combos; ++c)
+            if (compile_one(api, ctx, compile, wgmma, wg, (type_set){wg->combos[c].a, wg->combos[c].b, wg->combos[c].c},
+                            9, 0))
+                return;
+        ws = compile(ctx, wgmma, GH_F16, GH_F16, GH_F16, promoted, 4, 9, 0);
+        CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "only FP8"),
+              "compile refuses wgmma f16 with promote 1 (status %d: %s)", (int)ws, api->last_error(ctx));
+        const int64_t wide[4] = {128, 256, 4, 1};
+        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, wide, 4, 9, 0);
+        CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "second f32 sum"),
+              "compile refuses wgmma FP8 128 x 256 with promote 1, naming the second sum (status %d: %s)", (int)ws,
+              api->last_error(ctx));
+        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, promoted, 4, 8, 0);
+        CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "sm_90a"),
+              "compile refuses wgmma FP8 for sm_80 (status %d: %s)", (int)ws, api->last_error(ctx));
     }
     if (!full)
         check_skip(

@@ -191,7 +191,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"blocked", all, 2},
                 {"warptile", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 9},
                 {"mma", GH_DTYPE_BIT(GH_F32) | half, 6},
-                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 3},
+                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 4},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0},
                 {"cublas-strict", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
