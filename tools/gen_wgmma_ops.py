@@ -13,13 +13,23 @@ import sys
 
 # The tile widths N of the 64 x N x K instructions wgmma.cu uses.
 SHAPES = (64, 128, 256)
-# (type, K, transposable): the 16-bit types take the imm-trans-a/b operands,
-# tf32 is always K-major and has none.
-TYPES = (("f16", 16, True), ("bf16", 16, True), ("tf32", 8, False))
+# (name, A's and B's PTX types, K, transposable): the 16-bit types take the
+# imm-trans-a/b operands, tf32 and the FP8 pairs are always K-major and have
+# none.
+TYPES = (
+    ("f16", "f16.f16", 16, True),
+    ("bf16", "bf16.bf16", 16, True),
+    ("tf32", "tf32.tf32", 8, False),
+    ("e4m3e4m3", "e4m3.e4m3", 32, False),
+    ("e4m3e5m2", "e4m3.e5m2", 32, False),
+    ("e5m2e4m3", "e5m2.e4m3", 32, False),
+    ("e5m2e5m2", "e5m2.e5m2", 32, False),
+)
 
 HEADER = """\
 /*
- * The wgmma instructions wgmma.cu uses, one function per (N, type): inline
+ * The wgmma instructions wgmma.cu uses, one function per (N, type; FP8 per
+ * pair of A's and B's types, e.g. wgmma_n256_e4m3e5m2): inline
  * PTX takes no arrays, so each lists its N / 2 accumulator registers. D +=
  * A * B on a 64 x N tile, A and B read from shared memory through the
  * descriptors a and b; TA and TB (16-bit types only) say that A or B is
@@ -35,7 +45,7 @@ ASM_INDENT = " " * 17
 OUTPUT_INDENT = " " * 19
 
 
-def wrapper(n: int, dtype: str, k: int, transposable: bool) -> str:
+def wrapper(n: int, dtype: str, ptx_types: str, k: int, transposable: bool) -> str:
     regs = n // 2
     reg_lines = []
     for start in range(0, regs, PER_LINE):
@@ -58,7 +68,7 @@ def wrapper(n: int, dtype: str, k: int, transposable: bool) -> str:
         "(float *d, unsigned long long a, unsigned long long b)",
         "{",
         '    asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n"',
-        f'{ASM_INDENT}"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{dtype}.{dtype} "',
+        f'{ASM_INDENT}"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx_types} "',
         f'{ASM_INDENT}"{{"',
         *reg_lines,
         f'{ASM_INDENT}"}}, {operands};\\n}}\\n"',
@@ -72,8 +82,8 @@ def wrapper(n: int, dtype: str, k: int, transposable: bool) -> str:
 def generate() -> str:
     parts = [HEADER]
     for n in SHAPES:
-        for dtype, k, transposable in TYPES:
-            parts.append(wrapper(n, dtype, k, transposable))
+        for dtype, ptx_types, k, transposable in TYPES:
+            parts.append(wrapper(n, dtype, ptx_types, k, transposable))
     return "".join(parts)
 
 

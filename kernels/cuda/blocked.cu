@@ -25,9 +25,9 @@
  * Correct for any M, N, K: elements outside op(A) or op(B) are loaded as
  * zeros (which add nothing) and stores outside C are skipped.
  *
- * Registers and shared memory hold acc_t (gemm_common.cuh): f16 and bf16
- * are widened to f32 as they come from global memory, so everything after
- * the loads is the f32 kernel's.
+ * Registers and shared memory hold acc_t (gemm_common.cuh): f16, bf16 and
+ * FP8 are widened to f32 (i8 to int) as they come from global memory, so
+ * everything after the loads is the f32 (int) kernel's.
  *
  * Defines: DTYPE (gemm_common.cuh), TILE (32, 64, 128), WORK (2, 4, 8),
  * DEPTH (16; 8 for 8-byte acc_t, so the double-buffered tiles stay in 48 KB).
@@ -79,8 +79,8 @@ struct alignas(VEC * sizeof(acc_t)) run_t {
  * k. Consecutive threads take consecutive elements of the contiguous
  * dimension, so a warp's loads are coalesced either way. Elements at or past
  * x_left or k_left are outside the matrix and load as zero. */
-template <bool XC>
-static __device__ __forceinline__ void load_tile(acc_t (&r)[LOADS], const elem_t *__restrict__ src, long long ld,
+template <bool XC, typename T>
+static __device__ __forceinline__ void load_tile(acc_t (&r)[LOADS], const T *__restrict__ src, long long ld,
                                                  int x_left, int k_left, unsigned tid)
 {
     /* When the threads cover whole lines of the contiguous dimension, a
@@ -92,7 +92,7 @@ static __device__ __forceinline__ void load_tile(acc_t (&r)[LOADS], const elem_t
         constexpr int LINES = THREADS / LINE;   /* lines per load */
         const int along = (int)(tid % LINE), across = (int)(tid / LINE);
         const int along_left = XC ? x_left : k_left, across_left = XC ? k_left : x_left;
-        const elem_t *p = src + (long long)across * ld + along;
+        const T *p = src + (long long)across * ld + along;
         const long long stride = (long long)LINES * ld;
 #pragma unroll
         for (int l = 0; l < LOADS; ++l, p += stride)
@@ -130,8 +130,8 @@ static __device__ __forceinline__ void store_tile(acc_t (*s)[ROW], const acc_t (
  * time, so the loads' index arithmetic is fixed). as and bs are the two
  * buffers of each shared tile. */
 template <bool TA, bool TB>
-static __device__ __forceinline__ void blocked(int M, int N, int K, acc_t alpha, const elem_t *__restrict__ A,
-                                               long long lda, const elem_t *__restrict__ B, long long ldb,
+static __device__ __forceinline__ void blocked(int M, int N, int K, acc_t alpha, const a_t *__restrict__ A,
+                                               long long lda, const b_t *__restrict__ B, long long ldb,
                                                acc_t beta, elem_t *__restrict__ C, long long ldc,
                                                acc_t (*as)[DEPTH][ROW], acc_t (*bs)[DEPTH][ROW])
 {
@@ -142,9 +142,9 @@ static __device__ __forceinline__ void blocked(int M, int N, int K, acc_t alpha,
 
     /* op(A)(i, p) is A[i * lda + p], or A[p * lda + i] when transposed;
      * op(B)(p, j) is B[p * ldb + j], or B[j * ldb + p]. */
-    const elem_t *a_src = TA ? A + row0 : A + (long long)row0 * lda;
+    const a_t *a_src = TA ? A + row0 : A + (long long)row0 * lda;
     const long long a_step = TA ? (long long)DEPTH * lda : (long long)DEPTH;
-    const elem_t *b_src = TB ? B + (long long)col0 * ldb : B + col0;
+    const b_t *b_src = TB ? B + (long long)col0 * ldb : B + col0;
     const long long b_step = TB ? (long long)DEPTH : (long long)DEPTH * ldb;
 
     acc_t acc[WORK][WORK];
@@ -227,8 +227,8 @@ static __device__ __forceinline__ void blocked(int M, int N, int K, acc_t alpha,
  * the same arguments, and must match the name. */
 #define GEMM_BLOCKED(NAME, TA, TB)                                                                          \
     extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)                                     \
-    NAME(int M, int N, int K, int trans_a, int trans_b, acc_t alpha, const elem_t *__restrict__ A,        \
-         long long lda, const elem_t *__restrict__ B, long long ldb, acc_t beta, elem_t *__restrict__ C,  \
+    NAME(int M, int N, int K, int trans_a, int trans_b, acc_t alpha, const a_t *__restrict__ A,           \
+         long long lda, const b_t *__restrict__ B, long long ldb, acc_t beta, elem_t *__restrict__ C,     \
          long long ldc)                                                                                     \
     {                                                                                                      \
         /* [buffer][k][x]: op(A) stored transposed, op(B) as is. */                                       \

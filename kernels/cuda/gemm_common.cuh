@@ -2,7 +2,9 @@
  * Shared by the CUDA GEMM kernels. The plugin compiles each kernel at run time
  * with NVRTC for the device's own architecture, passing its parameters as
  * defines: -DDTYPE=float|double|int|gh_f16|gh_bf16 (and -DTILE=... for
- * tiled.cu).
+ * tiled.cu). naive, tiled and blocked also take the 8-bit inputs: A_TYPE and
+ * B_TYPE (gh_e4m3, gh_e5m2 or gh_i8; both DTYPE when not given) with DTYPE
+ * then C's type (float, gh_f16, gh_bf16 for FP8; int for gh_i8).
  *
  * Matrices are row-major, as in gemmhost/plugin.h: op(A) is M x K, op(B) is
  * K x N, C is M x N, and element (i, j) of a stored matrix X is x[i * ld + j].
@@ -25,6 +27,12 @@
 #ifndef DTYPE
 #error "DTYPE must be defined: float, double, int, gh_f16 or gh_bf16"
 #endif
+#ifndef A_TYPE
+#define A_TYPE DTYPE
+#endif
+#ifndef B_TYPE
+#define B_TYPE DTYPE
+#endif
 
 struct gh_f16 {
     unsigned short bits; /* IEEE binary16 */
@@ -32,6 +40,15 @@ struct gh_f16 {
 struct gh_bf16 {
     unsigned short bits; /* bfloat16: the top half of an f32 */
 };
+/* OCP FP8 (gemmhost/fp8.h), structs of their bits for the same reasons:
+ * NVRTC has no cuda_fp8.h built in, and only to_acc() reads them. */
+struct gh_e4m3 {
+    unsigned char bits; /* 1 sign, 4 exponent (bias 7), 3 mantissa; S.1111.111 is NaN, no infinity */
+};
+struct gh_e5m2 {
+    unsigned char bits; /* 1 sign, 5 exponent (bias 15), 2 mantissa; IEEE-like */
+};
+typedef signed char gh_i8; /* two's complement; summed exactly in int */
 
 template <typename T> struct gh_acc_of {
     typedef T type;
@@ -43,7 +60,11 @@ template <> struct gh_acc_of<gh_bf16> {
     typedef float type;
 };
 
+/* elem_t is C's type (and A's and B's unless A_TYPE, B_TYPE say otherwise);
+ * acc_t follows C: f32 for f32, f16 and bf16 C, int for i32. */
 typedef DTYPE elem_t;
+typedef A_TYPE a_t;
+typedef B_TYPE b_t;
 typedef gh_acc_of<elem_t>::type acc_t;
 
 /* Widening: exact. cvt.f32.f16 exists on every architecture NVRTC targets;
@@ -58,6 +79,28 @@ static __device__ __forceinline__ float to_acc(gh_f16 x)
     return f;
 }
 static __device__ __forceinline__ float to_acc(gh_bf16 x) { return __uint_as_float((unsigned)x.bits << 16); }
+/* FP8 through f16, exactly: e5m2 is the top byte of an f16. e4m3's exponent
+ * and mantissa, placed in an f16's (bias 15), are its value times 2^-8
+ * (subnormals included: f16 has them, and cvt.f32.f16 widens them exactly),
+ * so one multiply by 256 (exact in f32) restores it. Its NaN S.1111.111
+ * would become 480: caught first. The int tail is 0 in both. */
+static __device__ __forceinline__ float to_acc(gh_e5m2 x)
+{
+    float f;
+    const unsigned short h = (unsigned short)(x.bits << 8);
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+static __device__ __forceinline__ float to_acc(gh_e4m3 x)
+{
+    if ((x.bits & 0x7Fu) == 0x7Fu)
+        return __int_as_float(0x7FC00000);
+    float f;
+    const unsigned short h = (unsigned short)(((x.bits & 0x80u) << 8) | ((x.bits & 0x7Fu) << 7));
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f * 256.0f;
+}
+static __device__ __forceinline__ int to_acc(gh_i8 x) { return (int)x; }
 
 /* Narrowing into the storage type: once, to nearest even; a NaN stays a
  * NaN. */

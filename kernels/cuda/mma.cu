@@ -5,7 +5,9 @@
  * part of it as (WM / 16) x (WN / 8) tensor-core tiles of 16 x 8, summed in
  * f32 registers. f16 and bf16 multiply as stored (m16n8k16, f32
  * accumulate); f32 is rounded to TF32 (cvt.rna, to nearest) as its
- * fragments are loaded (m16n8k8), which the plugin declares.
+ * fragments are loaded (m16n8k8), which the plugin declares. i8 x i8 ->
+ * i32 (A_TYPE = B_TYPE = gh_i8, DTYPE int) multiplies as stored with s32
+ * sums (m16n8k32.s8), exact.
  *
  * Along K, in steps of BK, tiles of op(A) and op(B) go through STAGES
  * buffers in dynamic shared memory, copied by cp.async (16-byte pieces when
@@ -21,12 +23,18 @@
  *    transposes each 8 x 8 piece as it loads); every row is padded by 16
  *    bytes, so the 8 rows an 8 x 8 read touches start in 8 different groups
  *    of 4 banks;
+ *  - i8: K-contiguous tiles through the same ldmatrix (an 8 x 8 piece of
+ *    16-bit elements is 8 rows of 16 bytes, and its lane layout is the s8
+ *    fragment's: row lane / 4, bytes 4 (lane % 4) ..); M- or N-contiguous
+ *    ones byte by byte, four bytes packed per register (ldmatrix cannot
+ *    transpose bytes); rows padded by 16 bytes;
  *  - f32: one 4-byte read per element, lane (g, t) = (lane / 4, lane % 4)
  *    reading row g, column t of a K-contiguous tile (rows padded by 4: g * 4
  *    + t is 32 different banks), or row t, column g of an M/N-contiguous one
  *    (padded by 8: t * 8 + g).
  *
- * Defines: DTYPE (float, gh_f16, gh_bf16; gemm_common.cuh), BM, BN, BK, WM,
+ * Defines: DTYPE (float, gh_f16, gh_bf16; or int with A_TYPE = B_TYPE =
+ * gh_i8; gemm_common.cuh), BM, BN, BK, WM,
  * WN, STAGES. The plugin checks that they fit together and computes the same
  * shared memory size (plugins/cuda/kernels.c) before compiling.
  */
@@ -42,13 +50,19 @@
 #define FM      (WM / 16) /* tensor-core tiles of a warp along M */
 #define FN      (WN / 8)  /* and along N */
 
-#define TF32    (sizeof(elem_t) == 4)
-#define MMA_K   (TF32 ? 8 : 16)
-#define GV      ((int)(16 / sizeof(elem_t))) /* elements in a 16-byte piece */
-#define PAD_KC  (TF32 ? 4 : 8)               /* row padding of a K-contiguous tile */
-#define PAD_XC  8                            /* and of an M- or N-contiguous one */
+/* in_t: what A and B hold (C, elem_t, is int for i8). */
+typedef a_t in_t;
+#define TF32    (sizeof(in_t) == 4)
+#define S8      (sizeof(in_t) == 1)
+#define MMA_K   (TF32 ? 8 : S8 ? 32 : 16)
+#define GV      ((int)(16 / sizeof(in_t))) /* elements in a 16-byte piece */
+#define PAD_KC  (TF32 ? 4 : S8 ? 16 : 8)   /* row padding of a K-contiguous tile */
+#define PAD_XC  (S8 ? 16 : 8)              /* and of an M- or N-contiguous one */
 
-static_assert(sizeof(elem_t) == 4 || sizeof(elem_t) == 2, "mma takes f32 (as TF32), f16 and bf16");
+static_assert(sizeof(in_t) == 4 || sizeof(in_t) == 2 || sizeof(in_t) == 1,
+              "mma takes f32 (as TF32), f16, bf16 and i8");
+static_assert(sizeof(a_t) == sizeof(b_t), "A and B of one type");
+static_assert(BK % MMA_K == 0, "BK a multiple of the tensor-core step (32 for i8)");
 static_assert(BM % WM == 0 && BN % WN == 0, "the warp tile must divide the block tile");
 static_assert(WM % 16 == 0 && WN % 16 == 0, "a warp tile is whole 16 x 16 pieces");
 static_assert(THREADS <= 1024, "over CUDA's 1024 threads per block");
@@ -91,7 +105,7 @@ template <int N> static __device__ __forceinline__ void async_wait()
  * past r_left and elements at or past l_left are outside the matrix; `base`
  * is a valid address for a copy that reads nothing. */
 template <typename S, bool VEC>
-static __device__ __forceinline__ void copy_tile(elem_t *dst, const elem_t *__restrict__ src, const elem_t *base,
+static __device__ __forceinline__ void copy_tile(in_t *dst, const in_t *__restrict__ src, const in_t *base,
                                                  long long ld, int r_left, int l_left, unsigned tid)
 {
     const int P = VEC ? GV : 1;
@@ -102,11 +116,12 @@ static __device__ __forceinline__ void copy_tile(elem_t *dst, const elem_t *__re
         if (total % THREADS != 0 && c >= total) break;
         const int r = c / per_row, l = (c % per_row) * P;
         const int in_row = r < r_left ? min(max(l_left - l, 0), P) : 0;
-        const elem_t *from = in_row ? src + (long long)r * ld + l : base;
-        elem_t *to = dst + r * S::ROW + l;
-        if (VEC) copy_async<16>(to, from, in_row * (int)sizeof(elem_t));
+        const in_t *from = in_row ? src + (long long)r * ld + l : base;
+        in_t *to = dst + r * S::ROW + l;
+        if (VEC) copy_async<16>(to, from, in_row * (int)sizeof(in_t));
         else if (TF32) copy_async<4>(to, from, in_row * 4);
-        else if (in_row) *to = *from; /* 2 bytes: cp.async moves 4 at least */
+        else if (in_row) *to = *from; /* 1 or 2 bytes: cp.async moves 4 at least */
+        else if (S8) *reinterpret_cast<unsigned char *>(to) = 0;
         else *reinterpret_cast<unsigned short *>(to) = 0;
     }
 }
@@ -134,6 +149,24 @@ static __device__ __forceinline__ unsigned to_tf32(float x)
 
 /* d += a * b on one 16 x 8 tile. */
 template <typename T> struct mma_op;
+template <> struct mma_op<gh_i8> {
+    static __device__ __forceinline__ void run(int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+    {
+        asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                     "{%0,%1,%2,%3};\n"
+                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    }
+};
+
+/* Four bytes of an 8-bit tile along its rows (element i in byte i): the
+ * fragment's k .. k + 3 of one m or n, from a tile stored [k][x]. */
+static __device__ __forceinline__ unsigned pack4(const in_t *s, int row_stride, int k, int x)
+{
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(s);
+    return (unsigned)p[k * row_stride + x] | (unsigned)p[(k + 1) * row_stride + x] << 8 |
+           (unsigned)p[(k + 2) * row_stride + x] << 16 | (unsigned)p[(k + 3) * row_stride + x] << 24;
+}
 template <> struct mma_op<gh_f16> {
     static __device__ __forceinline__ void run(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
     {
@@ -165,9 +198,14 @@ template <> struct mma_op<float> {
 /* The A fragment (16 x MMA_K) at rows m0.., columns k0.. of op(A), from a
  * tile that is K-contiguous (s[m][k]) or M-contiguous (s[k][m], XC). */
 template <bool XC, int ROW>
-static __device__ __forceinline__ void load_a(unsigned (&a)[4], const elem_t *s, int m0, int k0, int lane)
+static __device__ __forceinline__ void load_a(unsigned (&a)[4], const in_t *s, int m0, int k0, int lane)
 {
-    if (TF32) {
+    if (S8 && XC) {
+        /* register r: row g (+ 8 for odd r), k 4t .. 4t + 3 (+ 16 for r >= 2) */
+        const int g = lane / 4, t = lane % 4;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) a[r] = pack4(s, ROW, k0 + 4 * t + (r / 2) * 16, m0 + g + (r % 2) * 8);
+    } else if (TF32) {
         const int g = lane / 4, t = lane % 4;
         const float *f = reinterpret_cast<const float *>(s);
 #define AT(m, k) (XC ? f[(k0 + (k)) * ROW + m0 + (m)] : f[(m0 + (m)) * ROW + k0 + (k)])
@@ -179,7 +217,7 @@ static __device__ __forceinline__ void load_a(unsigned (&a)[4], const elem_t *s,
     } else {
         const int j = lane / 8, r = lane % 8;
         if (XC) ldsm_x4<true>(a, s + (k0 + r + (j / 2) * 8) * ROW + m0 + (j % 2) * 8);
-        else ldsm_x4<false>(a, s + (m0 + lane % 16) * ROW + k0 + (lane / 16) * 8);
+        else ldsm_x4<false>(a, s + (m0 + lane % 16) * ROW + k0 + (lane / 16) * GV);
     }
 }
 
@@ -187,9 +225,14 @@ static __device__ __forceinline__ void load_a(unsigned (&a)[4], const elem_t *s,
  * op(B): b[0], b[1] the first's, b[2], b[3] the second's. From a tile that
  * is N-contiguous (s[k][n], XC) or K-contiguous (s[n][k]). */
 template <bool XC, int ROW>
-static __device__ __forceinline__ void load_b(unsigned (&b)[4], const elem_t *s, int n0, int k0, int lane)
+static __device__ __forceinline__ void load_b(unsigned (&b)[4], const in_t *s, int n0, int k0, int lane)
 {
-    if (TF32) {
+    if (S8 && XC) {
+        /* b[2j + h]: column g of 8-column tile j, k 4t .. 4t + 3 (+ 16 for h) */
+        const int g = lane / 4, t = lane % 4;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) b[r] = pack4(s, ROW, k0 + 4 * t + (r % 2) * 16, n0 + g + (r / 2) * 8);
+    } else if (TF32) {
         const int g = lane / 4, t = lane % 4;
         const float *f = reinterpret_cast<const float *>(s);
 #define BT(k, n) (XC ? f[(k0 + (k)) * ROW + n0 + (n)] : f[(n0 + (n)) * ROW + k0 + (k)])
@@ -201,14 +244,14 @@ static __device__ __forceinline__ void load_b(unsigned (&b)[4], const elem_t *s,
     } else {
         const int j = lane / 8, r = lane % 8;
         if (XC) ldsm_x4<true>(b, s + (k0 + r + (j % 2) * 8) * ROW + n0 + (j / 2) * 8);
-        else ldsm_x4<false>(b, s + (n0 + r + (j / 2) * 8) * ROW + k0 + (j % 2) * 8);
+        else ldsm_x4<false>(b, s + (n0 + r + (j / 2) * 8) * ROW + k0 + (j % 2) * GV);
     }
 }
 
 template <bool TA, bool TB, bool VEC>
-static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha, const elem_t *__restrict__ A,
-                                                long long lda, const elem_t *__restrict__ B, long long ldb,
-                                                float beta, elem_t *__restrict__ C, long long ldc, elem_t *smem)
+static __device__ __forceinline__ void mma_gemm(int M, int N, int K, acc_t alpha, const in_t *__restrict__ A,
+                                                long long lda, const in_t *__restrict__ B, long long ldb,
+                                                acc_t beta, elem_t *__restrict__ C, long long ldc, in_t *smem)
 {
     /* x contiguous: op(A) with trans_a (s[k][m]), op(B) without trans_b (s[k][n]). */
     const bool A_XC = TA, B_XC = !TB;
@@ -223,11 +266,11 @@ static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha
     const int warp = (int)(tid / 32), lane = (int)(tid % 32);
     const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
 
-    const elem_t *a_src = TA ? A + row0 : A + (long long)row0 * lda;
+    const in_t *a_src = TA ? A + row0 : A + (long long)row0 * lda;
     const long long a_step = TA ? (long long)BK * lda : (long long)BK;
-    const elem_t *b_src = TB ? B + (long long)col0 * ldb : B + col0;
+    const in_t *b_src = TB ? B + (long long)col0 * ldb : B + col0;
     const long long b_step = TB ? (long long)BK : (long long)BK * ldb;
-    elem_t *as = smem, *bs = smem + STAGES * a_shape::ELEMS;
+    in_t *as = smem, *bs = smem + STAGES * a_shape::ELEMS;
 
     const int steps = (K + BK - 1) / BK;
 #define COPY_STEP(step)                                                                                       \
@@ -239,13 +282,13 @@ static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha
                                 TB ? kl_ : n_left, tid);                                                      \
     } while (0)
 
-    float acc[FM][FN][4];
+    acc_t acc[FM][FN][4];
 #pragma unroll
     for (int i = 0; i < FM; ++i)
 #pragma unroll
         for (int j = 0; j < FN; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = (acc_t)0;
 
     /* A group per step, empty or not, so "all but the newest STAGES - 2
      * groups" is always "up to the step about to be multiplied". */
@@ -262,7 +305,7 @@ static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha
         if (s + STAGES - 1 < steps) COPY_STEP(s + STAGES - 1);
         async_commit();
 
-        const elem_t *a_st = as + (s % STAGES) * a_shape::ELEMS, *b_st = bs + (s % STAGES) * b_shape::ELEMS;
+        const in_t *a_st = as + (s % STAGES) * a_shape::ELEMS, *b_st = bs + (s % STAGES) * b_shape::ELEMS;
 #pragma unroll
         for (int k0 = 0; k0 < BK; k0 += MMA_K) {
             unsigned af[FM][4], bf[FN / 2][4];
@@ -274,7 +317,7 @@ static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha
             for (int i = 0; i < FM; ++i)
 #pragma unroll
                 for (int j = 0; j < FN; ++j)
-                    mma_op<elem_t>::run(acc[i][j], af[i], bf[j / 2][(j % 2) * 2], bf[j / 2][(j % 2) * 2 + 1]);
+                    mma_op<in_t>::run(acc[i][j], af[i], bf[j / 2][(j % 2) * 2], bf[j / 2][(j % 2) * 2 + 1]);
         }
     }
 #undef COPY_STEP
@@ -302,13 +345,13 @@ static __device__ __forceinline__ void mma_gemm(int M, int N, int K, float alpha
 /* One kernel per transpose pair and copy path, as warptile.cu's. */
 #define GEMM_MMA(NAME, TA, TB, VEC)                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                      \
-    NAME(int M, int N, int K, int trans_a, int trans_b, acc_t alpha, const elem_t *__restrict__ A, long long lda, \
-         const elem_t *__restrict__ B, long long ldb, acc_t beta, elem_t *__restrict__ C, long long ldc)         \
+    NAME(int M, int N, int K, int trans_a, int trans_b, acc_t alpha, const in_t *__restrict__ A, long long lda,   \
+         const in_t *__restrict__ B, long long ldb, acc_t beta, elem_t *__restrict__ C, long long ldc)           \
     {                                                                                                          \
         extern __shared__ __align__(16) unsigned char mma_smem[];                                              \
         (void)trans_a;                                                                                         \
         (void)trans_b;                                                                                         \
-        mma_gemm<TA, TB, VEC>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, reinterpret_cast<elem_t *>(mma_smem)); \
+        mma_gemm<TA, TB, VEC>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, reinterpret_cast<in_t *>(mma_smem)); \
     }
 
 GEMM_MMA(gemm_mma_nn, false, false, false)

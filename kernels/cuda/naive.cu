@@ -8,8 +8,8 @@
 #include "gemm_common.cuh"
 
 extern "C" __global__ void gemm_naive(int M, int N, int K, int trans_a, int trans_b,
-                                      acc_t alpha, const elem_t *__restrict__ A, long long lda,
-                                      const elem_t *__restrict__ B, long long ldb,
+                                      acc_t alpha, const a_t *__restrict__ A, long long lda,
+                                      const b_t *__restrict__ B, long long ldb,
                                       acc_t beta, elem_t *__restrict__ C, long long ldc)
 {
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -19,9 +19,9 @@ extern "C" __global__ void gemm_naive(int M, int N, int K, int trans_a, int tran
 
     /* Walk row `row` of op(A) and column `col` of op(B) with a pointer and a
      * stride each, so the transposes cost nothing inside the loop. */
-    const elem_t *a = trans_a ? A + row : A + (long long)row * lda;
+    const a_t *a = trans_a ? A + row : A + (long long)row * lda;
     const long long a_step = trans_a ? lda : 1;
-    const elem_t *b = trans_b ? B + (long long)col * ldb : B + col;
+    const b_t *b = trans_b ? B + (long long)col * ldb : B + col;
     const long long b_step = trans_b ? 1 : ldb;
 
     acc_t acc = 0;

@@ -15,8 +15,8 @@
 
 extern "C" __global__ void __launch_bounds__(TILE * TILE)
 gemm_tiled(int M, int N, int K, int trans_a, int trans_b,
-           acc_t alpha, const elem_t *__restrict__ A, long long lda,
-           const elem_t *__restrict__ B, long long ldb,
+           acc_t alpha, const a_t *__restrict__ A, long long lda,
+           const b_t *__restrict__ B, long long ldb,
            acc_t beta, elem_t *__restrict__ C, long long ldc)
 {
     /* as[i][p] = op(A)(row0 + i, k0 + p), bs[p][j] = op(B)(k0 + p, col0 + j).

@@ -90,6 +90,10 @@ static void *gh_cuda_get_proc(const char *name)
         gemmhost_cuda_compile_fn fn = gh_cuda_compile_one;
         return (void *)fn;
     }
+    if (name && strcmp(name, GEMMHOST_CUDA_COMPILE_TYPES) == 0) {
+        gemmhost_cuda_compile_types_fn fn = gh_cuda_compile_types;
+        return (void *)fn;
+    }
     return NULL;
 }
 

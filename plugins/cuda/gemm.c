@@ -52,6 +52,7 @@ typedef union scalar {
 
 static scalar to_scalar(gh_dtype dtype, double v)
 {
+    /* the kernels' acc_t follows C's type (f32 for f16/bf16 C, int for i32) */
     scalar s;
     if (dtype == GH_F32 || dtype == GH_F16 || dtype == GH_BF16) s.f32 = (float)v;
     else if (dtype == GH_F64) s.f64 = v;
@@ -67,13 +68,21 @@ static scalar to_scalar(gh_dtype dtype, double v)
 static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *a,
                         const gh_cuda_variant *v, CUstream stream, const gh_cuda_timed *t)
 {
-    size_t es = gh_plugin_dtype_size(a->dtype);
+    /* Each matrix's own type: the 8-bit combinations differ from C's. The
+     * per-tensor scales fold into alpha and beta (exact for the powers of
+     * two the host draws), as C = scale_c * (alpha * scale_a * scale_b *
+     * op(A) op(B) + beta * C) reads: one f32 multiply less per element. */
+    const gh_cuda_types types = gh_cuda_types_of(a);
+    const gh_plugin_gemm_types scales = gh_plugin_gemm_types_of(a);
+    const size_t es = gh_plugin_dtype_size(types.a), es_b = gh_plugin_dtype_size(types.b),
+                 es_c = gh_plugin_dtype_size(types.c);
     char variant[192];
-    gh_cuda_variant_name(variant, sizeof variant, kernel, a->dtype, v);
+    gh_cuda_variant_name(variant, sizeof variant, kernel, types, v);
 
     /* The device's limits are checked before compiling or launching. */
     char why[256];
-    if (!gh_cuda_variant_fits(kernel, a->dtype, v, why, sizeof why))
+    const gh_dtype sizing = gh_cuda_sizing_dtype(kernel, types);
+    if (!gh_cuda_variant_fits(kernel, sizing, v, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
     if (kernel == GH_CUDA_WGMMA && !gh_cuda_wgmma_layout_fits(dev, a, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
@@ -82,7 +91,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
                                    "%s is %d.%d",
                                    variant, dev->name, dev->cc_major, dev->cc_minor);
-    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, a->dtype, v, a->m, a->n, a->trans_a, a->trans_b);
+    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, sizing, v, a->m, a->n, a->trans_a, a->trans_b);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs %lld threads per block; %s allows %d "
@@ -101,7 +110,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
             (long long)a->m, (long long)a->n, shape.grid_x, shape.grid_y, dev->name, dev->max_grid_x, dev->max_grid_y);
 
     gh_cuda_module *mod = NULL;
-    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, a->dtype, v, &mod);
+    gh_status st = gh_cuda_get_kernel(ctx, dev, kernel, types, v, &mod);
     if (st) return st;
     /* What the compiled kernel can take (its registers can lower it). */
     const unsigned block_x = shape.block_x, block_y = shape.block_y;
@@ -119,10 +128,11 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     /* The kernels' parameters, in order (see kernels/cuda/naive.cu). */
     int M = (int)a->m, N = (int)a->n, K = (int)a->k;
     int trans_a = a->trans_a, trans_b = a->trans_b;
-    scalar alpha = to_scalar(a->dtype, a->alpha), beta = to_scalar(a->dtype, a->beta);
+    scalar alpha = to_scalar(types.c, a->alpha * scales.scale_a * scales.scale_b * scales.scale_c),
+           beta = to_scalar(types.c, a->beta * scales.scale_c);
     CUdeviceptr A = a->a->ptr + a->a_offset * es;
-    CUdeviceptr B = a->b->ptr + a->b_offset * es;
-    CUdeviceptr C = a->c->ptr + a->c_offset * es;
+    CUdeviceptr B = a->b->ptr + a->b_offset * es_b;
+    CUdeviceptr C = a->c->ptr + a->c_offset * es_c;
     long long lda = a->lda, ldb = a->ldb, ldc = a->ldc;
     void *params[] = {&M, &N, &K, &trans_a, &trans_b, &alpha, &A, &lda, &B, &ldb, &beta, &C, &ldc};
     /* wgmma reads A and B through tensor maps (kernels/cuda/wgmma.cu). */
@@ -133,7 +143,7 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
      * their rows are whole 16-byte pieces; else its scalar path. */
     int function = trans_a * 2 + trans_b;
     if (mod->function[4 + function] && A % 16 == 0 && B % 16 == 0 && (lda * (long long)es) % 16 == 0 &&
-        (ldb * (long long)es) % 16 == 0)
+        (ldb * (long long)es_b) % 16 == 0)
         function += 4;
 
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
@@ -155,10 +165,13 @@ gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, 
                                const gh_cuda_timed *t, char *note, size_t note_size)
 {
     if (note_size) note[0] = '\0';
-    if (kernel == GH_CUDA_CUBLAS || kernel == GH_CUDA_CUBLAS_TF32 || kernel == GH_CUDA_CUBLAS_STRICT) {
-        const int blas_variant = kernel == GH_CUDA_CUBLAS_TF32     ? GH_CUDA_BLAS_TF32
-                                 : kernel == GH_CUDA_CUBLAS_STRICT ? GH_CUDA_BLAS_STRICT
-                                                                   : GH_CUDA_BLAS_DEFAULT;
+    if (kernel >= GH_CUDA_CUBLAS) {
+        const int blas_variant = kernel == GH_CUDA_CUBLAS_TF32         ? GH_CUDA_BLAS_TF32
+                                 : kernel == GH_CUDA_CUBLAS_STRICT     ? GH_CUDA_BLAS_STRICT
+                                 : kernel == GH_CUDA_CUBLASLT_FP8      ? GH_CUDA_BLAS_FP8
+                                 : kernel == GH_CUDA_CUBLASLT_FP8_FAST ? GH_CUDA_BLAS_FP8_FAST
+                                 : kernel == GH_CUDA_CUBLASLT_I8       ? GH_CUDA_BLAS_I8
+                                                                       : GH_CUDA_BLAS_DEFAULT;
         return gh_cuda_blas_enqueue(ctx, dev, blas, stream, blas_variant, args, t, note, note_size);
     }
     return launch(ctx, dev, kernel, args, variant, stream, t);

@@ -34,4 +34,15 @@ typedef gh_status (*gemmhost_cuda_compile_all_fn)(gh_plugin *ctx, int cc_major, 
 typedef gh_status (*gemmhost_cuda_compile_fn)(gh_plugin *ctx, int kernel, gh_dtype dtype, const int64_t *params,
                                               size_t n_params, int cc_major, int cc_minor);
 
+/* gh_status compile_types(gh_plugin *ctx, int kernel, gh_dtype a, gh_dtype b,
+ *                         gh_dtype c, const int64_t *params, size_t n_params,
+ *                         int cc_major, int cc_minor):
+ * the compile extra for A, B and C of their own types: one of the kernel's
+ * type combinations (e.g. e4m3 x e5m2 -> bf16, i8 x i8 -> i32), or a, b and
+ * c all one dtype of its mask. Refuses as compile does; a combination the
+ * kernel does not list is GH_INVALID_ARGUMENT. */
+#define GEMMHOST_CUDA_COMPILE_TYPES "gemmhost_cuda_compile_types"
+typedef gh_status (*gemmhost_cuda_compile_types_fn)(gh_plugin *ctx, int kernel, gh_dtype a, gh_dtype b, gh_dtype c,
+                                                    const int64_t *params, size_t n_params, int cc_major, int cc_minor);
+
 #endif

@@ -31,18 +31,74 @@ static const gh_kernel_precision tf32_truncated_precision[] = {
     {sizeof(gh_kernel_precision), GH_F32, GH_PREC_TF32_TRUNCATED, GH_PREC_F32},
 };
 
+/* FP8 products are exact in f32 (4 + 4 significant bits) and summed in
+ * f32; i8 products summed exactly in int (the host keeps the sums within
+ * int32). */
+#define FP8_COMBO(A, B, C)                                                   \
+    {                                                                        \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
+    }
+#define FP8_COMBOS(A, B) FP8_COMBO(A, B, GH_F32), FP8_COMBO(A, B, GH_F16), FP8_COMBO(A, B, GH_BF16)
+const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = {
+    FP8_COMBOS(GH_E4M3, GH_E4M3),
+    FP8_COMBOS(GH_E4M3, GH_E5M2),
+    FP8_COMBOS(GH_E5M2, GH_E4M3),
+    FP8_COMBOS(GH_E5M2, GH_E5M2),
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
+#define COMBOS_8BIT .combos = gh_cuda_8bit_combos, .n_combos = GH_CUDA_8BIT_COMBOS
+
+/* cuBLASLt's FP8 pairs (cuBLASLt's A is the caller's B: the pairs are
+ * symmetric, e5m2 x e5m2 is not among them) with C in f32, f16 or bf16.
+ * Without FAST_ACCUM cuBLASLt promotes its tensor-core partial sums to f32:
+ * declared as f32. With it the sum stays in the tensor core's narrower
+ * accumulator over the whole K: GH_CUDA_FP8_UNPROMOTED_BITS, no promotion
+ * (docs/kernels.md says why that many). */
+#define LT_FP8_COMBO(A, B, C, BITS)                                             \
+    {                                                                           \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, BITS, 0 \
+    }
+#define LT_FP8_COMBOS(A, B, BITS) \
+    LT_FP8_COMBO(A, B, GH_F32, BITS), LT_FP8_COMBO(A, B, GH_F16, BITS), LT_FP8_COMBO(A, B, GH_BF16, BITS)
+static const gh_type_combo lt_fp8_combos[] = {
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, 0),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, 0),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, 0),
+};
+static const gh_type_combo lt_fp8_fast_combos[] = {
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+};
+static const gh_type_combo i8_exact_combos[] = {
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
+#define KERNEL_COMBOS(C) .combos = C, .n_combos = GH_PLUGIN_COUNT(C)
+
+/* wgmma's FP8: every pair, C f32/f16/bf16. Declared as its worst case, the
+ * narrow sum never promoted (promote 0); promote > 0 does better than that
+ * declaration, never worse. */
+static const gh_type_combo wgmma_fp8_combos[] = {
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+};
+
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
-    [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL(
-        "naive", "one thread per element of C, a warp along 32 consecutive columns (NVRTC)", ALL_DTYPES)},
+    [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL("naive",
+                                        "one thread per element of C, a warp along 32 consecutive columns (NVRTC)",
+                                        ALL_DTYPES),
+                       COMBOS_8BIT},
     [GH_CUDA_TILED] = {GH_PLUGIN_KERNEL("tiled",
                                         "tile x tile thread blocks, tiles of A and B staged in shared memory (NVRTC)",
                                         ALL_DTYPES),
-                       GH_PLUGIN_KERNEL_PARAMS(gh_cuda_tiled_params)},
+                       GH_PLUGIN_KERNEL_PARAMS(gh_cuda_tiled_params), COMBOS_8BIT},
     [GH_CUDA_BLOCKED] = {GH_PLUGIN_KERNEL("blocked",
                                           "2D register blocking: each thread a work x work block of C in registers, "
                                           "tiles of A and B double-buffered in shared memory (NVRTC)",
                                           ALL_DTYPES),
-                         GH_PLUGIN_KERNEL_PARAMS(gh_cuda_blocked_params)},
+                         GH_PLUGIN_KERNEL_PARAMS(gh_cuda_blocked_params), COMBOS_8BIT},
     [GH_CUDA_WARPTILE] = {GH_PLUGIN_KERNEL("warptile",
                                            "block, warp and thread tiles; A and B tiles in stages-deep shared-memory "
                                            "buffers filled by cp.async (16-byte pieces where the layout allows), "
@@ -51,18 +107,22 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                           GH_PLUGIN_KERNEL_PARAMS(gh_cuda_warptile_params)},
     [GH_CUDA_MMA] = {GH_PLUGIN_KERNEL(
                          "mma",
-                         "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32), "
-                         "f32 sums; ldmatrix fragments, cp.async stages; compute capability 8.0 or newer (NVRTC)",
+                         "warp-level tensor cores (mma.sync m16n8k16 for f16/bf16, m16n8k8 on f32 rounded to TF32, "
+                         "f32 sums; m16n8k32 for i8 x i8 -> i32, exact s32 sums); ldmatrix fragments, cp.async "
+                         "stages; compute capability 8.0 or newer (NVRTC)",
                          GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
-                     GH_PLUGIN_KERNEL_PARAMS(gh_cuda_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(tf32_precision)},
+                     GH_PLUGIN_KERNEL_PARAMS(gh_cuda_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(tf32_precision),
+                     KERNEL_COMBOS(i8_exact_combos)},
     [GH_CUDA_WGMMA] = {GH_PLUGIN_KERNEL(
                            "wgmma",
                            "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
                            "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
-                           "trans nt only), f32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
+                           "trans nt only; e4m3/e5m2 pairs to f32/f16/bf16 C, k32, trans nt only, the narrow FP8 sum "
+                           "promoted to f32 every `promote` steps of 128 K or never), f32 sums; sm_90a, operands in "
+                           "16-byte rows (NVRTC)",
                            GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
                        GH_PLUGIN_KERNEL_PARAMS(gh_cuda_wgmma_params),
-                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision)},
+                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision), KERNEL_COMBOS(wgmma_fp8_combos)},
     [GH_CUDA_CUBLAS] = {GH_PLUGIN_KERNEL("cublas",
                                          "cuBLAS as users get it (PyTorch's path): cuBLASLt with a 32 MiB workspace, "
                                          "the fastest of its heuristic's top 8 algorithms per case; f32 without TF32, "
@@ -81,7 +141,71 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                                                 "(CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE | NONE), never in f16/bf16 "
                                                 "or in place in C",
                                                 GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | HALF_DTYPES)},
+    /* The mask bits (ABI 1.5 wants a non-empty mask) would be an 8-bit C,
+     * which gemm() refuses: the combinations are what these run. */
+    [GH_CUDA_CUBLASLT_FP8] = {GH_PLUGIN_KERNEL("cublaslt-fp8",
+                                               "cuBLASLt FP8 GEMM as cublas chooses it: A x B in e4m3 x e4m3, e4m3 x "
+                                               "e5m2 or e5m2 x e4m3, C f32/f16/bf16, f32 compute, per-tensor scales "
+                                               "of A and B through its scale pointers, FAST_ACCUM off (partial sums "
+                                               "promoted to f32); trans nt only (cuBLASLt's TN), 16-byte leading "
+                                               "dimensions and starts; compute capability 8.9 or newer; an FP8 C "
+                                               "(the e4m3 mask bit) is refused",
+                                               GH_DTYPE_BIT(GH_E4M3)),
+                              KERNEL_COMBOS(lt_fp8_combos)},
+    [GH_CUDA_CUBLASLT_FP8_FAST] = {GH_PLUGIN_KERNEL("cublaslt-fp8-fast",
+                                                    "cublaslt-fp8 with CUBLASLT_MATMUL_DESC_FAST_ACCUM on: the "
+                                                    "tensor cores' narrow FP8 sum is never promoted (declared as "
+                                                    "13 mantissa bits over the whole K)",
+                                                    GH_DTYPE_BIT(GH_E4M3)),
+                                   KERNEL_COMBOS(lt_fp8_fast_combos)},
+    [GH_CUDA_CUBLASLT_I8] = {GH_PLUGIN_KERNEL("cublaslt-i8",
+                                              "cuBLASLt int8 GEMM as cublas chooses it: i8 x i8 -> i32, "
+                                              "CUBLAS_COMPUTE_32I (exact), int32 alpha and beta; trans nt only "
+                                              "(cuBLASLt's TN), leading dimensions multiples of 4 and 4-byte "
+                                              "starts; an i8 C (the i8 mask bit) is refused",
+                                              GH_DTYPE_BIT(GH_I8)),
+                             KERNEL_COMBOS(i8_exact_combos)},
 };
+
+gh_cuda_types gh_cuda_types_of(const gh_gemm_args *args)
+{
+    const gh_plugin_gemm_types t = gh_plugin_gemm_types_of(args);
+    return (gh_cuda_types){t.a, t.b, t.c};
+}
+
+gh_cuda_types gh_cuda_types_uniform(gh_dtype dtype)
+{
+    return (gh_cuda_types){dtype, dtype, dtype};
+}
+
+int gh_cuda_types_are_uniform(gh_cuda_types t)
+{
+    return t.a == t.b && t.b == t.c;
+}
+
+void gh_cuda_types_name(char *out, size_t size, gh_cuda_types t)
+{
+    if (gh_cuda_types_are_uniform(t)) snprintf(out, size, "%s", gh_plugin_dtype_name(t.a));
+    else
+        snprintf(out, size, "%s x %s -> %s", gh_plugin_dtype_name(t.a), gh_plugin_dtype_name(t.b),
+                 gh_plugin_dtype_name(t.c));
+}
+
+int gh_cuda_type_slot(gh_cuda_types t)
+{
+    if (gh_cuda_types_are_uniform(t)) return (unsigned)t.a < GH_DTYPE_COUNT ? (int)t.a : -1;
+    for (int i = 0; i < GH_CUDA_8BIT_COMBOS; ++i)
+        if (gh_cuda_8bit_combos[i].a == t.a && gh_cuda_8bit_combos[i].b == t.b && gh_cuda_8bit_combos[i].c == t.c)
+            return GH_DTYPE_COUNT + i;
+    return -1;
+}
+
+gh_cuda_types gh_cuda_slot_types(int slot)
+{
+    if (slot < GH_DTYPE_COUNT) return gh_cuda_types_uniform((gh_dtype)slot);
+    const gh_type_combo *c = &gh_cuda_8bit_combos[slot - GH_DTYPE_COUNT];
+    return (gh_cuda_types){c->a, c->b, c->c};
+}
 
 int gh_cuda_variant_count(int kernel)
 {
@@ -138,6 +262,11 @@ int gh_cuda_kernel_has_param_list(int kernel)
     return kernel == GH_CUDA_WARPTILE || kernel == GH_CUDA_MMA || kernel == GH_CUDA_WGMMA;
 }
 
+gh_dtype gh_cuda_sizing_dtype(int kernel, gh_cuda_types types)
+{
+    return gh_cuda_kernel_has_param_list(kernel) ? types.a : types.c;
+}
+
 int gh_cuda_kernel_param_count(int kernel)
 {
     return kernel >= 0 && kernel < GH_CUDA_KERNEL_COUNT ? (int)gh_cuda_kernel_infos[kernel].n_params : 0;
@@ -179,29 +308,28 @@ long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda
     return 0;
 }
 
-void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *v)
+void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_cuda_types types, const gh_cuda_variant *v)
 {
+    char dtype[40];
+    gh_cuda_types_name(dtype, sizeof dtype, types);
     if (kernel == GH_CUDA_WARPTILE) {
         const int64_t *w = v->wt;
         snprintf(out, size,
                  "gemm_warptile (%s, bm %lld bn %lld bk %lld wm %lld wn %lld tm %lld tn %lld stages %lld "
                  "minblocks %lld)",
-                 gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
-                 (long long)w[4], (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);
+                 dtype, (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4],
+                 (long long)w[5], (long long)w[6], (long long)w[7], (long long)w[8]);
     } else if (kernel == GH_CUDA_MMA) {
         const int64_t *w = v->wt;
-        snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)",
-                 gh_plugin_dtype_name(dtype), (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
-                 (long long)w[4], (long long)w[5]);
+        snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)", dtype,
+                 (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5]);
     } else if (kernel == GH_CUDA_WGMMA) {
-        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld)", gh_plugin_dtype_name(dtype),
-                 (long long)v->wt[0], (long long)v->wt[1], (long long)v->wt[2]);
+        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld promote %lld)", dtype, (long long)v->wt[0],
+                 (long long)v->wt[1], (long long)v->wt[2], (long long)v->wt[3]);
     } else if (kernel == GH_CUDA_BLOCKED)
-        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile,
-                 (long long)v->work);
-    else if (kernel == GH_CUDA_TILED)
-        snprintf(out, size, "gemm_tiled (%s, tile %lld)", gh_plugin_dtype_name(dtype), (long long)v->tile);
-    else snprintf(out, size, "gemm_naive (%s)", gh_plugin_dtype_name(dtype));
+        snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", dtype, (long long)v->tile, (long long)v->work);
+    else if (kernel == GH_CUDA_TILED) snprintf(out, size, "gemm_tiled (%s, tile %lld)", dtype, (long long)v->tile);
+    else snprintf(out, size, "gemm_naive (%s)", dtype);
 }
 
 _Static_assert(GH_WT_BM == 0 && GH_WT_BN == 1 && GH_MMA_BM == 0 && GH_MMA_BN == 1 && GH_WGMMA_BM == 0 &&

@@ -22,12 +22,40 @@ enum {
     GH_CUDA_CUBLAS = 6,
     GH_CUDA_CUBLAS_TF32 = 7,
     GH_CUDA_CUBLAS_STRICT = 8,
-    GH_CUDA_KERNEL_COUNT = 9
+    GH_CUDA_CUBLASLT_FP8 = 9,
+    GH_CUDA_CUBLASLT_FP8_FAST = 10,
+    GH_CUDA_CUBLASLT_I8 = 11,
+    GH_CUDA_KERNEL_COUNT = 12
 };
 #define GH_CUDA_SOURCE_KERNELS 6 /* naive .. wgmma are compiled from kernels/cuda */
 /* naive, tiled and blocked have few variants, cached in a fixed table
  * (gh_cuda_device.modules); warptile's thousands go in a list. */
 #define GH_CUDA_FIXED_KERNELS  3
+
+/* A GEMM's element types as the kernels take them: A's, B's and C's (all
+ * one dtype but for the 8-bit combinations). */
+typedef struct gh_cuda_types {
+    gh_dtype a, b, c;
+} gh_cuda_types;
+gh_cuda_types gh_cuda_types_of(const gh_gemm_args *args);
+gh_cuda_types gh_cuda_types_uniform(gh_dtype dtype);
+int gh_cuda_types_are_uniform(gh_cuda_types t);
+/* "f32", or "e4m3 x e5m2 -> bf16" */
+void gh_cuda_types_name(char *out, size_t size, gh_cuda_types t);
+
+/* The 8-bit combinations naive, tiled and blocked offer: A and B in e4m3 or
+ * e5m2 with C in f32, f16 or bf16 (f32 sums), and i8 x i8 -> i32 (exact).
+ * Each has a slot in the module cache after the uniform dtypes'. */
+#define GH_CUDA_8BIT_COMBOS 13
+extern const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS];
+#define GH_CUDA_TYPE_SLOTS          (GH_DTYPE_COUNT + GH_CUDA_8BIT_COMBOS)
+/* The mantissa bits declared for an FP8 tensor-core sum that is never
+ * promoted to f32 (cuBLASLt's FAST_ACCUM): see docs/kernels.md. */
+#define GH_CUDA_FP8_UNPROMOTED_BITS 13
+/* The cache slot of a type set: its dtype when uniform, else GH_DTYPE_COUNT
+ * plus its index in gh_cuda_8bit_combos; -1 for none of them. */
+int gh_cuda_type_slot(gh_cuda_types t);
+gh_cuda_types gh_cuda_slot_types(int slot);
 
 /* warptile's parameters, in the order gemm() takes them. */
 enum {
@@ -46,7 +74,7 @@ enum {
 /* mma's parameters, in the order gemm() takes them. */
 enum { GH_MMA_BM, GH_MMA_BN, GH_MMA_BK, GH_MMA_WM, GH_MMA_WN, GH_MMA_STAGES, GH_MMA_PARAMS };
 /* wgmma's. */
-enum { GH_WGMMA_BM, GH_WGMMA_BN, GH_WGMMA_STAGES, GH_WGMMA_PARAMS };
+enum { GH_WGMMA_BM, GH_WGMMA_BN, GH_WGMMA_STAGES, GH_WGMMA_PROMOTE, GH_WGMMA_PARAMS };
 
 /* The parameter values the source kernels are built for. A kernel's
  * variants (one per combination of its parameters) index a device's module
@@ -78,8 +106,13 @@ extern const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PA
 extern const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS];
 
 /* And wgmma's. */
-#define GH_CUDA_WGMMA_SAMPLES 4
+#define GH_CUDA_WGMMA_SAMPLES 5
 extern const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS];
+
+/* The one dtype a kernel's sizes and fit rules go by: A's for warptile,
+ * mma and wgmma (their shared tiles hold A and B as stored), C's for naive,
+ * tiled and blocked (their tiles hold acc_t, which follows C). */
+gh_dtype gh_cuda_sizing_dtype(int kernel, gh_cuda_types types);
 
 /* Kernels with a parameter space too large for a fixed module table:
  * their variants are cached in a list per device (warptile, mma, wgmma). */
@@ -118,11 +151,12 @@ gh_cuda_variant gh_cuda_variant_at(int kernel, int index);
 gh_cuda_variant gh_cuda_variant_of(int kernel, const int64_t *params);
 
 /* The variant's name in messages, e.g. "gemm_tiled (f32, tile 16)". */
-void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_dtype dtype, const gh_cuda_variant *variant);
+void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_cuda_types types, const gh_cuda_variant *variant);
 
 /* The bytes of one element as the source kernels hold it in registers and
  * shared memory (acc_t in gemm_common.cuh): the dtype's own size, but 4 for
- * f16 and bf16, which are widened to f32 as they are loaded. */
+ * f16 and bf16, which are widened to f32 as they are loaded. For the 8-bit
+ * combinations acc_t follows C (f32 or int): pass C's dtype. */
 size_t gh_cuda_acc_size(gh_dtype dtype);
 
 /* What the blocked kernel needs, as blocked.cu computes it: its step along K

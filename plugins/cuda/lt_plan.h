@@ -44,13 +44,36 @@ unsigned gh_lt_alignment(uint64_t address);
  * to run. -1 when none ran. Ties keep the earlier (the heuristic's own order). */
 int gh_lt_pick_fastest(const double *ms, const int *ok, int n);
 
+/* The 8-bit GEMMs' layout rules, as cuBLASLt documents them for
+ * cublasLtMatmul with CUBLASLT_ORDER_COL (the default):
+ *  - FP8 (e4m3, e5m2): cuBLASLt's A transposed and its B not ("TN"); A, B
+ *    and C start 16-byte aligned and their leading dimensions are whole
+ *    16 bytes.
+ *  - i8 (IMMA, CUBLAS_COMPUTE_32I): "TN" too; A, B and C start 4-byte
+ *    aligned and their leading dimensions are multiples of 4 elements.
+ * cuBLASLt's A is the caller's B and its B the caller's A (gh_lt_shape_of),
+ * with the caller's flags: "TN" is the caller's trans_a = 0, trans_b = 1,
+ * both operands stored with K contiguous (gemmhost's "nt"). */
+enum { GH_LT_8BIT_FP8 = 1, GH_LT_8BIT_I8 = 2 };
+typedef struct gh_lt_8bit_case {
+    int kind; /* GH_LT_8BIT_FP8 or GH_LT_8BIT_I8 */
+    int trans_a, trans_b;
+    int64_t lda, ldb, ldc;           /* in elements */
+    unsigned elem_c;                 /* C's bytes per element (A's and B's are 1) */
+    uint64_t addr_a, addr_b, addr_c; /* device addresses of the first elements */
+} gh_lt_8bit_case;
+/* 1 when cuBLASLt's rules allow the case; else 0 with a sentence in why
+ * naming the rule and what the case has. */
+int gh_lt_8bit_fits(const gh_lt_8bit_case *c, char *why, size_t why_size);
+
 /* What a cached choice is keyed by: everything the heuristic looks at. */
 typedef struct gh_lt_key {
-    int variant; /* the kernel: default, tf32, strict */
-    int dtype;
+    int variant; /* the kernel: default, tf32, strict, fp8, fp8-fast, i8 */
+    int dtype;   /* A's */
     int trans_a, trans_b;
     int64_t m, n, k, lda, ldb, ldc;
     unsigned align_a, align_b, align_c;
+    int b_dtype, c_dtype; /* B's and C's (those of A for one-type GEMMs) */
 } gh_lt_key;
 
 int gh_lt_key_equal(const gh_lt_key *x, const gh_lt_key *y);

@@ -28,8 +28,13 @@ const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS] = {
 
 int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
 {
-    (void)dtype;
     const int64_t *w = v->wt;
+    /* i8's tensor-core step is 32 along K (m16n8k32) */
+    if (dtype == GH_I8 && w[GH_MMA_BK] % 32 != 0) {
+        snprintf(why, why_size, "i8 takes K in steps of 32 (m16n8k32): bk %lld is not a multiple of 32",
+                 (long long)w[GH_MMA_BK]);
+        return 0;
+    }
     const int64_t bm = w[GH_MMA_BM], bn = w[GH_MMA_BN], wm = w[GH_MMA_WM], wn = w[GH_MMA_WN];
     if (wm > bm || wn > bn || bm % wm || bn % wn) {
         snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
@@ -50,9 +55,9 @@ long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int
     const int64_t *w = v->wt;
     const long long es = (long long)gh_plugin_dtype_size(dtype), bm = w[GH_MMA_BM], bn = w[GH_MMA_BN],
                     bk = w[GH_MMA_BK];
-    /* mma.cu's PAD_KC and PAD_XC: rows padded by 4 f32 or 8 16-bit
-     * elements along K, by 8 elements along M or N. */
-    const long long pad_kc = es == 4 ? 4 : 8, pad_xc = 8;
+    /* mma.cu's PAD_KC and PAD_XC: rows padded by 4 f32, 8 16-bit or 16
+     * 8-bit elements along K, by 8 elements (16 for 8-bit) along M or N. */
+    const long long pad_kc = es == 4 ? 4 : es == 2 ? 8 : 16, pad_xc = es == 1 ? 16 : 8;
     long long a = trans_a ? bk * (bm + pad_xc) : bm * (bk + pad_kc);
     long long b = trans_b ? bn * (bk + pad_kc) : bk * (bn + pad_xc);
     return w[GH_MMA_STAGES] * (a + b) * es;

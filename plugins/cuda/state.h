@@ -26,19 +26,28 @@ typedef struct gh_cuda_module {
 /* A loaded variant of warptile or mma, in its device's list. */
 typedef struct gh_cuda_param_module {
     int kernel;
-    gh_dtype dtype;
+    int slot; /* gh_cuda_type_slot of its element types */
     int64_t params[GH_WT_PARAMS];
     gh_cuda_module m;
     struct gh_cuda_param_module *next;
 } gh_cuda_param_module;
 
 /* The cuBLAS kernels' variants (cublaslt.h). */
-enum { GH_CUDA_BLAS_DEFAULT = 0, GH_CUDA_BLAS_TF32 = 1, GH_CUDA_BLAS_STRICT = 2 };
+enum {
+    GH_CUDA_BLAS_DEFAULT = 0,
+    GH_CUDA_BLAS_TF32 = 1,
+    GH_CUDA_BLAS_STRICT = 2,
+    GH_CUDA_BLAS_FP8 = 3,      /* cublaslt-fp8: per-tensor scales, f32 compute, promoted sums */
+    GH_CUDA_BLAS_FP8_FAST = 4, /* cublaslt-fp8-fast: the same with CUBLASLT_MATMUL_DESC_FAST_ACCUM */
+    GH_CUDA_BLAS_I8 = 5        /* cublaslt-i8: CUBLAS_COMPUTE_32I */
+};
 
 /* What one stream's cuBLAS calls own: no two streams share a workspace. */
 typedef struct gh_cuda_blas {
     cublasHandle_t legacy; /* the legacy API's, when cuBLASLt is missing; NULL until used */
     CUdeviceptr workspace; /* cuBLASLt's (GH_CUDA_LT_WORKSPACE bytes); 0 until first used */
+    CUdeviceptr scales;    /* the FP8 GEMMs' per-tensor scales, two f32 (device memory, as cuBLASLt
+                              reads them); 0 until first used */
 } gh_cuda_blas;
 
 /* One device of a context. Calls about one device come from one thread at a
@@ -61,9 +70,10 @@ typedef struct gh_cuda_device {
     char api[128];
     char pci_address[32]; /* "0000:1b:00.0", lower case as sysfs has it; "" when unknown */
     gh_device_info info;  /* points into the strings above */
-    /* Per (kernel, dtype, variant); naive has variant 0 only. */
-    gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_DTYPE_COUNT][GH_CUDA_VARIANT_MAX];
-    struct gh_cuda_param_module *param_modules; /* per (kernel, dtype, parameters), newest first */
+    /* Per (kernel, element types' slot (gh_cuda_type_slot), variant);
+     * naive has variant 0 only. */
+    gh_cuda_module modules[GH_CUDA_FIXED_KERNELS][GH_CUDA_TYPE_SLOTS][GH_CUDA_VARIANT_MAX];
+    struct gh_cuda_param_module *param_modules; /* per (kernel, types, parameters), newest first */
     gh_cuda_blas blas;                          /* `stream`'s; empty until the first blocking cuBLAS GEMM */
     cublasLtHandle_t lt;                        /* NULL until the first cuBLASLt GEMM */
     gh_lt_choice *lt_choices;                   /* cuBLASLt's algorithm kept per case, for the run */

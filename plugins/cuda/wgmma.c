@@ -12,6 +12,7 @@
 static const int64_t wgmma_block_rows[] = {128, 256};
 static const int64_t wgmma_block_cols[] = {64, 128, 256};
 static const int64_t wgmma_stages[] = {2, 3, 4, 5, 6};
+static const int64_t wgmma_promote[] = {0, 1, 2, 4, 8};
 const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
     [GH_WGMMA_BM] = GH_PLUGIN_PARAM(
         "bm", "rows of C a thread block computes, half by each of its two consumer warpgroups", 128, wgmma_block_rows),
@@ -19,19 +20,34 @@ const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
                                     wgmma_block_cols),
     [GH_WGMMA_STAGES] =
         GH_PLUGIN_PARAM("stages", "shared-memory buffers of A and B tiles in flight (TMA, mbarriers)", 4, wgmma_stages),
+    [GH_WGMMA_PROMOTE] = GH_PLUGIN_PARAM("promote",
+                                         "FP8: add the tensor cores' narrow sum into f32 registers every this many "
+                                         "steps of 128 K-elements (0: never; needs bm 128 with bn <= 128); 0 for "
+                                         "the other types",
+                                         0, wgmma_promote),
 };
 
 const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS] = {
-    {128, 256, 4}, /* the default */
-    {128, 128, 6},
-    {256, 128, 4},
-    {128, 64, 2},
+    {128, 256, 4, 0}, /* the default */
+    {128, 128, 6, 0}, {256, 128, 4, 0},
+    {128, 64, 2, 0},  {128, 128, 4, 1}, /* FP8 promoted every 128 K-elements (DeepGEMM's) */
 };
 
 int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
 {
-    (void)dtype;
-    const int64_t bm = v->wt[GH_WGMMA_BM], bn = v->wt[GH_WGMMA_BN];
+    const int64_t bm = v->wt[GH_WGMMA_BM], bn = v->wt[GH_WGMMA_BN], promote = v->wt[GH_WGMMA_PROMOTE];
+    if (promote && dtype != GH_E4M3 && dtype != GH_E5M2) {
+        snprintf(why, why_size, "promote %lld: only FP8's narrow tensor-core sums are promoted; %s takes 0",
+                 (long long)promote, gh_plugin_dtype_name(dtype));
+        return 0;
+    }
+    if (promote && (bm / 128) * bn / 2 > 64) {
+        snprintf(why, why_size,
+                 "promote %lld keeps a second f32 sum: bm %lld x bn %lld gives each consumer thread %lld "
+                 "accumulators, twice that is over the 128 registers hold (bm 128 with bn <= 128)",
+                 (long long)promote, (long long)bm, (long long)bn, (long long)((bm / 128) * bn / 2));
+        return 0;
+    }
     if ((bm / 128) * bn / 2 > 128) {
         snprintf(why, why_size,
                  "bm %lld x bn %lld gives each consumer thread %lld accumulators; registers hold at most 128",
@@ -80,11 +96,12 @@ int gh_cuda_wgmma_layout_fits(const gh_cuda_device *dev, const gh_gemm_args *a, 
             return 0;
         }
     }
-    if (a->dtype == GH_F32 && (a->trans_a || !a->trans_b)) {
+    if ((a->dtype == GH_F32 || es == 1) && (a->trans_a || !a->trans_b)) {
         snprintf(why, why_size,
-                 "wgmma has no transposed TF32 form: f32 needs op(A) and op(B) both K-major, i.e. trans nt (got "
-                 "%s); kernel mma takes every transpose",
-                 a->trans_a ? (a->trans_b ? "tt" : "tn") : "nn");
+                 "wgmma has no transposed %s form: %s needs op(A) and op(B) both K-major, i.e. trans nt (got "
+                 "%s)%s",
+                 es == 1 ? "FP8" : "TF32", es == 1 ? "FP8" : "f32", a->trans_a ? (a->trans_b ? "tt" : "tn") : "nn",
+                 es == 1 ? "" : "; kernel mma takes every transpose");
         return 0;
     }
     return 1;
@@ -95,8 +112,10 @@ static gh_status encode(gh_plugin *ctx, CUtensorMap *map, const char *name, gh_d
                         int64_t rows, int64_t cols, int64_t ld, unsigned box_cols, unsigned box_rows)
 {
     const size_t es = gh_plugin_dtype_size(dtype);
+    /* FP8 moves as bytes: TMA only copies them */
     const CUtensorMapDataType type = dtype == GH_F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                      : dtype == GH_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                     : es == 1          ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                                         : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     /* An empty operand (K = 0) is never read; its map still needs extents. */
     const cuuint64_t dims[2] = {(cuuint64_t)(cols > 0 ? cols : 1), (cuuint64_t)(rows > 0 ? rows : 1)};

@@ -26,6 +26,9 @@ void run_perf(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* f16 and bf16 on every kernel that has them, f32 on cublas-tf32, each
  * verified by the host's verification against the arithmetic it declares. */
 void run_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
+/* The 8-bit GEMMs (test_8bit.c): naive, tiled and blocked in every type
+ * combination, the cuBLASLt FP8 and int8 kernels, cuBLASLt's refusals. */
+void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device);
 /* No device needed: NVRTC compiles every kernel it builds at its default
  * in every dtype for sm_90 through the plugin's compile extra (`quick`: in
  * its first dtype only, mma at its smallest shape). */
@@ -38,6 +41,11 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
  * and sm_75 and more variants; always, what cannot fit is refused before
  * compiling. */
 void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int full);
+/* No device needed: naive, tiled and blocked list the 8-bit combinations
+ * and NVRTC compiles them (one per input type for sm_90; with `full`, every
+ * combination for sm_90, sm_80 and sm_75; `quick`: one combination);
+ * always, the refusals. */
+void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, int quick);
 
 /* gh_test_find_kernel finds a kernel's index by name (tests/support). */
 /* The device's compute capability as major * 10 + minor, read from its

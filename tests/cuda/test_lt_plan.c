@@ -120,9 +120,61 @@ static void test_pick(void)
           gh_lt_pick_fastest(zero, all, 2));
 }
 
+/* cuBLASLt's FP8 and int8 layout rules (lt_plan.h): "TN" only, which is
+ * gemmhost's nt; leading dimensions and starts as documented. */
+static void test_8bit_rules(void)
+{
+    char why[512];
+    const uint64_t base = 0x7f0000000000ull;
+    const gh_lt_8bit_case fp8 = {GH_LT_8BIT_FP8, 0, 1, 64, 64, 64, 4, base, base + 4096, base + 8192};
+    CHECK(gh_lt_8bit_fits(&fp8, why, sizeof why), "FP8 nt, ld 64, aligned: allowed (%s)", why);
+    for (int t = 0; t < 4; ++t) {
+        if (t == 1) continue;
+        gh_lt_8bit_case c = fp8;
+        c.trans_a = t >> 1;
+        c.trans_b = t & 1;
+        why[0] = '\0';
+        CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "\"TN\"") &&
+                  strstr(why, "trans_a = 0 and trans_b = 1"),
+              "FP8 trans_a %d trans_b %d: refused, naming cuBLASLt's TN layout and gemmhost's nt (%s)", c.trans_a,
+              c.trans_b, why);
+    }
+    gh_lt_8bit_case c = fp8;
+    c.lda = 40;
+    CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "lda is 40") && strstr(why, "16 bytes"),
+          "FP8 lda 40: refused, naming 16 bytes (%s)", why);
+    c = fp8;
+    c.elem_c = 2;
+    c.ldc = 36; /* 72 bytes: not whole 16 */
+    CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "ldc is 36 (72 bytes)"),
+          "FP8 with an f16 C of ldc 36: refused (%s)", why);
+    c.ldc = 40; /* 80 bytes */
+    CHECK(gh_lt_8bit_fits(&c, why, sizeof why), "FP8 with an f16 C of ldc 40 (80 bytes): allowed");
+    c = fp8;
+    c.addr_b = base + 4096 + 8;
+    CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "B starts") && strstr(why, "16-byte aligned"),
+          "FP8 with B at an 8-byte offset: refused (%s)", why);
+
+    /* int8: ld = 17 is where cuBLASLt once returned wrong sums (PyTorch PR 106840). */
+    const gh_lt_8bit_case i8 = {GH_LT_8BIT_I8, 0, 1, 20, 20, 8, 4, base + 4, base + 4096, base + 8192};
+    CHECK(gh_lt_8bit_fits(&i8, why, sizeof why), "i8 nt, ld 20/20/8, 4-byte aligned: allowed (%s)", why);
+    c = i8;
+    c.lda = 17;
+    CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "lda is 17") && strstr(why, "4 elements"),
+          "i8 lda 17: refused, naming multiples of 4 (%s)", why);
+    c = i8;
+    c.trans_a = 1;
+    CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "IMMA") && strstr(why, "\"TN\""),
+          "i8 tn: refused, naming TN (%s)", why);
+    c = i8;
+    c.addr_c = base + 8192 + 2;
+    CHECK(!gh_lt_8bit_fits(&c, why, sizeof why) && strstr(why, "C starts"),
+          "i8 with C at a 2-byte offset: refused (%s)", why);
+}
+
 static void test_cache(void)
 {
-    gh_lt_key key = {0, 2, 0, 1, 1024, 1024, 1024, 1024, 1024, 1024, 256, 256, 256};
+    gh_lt_key key = {0, 2, 0, 1, 1024, 1024, 1024, 1024, 1024, 1024, 256, 256, 256, 2, 2};
     gh_lt_choice *list = calloc(1, sizeof *list);
     list->key = key;
     snprintf(list->note, sizeof list->note, "first");
@@ -137,6 +189,12 @@ static void test_cache(void)
     other.align_a = 2;
     CHECK(gh_lt_find(list, &other) == NULL, "an operand at an offset (less aligned) is another case");
     other = key;
+    other.c_dtype = 3;
+    CHECK(gh_lt_find(list, &other) == NULL, "another C type is another case");
+    other = key;
+    other.b_dtype = 6;
+    CHECK(gh_lt_find(list, &other) == NULL, "another B type is another case");
+    other = key;
     other.ldc = 1032;
     CHECK(gh_lt_find(list, &other) == NULL, "another leading dimension is another case");
     gh_lt_free(list);
@@ -148,6 +206,7 @@ int main(void)
         for (int tb = 0; tb < 2; ++tb) test_mapping(ta, tb);
     test_alignment();
     test_pick();
+    test_8bit_rules();
     test_cache();
     return check_summary("cuda_lt_plan");
 }

@@ -15,13 +15,15 @@
  * tiled compiled in every dtype and tile and blocked in one variant, a
  * compile error reported with NVRTC's log, every kernel NVRTC builds at its
  * default in every dtype for sm_90 (test_compile_sample.c), and the compile
- * extra's refusals (test_compile_half.c, test_compile_warptile.c).
+ * extra's refusals (test_compile_half.c, test_compile_warptile.c), and the
+ * 8-bit combinations of naive, tiled and blocked (test_compile_8bit.c).
  *
  * The device part: with no driver or device, the reason names CUDA, and
  * host_alloc (which needs device 0's context) says so; then the test exits
  * 77 (skipped) unless something failed. With a device: every kernel variant
  * on odd shapes against a host reference (test_gemm.c: f32, f64, i32;
- * test_half.c: f16, bf16 and cublas-tf32 by the host's verification), the
+ * test_half.c: f16, bf16 and cublas-tf32 by the host's verification;
+ * test_8bit.c: e4m3, e5m2 and i8, cuBLASLt's FP8 and int8), the
  * device's limits (test_limits.c) and the streams (test_streams.c). The
  * speed table is gemmhost-cuda-perf's (perf_main.c), not a verdict here.
  *
@@ -36,7 +38,7 @@
  * GPU machine); GEMMHOST_CUDA_TEST_NO_PERF=1 skips the timing run (the
  * check that copies and GEMMs on two streams overlap);
  * GEMMHOST_CUDA_TEST_PARTS=half,streams runs only the named device parts
- * (limits, gemm, half, streams; all when unset), so that the GPU
+ * (limits, gemm, half, 8bit, streams; all when unset), so that the GPU
  * machine's ten-minute calls can take them in turns;
  * GEMMHOST_CUDA_TEST_MAX_DIM=N skips shapes with a dimension over N (for a
  * quick run); GEMMHOST_CUDA_TEST_QUICK=1 compiles each kernel in one dtype,
@@ -140,9 +142,44 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 /* ---- kernels ---- */
 
+/* The cuBLASLt 8-bit kernels' type combinations and the accumulators they
+ * declare: FP8 promoted to f32 (cublaslt-fp8) or held in the tensor cores'
+ * narrow sum over all of K (cublaslt-fp8-fast); i8 exact. */
+static void test_cublaslt_combos(const gh_plugin_api *api, gh_plugin *ctx)
+{
+    const char *fp8_kernels[] = {"cublaslt-fp8", "cublaslt-fp8-fast"};
+    const gh_dtype pairs[][2] = {{GH_E4M3, GH_E4M3}, {GH_E4M3, GH_E5M2}, {GH_E5M2, GH_E4M3}};
+    const gh_dtype outs[] = {GH_F32, GH_F16, GH_BF16};
+    for (int f = 0; f < 2; ++f) {
+        const int k = gh_test_find_kernel(api, ctx, fp8_kernels[f]);
+        const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
+        if (!CHECK(info && GH_HAS_MEMBER(info, gh_kernel_info, n_combos) && info->n_combos == 9,
+                   "%s lists 9 type combinations (%zu)", fp8_kernels[f], info ? info->n_combos : 0))
+            continue;
+        int good = 0, e5m2_pair = 0;
+        for (size_t c = 0; c < info->n_combos; ++c) {
+            const gh_type_combo *tc = &info->combos[c];
+            int listed = 0;
+            for (int p = 0; p < 3; ++p)
+                for (int o = 0; o < 3; ++o) listed |= tc->a == pairs[p][0] && tc->b == pairs[p][1] && tc->c == outs[o];
+            good += listed && tc->inputs == GH_PREC_AS_STORED && tc->accumulate == GH_PREC_F32 &&
+                    tc->accumulate_bits == (f ? 13u : 0u) && tc->promote_every == 0;
+            e5m2_pair |= tc->a == GH_E5M2 && tc->b == GH_E5M2;
+        }
+        CHECK(good == 9 && !e5m2_pair,
+              "%s: e4m3 x e4m3, e4m3 x e5m2, e5m2 x e4m3 (not e5m2 x e5m2) -> f32/f16/bf16, f32 sums %s (%d of 9)",
+              fp8_kernels[f], f ? "kept in 13 mantissa bits, never promoted" : "promoted (declared f32)", good);
+    }
+    const int k = gh_test_find_kernel(api, ctx, "cublaslt-i8");
+    const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
+    CHECK(info && info->n_combos == 1 && info->combos[0].a == GH_I8 && info->combos[0].b == GH_I8 &&
+              info->combos[0].c == GH_I32 && info->combos[0].accumulate == GH_PREC_AS_STORED,
+          "cublaslt-i8 lists i8 x i8 -> i32, exact");
+}
+
 static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
 {
-    CHECK(api->kernel_count(ctx) == 9, "nine kernels (got %d)", api->kernel_count(ctx));
+    CHECK(api->kernel_count(ctx) == 12, "twelve kernels (got %d)", api->kernel_count(ctx));
     const unsigned half = GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16);
     const unsigned all = GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_I32) | half;
     const struct {
@@ -154,10 +191,13 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"blocked", all, 2},
                 {"warptile", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 9},
                 {"mma", GH_DTYPE_BIT(GH_F32) | half, 6},
-                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 3},
+                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 4},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0},
-                {"cublas-strict", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0}};
+                {"cublas-strict", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
+                {"cublaslt-fp8", GH_DTYPE_BIT(GH_E4M3), 0},
+                {"cublaslt-fp8-fast", GH_DTYPE_BIT(GH_E4M3), 0},
+                {"cublaslt-i8", GH_DTYPE_BIT(GH_I8), 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
         int k = gh_test_find_kernel(api, ctx, want[i].name);
         const gh_kernel_info *info = k >= 0 ? api->kernel_info(ctx, k) : NULL;
@@ -183,6 +223,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                   "kernel %s declares no arithmetic: the default (%zu declarations)", want[i].name, info->n_precisions);
         }
     }
+    test_cublaslt_combos(api, ctx);
     int tiled = gh_test_find_kernel(api, ctx, "tiled");
     const gh_kernel_info *info = tiled >= 0 ? api->kernel_info(ctx, tiled) : NULL;
     if (info && info->n_params == 1) {
@@ -457,6 +498,7 @@ int main(int argc, char **argv)
                 run_compile_sample_tests(api, ctx, !full && quick && atoi(quick));
                 run_compile_half_tests(api, ctx, full);
                 run_compile_warptile_tests(api, ctx, full);
+                run_compile_8bit_tests(api, ctx, full, !full && quick && atoi(quick));
             }
             int n = device_part ? api->device_count(ctx) : 0;
             if (device_part && n == 0) {
@@ -484,6 +526,7 @@ int main(int argc, char **argv)
                 if (part_wanted("limits")) run_limit_tests(api, ctx, d);
                 if (part_wanted("gemm")) run_gemm_tests(api, ctx, d);
                 if (part_wanted("half")) run_half_tests(api, ctx, d);
+                if (part_wanted("8bit")) run_8bit_tests(api, ctx, d);
                 if (part_wanted("streams")) run_stream_tests(api, ctx, d);
             }
             if (n >= 2) run_multi_device_stream_tests(api, ctx, n);
