@@ -94,7 +94,7 @@ static __device__ __forceinline__ float to_acc(gh_e5m2 x)
 static __device__ __forceinline__ float to_acc(gh_e4m3 x)
 {
     if ((x.bits & 0x7Fu) == 0x7Fu)
-        return __int_as_float(0x7FC00000);
+        return __uint_as_float(0x7FC00000u);
     float f;
     const unsigned short h = (unsigned short)(((x.bits & 0x80u) << 8) | ((x.bits & 0x7Fu) << 7));
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));

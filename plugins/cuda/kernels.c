@@ -34,18 +34,7 @@ static const gh_kernel_precision tf32_truncated_precision[] = {
 /* FP8 products are exact in f32 (4 + 4 significant bits) and summed in
  * f32; i8 products summed exactly in int (the host keeps the sums within
  * int32). */
-#define FP8_COMBO(A, B, C)                                                   \
-    {                                                                        \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
-    }
-#define FP8_COMBOS(A, B) FP8_COMBO(A, B, GH_F32), FP8_COMBO(A, B, GH_F16), FP8_COMBO(A, B, GH_BF16)
-const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = {
-    FP8_COMBOS(GH_E4M3, GH_E4M3),
-    FP8_COMBOS(GH_E4M3, GH_E5M2),
-    FP8_COMBOS(GH_E5M2, GH_E4M3),
-    FP8_COMBOS(GH_E5M2, GH_E5M2),
-    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
-};
+const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = GH_PLUGIN_EXACT_8BIT_COMBOS;
 #define COMBOS_8BIT .combos = gh_cuda_8bit_combos, .n_combos = GH_CUDA_8BIT_COMBOS
 
 /* cuBLASLt's FP8 pairs (cuBLASLt's A is the caller's B: the pairs are
