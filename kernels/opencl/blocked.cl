@@ -112,7 +112,7 @@
  * K contiguous; w_room, q_room: how far w and q may go from the work-item's
  * start before leaving the matrix. Inlined, so that next[] stays in
  * registers. One copy per operand (blocked_load_a, blocked_load_b): A and B
- * may be of different types (8-bit inputs), read by LOAD_A and LOAD_B. */
+ * may be of different types (8-bit inputs), read by LOAD_A_ELEM and LOAD_B_ELEM. */
 #define DEFINE_BLOCKED_LOAD(NAME, X_T, LOAD_X)                                                                        \
     __attribute__((always_inline)) void NAME(__global const X_T *restrict x, long *at, const int ld, const int kc,    \
                                              const int tid, const int w_room, const int q_room, ACC_T *next)          \
@@ -133,8 +133,8 @@
             *at += MN_WRAP(ld);                                                                                       \
         }                                                                                                             \
     }
-DEFINE_BLOCKED_LOAD(blocked_load_a, A_T, LOAD_A)
-DEFINE_BLOCKED_LOAD(blocked_load_b, B_T, LOAD_B)
+DEFINE_BLOCKED_LOAD(blocked_load_a, A_T, LOAD_A_ELEM)
+DEFINE_BLOCKED_LOAD(blocked_load_b, B_T, LOAD_B_ELEM)
 
 /* Stores what blocked_load loaded into the tile in local memory; st: the
  * work-item's start there. */

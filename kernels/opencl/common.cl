@@ -12,7 +12,7 @@
  * Kernels read and write global memory only through LOAD(p, i) (element i
  * of p, as ACC_T) and STORE(p, i, v) (v rounded once to STORE_T), so each
  * kernel has one source for every dtype. naive, tiled and blocked read A and
- * B through LOAD_A and LOAD_B, of types A_T and B_T: STORE_T and LOAD unless
+ * B through LOAD_A_ELEM and LOAD_B_ELEM, of types A_T and B_T: STORE_T and LOAD unless
  * A or B is in 8 bits.
  *
  * Matrices are row-major. op(A) is M x K, op(B) is K x N, C is M x N:
@@ -91,29 +91,29 @@ float gh_e5m2_to_f32(const uchar v)
 
 #if defined(GH_A_E4M3)
 #define A_T uchar
-#define LOAD_A(p, i) gh_e4m3_to_f32((p)[(i)])
+#define LOAD_A_ELEM(p, i) gh_e4m3_to_f32((p)[(i)])
 #elif defined(GH_A_E5M2)
 #define A_T uchar
-#define LOAD_A(p, i) gh_e5m2_to_f32((p)[(i)])
+#define LOAD_A_ELEM(p, i) gh_e5m2_to_f32((p)[(i)])
 #elif defined(GH_A_I8)
 #define A_T char
-#define LOAD_A(p, i) ((ACC_T)(p)[(i)])
+#define LOAD_A_ELEM(p, i) ((ACC_T)(p)[(i)])
 #else
 #define A_T STORE_T
-#define LOAD_A(p, i) LOAD(p, i)
+#define LOAD_A_ELEM(p, i) LOAD(p, i)
 #endif
 #if defined(GH_B_E4M3)
 #define B_T uchar
-#define LOAD_B(p, i) gh_e4m3_to_f32((p)[(i)])
+#define LOAD_B_ELEM(p, i) gh_e4m3_to_f32((p)[(i)])
 #elif defined(GH_B_E5M2)
 #define B_T uchar
-#define LOAD_B(p, i) gh_e5m2_to_f32((p)[(i)])
+#define LOAD_B_ELEM(p, i) gh_e5m2_to_f32((p)[(i)])
 #elif defined(GH_B_I8)
 #define B_T char
-#define LOAD_B(p, i) ((ACC_T)(p)[(i)])
+#define LOAD_B_ELEM(p, i) ((ACC_T)(p)[(i)])
 #else
 #define B_T STORE_T
-#define LOAD_B(p, i) LOAD(p, i)
+#define LOAD_B_ELEM(p, i) LOAD(p, i)
 #endif
 
 /* cp.async through inline PTX, which only NVIDIA's OpenCL compiler takes

@@ -31,7 +31,7 @@ void gemm_naive(GEMM_ARGS)
 
     ACC_T acc = 0;
     for (int p = 0; p < K; p++, a += a_step, b += b_step)
-        acc += LOAD_A(a, 0) * LOAD_B(b, 0);
+        acc += LOAD_A_ELEM(a, 0) * LOAD_B_ELEM(b, 0);
 
     store_c(C + c_offset + (long)i * ldc + j, acc, alpha, beta);
 }

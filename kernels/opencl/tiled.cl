@@ -47,8 +47,8 @@ void gemm_tiled(GEMM_ARGS)
 
     ACC_T acc = 0;
     for (int p0 = 0; p0 < K; p0 += TILE) {
-        a_tile[a_r][a_q] = (a_row < M && p0 + a_q < K) ? LOAD_A(a, 0) : (ACC_T)0;
-        b_tile[b_q][b_c] = (p0 + b_q < K && b_col < N) ? LOAD_B(b, 0) : (ACC_T)0;
+        a_tile[a_r][a_q] = (a_row < M && p0 + a_q < K) ? LOAD_A_ELEM(a, 0) : (ACC_T)0;
+        b_tile[b_q][b_c] = (p0 + b_q < K && b_col < N) ? LOAD_B_ELEM(b, 0) : (ACC_T)0;
         a += a_tile_step;
         b += b_tile_step;
         barrier(CLK_LOCAL_MEM_FENCE); /* the tiles are whole */
