@@ -8,7 +8,8 @@
 # over OpenCL mma's and wgmma's other variants; each kernel's default in
 # every dtype, and its other code paths, run here) and perf (a speed table,
 # not a verdict): `ctest --test-dir build -L 'full-sweep|perf'` runs them,
-# and tools/gpu-check.sh on the GPU machine.
+# and tools/gpu-check.sh on the GPU machine. docs/tests.md: what runs in
+# which pass, and the representative form CI keeps of each full sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)

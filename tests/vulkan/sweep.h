@@ -11,7 +11,9 @@ typedef enum sweep_scope {
     SWEEP_QUICK,  /* each kernel at its defaults, nn and tt only */
     SWEEP_SAMPLE, /* each kernel at its defaults and at the few other sets
                      that take each of its code paths (sweep.c's
-                     in_sample), every transpose: what CI runs */
+                     in_sample), every transpose (on a software
+                     device warptile's default at nn and tt only): what
+                     CI runs */
     SWEEP_ALL,    /* every combination */
 } sweep_scope;
 

@@ -39,7 +39,8 @@
  * --quick runs each kernel at its defaults and two transposes (for
  * valgrind); --sample each kernel at its defaults and at a few sets that
  * take its other code paths, in every dtype and transpose (sweep.c's
- * in_sample), and the emulated coopmat at two of its sets (CI's
+ * in_sample; on a software device warptile's default at nn and tt only),
+ * and the emulated coopmat at two of its sets (CI's
  * vulkan_plugin); --verbose prints every passing check too. --shard I/N runs
  * the sweep's parameter combinations I, I + N, I + 2N, ... and the other
  * checks only for I = 0: N processes side by side cover it all, in about
