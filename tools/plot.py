@@ -34,9 +34,9 @@ BASELINE_KERNELS = ("cublas", "clblast")
 TRANSPOSES = ("nn", "nt", "tn", "tt")
 TRANS_MARKERS = {"nn": "o", "nt": "s", "tn": "^", "tt": "D"}
 DTYPE_ORDER = ("f32", "f64", "i32")
-# Group letters' colours: A (the first column's group) pale green, then clearly different hues.
-GROUP_COLOURS = ("#c7e9c0", "#fdae6b", "#9ecae1", "#fc9272", "#bcbddc", "#fdd0a2", "#a1d99b", "#d9d9d9")
-MISSING_COLOUR = "#f0f0f0"  # a column that did not run this case
+# Group letters' colours (A, the first column's group, pale green, then clearly different hues)
+# and MISSING_COLOUR for a column that did not run a case: one set for both agreement pictures.
+GROUP_COLOURS, MISSING_COLOUR = plot_compare.GROUP_COLOURS, plot_compare.MISSING_COLOUR
 
 
 def parse_args(argv):
@@ -296,22 +296,11 @@ def draw_agreement(doc, name, args, plt):
         if rows[i][0]["dtype"] != rows[i - 1][0]["dtype"]:
             ax.axhline(i - 0.5, color="0.2", linewidth=1.2)
 
-    strip = fig.add_subplot(spec[1], sharey=ax)
     top = max([1.0] + finite)
     values = np.array([[d if isinstance(d, (int, float)) and math.isfinite(d) else np.nan] for d in diffs])
-    heat = plt.get_cmap("Reds").copy()
-    heat.set_bad("0.6")
-    image = strip.imshow(values, cmap=heat, vmin=0, vmax=top, aspect="auto", interpolation="nearest")
-    for i, d in enumerate(diffs):
-        hot = not (isinstance(d, (int, float)) and math.isfinite(d)) or d > 0.6 * top
-        strip.text(0, i, diff_text(d), ha="center", va="center", fontsize=6.5, color="white" if hot else "0.15")
-    strip.set_xticks([0])
-    strip.set_xticklabels(["diff/bound"], rotation=90, fontsize=8)
-    strip.xaxis.tick_top()
-    strip.tick_params(axis="y", which="both", left=False, labelleft=False)
-    bar = fig.colorbar(image, cax=fig.add_subplot(spec[2]))
-    bar.set_label("max difference between groups / error bound (> 1: beyond it)", fontsize=8)
-    bar.ax.tick_params(labelsize=7)
+    hot = [not (isinstance(d, (int, float)) and math.isfinite(d)) or d > 0.6 * top for d in diffs]
+    plot_compare.draw_diff_strip(fig, spec, ax, plt, values, top, [diff_text(d) for d in diffs], hot, bad="0.6",
+                                 label="max difference between groups / error bound (> 1: beyond it)")
 
     fig.suptitle(f"{name}: agreement of bit-identical outputs\n"
                  f"{len(rows)} cases, {split} with more than one group, largest diff/bound "

@@ -106,6 +106,25 @@ def file_cells(doc):
     return labels, rows
 
 
+def draw_diff_strip(fig, spec, ax, plt, values, top, texts, hot, bad, label):
+    """The narrow strip beside an agreement grid (spec[1], sharing ax's rows) and its colour bar
+    (spec[2]): per row its diff/bound as a red cell up to `top` with texts[i] on it, white where
+    hot[i]; cells without a number in `bad`. plot.py's agreement picture draws the same strip."""
+    strip = fig.add_subplot(spec[1], sharey=ax)
+    heat = plt.get_cmap("Reds").copy()
+    heat.set_bad(bad)
+    image = strip.imshow(values, cmap=heat, vmin=0, vmax=top, aspect="auto", interpolation="nearest")
+    for i, (text, h) in enumerate(zip(texts, hot)):
+        strip.text(0, i, text, ha="center", va="center", fontsize=6.5, color="white" if h else "0.15")
+    strip.set_xticks([0])
+    strip.set_xticklabels(["diff/bound"], rotation=90, fontsize=8)
+    strip.xaxis.tick_top()
+    strip.tick_params(axis="y", which="both", left=False, labelleft=False)
+    bar = fig.colorbar(image, cax=fig.add_subplot(spec[2]))
+    bar.set_label(label, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+
+
 def draw_files(doc, name, plt):
     labels, rows = file_cells(doc)
     rows = [(e, cells) for e, cells in rows if any(cells)]
@@ -135,23 +154,12 @@ def draw_files(doc, name, plt):
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([e.get("case", "?") for e, _ in rows], fontsize=7, family="monospace")
 
-    strip = fig.add_subplot(spec[1], sharey=ax)
     values = np.array([[d if finite(d) else np.nan] for d in diffs])
-    heat = plt.get_cmap("Reds").copy()
-    heat.set_bad("0.85")
-    image = strip.imshow(values, cmap=heat, vmin=0, vmax=top, aspect="auto", interpolation="nearest")
-    for i, (e, _) in enumerate(rows):
-        d = diffs[i]
-        text = f"{d:.3g}" if finite(d) else ("same" if len(e.get("groups", [])) < 2 else "n/a")
-        strip.text(0, i, text, ha="center", va="center", fontsize=6.5,
-                   color="white" if finite(d) and d > 0.6 * top else "0.15")
-    strip.set_xticks([0])
-    strip.set_xticklabels(["diff/bound"], rotation=90, fontsize=8)
-    strip.xaxis.tick_top()
-    strip.tick_params(axis="y", which="both", left=False, labelleft=False)
-    bar = fig.colorbar(image, cax=fig.add_subplot(spec[2]))
-    bar.set_label("largest difference between groups / error bound (> 1: beyond it)", fontsize=8)
-    bar.ax.tick_params(labelsize=7)
+    texts = [f"{d:.3g}" if finite(d) else ("same" if len(e.get("groups", [])) < 2 else "n/a")
+             for d, (e, _) in zip(diffs, rows)]
+    hot = [finite(d) and d > 0.6 * top for d in diffs]
+    draw_diff_strip(fig, spec, ax, plt, values, top, texts, hot, bad="0.85",
+                    label="largest difference between groups / error bound (> 1: beyond it)")
     split = sum(1 for e, _ in rows if len(e.get("groups", [])) > 1)
     fig.suptitle(f"{name}: outputs across {len(labels)} files, {len(rows)} cases, {split} with more than one "
                  "group\nletters: groups of bit-identical outputs within a case; -: the file did not run it",

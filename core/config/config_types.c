@@ -37,19 +37,28 @@ gh_case_types gh_run_case_types(const gh_run_config *run, gh_dtype a)
     return t;
 }
 
+/* A per-matrix type key: the word `keep` leaves *set at 0 (the default
+ * applies); anything else must be one of names[], stored as types[]. */
+static int set_matrix_dtype(loader *ld, const section *s, const entry *e, const char *keep, const char *what,
+                            const char *const *names, const gh_dtype *types, int n, int *set, gh_dtype *out)
+{
+    const char *v;
+    int idx = 0;
+    if (cfg_get_single(ld, s, e, &v) != 0) return -1;
+    *set = strcasecmp(v, keep) != 0;
+    if (!*set) return 0;
+    if (cfg_get_choice(ld, s, e, v, what, names, n, &idx) != 0) return -1;
+    *out = types[idx];
+    return 0;
+}
+
 /* b_dtype = same | e4m3 | e5m2 | i8 */
 int cfg_set_b_dtype(loader *ld, const section *s, const entry *e, gh_run_config *run)
 {
     static const char *const names[] = {"e4m3", "e5m2", "i8"};
     static const gh_dtype types[] = {GH_E4M3, GH_E5M2, GH_I8};
-    const char *v;
-    int idx = 0;
-    if (cfg_get_single(ld, s, e, &v) != 0) return -1;
-    run->b_dtype_set = strcasecmp(v, "same") != 0;
-    if (!run->b_dtype_set) return 0;
-    if (cfg_get_choice(ld, s, e, v, "B's 8-bit type (or same)", names, 3, &idx) != 0) return -1;
-    run->b_dtype = types[idx];
-    return 0;
+    return set_matrix_dtype(ld, s, e, "same", "B's 8-bit type (or same)", names, types, 3, &run->b_dtype_set,
+                            &run->b_dtype);
 }
 
 /* c_dtype = auto | f32 | f16 | bf16 | i32 */
@@ -57,14 +66,8 @@ int cfg_set_c_dtype(loader *ld, const section *s, const entry *e, gh_run_config 
 {
     static const char *const names[] = {"f32", "f16", "bf16", "i32"};
     static const gh_dtype types[] = {GH_F32, GH_F16, GH_BF16, GH_I32};
-    const char *v;
-    int idx = 0;
-    if (cfg_get_single(ld, s, e, &v) != 0) return -1;
-    run->c_dtype_set = strcasecmp(v, "auto") != 0;
-    if (!run->c_dtype_set) return 0;
-    if (cfg_get_choice(ld, s, e, v, "C's type for 8-bit inputs (or auto)", names, 4, &idx) != 0) return -1;
-    run->c_dtype = types[idx];
-    return 0;
+    return set_matrix_dtype(ld, s, e, "auto", "C's type for 8-bit inputs (or auto)", names, types, 4, &run->c_dtype_set,
+                            &run->c_dtype);
 }
 
 /* scale_a, scale_b, scale_c: finite and > 0. */

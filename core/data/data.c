@@ -4,6 +4,7 @@
 
 #include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
+#include "gemmhost/plugin_helpers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,19 +29,11 @@ size_t gh_dtype_size(gh_dtype d)
     return d == GH_F64 ? 8 : d == GH_F16 || d == GH_BF16 ? 2 : d == GH_E4M3 || d == GH_E5M2 || d == GH_I8 ? 1 : 4;
 }
 
+/* The plugins' names (gemmhost/plugin_helpers.h), so host and plugins spell a
+ * type alike; "?" for a value outside gh_dtype. */
 const char *gh_dtype_name(gh_dtype d)
 {
-    switch (d) {
-    case GH_F32: return "f32";
-    case GH_F64: return "f64";
-    case GH_I32: return "i32";
-    case GH_F16: return "f16";
-    case GH_BF16: return "bf16";
-    case GH_E4M3: return "e4m3";
-    case GH_E5M2: return "e5m2";
-    case GH_I8: return "i8";
-    }
-    return "?";
+    return (unsigned)d < GH_DTYPE_COUNT ? gh_plugin_dtype_name(d) : "?";
 }
 
 int gh_dtype_parse(const char *s, gh_dtype *out)

@@ -103,22 +103,17 @@ static int in_filter(const char *filter, const char *name)
     return found;
 }
 
-static void free_backend(gh_backend_config *b)
-{
-    /* gh_config_free's per-backend part, for one section taken out. */
-    gh_config one = {0};
-    one.backends = gh_xmalloc(sizeof *b);
-    one.backends[0] = *b;
-    one.n_backends = 1;
-    gh_config_free(&one);
-}
-
-static void free_split(gh_split_config *sp)
+/* gh_config_free's part for one backend or split section taken out (the
+ * other NULL), through a config that holds only it. */
+static void free_taken_out(gh_backend_config *b, gh_split_config *sp)
 {
     gh_config one = {0};
-    one.splits = gh_xmalloc(sizeof *sp);
-    one.splits[0] = *sp;
-    one.n_splits = 1;
+    one.backends = b ? gh_xmalloc(sizeof *b) : NULL;
+    one.n_backends = b ? 1 : 0;
+    if (b) one.backends[0] = *b;
+    one.splits = sp ? gh_xmalloc(sizeof *sp) : NULL;
+    one.n_splits = sp ? 1 : 0;
+    if (sp) one.splits[0] = *sp;
     gh_config_free(&one);
 }
 
@@ -149,7 +144,7 @@ size_t gh_placement_apply(gh_config *cfg, int rank, const char *host, int local_
             if (!filter || listed(filter, sp->name)) gh_sb_printf(&list, "%s%s", placed++ ? "," : "", sp->name);
             cfg->splits[kept++] = *sp;
         } else {
-            free_split(sp);
+            free_taken_out(NULL, sp);
         }
     }
     cfg->n_splits = kept;
@@ -158,7 +153,7 @@ size_t gh_placement_apply(gh_config *cfg, int rank, const char *host, int local_
         gh_backend_config *b = &cfg->backends[i];
         int here = gh_placement_matches(&b->place, rank, host);
         if (!here && !member_of_kept_split(cfg, b->name)) {
-            free_backend(b);
+            free_taken_out(b, NULL);
             narrowed = 1; /* a --backend naming it is another rank's business */
             continue;
         }

@@ -5,6 +5,7 @@
 
 #include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
+#include "gemmhost/plugin_helpers.h"
 #include "verify.h"
 
 double gh_gamma_u(double u, int64_t k)
@@ -19,20 +20,6 @@ double gh_gamma(gh_dtype d, int64_t k)
 }
 
 /* ---- the arithmetic a result was computed in ---------------------------- */
-
-static double unit_roundoff(gh_precision p)
-{
-    switch (p) {
-    case GH_PREC_AS_STORED: return 0.0;
-    case GH_PREC_TF32: return GH_U_TF32;
-    case GH_PREC_BF16: return GH_U_BF16;
-    case GH_PREC_F16: return GH_U_F16;
-    case GH_PREC_F32: return GH_U_F32;
-    case GH_PREC_F64: return GH_U_F64;
-    case GH_PREC_TF32_TRUNCATED: return GH_U_TF32_TRUNCATED;
-    }
-    return 0.0;
-}
 
 /* The rounding of a stored element. */
 static double storage_roundoff(gh_dtype d)
@@ -52,7 +39,8 @@ static double storage_roundoff(gh_dtype d)
 
 gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate)
 {
-    return (gh_arith){unit_roundoff(inputs), unit_roundoff(accumulate), storage_roundoff(d), 0.0, 0};
+    return (gh_arith){gh_plugin_unit_roundoff(inputs), gh_plugin_unit_roundoff(accumulate), storage_roundoff(d), 0.0,
+                      0};
 }
 
 gh_arith gh_arith_default(gh_dtype d)

@@ -5,13 +5,11 @@
  *     f32's range) summed in f32, C = scale_c (alpha scale_a scale_b acc +
  *     beta C) in f32, rounded once to C's f32, f16 or bf16;
  *   i8 x i8 -> i32: exact integer sums, C = alpha acc + beta C in i32.
- * The loop structure is loops.c's (naive, and tiled with a strip of
- * accumulators), generated once per accumulator type by the macro below. */
-#include <stdlib.h>
-
+ * The loops are loop_shapes.h's (naive, and tiled with a strip of
+ * accumulators), generated once per accumulator type. */
 #include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
-#include "loops.h"
+#include "loop_shapes.h"
 
 /* The decoded value of every byte of one FP8 type. */
 static void fp8_table(gh_dtype dtype, float table[256])
@@ -69,58 +67,9 @@ static void store_i8(void *c, int64_t at, const i8_epilogue *e, int32_t acc)
     *dst = out;
 }
 
-/* Element (i, p) of op(A) and (p, j) of op(B) as stored bytes. */
-#define RAW_A(a, args, i, p) ((args)->trans_a ? (a)[(p) * (args)->lda + (i)] : (a)[(i) * (args)->lda + (p)])
-#define RAW_B(b, args, p, j) ((args)->trans_b ? (b)[(j) * (args)->ldb + (p)] : (b)[(p) * (args)->ldb + (j)])
-#define MIN64(x, y)          ((x) < (y) ? (x) : (y))
-
-/* S: the stored byte type; T: the accumulator; SETUP declares `epi` (and
- * the decode tables); LOAD_A and LOAD_B turn a stored byte into a T. */
-#define DEFINE_GEMM8(S, T, SUFFIX, SETUP, LOAD_A, LOAD_B, STORE)                                                 \
-    static void naive_##SUFFIX(const cpu_gemm_job *job)                                                          \
-    {                                                                                                            \
-        const gh_gemm_args *args = job->args;                                                                    \
-        const S *a = job->a, *b = job->b;                                                                        \
-        SETUP;                                                                                                   \
-        for (int64_t i = job->row_begin; i < job->row_end; i++)                                                  \
-            for (int64_t j = 0; j < args->n; j++) {                                                              \
-                T acc = 0;                                                                                       \
-                for (int64_t p = 0; p < args->k; p++)                                                            \
-                    acc += LOAD_A(RAW_A(a, args, i, p)) * LOAD_B(RAW_B(b, args, p, j));                          \
-                STORE(job->c, i * args->ldc + j, &epi, acc);                                                     \
-            }                                                                                                    \
-    }                                                                                                            \
-                                                                                                                 \
-    static int tiled_##SUFFIX(const cpu_gemm_job *job)                                                           \
-    {                                                                                                            \
-        const gh_gemm_args *args = job->args;                                                                    \
-        const S *a = job->a, *b = job->b;                                                                        \
-        const int64_t n = args->n, k = args->k, t = job->tile;                                                   \
-        SETUP;                                                                                                   \
-        T *acc = malloc((size_t)(t * n) * sizeof(T));                                                            \
-        if (!acc) return -1;                                                                                     \
-        for (int64_t i0 = job->row_begin; i0 < job->row_end; i0 += t) {                                          \
-            const int64_t i1 = MIN64(i0 + t, job->row_end);                                                      \
-            for (int64_t x = 0; x < (i1 - i0) * n; x++) acc[x] = 0;                                              \
-            for (int64_t p0 = 0; p0 < k; p0 += t) {                                                              \
-                const int64_t p1 = MIN64(p0 + t, k);                                                             \
-                for (int64_t j0 = 0; j0 < n; j0 += t) {                                                          \
-                    const int64_t j1 = MIN64(j0 + t, n);                                                         \
-                    for (int64_t i = i0; i < i1; i++) {                                                          \
-                        T *acc_row = &acc[(i - i0) * n];                                                         \
-                        for (int64_t p = p0; p < p1; p++) {                                                      \
-                            const T a_ip = LOAD_A(RAW_A(a, args, i, p));                                         \
-                            for (int64_t j = j0; j < j1; j++) acc_row[j] += a_ip * LOAD_B(RAW_B(b, args, p, j)); \
-                        }                                                                                        \
-                    }                                                                                            \
-                }                                                                                                \
-            }                                                                                                    \
-            for (int64_t i = i0; i < i1; i++)                                                                    \
-                for (int64_t j = 0; j < n; j++) STORE(job->c, i * args->ldc + j, &epi, acc[(i - i0) * n + j]);   \
-        }                                                                                                        \
-        free(acc);                                                                                               \
-        return 0;                                                                                                \
-    }
+/* C's element (i, j) through the epilogue `epi` that SETUP declared. */
+#define STORE_FP8(job, i, j, acc) store_fp8((job)->c, (i)*args->ldc + (j), &epi, (acc))
+#define STORE_I8(job, i, j, acc)  store_i8((job)->c, (i)*args->ldc + (j), &epi, (acc))
 
 #define FP8_SETUP                     \
     float table_a[256], table_b[256]; \
@@ -129,11 +78,11 @@ static void store_i8(void *c, int64_t at, const i8_epilogue *e, int32_t acc)
     const fp8_epilogue epi = fp8_epilogue_of(job)
 #define FP8_A(x) table_a[(x)]
 #define FP8_B(x) table_b[(x)]
-DEFINE_GEMM8(uint8_t, float, fp8, FP8_SETUP, FP8_A, FP8_B, store_fp8)
+DEFINE_GEMM_LOOPS(uint8_t, float, fp8, FP8_SETUP, FP8_A, FP8_B, STORE_FP8)
 
 #define I8_SETUP   const i8_epilogue epi = i8_epilogue_of(job)
 #define I8_LOAD(x) ((int32_t)(x))
-DEFINE_GEMM8(int8_t, int32_t, i8, I8_SETUP, I8_LOAD, I8_LOAD, store_i8)
+DEFINE_GEMM_LOOPS(int8_t, int32_t, i8, I8_SETUP, I8_LOAD, I8_LOAD, STORE_I8)
 
 /* The kernel table lists FP8 A and B with an FP8 partner only, and i8 with
  * i8 (gh_plugin_check_gemm refused the rest). */

@@ -5,20 +5,7 @@
 #include <stdio.h>
 
 #include "gemmhost/half.h"
-
-static double unit_roundoff(gh_precision p)
-{
-    switch (p) {
-    case GH_PREC_TF32: return GH_U_TF32;
-    case GH_PREC_BF16: return GH_U_BF16;
-    case GH_PREC_F16: return GH_U_F16;
-    case GH_PREC_F32: return GH_U_F32;
-    case GH_PREC_F64: return GH_U_F64;
-    case GH_PREC_TF32_TRUNCATED: return GH_U_TF32_TRUNCATED;
-    case GH_PREC_AS_STORED: break;
-    }
-    return 0.0;
-}
+#include "gemmhost/plugin_helpers.h"
 
 static double tiny_of(double u)
 {
@@ -47,8 +34,8 @@ conf_arith conf_kernel_arith(const conformance *c, const gh_kernel_info *ki, gh_
     const gh_kernel_precision *p = declared(c, ki, d);
     gh_precision acc = p ? p->accumulate : d == GH_F64 ? GH_PREC_F64 : d == GH_I32 ? GH_PREC_AS_STORED : GH_PREC_F32;
     conf_arith a = {0};
-    a.u_in = p ? unit_roundoff(p->inputs) : 0.0;
-    a.u_acc = unit_roundoff(acc);
+    a.u_in = p ? gh_plugin_unit_roundoff(p->inputs) : 0.0;
+    a.u_acc = gh_plugin_unit_roundoff(acc);
     a.u_out = storage_roundoff(d) > a.u_acc ? storage_roundoff(d) : 0.0;
     a.tiny_acc = tiny_of(a.u_acc);
     a.tiny_out = tiny_of(a.u_out);

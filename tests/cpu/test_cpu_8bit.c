@@ -16,16 +16,10 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s gemmhost-cpu.so\n", argv[0]);
-        return 2;
-    }
-    check_quiet = 1;
     gh_test_plugin h;
-    if (gh_test_plugin_load(&h, argv[1]) != 0 || gh_test_plugin_open(&h, NULL, 0) != GH_OK) {
-        fprintf(stderr, "%s\n", h.error);
-        return 1;
-    }
+    int rc = gh_test_plugin_start(&h, argc, argv, "gemmhost-cpu.so");
+    if (rc != 0) return rc;
+    check_quiet = 1;
     const gh_plugin_api *api = h.api;
     const int naive = gh_test_find_kernel(api, h.ctx, "naive"), tiled = gh_test_find_kernel(api, h.ctx, "tiled"),
               blas = gh_test_find_kernel(api, h.ctx, "blas");

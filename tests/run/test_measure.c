@@ -13,9 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plugin_handle.h"
-#include "progress.h"
-#include "run.h"
+#include "measure_setup.h"
 
 /* ---- the scripted plugin --------------------------------------------------- */
 
@@ -42,63 +40,22 @@ static gh_status scripted_gemm(gh_plugin *ctx, int device, int kernel, const gh_
     return s;
 }
 
-typedef struct setup {
-    gh_test_plugin plugin;
-    gh_loaded_plugin loaded;
-    gh_instance inst;
-    gh_kernel_variant variant;
-    gh_run_config run;
-    gh_progress *progress;
-} setup;
+typedef measure_setup setup;
 
 static int setup_open(setup *s, const char *path)
 {
-    memset(s, 0, sizeof *s);
-    if (gh_test_plugin_load(&s->plugin, path) != 0 || gh_test_plugin_open(&s->plugin, NULL, 0) != GH_OK) {
-        check_verdict(0, "the C plugin loads and opens: %s", s->plugin.error);
-        return -1;
-    }
+    if (measure_setup_load(s, path) != 0) return -1;
     real = s->plugin.api;
     scripted = *real;
     scripted.gemm = scripted_gemm;
-    s->loaded = (gh_loaded_plugin){.path = (char *)path,
-                                   .name = "cpu",
-                                   .api = &scripted,
-                                   .abi_major = GEMMHOST_ABI_MAJOR,
-                                   .abi_minor = s->plugin.abi_minor};
-    s->inst = (gh_instance){.name = "cpu", .plugin = &s->loaded, .ctx = s->plugin.ctx};
-    int naive = gh_test_find_kernel(real, s->plugin.ctx, "naive");
-    s->variant = (gh_kernel_variant){.kernel = naive, .info = real->kernel_info(s->plugin.ctx, naive)};
-    s->run = (gh_run_config){.alpha = 1.0,
-                             .beta = 0.0,
-                             .warmup = 1,
-                             .repeat = 5,
-                             .seed = 7,
-                             .verify = GH_VERIFY_FULL,
-                             .freivalds_trials = 3,
-                             .samples = 64,
-                             .ld_pad = 3,
-                             .guard = 8,
-                             .isolation = GH_ISOLATION_NONE};
-    s->progress = gh_progress_start(GH_PROGRESS_OFF, 1, 1.0);
-    return s->variant.info ? 0 : -1;
+    return measure_setup_use(s, path, &scripted);
 }
 
-/* One measurement of a 33 x 17 x 29 f32 case with the script as set. */
+/* One measurement with the script as set. */
 static gh_result measure_once(setup *s)
 {
-    gh_result r;
-    memset(&r, 0, sizeof r);
     calls = 0;
-    gh_case_data *cd = gh_case_data_new(&s->run, 0, (gh_shape){33, 17, 29}, GH_F32, (gh_trans){0, 0});
-    if (!cd) {
-        check_verdict(0, "case data: out of memory");
-        return r;
-    }
-    gh_streak streak = {0};
-    gh_run_measure(&s->run, &s->inst, 0, &s->variant, cd, &streak, s->progress, &r);
-    gh_case_data_free(cd);
-    return r;
+    return measure_setup_once(s);
 }
 
 static void test_times(setup *s)
@@ -175,7 +132,6 @@ int main(int argc, char **argv)
         test_nondeterministic(&s);
         test_failed_call(&s);
     }
-    gh_progress_finish(s.progress);
-    gh_test_plugin_unload(&s.plugin);
+    measure_setup_close(&s);
     return check_summary("test_measure");
 }

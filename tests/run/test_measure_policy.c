@@ -21,9 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plugin_handle.h"
-#include "progress.h"
-#include "run.h"
+#include "measure_setup.h"
 
 /* ---- the wrapped plugin ------------------------------------------------------ */
 
@@ -93,43 +91,23 @@ static gh_status wrapped_sync(gh_plugin *ctx, gh_stream *stream)
     return s;
 }
 
-typedef struct setup {
-    gh_test_plugin plugin;
-    gh_loaded_plugin loaded;
-    gh_instance inst;
-    gh_kernel_variant variant;
-    gh_run_config run;
-    gh_progress *progress;
-} setup;
+typedef measure_setup setup;
 
 static gh_run_config base_run(void)
 {
-    return (gh_run_config){.alpha = 1.0,
-                           .beta = 0.0,
-                           .warmup = 1,
-                           .repeat = 5,
-                           .seed = 7,
-                           .verify = GH_VERIFY_FULL,
-                           .freivalds_trials = 3,
-                           .samples = 64,
-                           .ld_pad = 3,
-                           .guard = 8,
-                           .isolation = GH_ISOLATION_NONE,
-                           .flush_bytes = FLUSH_BYTES,
-                           .min_repeat = 5,
-                           .max_repeat = 12,
-                           .max_time = 3600,
-                           .target_spread = 0.02,
-                           .batch = 1};
+    gh_run_config run = measure_setup_run_config();
+    run.flush_bytes = FLUSH_BYTES;
+    run.min_repeat = 5;
+    run.max_repeat = 12;
+    run.max_time = 3600;
+    run.target_spread = 0.02;
+    run.batch = 1;
+    return run;
 }
 
 static int setup_open(setup *s, const char *path)
 {
-    memset(s, 0, sizeof *s);
-    if (gh_test_plugin_load(&s->plugin, path) != 0 || gh_test_plugin_open(&s->plugin, NULL, 0) != GH_OK) {
-        check_verdict(0, "the plugin loads and opens: %s", s->plugin.error);
-        return -1;
-    }
+    if (measure_setup_load(s, path) != 0) return -1;
     real = s->plugin.api;
     if (scripted && (s->plugin.abi_minor < 1 || !real->gemm_async)) {
         check_verdict(0, "the C plugin has streams (ABI minor 1), which the batch test needs");
@@ -141,21 +119,13 @@ static int setup_open(setup *s, const char *path)
     wrapped.gemm = wrapped_gemm;
     wrapped.gemm_async = wrapped_gemm_async;
     wrapped.stream_synchronize = wrapped_sync;
-    s->loaded = (gh_loaded_plugin){.path = (char *)path,
-                                   .name = "cpu",
-                                   .api = &wrapped,
-                                   .abi_major = GEMMHOST_ABI_MAJOR,
-                                   .abi_minor = s->plugin.abi_minor};
-    s->inst = (gh_instance){.name = "cpu", .plugin = &s->loaded, .ctx = s->plugin.ctx};
-    int naive = gh_test_find_kernel(real, s->plugin.ctx, "naive");
-    s->variant = (gh_kernel_variant){.kernel = naive, .info = real->kernel_info(s->plugin.ctx, naive)};
+    if (measure_setup_use(s, path, &wrapped) != 0) return -1;
     static int64_t defaults[16]; /* the kernel's parameters at their defaults */
-    for (size_t p = 0; s->variant.info && p < s->variant.info->n_params && p < 16; p++)
+    for (size_t p = 0; p < s->variant.info->n_params && p < 16; p++)
         defaults[p] = s->variant.info->params[p].default_value;
     s->variant.params = defaults;
     s->run = base_run();
-    s->progress = gh_progress_start(GH_PROGRESS_OFF, 1, 1.0);
-    return s->variant.info ? 0 : -1;
+    return 0;
 }
 
 static void script(const double *ms, int n)
@@ -163,24 +133,14 @@ static void script(const double *ms, int n)
     for (int i = 0; i < SCRIPT_LEN; i++) script_ms[i] = ms[i % n];
 }
 
-/* One measurement of a 33 x 17 x 29 f32 case with the run and script as set. */
+/* One measurement with the run and script as set. */
 static gh_result measure_once(setup *s)
 {
-    gh_result r;
-    memset(&r, 0, sizeof r);
     launches = 0;
     n_log = 0;
     call_log[0] = '\0';
     flush_in_gemm = 0;
-    gh_case_data *cd = gh_case_data_new(&s->run, 0, (gh_shape){33, 17, 29}, GH_F32, (gh_trans){0, 0});
-    if (!cd) {
-        check_verdict(0, "case data: out of memory");
-        return r;
-    }
-    gh_streak streak = {0};
-    gh_run_measure(&s->run, &s->inst, 0, &s->variant, cd, &streak, s->progress, &r);
-    gh_case_data_free(cd);
-    return r;
+    return measure_setup_once(s);
 }
 
 static int count(const char *log, const char *what)
@@ -315,7 +275,6 @@ int main(int argc, char **argv)
             }
         }
     }
-    gh_progress_finish(s.progress);
-    gh_test_plugin_unload(&s.plugin);
+    measure_setup_close(&s);
     return check_summary("test_measure_policy");
 }

@@ -17,6 +17,7 @@
 
 #define CHECK_MAIN /* this file holds the check counters */
 #include "../check.h"
+#include "../verify/test_util.h"
 
 /* ---- planning ------------------------------------------------------------ */
 
@@ -127,55 +128,33 @@ static gh_split_member cpu_member(const char *name, int kernel, const int64_t *p
     };
 }
 
+/* A seeded case (tests/verify/test_util.h) with its reference. */
 typedef struct product {
-    gh_matrix a, b, c0, c;
-    gh_case_inputs in;
+    test_case tc;
     gh_reference *ref;
 } product;
 
 static void product_make(product *pr, gh_dtype d, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,
                          double beta, uint64_t seed)
 {
-    memset(pr, 0, sizeof *pr);
-    const int64_t pad = 3, guard = 8;
-    gh_matrix_alloc(&pr->a, d, ta ? k : m, ta ? m : k, (ta ? m : k) + pad, guard);
-    gh_matrix_alloc(&pr->b, d, tb ? n : k, tb ? k : n, (tb ? k : n) + pad, guard);
-    gh_matrix_alloc(&pr->c0, d, m, n, n + pad, guard);
-    gh_matrix_alloc(&pr->c, d, m, n, n + pad, guard);
-    int32_t range = gh_i32_input_range(k, alpha, beta);
-    gh_matrix_fill_random(&pr->a, seed, 0, range);
-    gh_matrix_fill_random(&pr->b, seed, 1, range);
-    gh_matrix_fill_random(&pr->c0, seed, 2, range);
-    pr->in = (gh_case_inputs){.dtype = d,
-                              .trans_a = ta,
-                              .trans_b = tb,
-                              .m = m,
-                              .n = n,
-                              .k = k,
-                              .alpha = alpha,
-                              .beta = beta,
-                              .a = &pr->a,
-                              .b = &pr->b,
-                              .c0 = &pr->c0};
+    test_case_make(&pr->tc, d, ta, tb, m, n, k, alpha, beta, 3, 8, seed);
     gh_verify_options opt = {.method = GH_VERIFY_FULL, .seed = seed};
-    pr->ref = gh_reference_build(&pr->in, &opt);
+    pr->ref = gh_reference_build(&pr->tc.in, &opt);
 }
 
 static void product_free(product *pr)
 {
     gh_reference_free(pr->ref);
-    gh_matrix_free(&pr->a);
-    gh_matrix_free(&pr->b);
-    gh_matrix_free(&pr->c0);
-    gh_matrix_free(&pr->c);
+    test_case_free(&pr->tc);
 }
 
 static gh_status product_run(product *pr, const gh_split_member *members, size_t n, int64_t panel, uint64_t limit,
                              gh_split_outcome *out)
 {
-    gh_matrix_poison(&pr->c);
-    gh_split_problem p = {pr->in.dtype, pr->in.trans_a, pr->in.trans_b, pr->in.m, pr->in.n, pr->in.k, pr->in.alpha,
-                          pr->in.beta,  &pr->a,         &pr->b,         &pr->c0,  &pr->c,   {0}};
+    test_case *tc = &pr->tc;
+    gh_matrix_poison(&tc->c);
+    gh_split_problem p = {tc->in.dtype, tc->in.trans_a, tc->in.trans_b, tc->in.m, tc->in.n, tc->in.k, tc->in.alpha,
+                          tc->in.beta,  &tc->a,         &tc->b,         &tc->c0,  &tc->c,   {0}};
     const gh_split_options opt = {panel, limit, GH_SPLIT_NUMA_OFF, GH_SPLIT_B_AUTO, 0};
     return gh_split_run(members, n, &opt, &p, out);
 }
@@ -221,7 +200,7 @@ static void test_products(void)
                     gh_split_outcome out = {.members = st};
                     gh_status s = product_run(&pr, groups[g].mb, groups[g].n, 8, limits[li], &out);
                     gh_verify_result v;
-                    gh_verify(pr.ref, &pr.c, &v);
+                    gh_verify(pr.ref, &pr.tc.c, &v);
                     EXPECT(s == GH_OK && v.passed, "group %zu limit %llu %s t%d beta %g: %s %s", g,
                            (unsigned long long)limits[li], gh_dtype_name(dtypes[d]), t, beta, out.error, v.message);
                     int64_t chunks = 0;

@@ -70,3 +70,16 @@ int gh_test_find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *na
     }
     return -1;
 }
+
+int gh_test_plugin_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], plugin_file);
+        return 2;
+    }
+    if (gh_test_plugin_load(h, argv[1]) != 0 || gh_test_plugin_open(h, NULL, 0) != GH_OK) {
+        fprintf(stderr, "%s\n", h->error);
+        return 1;
+    }
+    return 0;
+}

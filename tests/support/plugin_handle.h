@@ -25,6 +25,12 @@ void gh_test_plugin_close(gh_test_plugin *h);
 /* Closes when open, then dlcloses. */
 void gh_test_plugin_unload(gh_test_plugin *h);
 
+/* A plugin test's start: `argv[1]` is the plugin (`plugin_file` names it in
+ * the usage line); loads and opens it with no options. 0 when it is open;
+ * otherwise the exit code (2: usage, 1: load or open failed), having said
+ * why on stderr. */
+int gh_test_plugin_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file);
+
 /* Index of the kernel with this name, or -1. */
 int gh_test_find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name);
 

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "plugin.h"
 
 #ifdef __cplusplus
@@ -86,6 +87,22 @@ static inline size_t gh_plugin_dtype_size(gh_dtype d)
     case GH_I8: return 1;
     }
     return 0;
+}
+
+/* The unit roundoff (gemmhost/half.h) of a declared precision's roundings;
+ * 0 for GH_PREC_AS_STORED (no rounding beyond the stored type's). */
+static inline double gh_plugin_unit_roundoff(gh_precision p)
+{
+    switch (p) {
+    case GH_PREC_TF32: return GH_U_TF32;
+    case GH_PREC_BF16: return GH_U_BF16;
+    case GH_PREC_F16: return GH_U_F16;
+    case GH_PREC_F32: return GH_U_F32;
+    case GH_PREC_F64: return GH_U_F64;
+    case GH_PREC_TF32_TRUNCATED: return GH_U_TF32_TRUNCATED;
+    case GH_PREC_AS_STORED: break;
+    }
+    return 0.0;
 }
 
 /* (minor 5) A GEMM's element types and scales, read by size: an older
