@@ -1,6 +1,7 @@
 #include "gemm8_suite.h"
 
 #include <stdio.h>
+#include <string.h>
 #include "../check.h"
 #include "data.h"
 #include "gemmhost/plugin_helpers.h"
@@ -116,4 +117,15 @@ void gh_test_8bit_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device,
             "i8 with scale_a 2 refused");
     refused(api, ctx, device, kernel, params, n_params, label, &i8, 0.5, GH_INVALID_ARGUMENT,
             "i8 with alpha 0.5 refused");
+}
+
+void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n)
+{
+    for (int i = 0; i < api->kernel_count(ctx); i++) {
+        const gh_kernel_info *k = api->kernel_info(ctx, i);
+        int listed = 0;
+        for (int e = 0; e < n; e++) listed |= strcmp(k->name, named[e]) == 0;
+        if (listed) gh_test_8bit_declared(api, ctx, i, k->name);
+        else CHECK(k->n_combos == 0, "%s lists no type combination (it has %zu)", k->name, k->n_combos);
+    }
 }

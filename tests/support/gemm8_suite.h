@@ -27,6 +27,9 @@ gh_test_case8 gh_test_8bit_case(const gh_dtype combo[3], const gh_test_shape8 *s
 /* The kernel lists each of the 13 combinations, declaring inputs AS_STORED
  * and accumulation F32 (FP8) or AS_STORED (i8 -> i32, exact). */
 void gh_test_8bit_declared(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label);
+/* Every kernel of the plugin: the n named ones list the 13 combinations
+ * (gh_test_8bit_declared), every other kernel lists none. */
+void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n);
 
 /* Every combination whose bit is set in combo_mask (bit i: entry i of
  * gh_test_8bit_combos) on every shape, variant (shape index + combo index +

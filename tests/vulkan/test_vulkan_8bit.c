@@ -75,25 +75,13 @@ static void coopmat_i8(const gh_plugin_api *api, gh_plugin *ctx)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s gemmhost-vulkan.so\n", argv[0]);
-        return 2;
-    }
-    check_quiet = 1;
     gh_test_plugin h;
-    if (gh_test_plugin_load(&h, argv[1]) != 0 || gh_test_plugin_open(&h, NULL, 0) != GH_OK) {
-        fprintf(stderr, "%s\n", h.error);
-        return 1;
-    }
+    int rc = gh_test_plugin_start(&h, argc, argv, "gemmhost-vulkan.so");
+    if (rc != 0) return rc;
+    check_quiet = 1;
     const gh_plugin_api *api = h.api;
     static const char *const eight_bit[] = {"naive", "tiled", "blocked"};
-    for (int i = 0; i < api->kernel_count(h.ctx); i++) {
-        const gh_kernel_info *k = api->kernel_info(h.ctx, i);
-        int listed = 0;
-        for (int e = 0; e < 3; e++) listed |= strcmp(k->name, eight_bit[e]) == 0;
-        if (listed) gh_test_8bit_declared(api, h.ctx, i, k->name);
-        else CHECK(k->n_combos == 0, "%s lists no type combination (it has %zu)", k->name, k->n_combos);
-    }
+    gh_test_8bit_kernel_table(api, h.ctx, eight_bit, 3);
     if (api->device_count(h.ctx) < 1) {
         printf("skip: no Vulkan device: %s\n", api->last_error(h.ctx));
         gh_test_plugin_unload(&h);
