@@ -105,9 +105,9 @@ static void test_generated_header(const gh_plugin_api *api, gh_plugin *ctx, cons
     gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
     const int kernel = gh_test_find_kernel(api, ctx, "wgmma");
     const gh_kernel_info *info = kernel >= 0 ? api->kernel_info(ctx, kernel) : NULL;
-    const int64_t small[3] = {128, 64, 2}; /* bm, bn, stages */
+    const int64_t small[4] = {128, 64, 2, 0}; /* bm, bn, stages, promote */
     if (!CHECK(compile && info && info->n_params == sizeof small / sizeof small[0],
-               "get_proc(%s) and kernel wgmma, with 3 parameters", GEMMHOST_CUDA_COMPILE))
+               "get_proc(%s) and kernel wgmma, with 4 parameters", GEMMHOST_CUDA_COMPILE))
         return;
     gh_status st = compile(ctx, kernel, GH_F16, small, info->n_params, 9, 0);
     const char *e = api->last_error(ctx);
