@@ -33,4 +33,4 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'kernel-source|full-sweep|perf'
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'kernel-source|full-sweep|perf|mpi-ranks'

@@ -59,12 +59,15 @@ static i8_epilogue i8_epilogue_of(const cpu_gemm_job *job)
     return (i8_epilogue){(int32_t)job->args->alpha, (int32_t)job->args->beta};
 }
 
-static void store_i8(void *c, int64_t at, const i8_epilogue *e, int32_t acc)
+/* As i32 (loops.c): the sum in 64 bits, wrapped to 32 when stored, as GPUs
+ * do; a 32-bit sum would overflow as undefined behaviour where the probe
+ * drives it past int32 on purpose. */
+static void store_i8(void *c, int64_t at, const i8_epilogue *e, int64_t acc)
 {
     int32_t *dst = &((int32_t *)c)[at];
-    int32_t out = e->alpha * acc;
-    if (e->beta != 0) out += e->beta * *dst;
-    *dst = out;
+    uint64_t out = (uint64_t)e->alpha * (uint64_t)acc;
+    if (e->beta != 0) out += (uint64_t)e->beta * (uint64_t)(int64_t)*dst;
+    *dst = (int32_t)(uint32_t)out;
 }
 
 /* C's element (i, j) through the epilogue `epi` that SETUP declared. */
@@ -81,8 +84,8 @@ static void store_i8(void *c, int64_t at, const i8_epilogue *e, int32_t acc)
 DEFINE_GEMM_LOOPS(uint8_t, float, fp8, FP8_SETUP, FP8_A, FP8_B, STORE_FP8)
 
 #define I8_SETUP   const i8_epilogue epi = i8_epilogue_of(job)
-#define I8_LOAD(x) ((int32_t)(x))
-DEFINE_GEMM_LOOPS(int8_t, int32_t, i8, I8_SETUP, I8_LOAD, I8_LOAD, STORE_I8)
+#define I8_LOAD(x) ((int64_t)(x))
+DEFINE_GEMM_LOOPS(int8_t, int64_t, i8, I8_SETUP, I8_LOAD, I8_LOAD, STORE_I8)
 
 /* The kernel table lists FP8 A and B with an FP8 partner only, and i8 with
  * i8 (gh_plugin_check_gemm refused the rest). */

@@ -90,25 +90,46 @@ static void put(gh_dtype d, unsigned char *buf, size_t i, double v)
     case GH_E4M3: buf[i] = gh_f64_to_e4m3(v); break;
     case GH_E5M2: buf[i] = gh_f64_to_e5m2(v); break;
     case GH_I8: buf[i] = (unsigned char)(int8_t)v; break;
-    case GH_F16: ((uint16_t *)buf)[i] = gh_f64_to_f16(v); break;
-    case GH_BF16: ((uint16_t *)buf)[i] = gh_f64_to_bf16(v); break;
-    case GH_F32: ((float *)buf)[i] = (float)v; break;
-    case GH_F64: ((double *)buf)[i] = v; break;
-    case GH_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
+    /* memcpy: the buffers are byte arrays, not aligned for wider types */
+    case GH_F16: {
+        const uint16_t h = gh_f64_to_f16(v);
+        memcpy(buf + i * 2, &h, 2);
+        break;
+    }
+    case GH_BF16: {
+        const uint16_t h = gh_f64_to_bf16(v);
+        memcpy(buf + i * 2, &h, 2);
+        break;
+    }
+    case GH_F32: {
+        const float f = (float)v;
+        memcpy(buf + i * 4, &f, 4);
+        break;
+    }
+    case GH_F64: memcpy(buf + i * 8, &v, 8); break;
+    case GH_I32: {
+        const int32_t w = (int32_t)v;
+        memcpy(buf + i * 4, &w, 4);
+        break;
+    }
     }
 }
 
 static double get(gh_dtype d, const unsigned char *buf, size_t i)
 {
+    uint16_t h;
+    float f;
+    double x;
+    int32_t w;
     switch (d) {
     case GH_E4M3: return gh_e4m3_to_f64(buf[i]);
     case GH_E5M2: return gh_e5m2_to_f64(buf[i]);
     case GH_I8: return (int8_t)buf[i];
-    case GH_F16: return gh_f16_to_f64(((const uint16_t *)buf)[i]);
-    case GH_BF16: return gh_bf16_to_f64(((const uint16_t *)buf)[i]);
-    case GH_F32: return ((const float *)buf)[i];
-    case GH_F64: return ((const double *)buf)[i];
-    case GH_I32: return ((const int32_t *)buf)[i];
+    case GH_F16: return gh_f16_to_f64((memcpy(&h, buf + i * 2, 2), h));
+    case GH_BF16: return gh_bf16_to_f64((memcpy(&h, buf + i * 2, 2), h));
+    case GH_F32: return (memcpy(&f, buf + i * 4, 4), f);
+    case GH_F64: return (memcpy(&x, buf + i * 8, 8), x);
+    case GH_I32: return (memcpy(&w, buf + i * 4, 4), w);
     }
     return NAN;
 }
