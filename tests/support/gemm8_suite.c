@@ -5,6 +5,7 @@
 #include "../check.h"
 #include "data.h"
 #include "gemmhost/plugin_helpers.h"
+#include "plugin_handle.h"
 
 const gh_test_shape8 gh_test_8bit_full_shapes[GH_TEST_8BIT_FULL_SHAPES] = {
     {0, 0, 1, 1, 1},     {0, 1, 1, 1, 1},     {1, 0, 1, 1, 1},     {1, 1, 1, 1, 1},
@@ -127,5 +128,28 @@ void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const c
         for (int e = 0; e < n; e++) listed |= strcmp(k->name, named[e]) == 0;
         if (listed) gh_test_8bit_declared(api, ctx, i, k->name);
         else CHECK(k->n_combos == 0, "%s lists no type combination (it has %zu)", k->name, k->n_combos);
+    }
+}
+
+size_t gh_test_8bit_defaults(const gh_kernel_info *k, int64_t *values, size_t room)
+{
+    for (size_t i = 0; i < k->n_params && i < room; i++) values[i] = k->params[i].default_value;
+    return k->n_params;
+}
+
+void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes,
+                                      size_t n_shapes)
+{
+    const int kernel = gh_test_find_kernel(api, ctx, "blocked");
+    if (kernel < 0) return; /* reported by the kernel-table check */
+    static const struct {
+        int64_t tile, work;
+        unsigned combos; /* e5m2*e4m3->f16 and i8; e4m3*e5m2->f32 and i8 */
+    } sets[] = {{32, 2, 1u << 7 | 1u << 12}, {32, 4, 1u << 3 | 1u << 12}};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        const int64_t params[2] = {sets[i].tile, sets[i].work}; /* blocked's order: tile, work */
+        char label[48];
+        snprintf(label, sizeof label, "blocked tile=%lld work=%lld", (long long)sets[i].tile, (long long)sets[i].work);
+        gh_test_8bit_cases(api, ctx, 0, kernel, params, 2, label, shapes, n_shapes, sets[i].combos, (int)i);
     }
 }

@@ -27,6 +27,13 @@ gh_test_case8 gh_test_8bit_case(const gh_dtype combo[3], const gh_test_shape8 *s
 /* The kernel lists each of the 13 combinations, declaring inputs AS_STORED
  * and accumulation F32 (FP8) or AS_STORED (i8 -> i32, exact). */
 void gh_test_8bit_declared(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label);
+/* The kernel's default parameter values into values (at most room of them);
+ * returns n_params. */
+size_t gh_test_8bit_defaults(const gh_kernel_info *k, int64_t *values, size_t room);
+/* blocked at tile 32 and its other work values (other SPIR-V modules, other
+ * -DWORK programs), for an FP8 pair and i8, on the given shapes. */
+void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes,
+                                      size_t n_shapes);
 /* Every kernel of the plugin: the n named ones list the 13 combinations
  * (gh_test_8bit_declared), every other kernel lists none. */
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n);

@@ -35,37 +35,13 @@ static const gh_test_shape8 shapes[] = {
 #define SHAPES   shapes
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 
-static size_t defaults(const gh_kernel_info *k, int64_t *values)
-{
-    for (size_t i = 0; i < k->n_params && i < MAX_PARAMS; i++) values[i] = k->params[i].default_value;
-    return k->n_params;
-}
-
-/* blocked at tile 32 and the other work values (Vulkan: other SPIR-V
- * modules; OpenCL: other -DWORK programs), for an FP8 pair and i8. */
-static void blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx)
-{
-    const int kernel = gh_test_find_kernel(api, ctx, "blocked");
-    if (kernel < 0) return; /* reported above */
-    static const struct {
-        int64_t tile, work;
-        unsigned combos; /* e5m2*e4m3->f16 and i8; e4m3*e5m2->f32 and i8 */
-    } sets[] = {{32, 2, 1u << 7 | 1u << 12}, {32, 4, 1u << 3 | 1u << 12}};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-        const int64_t params[2] = {sets[i].tile, sets[i].work}; /* blocked's order: tile, work */
-        char label[48];
-        snprintf(label, sizeof label, "blocked tile=%lld work=%lld", (long long)sets[i].tile, (long long)sets[i].work);
-        gh_test_8bit_cases(api, ctx, 0, kernel, params, 2, label, SHAPES, N_SHAPES, sets[i].combos, (int)i);
-    }
-}
-
 /* coopmat is asked for i8 and refuses, saying why (not just "no version"). */
 static void coopmat_i8(const gh_plugin_api *api, gh_plugin *ctx)
 {
     const int kernel = gh_test_find_kernel(api, ctx, "coopmat");
     if (!CHECK(kernel >= 0, "kernel coopmat found")) return;
     int64_t params[MAX_PARAMS];
-    const size_t n_params = defaults(api->kernel_info(ctx, kernel), params);
+    const size_t n_params = gh_test_8bit_defaults(api->kernel_info(ctx, kernel), params, MAX_PARAMS);
     gh_test_case8 c = gh_test_8bit_case(gh_test_8bit_combos[12], &shapes[1], 0, 1);
     char why[400];
     gh_test_case8_result r = gh_test_run_case8(api, ctx, 0, kernel, params, n_params, &c, why, sizeof why);
@@ -90,7 +66,7 @@ int main(int argc, char **argv)
     /* A device without 8-bit storage refuses them all, saying so: a skip. */
     const int naive = gh_test_find_kernel(api, h.ctx, "naive");
     int64_t params[MAX_PARAMS];
-    size_t n_params = defaults(api->kernel_info(h.ctx, naive), params);
+    size_t n_params = gh_test_8bit_defaults(api->kernel_info(h.ctx, naive), params, MAX_PARAMS);
     gh_test_case8 probe = gh_test_8bit_case(gh_test_8bit_combos[0], &shapes[0], 0, 1);
     char why[400];
     if (gh_test_run_case8(api, h.ctx, 0, naive, params, n_params, &probe, why, sizeof why) == GH_TEST_CASE8_REFUSED &&
@@ -102,12 +78,12 @@ int main(int argc, char **argv)
     for (int e = 0; e < 3; e++) {
         const int kernel = gh_test_find_kernel(api, h.ctx, eight_bit[e]);
         if (!CHECK(kernel >= 0, "kernel %s found", eight_bit[e])) continue;
-        n_params = defaults(api->kernel_info(h.ctx, kernel), params);
+        n_params = gh_test_8bit_defaults(api->kernel_info(h.ctx, kernel), params, MAX_PARAMS);
         gh_test_8bit_cases(api, h.ctx, 0, kernel, params, n_params, eight_bit[e], shapes,
                            sizeof shapes / sizeof shapes[0], e == 0 ? ALL_COMBOS : COVERING_COMBOS, 2 * e);
         gh_test_8bit_refusals(api, h.ctx, 0, kernel, params, n_params, eight_bit[e]);
     }
-    blocked_other_works(api, h.ctx);
+    gh_test_8bit_blocked_other_works(api, h.ctx, SHAPES, N_SHAPES);
     coopmat_i8(api, h.ctx);
     gh_test_plugin_unload(&h);
     return check_summary("vulkan_plugin_8bit");
