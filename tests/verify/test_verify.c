@@ -42,6 +42,12 @@ static void test_names_and_gamma(void)
     double u = 0x1p-24;
     EXPECT(fabs(gh_gamma(GH_F32, 10) - 10 * u / (1 - 10 * u)) < 1e-20, "f32 gamma_10");
     EXPECT(gh_gamma(GH_F64, 10) < gh_gamma(GH_F32, 10), "f64 tighter than f32");
+    /* past K u = 1/2: (1 - u)^-K - 1, finite where K u / (1 - K u) is not */
+    const double g13 = gh_gamma_u(0x1p-13, 8192), exact13 = pow(1 - 0x1p-13, -8192.0) - 1;
+    EXPECT(isfinite(g13) && fabs(g13 - exact13) < 1e-12 && g13 > pow(1 + 0x1p-13, 8192.0) - 1,
+           "gamma_8192(2^-13) is (1 - u)^-K - 1 = %.6f, got %.6f", exact13, g13);
+    EXPECT(gh_gamma_u(0x1p-13, 4095) == 4095 * 0x1p-13 / (1 - 4095 * 0x1p-13),
+           "below K u = 1/2 gamma is K u / (1 - K u)");
 }
 
 /* A correct result passes for every dtype, transpose, odd shape and method,
@@ -636,11 +642,14 @@ static void test_eight_bit(void)
 static void test_narrow_accumulation_bound(void)
 {
     const double ones[3] = {1, 1, 1};
-    const int64_t k = 1000;
+    /* the last two: K 2^-bits >= 1, where gamma_K's formula has no value
+     * (a 13-bit FP8 tensor-core sum over K = 8192) and (1 - u)^-K - 1 holds */
     struct {
         uint32_t bits, every;
-    } decl[] = {{14, 0}, {14, 128}, {13, 32}, {22, 0}};
+        int64_t k;
+    } decl[] = {{14, 0, 1000}, {14, 128, 1000}, {13, 32, 1000}, {22, 0, 1000}, {13, 0, 8192}, {10, 0, 3000}};
     for (size_t t = 0; t < sizeof decl / sizeof decl[0]; t++) {
+        const int64_t k = decl[t].k;
         test_case tc;
         make_8bit(&tc, GH_E4M3, GH_E4M3, GH_F32, 3, 4, k, 1, 0, ones);
         gh_verify_options opt = test_options(GH_VERIFY_FULL);
