@@ -122,6 +122,9 @@ static void peak_of(const gh_nvml_gpu *g, const gh_result *r, gh_gpu_state *st)
     case GH_F32: a = r->arith.u_in > 1e-5 ? GH_PEAK_TF32 : GH_PEAK_F32; break; /* TF32 inputs: u = 2^-11 */
     case GH_F16: a = GH_PEAK_F16; break;
     case GH_BF16: a = GH_PEAK_BF16; break;
+    case GH_E4M3:
+    case GH_E5M2: a = GH_PEAK_FP8; break;
+    case GH_I8: a = GH_PEAK_I8; break;
     default: snprintf(st->peak_why, sizeof st->peak_why, "no peak for %s", gh_dtype_name(r->dtype)); return;
     }
     if (g->cc_major < 0 || !g->sms || !g->max_sm_mhz) {

@@ -11,15 +11,16 @@ typedef struct arch_rates {
     int rate[GH_PEAK_UNITS][GH_PEAK_N]; /* [unit][arith], flops/SM/clock: 0 none, -1 unknown */
 } arch_rates;
 
-/*                        f64   f32  tf32   f16  bf16 */
+/* SIMT i8 (dp4a) is left unknown: its rate is not in the whitepapers' tables.
+ *                        f64   f32  tf32   f16  bf16  fp8    i8 */
 static const arch_rates rates[] = {
-    {7, 0, 64, {{64, 128, 0, 256, 0}, {0, 0, 0, 1024, 0}}},             /* Volta (V100) */
-    {8, 0, 64, {{64, 128, 0, 512, 256}, {128, 0, 1024, 2048, 2048}}},   /* Ampere (A100) */
-    {9, 0, 128, {{128, 256, 0, 512, 512}, {256, 0, 2048, 4096, 4096}}}, /* Hopper (H100, H200) */
+    {7, 0, 64, {{64, 128, 0, 256, 0, 0, -1}, {0, 0, 0, 1024, 0, 0, 0}}},                   /* Volta (V100) */
+    {8, 0, 64, {{64, 128, 0, 512, 256, 0, -1}, {128, 0, 1024, 2048, 2048, 0, 4096}}},      /* Ampere (A100) */
+    {9, 0, 128, {{128, 256, 0, 512, 512, 0, -1}, {256, 0, 2048, 4096, 4096, 8192, 8192}}}, /* Hopper (H100, H200) */
     /* GA10x and Ada: SIMT known; tensor rates differ by product (GeForce
      * halves f32 accumulation), so unknown */
-    {8, 6, 128, {{4, 256, 0, 256, 256}, {0, 0, -1, -1, -1}}},
-    {8, 9, 128, {{4, 256, 0, 256, 256}, {0, 0, -1, -1, -1}}},
+    {8, 6, 128, {{4, 256, 0, 256, 256, 0, -1}, {0, 0, -1, -1, -1, 0, -1}}},
+    {8, 9, 128, {{4, 256, 0, 256, 256, 0, -1}, {0, 0, -1, -1, -1, -1, -1}}},
 };
 
 static const arch_rates *arch_of(int major, int minor)
@@ -31,7 +32,7 @@ static const arch_rates *arch_of(int major, int minor)
 
 const char *gh_peak_arith_name(gh_peak_arith a)
 {
-    static const char *const names[GH_PEAK_N] = {"f64", "f32", "tf32", "f16", "bf16"};
+    static const char *const names[GH_PEAK_N] = {"f64", "f32", "tf32", "f16", "bf16", "fp8", "i8"};
     return (unsigned)a < GH_PEAK_N ? names[a] : "?";
 }
 

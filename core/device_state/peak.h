@@ -14,11 +14,13 @@ typedef enum gh_peak_arith {
     GH_PEAK_TF32,
     GH_PEAK_F16,
     GH_PEAK_BF16,
+    GH_PEAK_FP8, /* e4m3 and e5m2 */
+    GH_PEAK_I8,  /* i8 products into i32: operations, not flops */
     GH_PEAK_N
 } gh_peak_arith;
 typedef enum gh_peak_unit { GH_PEAK_SIMT, GH_PEAK_TENSOR, GH_PEAK_UNITS } gh_peak_unit;
 
-const char *gh_peak_arith_name(gh_peak_arith a); /* "f64", "f32", "tf32", "f16", "bf16" */
+const char *gh_peak_arith_name(gh_peak_arith a); /* "f64", "f32", "tf32", "f16", "bf16", "fp8", "i8" */
 const char *gh_peak_unit_name(gh_peak_unit u);   /* "simt", "tensor" */
 
 /* Dense flops per SM per clock (an FMA is 2) for compute capability

@@ -47,6 +47,12 @@ expect_in "CSV: state" "$(csv_field throttle gpu_state)" "sampled"
 notes=$(grep -c "^note: peak of .*compute capability 9.0, SMs from NVML: 16896 cores / 128 per SM" <<<"$out")
 [ "$notes" = 1 ] && ok "the peak's derivation printed once for the device" || bad "peak derivation printed $notes times"
 expect_in "the derivation names units, clock and ops" "$out" "tensor f16 132 SMs x 1980 MHz x 4096 = 1070.5 TFLOP/s"
+expect_in "the derivation gives FP8 and i8 too" "$out" "tensor fp8 132 SMs x 1980 MHz x 8192 = 2141.1 TFLOP/s; tensor i8"
+
+# --- 8-bit results are held to the tensor cores' FP8 and i8 peaks.
+FAKE_NVML_MODE=steady GEMMHOST_NVML_LIBRARY=$fake_nvml "$gemmhost" --config "$(config eight)" --dtype e4m3 >/dev/null 2>&1
+expect_in "JSON: e4m3 peak, tensor: 132 x 1980 MHz x 8192" "$(field eight peak_gflops)" "2141061.12"
+expect_in "JSON: e4m3 peak unit" "$(field eight peak_unit)" "tensor"
 
 # --- JUnit carries the state as properties.
 FAKE_NVML_MODE=throttle GEMMHOST_NVML_LIBRARY=$fake_nvml "$gemmhost" --config "$(config junit)" \
