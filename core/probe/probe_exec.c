@@ -41,13 +41,27 @@ static void failed(const probe_target *t, const char *call, gh_status s, probe_o
     snprintf(out->detail, sizeof out->detail, "%s%s%s", named ? "" : call, named ? "" : ": ", why);
 }
 
-static int fill(gh_matrix *m, gh_dtype d, int64_t rows, int64_t cols, const double *values)
+/* rows x cols of values (row-major, rows x cols; NULL: zeros) into a
+ * matrix of at least that size, zeros beyond; transposed: stored as its
+ * transpose. */
+static int fill(gh_matrix *m, gh_dtype d, int64_t rows, int64_t cols, int64_t stored_rows, int64_t stored_cols,
+                const double *values, int transposed)
 {
-    if (gh_matrix_alloc(m, d, rows, cols, cols, 0) != 0) return -1;
+    if (gh_matrix_alloc(m, d, stored_rows, stored_cols, stored_cols, 0) != 0) return -1;
+    for (int64_t i = 0; i < stored_rows; i++)
+        for (int64_t j = 0; j < stored_cols; j++) gh_matrix_set(m, i, j, 0.0);
     if (values)
         for (int64_t i = 0; i < rows; i++)
-            for (int64_t j = 0; j < cols; j++) gh_matrix_set(m, i, j, values[i * cols + j]);
+            for (int64_t j = 0; j < cols; j++) {
+                if (transposed) gh_matrix_set(m, j, i, values[i * cols + j]);
+                else gh_matrix_set(m, i, j, values[i * cols + j]);
+            }
     return 0;
+}
+
+static int64_t round_up_16(int64_t v)
+{
+    return (v + 15) / 16 * 16;
 }
 
 /* Allocates a buffer and uploads m into it. */
@@ -62,13 +76,19 @@ static gh_status place(const probe_target *t, const gh_matrix *m, gh_buffer **bu
     return t->api->upload(t->ctx, *buf, 0, m->storage, bytes);
 }
 
-void probe_exec(const probe_target *t, const probe_case *c, probe_outcome *out)
+void probe_exec(const probe_target *t, const probe_case *c, int kmajor, probe_outcome *out)
 {
     memset(out, 0, sizeof *out);
     gh_matrix a = {0}, b = {0}, cm = {0};
     gh_buffer *ba = NULL, *bb = NULL, *bc = NULL;
-    if (fill(&a, c->dtype, c->m, c->k, c->a) || fill(&b, c->b_dtype, c->k, c->n, c->b) ||
-        fill(&cm, c->c_dtype, c->m, c->n, NULL)) {
+    /* K-major: B stored as its transpose (nt), every edge padded with zeros
+     * to a multiple of 16, so rows are whole 16 bytes; the zeros after the
+     * case's K add nothing to a sum */
+    const int64_t m = kmajor ? round_up_16(c->m) : c->m, n = kmajor ? round_up_16(c->n) : c->n,
+                  k = kmajor ? round_up_16(c->k) : c->k;
+    if (fill(&a, c->dtype, c->m, c->k, m, k, c->a, 0) ||
+        fill(&b, c->b_dtype, c->k, c->n, kmajor ? n : k, kmajor ? k : n, c->b, kmajor) ||
+        fill(&cm, c->c_dtype, c->m, c->n, m, n, NULL, 0)) {
         out->kind = PROBE_ERROR;
         snprintf(out->detail, sizeof out->detail, "out of host memory");
         goto done;
@@ -82,14 +102,15 @@ void probe_exec(const probe_target *t, const probe_case *c, probe_outcome *out)
     gh_gemm_args args = {
         .size = sizeof args,
         .dtype = c->dtype,
-        .m = c->m,
-        .n = c->n,
-        .k = c->k,
+        .m = m,
+        .n = n,
+        .k = k,
         .alpha = 1.0,
         .beta = 0.0,
-        .lda = c->k,
-        .ldb = c->n,
-        .ldc = c->n,
+        .trans_b = kmajor,
+        .lda = k,
+        .ldb = kmajor ? k : n,
+        .ldc = n,
         .a = ba,
         .b = bb,
         .c = bc,

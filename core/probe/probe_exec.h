@@ -32,8 +32,11 @@ typedef struct probe_outcome {
     double *c;         /* m x n, row-major, as read back (PROBE_RAN only) */
 } probe_outcome;
 
-/* Runs c on t: A and B uploaded, C = A B (alpha 1, beta 0), C read back. */
-void probe_exec(const probe_target *t, const probe_case *c, probe_outcome *out);
+/* Runs c on t: A and B uploaded, C = A B (alpha 1, beta 0), C read back.
+ * kmajor: B stored transposed (nt) and M, N, K padded with zeros to
+ * multiples of 16, for kernels that take only that (wgmma's FP8, cuBLASLt's
+ * 8-bit GEMMs); C is read back at the case's m x n either way. */
+void probe_exec(const probe_target *t, const probe_case *c, int kmajor, probe_outcome *out);
 void probe_outcome_free(probe_outcome *out);
 const char *probe_outcome_name(probe_outcome_kind k);
 

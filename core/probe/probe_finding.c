@@ -49,7 +49,29 @@ void probe_finding_case(probe_finding *f, const probe_case *c)
 probe_outcome *probe_ctx_run(probe_ctx *x, const char *property, const probe_case *c)
 {
     probe_outcome *o = gh_xcalloc(1, sizeof *o);
-    probe_exec(x->target, c, o);
+    probe_exec(x->target, c, x->kmajor, o);
+    if (o->kind == PROBE_UNSUPPORTED && !x->kmajor) {
+        /* refused the layout rather than the arithmetic? (wgmma's FP8 and
+         * cuBLASLt's 8-bit GEMMs take only K-major B in whole 16 bytes) */
+        char refused[sizeof o->detail];
+        snprintf(refused, sizeof refused, "%s", o->detail);
+        probe_outcome_free(o);
+        probe_exec(x->target, c, 1, o);
+        if (o->kind == PROBE_RAN) {
+            x->kmajor = 1;
+            probe_finding *f = probe_finding_add(x->out, "layout");
+            snprintf(f->verdict, sizeof f->verdict, "nt-padded");
+            snprintf(f->text, sizeof f->text,
+                     "the kernel refused the cases as nn with tight rows (%.200s); from case %s on every case "
+                     "ran as nt with M, N and K padded with zeros to multiples of 16",
+                     refused, c->name);
+            return o;
+        }
+        if (o->kind == PROBE_UNSUPPORTED) { /* the first refusal is the one to report */
+            probe_outcome_free(o);
+            snprintf(o->detail, sizeof o->detail, "%s", refused);
+        }
+    }
     if (o->kind == PROBE_RAN) return o;
     probe_finding *f = probe_finding_add(x->out, property);
     snprintf(f->verdict, sizeof f->verdict, "%s", probe_outcome_name(o->kind));

@@ -53,6 +53,7 @@ typedef struct probe_ctx {
     int acc_bits;   /* measured by probe_accumulator; -1 before or when unknown */
     int input_bits; /* measured by probe_inputs; -1 before or when unknown */
     int repeats;    /* runs of the order case for the repeat check */
+    int kmajor;     /* the kernel refused nn and took nt padded to 16s (probe_exec): every later case so */
 } probe_ctx;
 
 /* Runs case c (the caller keeps it). Returns the outcome with C, or NULL

@@ -32,11 +32,15 @@
 #define FA_I8_SATURATE  11
 /* FA_FP8's combinations, but scale_a scale_b multiplies each product before the sum */
 #define FA_SCALE_BEFORE 12
+/* FA_FP8's arithmetic, but only nt with rows of whole 16 elements (as wgmma's FP8, cuBLASLt's 8-bit GEMMs) */
+#define FA_KMAJOR       13
 /* the modes that run combinations: e4m3 x e4m3 -> f32 (13-bit sum promoted every 4), e4m3 x e5m2 -> f32
  * (f32 sum), i8 x i8 -> i32 (exact), scales applied to the rounded sum */
 #define FA_COMBOS                                                                          \
     (FAKE_ARITH == FA_FP8 || FAKE_ARITH == FA_FP8_FLUSH || FAKE_ARITH == FA_I8_SATURATE || \
-     FAKE_ARITH == FA_SCALE_BEFORE)
+     FAKE_ARITH == FA_SCALE_BEFORE || FAKE_ARITH == FA_KMAJOR)
+/* B's element (p, j): stored as K x N, or N x K when transposed (nt) */
+#define B_INDEX(g, p, j) ((g)->b_offset + (uint64_t)((g)->trans_b ? (j) * (g)->ldb + (p) : (p) * (g)->ldb + (j)))
 
 struct gh_plugin {
     int gemm_calls;
@@ -218,7 +222,7 @@ static void fp8_gemm(const gh_gemm_args *g)
             double full = 0, narrow = 0;
             for (int64_t p = 0; p < g->k; p++) {
                 const double x = fp8_load(g->dtype, a[g->a_offset + (uint64_t)(i * g->lda + p)]);
-                const double y = fp8_load(g->b_dtype, b[g->b_offset + (uint64_t)(p * g->ldb + j)]) * (before ? ab : 1);
+                const double y = fp8_load(g->b_dtype, b[B_INDEX(g, p, j)]) * (before ? ab : 1);
                 if (!narrow_sum) {
                     full = (float)(full + x * y);
                     continue;
@@ -244,8 +248,7 @@ static void i8_gemm(const gh_gemm_args *g)
         for (int64_t j = 0; j < g->n; j++) {
             int64_t sum = 0;
             for (int64_t p = 0; p < g->k; p++)
-                sum +=
-                    (int64_t)a[g->a_offset + (uint64_t)(i * g->lda + p)] * b[g->b_offset + (uint64_t)(p * g->ldb + j)];
+                sum += (int64_t)a[g->a_offset + (uint64_t)(i * g->lda + p)] * b[B_INDEX(g, p, j)];
             sum *= (int64_t)g->alpha;
             if (FAKE_ARITH == FA_I8_SATURATE) sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
             c[g->c_offset + (uint64_t)(i * g->ldc + j)] = (int32_t)(uint32_t)(uint64_t)sum;
@@ -255,8 +258,14 @@ static void i8_gemm(const gh_gemm_args *g)
 static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh_gemm_timing *t)
 {
     const int explicit_types = g && GH_HAS_MEMBER(g, gh_gemm_args, explicit_types) && g->explicit_types;
-    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b || g->beta != 0 || (explicit_types && !FA_COMBOS))
-        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake runs C = alpha A B on device 0 only");
+    if (d != 0 || k != 0 || !g || g->trans_a || g->trans_b != (FAKE_ARITH == FA_KMAJOR) || g->beta != 0 ||
+        (explicit_types && !FA_COMBOS))
+        return gh_plugin_set_error(GH_UNSUPPORTED, FAKE_ARITH == FA_KMAJOR
+                                                       ? "gemm: the fake runs C = alpha A B^T (nt) on device 0 only"
+                                                       : "gemm: the fake runs C = alpha A B on device 0 only");
+    if (FAKE_ARITH == FA_KMAJOR && (g->lda % 16 || g->ldb % 16))
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: the fake needs rows in whole 16 elements: lda %lld, ldb %lld",
+                                   (long long)g->lda, (long long)g->ldb);
     ctx->gemm_calls++;
     if (explicit_types) {
         const gh_type_combo *combo = gh_plugin_find_combo(&fa_kernel, g->dtype, g->b_dtype, g->c_dtype);
@@ -280,7 +289,7 @@ static gh_status fa_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, gh
             for (int64_t q = 0; q < g->k; q++) {
                 const int64_t p = backwards ? g->k - 1 - q : q;
                 const double a = load(g, g->a, g->a_offset + (uint64_t)(i * g->lda + p));
-                const double b = load(g, g->b, g->b_offset + (uint64_t)(p * g->ldb + j));
+                const double b = load(g, g->b, B_INDEX(g, p, j));
                 if (g->dtype == GH_I32) isum += (uint64_t)((int64_t)a * (int64_t)b);
                 else acc = step(g, acc, a, b);
             }

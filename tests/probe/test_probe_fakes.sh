@@ -73,6 +73,11 @@ probe fp8 0 && expect fp8 --mismatches none "${fp8_common[@]}" \
     'e4m3*e5m2->f32:accumulator:bits=23,mismatch=0' 'e4m3*e4m3->f32:subnormal_inputs:verdict=kept,mismatch=0' \
     'e4m3*e5m2->f32:subnormal_inputs:verdict=kept' 'e4m3*e4m3->f32:scale_where:verdict=after-sum' \
     'e4m3*e5m2->f32:scale_where:verdict=after-sum' 'i8*i8->i32:int_overflow:verdict=wraps,mismatch=0'
+# A kernel that takes only nt with rows of whole 16s (wgmma's FP8, cuBLASLt's 8-bit GEMMs): the probe
+# says so once per dtype and runs every case that way, padded with zeros, with the same findings.
+probe kmajor 0 && expect kmajor --mismatches none "${fp8_common[@]}" \
+    'e4m3*e4m3->f32:layout:verdict=nt-padded' 'e4m3*e4m3->f32:accumulator:bits=13,mismatch=0' \
+    'e4m3*e4m3->f32:acc_promotion:verdict=every,every=4,mismatch=0' 'e4m3*e5m2->f32:accumulator:bits=23,mismatch=0'
 # FP8 subnormal inputs flushed (OCP keeps them): flagged, in both types.
 probe fp8_flush 1 && expect fp8_flush --mismatches subnormal_inputs "${fp8_common[@]}" \
     'e4m3*e4m3->f32:subnormal_inputs:verdict=flushed,mismatch=1' 'e4m3*e5m2->f32:subnormal_inputs:verdict=flushed,mismatch=1'
