@@ -13,9 +13,11 @@
 #include "gemmhost/half.h"
 #include "gemm_case.h"
 
-#define M 5
-#define N 4
-#define K 6
+/* nt with every edge 32: the layout every kernel takes (cuBLASLt's 8-bit
+ * GEMMs and wgmma's FP8 want K-major B and rows in whole 16 bytes). */
+#define M 32
+#define N 32
+#define K 32
 
 /* The combos the host reads: minor >= 5 and the info's size covering them. */
 static size_t combos_of(const conformance *c, const gh_kernel_info *ki, const gh_type_combo **out)
@@ -134,7 +136,7 @@ static double get(gh_dtype d, const unsigned char *buf, size_t i)
     return NAN;
 }
 
-/* Row-major M x K A, K x N B, M x N C; every value a small integer, so
+/* Row-major M x K A, N x K B (used transposed: nt), M x N C; every value a small integer, so
  * that the product is exact in every type and any accumulation of >= 8 bits. */
 typedef struct combo_case {
     gh_buffer *a, *b, *c;
@@ -156,7 +158,7 @@ static gh_status make_case(const conformance *c, int device, const gh_kernel_inf
 {
     memset(cc, 0, sizeof *cc);
     for (int i = 0; i < M * K; i++) put(a, cc->host_a, (size_t)i, (double)((i * 7 + 3) % 5 - 2));
-    for (int i = 0; i < K * N; i++) put(b, cc->host_b, (size_t)i, (double)((i * 5 + 1) % 5 - 2));
+    for (int i = 0; i < K * N; i++) put(b, cc->host_b, (size_t)i, (double)((i * 3 + 1) % 5 - 2));
     for (int i = 0; i < M * N; i++) put(cd, cc->host_c, (size_t)i, (double)((i * 3 + 2) % 7 - 3));
     const size_t bytes_c = (size_t)(M * N) * elem_size(cd);
     gh_status s;
@@ -177,8 +179,9 @@ static gh_status make_case(const conformance *c, int device, const gh_kernel_inf
                               .k = K,
                               .alpha = 2,
                               .beta = 1,
+                              .trans_b = 1,
                               .lda = K,
-                              .ldb = N,
+                              .ldb = K,
                               .ldc = N,
                               .a = cc->a,
                               .b = cc->b,
@@ -221,13 +224,17 @@ static void check_combo_result(const conformance *c, int device, int kernel, con
         for (int j = 0; j < N; j++) {
             double sum = 0;
             for (int p = 0; p < K; p++)
-                sum += get(cb->a, cc.host_a, (size_t)(i * K + p)) * get(cb->b, cc.host_b, (size_t)(p * N + j));
+                sum += get(cb->a, cc.host_a, (size_t)(i * K + p)) * get(cb->b, cc.host_b, (size_t)(j * K + p));
             const double want = g->scale_c * (g->alpha * g->scale_a * g->scale_b * sum +
                                               g->beta * get(cb->c, cc.host_c, (size_t)(i * N + j)));
+            /* exact in f32; an f16 or bf16 C holds it rounded once, to nearest even */
+            unsigned char stored[8];
+            put(cb->c, stored, 0, want);
+            const double want_stored = get(cb->c, stored, 0);
             const double got = get(cb->c, cc.got, (size_t)(i * N + j));
-            if (got != want) {
+            if (got != want_stored) {
                 CHECK(0, "%s: C[%d,%d] = %g, expected exactly %g (small integers, power-of-two scales)", what, i, j,
-                      got, want);
+                      got, want_stored);
                 free_case(c, &cc);
                 return;
             }
