@@ -107,13 +107,18 @@ static void operands_of(const gh_gemm_args *a, gh_cuda_types t, CUdeviceptr *A, 
     *C = a->c->ptr + a->c_offset * gh_plugin_dtype_size(t.c);
 }
 
+/* Each FP8 scale pointer 16-byte aligned: cuBLASLt 13.1 on an H100/H200
+ * answers CUBLAS_STATUS_NOT_SUPPORTED from cublasLtMatmul (not from its
+ * heuristic) for a scale 4 bytes past another. */
+#define LT_SCALE_STRIDE 16
+
 /* The FP8 variants' descriptor attributes: cuBLASLt's A's and B's scale
  * pointers (device f32), and fast accumulation on (cublaslt-fp8-fast) or
  * off (cublaslt-fp8: partial sums promoted to f32, as it is by default). */
 static gh_status fp8_attributes(const gh_cublaslt_api *lt, int variant, const lt_call *c)
 {
     if (!is_fp8_variant(variant)) return GH_OK;
-    const void *scale_first = (const void *)c->scales, *scale_second = (const void *)(c->scales + sizeof(float));
+    const void *scale_first = (const void *)c->scales, *scale_second = (const void *)(c->scales + LT_SCALE_STRIDE);
     const int8_t fast = variant == GH_CUDA_BLAS_FP8_FAST;
     gh_status st;
     if ((st = gh_cublas_check(lt->cublasLtMatmulDescSetAttribute(c->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
@@ -399,11 +404,14 @@ static gh_status check_variant(const gh_cuda_device *dev, int variant, const gh_
 }
 
 /* Copies the FP8 scales to the slot's device words, in stream order before
- * the GEMM that reads them: cuBLASLt's A's (the caller's B's) first. */
+ * the GEMM that reads them: cuBLASLt's A's (the caller's B's) first, its
+ * B's LT_SCALE_STRIDE bytes on. */
 static gh_status upload_scales(const gh_cu_api *cu, gh_cuda_blas *slot, const gh_gemm_args *a, CUstream stream)
 {
     const gh_plugin_gemm_types sc = gh_plugin_gemm_types_of(a);
-    const float scales[2] = {(float)sc.scale_b, (float)sc.scale_a};
+    float scales[2 * LT_SCALE_STRIDE / sizeof(float)] = {0};
+    scales[0] = (float)sc.scale_b;
+    scales[LT_SCALE_STRIDE / sizeof(float)] = (float)sc.scale_a;
     gh_status st = GH_OK;
     if (!slot->scales && (st = gh_cu_check(cu->cuMemAlloc(&slot->scales, 256), "cuMemAlloc(256 bytes: FP8 scales)")))
         return st;
