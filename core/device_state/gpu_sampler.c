@@ -25,6 +25,7 @@ struct gh_gpu_sampler {
     int energy_ok;    /* every energy read answered */
     int answered_any; /* some sampling call answered */
     unsigned long long energy_before, energy_mj;
+    int energy_still; /* runs across which the energy counter did not move */
 };
 
 /* Keeps the first failure: the one that says most. */
@@ -65,6 +66,7 @@ void gh_gpu_sampler_rep_after(gh_gpu_sampler *s)
         unsigned long long now = 0;
         s->energy_ok = answered(s, "nvmlDeviceGetTotalEnergyConsumption", nv->energy(d, &now));
         if (s->energy_ok && now >= s->energy_before) s->energy_mj += now - s->energy_before;
+        if (s->energy_ok && now == s->energy_before) s->energy_still++;
     }
     unsigned sm = 0, mem = 0, temp = 0, mw = 0;
     unsigned long long events = 0;
@@ -193,7 +195,17 @@ static void fill(gh_gpu_sampler *s, gh_result *r)
     }
     st->temperature_c_max = s->temperature_max;
     st->power_w_median = median_known(s->power, s->n);
-    if (s->energy_ok) {
+    /* NVML's energy counter moves in steps (tens of milliseconds on an
+     * H100/H200): a run it did not move across took a step's energy from
+     * another, so the sum is only the runs' energy when every run saw it move. */
+    if (!s->energy_ok) {
+        snprintf(st->energy_why, sizeof st->energy_why, "unknown: NVML's energy counter did not answer");
+    } else if (s->energy_still) {
+        snprintf(st->energy_why, sizeof st->energy_why,
+                 "unknown: NVML's energy counter did not move across %d of %d runs (its steps are longer than a "
+                 "run; longer runs, or a larger case, measure it)",
+                 s->energy_still, s->n);
+    } else {
         st->energy_j = s->energy_mj / 1000.0;
         if (st->energy_j > 0)
             st->gflop_per_j = 2.0 * (double)r->m * (double)r->n * (double)r->k * r->repeats / 1e9 / st->energy_j;

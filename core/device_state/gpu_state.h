@@ -18,6 +18,7 @@ typedef struct gh_gpu_state {
     double power_w_median;           /* < 0 unknown */
     double energy_j;                 /* the timed repetitions' energy; < 0 unknown */
     double gflop_per_j;              /* 2MNK x repetitions / energy; < 0 unknown */
+    char energy_why[160];            /* "" when energy_j is known; else why it is not */
     unsigned long long clock_events; /* every NVML clock-event reason seen, OR-ed */
     char clock_events_text[160];     /* their names: "sw_power_cap hw_thermal_slowdown"; "" none */
     int throttled;                   /* 1: power or thermal reasons, or SM clock under the fraction */

@@ -122,6 +122,7 @@ static void gpu_fields(gh_fieldset *fs, const gh_result *res)
     gh_fs_num_if(fs, "power_w_median", sampled && g->power_w_median >= 0, g->power_w_median, GH_NUM_DIGITS);
     gh_fs_num_if(fs, "energy_j", sampled && g->energy_j >= 0, g->energy_j, GH_NUM_DIGITS);
     gh_fs_num_if(fs, "gflop_per_j", sampled && g->gflop_per_j >= 0, g->gflop_per_j, GH_NUM_DIGITS);
+    gh_fs_str(fs, "energy_note", sampled ? g->energy_why : "");
     if (sampled) gh_fs_str(fs, "clock_events", g->clock_events_text);
     else gh_fs_null(fs, "clock_events");
     if (sampled) gh_fs_bool(fs, "throttled", g->throttled);

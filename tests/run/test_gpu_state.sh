@@ -71,6 +71,14 @@ expect_status "steady run" $? 0
 expect_in "steady: not throttled" "$(field steady throttled)" "False"
 expect_in "steady: state" "$(field steady gpu_state)" "sampled"
 expect_in "steady: table says ok" "$out" " ok"
+expect_in "steady: energy of 3 runs" "$(field steady energy_j)" "4.5"
+expect_in "steady: no energy note" "[$(field steady energy_note)]" "[]"
+
+# --- An energy counter that moves less often than a run: no energy, and why (not a sum of steps).
+FAKE_NVML_MODE=coarse GEMMHOST_NVML_LIBRARY=$fake_nvml "$gemmhost" --config "$(config coarse)" >/dev/null 2>&1
+expect_in "coarse counter: no energy" "$(field coarse energy_j)" "None"
+expect_in "coarse counter: no GFLOP/J" "$(field coarse gflop_per_j)" "None"
+expect_in "coarse counter: why" "$(field coarse energy_note)" "energy counter did not move across"
 
 # --- A clock drop alone: flagged under the default fraction 0.9, not under 0.5.
 FAKE_NVML_MODE=clockdrop GEMMHOST_NVML_LIBRARY=$fake_nvml "$gemmhost" --config "$(config drop9)" >/dev/null 2>&1
