@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Prints a benchmark table from a gemmhost CSV: one row per backend, kernel
 and parameters, one column per size with GFLOP/s and the ratios to the
-cuBLAS and the CLBlast results of the same size and dtype from the same run."""
+cuBLAS and the CLBlast results of the same size and dtype from the same run
+(in FP8 and i8, cuBLAS is cuBLASLt's cublaslt-fp8 and cublaslt-i8 rows)."""
 import csv, sys
 from collections import OrderedDict
+
+
+# The vendor rows each result is divided by: cuBLAS (through cuBLASLt; its FP8
+# GEMM without fast accumulation and its int8 GEMM for 8-bit) and CLBlast.
+VENDOR = ("cublas", "cublaslt-fp8", "cublaslt-i8", "clblast")
 
 
 def shape(r):
@@ -22,8 +28,8 @@ def main(path):
     sizes = list(OrderedDict.fromkeys(column(r, with_trans) for r in rows))
     baseline, clblast = {}, {}
     for r in rows:
-        if r["kernel"] in ("cublas", "clblast") and r["status"] == "pass" and r["gflops"]:
-            (baseline if r["kernel"] == "cublas" else clblast)[column(r, with_trans)] = float(r["gflops"])
+        if r["kernel"] in VENDOR and r["status"] == "pass" and r["gflops"]:
+            (clblast if r["kernel"] == "clblast" else baseline)[column(r, with_trans)] = float(r["gflops"])
     table = OrderedDict()
     for r in rows:
         key = (r["backend"], r["device_name"][:24], r["kernel"], r["params"])
