@@ -39,20 +39,21 @@ const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = GH_PLUGIN_EXACT_8
 
 /* cuBLASLt's FP8 pairs (cuBLASLt's A is the caller's B: the pairs are
  * symmetric, e5m2 x e5m2 is not among them) with C in f32, f16 or bf16.
- * Without FAST_ACCUM cuBLASLt promotes its tensor-core partial sums to f32:
- * declared as f32. With it the sum stays in the tensor core's narrower
- * accumulator over the whole K: GH_CUDA_FP8_UNPROMOTED_BITS, no promotion
- * (docs/kernels.md says why that many). */
-#define LT_FP8_COMBO(A, B, C, BITS)                                             \
-    {                                                                           \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, BITS, 0 \
+ * Measured on an H100 (docs/kernels.md): without FAST_ACCUM the tensor
+ * cores' 13-bit running sum is added into f32 every 128 K (its outputs are
+ * bit for bit wgmma's with promote 1); with it, never. */
+#define LT_FP8_COMBO(A, B, C, BITS, EVERY)                                          \
+    {                                                                               \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, BITS, EVERY \
     }
-#define LT_FP8_COMBOS(A, B, BITS) \
-    LT_FP8_COMBO(A, B, GH_F32, BITS), LT_FP8_COMBO(A, B, GH_F16, BITS), LT_FP8_COMBO(A, B, GH_BF16, BITS)
+#define LT_FP8_COMBOS_EVERY(A, B, BITS, EVERY)                                        \
+    LT_FP8_COMBO(A, B, GH_F32, BITS, EVERY), LT_FP8_COMBO(A, B, GH_F16, BITS, EVERY), \
+        LT_FP8_COMBO(A, B, GH_BF16, BITS, EVERY)
+#define LT_FP8_COMBOS(A, B, BITS) LT_FP8_COMBOS_EVERY(A, B, BITS, 0)
 static const gh_type_combo lt_fp8_combos[] = {
-    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, 0),
-    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, 0),
-    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, 0),
+    LT_FP8_COMBOS_EVERY(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
+    LT_FP8_COMBOS_EVERY(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
+    LT_FP8_COMBOS_EVERY(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
 };
 static const gh_type_combo lt_fp8_fast_combos[] = {
     LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
