@@ -8,7 +8,7 @@
 
 #include "probe_finding.h"
 
-#define PROMOTION_K 32
+#define PROMOTION_K 256 /* past cuBLASLt's FP8 period of 128 (and DeepGEMM's) */
 
 static void promotion_8bit(probe_ctx *x, const probe_format *in, gh_dtype a_dtype, gh_dtype b_dtype, int m)
 {
