@@ -14,7 +14,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gemmhost_json  # noqa: E402
 
 # The vendor libraries, in the order one is chosen as a dtype's baseline.
-BASELINES = (("cublas", "cuBLAS"), ("clblast", "CLBlast"), ("blas", "the CPU's BLAS"))
+BASELINES = (("cublas", "cuBLAS"), ("cublaslt-fp8", "cuBLASLt's FP8 GEMM"), ("cublaslt-i8", "cuBLASLt's int8 GEMM"),
+             ("clblast", "CLBlast"), ("blas", "the CPU's BLAS"))
 DTYPES = ("f32", "f64", "f16", "bf16", "i32")
 
 
@@ -79,6 +80,8 @@ def dtype_table(results, dtype, with_trans):
             "|---|---|---|---|" + "---:|" * len(columns)]
     notes = []
     for (backend, device, kernel, params), cells in table.items():
+        if all(r["status"] == "unsupported" for r in cells.values()):
+            continue  # a kernel without this dtype (an 8-bit run lists every kernel for both)
         texts = []
         for c in columns:
             r = cells.get(c)
