@@ -81,6 +81,22 @@ probe kmajor 0 && expect kmajor --mismatches none "${fp8_common[@]}" \
 # FP8 subnormal inputs flushed (OCP keeps them): flagged, in both types.
 probe fp8_flush 1 && expect fp8_flush --mismatches subnormal_inputs "${fp8_common[@]}" \
     'e4m3*e4m3->f32:subnormal_inputs:verdict=flushed,mismatch=1' 'e4m3*e5m2->f32:subnormal_inputs:verdict=flushed,mismatch=1'
+# tools/probe_md.py: the flushed subnormals marked in the table and said in words; a file that is
+# not a probe named.
+md=$("$python" "$src/tools/probe_md.py" "$work/fp8_flush.json" 2>&1)
+if grep -q "flushed (!)" <<<"$md" && grep -q "e4m3\*e4m3->f32: subnormal_inputs: " <<<"$md"; then
+    echo "ok: probe_md.py marks and lists the differing finding"
+else
+    echo "FAIL: probe_md.py on fp8_flush.json:"; echo "$md"; failures=$((failures + 1))
+fi
+echo '{"results": []}' >"$work/not-probe.json"
+if md=$("$python" "$src/tools/probe_md.py" "$work/not-probe.json" 2>&1); then
+    echo "FAIL: probe_md.py took a file that is not a probe"; failures=$((failures + 1))
+elif grep -q "not-probe.json: not a gemmhost probe file" <<<"$md"; then
+    echo "ok: probe_md.py names a file that is not a probe"
+else
+    echo "FAIL: probe_md.py's refusal does not name the file: $md"; failures=$((failures + 1))
+fi
 # An i8 -> i32 sum past i32 saturates: named, not flagged (the ABI has no word for overflow).
 probe i8_saturate 0 && expect i8_saturate --mismatches none "${fp8_common[@]}" \
     'i8*i8->i32:int_overflow:verdict=saturates,mismatch=0'
