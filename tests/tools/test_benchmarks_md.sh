@@ -58,6 +58,44 @@ expect_in "naive at 0.25 of cublas" "$out" "| naive | tile=auto |  | 10 (0.25) |
 expect_in "auto parameters: what ran" "$out" "- cpu naive tile=auto at 9x7x5: ran tile=16"
 expect_in "cublas at 1.00" "$out" "| cublas | - | 40 (1.00) | 40 (1.00) |"
 
+# 8-bit: e4m3 and i8 on the C plugin, tiled renamed cublaslt-fp8 in e4m3 and cublaslt-i8 in i8
+# (the vendor rows of 8-bit), with a kernel that has no case of a dtype (all unsupported).
+"$gemmhost" --quiet --config "$work/tiny.ini" --dtype e4m3,i8 --trans nt --output "$work/eight"
+expect_status "gemmhost on the tiny config in e4m3 and i8" $? 0
+"$python" - "$work/eight.json" "$work/eight-named.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["results"]:
+    if r["kernel"] == "tiled":
+        r["kernel"] = "cublaslt-fp8" if r["dtype"] == "e4m3" else "cublaslt-i8"
+        r["params"] = r["params_used"] = ""
+        r["gflops"] = 40.0
+    else:
+        r["gflops"] = 10.0
+    if r["kernel"] == "naive" and r["dtype"] == "i8":
+        r["status"], r["gflops"] = "unsupported", None
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+expect_run "benchmarks_md.py on 8-bit" 0 "ratio to cuBLASLt's FP8 GEMM (\`cublaslt-fp8\`)" "$python" "$tool" "$work/eight-named.json"
+expect_in "i8 held to cuBLASLt's int8 GEMM" "$out" "ratio to cuBLASLt's int8 GEMM (\`cublaslt-i8\`)"
+expect_in "e4m3: naive at 0.25" "$out" "| naive | - | 10 (0.25) | 10 (0.25) |"
+i8_section=$(sed -n '/^## i8/,$p' <<<"$out")
+grep -qF "| naive |" <<<"$i8_section" && bad "a kernel with no i8 case has an i8 row" ||
+  ok "a kernel with no i8 case has no i8 row"
+# tools/eight_bit_vs_torch.py: without PyTorch here it says so and prints the rows and their ratio
+# to the cuBLASLt row of their dtype.
+if "$python" -c "import torch" 2>/dev/null; then
+  echo "skip: PyTorch is installed here, eight_bit_vs_torch.py would time it (a GPU-machine tool)"
+else
+  expect_run "eight_bit_vs_torch.py without PyTorch" 0 "PyTorch: PyTorch not importable here" \
+    "$python" "$src/tools/eight_bit_vs_torch.py" "$work/eight-named.json"
+  expect_in "its naive e4m3 row at 0.25 of cublaslt-fp8" "$out" "| e4m3 | cpu naive | 0.25 |"
+  expect_in "share of the peak" "$out" "| e4m3 | cpu cublaslt-fp8 | 0 (0%) |"
+fi
+echo '{"rows": []}' >"$work/other.json"
+expect_run "eight_bit_vs_torch.py on a file that is not results" 2 "not a gemmhost results file" \
+  "$python" "$src/tools/eight_bit_vs_torch.py" "$work/other.json"
+
 # Bad input: exit 2, the file and the problem named.
 expect_run "missing file" 2 "$work/no-such.json: no such file" "$python" "$tool" "$work/no-such.json"
 echo '{"rows": []}' >"$work/other.json"
