@@ -13,23 +13,25 @@ import sys
 
 # The tile widths N of the 64 x N x K instructions wgmma.cu uses.
 SHAPES = (64, 128, 256)
-# (name, A's and B's PTX types, K, transposable): the 16-bit types take the
-# imm-trans-a/b operands, tf32 and the FP8 pairs are always K-major and have
-# none.
+# (name, A's and B's PTX types, K, transposable, integer): the 16-bit types
+# take the imm-trans-a/b operands, tf32, the FP8 pairs and s8 are always
+# K-major and have none; s8 sums into s32 registers and has no
+# imm-scale-a/b operands either.
 TYPES = (
-    ("f16", "f16.f16", 16, True),
-    ("bf16", "bf16.bf16", 16, True),
-    ("tf32", "tf32.tf32", 8, False),
-    ("e4m3e4m3", "e4m3.e4m3", 32, False),
-    ("e4m3e5m2", "e4m3.e5m2", 32, False),
-    ("e5m2e4m3", "e5m2.e4m3", 32, False),
-    ("e5m2e5m2", "e5m2.e5m2", 32, False),
+    ("f16", "f16.f16", 16, True, False),
+    ("bf16", "bf16.bf16", 16, True, False),
+    ("tf32", "tf32.tf32", 8, False, False),
+    ("e4m3e4m3", "e4m3.e4m3", 32, False, False),
+    ("e4m3e5m2", "e4m3.e5m2", 32, False, False),
+    ("e5m2e4m3", "e5m2.e4m3", 32, False, False),
+    ("e5m2e5m2", "e5m2.e5m2", 32, False, False),
+    ("s8s8", "s8.s8", 32, False, True),
 )
 
 HEADER = """\
 /*
  * The wgmma instructions wgmma.cu uses, one function per (N, type; FP8 per
- * pair of A's and B's types, e.g. wgmma_n256_e4m3e5m2): inline
+ * pair of A's and B's types, e.g. wgmma_n256_e4m3e5m2; s8 into s32): inline
  * PTX takes no arrays, so each lists its N / 2 accumulator registers. D +=
  * A * B on a 64 x N tile, A and B read from shared memory through the
  * descriptors a and b; TA and TB (16-bit types only) say that A or B is
@@ -45,19 +47,19 @@ ASM_INDENT = " " * 17
 OUTPUT_INDENT = " " * 19
 
 
-def wrapper(n: int, dtype: str, ptx_types: str, k: int, transposable: bool) -> str:
+def wrapper(n: int, dtype: str, ptx_types: str, k: int, transposable: bool, integer: bool) -> str:
     regs = n // 2
     reg_lines = []
     for start in range(0, regs, PER_LINE):
         names = ", ".join(f"%{i}" for i in range(start, min(start + PER_LINE, regs)))
         comma = "," if start + PER_LINE < regs else ""
         reg_lines.append(f'{ASM_INDENT}"{names}{comma}"')
-    operands = f"%{regs}, %{regs + 1}, p, 1, 1"
+    operands = f"%{regs}, %{regs + 1}, p" + ("" if integer else ", 1, 1")
     if transposable:
         operands += f", %{regs + 2}, %{regs + 3}"
     out_lines = []
     for start in range(0, regs, OUTPUTS_PER_LINE):
-        outs = ", ".join(f'"+f"(d[{i}])' for i in range(start, min(start + OUTPUTS_PER_LINE, regs)))
+        outs = ", ".join(f'"+{"r" if integer else "f"}"(d[{i}])' for i in range(start, min(start + OUTPUTS_PER_LINE, regs)))
         comma = "," if start + OUTPUTS_PER_LINE < regs else ""
         indent = ASM_INDENT + ": " if start == 0 else OUTPUT_INDENT
         out_lines.append(f"{indent}{outs}{comma}")
@@ -65,10 +67,10 @@ def wrapper(n: int, dtype: str, ptx_types: str, k: int, transposable: bool) -> s
     template = "template <int TA, int TB> " if transposable else ""
     lines = [
         f"{template}static __device__ __forceinline__ void wgmma_n{n}_{dtype}"
-        "(float *d, unsigned long long a, unsigned long long b)",
+        f"({'int' if integer else 'float'} *d, unsigned long long a, unsigned long long b)",
         "{",
         '    asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n"',
-        f'{ASM_INDENT}"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx_types} "',
+        f'{ASM_INDENT}"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{"s32" if integer else "f32"}.{ptx_types} "',
         f'{ASM_INDENT}"{{"',
         *reg_lines,
         f'{ASM_INDENT}"}}, {operands};\\n}}\\n"',
@@ -82,8 +84,8 @@ def wrapper(n: int, dtype: str, ptx_types: str, k: int, transposable: bool) -> s
 def generate() -> str:
     parts = [HEADER]
     for n in SHAPES:
-        for dtype, ptx_types, k, transposable in TYPES:
-            parts.append(wrapper(n, dtype, ptx_types, k, transposable))
+        for dtype, ptx_types, k, transposable, integer in TYPES:
+            parts.append(wrapper(n, dtype, ptx_types, k, transposable, integer))
     return "".join(parts)
 
 

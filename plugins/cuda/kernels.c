@@ -67,12 +67,13 @@ static const gh_type_combo i8_exact_combos[] = {
 
 /* wgmma's FP8: every pair, C f32/f16/bf16. Declared as its worst case, the
  * narrow sum never promoted (promote 0); promote > 0 does better than that
- * declaration, never worse. */
-static const gh_type_combo wgmma_fp8_combos[] = {
+ * declaration, never worse. And s8 x s8 -> i32, exact. */
+static const gh_type_combo wgmma_8bit_combos[] = {
     LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
     LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
     LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
     LT_FP8_COMBOS(GH_E5M2, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
 };
 
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
@@ -108,11 +109,11 @@ const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
                            "Hopper warpgroup tensor cores: TMA loads into 128-byte-swizzled shared memory, an mbarrier "
                            "pipeline, a producer and two consumer warpgroups, wgmma.mma_async (f16/bf16; f32 as TF32, "
                            "trans nt only; e4m3/e5m2 pairs to f32/f16/bf16 C, k32, trans nt only, the narrow FP8 sum "
-                           "promoted to f32 every `promote` steps of 128 K or never), f32 sums; sm_90a, operands in "
-                           "16-byte rows (NVRTC)",
+                           "promoted to f32 every `promote` steps of 128 K or never), f32 sums; i8 x i8 -> i32, k32, "
+                           "trans nt only, exact s32 sums; sm_90a, operands in 16-byte rows (NVRTC)",
                            GH_DTYPE_BIT(GH_F32) | HALF_DTYPES),
                        GH_PLUGIN_KERNEL_PARAMS(gh_cuda_wgmma_params),
-                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision), KERNEL_COMBOS(wgmma_fp8_combos)},
+                       GH_PLUGIN_KERNEL_PRECISIONS(tf32_truncated_precision), KERNEL_COMBOS(wgmma_8bit_combos)},
     [GH_CUDA_CUBLAS] = {GH_PLUGIN_KERNEL("cublas",
                                          "cuBLAS as users get it (PyTorch's path): cuBLASLt with a 32 MiB workspace, "
                                          "the fastest of its heuristic's top 8 algorithms per case; f32 without TF32, "

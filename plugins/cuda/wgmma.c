@@ -97,11 +97,15 @@ int gh_cuda_wgmma_layout_fits(const gh_cuda_device *dev, const gh_gemm_args *a, 
         }
     }
     if ((a->dtype == GH_F32 || es == 1) && (a->trans_a || !a->trans_b)) {
+        const char *form = a->dtype == GH_I8 ? "s8" : es == 1 ? "FP8" : "TF32";
         snprintf(why, why_size,
                  "wgmma has no transposed %s form: %s needs op(A) and op(B) both K-major, i.e. trans nt (got "
                  "%s)%s",
-                 es == 1 ? "FP8" : "TF32", es == 1 ? "FP8" : "f32", a->trans_a ? (a->trans_b ? "tt" : "tn") : "nn",
-                 es == 1 ? "" : "; kernel mma takes every transpose");
+                 form,
+                 a->dtype == GH_I8 ? "i8"
+                 : es == 1         ? "FP8"
+                                   : "f32",
+                 a->trans_a ? (a->trans_b ? "tt" : "tn") : "nn", es == 1 ? "" : "; kernel mma takes every transpose");
         return 0;
     }
     return 1;
@@ -112,7 +116,7 @@ static gh_status encode(gh_plugin *ctx, CUtensorMap *map, const char *name, gh_d
                         int64_t rows, int64_t cols, int64_t ld, unsigned box_cols, unsigned box_rows)
 {
     const size_t es = gh_plugin_dtype_size(dtype);
-    /* FP8 moves as bytes: TMA only copies them */
+    /* FP8 and i8 move as bytes: TMA only copies them */
     const CUtensorMapDataType type = dtype == GH_F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                      : dtype == GH_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                      : es == 1          ? CU_TENSOR_MAP_DATA_TYPE_UINT8

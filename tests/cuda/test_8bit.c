@@ -3,7 +3,7 @@
  * blocked in every type combination they list (A and B in e4m3 or e5m2, C
  * f32/f16/bf16; i8 x i8 -> i32), every transpose, odd shapes, ld padding
  * and offsets, alpha/beta and per-tensor scales; mma in i8; wgmma in FP8
- * (sm_90a, nt, promoted or not); cublaslt-fp8,
+ * (sm_90a, nt, promoted or not) and in s8; cublaslt-fp8,
  * cublaslt-fp8-fast and cublaslt-i8 in their one layout (nt) at sizes
  * cuBLASLt takes; and what cuBLASLt cannot do refused with its rule named.
  *
@@ -341,10 +341,23 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                 memcpy(t.params, wg_params[p], sizeof wg_params[p]);
                 run_case(api, ctx, device, &t, seed++);
             }
+    /* wgmma in s8 (sm_90a): i8 x i8 -> i32, exact, nt only, at its default
+     * and at 128 x 128. */
+    for (int p = 0; p < 2 && sm == 90; ++p)
+        for (size_t s = 0; s < 3; ++s) {
+            const int64_t i8_params[2][4] = {{128, 256, 4, 0}, {128, 128, 6, 0}};
+            case_8bit t = {
+                "wgmma", {0}, 4, GH_I8, GH_I8, GH_I32, 0, 1, wg_shapes[s][0], wg_shapes[s][1], wg_shapes[s][2],
+                0,       0,   3, -2,    1,     1,      1, 0};
+            memcpy(t.params, i8_params[p], sizeof i8_params[p]);
+            run_case(api, ctx, device, &t, seed++);
+        }
     if (sm == 90) {
         case_8bit w = {"wgmma", {128, 256, 4, 0}, 4, GH_E4M3, GH_E4M3, GH_F32, 0, 0, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
                        0};
         expect_refusal(api, ctx, device, &w, "no transposed FP8 form");
+        case_8bit wi = {"wgmma", {128, 256, 4, 0}, 4, GH_I8, GH_I8, GH_I32, 1, 1, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1, 0};
+        expect_refusal(api, ctx, device, &wi, "no transposed s8 form");
     }
 
     /* cuBLASLt: nt only, 16-byte rows and starts; FP8 needs compute

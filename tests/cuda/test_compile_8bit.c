@@ -132,7 +132,7 @@ void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, 
 
     /* wgmma in FP8 (sm_90a, k32): every pair listed with the declared
      * unpromoted 13-bit sum; its default, and promotion every step, compile;
-     * what promotion cannot do is refused. */
+     * what promotion cannot do is refused. And s8 into i32, exact. */
     const int wgmma = gh_test_find_kernel(api, ctx, "wgmma");
     const gh_kernel_info *wg = wgmma >= 0 ? api->kernel_info(ctx, wgmma) : NULL;
     int wg_listed = 0;
@@ -142,11 +142,18 @@ void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, 
             const gh_type_combo *tc = find_combo(wg, f8[x / 2], f8[x % 2], out[o]);
             wg_listed += tc && tc->accumulate == GH_PREC_F32 && tc->accumulate_bits == 13 && tc->promote_every == 0;
         }
+    const gh_type_combo *wg_i8 = wg ? find_combo(wg, GH_I8, GH_I8, GH_I32) : NULL;
+    CHECK(wg_i8 && wg_i8->accumulate == GH_PREC_AS_STORED && wg_i8->accumulate_bits == 0,
+          "wgmma lists i8 x i8 -> i32 with exact sums");
     if (CHECK(wg && wg->n_params == 4 && wg_listed == 12,
               "wgmma lists the 12 FP8 combinations, each a 13-bit sum never promoted (%d), and takes 4 parameters",
               wg_listed)) {
         const int64_t promoted[4] = {128, 128, 4, 1};
         if (compile_one(api, ctx, compile, wgmma, wg, (type_set){GH_E4M3, GH_E4M3, GH_F32}, 9, 0)) return;
+        if (compile_one(api, ctx, compile, wgmma, wg, (type_set){GH_I8, GH_I8, GH_I32}, 9, 0)) return;
+        gh_status is = compile(ctx, wgmma, GH_I8, GH_I8, GH_I32, promoted, 4, 9, 0);
+        CHECK(is == GH_UNSUPPORTED && contains(api->last_error(ctx), "only FP8"),
+              "compile refuses wgmma i8 with promote 1 (status %d: %s)", (int)is, api->last_error(ctx));
         gh_status ws = compile(ctx, wgmma, GH_E4M3, GH_E5M2, GH_BF16, promoted, 4, 9, 0);
         CHECK(ws == GH_OK, "NVRTC compiles wgmma e4m3 x e5m2 -> bf16 at 128 x 128, promote 1, for sm_90a%s%.600s",
               ws ? ": " : "", ws ? api->last_error(ctx) : "");
