@@ -121,8 +121,7 @@ static int case_make(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
         gh_matrix_alloc(&dc->c_init, d, m, n, ld_of(n, pad), guard) ||
         gh_matrix_alloc(&dc->c_out, d, m, n, ld_of(n, pad), guard))
         return -1;
-    const gh_test_problem p = {d, ta, tb, m, n, k, alpha, beta};
-    const gh_case_inputs in = test_seeded_inputs(&p, &dc->a, &dc->b, &dc->c0, seed, 0);
+    const gh_case_inputs in = test_seeded_inputs(d, ta, tb, m, n, k, alpha, beta, &dc->a, &dc->b, &dc->c0, seed, 0);
     if (beta != 0.0) gh_matrix_copy(&dc->c_init, &dc->c0);
     else gh_matrix_poison(&dc->c_init); /* never to be read */
     const gh_verify_options opt = {GH_VERIFY_FULL, 0.0, 3, 0, 0, seed};

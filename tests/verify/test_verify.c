@@ -551,8 +551,8 @@ static void make_8bit(test_case *tc, gh_dtype a, gh_dtype b, gh_dtype c, int64_t
     gh_matrix_alloc(&tc->b, b, k, n, n + 2, 4);
     gh_matrix_alloc(&tc->c0, c, m, n, n + 3, 4);
     gh_matrix_alloc(&tc->c, c, m, n, n + 3, 4);
-    const gh_test_problem p = {a, 0, 0, m, n, k, alpha, beta};
-    tc->in = test_seeded_inputs(&p, &tc->a, &tc->b, &tc->c0, 5, gh_i32_input_range(k, alpha, beta));
+    tc->in = test_seeded_inputs(a, 0, 0, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0, 5,
+                                gh_i32_input_range(k, alpha, beta));
     tc->in.explicit_types = 1;
     tc->in.b_dtype = b;
     tc->in.c_dtype = c;
