@@ -23,10 +23,9 @@ static void inputs(probe_ctx *x)
 {
     double sub;
     probe_case *c = probe_case_subnormal_inputs(x->fmt, &sub);
-    probe_outcome *o = probe_ctx_run(x, "subnormal_inputs", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "subnormal_inputs");
-    probe_finding_case(f, c);
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, "subnormal_inputs", c, &o);
+    if (!f) return;
     const double want = sub * 64.0, in_a = o->c[0], in_b = o->c[3];
     probe_finding_evidence(f, 0, 0, in_a, want);
     probe_finding_evidence(f, 1, 1, in_b, want);
@@ -45,10 +44,9 @@ static void results(probe_ctx *x)
 {
     double want;
     probe_case *c = probe_case_subnormal_results(x->fmt, &want);
-    probe_outcome *o = probe_ctx_run(x, "subnormal_results", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "subnormal_results");
-    probe_finding_case(f, c);
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, "subnormal_results", c, &o);
+    if (!f) return;
     const double got = o->c[0];
     probe_finding_evidence(f, 0, 0, got, want);
     snprintf(f->verdict, sizeof f->verdict, "%s", got == want ? "kept" : got == 0 ? "flushed" : "other");
