@@ -81,6 +81,49 @@ def torch_or_why():
     return torch, None
 
 
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+
+def time_calls(torch, call, warmup, repeat, graph=True):
+    """Seconds: (median of single calls between CUDA events, synchronised, as gemmhost times; per
+    call of a CUDA graph of 20 calls, the median of 5 replays, or None without graph)."""
+    for _ in range(max(warmup, 1)):
+        call()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        call()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) * 1e-3)
+    if not graph:
+        return median(times), None
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        call()
+    torch.cuda.current_stream().wait_stream(side)
+    cuda_graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(cuda_graph):
+        for _ in range(20):
+            call()
+    cuda_graph.replay()
+    torch.cuda.synchronize()
+    per = []
+    for _ in range(5):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        cuda_graph.replay()
+        e.record()
+        e.synchronize()
+        per.append(s.elapsed_time(e) * 1e-3 / 20)
+    return median(times), median(per)
+
+
 def torch_time(torch, dtype_name, tf32, n, warmup, repeat, graph):
     dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
     torch.backends.cuda.matmul.allow_tf32 = tf32
@@ -89,43 +132,11 @@ def torch_time(torch, dtype_name, tf32, n, warmup, repeat, graph):
     a = (torch.rand(n, n, device="cuda", generator=g) * 2 - 1).to(dt)
     b = (torch.rand(n, n, device="cuda", generator=g) * 2 - 1).to(dt)
     c = torch.empty(n, n, device="cuda", dtype=dt)
-    for _ in range(max(warmup, 1)):
-        torch.matmul(a, b, out=c)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):  # one call between events, synchronised, as gemmhost times
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        torch.matmul(a, b, out=c)
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    times.sort()
-    median = times[len(times) // 2] if len(times) % 2 else (times[len(times) // 2 - 1] + times[len(times) // 2]) / 2
+    events, per_graph_call = time_calls(torch, lambda: torch.matmul(a, b, out=c), warmup, repeat, graph)
     flop = 2.0 * n ** 3
-    result = {"events": flop / (median * 1e-3) / 1e12}
+    result = {"events": flop / events / 1e12}
     if graph:
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side):
-            torch.matmul(a, b, out=c)
-        torch.cuda.current_stream().wait_stream(side)
-        cg = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(cg):
-            for _ in range(20):
-                torch.matmul(a, b, out=c)
-        cg.replay()
-        torch.cuda.synchronize()
-        per = []
-        for _ in range(5):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            cg.replay()
-            e.record()
-            e.synchronize()
-            per.append(s.elapsed_time(e) / 20)
-        per.sort()
-        result["graph"] = flop / (per[2] * 1e-3) / 1e12
+        result["graph"] = flop / per_graph_call / 1e12
     torch.backends.cuda.matmul.allow_tf32 = False
     return result
 

@@ -18,49 +18,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gemmhost_json  # noqa: E402
-from baseline_vs_torch import torch_or_why  # noqa: E402
+from baseline_vs_torch import time_calls, torch_or_why  # noqa: E402
 
 VENDOR = {"e4m3": "cublaslt-fp8", "i8": "cublaslt-i8"}
-
-
-def median(v):
-    v = sorted(v)
-    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
-
-
-def time_calls(torch, call, warmup, repeat):
-    """TFLOP/s-ready seconds: (median of single calls, per call of a 20-call graph)."""
-    for _ in range(max(warmup, 1)):
-        call()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        call()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) * 1e-3)
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        call()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(20):
-            call()
-    graph.replay()
-    torch.cuda.synchronize()
-    per = []
-    for _ in range(5):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        graph.replay()
-        e.record()
-        e.synchronize()
-        per.append(s.elapsed_time(e) * 1e-3 / 20)
-    return median(times), median(per)
 
 
 def torch_rows(torch, sizes, warmup, repeat):

@@ -28,6 +28,9 @@ int cfg_get_choice(loader *ld, const section *s, const entry *e, const char *ite
 int cfg_get_choice_list(loader *ld, const section *s, const entry *e, const char *what, const char *const *names,
                         int count, int **out, size_t *n_out);
 int cfg_get_timeout(loader *ld, const section *s, const entry *e, double *out);
+/* A duration (gh_parse_seconds), above 0 when above_zero; the message
+ * names the examples given ("10s, 500ms, 2m"). */
+int cfg_get_seconds(loader *ld, const section *s, const entry *e, int above_zero, const char *examples, double *out);
 int cfg_get_tune_budget(loader *ld, const section *s, const entry *e, double *out);
 int cfg_get_nonempty(loader *ld, const section *s, const entry *e, const char *what, char **out);
 int cfg_get_yes_no(loader *ld, const section *s, const entry *e, int *out);

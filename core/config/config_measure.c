@@ -48,13 +48,7 @@ int cfg_set_flush_size(loader *ld, const section *s, const entry *e, gh_run_conf
 
 int cfg_set_max_time(loader *ld, const section *s, const entry *e, gh_run_config *run)
 {
-    const char *v;
-    if (cfg_get_single(ld, s, e, &v) != 0) return -1;
-    if (gh_parse_seconds(v, &run->max_time) != 0 || run->max_time <= 0)
-        return ini_fail_key(ld, s, e,
-                            "\"%s\" is not a duration above 0 (e.g. 10s, 500ms, 2m; a number alone is seconds)",
-                            ini_show(ld, v));
-    return 0;
+    return cfg_get_seconds(ld, s, e, 1, "10s, 500ms, 2m", &run->max_time);
 }
 
 int cfg_set_target_spread(loader *ld, const section *s, const entry *e, gh_run_config *run)

@@ -216,15 +216,19 @@ int cfg_get_timeout(loader *ld, const section *s, const entry *e, double *out)
                             ini_show(ld, v));
     return 0;
 }
-/* tune_budget: how long the tuner searches one kernel (core/tune). */
-int cfg_get_tune_budget(loader *ld, const section *s, const entry *e, double *out)
+int cfg_get_seconds(loader *ld, const section *s, const entry *e, int above_zero, const char *examples, double *out)
 {
     const char *v;
     if (cfg_get_single(ld, s, e, &v) != 0) return -1;
-    if (gh_parse_seconds(v, out) != 0)
-        return ini_fail_key(ld, s, e, "\"%s\" is not a duration (e.g. 120s, 500ms, 2m, 1h; a number alone is seconds)",
-                            ini_show(ld, v));
+    if (gh_parse_seconds(v, out) != 0 || (above_zero && *out <= 0))
+        return ini_fail_key(ld, s, e, "\"%s\" is not a duration%s (e.g. %s; a number alone is seconds)",
+                            ini_show(ld, v), above_zero ? " above 0" : "", examples);
     return 0;
+}
+/* tune_budget: how long the tuner searches one kernel (core/tune). */
+int cfg_get_tune_budget(loader *ld, const section *s, const entry *e, double *out)
+{
+    return cfg_get_seconds(ld, s, e, 0, "120s, 500ms, 2m, 1h", out);
 }
 int cfg_get_nonempty(loader *ld, const section *s, const entry *e, const char *what, char **out)
 {

@@ -2,6 +2,7 @@
  * narrow sum is promoted into a full one every few steps. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "probe_finding.h"
 
@@ -24,48 +25,70 @@ static const char *acc_mode(probe_ctx *x, int m)
     return mode;
 }
 
-/* Row r holds big and r copies of s: how many copies the sum kept. */
-static void promotion(probe_ctx *x, int m)
+/* Row r holds big plus the copies of s the sum kept: the first row that
+ * kept one (-1: none), and *regular: each row from it on keeps one more. */
+static int promotion_rows(const double *c, int k, double big, double s, int *regular)
 {
-    double s;
-    probe_case *c = probe_case_promotion(x->fmt, m, PROMOTION_K, &s);
-    probe_outcome *o = probe_ctx_run(x, "acc_promotion", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "acc_promotion");
-    probe_finding_case(f, c);
-    const double big = probe_acc_big(x->fmt);
-    int kept[PROMOTION_K], first = -1, regular = 1;
-    for (int r = 0; r < PROMOTION_K; r++) {
-        kept[r] = (int)lround((o->c[r] - big) / s);
-        if (first < 0 && kept[r] > 0) first = r;
-    }
-    for (int r = 0; r < PROMOTION_K && first > 0; r++)
-        if (kept[r] != (r < first ? 0 : r - first + 1)) regular = 0;
+    int first = -1;
+    *regular = 1;
+    for (int r = 0; r < k && first < 0; r++)
+        if (lround((c[r] - big) / s) > 0) first = r;
+    for (int r = 0; r < k && first > 0; r++)
+        if (lround((c[r] - big) / s) != (r < first ? 0 : r - first + 1)) *regular = 0;
+    return first;
+}
+
+int probe_promotion_finding(probe_ctx *x, probe_finding *f, const double *c, int k, int m, double big, double s,
+                            int declares_period, int *regular)
+{
+    const int first = promotion_rows(c, k, big, s, regular);
     if (first < 0) {
         snprintf(f->verdict, sizeof f->verdict, "none");
-        snprintf(f->text, sizeof f->text, "no promotion within K = %d: the %d-bit sum runs over the whole K",
-                 PROMOTION_K, m);
-        probe_finding_evidence(f, PROMOTION_K - 1, 0, o->c[PROMOTION_K - 1], big);
-    } else if (regular) {
+        snprintf(f->text, sizeof f->text, "no promotion within K = %d: the %d-bit sum runs over the whole K", k, m);
+    } else if (*regular) {
         snprintf(f->verdict, sizeof f->verdict, "every");
         f->every = first;
-        snprintf(f->text, sizeof f->text,
-                 "the %d-bit sum is promoted every %d steps over K (the copies of s after the first %d are kept)", m,
-                 first, first);
-        probe_finding_evidence(f, first - 1, 0, o->c[first - 1], big);
-        probe_finding_evidence(f, first, 0, o->c[first], big + s);
+        snprintf(f->text, sizeof f->text, "the %d-bit sum is promoted every %d steps over K", m, first);
+        probe_finding_evidence(f, first - 1, 0, c[first - 1], big);
+        probe_finding_evidence(f, first, 0, c[first], big + s);
     } else {
         snprintf(f->verdict, sizeof f->verdict, "irregular");
-        int at = snprintf(f->text, sizeof f->text, "kept copies per row r = 0..%d do not step once:", PROMOTION_K - 1);
-        for (int r = 0; r < PROMOTION_K && at < (int)sizeof f->text - 8; r++)
-            at += snprintf(f->text + at, sizeof f->text - (size_t)at, " %d", kept[r]);
+        snprintf(f->text, sizeof f->text, "the products kept per row do not step once (first kept at r = %d)", first);
     }
-    if (x->decl.acc_bits < x->fmt->mantissa && x->decl.promote_every > 0) { /* only a narrow sum declares it */
+    if (declares_period) {
         snprintf(f->declared, sizeof f->declared, "promoted every %d", x->decl.promote_every);
         f->mismatch = f->every != x->decl.promote_every;
     } else if (x->decl.acc_bits < x->fmt->mantissa) {
         snprintf(f->declared, sizeof f->declared, "no promotion");
         f->mismatch = first >= 0;
+    }
+    return first;
+}
+
+/* Row r holds big and r copies of s: how many copies the sum kept. */
+static void promotion(probe_ctx *x, int m)
+{
+    double s;
+    probe_case *c = probe_case_promotion(x->fmt, m, PROMOTION_K, &s);
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, "acc_promotion", c, &o);
+    if (!f) return;
+    const double big = probe_acc_big(x->fmt);
+    /* only a narrow sum declares a period here */
+    const int narrow = x->decl.acc_bits < x->fmt->mantissa;
+    int regular;
+    const int first =
+        probe_promotion_finding(x, f, o->c, PROMOTION_K, m, big, s, narrow && x->decl.promote_every > 0, &regular);
+    /* K = 32 rows: the finding can show more than the 8-bit one's */
+    if (first < 0) {
+        probe_finding_evidence(f, PROMOTION_K - 1, 0, o->c[PROMOTION_K - 1], big);
+    } else if (regular) {
+        const size_t at = strlen(f->text);
+        snprintf(f->text + at, sizeof f->text - at, " (the copies of s after the first %d are kept)", first);
+    } else {
+        int at = snprintf(f->text, sizeof f->text, "kept copies per row r = 0..%d do not step once:", PROMOTION_K - 1);
+        for (int r = 0; r < PROMOTION_K && at < (int)sizeof f->text - 8; r++)
+            at += snprintf(f->text + at, sizeof f->text - (size_t)at, " %ld", lround((o->c[r] - big) / s));
     }
     probe_ctx_done(o, c);
 }

@@ -17,36 +17,11 @@ static void promotion_8bit(probe_ctx *x, const probe_format *in, gh_dtype a_dtyp
     if (!c) return;
     c->dtype = a_dtype; /* powers of two in `in`'s range: exact in the wider one too */
     c->b_dtype = b_dtype;
-    probe_outcome *o = probe_ctx_run(x, "acc_promotion", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "acc_promotion");
-    probe_finding_case(f, c);
-    int first = -1, regular = 1;
-    for (int r = 0; r < PROMOTION_K && first < 0; r++)
-        if (lround((o->c[r] - big) / s) > 0) first = r;
-    for (int r = 0; r < PROMOTION_K && first > 0; r++)
-        if (lround((o->c[r] - big) / s) != (r < first ? 0 : r - first + 1)) regular = 0;
-    if (first < 0) {
-        snprintf(f->verdict, sizeof f->verdict, "none");
-        snprintf(f->text, sizeof f->text, "no promotion within K = %d: the %d-bit sum runs over the whole K",
-                 PROMOTION_K, m);
-    } else if (regular) {
-        snprintf(f->verdict, sizeof f->verdict, "every");
-        f->every = first;
-        snprintf(f->text, sizeof f->text, "the %d-bit sum is promoted every %d steps over K", m, first);
-        probe_finding_evidence(f, first - 1, 0, o->c[first - 1], big);
-        probe_finding_evidence(f, first, 0, o->c[first], big + s);
-    } else {
-        snprintf(f->verdict, sizeof f->verdict, "irregular");
-        snprintf(f->text, sizeof f->text, "the products kept per row do not step once (first kept at r = %d)", first);
-    }
-    if (x->decl.promote_every > 0) {
-        snprintf(f->declared, sizeof f->declared, "promoted every %d", x->decl.promote_every);
-        f->mismatch = f->every != x->decl.promote_every;
-    } else if (x->decl.acc_bits < x->fmt->mantissa) {
-        snprintf(f->declared, sizeof f->declared, "no promotion");
-        f->mismatch = first >= 0;
-    }
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, "acc_promotion", c, &o);
+    if (!f) return;
+    int regular;
+    probe_promotion_finding(x, f, o->c, PROMOTION_K, m, big, s, x->decl.promote_every > 0, &regular);
     probe_ctx_done(o, c);
 }
 

@@ -92,6 +92,18 @@ void probe_ctx_done(probe_outcome *o, probe_case *c)
     probe_case_free(c);
 }
 
+probe_finding *probe_ctx_finding(probe_ctx *x, const char *property, probe_case *c, probe_outcome **o)
+{
+    *o = probe_ctx_run(x, property, c);
+    if (!*o) {
+        probe_ctx_done(NULL, c);
+        return NULL;
+    }
+    probe_finding *f = probe_finding_add(x->out, property);
+    probe_finding_case(f, c);
+    return f;
+}
+
 int probe_same(double a, double b)
 {
     return (isnan(a) && isnan(b)) || a == b;

@@ -64,6 +64,10 @@ probe_outcome *probe_ctx_run(probe_ctx *x, const char *property, const probe_cas
 void probe_ctx_done(probe_outcome *o, probe_case *c);
 /* The finding keeps a copy of c as the case that shows it. */
 void probe_finding_case(probe_finding *f, const probe_case *c);
+/* Runs case c and adds the finding named `property` with a copy of c; *o
+ * is the outcome (the caller frees it and c with probe_ctx_done). NULL when
+ * the case did not run: c is freed, and probe_ctx_run's finding says why. */
+probe_finding *probe_ctx_finding(probe_ctx *x, const char *property, probe_case *c, probe_outcome **o);
 
 /* The analyses, one file each, in the order they run (later ones use the
  * bits the accumulator and input analyses measured). */
@@ -74,6 +78,15 @@ void probe_subnormals(probe_ctx *x);
 void probe_specials(probe_ctx *x);
 void probe_order(probe_ctx *x);
 void probe_integer(probe_ctx *x);
+/* The acc_promotion finding (probe_accumulator.c, shared with the 8-bit
+ * one): row r of C (r = 0..k-1) holds big plus the copies of s the m-bit
+ * sum kept. Sets the verdict (none, every N steps, irregular), its words
+ * and evidence, and the declared side: "promoted every N" when
+ * declares_period, else "no promotion" for a narrow sum. Returns the first
+ * row that kept a copy (-1: none); *regular: each row from it on keeps one
+ * more. */
+int probe_promotion_finding(probe_ctx *x, probe_finding *f, const double *c, int k, int m, double big, double s,
+                            int declares_period, int *regular);
 /* 8-bit A and B into C of format x->fmt (probe_combo.c): the running sum
  * and its promotion. `in` is the format the cases' powers of two are drawn
  * from (the narrower range of A's and B's), a_dtype and b_dtype A's and B's

@@ -48,10 +48,9 @@ static void input_range(probe_ctx *x)
 {
     if (x->fmt->emax <= 15) return;
     probe_case *c = probe_case_input_range(x->fmt);
-    probe_outcome *o = probe_ctx_run(x, "input_range", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "input_range");
-    probe_finding_case(f, c);
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, "input_range", c, &o);
+    if (!f) return;
     int kept = 1;
     for (int64_t r = 0; r < c->m; r++) {
         const int ok = o->c[r] == PROBE_A(c, r, 0);

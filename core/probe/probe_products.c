@@ -20,10 +20,9 @@ void probe_products(probe_ctx *x)
         return;
     }
     probe_case *c = probe_case_fused(x->fmt, t);
-    probe_outcome *o = probe_ctx_run(x, "products", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "products");
-    probe_finding_case(f, c);
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, "products", c, &o);
+    if (!f) return;
     const double fused = -ldexp(1.0, -2 * t), first = o->c[0], last = o->c[3];
     probe_finding_evidence(f, 0, 0, first, fused);
     probe_finding_evidence(f, 1, 1, last, fused);

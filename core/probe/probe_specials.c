@@ -17,10 +17,9 @@ static void one_special(probe_ctx *x, int in_b, double value)
 
 void probe_special_case(probe_ctx *x, probe_case *c, int in_b, double value)
 {
-    probe_outcome *o = probe_ctx_run(x, c->name, c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, c->name);
-    probe_finding_case(f, c);
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, c->name, c, &o);
+    if (!f) return;
     const double line_value = isnan(value) ? NAN : value; /* inf * 1 + 1 + 1 */
     int line_ok = 0, others_ok = 0;
     for (int i = 0; i < 3; i++)

@@ -19,15 +19,11 @@ static int comparable(probe_ctx *x, probe_finding *f)
     return 0;
 }
 
-static void inputs(probe_ctx *x)
+/* C[0][0] = sub * 64 (sub in A) and C[1][1] = 64 * sub (sub in B): each
+ * sub * 64 when the input was kept. Returns whether both were. */
+static int inputs_kept(probe_finding *f, const double *c, double sub)
 {
-    double sub;
-    probe_case *c = probe_case_subnormal_inputs(x->fmt, &sub);
-    probe_outcome *o = probe_ctx_run(x, "subnormal_inputs", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "subnormal_inputs");
-    probe_finding_case(f, c);
-    const double want = sub * 64.0, in_a = o->c[0], in_b = o->c[3];
+    const double want = sub * 64.0, in_a = c[0], in_b = c[3];
     probe_finding_evidence(f, 0, 0, in_a, want);
     probe_finding_evidence(f, 1, 1, in_b, want);
     const char *v = in_a == want && in_b == want ? "kept"
@@ -37,32 +33,41 @@ static void inputs(probe_ctx *x)
     snprintf(f->verdict, sizeof f->verdict, "%s", v);
     snprintf(f->text, sizeof f->text, "subnormal inputs (%g) %s: sub * 64 came back as %g (from A) and %g (from B)",
              sub, in_a == want && in_b == want ? "are kept" : "are not kept", in_a, in_b);
-    f->mismatch = comparable(x, f) && !(in_a == want && in_b == want);
-    probe_ctx_done(o, c);
+    return in_a == want && in_b == want;
 }
 
-static void results(probe_ctx *x)
+/* A subnormal result `want` at C's (0, 0). Returns whether it was kept. */
+static int result_kept(probe_finding *f, const double *c, double want)
 {
-    double want;
-    probe_case *c = probe_case_subnormal_results(x->fmt, &want);
-    probe_outcome *o = probe_ctx_run(x, "subnormal_results", c);
-    if (!o) return probe_ctx_done(o, c);
-    probe_finding *f = probe_finding_add(x->out, "subnormal_results");
-    probe_finding_case(f, c);
-    const double got = o->c[0];
+    const double got = c[0];
     probe_finding_evidence(f, 0, 0, got, want);
     snprintf(f->verdict, sizeof f->verdict, "%s", got == want ? "kept" : got == 0 ? "flushed" : "other");
     snprintf(f->text, sizeof f->text, "a subnormal result (%g) %s", want,
              got == want ? "is kept"
              : got == 0  ? "is flushed to zero"
                          : "comes back as another value");
-    f->mismatch = comparable(x, f) && got != want;
+    return got == want;
+}
+
+/* Runs case c (taken) and judges it: a mismatch where the declaration holds
+ * the kernel to IEEE and the subnormal was not kept. */
+static void judge(probe_ctx *x, const char *property, probe_case *c, double value,
+                  int (*kept)(probe_finding *f, const double *c, double value))
+{
+    probe_outcome *o;
+    probe_finding *f = probe_ctx_finding(x, property, c, &o);
+    if (!f) return;
+    const int ok = kept(f, o->c, value);
+    f->mismatch = comparable(x, f) && !ok;
     probe_ctx_done(o, c);
 }
 
 void probe_subnormals(probe_ctx *x)
 {
     if (!x->fmt->is_float) return;
-    inputs(x);
-    results(x);
+    double sub, want;
+    probe_case *c = probe_case_subnormal_inputs(x->fmt, &sub);
+    judge(x, "subnormal_inputs", c, sub, inputs_kept);
+    c = probe_case_subnormal_results(x->fmt, &want);
+    judge(x, "subnormal_results", c, want, result_kept);
 }

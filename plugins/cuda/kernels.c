@@ -371,3 +371,24 @@ gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const g
     s.grid_y = (m + cover_y - 1) / cover_y;
     return s;
 }
+
+int gh_cuda_warps_divide_block(int64_t bm, int64_t bn, int64_t wm, int64_t wn, char *why, size_t why_size)
+{
+    if (wm > bm || wn > bn || bm % wm || bn % wn) {
+        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
+                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
+        return 0;
+    }
+    return 1;
+}
+
+int gh_cuda_block_threads_fit(int64_t bm, int64_t bn, int64_t wm, int64_t wn, char *why, size_t why_size)
+{
+    const int64_t threads = (bm / wm) * (bn / wn) * 32;
+    if (threads > 1024) {
+        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
+                 (long long)(threads / 32), (long long)threads);
+        return 0;
+    }
+    return 1;
+}

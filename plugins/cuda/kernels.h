@@ -201,4 +201,10 @@ typedef struct gh_cuda_launch_shape {
 gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *variant, int64_t m,
                                              int64_t n, int trans_a, int trans_b);
 
+/* The block tile checks warptile and mma share (1, or 0 with why): the
+ * warp tile wm x wn divides the block tile bm x bn; its (bm / wm) *
+ * (bn / wn) warps fit CUDA's 1024 threads a block. */
+int gh_cuda_warps_divide_block(int64_t bm, int64_t bn, int64_t wm, int64_t wn, char *why, size_t why_size);
+int gh_cuda_block_threads_fit(int64_t bm, int64_t bn, int64_t wm, int64_t wn, char *why, size_t why_size);
+
 #endif

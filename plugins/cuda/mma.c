@@ -36,18 +36,8 @@ int gh_cuda_mma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t
         return 0;
     }
     const int64_t bm = w[GH_MMA_BM], bn = w[GH_MMA_BN], wm = w[GH_MMA_WM], wn = w[GH_MMA_WN];
-    if (wm > bm || wn > bn || bm % wm || bn % wn) {
-        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
-                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
-        return 0;
-    }
-    const int64_t threads = (bm / wm) * (bn / wn) * 32;
-    if (threads > 1024) {
-        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
-                 (long long)(threads / 32), (long long)threads);
-        return 0;
-    }
-    return 1;
+    return gh_cuda_warps_divide_block(bm, bn, wm, wn, why, why_size) &&
+           gh_cuda_block_threads_fit(bm, bn, wm, wn, why, why_size);
 }
 
 long long gh_cuda_mma_shared_bytes(gh_dtype dtype, const gh_cuda_variant *v, int trans_a, int trans_b)

@@ -56,11 +56,7 @@ int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, s
     const int64_t *w = v->wt;
     const int64_t bm = w[GH_WT_BM], bn = w[GH_WT_BN], bk = w[GH_WT_BK], wm = w[GH_WT_WM], wn = w[GH_WT_WN];
     const int64_t tm = w[GH_WT_TM], tn = w[GH_WT_TN];
-    if (wm > bm || wn > bn || bm % wm || bn % wn) {
-        snprintf(why, why_size, "the warp tile wm %lld x wn %lld must divide the block tile bm %lld x bn %lld",
-                 (long long)wm, (long long)wn, (long long)bm, (long long)bn);
-        return 0;
-    }
+    if (!gh_cuda_warps_divide_block(bm, bn, wm, wn, why, why_size)) return 0;
     if (wm % tm || wn % tn || (wm / tm) * (wn / tn) != 32) {
         snprintf(why, why_size,
                  "a warp is 32 threads: (wm / tm) * (wn / tn) must be 32, and wm %lld / tm %lld * wn %lld / tn %lld "
@@ -68,12 +64,7 @@ int gh_cuda_warptile_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, s
                  (long long)wm, (long long)tm, (long long)wn, (long long)tn, (long long)((wm / tm) * (wn / tn)));
         return 0;
     }
-    const int64_t threads = (bm / wm) * (bn / wn) * 32;
-    if (threads > 1024) {
-        snprintf(why, why_size, "(bm / wm) * (bn / wn) = %lld warps is %lld threads, over CUDA's 1024 per block",
-                 (long long)(threads / 32), (long long)threads);
-        return 0;
-    }
+    if (!gh_cuda_block_threads_fit(bm, bn, wm, wn, why, why_size)) return 0;
     /* tm, tn and bk are whole 16-byte reads of acc_t (4 f32 or 2 f64) and
      * bk, bm, bn whole 16-byte pieces of the stored type (up to 8 f16). */
     const int64_t vr = acc_per_16(dtype), vg = elems_per_16(dtype);

@@ -157,6 +157,25 @@ gh_plugin_extent vkp_buffer_extent(const struct gh_buffer *buf)
     return (gh_plugin_extent){buf->bytes, buf->device->index};
 }
 
+/* Records a copy between a host-visible buffer (host, at host_at) and the
+ * device buffer (dev, at dev_at): up to the device, or down to the host. */
+static void record_copy(vkp_device *d, int up, VkBuffer host, VkDeviceSize host_at, VkBuffer dev, VkDeviceSize dev_at,
+                        VkDeviceSize size)
+{
+    /* Earlier kernels may still read or write the buffer. */
+    vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                up ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT);
+    if (up) {
+        VkBufferCopy copy = {.srcOffset = host_at, .dstOffset = dev_at, .size = size};
+        d->fn.vkCmdCopyBuffer(d->cmd, host, dev, 1, &copy);
+    } else {
+        VkBufferCopy copy = {.srcOffset = dev_at, .dstOffset = host_at, .size = size};
+        d->fn.vkCmdCopyBuffer(d->cmd, dev, host, 1, &copy);
+        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+    }
+}
+
 /* A blocking copy between host memory and buf through the device's
  * staging buffer, a chunk at a time: up from `from` (to the device) when it
  * is not NULL, else down into `to`. */
@@ -171,18 +190,7 @@ static gh_status staged_copy(const char *call, struct gh_buffer *buf, uint64_t o
         /* Host writes before vkQueueSubmit are visible to the device. */
         if (up) memcpy(d->staging.map, from + done, chunk);
         if ((st = vkp_commands_begin(d)) != GH_OK) return st;
-        /* Earlier kernels may still read or write the buffer. */
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    up ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT);
-        if (up) {
-            VkBufferCopy copy = {.srcOffset = 0, .dstOffset = offset + done, .size = chunk};
-            d->fn.vkCmdCopyBuffer(d->cmd, d->staging.buffer, buf->buffer, 1, &copy);
-        } else {
-            VkBufferCopy copy = {.srcOffset = offset + done, .dstOffset = 0, .size = chunk};
-            d->fn.vkCmdCopyBuffer(d->cmd, buf->buffer, d->staging.buffer, 1, &copy);
-            vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                        VK_ACCESS_HOST_READ_BIT);
-        }
+        record_copy(d, up, d->staging.buffer, 0, buf->buffer, offset + done, chunk);
         if ((st = vkp_commands_submit(d, call)) != GH_OK) return st;
         if (!up) memcpy(to + done, d->staging.map, chunk);
         done += chunk;
@@ -190,44 +198,33 @@ static gh_status staged_copy(const char *call, struct gh_buffer *buf, uint64_t o
     return st;
 }
 
+/* An upload (from given) or a download (into to): in one copy where the host
+ * memory is registered (the device reads or writes it in place), else
+ * through the staging buffer. */
+static gh_status host_copy(const char *call, struct gh_buffer *buf, uint64_t offset, const void *from, void *to,
+                           uint64_t bytes)
+{
+    const int up = from != NULL;
+    const void *host = up ? from : to;
+    gh_status st = gh_plugin_check_copy(call, buf, vkp_buffer_extent, offset, host, bytes);
+    if (st != GH_OK || bytes == 0) return st;
+    vkp_device *d = buf->device;
+    VkDeviceSize at = 0;
+    VkBuffer imported = vkp_host_imported(d, host, bytes, &at);
+    if (!imported) return staged_copy(call, buf, offset, from, to, bytes);
+    if ((st = vkp_commands_begin(d)) != GH_OK) return st;
+    record_copy(d, up, imported, at, buf->buffer, offset, bytes);
+    return vkp_commands_submit(d, up ? "upload from imported host memory" : "download into imported host memory");
+}
+
 gh_status vkp_upload(struct gh_plugin *ctx, struct gh_buffer *dst, uint64_t offset, const void *src, uint64_t bytes)
 {
     (void)ctx;
-    gh_status st = gh_plugin_check_copy("upload", dst, vkp_buffer_extent, offset, src, bytes);
-    if (st != GH_OK || bytes == 0) return st;
-    vkp_device *d = dst->device;
-    VkDeviceSize at = 0;
-    VkBuffer imported = vkp_host_imported(d, src, bytes, &at);
-    if (imported) {
-        /* Registered host memory: the device reads it in place, in one copy. */
-        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_ACCESS_TRANSFER_WRITE_BIT);
-        VkBufferCopy copy = {.srcOffset = at, .dstOffset = offset, .size = bytes};
-        d->fn.vkCmdCopyBuffer(d->cmd, imported, dst->buffer, 1, &copy);
-        return vkp_commands_submit(d, "upload from imported host memory");
-    }
-    return staged_copy("upload", dst, offset, src, NULL, bytes);
+    return host_copy("upload", dst, offset, src, NULL, bytes);
 }
 
 gh_status vkp_download(struct gh_plugin *ctx, struct gh_buffer *src, uint64_t offset, void *dst, uint64_t bytes)
 {
     (void)ctx;
-    gh_status st = gh_plugin_check_copy("download", src, vkp_buffer_extent, offset, dst, bytes);
-    if (st != GH_OK || bytes == 0) return st;
-    vkp_device *d = src->device;
-    VkDeviceSize at = 0;
-    VkBuffer imported = vkp_host_imported(d, dst, bytes, &at);
-    if (imported) {
-        /* Registered host memory: the device writes it in place, in one copy. */
-        if ((st = vkp_commands_begin(d)) != GH_OK) return st;
-        vkp_barrier(d, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferCopy copy = {.srcOffset = offset, .dstOffset = at, .size = bytes};
-        d->fn.vkCmdCopyBuffer(d->cmd, src->buffer, imported, 1, &copy);
-        vkp_barrier(d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                    VK_ACCESS_HOST_READ_BIT);
-        return vkp_commands_submit(d, "download into imported host memory");
-    }
-    return staged_copy("download", src, offset, NULL, dst, bytes);
+    return host_copy("download", src, offset, NULL, dst, bytes);
 }

@@ -22,6 +22,7 @@
 #include "cuda_test.h"
 #include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
+#include "gemm_args.h"
 
 static const double draws[] = {0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2, -2, 3, -3, 4, -4, 6, -6};
 #define N_DRAWS (sizeof draws / sizeof draws[0])
@@ -86,6 +87,15 @@ typedef struct case_8bit {
     unsigned accumulate_bits; /* the kernel's declared narrow sum, 0: exact here */
 } case_8bit;
 
+/* The case's GEMM arguments (types, transposes, shape, scalars, scales,
+ * kernel parameters) on these operands. */
+static gh_gemm_args case_args(const case_8bit *t, gh_test_operand a, gh_test_operand b, gh_test_operand c)
+{
+    const gh_test_problem p = {t->a, t->trans_a, t->trans_b, t->m, t->n, t->k, t->alpha, t->beta};
+    const gh_test_types types = {t->a, t->b, t->c, t->scale_a, t->scale_b, t->scale_c};
+    return gh_test_typed_gemm_args(&p, &types, a, b, c, t->n_params ? t->params : NULL, t->n_params);
+}
+
 /* Runs one case and compares every element of C against the f64
  * reference; the elements between C's rows must keep their pattern. */
 static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const case_8bit *t, unsigned seed)
@@ -137,31 +147,8 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
         ok = api->buffer_alloc(ctx, device, bytes[i], &bufs[i]) == GH_OK &&
              api->upload(ctx, bufs[i], 0, host[i], bytes[i]) == GH_OK;
     if (!CHECK(ok, "%s: buffers (%s)", what, api->last_error(ctx))) goto done;
-    gh_gemm_args g = {0};
-    g.size = sizeof g;
-    g.dtype = t->a;
-    g.b_dtype = t->b;
-    g.c_dtype = t->c;
-    g.explicit_types = 1;
-    g.trans_a = t->trans_a;
-    g.trans_b = t->trans_b;
-    g.m = t->m;
-    g.n = t->n;
-    g.k = t->k;
-    g.alpha = t->alpha;
-    g.beta = t->beta;
-    g.scale_a = t->scale_a;
-    g.scale_b = t->scale_b;
-    g.scale_c = t->scale_c;
-    g.lda = lda;
-    g.ldb = ldb;
-    g.ldc = ldc;
-    g.a = bufs[0];
-    g.b = bufs[1];
-    g.c = bufs[2];
-    g.a_offset = g.b_offset = g.c_offset = t->offset;
-    g.params = t->n_params ? t->params : NULL;
-    g.n_params = t->n_params;
+    const gh_test_operand a = {bufs[0], lda, t->offset}, b = {bufs[1], ldb, t->offset}, c = {bufs[2], ldc, t->offset};
+    const gh_gemm_args g = case_args(t, a, b, c);
     gh_gemm_timing timing = {sizeof timing, 0, GH_CLOCK_DEVICE, ""};
     gh_status st = api->gemm(ctx, device, kernel, &g, &timing);
     if (!CHECK(st == GH_OK, "%s runs (status %d: %s)", what, (int)st, api->last_error(ctx))) goto done;
@@ -208,27 +195,13 @@ static void expect_refusal(const gh_plugin_api *api, gh_plugin *ctx, int device,
         return;
     }
     const int64_t lda = (t->trans_a ? t->m : t->k) + t->pad, ldb = (t->trans_b ? t->k : t->n) + t->pad;
-    gh_gemm_args g = {0};
-    g.size = sizeof g;
-    g.dtype = t->a;
-    g.b_dtype = t->b;
-    g.c_dtype = t->c;
-    g.explicit_types = 1;
-    g.trans_a = t->trans_a;
-    g.trans_b = t->trans_b;
-    g.m = t->m;
-    g.n = t->n;
-    g.k = t->k;
-    g.alpha = 1;
-    g.scale_a = g.scale_b = g.scale_c = 1;
-    g.lda = lda;
-    g.ldb = ldb;
-    g.ldc = t->n + t->pad;
-    g.a = g.b = g.c = buf;
-    g.b_offset = 256 * 1024;
-    g.c_offset = 512 * 1024 / elem_size(t->c);
-    g.params = t->n_params ? t->params : NULL;
-    g.n_params = t->n_params;
+    const gh_test_operand a = {buf, lda, 0}, b = {buf, ldb, 256 * 1024},
+                          c = {buf, t->n + t->pad, 512 * 1024 / elem_size(t->c)};
+    /* the refusal is about layout and types: plain scalars and scales */
+    case_8bit plain = *t;
+    plain.alpha = plain.scale_a = plain.scale_b = plain.scale_c = 1;
+    plain.beta = 0;
+    const gh_gemm_args g = case_args(&plain, a, b, c);
     gh_gemm_timing timing = {sizeof timing, 0, GH_CLOCK_DEVICE, ""};
     gh_status st = api->gemm(ctx, device, kernel, &g, &timing);
     CHECK(st == GH_UNSUPPORTED && strstr(api->last_error(ctx), part),

@@ -22,6 +22,7 @@
 #include "gemm_args.h"
 #include "kernel_arith.h"
 #include "verify.h"
+#include "../verify/test_util.h"
 
 /* Every variant the device runs (blocked at tile 128, work 2 needs 4096
  * threads: test_limits.c checks it is refused); warptile at its default and
@@ -120,22 +121,9 @@ static int case_make(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
         gh_matrix_alloc(&dc->c_init, d, m, n, ld_of(n, pad), guard) ||
         gh_matrix_alloc(&dc->c_out, d, m, n, ld_of(n, pad), guard))
         return -1;
-    gh_matrix_fill_random(&dc->a, seed, 0, 0);
-    gh_matrix_fill_random(&dc->b, seed, 1, 0);
-    gh_matrix_fill_random(&dc->c0, seed, 2, 0);
+    const gh_case_inputs in = test_seeded_inputs(d, ta, tb, m, n, k, alpha, beta, &dc->a, &dc->b, &dc->c0, seed, 0);
     if (beta != 0.0) gh_matrix_copy(&dc->c_init, &dc->c0);
     else gh_matrix_poison(&dc->c_init); /* never to be read */
-    const gh_case_inputs in = {.dtype = d,
-                               .trans_a = ta,
-                               .trans_b = tb,
-                               .m = m,
-                               .n = n,
-                               .k = k,
-                               .alpha = alpha,
-                               .beta = beta,
-                               .a = &dc->a,
-                               .b = &dc->b,
-                               .c0 = &dc->c0};
     const gh_verify_options opt = {GH_VERIFY_FULL, 0.0, 3, 0, 0, seed};
     if (!(dc->ref = gh_reference_build(&in, &opt))) return -1;
     if (upload_matrix(api, ctx, device, &dc->a, &dc->buf_a) || upload_matrix(api, ctx, device, &dc->b, &dc->buf_b))

@@ -179,24 +179,21 @@ static void test_cache(void)
     list->key = key;
     snprintf(list->note, sizeof list->note, "first");
     CHECK(gh_lt_find(list, &key) == list, "the same case finds its cached choice");
-    gh_lt_key other = key;
-    other.variant = 2;
-    CHECK(gh_lt_find(list, &other) == NULL, "cublas-strict does not take cublas's choice");
-    other = key;
-    other.trans_b = 0;
-    CHECK(gh_lt_find(list, &other) == NULL, "another transpose is another case");
-    other = key;
-    other.align_a = 2;
-    CHECK(gh_lt_find(list, &other) == NULL, "an operand at an offset (less aligned) is another case");
-    other = key;
-    other.c_dtype = 3;
-    CHECK(gh_lt_find(list, &other) == NULL, "another C type is another case");
-    other = key;
-    other.b_dtype = 6;
-    CHECK(gh_lt_find(list, &other) == NULL, "another B type is another case");
-    other = key;
-    other.ldc = 1032;
-    CHECK(gh_lt_find(list, &other) == NULL, "another leading dimension is another case");
+    /* a key with one field changed is another case */
+    gh_lt_key other[6] = {key, key, key, key, key, key};
+    other[0].variant = 2;
+    other[1].trans_b = 0;
+    other[2].align_a = 2;
+    other[3].c_dtype = 3;
+    other[4].b_dtype = 6;
+    other[5].ldc = 1032;
+    static const char *const what[6] = {"cublas-strict does not take cublas's choice",
+                                        "another transpose is another case",
+                                        "an operand at an offset (less aligned) is another case",
+                                        "another C type is another case",
+                                        "another B type is another case",
+                                        "another leading dimension is another case"};
+    for (int i = 0; i < 6; i++) CHECK(gh_lt_find(list, &other[i]) == NULL, "%s", what[i]);
     gh_lt_free(list);
 }
 

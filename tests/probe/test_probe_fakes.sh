@@ -28,16 +28,24 @@ probe() {
         return 1
     fi
 }
+# judge STATUS OK_TEXT FAIL_TEXT [FILE...]: "ok: OK_TEXT" when STATUS is 0, else "FAIL: FAIL_TEXT"
+# and the files, counted as a failure.
+judge() {
+    local status=$1 ok_text=$2 fail_text=$3
+    shift 3
+    if [ "$status" = 0 ]; then
+        echo "ok: $ok_text"
+    else
+        echo "FAIL: $fail_text"
+        cat "$@"
+        failures=$((failures + 1))
+    fi
+}
 expect() {
     local mode=$1
     shift
-    if ! $check "$work/$mode.json" "$@"; then
-        echo "FAIL: fake_arith_$mode (the table follows)"
-        cat "$work/$mode.out"
-        failures=$((failures + 1))
-    else
-        echo "ok: fake_arith_$mode"
-    fi
+    $check "$work/$mode.json" "$@"
+    judge $? "fake_arith_$mode" "fake_arith_$mode (the table follows)" "$work/$mode.out"
 }
 
 # What it declares: round to nearest, full sums, IEEE specials, one order.
@@ -54,13 +62,9 @@ probe ieee 0 && expect ieee --mismatches none \
     i32:int_overflow:verdict=wraps i32:int_exact:verdict=exact
 # A combination the kernel lists but refuses gets one line (under isolation: the codec carries combos).
 "$gemmhost" probe --config "$work/ieee.ini" >"$work/combo.out" 2>&1
-if grep -q "e5m2\*e4m3->f32 unsupported (case acc_bits_8bit)" "$work/combo.out"; then
-    echo "ok: a type combination the kernel refuses is named"
-else
-    echo "FAIL: the refused e5m2 x e4m3 combination of fake_arith_ieee is not named"
-    cat "$work/combo.out"
-    failures=$((failures + 1))
-fi
+grep -q "e5m2\*e4m3->f32 unsupported (case acc_bits_8bit)" "$work/combo.out"
+judge $? "a type combination the kernel refuses is named" \
+    "the refused e5m2 x e4m3 combination of fake_arith_ieee is not named" "$work/combo.out"
 # 8-bit combinations under isolation, as declared: e4m3 x e4m3 summed in 13 bits promoted every 4,
 # e4m3 x e5m2 in f32, i8 into i32 exact and wrapping; inputs decoded exactly, subnormals kept, NaN
 # (and e5m2's -inf) carried, scales exact and applied to the rounded sum.
@@ -107,37 +111,25 @@ probe scale_before 0 && expect scale_before --mismatches none "${fp8_common[@]}"
 # row alone is marked, exit 1; a probe against itself exit 0; --json; probes and results don't mix.
 "$gemmhost" compare "$work/fp8.json" "$work/i8_saturate.json" >"$work/cmp.out" 2>&1
 rc=$?
-if [ "$rc" = 1 ] && [ "$(grep -c DIFFERS "$work/cmp.out")" = 1 ] &&
+[ "$rc" = 1 ] && [ "$(grep -c DIFFERS "$work/cmp.out")" = 1 ] &&
     grep -q "int_overflow *A: wraps *B: saturates *DIFFERS" "$work/cmp.out" &&
-    grep -q "plugin fake_arith_i8_saturate" "$work/cmp.out" && grep -q "in common, 1 differ" "$work/cmp.out"; then
-    echo "ok: compare marks the one property two probes differ in"
-else
-    echo "FAIL: compare of the fp8 and i8_saturate probes exited $rc"
-    cat "$work/cmp.out"
-    failures=$((failures + 1))
-fi
+    grep -q "plugin fake_arith_i8_saturate" "$work/cmp.out" && grep -q "in common, 1 differ" "$work/cmp.out"
+judge $? "compare marks the one property two probes differ in" \
+    "compare of the fp8 and i8_saturate probes exited $rc" "$work/cmp.out"
 "$gemmhost" compare --json "$work/fp8.json" "$work/fp8.json" >"$work/cmp.json" 2>&1
 rc=$?
-if [ "$rc" = 0 ] && $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["compare"] == "probes" and d["differ"] == 0 and d["in_common"] > 10 and not any(r["differs"] for r in d["rows"])' "$work/cmp.json"; then
-    echo "ok: a probe compared with itself agrees (--json)"
-else
-    echo "FAIL: compare --json of a probe with itself exited $rc"
-    cat "$work/cmp.json"
-    failures=$((failures + 1))
-fi
+[ "$rc" = 0 ] && $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["compare"] == "probes" and d["differ"] == 0 and d["in_common"] > 10 and not any(r["differs"] for r in d["rows"])' "$work/cmp.json"
+judge $? "a probe compared with itself agrees (--json)" "compare --json of a probe with itself exited $rc" \
+    "$work/cmp.json"
 echo '{"gemmhost": {"version": "0"}, "results": []}' >"$work/results.json"
 "$gemmhost" compare "$work/fp8.json" "$work/results.json" >"$work/mix.out" 2>&1
 rc=$?
 "$gemmhost" compare --markdown "$work/fp8.json" "$work/fp8.json" >"$work/md.out" 2>&1
 rc_md=$?
-if [ "$rc" = 2 ] && grep -q "probes compare with probes only" "$work/mix.out" && [ "$rc_md" = 2 ] &&
-    grep -q "do not go with probe files" "$work/md.out"; then
-    echo "ok: a probe and a results file are not compared; --markdown is refused for probes"
-else
-    echo "FAIL: compare of a probe with a results file exited $rc, --markdown $rc_md"
-    cat "$work/mix.out" "$work/md.out"
-    failures=$((failures + 1))
-fi
+[ "$rc" = 2 ] && grep -q "probes compare with probes only" "$work/mix.out" && [ "$rc_md" = 2 ] &&
+    grep -q "do not go with probe files" "$work/md.out"
+judge $? "a probe and a results file are not compared; --markdown is refused for probes" \
+    "compare of a probe with a results file exited $rc, --markdown $rc_md" "$work/mix.out" "$work/md.out"
 # f32 and bf16 inputs through an f16 path: declared for bf16 (no mismatch there), not for f32
 # (whose subnormals it loses too).
 probe f16_path 1 && expect f16_path --mismatches input_range,input_rounding,subnormal_inputs,subnormal_results \
@@ -178,54 +170,31 @@ if ! grep -q "crashed" "$work/crash_acc.out"; then
 fi
 
 # The table names the mismatch and shows the case.
-if grep -q "MISMATCH" "$work/narrow_sum.out" && grep -q "case acc_bits" "$work/narrow_sum.out" &&
-    grep -q "declares f32 accumulation (23 bits)" "$work/narrow_sum.out"; then
-    echo "ok: the table shows the mismatch, the declaration and the case"
-else
-    echo "FAIL: the table of narrow_sum lacks the mismatch, declaration or case:"
-    cat "$work/narrow_sum.out"
-    failures=$((failures + 1))
-fi
+grep -q "MISMATCH" "$work/narrow_sum.out" && grep -q "case acc_bits" "$work/narrow_sum.out" &&
+    grep -q "declares f32 accumulation (23 bits)" "$work/narrow_sum.out"
+judge $? "the table shows the mismatch, the declaration and the case" \
+    "the table of narrow_sum lacks the mismatch, declaration or case:" "$work/narrow_sum.out"
 
 # --json: the same document on stdout; a dtype the kernel lacks says so; run-only options are refused.
 "$gemmhost" probe --config "$work/ieee.ini" --dtype f32 --json >"$work/stdout.json" 2>"$work/stdout.err"
-if $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [s["dtype"] for s in d["subjects"]] == ["f32"]' \
-    "$work/stdout.json"; then
-    echo "ok: --json prints the JSON, --dtype selects"
-else
-    echo "FAIL: --json --dtype f32"
-    cat "$work/stdout.json" "$work/stdout.err"
-    failures=$((failures + 1))
-fi
+$python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [s["dtype"] for s in d["subjects"]] == ["f32"]' \
+    "$work/stdout.json"
+judge $? "--json prints the JSON, --dtype selects" "--json --dtype f32" "$work/stdout.json" "$work/stdout.err"
 "$gemmhost" probe --config "$work/ieee.ini" --dtype f32,e4m3 >"$work/e4m3.out" 2>&1
-if grep -q "the kernel has no e4m3" "$work/e4m3.out"; then
-    echo "ok: a dtype the kernel lacks is named"
-else
-    echo "FAIL: --dtype f32,e4m3 does not say the kernel has no e4m3"
-    cat "$work/e4m3.out"
-    failures=$((failures + 1))
-fi
+grep -q "the kernel has no e4m3" "$work/e4m3.out"
+judge $? "a dtype the kernel lacks is named" "--dtype f32,e4m3 does not say the kernel has no e4m3" "$work/e4m3.out"
 "$gemmhost" probe --config "$work/ieee.ini" --size 64 >"$work/size.out" 2>&1
 rc=$?
-if [ "$rc" = 2 ] && grep -q "does not go with gemmhost probe" "$work/size.out"; then
-    echo "ok: --size is refused"
-else
-    echo "FAIL: probe --size 64 exited $rc"
-    cat "$work/size.out"
-    failures=$((failures + 1))
-fi
+[ "$rc" = 2 ] && grep -q "does not go with gemmhost probe" "$work/size.out"
+judge $? "--size is refused" "probe --size 64 exited $rc" "$work/size.out"
 
 # A run's results file at the output is not replaced by a probe.
 echo '{"gemmhost": "results"}' >"$work/run.json"
 "$gemmhost" probe --config "$work/ieee.ini" --output "$work/run" >"$work/clobber.out" 2>&1
 rc=$?
-if [ "$rc" = 2 ] && grep -q "not replaced" "$work/clobber.out" && grep -q results "$work/run.json"; then
-    echo "ok: a file that is not a probe's JSON is not replaced"
-else
-    echo "FAIL: probe --output over another file exited $rc"
-    cat "$work/clobber.out"
-    failures=$((failures + 1))
-fi
+[ "$rc" = 2 ] && grep -q "not replaced" "$work/clobber.out" && grep -q results "$work/run.json"
+judge $? "a file that is not a probe's JSON is not replaced" "probe --output over another file exited $rc" \
+    "$work/clobber.out"
 
 [ "$failures" = 0 ] && echo "probe fakes: all passed"
 exit $((failures > 0))

@@ -153,3 +153,34 @@ void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, 
         gh_test_8bit_cases(api, ctx, 0, kernel, params, 2, label, shapes, n_shapes, sets[i].combos, (int)i);
     }
 }
+
+const char *const gh_test_8bit_gpu_kernels[GH_TEST_8BIT_GPU_KERNELS] = {"naive", "tiled", "blocked"};
+
+int gh_test_8bit_gpu_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file, const char *api_name)
+{
+    const int rc = gh_test_plugin_start(h, argc, argv, plugin_file);
+    if (rc != 0) return rc;
+    check_quiet = 1;
+    gh_test_8bit_kernel_table(h->api, h->ctx, gh_test_8bit_gpu_kernels, GH_TEST_8BIT_GPU_KERNELS);
+    if (h->api->device_count(h->ctx) < 1) {
+        printf("skip: no %s device: %s\n", api_name, h->api->last_error(h->ctx));
+        gh_test_plugin_unload(h);
+        return 77;
+    }
+    return 0;
+}
+
+void gh_test_8bit_gpu_suite(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes, size_t n_shapes)
+{
+    for (int e = 0; e < GH_TEST_8BIT_GPU_KERNELS; e++) {
+        const char *name = gh_test_8bit_gpu_kernels[e];
+        const int kernel = gh_test_find_kernel(api, ctx, name);
+        if (!CHECK(kernel >= 0, "kernel %s found", name)) continue;
+        int64_t params[8];
+        const size_t n_params = gh_test_8bit_defaults(api->kernel_info(ctx, kernel), params, 8);
+        gh_test_8bit_cases(api, ctx, 0, kernel, params, n_params, name, shapes, n_shapes,
+                           e == 0 ? GH_TEST_8BIT_ALL_COMBOS : GH_TEST_8BIT_COVERING_COMBOS, 2 * e);
+        gh_test_8bit_refusals(api, ctx, 0, kernel, params, n_params, name);
+    }
+    gh_test_8bit_blocked_other_works(api, ctx, shapes, n_shapes);
+}

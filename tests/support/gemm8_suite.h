@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gemm8_case.h"
+#include "plugin_handle.h"
 
 /* A shape and transposes; `variant` picks alpha, beta, the scales, ld
  * padding and offsets from the suite's table (gh_test_8bit_variant),
@@ -55,5 +56,27 @@ extern const gh_test_shape8 gh_test_8bit_full_shapes[GH_TEST_8BIT_FULL_SHAPES];
  * a fractional alpha is GH_INVALID_ARGUMENT. */
 void gh_test_8bit_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel, const int64_t *params,
                            size_t n_params, const char *label);
+
+/* The GPU suites (tests/opencl, tests/vulkan): the kernels that list the
+ * 8-bit combinations, every combination, and the five that cover every A,
+ * B and C type and i8 (gh_test_8bit_combos' entries 0, 5, 7, 9 and 12:
+ * e4m3*e4m3->f32, e4m3*e5m2->bf16, e5m2*e4m3->f16, e5m2*e5m2->f32,
+ * i8*i8->i32): each program is compiled on first use, slow on PoCL and
+ * lavapipe, so tiled and blocked run those. */
+#define GH_TEST_8BIT_GPU_KERNELS 3
+extern const char *const gh_test_8bit_gpu_kernels[GH_TEST_8BIT_GPU_KERNELS];
+#define GH_TEST_8BIT_ALL_COMBOS      ((1u << GH_TEST_8BIT_COMBOS) - 1u)
+#define GH_TEST_8BIT_COVERING_COMBOS (1u << 0 | 1u << 5 | 1u << 7 | 1u << 9 | 1u << 12)
+
+/* Starts a GPU suite: loads the plugin (gh_test_plugin_start), prints only
+ * failures, and checks the kernel table (gh_test_8bit_kernel_table over
+ * gh_test_8bit_gpu_kernels). Returns 0 to go on, else the exit code: the
+ * start's, or 77 (a skip, the plugin unloaded) when there is no device;
+ * api_name names the API in the skip line. */
+int gh_test_8bit_gpu_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file, const char *api_name);
+/* naive, tiled and blocked at their default parameters on the shapes (naive
+ * every combination, tiled and blocked the covering five; variants shifted
+ * by 2 a kernel) with their refusals, then blocked's other work values. */
+void gh_test_8bit_gpu_suite(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes, size_t n_shapes);
 
 #endif

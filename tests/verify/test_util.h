@@ -21,6 +21,29 @@ typedef struct test_case {
     gh_case_inputs in;
 } test_case;
 
+/* Fills A, B and C0 with the values of (seed, streams 0, 1 and 2), i32
+ * within `range` (gh_matrix_fill_random), and returns the inputs of
+ * C = alpha op(A) op(B) + beta C0 of dtype d, m x n x k, over them. */
+static inline gh_case_inputs test_seeded_inputs(gh_dtype d, int ta, int tb, int64_t m, int64_t n, int64_t k,
+                                                double alpha, double beta, gh_matrix *a, gh_matrix *b, gh_matrix *c0,
+                                                uint64_t seed, int32_t range)
+{
+    gh_matrix_fill_random(a, seed, 0, range);
+    gh_matrix_fill_random(b, seed, 1, range);
+    gh_matrix_fill_random(c0, seed, 2, range);
+    return (gh_case_inputs){.dtype = d,
+                            .trans_a = ta,
+                            .trans_b = tb,
+                            .m = m,
+                            .n = n,
+                            .k = k,
+                            .alpha = alpha,
+                            .beta = beta,
+                            .a = a,
+                            .b = b,
+                            .c0 = c0};
+}
+
 /* Allocates and fills a case. ld_pad extra elements per row, `guard` around
  * each matrix. i32 inputs use the range that cannot overflow. */
 static inline int test_case_make(test_case *tc, gh_dtype d, int ta, int tb, int64_t m, int64_t n, int64_t k,
@@ -32,21 +55,8 @@ static inline int test_case_make(test_case *tc, gh_dtype d, int ta, int tb, int6
         gh_matrix_alloc(&tc->b, d, br, bc, bc + ld_pad, guard) ||
         gh_matrix_alloc(&tc->c0, d, m, n, n + ld_pad, guard) || gh_matrix_alloc(&tc->c, d, m, n, n + ld_pad, guard))
         return -1;
-    int32_t range = gh_i32_input_range(k, alpha, beta);
-    gh_matrix_fill_random(&tc->a, seed, 0, range);
-    gh_matrix_fill_random(&tc->b, seed, 1, range);
-    gh_matrix_fill_random(&tc->c0, seed, 2, range);
-    tc->in = (gh_case_inputs){.dtype = d,
-                              .trans_a = ta,
-                              .trans_b = tb,
-                              .m = m,
-                              .n = n,
-                              .k = k,
-                              .alpha = alpha,
-                              .beta = beta,
-                              .a = &tc->a,
-                              .b = &tc->b,
-                              .c0 = &tc->c0};
+    tc->in = test_seeded_inputs(d, ta, tb, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0, seed,
+                                gh_i32_input_range(k, alpha, beta));
     return 0;
 }
 

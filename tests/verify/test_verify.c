@@ -551,25 +551,14 @@ static void make_8bit(test_case *tc, gh_dtype a, gh_dtype b, gh_dtype c, int64_t
     gh_matrix_alloc(&tc->b, b, k, n, n + 2, 4);
     gh_matrix_alloc(&tc->c0, c, m, n, n + 3, 4);
     gh_matrix_alloc(&tc->c, c, m, n, n + 3, 4);
-    int32_t range = gh_i32_input_range(k, alpha, beta);
-    gh_matrix_fill_random(&tc->a, 5, 0, range);
-    gh_matrix_fill_random(&tc->b, 5, 1, range);
-    gh_matrix_fill_random(&tc->c0, 5, 2, range);
-    tc->in = (gh_case_inputs){.dtype = a,
-                              .m = m,
-                              .n = n,
-                              .k = k,
-                              .alpha = alpha,
-                              .beta = beta,
-                              .a = &tc->a,
-                              .b = &tc->b,
-                              .c0 = &tc->c0,
-                              .explicit_types = 1,
-                              .b_dtype = b,
-                              .c_dtype = c,
-                              .scale_a = scales[0],
-                              .scale_b = scales[1],
-                              .scale_c = scales[2]};
+    tc->in = test_seeded_inputs(a, 0, 0, m, n, k, alpha, beta, &tc->a, &tc->b, &tc->c0, 5,
+                                gh_i32_input_range(k, alpha, beta));
+    tc->in.explicit_types = 1;
+    tc->in.b_dtype = b;
+    tc->in.c_dtype = c;
+    tc->in.scale_a = scales[0];
+    tc->in.scale_b = scales[1];
+    tc->in.scale_c = scales[2];
 }
 
 /* C = scale_c (alpha scale_a scale_b A B + beta C0) summed in f64, stored
