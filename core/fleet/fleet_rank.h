@@ -1,6 +1,6 @@
 /* A rank's part in a fleet run (docs/fleet.md): each stage's outcome agreed
  * on by every rank, the dry run and the run, and rank 0 gathering the
- * others' reports. main.c calls these with its own dry run and run; they
+ * others' reports. fleet_command.c calls these with its dry run and run; they
  * call MPI through fleet_comm.h, so this file goes into the gemmhost
  * executable with mpi_comm.c or no_mpi.c, not into the core library. */
 #ifndef GEMMHOST_FLEET_RANK_H
