@@ -266,4 +266,19 @@ grep -q '^  device cpu/0: ' <<<"$out" && ok "--list --summary: a line for its de
   { bad "--list --summary: no device line"; echo "$out" | sed 's/^/    | /'; }
 [ "$(grep -vc '^plugin \|^  device ' <<<"$out")" = 0 ] && ok "--list --summary: nothing else" || bad "--list --summary: other lines"
 
+# --- A vendor library's rows with the default ld_pad (3): a note says its rows were not whole
+# 16 bytes; with ld_pad = 0, or without a vendor kernel, no such note.
+vendor_note="takes vendor libraries (blas here) off their fast paths"
+out=$("$gemmhost" --config "$(run_ini vendor3 'sizes = 16' "[backend cpu]
+plugin = cpu
+kernels = naive, blas")" 2>&1)
+expect_in "ld_pad 3 with blas: the note" "$out" "ld_pad = 3: rows are not whole 16 bytes"
+expect_in "the note in the JSON" "$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["notes"])' "$work/vendor3.json")" "$vendor_note"
+out=$("$gemmhost" --config "$(run_ini vendor0 'ld_pad = 0' "[backend cpu]
+plugin = cpu
+kernels = naive, blas")" 2>&1)
+grep -qF "$vendor_note" <<<"$out" && bad "ld_pad 0: no alignment note" || ok "ld_pad 0: no alignment note"
+out=$("$gemmhost" --config "$(run_ini novendor)" 2>&1)
+grep -qF "off their fast paths" <<<"$out" && bad "no vendor kernel: no alignment note" || ok "no vendor kernel: no alignment note"
+
 finish
