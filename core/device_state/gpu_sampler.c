@@ -195,9 +195,9 @@ static void fill(gh_gpu_sampler *s, gh_result *r)
     }
     st->temperature_c_max = s->temperature_max;
     st->power_w_median = median_known(s->power, s->n);
-    /* NVML's energy counter moves in steps (tens of milliseconds on an
-     * H100/H200): a run it did not move across took a step's energy from
-     * another, so the sum is only the runs' energy when every run saw it move. */
+    /* NVML's energy counter moves in steps (docs/results.md, energy_note):
+     * a run it did not move across took a step's energy from another, so
+     * the sum is only the runs' energy when every run saw it move. */
     if (!s->energy_ok) {
         snprintf(st->energy_why, sizeof st->energy_why, "unknown: NVML's energy counter did not answer");
     } else if (s->energy_still) {

@@ -96,9 +96,9 @@ static int is_vendor_library(const char *kernel)
 }
 
 /* Rows padded to other than whole 16 bytes (the default ld_pad exercises
- * leading dimensions) take the vendor libraries off their fast paths: on an
- * H100, cuBLASLt ran 4096 f16 4.8x slower with ld_pad 3 than with 0. Said
- * once where a vendor kernel runs, so its speed is not read as its best. */
+ * leading dimensions) take the vendor libraries off their fast paths
+ * (docs/configuration.md). Said once where a vendor kernel runs, so its
+ * speed is not read as its best. */
 static void note_unaligned_vendor_rows(gh_report *report, const gh_config *cfg, const gh_plan *plan)
 {
     if (cfg->run.ld_pad % 16 == 0) return;

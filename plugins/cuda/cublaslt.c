@@ -107,9 +107,8 @@ static void operands_of(const gh_gemm_args *a, gh_cuda_types t, CUdeviceptr *A, 
     *C = a->c->ptr + a->c_offset * gh_plugin_dtype_size(t.c);
 }
 
-/* Each FP8 scale pointer 16-byte aligned: cuBLASLt 13.1 on an H100/H200
- * answers CUBLAS_STATUS_NOT_SUPPORTED from cublasLtMatmul (not from its
- * heuristic) for a scale 4 bytes past another. */
+/* Each FP8 scale pointer 16-byte aligned: cublasLtMatmul refuses (not its
+ * heuristic) a scale 4 bytes past another (docs/kernels.md). */
 #define LT_SCALE_STRIDE 16
 
 /* The FP8 variants' descriptor attributes: cuBLASLt's A's and B's scale

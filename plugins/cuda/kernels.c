@@ -39,9 +39,8 @@ const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = GH_PLUGIN_EXACT_8
 
 /* cuBLASLt's FP8 pairs (cuBLASLt's A is the caller's B: the pairs are
  * symmetric, e5m2 x e5m2 is not among them) with C in f32, f16 or bf16.
- * Measured on an H100 (docs/kernels.md): without FAST_ACCUM the tensor
- * cores' 13-bit running sum is added into f32 every 128 K (its outputs are
- * bit for bit wgmma's with promote 1); with it, never. */
+ * Without FAST_ACCUM the tensor cores' 13-bit running sum is added into
+ * f32 every 128 K; with it, never (what the probe measured: docs/kernels.md). */
 #define LT_FP8_COMBO(A, B, C, BITS, EVERY)                                          \
     {                                                                               \
         sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, BITS, EVERY \

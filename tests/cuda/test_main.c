@@ -147,7 +147,7 @@ static void test_open_options(const gh_plugin_api *api, const char *kernel_src_d
 
 /* The cuBLASLt 8-bit kernels' type combinations and the accumulators they
  * declare: the tensor cores' 13-bit sum promoted to f32 every 128 K
- * (cublaslt-fp8, as measured on an H100) or never (cublaslt-fp8-fast); i8 exact. */
+ * (cublaslt-fp8) or never (cublaslt-fp8-fast); i8 exact. */
 static void test_cublaslt_combos(const gh_plugin_api *api, gh_plugin *ctx)
 {
     const char *fp8_kernels[] = {"cublaslt-fp8", "cublaslt-fp8-fast"};
