@@ -149,7 +149,7 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
     if (!CHECK(ok, "%s: buffers (%s)", what, api->last_error(ctx))) goto done;
     const gh_test_operand a = {bufs[0], lda, t->offset}, b = {bufs[1], ldb, t->offset}, c = {bufs[2], ldc, t->offset};
     const gh_gemm_args g = case_args(t, a, b, c);
-    gh_gemm_timing timing = {sizeof timing, 0, GH_CLOCK_DEVICE, ""};
+    gh_gemm_timing timing = {.size = sizeof timing, .clock = GH_CLOCK_DEVICE};
     gh_status st = api->gemm(ctx, device, kernel, &g, &timing);
     if (!CHECK(st == GH_OK, "%s runs (status %d: %s)", what, (int)st, api->last_error(ctx))) goto done;
     if (!CHECK(api->download(ctx, bufs[2], 0, C, bytes[2]) == GH_OK, "%s: download", what)) goto done;
@@ -202,7 +202,7 @@ static void expect_refusal(const gh_plugin_api *api, gh_plugin *ctx, int device,
     plain.alpha = plain.scale_a = plain.scale_b = plain.scale_c = 1;
     plain.beta = 0;
     const gh_gemm_args g = case_args(&plain, a, b, c);
-    gh_gemm_timing timing = {sizeof timing, 0, GH_CLOCK_DEVICE, ""};
+    gh_gemm_timing timing = {.size = sizeof timing, .clock = GH_CLOCK_DEVICE};
     gh_status st = api->gemm(ctx, device, kernel, &g, &timing);
     CHECK(st == GH_UNSUPPORTED && strstr(api->last_error(ctx), part),
           "%s %s x %s -> %s trans %d%d lda %lld: refused naming \"%s\" (status %d: %s)", t->kernel, dtype_name(t->a),

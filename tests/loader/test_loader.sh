@@ -8,7 +8,7 @@ gemmhost=$(realpath "$1") fakes=$(realpath "$2") src=$3
 
 list=$(GEMMHOST_PLUGIN_PATH=$fakes "$gemmhost" --list 2>&1)
 expect_status "--list succeeds with broken plugins around" $? 0
-expect_in "wrong major named with both versions" "$list" "gemmhost-fake_wrong_major.so: plugin ABI major 2, host ABI 1.5: majors must match"
+expect_in "wrong major named with both versions" "$list" "gemmhost-fake_wrong_major.so: plugin ABI major 2, host ABI 1.6: majors must match"
 expect_in "missing entry symbol named" "$list" "gemmhost-fake_no_entry.so: no entry symbol gemmhost_plugin_entry"
 expect_in "not a shared object: dlerror shown" "$list" "gemmhost-fake_not_elf.so: cannot load:"
 expect_in "minor above the host's refused" "$list" "plugin answered ABI minor 6, above the host's 1.5"

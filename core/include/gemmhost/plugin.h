@@ -97,7 +97,7 @@ extern "C" {
 #endif
 
 #define GEMMHOST_ABI_MAJOR  1
-#define GEMMHOST_ABI_MINOR  5
+#define GEMMHOST_ABI_MINOR  6
 #define GEMMHOST_ENTRY_NAME "gemmhost_plugin_entry"
 
 /* Marks the one symbol a plugin exports (build plugins with
@@ -324,6 +324,14 @@ typedef struct gh_gemm_timing {
      * how the GEMM ran that the result should carry, e.g. the algorithm a
      * vendor library chose and how; "" (the host's zeroed value) for none. */
     char note[240];
+    /* Appended in ABI 1.6: a split of K the call made beyond what its kernel
+     * declares, e.g. a vendor library's split-K whose pieces were summed in
+     * C's f16: K summed in split_pieces pieces (0 or 1: no split) whose sum
+     * kept split_precision. The host widens the result's bound by
+     * gamma_pieces(split_precision's unit roundoff) x sum |alpha a b|
+     * (docs/verification.md), and the result says so. */
+    uint32_t split_pieces;
+    gh_precision split_precision;
 } gh_gemm_timing;
 
 typedef struct gh_plugin_api {
@@ -515,6 +523,22 @@ typedef struct gh_plugin_api {
      *   register: GH_INVALID_ARGUMENT. */
     gh_status (*host_register)(gh_plugin *ctx, void *ptr, uint64_t bytes, uint32_t flags, const char **how);
     gh_status (*host_unregister)(gh_plugin *ctx, void *ptr);
+
+    /* ---- ABI minor 6 ----
+     * (minor 6, optional, may be NULL) Queues n launches of the same GEMM on
+     * the stream, back to back, with the result of n gemm_async calls, and at
+     * stream_synchronize writes into *timing (if not NULL) their total time
+     * over n by the device's clock, and a note on how they were timed. For
+     * kernels short enough that a lone launch's latency would dominate their
+     * time (the host's batch = N): the plugin does its per-call host work
+     * once, and where its timer measures the stream rather than the kernel
+     * (CUDA events) it holds the stream until all n are queued, so no host
+     * gap falls inside the timed region. Refusals as gemm_async; n 0:
+     * GH_INVALID_ARGUMENT. The host reads it only when the negotiated minor
+     * is >= 6 and the table's size covers it; else it calls gemm_async n
+     * times. */
+    gh_status (*gemm_batch_async)(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                                  gh_gemm_timing *timing);
 } gh_plugin_api;
 
 #define GH_HOST_REGISTER_READ_ONLY 1u
