@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-static const char *precision_name(gh_precision p)
+const char *gh_precision_name(gh_precision p)
 {
     switch (p) {
     case GH_PREC_AS_STORED: return "as stored";
@@ -40,8 +40,8 @@ int gh_kernel_arith(const gh_kernel_info *ki, uint32_t abi_minor, gh_dtype d, gh
     gh_precision acc = p ? p->accumulate : default_accumulation(d);
     *arith = gh_arith_declared(d, inputs, acc);
     if (d == GH_I32 && acc == GH_PREC_AS_STORED) snprintf(text, size, "exact");
-    else if (inputs == GH_PREC_AS_STORED) snprintf(text, size, "%s accumulate", precision_name(acc));
-    else snprintf(text, size, "%s inputs, %s accumulate", precision_name(inputs), precision_name(acc));
+    else if (inputs == GH_PREC_AS_STORED) snprintf(text, size, "%s accumulate", gh_precision_name(acc));
+    else snprintf(text, size, "%s inputs, %s accumulate", gh_precision_name(inputs), gh_precision_name(acc));
     return inputs != GH_PREC_AS_STORED || acc != default_accumulation(d);
 }
 
@@ -78,13 +78,14 @@ void gh_combo_arith_text(const gh_type_combo *cb, char *text, size_t size)
 {
     const uint32_t bits = combo_bits(cb), every = combo_promote(cb);
     char inputs[48] = "";
-    if (cb->inputs != GH_PREC_AS_STORED) snprintf(inputs, sizeof inputs, "%s inputs, ", precision_name(cb->inputs));
+    if (cb->inputs != GH_PREC_AS_STORED) snprintf(inputs, sizeof inputs, "%s inputs, ", gh_precision_name(cb->inputs));
     if (cb->c == GH_I32 && cb->accumulate == GH_PREC_AS_STORED) snprintf(text, size, "%sexact", inputs);
-    else if (!bits) snprintf(text, size, "%s%s accumulate", inputs, precision_name(cb->accumulate));
+    else if (!bits) snprintf(text, size, "%s%s accumulate", inputs, gh_precision_name(cb->accumulate));
     else if (!every)
-        snprintf(text, size, "%s%u-bit accumulate, never promoted to %s", inputs, bits, precision_name(cb->accumulate));
+        snprintf(text, size, "%s%u-bit accumulate, never promoted to %s", inputs, bits,
+                 gh_precision_name(cb->accumulate));
     else
-        snprintf(text, size, "%s%u-bit accumulate, into %s every %u", inputs, bits, precision_name(cb->accumulate),
+        snprintf(text, size, "%s%u-bit accumulate, into %s every %u", inputs, bits, gh_precision_name(cb->accumulate),
                  every);
 }
 

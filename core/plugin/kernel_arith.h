@@ -15,6 +15,9 @@
  * "exact"). Returns 1 when the declaration differs from the default. */
 int gh_kernel_arith(const gh_kernel_info *ki, uint32_t abi_minor, gh_dtype d, gh_arith *arith, char *text, size_t size);
 
+/* A precision's name in the arithmetic's words ("bf16", "tf32 (truncated)"). */
+const char *gh_precision_name(gh_precision p);
+
 /* (ABI 1.5) The kernel's type combination (a, b, c), read only when the
  * plugin answered minor >= 5 and the info's and the entry's sizes cover
  * them; NULL when it lists none. */

@@ -64,6 +64,8 @@ typedef struct packed_head {
     int64_t out_dtype, rows, cols, elem_size;
     uint64_t hash;
     double u_in, u_acc, u_out, u_narrow;
+    double u_split;
+    int64_t pieces;
 } packed_head;
 
 void gh_kept_outputs_pack(const gh_kept_outputs *kept, char **bytes, size_t *size)
@@ -79,10 +81,11 @@ void gh_kept_outputs_pack(const gh_kept_outputs *kept, char **bytes, size_t *siz
     for (size_t i = 0; i < kept->n; i++) {
         const gh_kept_output *k = &kept->items[i];
         const gh_matrix *v = &k->value;
-        packed_head h = {
-            k->case_index, k->dtype,      k->trans.a,     k->trans.b,     k->shape.m,       k->shape.n,
-            k->shape.k,    k->arith.span, v->dtype,       v->rows,        v->cols,          (int64_t)v->elem_size,
-            k->hash,       k->arith.u_in, k->arith.u_acc, k->arith.u_out, k->arith.u_narrow};
+        packed_head h = {k->case_index,     k->dtype,         k->trans.a,     k->trans.b,
+                         k->shape.m,        k->shape.n,       k->shape.k,     k->arith.span,
+                         v->dtype,          v->rows,          v->cols,        (int64_t)v->elem_size,
+                         k->hash,           k->arith.u_in,    k->arith.u_acc, k->arith.u_out,
+                         k->arith.u_narrow, k->arith.u_split, k->arith.pieces};
         memcpy(at, &h, sizeof h);
         at += sizeof h;
         const size_t row = (size_t)v->cols * v->elem_size;
@@ -110,7 +113,7 @@ int gh_kept_outputs_unpack(gh_kept_outputs *kept, const char *bytes, size_t size
             return -1;
         }
         const size_t bytes_of = (size_t)h.rows * (size_t)h.cols * (size_t)h.elem_size;
-        const gh_arith arith = {h.u_in, h.u_acc, h.u_out, h.u_narrow, h.span};
+        const gh_arith arith = {h.u_in, h.u_acc, h.u_out, h.u_narrow, h.span, h.u_split, h.pieces};
         gh_kept_output *same = find(kept, (int)h.case_index, h.hash);
         if (same) {
             same->arith = gh_arith_looser(same->arith, arith);

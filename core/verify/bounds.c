@@ -44,8 +44,9 @@ static double storage_roundoff(gh_dtype d)
 
 gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumulate)
 {
-    return (gh_arith){gh_plugin_unit_roundoff(inputs), gh_plugin_unit_roundoff(accumulate), storage_roundoff(d), 0.0,
-                      0};
+    return (gh_arith){.u_in = gh_plugin_unit_roundoff(inputs),
+                      .u_acc = gh_plugin_unit_roundoff(accumulate),
+                      .u_out = storage_roundoff(d)};
 }
 
 gh_arith gh_arith_default(gh_dtype d)
@@ -75,8 +76,21 @@ static int64_t looser_span(gh_arith a, gh_arith b)
 
 gh_arith gh_arith_looser(gh_arith a, gh_arith b)
 {
-    return (gh_arith){fmax(a.u_in, b.u_in), fmax(a.u_acc, b.u_acc), fmax(a.u_out, b.u_out),
-                      fmax(a.u_narrow, b.u_narrow), looser_span(a, b)};
+    return (gh_arith){fmax(a.u_in, b.u_in),
+                      fmax(a.u_acc, b.u_acc),
+                      fmax(a.u_out, b.u_out),
+                      fmax(a.u_narrow, b.u_narrow),
+                      looser_span(a, b),
+                      fmax(a.u_split, b.u_split),
+                      a.pieces > b.pieces ? a.pieces : b.pieces};
+}
+
+gh_arith gh_arith_split(gh_arith a, uint32_t pieces, gh_precision p)
+{
+    if (pieces < 2) return a;
+    a.u_split = fmax(a.u_split, gh_plugin_unit_roundoff(p));
+    if ((int64_t)pieces > a.pieces) a.pieces = pieces;
+    return a;
 }
 
 /* ---- the reference ----------------------------------------------------- */

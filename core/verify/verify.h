@@ -95,6 +95,11 @@ typedef struct gh_arith {
      * narrow sum over the whole K). docs/verification.md, "Eight bits". */
     double u_narrow;
     int64_t span;
+    /* (ABI 1.6 timings) K summed in `pieces` pieces whose sum kept u_split
+     * (0: no such split), e.g. cuBLASLt's split-K reduced in C's f16:
+     * the pieces' sum adds gamma_pieces(u_split). */
+    double u_split;
+    int64_t pieces;
 } gh_arith;
 
 /* What a kernel without a declaration does in dtype d: inputs as stored,
@@ -107,6 +112,9 @@ gh_arith gh_arith_declared(gh_dtype d, gh_precision inputs, gh_precision accumul
 gh_arith gh_arith_narrowed(gh_arith a, uint32_t bits, uint32_t promote_every);
 /* Each roundoff the larger of the two: for comparing outputs of two kernels. */
 gh_arith gh_arith_looser(gh_arith a, gh_arith b);
+/* a with K summed in `pieces` pieces whose sum kept precision p, as a
+ * plugin reported it (gh_gemm_timing's split); a itself for pieces < 2. */
+gh_arith gh_arith_split(gh_arith a, uint32_t pieces, gh_precision p);
 
 /* Checks an output matrix (same shape/ld/guard as in->c0) against ref,
  * guards included, with the bound of the dtype's default arithmetic. */

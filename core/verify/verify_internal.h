@@ -58,12 +58,22 @@ typedef struct element_bounds {
  * GEMM). A narrow running sum (u_narrow) over spans of `span` products,
  * each added into the u_acc sum: (1 + gamma_span(u_narrow)) (1 +
  * gamma_{spans+ops}(u_acc)) - 1 (docs/verification.md, "Eight bits"). */
-static inline double accumulation_gamma(const gh_reference *ref, gh_arith a)
+static inline double sum_gamma(const gh_reference *ref, gh_arith a)
 {
     const int64_t k = ref->in.k, ops = ref->in.explicit_types ? 5 : 2;
     if (a.u_narrow <= 0) return gh_gamma_u(a.u_acc, k + ops);
     const int64_t span = a.span > 0 && a.span < k ? a.span : k, spans = (k + span - 1) / span;
     return (1.0 + gh_gamma_u(a.u_narrow, span)) * (1.0 + gh_gamma_u(a.u_acc, spans + ops)) - 1.0;
+}
+
+/* ... and a split of K whose pieces were summed in u_split (each piece
+ * rounded once, then pieces - 1 additions): (1 + that) (1 +
+ * gamma_pieces(u_split)) - 1. */
+static inline double accumulation_gamma(const gh_reference *ref, gh_arith a)
+{
+    const double g = sum_gamma(ref, a);
+    if (a.pieces < 2 || a.u_split <= 0) return g;
+    return (1.0 + g) * (1.0 + gh_gamma_u(a.u_split, a.pieces)) - 1.0;
 }
 
 static inline element_bounds bounds_for(const gh_reference *ref, gh_arith a)

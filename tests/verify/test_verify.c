@@ -670,6 +670,42 @@ static void test_narrow_accumulation_bound(void)
     }
 }
 
+/* A split of K the plugin reported (ABI 1.6: cuBLASLt's split-K summed in
+ * C's bf16): the f32 sum's bound times (1 + gamma_pieces(2^-8)). An error
+ * of 0.9 of it passes, 1.1 fails, and without the split 0.9 fails. */
+static void test_split_reduction_bound(void)
+{
+    const double ones[3] = {1, 1, 1};
+    const int64_t k = 1000, pieces = 4;
+    test_case tc;
+    make_8bit(&tc, GH_E4M3, GH_E4M3, GH_F32, 3, 4, k, 1, 0, ones);
+    gh_verify_options opt = test_options(GH_VERIFY_FULL);
+    gh_reference *ref = gh_reference_build(&tc.in, &opt);
+    const gh_arith f32 = gh_arith_declared(GH_F32, GH_PREC_AS_STORED, GH_PREC_F32);
+    const gh_arith split = gh_arith_split(f32, (uint32_t)pieces, GH_PREC_BF16);
+    const double g = (1 + gh_gamma_u(0x1p-24, k + 5)) * (1 + gh_gamma_u(0x1p-8, pieces)) - 1;
+    for (int over = 0; over < 2; over++) {
+        double abs_sum;
+        fill_8bit_output(&tc);
+        const double exact = product_8bit(&tc, 2, 1, &abs_sum);
+        gh_matrix_set(&tc.c, 2, 1, exact + (over ? 1.1 : 0.9) * g * abs_sum);
+        gh_verify_result res;
+        gh_verify_as(ref, split, &tc.c, &res);
+        EXPECT(res.passed == !over,
+               "K in %lld pieces summed in bf16: an error of %.1f of the bound %s (err/bound %.3g)", (long long)pieces,
+               over ? 1.1 : 0.9, over ? "fails" : "passes", res.max_err_over_bound);
+        if (!over) {
+            gh_verify_as(ref, f32, &tc.c, &res);
+            EXPECT(!res.passed, "without the reported split the same error fails the f32 bound");
+        }
+    }
+    EXPECT(gh_arith_split(f32, 1, GH_PREC_BF16).pieces == 0, "one piece is no split");
+    const gh_arith looser = gh_arith_looser(f32, split);
+    EXPECT(looser.pieces == pieces && looser.u_split == 0x1p-8, "the looser of f32 and the split keeps the split");
+    gh_reference_free(ref);
+    test_case_free(&tc);
+}
+
 static void test_bad_inputs(void)
 {
     test_case tc;
@@ -706,6 +742,7 @@ int main(void)
     test_tf32_truncated();
     test_eight_bit();
     test_narrow_accumulation_bound();
+    test_split_reduction_bound();
     test_bad_inputs();
     return tests_finish("test_verify");
 }
