@@ -2,9 +2,11 @@
  * mostly its launch, so batch = auto (or batch = N) queues N launches of the
  * same GEMM back to back on one stream of the plugin (ABI minor 1's
  * gemm_async) and waits once; the result's time is their total over N, and
- * the result says `batch = N`. Each launch still carries the plugin's own
- * event pair, but with the queue full the device never waits on the host
- * between them, so the launch latency a lone call includes is gone.
+ * the result says `batch = N`. A plugin of ABI minor 6 with gemm_batch_async
+ * takes the N launches in one call, timed between one pair of its events
+ * with its per-call host work done once (CUDA holds the stream until all
+ * are queued, so no host gap is timed), and under isolation in one message
+ * to the worker; else each of N gemm_async calls carries its own timing.
  *
  * Not batched, and the result says batch 1: a plugin without streams (its
  * blocking gemm() is the only way to run), cache = cold (a batch's later
@@ -23,7 +25,8 @@ typedef struct gh_batch {
     int device;
     gh_stream *stream;
     gh_gemm_timing *timings;
-    int n; /* launches per timed repetition; 1: unbatched */
+    int n;      /* launches per timed repetition; 1: unbatched */
+    int in_one; /* the plugin's gemm_batch_async takes all n (ABI minor 6) */
 } gh_batch;
 
 /* Why this run cannot batch ("" when it can): the plugin, the cache, beta. */
@@ -34,13 +37,15 @@ const char *gh_batch_refusal(const gh_run_config *run, const gh_plugin_api *api,
  * kernel is not below batch_below. */
 int gh_batch_auto_count(const gh_run_config *run, double first_ms);
 
-/* Starts batching n launches (n >= 2): creates the stream. */
-gh_status gh_batch_start(gh_batch *b, const gh_plugin_api *api, gh_plugin *ctx, int device, int n, char *why,
-                         size_t why_size);
-/* Runs b->n launches, waits, and writes their total time over n into
- * *kernel_ms (as the plugin reported them: a bad one is passed on as is). */
-gh_status gh_batch_gemm(gh_batch *b, int kernel, const gh_gemm_args *args, double *kernel_ms, gh_clock *clock,
-                        char *why, size_t why_size);
+/* Starts batching n launches (n >= 2) on a plugin that negotiated
+ * abi_minor: creates the stream. */
+gh_status gh_batch_start(gh_batch *b, const gh_plugin_api *api, uint32_t abi_minor, gh_plugin *ctx, int device, int n,
+                         char *why, size_t why_size);
+/* Runs b->n launches, waits, and writes into *out their total time over n
+ * (as the plugin reported them: a bad one is passed on as is), the clock,
+ * and the plugin's note and split of K. */
+gh_status gh_batch_gemm(gh_batch *b, int kernel, const gh_gemm_args *args, gh_gemm_timing *out, char *why,
+                        size_t why_size);
 void gh_batch_end(gh_batch *b);
 
 #endif

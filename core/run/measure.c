@@ -167,6 +167,7 @@ typedef struct kernel_job {
     const gh_run_config *run;
     const gh_plugin_api *api;
     gh_plugin *ctx;
+    uint32_t abi_minor; /* negotiated with the plugin */
     int device, kernel;
     int warmup, repeat;
     const case_data *cd;
@@ -193,8 +194,20 @@ static void kernel_batch_decide(kernel_job *job, double first_ms, gh_result *r)
         return;
     }
     char why[sizeof r->batch_note];
-    if (gh_batch_start(&job->batch, job->api, job->ctx, job->device, n, why, sizeof why) != GH_OK)
+    if (gh_batch_start(&job->batch, job->api, job->abi_minor, job->ctx, job->device, n, why, sizeof why) != GH_OK)
         snprintf(r->batch_note, sizeof r->batch_note, "%s", why);
+}
+
+/* A split of K the plugin reported beyond its kernel's declaration (ABI
+ * 1.6): the bound takes it in from the first report on, before the first
+ * timed output is verified, and the arithmetic's words say so. */
+static void note_split(const gh_gemm_timing *timing, gh_result *r)
+{
+    if (timing->split_pieces < 2 || (int64_t)timing->split_pieces <= r->arith.pieces) return;
+    r->arith = gh_arith_split(r->arith, timing->split_pieces, timing->split_precision);
+    const size_t used = strlen(r->arithmetic);
+    snprintf(r->arithmetic + used, sizeof r->arithmetic - used, "%sK split in %u pieces summed in %s (reported)",
+             used ? "; " : "", (unsigned)timing->split_pieces, gh_precision_name(timing->split_precision));
 }
 
 /* Every repetition starts from poison (or C0), so an unwritten element shows. */
@@ -217,7 +230,7 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     }
     gh_gemm_timing timing = {.size = sizeof timing};
     if (job->batch.n > 1) {
-        s = gh_batch_gemm(&job->batch, job->kernel, &job->args, &timing.kernel_ms, &timing.clock, why, sizeof why);
+        s = gh_batch_gemm(&job->batch, job->kernel, &job->args, &timing, why, sizeof why);
         if (s) {
             run_result_detail(r, run_status_of(s), "%s", why);
             return -1;
@@ -236,6 +249,7 @@ static double kernel_repetition(void *p, gh_matrix *dst, int timed, gh_result *r
     /* The plugin's word on how it ran (e.g. the algorithm cuBLASLt kept);
      * a note on `auto` parameters replaces it later (run_variant). */
     if (timing.note[0] && !r->params_note[0]) snprintf(r->params_note, sizeof r->params_note, "%s", timing.note);
+    note_split(&timing, r);
     if (timed == -1 && job->batch_refusal && gh_reported_time_ok(timing.kernel_ms))
         kernel_batch_decide(job, timing.kernel_ms, r);
     if (!gh_reported_time_ok(timing.kernel_ms)) {
@@ -306,8 +320,8 @@ static int measure_setup(const gh_run_config *run, gh_instance *inst, kernel_job
     if (run->batch == 0) job->batch_refusal = refusal;
     else if (run->batch > 1 && *refusal)
         snprintf(r->batch_note, sizeof r->batch_note, "batch = %d ran unbatched: %s", run->batch, refusal);
-    else if (run->batch > 1 &&
-             gh_batch_start(&job->batch, job->api, job->ctx, job->device, run->batch, why, sizeof why) != GH_OK)
+    else if (run->batch > 1 && gh_batch_start(&job->batch, job->api, job->abi_minor, job->ctx, job->device, run->batch,
+                                              why, sizeof why) != GH_OK)
         snprintf(r->batch_note, sizeof r->batch_note, "%s", why);
     return 0;
 }
@@ -320,6 +334,7 @@ static void measure(const gh_run_config *run, gh_instance *inst, int device, con
 {
     kernel_job job = {.run = run,
                       .api = inst->plugin->api,
+                      .abi_minor = inst->plugin->abi_minor,
                       .ctx = inst->ctx,
                       .device = device,
                       .kernel = v->kernel,

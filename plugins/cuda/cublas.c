@@ -82,30 +82,33 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
     int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
 
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
-    if (a->dtype == GH_F32 && !tf32) {
-        float alpha = (float)a->alpha, beta = (float)a->beta;
-        st = gh_cublas_check(cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
-                                             (const float *)A, lda, &beta, (float *)C, ldc),
-                             "cublasSgemm on device %d", dev->index);
-    } else if (a->dtype == GH_F64) {
-        double alpha = a->alpha, beta = a->beta;
-        st = gh_cublas_check(cb->cublasDgemm(*handle, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
-                                             (const double *)A, lda, &beta, (double *)C, ldc),
-                             "cublasDgemm on device %d", dev->index);
-    } else {
-        /* f16 and bf16 with f32 compute (alpha and beta f32, as plugin.h
-         * has them), or f32 with inputs rounded to TF32. */
-        float alpha = (float)a->alpha, beta = (float)a->beta;
-        const cudaDataType type = gemm_ex_type(a->dtype);
-        const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-        st = gh_cublas_check(cb->cublasGemmEx(*handle, op_b, op_a, m, n, k, &alpha, (const void *)B, type, ldb,
-                                              (const void *)A, type, lda, &beta, (void *)C, type, ldc, compute,
-                                              CUBLAS_GEMM_DEFAULT),
-                             "cublasGemmEx(%s, %s) on device %d", gh_plugin_dtype_name(a->dtype),
-                             tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F", dev->index);
-        /* What this device's cuBLAS cannot do, e.g. a dtype on an older chip. */
-        if (st == GH_UNSUPPORTED)
-            gh_plugin_append_error(" (%s, compute capability %d.%d)", dev->name, dev->cc_major, dev->cc_minor);
+    for (unsigned i = 0; i < gh_cuda_launches(t) && st == GH_OK; ++i) {
+        if (a->dtype == GH_F32 && !tf32) {
+            float alpha = (float)a->alpha, beta = (float)a->beta;
+            st = gh_cublas_check(cb->cublasSgemm(*handle, op_b, op_a, m, n, k, &alpha, (const float *)B, ldb,
+                                                 (const float *)A, lda, &beta, (float *)C, ldc),
+                                 "cublasSgemm on device %d", dev->index);
+        } else if (a->dtype == GH_F64) {
+            double alpha = a->alpha, beta = a->beta;
+            st = gh_cublas_check(cb->cublasDgemm(*handle, op_b, op_a, m, n, k, &alpha, (const double *)B, ldb,
+                                                 (const double *)A, lda, &beta, (double *)C, ldc),
+                                 "cublasDgemm on device %d", dev->index);
+        } else {
+            /* f16 and bf16 with f32 compute (alpha and beta f32, as plugin.h
+             * has them), or f32 with inputs rounded to TF32. */
+            float alpha = (float)a->alpha, beta = (float)a->beta;
+            const cudaDataType type = gemm_ex_type(a->dtype);
+            const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+            st = gh_cublas_check(cb->cublasGemmEx(*handle, op_b, op_a, m, n, k, &alpha, (const void *)B, type, ldb,
+                                                  (const void *)A, type, lda, &beta, (void *)C, type, ldc, compute,
+                                                  CUBLAS_GEMM_DEFAULT),
+                                 "cublasGemmEx(%s, %s) on device %d", gh_plugin_dtype_name(a->dtype),
+                                 tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F", dev->index);
+            /* What this device's cuBLAS cannot do, e.g. a dtype on an older chip. */
+            if (st == GH_UNSUPPORTED)
+                gh_plugin_append_error(" (%s, compute capability %d.%d)", dev->name, dev->cc_major, dev->cc_minor);
+        }
+        gh_cuda_timed_launched(t, i + 1);
     }
     if (st) return st;
     return gh_cuda_timed_end(ctx->cu, dev->index, t, stream);

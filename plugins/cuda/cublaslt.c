@@ -240,8 +240,10 @@ static cublasStatus_t lt_run(const gh_cublaslt_api *lt, cublasLtHandle_t h, cons
 }
 
 /* "algo 21 tile 20 stages 12 split-K 1 reduction 0": the algorithm's
- * configuration as cublasLtMatmulAlgoConfigGetAttribute reports it. */
-static void describe_algo(const gh_cublaslt_api *lt, const cublasLtMatmulAlgo_t *algo, char *out, size_t size)
+ * configuration as cublasLtMatmulAlgoConfigGetAttribute reports it; its
+ * split and reduction scheme also into *split and *reduction. */
+static void describe_algo(const gh_cublaslt_api *lt, const cublasLtMatmulAlgo_t *algo, char *out, size_t size,
+                          int32_t *split_out, uint32_t *reduction_out)
 {
     int32_t id = -1;
     uint32_t tile = 0, stages = 0, reduction = 0;
@@ -255,6 +257,8 @@ static void describe_algo(const gh_cublaslt_api *lt, const cublasLtMatmulAlgo_t 
                                              &written);
     snprintf(out, size, "algo %d tile %u stages %u split-K %d reduction %u", (int)id, tile, stages, (int)split,
              reduction);
+    *split_out = split;
+    *reduction_out = reduction;
 }
 
 /* Times each candidate (one untimed run, then GH_CUDA_LT_SELECT_RUNS between
@@ -339,7 +343,7 @@ static gh_status select_algo(const gh_cu_api *cu, const gh_cublaslt_api *lt, gh_
     memcpy(choice->algo, &found[best].algo, sizeof found[best].algo);
     choice->workspace = found[best].workspaceSize;
     char algo[96];
-    describe_algo(lt, &found[best].algo, algo, sizeof algo);
+    describe_algo(lt, &found[best].algo, algo, sizeof algo, &choice->split_k, &choice->reduction);
     snprintf(choice->note, sizeof choice->note,
              "cuBLASLt %s, heuristic's #%d of %d timed (%.4g ms; #1 %.4g ms), workspace %zu of %d MiB", algo, best + 1,
              n_ok, ms[best], ok[0] ? ms[0] : 0.0, choice->workspace, (int)(GH_CUDA_LT_WORKSPACE >> 20));
@@ -418,12 +422,23 @@ static gh_status upload_scales(const gh_cu_api *cu, gh_cuda_blas *slot, const gh
                        "cuMemcpyHtoDAsync(the FP8 scales %g and %g)", sc.scale_a, sc.scale_b);
 }
 
+/* The split of K the choice makes beyond its f32 compute type: pieces
+ * summed in C's f16 or bf16 (in place in C, or in a workspace of C's type),
+ * which the kernel's f32 declaration does not cover; none otherwise. */
+static void report_split(const gh_lt_choice *choice, gh_dtype c_type, gh_cuda_report *report)
+{
+    const uint32_t narrow = CUBLASLT_REDUCTION_SCHEME_INPLACE | CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE;
+    if (!report || choice->split_k <= 1 || !(choice->reduction & narrow)) return;
+    if (c_type != GH_F16 && c_type != GH_BF16) return;
+    report->split_pieces = (uint32_t)choice->split_k;
+    report->split_precision = c_type == GH_F16 ? GH_PREC_F16 : GH_PREC_BF16;
+}
+
 gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas *slot, CUstream stream, int variant,
-                               const gh_gemm_args *a, const gh_cuda_timed *t, char *note, size_t note_size)
+                               const gh_gemm_args *a, const gh_cuda_timed *t, gh_cuda_report *report)
 {
     gh_status st = check_variant(dev, variant, a);
     if (st) return st;
-    if (note_size) note[0] = '\0';
     const char *why = NULL;
     const gh_cublaslt_api *lt = gh_cuda_cublaslt(&why);
     if (!lt && variant >= GH_CUDA_BLAS_FP8)
@@ -432,8 +447,9 @@ gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas
     if (!lt) {
         /* The legacy API still gives a baseline; the row says which. */
         st = gh_cuda_cublas_enqueue(ctx, dev, &slot->legacy, stream, variant, a, t);
-        if (st == GH_OK && note_size)
-            snprintf(note, note_size, "%s: legacy cuBLAS instead (its default algorithm, no selection)", why);
+        if (st == GH_OK && report)
+            snprintf(report->note, sizeof report->note,
+                     "%s: legacy cuBLAS instead (its default algorithm, no selection)", why);
         return st;
     }
     if (!dev->lt && (st = gh_cublas_check(lt->cublasLtCreate(&dev->lt), "cublasLtCreate on device %d", dev->index)))
@@ -464,12 +480,19 @@ gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas
         made->next = dev->lt_choices;
         dev->lt_choices = choice = made;
     }
-    if (note_size) snprintf(note, note_size, "%s", choice->note);
+    if (report) snprintf(report->note, sizeof report->note, "%s", choice->note);
+    report_split(choice, gh_cuda_types_of(a).c, report);
 
+    /* One set of descriptors for every launch of a batch: their creation is
+     * host work a user calling in a loop would keep outside it too. */
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream)) == GH_OK) {
-        st = gh_cublas_check(
-            lt_run(lt, dev->lt, &c, (const cublasLtMatmulAlgo_t *)choice->algo, c.out, slot->workspace, stream),
-            "cublasLtMatmul(%s, %s, %s) on device %d", variant_names[variant], types, c.types.compute_name, dev->index);
+        for (unsigned i = 0; i < gh_cuda_launches(t) && st == GH_OK; ++i) {
+            st = gh_cublas_check(
+                lt_run(lt, dev->lt, &c, (const cublasLtMatmulAlgo_t *)choice->algo, c.out, slot->workspace, stream),
+                "cublasLtMatmul(%s, %s, %s) on device %d", variant_names[variant], types, c.types.compute_name,
+                dev->index);
+            gh_cuda_timed_launched(t, i + 1);
+        }
         if (st == GH_OK) st = gh_cuda_timed_end(ctx->cu, dev->index, t, stream);
     }
     lt_call_free(lt, &c);

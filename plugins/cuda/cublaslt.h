@@ -22,11 +22,12 @@
 
 /* Queues args (checked by gemm()) on dev, current on this thread, on
  * `stream` with slot's workspace (made on first use: each stream has its
- * own), timed by t when not NULL. variant: GH_CUDA_BLAS_*. note (note_size
- * bytes, may be 0) receives the sentence for the result: the algorithm kept
- * and how it was chosen. */
+ * own), gh_cuda_launches(t) times, timed by t's events when it has them.
+ * variant: GH_CUDA_BLAS_*. report (may be NULL) receives the sentence for
+ * the result (the algorithm kept and how it was chosen) and the split of K
+ * it makes in C's type, if any. */
 gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas *slot, CUstream stream, int variant,
-                               const gh_gemm_args *args, const gh_cuda_timed *t, char *note, size_t note_size);
+                               const gh_gemm_args *args, const gh_cuda_timed *t, gh_cuda_report *report);
 
 /* Frees a slot's workspace and legacy handle (dev's context current, the
  * stream idle). */

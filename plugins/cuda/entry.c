@@ -107,6 +107,7 @@ static const gh_plugin_api api = {
     .copy_peer = gh_cuda_copy_peer,
     .host_register = gh_cuda_host_register,
     .host_unregister = gh_cuda_host_unregister,
+    .gemm_batch_async = gh_cuda_gemm_batch_async,
 };
 
 /* The one exported symbol: the ABI negotiation, and the thread-local error

@@ -77,7 +77,7 @@ void gh_cuda_gate_open(gh_cuda_gate *g)
 
 gh_status gh_cuda_timed_begin(const gh_cu_api *cu, int device_index, const gh_cuda_timed *t, CUstream stream)
 {
-    if (!t) return GH_OK;
+    if (!t || !t->start) return GH_OK;
     gh_status st = t->gate ? gh_cuda_gate_shut(cu, device_index, t->gate, stream) : GH_OK;
     if (st) return st;
     return gh_cu_check(cu->cuEventRecord(t->start, stream), "cuEventRecord on device %d", device_index);
@@ -85,7 +85,7 @@ gh_status gh_cuda_timed_begin(const gh_cu_api *cu, int device_index, const gh_cu
 
 gh_status gh_cuda_timed_end(const gh_cu_api *cu, int device_index, const gh_cuda_timed *t, CUstream stream)
 {
-    if (!t) return GH_OK;
+    if (!t || !t->stop) return GH_OK;
     return gh_cu_check(cu->cuEventRecord(t->stop, stream), "cuEventRecord on device %d", device_index);
 }
 

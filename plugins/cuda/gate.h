@@ -36,18 +36,39 @@ gh_status gh_cuda_gate_shut(const gh_cu_api *cu, int device_index, gh_cuda_gate 
  * gh_cuda_gate_shut, errors included, before waiting on the stream. */
 void gh_cuda_gate_open(gh_cuda_gate *g);
 
-/* The events around a timed GEMM, and the gate that holds its stream until
- * the GEMM is queued whole (NULL: none, as on an ABI stream, whose caller
- * keeps it busy). */
+/* The events around a timed GEMM (NULL: untimed), the gate that holds its
+ * stream until the GEMM is queued whole (NULL: none, as for a lone
+ * gemm_async, whose caller keeps the stream busy), and how many launches of
+ * it lie between them (0 or 1: one; more: gemm_batch_async). */
 typedef struct gh_cuda_timed {
     CUevent start, stop;
     gh_cuda_gate *gate;
+    unsigned launches;
 } gh_cuda_timed;
 
+/* The launches t asks for: 1 when t is NULL. */
+static inline unsigned gh_cuda_launches(const gh_cuda_timed *t)
+{
+    return t && t->launches > 1 ? t->launches : 1;
+}
+
+/* A batch opens its gate after this many launches whatever n is: CUDA
+ * blocks a launch once its queue is full, and a host blocked behind a shut
+ * gate would wait for the gate's time limit. From there on the queue stays
+ * ahead of the GPU as long as the host queues faster than the kernel runs. */
+#define GH_CUDA_GATE_MAX_HELD 256u
+
+/* Call after each launch of t's batch: opens its gate once `queued` reaches
+ * GH_CUDA_GATE_MAX_HELD. */
+static inline void gh_cuda_timed_launched(const gh_cuda_timed *t, unsigned queued)
+{
+    if (t && t->gate && queued == GH_CUDA_GATE_MAX_HELD) gh_cuda_gate_open(t->gate);
+}
+
 /* Shuts t's gate (if any) and records its start on `stream`; nothing when t
- * is NULL. */
+ * is NULL or untimed. */
 gh_status gh_cuda_timed_begin(const gh_cu_api *cu, int device_index, const gh_cuda_timed *t, CUstream stream);
-/* Records t's stop on `stream`; nothing when t is NULL. */
+/* Records t's stop on `stream`; nothing when t is NULL or untimed. */
 gh_status gh_cuda_timed_end(const gh_cu_api *cu, int device_index, const gh_cuda_timed *t, CUstream stream);
 
 /* Frees the flag and unloads the kernel (the device's context current, its

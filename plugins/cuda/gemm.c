@@ -148,23 +148,24 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
 
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
     const unsigned dynamic_shared = shape.dynamic ? (unsigned)shape.shared : 0;
-    if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
-                                                  (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
-                                                  stream, kernel == GH_CUDA_WGMMA ? wgmma_params : params, NULL),
-                          "cuLaunchKernel(%s, %s%s, grid %lld x %lld, block %u x %u, %u bytes of dynamic shared "
-                          "memory) on device %d",
-                          variant, trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"),
-                          function >= 4 ? " 16-byte copies" : "", shape.grid_x, shape.grid_y, block_x, block_y,
-                          dynamic_shared, dev->index)))
-        return st;
+    for (unsigned i = 0; i < gh_cuda_launches(t); gh_cuda_timed_launched(t, ++i))
+        if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
+                                                      (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
+                                                      stream, kernel == GH_CUDA_WGMMA ? wgmma_params : params, NULL),
+                              "cuLaunchKernel(%s, %s%s, grid %lld x %lld, block %u x %u, %u bytes of dynamic shared "
+                              "memory) on device %d",
+                              variant, trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"),
+                              function >= 4 ? " 16-byte copies" : "", shape.grid_x, shape.grid_y, block_x, block_y,
+                              dynamic_shared, dev->index)))
+            return st;
     return gh_cuda_timed_end(ctx->cu, dev->index, t, stream);
 }
 
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
                                const gh_cuda_variant *variant, CUstream stream, gh_cuda_blas *blas,
-                               const gh_cuda_timed *t, char *note, size_t note_size)
+                               const gh_cuda_timed *t, gh_cuda_report *report)
 {
-    if (note_size) note[0] = '\0';
+    if (report) *report = (gh_cuda_report){.split_pieces = 0};
     if (kernel >= GH_CUDA_CUBLAS) {
         const int blas_variant = kernel == GH_CUDA_CUBLAS_TF32         ? GH_CUDA_BLAS_TF32
                                  : kernel == GH_CUDA_CUBLAS_STRICT     ? GH_CUDA_BLAS_STRICT
@@ -172,7 +173,7 @@ gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, 
                                  : kernel == GH_CUDA_CUBLASLT_FP8_FAST ? GH_CUDA_BLAS_FP8_FAST
                                  : kernel == GH_CUDA_CUBLASLT_I8       ? GH_CUDA_BLAS_I8
                                                                        : GH_CUDA_BLAS_DEFAULT;
-        return gh_cuda_blas_enqueue(ctx, dev, blas, stream, blas_variant, args, t, note, note_size);
+        return gh_cuda_blas_enqueue(ctx, dev, blas, stream, blas_variant, args, t, report);
     }
     return launch(ctx, dev, kernel, args, variant, stream, t);
 }
@@ -183,9 +184,9 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
     if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev))) return st;
-    const gh_cuda_timed timed = {dev->start, dev->stop, &dev->gate};
-    char note[GH_LT_NOTE_BYTES];
-    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->blas, &timed, note, sizeof note);
+    const gh_cuda_timed timed = {dev->start, dev->stop, &dev->gate, 1};
+    gh_cuda_report report;
+    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->blas, &timed, &report);
     gh_cuda_gate_open(&dev->gate); /* on every path: the stream must not wait forever */
     if (st) {
         ctx->cu->cuStreamSynchronize(dev->stream); /* leave the stream idle; the first error is reported */
@@ -193,10 +194,19 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     }
     double ms = 0.0;
     if ((st = gh_cuda_wait_elapsed(ctx, dev, dev->start, dev->stop, gh_cuda_kernel_infos[kernel].name, &ms))) return st;
-    if (timing) {
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = ms;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, note)) snprintf(timing->note, sizeof timing->note, "%s", note);
-    }
+    gh_cuda_report_write(timing, ms, &report);
     return GH_OK;
+}
+
+void gh_cuda_report_write(gh_gemm_timing *timing, double ms, const gh_cuda_report *r)
+{
+    if (!timing) return;
+    if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = ms;
+    if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = GH_CLOCK_DEVICE;
+    if (GH_HAS_MEMBER(timing, gh_gemm_timing, note))
+        snprintf(timing->note, sizeof timing->note, "%s", r ? r->note : "");
+    if (GH_HAS_MEMBER(timing, gh_gemm_timing, split_precision)) {
+        timing->split_pieces = r ? r->split_pieces : 0;
+        timing->split_precision = r ? r->split_precision : GH_PREC_AS_STORED;
+    }
 }

@@ -11,14 +11,15 @@
 gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *args,
                              gh_cuda_variant *variant);
 
-/* Queues a checked GEMM on `stream` of dev (current on this thread), timed
- * by t when not NULL (gate.h). cuBLAS runs with the stream's *blas
- * (cublaslt.h). note (note_size bytes, may be 0) receives a sentence for the
- * result ("" from the source kernels). A request over one of the device's
- * limits returns GH_UNSUPPORTED, naming it, with nothing queued. */
+/* Queues a checked GEMM on `stream` of dev (current on this thread),
+ * gh_cuda_launches(t) times back to back, timed by t's events when it has
+ * them (gate.h). cuBLAS runs with the stream's *blas (cublaslt.h). report
+ * (may be NULL) receives a sentence for the result ("" from the source
+ * kernels) and the split of K cuBLASLt made. A request over one of the
+ * device's limits returns GH_UNSUPPORTED, naming it, with nothing queued. */
 gh_status gh_cuda_gemm_enqueue(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const gh_gemm_args *args,
                                const gh_cuda_variant *variant, CUstream stream, gh_cuda_blas *blas,
-                               const gh_cuda_timed *t, char *note, size_t note_size);
+                               const gh_cuda_timed *t, gh_cuda_report *report);
 
 /* gemm(): the blocking call, on the device's own stream. */
 gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing);

@@ -86,7 +86,9 @@ int gh_lt_key_equal(const gh_lt_key *x, const gh_lt_key *y);
 typedef struct gh_lt_choice {
     gh_lt_key key;
     unsigned char algo[GH_LT_ALGO_BYTES];
-    size_t workspace; /* the bytes it needs */
+    size_t workspace;   /* the bytes it needs */
+    int32_t split_k;    /* CUBLASLT_ALGO_CONFIG_SPLITK_NUM: pieces of K (1: none) */
+    uint32_t reduction; /* CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME: where the pieces are summed */
     char note[GH_LT_NOTE_BYTES];
     struct gh_lt_choice *next;
 } gh_lt_choice;

@@ -86,14 +86,25 @@ struct gh_buffer {
     struct gh_buffer *prev, *next;
 };
 
+/* What a GEMM reports beside its time (gh_gemm_timing's note and split). */
+typedef struct gh_cuda_report {
+    char note[GH_LT_NOTE_BYTES];  /* "" for the source kernels */
+    uint32_t split_pieces;        /* cuBLASLt's split-K summed in C's type: its pieces; else 0 */
+    gh_precision split_precision; /* the type of that sum */
+} gh_cuda_report;
+
+/* Writes r (NULL: nothing to say) and ms into the caller's timing, by size. */
+void gh_cuda_report_write(gh_gemm_timing *timing, double ms, const gh_cuda_report *r);
+
 /* A timed operation queued on a stream, waiting for stream_synchronize to
  * write its time. Its events stay with the slot for reuse. */
 typedef struct gh_cuda_pending {
-    CUevent start, stop;         /* created on first use of the slot */
-    int timed;                   /* 0: nothing ran (an empty copy): writes 0 */
-    double *ms;                  /* the caller's elapsed_ms, or NULL */
-    gh_gemm_timing *timing;      /* the caller's GEMM timing, or NULL */
-    char note[GH_LT_NOTE_BYTES]; /* the GEMM's note for timing->note ("" for the source kernels) */
+    CUevent start, stop;    /* created on first use of the slot */
+    int timed;              /* 0: nothing ran (an empty copy): writes 0 */
+    unsigned launches;      /* the GEMM's launches between the events (gemm_batch_async): ms over this */
+    double *ms;             /* the caller's elapsed_ms, or NULL */
+    gh_gemm_timing *timing; /* the caller's GEMM timing, or NULL */
+    gh_cuda_report report;  /* the GEMM's note and split */
 } gh_cuda_pending;
 
 /* A CUstream on one device's primary context (ABI minor 1). Used by the one
@@ -103,6 +114,7 @@ struct gh_stream {
     int device;               /* index into ctx->devices */
     CUstream stream;          /* non-blocking */
     gh_cuda_blas blas;        /* this stream's own; empty until its first cuBLAS GEMM */
+    gh_cuda_gate gate;        /* holds the stream while a batch is queued (gemm_batch_async) */
     gh_cuda_pending *pending; /* n_pending in use, cap_pending allocated (grows) */
     size_t n_pending, cap_pending;
     unsigned long long queued; /* operations queued since the last synchronize */

@@ -49,7 +49,8 @@ static gh_status next_slot(gh_plugin *ctx, const gh_cuda_device *dev, gh_stream 
     p->timed = timed;
     p->ms = NULL;
     p->timing = NULL;
-    p->note[0] = '\0';
+    p->launches = 1;
+    p->report = (gh_cuda_report){.split_pieces = 0};
     *out = p;
     return GH_OK;
 }
@@ -100,6 +101,7 @@ static void release_stream(gh_plugin *ctx, gh_stream *s)
         gh_cu_check(cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize before destroying a stream on device %d",
                     dev->index);
         gh_cuda_blas_release(ctx, dev, &s->blas);
+        gh_cuda_gate_free(cu, &s->gate);
         for (size_t i = 0; i < s->cap_pending; ++i) {
             if (s->pending[i].start)
                 gh_cu_check(cu->cuEventDestroy(s->pending[i].start), "cuEventDestroy on device %d", dev->index);
@@ -171,12 +173,7 @@ gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *s)
             else if (st == GH_OK) st = e;
         }
         if (p->ms) *p->ms = ms;
-        if (p->timing) {
-            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = ms;
-            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = GH_CLOCK_DEVICE;
-            if (GH_HAS_MEMBER(p->timing, gh_gemm_timing, note))
-                snprintf(p->timing->note, sizeof p->timing->note, "%s", p->note);
-        }
+        gh_cuda_report_write(p->timing, ms / p->launches, &p->report);
     }
     s->n_pending = 0;
     s->queued = 0;
@@ -308,25 +305,46 @@ gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer
 
 /* ---- GEMM ---- */
 
-gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+/* Queues `launches` runs of a GEMM on s, timed into timing when it is not
+ * NULL; gated: the stream held until all are queued (see gemm_batch_async). */
+static gh_status queue_gemm(gh_plugin *ctx, gh_stream *s, const char *call, int kernel, const gh_gemm_args *args,
+                            unsigned launches, int gated, gh_gemm_timing *timing)
 {
     gh_cuda_device *dev = NULL;
     gh_cuda_variant v;
-    gh_status st = enter_stream(ctx, s, "gemm_async", &dev);
-    if (st || (st = gh_cuda_gemm_check(ctx, "gemm_async", s->device, kernel, args, &v))) return st;
+    gh_status st = enter_stream(ctx, s, call, &dev);
+    if (st || (st = gh_cuda_gemm_check(ctx, call, s->device, kernel, args, &v))) return st;
     gh_cuda_pending *p = NULL;
     if (timing && (st = next_slot(ctx, dev, s, 1, &p))) return st;
-    const gh_cuda_timed timed = {p ? p->start : NULL, p ? p->stop : NULL, NULL};
-    if ((st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->blas, p ? &timed : NULL,
-                                   p ? p->note : NULL, p ? sizeof p->note : 0)))
-        return st;
+    gh_cuda_report unreported;
+    const gh_cuda_timed timed = {p ? p->start : NULL, p ? p->stop : NULL, p && gated ? &s->gate : NULL, launches};
+    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->blas, &timed, p ? &p->report : &unreported);
+    gh_cuda_gate_open(&s->gate); /* on every path: the stream must not wait for a host that has moved on */
+    if (st) return st;
     if (p) {
         p->timing = timing;
+        p->launches = launches;
         s->n_pending++;
     }
-    note_queued(s, "gemm_async %s %s%s %lldx%lldx%lld", gh_cuda_kernel_infos[kernel].name,
+    note_queued(s, "%s %s %s%s %lldx%lldx%lld%s", call, gh_cuda_kernel_infos[kernel].name,
                 gh_plugin_dtype_name(args->dtype),
                 args->trans_a ? (args->trans_b ? " tt" : " tn") : (args->trans_b ? " nt" : " nn"), (long long)args->m,
-                (long long)args->n, (long long)args->k);
+                (long long)args->n, (long long)args->k, launches > 1 ? " (a batch)" : "");
     return GH_OK;
+}
+
+gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
+{
+    return queue_gemm(ctx, s, "gemm_async", kernel, args, 1, 0, timing);
+}
+
+/* The stream is held by the timing gate (gate.h) while the n launches are
+ * queued: the start event and every launch then run back to back, as a CUDA
+ * graph would replay them, and no host work of cuBLASLt or cuLaunchKernel
+ * falls between the events. */
+gh_status gh_cuda_gemm_batch_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_gemm_args *args, uint32_t n,
+                                   gh_gemm_timing *timing)
+{
+    if (n == 0) return gh_plugin_set_error(GH_INVALID_ARGUMENT, "gemm_batch_async: n is 0 (at least one launch)");
+    return queue_gemm(ctx, s, "gemm_batch_async", kernel, args, n, 1, timing);
 }

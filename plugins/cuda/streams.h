@@ -26,6 +26,12 @@ gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer
                                     void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms);
 gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
                              gh_gemm_timing *timing);
+/* (minor 6) n launches of one GEMM, timed as one: see plugin.h. */
+gh_status gh_cuda_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                                   gh_gemm_timing *timing);
+/* (minor 6) n launches of one GEMM, timed as one: see plugin.h. */
+gh_status gh_cuda_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                                   gh_gemm_timing *timing);
 gh_status gh_cuda_stream_synchronize(gh_plugin *ctx, gh_stream *stream);
 
 /* At close: every stream the host left behind. */
