@@ -209,9 +209,16 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, devic
             continue;
         }
         gh_arith arith;
-        char arith_text[96];
+        char arith_text[160];
         gh_kernel_arith(api->kernel_info(ctx, gh_test_find_kernel(api, ctx, v->kernel)), GEMMHOST_ABI_MINOR, dc->dtype,
                         &arith, arith_text, sizeof arith_text);
+        /* a split of K the call reported (cuBLASLt's split-K in C's type), as gemmhost takes it */
+        arith = gh_arith_split(arith, timing.split_pieces, timing.split_precision);
+        if (timing.split_pieces > 1) {
+            const size_t used = strlen(arith_text);
+            snprintf(arith_text + used, sizeof arith_text - used, "; K in %u pieces summed in %s",
+                     (unsigned)timing.split_pieces, timing.split_precision == GH_PREC_F16 ? "f16" : "bf16");
+        }
         gh_verify_result res;
         gh_verify_as(dc->ref, arith, &dc->c_out, &res);
         const int timing_ok = timing.clock == GH_CLOCK_DEVICE && timing.kernel_ms >= 0.0 && isfinite(timing.kernel_ms);
