@@ -209,6 +209,7 @@ typedef struct stream_gemm {
     int ta, tb;
     int64_t m, n, k;
     double alpha, beta;
+    uint32_t batch; /* > 0: queued as gemm_batch_async of that many launches (ABI 1.6) */
     /* filled in by the test */
     logical_problem lp;
     void *host[4];     /* A, B, C0 stored tight; C out */
@@ -286,7 +287,10 @@ static gh_status queue_stream_gemm(const gh_plugin_api *api, gh_plugin *ctx, gh_
     for (int i = 0; i < 3; ++i) on[i] = (gh_test_operand){g->buf[i], g->ld[i], g->offset[i]};
     gh_gemm_args args = gh_test_gemm_args(&problem, on[0], on[1], on[2], g->n_params ? g->params : NULL, g->n_params);
     g->timing = (gh_gemm_timing){.size = sizeof g->timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
-    if (st == GH_OK) st = api->gemm_async(ctx, s, gh_test_find_kernel(api, ctx, g->kernel), &args, &g->timing);
+    const int kernel = gh_test_find_kernel(api, ctx, g->kernel);
+    if (st == GH_OK)
+        st = g->batch ? api->gemm_batch_async(ctx, s, kernel, &args, g->batch, &g->timing)
+                      : api->gemm_async(ctx, s, kernel, &args, &g->timing);
     g->down_ms = -1.0;
     if (st == GH_OK)
         st = api->download_2d_async(ctx, s, g->buf[2], g->offset[2] * es, (uint64_t)g->ld[2] * es, g->host[3],
@@ -378,6 +382,42 @@ static void test_two_streams(const gh_plugin_api *api, gh_plugin *ctx, int devic
         }
     }
     for (int i = 0; i < 3; ++i) free_stream_gemm(api, ctx, &g[i]);
+}
+
+/* gemm_batch_async (ABI 1.6): n launches of one GEMM (beta 0: each writes
+ * the same C) give the checked product and one time, a source kernel and
+ * cuBLAS alike; n 0 is refused with nothing queued. */
+static void test_batch(const gh_plugin_api *api, gh_plugin *ctx, int device, gh_stream *s)
+{
+    if (!GH_HAS_MEMBER(api, gh_plugin_api, gemm_batch_async) || !api->gemm_batch_async) {
+        check_verdict(0, "gemm_batch_async: the CUDA plugin offers it (ABI 1.6)");
+        return;
+    }
+    stream_gemm g[2] = {
+        STREAM_GEMM("blocked", 128, 8, 2, GH_F32, 0, 1, 300, 257, 129, 1.5, 0.0),
+        STREAM_GEMM("cublas", 0, 0, 0, GH_F16, 1, 0, 190, 211, 310, 1.5, 0.0),
+    };
+    g[0].batch = 5;
+    g[1].batch = 300; /* past the gate's 256 held launches */
+    for (int i = 0; i < 2; ++i) {
+        if (prepare_stream_gemm(api, ctx, device, &g[i], 91 + (uint64_t)i)) {
+            check_verdict(0, "gemm_batch_async: preparing %s: %s", g[i].kernel, api->last_error(ctx));
+            break;
+        }
+        gh_status st = queue_stream_gemm(api, ctx, s, &g[i]);
+        gh_status sy = api->stream_synchronize(ctx, s);
+        if (CHECK(st == GH_OK && sy == GH_OK, "gemm_batch_async: %u launches of %s queued and waited for (%d, %d: %s)",
+                  g[i].batch, g[i].kernel, (int)st, (int)sy, api->last_error(ctx))) {
+            verify_stream_gemm(&g[i], "gemm_batch_async");
+            printf("device %d: gemm_batch_async: %u launches of %s, %.4f ms each: %s\n", device, g[i].batch,
+                   g[i].kernel, g[i].timing.kernel_ms, g[i].timing.note);
+        }
+    }
+    gh_gemm_args none = {0};
+    gh_status st = api->gemm_batch_async(ctx, s, gh_test_find_kernel(api, ctx, "blocked"), &none, 0, NULL);
+    CHECK(st == GH_INVALID_ARGUMENT && contains(api->last_error(ctx), "n is 0"),
+          "gemm_batch_async with n 0 is refused (status %d: %s)", (int)st, api->last_error(ctx));
+    for (int i = 0; i < 2; ++i) free_stream_gemm(api, ctx, &g[i]);
 }
 
 /* ---- copy and compute overlapping ---- */
@@ -558,6 +598,7 @@ void run_stream_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     if (st == GH_OK) {
         test_copies(api, ctx, device, s1);
         test_two_streams(api, ctx, device, s1, s2);
+        test_batch(api, ctx, device, s1);
         const char *no_perf = getenv("GEMMHOST_CUDA_TEST_NO_PERF");
         if (no_perf && atoi(no_perf))
             check_skip(
