@@ -1,6 +1,6 @@
 /* The messages of a GEMM: its arguments (the buffers as the worker's
- * handles), GEMM and GEMM_ASYNC's requests, GEMM's reply, and what
- * STREAM_SYNCHRONIZE says each queued call measured. */
+ * handles), GEMM, GEMM_ASYNC and GEMM_BATCH_ASYNC's requests, GEMM's reply,
+ * and what STREAM_SYNCHRONIZE says each queued call measured. */
 #ifndef GEMMHOST_MSG_GEMM_H
 #define GEMMHOST_MSG_GEMM_H
 
@@ -61,12 +61,25 @@ GH_MSG(gh_msg_gemm, GH_MSG_GEMM_FIELDS)
 /* clang-format on */
 GH_MSG(gh_msg_gemm_async, GH_MSG_GEMM_ASYNC_FIELDS)
 
-/* GEMM's reply. */
+/* GEMM_BATCH_ASYNC's request (ABI 1.6): n launches of one GEMM, one timing. */
+/* clang-format off */
+#define GH_MSG_GEMM_BATCH_ASYNC_FIELDS(X, T) \
+    X(T, u64, stream)                        \
+    X(T, i64, kernel)                        \
+    X(T, gemm_args, args)                    \
+    X(T, u32, n)                             \
+    X(T, u64, timing_size)
+/* clang-format on */
+GH_MSG(gh_msg_gemm_batch_async, GH_MSG_GEMM_BATCH_ASYNC_FIELDS)
+
+/* GEMM's reply: the plugin's gh_gemm_timing (split_*: ABI 1.6). */
 /* clang-format off */
 #define GH_MSG_GEMM_DONE_FIELDS(X, T) \
     X(T, f64, kernel_ms)              \
     X(T, u32, clock)                  \
-    X(T, str, note)
+    X(T, str, note)                   \
+    X(T, u32, split_pieces)           \
+    X(T, u32, split_precision)
 /* clang-format on */
 GH_MSG(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
 
@@ -77,7 +90,9 @@ GH_MSG(gh_msg_gemm_done, GH_MSG_GEMM_DONE_FIELDS)
     X(T, f64, ms)                  \
     X(T, f64, kernel_ms)           \
     X(T, u32, clock)               \
-    X(T, str, note)
+    X(T, str, note)                \
+    X(T, u32, split_pieces)        \
+    X(T, u32, split_precision)
 /* clang-format on */
 GH_MSG(gh_msg_queued, GH_MSG_QUEUED_FIELDS)
 #define GH_MSG_DECL_queued_list(m)     GH_MSG_DECL_LIST(gh_msg_queued, m)

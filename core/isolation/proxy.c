@@ -78,7 +78,7 @@ static const gh_kernel_info *proxy_kernel_info(gh_plugin *ctx, int kernel);
 
 /* The table: every call a request; the minor-1 members only where the
  * plugin has them (host memory whenever it answers minor 1: see
- * proxy_host_alloc); get_proc is not forwarded (what it returns has no
+ * proxy_host_alloc; gemm_batch_async whenever it has streams); get_proc is not forwarded (what it returns has no
  * signature the proxy could carry). */
 static void fill_table(proxy_plugin *pp)
 {
@@ -112,6 +112,10 @@ static void fill_table(proxy_plugin *pp)
         a->download_2d_async = proxy_download_2d_async;
         a->gemm_async = proxy_gemm_async;
         a->stream_synchronize = proxy_stream_synchronize;
+        /* Whatever the plugin's minor: one request for n launches (the
+         * worker emulates it for a plugin without it), not n round trips;
+         * gh_plugin_has_batch lets the host use it. */
+        a->gemm_batch_async = proxy_gemm_batch_async;
     }
     if (pp->abi_minor >= 1) {
         a->host_alloc = proxy_host_alloc;

@@ -231,6 +231,17 @@ static double gemm_estimate(const gh_gemm_args *g)
                                                                                              : 0;
 }
 
+/* What the worker's plugin measured, into the host's timing: the members its size covers. */
+static void write_timing(gh_gemm_timing *t, double kernel_ms, uint32_t clock, const char *note, uint32_t split_pieces,
+                         uint32_t split_precision)
+{
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, kernel_ms)) t->kernel_ms = kernel_ms;
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, clock)) t->clock = (gh_clock)clock;
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, note)) snprintf(t->note, sizeof t->note, "%s", note ? note : "");
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, split_pieces)) t->split_pieces = split_pieces;
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, split_precision)) t->split_precision = (gh_precision)split_precision;
+}
+
 gh_status proxy_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *args, gh_gemm_timing *timing)
 {
     proxy_ctx *c = ctx_of(ctx);
@@ -246,10 +257,7 @@ gh_status proxy_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args 
     }
     gh_msg_gemm_done done;
     if (s == GH_OK && timing && gh_msg_gemm_done_get(&c->r, &done) == 0) {
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = done.kernel_ms;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = (gh_clock)done.clock;
-        if (GH_HAS_MEMBER(timing, gh_gemm_timing, note))
-            snprintf(timing->note, sizeof timing->note, "%s", done.note ? done.note : "");
+        write_timing(timing, done.kernel_ms, done.clock, done.note, done.split_pieces, done.split_precision);
         gh_msg_gemm_done_clear(&done);
     }
     pthread_mutex_unlock(&c->lock);
@@ -364,6 +372,37 @@ gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const 
     return s;
 }
 
+/* n launches of one GEMM in one request (ABI 1.6), whatever the plugin's
+ * minor: the worker calls the plugin's gemm_batch_async, or queues n
+ * gemm_async launches and makes their one timing at stream_synchronize.
+ * Either way one record here, as the worker keeps one. */
+gh_status proxy_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                                 gh_gemm_timing *timing)
+{
+    proxy_ctx *c = ctx_of(ctx);
+    gh_msg_gemm_batch_async req = {.kernel = kernel, .n = n, .timing_size = timing ? timing->size : 0};
+    pthread_mutex_lock(&c->lock);
+    gh_status s = proxy_begin(c, GH_OP_GEMM_BATCH_ASYNC);
+    if (s == GH_OK && remote_of(c, stream, &req.stream) != 0) s = GH_ERROR;
+    if (s == GH_OK) s = wire_args(c, args, &req.args) == 0 ? GH_OK : GH_ERROR;
+    if (s == GH_OK) {
+        gh_msg_gemm_batch_async_put(&c->q, &req);
+        char call[160], what[40];
+        snprintf(what, sizeof what, "gemm_batch_async of %u", n);
+        describe_gemm(call, sizeof call, what, -1, kernel, args);
+        s = proxy_roundtrip(c, proxy_limit(c, 0), call);
+    }
+    proxy_handle *h = (proxy_handle *)stream;
+    if (s == GH_OK && h) {
+        proxy_pending *p = add_pending(h);
+        p->is_gemm = 1;
+        p->timing = timing;
+        h->queued_s += n * gemm_estimate(args);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
 /* Writes back what each queued call measured, in the order they were queued. */
 static void settle_pending(proxy_ctx *c, proxy_handle *h)
 {
@@ -374,10 +413,7 @@ static void settle_pending(proxy_ctx *c, proxy_handle *h)
         const gh_msg_queued *q = &done.calls[i];
         if ((int)q->is_gemm != p->is_gemm) break; /* out of step: write nothing more */
         if (p->ms) *p->ms = q->ms;
-        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, kernel_ms)) p->timing->kernel_ms = q->kernel_ms;
-        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, clock)) p->timing->clock = (gh_clock)q->clock;
-        if (p->timing && GH_HAS_MEMBER(p->timing, gh_gemm_timing, note))
-            snprintf(p->timing->note, sizeof p->timing->note, "%s", q->note ? q->note : "");
+        if (p->timing) write_timing(p->timing, q->kernel_ms, q->clock, q->note, q->split_pieces, q->split_precision);
         if (p->host) copy_back(p->host, p->scratch, p->pitch, p->width, p->rows);
     }
     gh_msg_synced_clear(&done);

@@ -79,6 +79,8 @@ gh_status proxy_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *
                                   void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms);
 gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
                            gh_gemm_timing *timing);
+gh_status proxy_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                                 gh_gemm_timing *timing);
 gh_status proxy_stream_synchronize(gh_plugin *ctx, gh_stream *stream);
 gh_status proxy_host_alloc(gh_plugin *ctx, uint64_t bytes, void **out);
 void proxy_host_free(gh_plugin *ctx, void *ptr);

@@ -35,6 +35,7 @@ const char *gh_wire_op_name(uint32_t op)
         [GH_OP_MAP] = "mapping shared memory",
         [GH_OP_UNMAP] = "unmapping shared memory",
         [GH_OP_HOST_REGISTER] = "host_register",
+        [GH_OP_GEMM_BATCH_ASYNC] = "gemm_batch_async",
     };
     return op < GH_OP_COUNT && names[op] ? names[op] : "an unknown request";
 }

@@ -34,6 +34,7 @@ typedef enum gh_wire_op {
     GH_OP_MAP,   /* one way, carries a descriptor: map segment id (size, writable) */
     GH_OP_UNMAP, /* one way: drop segment id */
     GH_OP_HOST_REGISTER,
+    GH_OP_GEMM_BATCH_ASYNC, /* ABI 1.6's call, or its emulation with gemm_async */
     GH_OP_COUNT
 } gh_wire_op;
 

@@ -150,9 +150,15 @@ static void explain_read_only_faults(void)
 typedef struct pending {
     struct pending *next;
     int is_gemm;
+    /* Launches the host was told failed (a batch refused after its first
+     * launch): kept until the sync, whose writes they await, but not reported. */
+    int hidden;
     double ms;
     gh_gemm_args args; /* decoded: its params are the record's */
     gh_gemm_timing timing;
+    /* gemm_batch_async emulated with gemm_async: each launch's timing (n_launched queued) */
+    gh_gemm_timing *launches;
+    uint32_t n_batch, n_launched;
 } pending;
 
 typedef struct wstream {
@@ -169,6 +175,13 @@ static pending *queue(wstream *s)
     return p;
 }
 
+static void free_record(pending *p)
+{
+    gh_gemm_args_clear(&p->args);
+    free(p->launches);
+    free(p);
+}
+
 /* Drops the last record (its call was refused: nothing was queued). */
 static void unqueue(wstream *s, pending *p)
 {
@@ -180,8 +193,7 @@ static void unqueue(wstream *s, pending *p)
     if (!*at) return;
     *at = p->next;
     if (s->tail == p) s->tail = prev;
-    gh_gemm_args_clear(&p->args);
-    free(p);
+    free_record(p);
 }
 
 static void drop_queue(wstream *s)
@@ -189,8 +201,7 @@ static void drop_queue(wstream *s)
     while (s->head) {
         pending *p = s->head;
         s->head = p->next;
-        gh_gemm_args_clear(&p->args);
-        free(p);
+        free_record(p);
     }
     s->tail = NULL;
 }
@@ -300,8 +311,11 @@ static void do_gemm(worker *wk, gh_wire *q, gh_wire *r)
     gh_status s = wk->api->gemm(wk->ctx, device, kernel, &req.args, &t);
     reply_status(wk, r, s);
     if (s == GH_OK)
-        gh_msg_gemm_done_put(r,
-                             &(gh_msg_gemm_done){.kernel_ms = t.kernel_ms, .clock = (uint32_t)t.clock, .note = t.note});
+        gh_msg_gemm_done_put(r, &(gh_msg_gemm_done){.kernel_ms = t.kernel_ms,
+                                                    .clock = (uint32_t)t.clock,
+                                                    .note = t.note,
+                                                    .split_pieces = t.split_pieces,
+                                                    .split_precision = (uint32_t)t.split_precision});
     gh_msg_gemm_clear(&req);
 }
 
@@ -360,6 +374,99 @@ static void do_gemm_async(worker *wk, gh_wire *q, gh_wire *r)
     reply_status(wk, r, s);
 }
 
+/* gemm_batch_async (ABI 1.6) for a plugin without one: n gemm_async
+ * launches into p->launches, each timed in full whatever the host's size.
+ * Returns the first refusal, with `why` naming the launch after the first
+ * (the first's refusal is the plugin's own words, as gemm_async's). */
+static gh_status launch_each(worker *wk, wstream *st, pending *p, int kernel, uint32_t n, char *why, size_t size)
+{
+    p->launches = calloc(n, sizeof *p->launches);
+    if (!p->launches) {
+        snprintf(why, size, "worker: gemm_batch_async: no host memory for %u launches' timings", n);
+        return GH_OUT_OF_MEMORY;
+    }
+    p->n_batch = n;
+    crash_doing_gemm(wk, "gemm_batch_async (by gemm_async)", -1, kernel, &p->args);
+    for (uint32_t i = 0; i < n; i++) {
+        p->launches[i] = timing_for(sizeof(gh_gemm_timing));
+        gh_status s = wk->api->gemm_async(wk->ctx, st ? st->stream : NULL, kernel, &p->args, &p->launches[i]);
+        if (s != GH_OK) {
+            if (i > 0)
+                snprintf(why, size, "gemm_batch_async: launch %u of %u (by gemm_async: the plugin has none): %s", i + 1,
+                         n, wk->api->last_error(wk->ctx));
+            return s;
+        }
+        p->n_launched = i + 1;
+    }
+    return GH_OK;
+}
+
+static void do_gemm_batch_async(worker *wk, gh_wire *q, gh_wire *r)
+{
+    gh_msg_gemm_batch_async req;
+    if (gh_msg_gemm_batch_async_get(q, &req) != 0) return;
+    wstream *st = (wstream *)(uintptr_t)req.stream;
+    int kernel = (int)req.kernel;
+    pending scratch = {0}, *p = st ? queue(st) : &scratch; /* no stream: refused, nothing queued */
+    p->args = req.args;
+    p->is_gemm = 1;
+    p->timing = timing_for(req.timing_size);
+    char why[GH_WIRE_MAX / 64] = "gemm_batch_async: n is 0 (a batch has at least one launch)";
+    gh_status s = GH_INVALID_ARGUMENT;
+    if (req.n > 0 && gh_plugin_has_batch(wk->api, wk->plugin.abi_minor)) {
+        why[0] = '\0';
+        crash_doing_gemm(wk, "gemm_batch_async", -1, kernel, &p->args);
+        s = wk->api->gemm_batch_async(wk->ctx, st ? st->stream : NULL, kernel, &p->args, req.n, &p->timing);
+    } else if (req.n > 0) {
+        why[0] = '\0';
+        s = launch_each(wk, st, p, kernel, req.n, why, sizeof why);
+    }
+    if (p == &scratch) {
+        gh_gemm_args_clear(&p->args);
+        free(p->launches);
+    } else if (s != GH_OK && p->n_launched == 0) {
+        unqueue(st, p);
+    } else if (s != GH_OK) {
+        p->hidden = 1;
+    }
+    if (s != GH_OK && why[0]) reply_error(r, s, why);
+    else reply_status(wk, r, s);
+}
+
+static void append(char *dst, size_t size, const char *s)
+{
+    size_t n = strlen(dst);
+    while (*s && n + 1 < size) dst[n++] = *s++;
+    dst[n] = '\0';
+}
+
+/* An emulated batch's one timing, once its launches' are written: their
+ * mean, the host's clock if any launch used it, the widest split of K. */
+static void settle_launches(pending *p)
+{
+    double total = 0;
+    int host = 0;
+    gh_gemm_timing *t = &p->timing;
+    t->split_pieces = 0;
+    t->split_precision = GH_PREC_AS_STORED;
+    for (uint32_t i = 0; i < p->n_launched; i++) {
+        const gh_gemm_timing *l = &p->launches[i];
+        total += l->kernel_ms;
+        host |= l->clock == GH_CLOCK_HOST;
+        if (l->split_pieces > t->split_pieces) {
+            t->split_pieces = l->split_pieces;
+            t->split_precision = l->split_precision;
+        }
+    }
+    t->kernel_ms = total / p->n_batch;
+    t->clock = host ? GH_CLOCK_HOST : GH_CLOCK_DEVICE;
+    snprintf(t->note, sizeof t->note, "%u gemm_async launches (the plugin has no gemm_batch_async)", p->n_batch);
+    if (p->launches[0].note[0]) { /* the plugin's words last, cut at the note's size */
+        append(t->note, sizeof t->note, "; the first's note: ");
+        append(t->note, sizeof t->note, p->launches[0].note);
+    }
+}
+
 static void do_stream_sync(worker *wk, gh_wire *q, gh_wire *r)
 {
     gh_msg_handle req;
@@ -369,15 +476,20 @@ static void do_stream_sync(worker *wk, gh_wire *q, gh_wire *r)
     gh_status s = wk->api->stream_synchronize(wk->ctx, st ? st->stream : NULL);
     reply_status(wk, r, s);
     gh_msg_synced done = {0};
-    for (pending *p = st ? st->head : NULL; p; p = p->next) done.n_calls++;
+    for (pending *p = st ? st->head : NULL; p; p = p->next) done.n_calls += !p->hidden;
     done.calls = gh_xcalloc(done.n_calls + 1, sizeof *done.calls);
     size_t i = 0;
-    for (pending *p = st ? st->head : NULL; p; p = p->next, i++)
-        done.calls[i] = (gh_msg_queued){.is_gemm = (uint32_t)p->is_gemm,
-                                        .ms = p->ms,
-                                        .kernel_ms = p->timing.kernel_ms,
-                                        .clock = (uint32_t)p->timing.clock,
-                                        .note = p->timing.note};
+    for (pending *p = st ? st->head : NULL; p; p = p->next) {
+        if (p->hidden) continue;
+        if (p->launches) settle_launches(p);
+        done.calls[i++] = (gh_msg_queued){.is_gemm = (uint32_t)p->is_gemm,
+                                          .ms = p->ms,
+                                          .kernel_ms = p->timing.kernel_ms,
+                                          .clock = (uint32_t)p->timing.clock,
+                                          .note = p->timing.note,
+                                          .split_pieces = p->timing.split_pieces,
+                                          .split_precision = (uint32_t)p->timing.split_precision};
+    }
     gh_msg_synced_put(r, &done);
     free(done.calls);
     if (st) drop_queue(st);
@@ -531,6 +643,11 @@ static void call(worker *wk, uint32_t op, gh_wire *q, gh_wire *r)
     case GH_OP_UPLOAD_2D_ASYNC: do_copy_2d(wk, q, r, 1); break;
     case GH_OP_DOWNLOAD_2D_ASYNC: do_copy_2d(wk, q, r, 0); break;
     case GH_OP_GEMM_ASYNC: do_gemm_async(wk, q, r); break;
+    case GH_OP_GEMM_BATCH_ASYNC:
+        if (!(optional_flags(&wk->plugin) & GH_LOADED_HAS_STREAMS))
+            reply_error(r, GH_UNSUPPORTED, "worker: the plugin has no streams to queue a batch on");
+        else do_gemm_batch_async(wk, q, r);
+        break;
     case GH_OP_STREAM_SYNCHRONIZE: do_stream_sync(wk, q, r); break;
     case GH_OP_HOST_REGISTER:
         if (!(optional_flags(&wk->plugin) & GH_LOADED_HAS_HOST_REGISTER))

@@ -134,6 +134,13 @@ static int negotiate(gh_loaded_plugin *p)
     return 0;
 }
 
+int gh_plugin_has_batch(const gh_plugin_api *api, uint32_t abi_minor)
+{
+    if (!api) return 0;
+    if (gh_proxy_is(api)) return api->gemm_batch_async != NULL; /* the proxy's own table: always full size */
+    return abi_minor >= 6 && GH_HAS_MEMBER(api, gh_plugin_api, gemm_batch_async) && api->gemm_batch_async;
+}
+
 int gh_plugin_names_file(const char *name)
 {
     size_t len = strlen(name), suffix = strlen(GH_PLUGIN_SUFFIX);

@@ -54,6 +54,13 @@ typedef struct gh_worker_settings {
 gh_status gh_plugin_open(const gh_loaded_plugin *p, const gh_option_value *options, size_t n_options,
                          const gh_worker_settings *worker, gh_plugin **out);
 
+/* Whether the host may call api->gemm_batch_async (ABI 1.6) of a plugin
+ * negotiated at abi_minor: a table of minor >= 6 whose size covers it and
+ * that sets it, or a proxy table that sets it (under isolation the worker
+ * calls the plugin's own, or emulates it with n gemm_async launches for a
+ * plugin without one, whatever its minor: docs/isolation.md). */
+int gh_plugin_has_batch(const gh_plugin_api *api, uint32_t abi_minor);
+
 /* Whether a config's `plugin = VALUE` names a file (it has a '/' or ends in
  * .so) rather than a plugin name. */
 int gh_plugin_names_file(const char *name);

@@ -10,7 +10,7 @@
  *   devices.c  the device as a gh_device_info
  *   buffers.c  buffers and copies, and host memory (minor 1)
  *   gemm.c     gemm(): the argument checks, the launch on the pool, timing
- *   streams.c  the minor-1 streams
+ *   streams.c  the minor-1 streams (and minor 6's gemm_batch_async)
  *   loops.c    the GEMM loops themselves; pool.c the worker threads
  *   blas.c     kernel blas: the system's CBLAS, loaded at run time
  *
@@ -117,6 +117,7 @@ static const gh_plugin_api cpu_api = {
     GH_PLUGIN_API_STREAM_CALLS(cpu),
     .host_register = cpu_host_register,
     .host_unregister = cpu_host_unregister,
+    .gemm_batch_async = cpu_gemm_batch_async,
 };
 
 /* The one exported symbol: agree on versions, hand over the table. */

@@ -1,6 +1,7 @@
 /* ABI minor 1 streams of the C plugin; see streams.h. */
 #include "streams.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +10,7 @@
 
 enum { MAX_QUEUED_PARAMS = 8 };
 
-typedef enum op_kind { OP_UPLOAD_2D, OP_DOWNLOAD_2D, OP_GEMM } op_kind;
+typedef enum op_kind { OP_UPLOAD_2D, OP_DOWNLOAD_2D, OP_GEMM, OP_GEMM_BATCH } op_kind;
 
 typedef struct copy_2d {
     gh_buffer *buf;
@@ -26,6 +27,7 @@ typedef struct queued_op {
     gh_gemm_args args; /* params point into `params` below */
     int64_t params[MAX_QUEUED_PARAMS];
     gh_gemm_timing *timing;
+    uint32_t launches; /* OP_GEMM_BATCH: how many */
 } queued_op;
 
 struct gh_stream {
@@ -97,18 +99,36 @@ gh_status cpu_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *sr
 }
 
 /* Arguments are checked now, so a bad call fails where it was made. */
-gh_status cpu_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
-                         gh_gemm_timing *timing)
+static gh_status queue_gemm(gh_plugin *ctx, const char *call, gh_stream *stream, int kernel, const gh_gemm_args *args,
+                            uint32_t launches, gh_gemm_timing *timing)
 {
-    if (!stream) return fail(GH_INVALID_ARGUMENT, "gemm_async: the stream is NULL");
-    gh_status s = cpu_check_gemm(ctx, "gemm_async", stream->device, kernel, args);
+    if (!stream) return fail(GH_INVALID_ARGUMENT, "%s: the stream is NULL", call);
+    gh_status s = cpu_check_gemm(ctx, call, stream->device, kernel, args);
     if (s != GH_OK) return s;
     if (args->n_params > MAX_QUEUED_PARAMS)
-        return fail(GH_INVALID_ARGUMENT, "gemm_async: %zu parameters, at most %d", args->n_params, MAX_QUEUED_PARAMS);
-    queued_op op = {.kind = OP_GEMM, .kernel = kernel, .args = *args, .timing = timing};
+        return fail(GH_INVALID_ARGUMENT, "%s: %zu parameters, at most %d", call, args->n_params, MAX_QUEUED_PARAMS);
+    queued_op op = {.kind = launches ? OP_GEMM_BATCH : OP_GEMM,
+                    .kernel = kernel,
+                    .args = *args,
+                    .timing = timing,
+                    .launches = launches};
     for (size_t p = 0; p < args->n_params; p++) op.params[p] = args->params[p];
     op.args.params = NULL; /* pointed at op's own copy once it sits in the queue */
     return enqueue(stream, &op);
+}
+
+gh_status cpu_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
+                         gh_gemm_timing *timing)
+{
+    return queue_gemm(ctx, "gemm_async", stream, kernel, args, 0, timing);
+}
+
+/* ABI minor 6: one queued op for the n launches; their mean at the sync. */
+gh_status cpu_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                               gh_gemm_timing *timing)
+{
+    if (n == 0) return fail(GH_INVALID_ARGUMENT, "gemm_batch_async: n is 0 (a batch has at least one launch)");
+    return queue_gemm(ctx, "gemm_batch_async", stream, kernel, args, n, timing);
 }
 
 static void run_copy_2d(const copy_2d *c, int upload)
@@ -121,10 +141,29 @@ static void run_copy_2d(const copy_2d *c, int upload)
     }
 }
 
+/* The launches of a batch, one after another; the timing their mean. */
+static gh_status run_batch(gh_stream *stream, const queued_op *op)
+{
+    double total_ms = 0;
+    for (uint32_t i = 0; i < op->launches; i++) {
+        gh_gemm_timing one = {.size = sizeof one};
+        gh_status s = cpu_gemm(stream->ctx, stream->device, op->kernel, &op->args, &one);
+        if (s != GH_OK) return s;
+        total_ms += one.kernel_ms;
+    }
+    gh_gemm_timing *t = op->timing;
+    if (t && GH_HAS_MEMBER(t, gh_gemm_timing, kernel_ms)) t->kernel_ms = total_ms / op->launches;
+    if (t && GH_HAS_MEMBER(t, gh_gemm_timing, clock)) t->clock = GH_CLOCK_DEVICE;
+    if (t && GH_HAS_MEMBER(t, gh_gemm_timing, note))
+        snprintf(t->note, sizeof t->note, "%u launches in one call", op->launches);
+    return GH_OK;
+}
+
 static gh_status run_op(gh_stream *stream, queued_op *op)
 {
-    if (op->kind == OP_GEMM) {
+    if (op->kind == OP_GEMM || op->kind == OP_GEMM_BATCH) {
         op->args.params = op->params;
+        if (op->kind == OP_GEMM_BATCH) return run_batch(stream, op);
         return cpu_gemm(stream->ctx, stream->device, op->kernel, &op->args, op->timing);
     }
     double start = cpu_now_ms();

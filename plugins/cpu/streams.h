@@ -15,6 +15,9 @@ gh_status cpu_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *sr
                                 void *dst, uint64_t dst_pitch, uint64_t width, uint64_t rows, double *elapsed_ms);
 gh_status cpu_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
                          gh_gemm_timing *timing);
+/* ABI minor 6: n launches queued as one op, timed as their mean. */
+gh_status cpu_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args, uint32_t n,
+                               gh_gemm_timing *timing);
 gh_status cpu_stream_synchronize(gh_plugin *ctx, gh_stream *stream);
 
 #endif

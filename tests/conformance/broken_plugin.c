@@ -28,6 +28,8 @@
 #define BROKEN_MINOR4            14 /* a plugin of ABI 1.4: no combinations (correct: the suite passes it) */
 #define BROKEN_COMBO_DUPLICATE   15 /* lists one (A, B, C) twice */
 #define BROKEN_COMBO_NO_SCALE    16 /* its 8-bit combinations ignore scale_c */
+#define BROKEN_BATCH_ZERO        17 /* gemm_batch_async (ABI 1.6) takes n = 0 */
+#define BROKEN_BATCH_NO_TIMING   18 /* gemm_batch_async writes no timing */
 
 #ifndef BROKEN
 #define BROKEN BROKEN_NONE
@@ -351,6 +353,25 @@ MAYBE_UNUSED static gh_status gemm_async(gh_plugin *ctx, gh_stream *s, int k, co
     return gemm(ctx, s->device, k, g, timing);
 }
 
+/* ABI minor 6: the n launches at once, one timing. */
+MAYBE_UNUSED static gh_status gemm_batch_async(gh_plugin *ctx, gh_stream *s, int k, const gh_gemm_args *g, uint32_t n,
+                                               gh_gemm_timing *timing)
+{
+    if (!s) return fail(GH_INVALID_ARGUMENT, "gemm_batch_async: the stream is NULL");
+    if (n == 0 && BROKEN != BROKEN_BATCH_ZERO) return fail(GH_INVALID_ARGUMENT, "gemm_batch_async: n is 0");
+    gh_gemm_timing one = {.size = sizeof one};
+    for (uint32_t i = 0; i < n; i++) {
+        gh_status st = gemm(ctx, s->device, k, g, &one);
+        if (st != GH_OK) return st;
+    }
+    /* the loops are not timed: a nominal time, > 0 as minor 6 asks */
+    if (BROKEN != BROKEN_BATCH_NO_TIMING && timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) {
+        timing->kernel_ms = 1e-3;
+        timing->clock = GH_CLOCK_HOST;
+    }
+    return GH_OK;
+}
+
 MAYBE_UNUSED static gh_status stream_synchronize(gh_plugin *ctx, gh_stream *s)
 {
     (void)ctx;
@@ -404,6 +425,9 @@ static const gh_plugin_api api = {
 #endif
     .host_alloc = host_alloc,
     .host_free = host_free,
+#if BROKEN != BROKEN_PARTIAL_STREAMS /* minor4 sets it too: a host reads it only at minor 6 */
+    .gemm_batch_async = gemm_batch_async,
+#endif
 };
 
 #if BROKEN == BROKEN_OLD_MINOR_IGNORED

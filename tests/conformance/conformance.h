@@ -16,6 +16,7 @@ typedef struct conformance {
     uint32_t minor;           /* the negotiated minor */
     int has_streams;          /* all six stream members, negotiated minor >= 1 */
     int has_host_alloc;       /* the host_alloc/host_free pair, minor >= 1 */
+    int has_batch;            /* streams and gemm_batch_async, minor >= 6 and the table covers it */
     gh_plugin *ctx;           /* the context most checks use (no options) */
     int n_devices;
     int n_kernels;
@@ -54,6 +55,8 @@ void conf_check_refusals(const conformance *c, int device);
 void conf_check_results(const conformance *c, int device);
 void conf_check_streams(const conformance *c, int device);
 void conf_check_host_alloc(const conformance *c);
+/* ABI 1.6 (batch.c): gemm_batch_async's result, timing and n = 0 refusal. */
+void conf_check_batch(const conformance *c, int device);
 /* ABI 1.5 (combos.c): each kernel's type combinations well-formed; then on a
  * device, every listed 8-bit combination exact on small integers, and the
  * refusals of explicit_types, scales and unlisted combinations. */

@@ -171,5 +171,7 @@ int conf_negotiate(conformance *c)
                          api->gemm_async && api->stream_synchronize;
         c->has_host_alloc = api->host_alloc && api->host_free;
     }
+    c->has_batch =
+        c->has_streams && c->minor >= 6 && GH_HAS_MEMBER(api, gh_plugin_api, gemm_batch_async) && api->gemm_batch_async;
     return 0;
 }

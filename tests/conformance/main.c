@@ -143,6 +143,12 @@ static void run_group(const char *path, group g, int device, facts *f)
         case GROUP_STREAMS:
             if (c.has_streams) conf_check_streams(&c, device);
             else check_skip("streams: device %d: the plugin has no minor-1 streams (optional)", device);
+            if (c.has_batch) conf_check_batch(&c, device);
+            else
+                check_skip("batch: device %d: the plugin has no gemm_batch_async (%s)", device,
+                           !c.has_streams ? "it needs streams"
+                           : c.minor < 6  ? "it answered a minor below 6"
+                                          : "minor 6, optional");
             break;
         case GROUP_HOST_ALLOC: conf_check_host_alloc(&c); break;
         }

@@ -40,6 +40,14 @@ expect_in "none: an unlisted combination is refused" "$out" "ok: gemm.refuse.com
 out=$("$suite" "$dir/gemmhost-broken_minor4.so" 2>&1)
 expect_status "a plugin of ABI 1.4 passes" $? 0
 expect_in "minor4: the combination checks are skipped, saying why" "$out" "skip: kernels.combos: the plugin answered minor 4"
+expect_in "minor4: gemm_batch_async is not read below minor 6" "$out" \
+  "skip: batch: device 0: the plugin has no gemm_batch_async (it answered a minor below 6)"
+# ABI 1.6: gemm_batch_async, where offered
+out=$("$suite" "$dir/gemmhost-broken_none.so" 2>&1)
+expect_in "none: its batch runs" "$out" "ok: batch.result: kernel loop f32: gemm_batch_async of 3 launches"
+expect_in "none: its batch refuses n = 0" "$out" "ok: batch.refuse_zero"
+caught batch_zero "batch.refuse_zero: gemm_batch_async with n = 0: got GH_OK"
+caught batch_no_timing "batch.timing: stream_synchronize wrote the one timing"
 
 caught crash "crash: group options and errors died of signal"
 expect_in "crash: the check before it is named" "$out" "note: the crash came after this check: options."

@@ -141,8 +141,26 @@ static int same_synced(const void *a, const void *b)
     int ok = x->n_calls == y->n_calls;
     for (size_t i = 0; ok && i < x->n_calls; i++)
         ok = x->calls[i].is_gemm == y->calls[i].is_gemm && x->calls[i].ms == y->calls[i].ms &&
-             x->calls[i].kernel_ms == y->calls[i].kernel_ms && x->calls[i].clock == y->calls[i].clock;
+             x->calls[i].kernel_ms == y->calls[i].kernel_ms && x->calls[i].clock == y->calls[i].clock &&
+             same_str(x->calls[i].note, y->calls[i].note) && x->calls[i].split_pieces == y->calls[i].split_pieces &&
+             x->calls[i].split_precision == y->calls[i].split_precision;
     return ok;
+}
+
+static int same_done(const void *a, const void *b)
+{
+    const gh_msg_gemm_done *x = a, *y = b;
+    return x->kernel_ms == y->kernel_ms && x->clock == y->clock && same_str(x->note, y->note) &&
+           x->split_pieces == y->split_pieces && x->split_precision == y->split_precision;
+}
+
+/* ABI 1.6's request: n launches, with gemm_async's members. */
+static int same_batch(const void *a, const void *b)
+{
+    const gh_msg_gemm_batch_async *x = a, *y = b;
+    gh_msg_gemm gx = {.kernel = x->kernel, .args = x->args, .timing_size = x->timing_size},
+                gy = {.kernel = y->kernel, .args = y->args, .timing_size = y->timing_size};
+    return x->stream == y->stream && x->n == y->n && same_bytes_gemm(&gx, &gy);
 }
 
 /* Messages of fixed-width fields only: re-encoding (in round_trip) compares
@@ -160,7 +178,6 @@ SAME_BYTES(gh_msg_copy)
 SAME_BYTES(gh_msg_copy_2d)
 SAME_BYTES(gh_msg_map)
 SAME_BYTES(gh_msg_index)
-SAME_BYTES(gh_msg_gemm_done)
 
 static int same_strs(const void *a, const void *b)
 {
@@ -275,7 +292,8 @@ int main(void)
         gh_msg_kernel_info_clear(&kback);
     }
 
-    gh_msg_queued calls[] = {{1, 0, 2.5, 0, "cuBLASLt algo 21"}, {0, 1.25, 0, 1, NULL}};
+    /* ABI 1.6: a GEMM's split of K travels with its timing */
+    gh_msg_queued calls[] = {{1, 0, 2.5, 0, "cuBLASLt algo 21", 4, GH_PREC_F16}, {0, 1.25, 0, 1, NULL, 0, 0}};
     round_trip(&gh_msg_synced_desc, &(gh_msg_synced){calls, 2}, same_synced);
     round_trip(&gh_msg_handle_desc, &(gh_msg_handle){0xdeadbeef}, same_gh_msg_handle);
     round_trip(&gh_msg_buffer_alloc_desc, &(gh_msg_buffer_alloc){2, 4096}, same_gh_msg_buffer_alloc);
@@ -284,7 +302,12 @@ int main(void)
                same_gh_msg_copy_2d);
     round_trip(&gh_msg_map_desc, &(gh_msg_map){7, 1 << 20, 1}, same_gh_msg_map);
     round_trip(&gh_msg_index_desc, &(gh_msg_index){-2}, same_gh_msg_index);
-    round_trip(&gh_msg_gemm_done_desc, &(gh_msg_gemm_done){1.5, 1, "cuBLASLt algo 21"}, same_gh_msg_gemm_done);
+    round_trip(&gh_msg_gemm_done_desc, &(gh_msg_gemm_done){1.5, 1, "cuBLASLt algo 21", 3, GH_PREC_BF16}, same_done);
+    gh_msg_gemm_batch_async batch = {.stream = 0x60, .kernel = 2, .args = g.args, .n = 20, .timing_size = 17};
+    batch.args.params = params;
+    round_trip(&gh_msg_gemm_batch_async_desc, &batch, same_batch);
+    batch.n = 0; /* the worker refuses it, so it must arrive as 0 */
+    round_trip(&gh_msg_gemm_batch_async_desc, &batch, same_batch);
 
     /* A plugin's shorter struct: what it lacks goes as zeros and NULLs. */
     gh_device_info old = dev;
@@ -313,10 +336,10 @@ int main(void)
     gh_msg_gemm gg;
     check(gh_msg_gemm_get(&w, &gg) != 0, "a GEMM with more params than the message holds is refused");
 
-    const gh_msg_desc *all[] = {&gh_msg_gemm_desc,        &gh_msg_gemm_async_desc,  &gh_msg_loaded_desc,
-                                &gh_msg_open_desc,        &gh_msg_device_info_desc, &gh_msg_kernel_info_desc,
-                                &gh_msg_synced_desc,      &gh_msg_copy_2d_desc,     &gh_msg_map_desc,
-                                &gh_msg_device_count_desc};
+    const gh_msg_desc *all[] = {&gh_msg_gemm_desc,         &gh_msg_gemm_async_desc,       &gh_msg_loaded_desc,
+                                &gh_msg_open_desc,         &gh_msg_device_info_desc,      &gh_msg_kernel_info_desc,
+                                &gh_msg_synced_desc,       &gh_msg_copy_2d_desc,          &gh_msg_map_desc,
+                                &gh_msg_device_count_desc, &gh_msg_gemm_batch_async_desc, &gh_msg_gemm_done_desc};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) widths(all[i]);
 
     printf("%d passed, %d failed\n", passed, failed);

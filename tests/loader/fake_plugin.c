@@ -58,6 +58,13 @@
 #define FAKE_FP8_NARROW      30
 /* FAKE_TUNABLE's parameter with FAKE_FP8's type combinations: the tuner on 8-bit cases */
 #define FAKE_TUNABLE_FP8     31
+/* ABI 1.5 with streams (no gemm_batch_async): each gemm's kernel_ms is its call's number (1, 2 ...),
+ * and it reports a split of K in 2 pieces summed in f16 (ABI 1.6's member, by size), so a test
+ * sees which call's timing came back where; gemm_async runs at once */
+#define FAKE_STREAMS         32
+/* as FAKE_STREAMS, answering ABI 1.6 with a gemm_batch_async whose note counts its calls */
+#define FAKE_STREAMS_BATCH   33
+#define FAKE_STREAMS_MODE    (FAKE_MODE == FAKE_STREAMS || FAKE_MODE == FAKE_STREAMS_BATCH)
 #define FAKE_FP8_MODE                                                                              \
     (FAKE_MODE == FAKE_FP8 || FAKE_MODE == FAKE_FP8_NARROW_LIES || FAKE_MODE == FAKE_FP8_NARROW || \
      FAKE_MODE == FAKE_TUNABLE_FP8)
@@ -73,6 +80,7 @@ static const char *fake_last_error(gh_plugin *ctx)
 
 struct gh_plugin {
     int gemm_calls;
+    int async_calls, batch_calls; /* FAKE_STREAMS_MODE */
 };
 struct gh_buffer {
     int device;
@@ -366,6 +374,11 @@ static gh_status fake_gemm(gh_plugin *ctx, int d, int k, const gh_gemm_args *g, 
                    : variant == 1                    ? 0.5
                                                      : 1.0;
     t->clock = GH_CLOCK_DEVICE;
+    if (FAKE_STREAMS_MODE) t->kernel_ms = ctx->gemm_calls;
+    if (FAKE_STREAMS_MODE && GH_HAS_MEMBER(t, gh_gemm_timing, split_precision)) {
+        t->split_pieces = 2;
+        t->split_precision = GH_PREC_F16;
+    }
     return GH_OK;
 }
 static gh_status fake_sync(gh_plugin *ctx, int d)
@@ -406,6 +419,104 @@ static gh_status fake_copy_peer(gh_plugin *ctx, gh_buffer *src, uint64_t src_off
     return GH_OK;
 }
 
+/* FAKE_STREAMS_MODE: streams whose work runs at once (the result is the same). */
+struct gh_stream {
+    int device;
+};
+static gh_status fake_stream_create(gh_plugin *ctx, int d, gh_stream **out)
+{
+    (void)ctx;
+    if (!out || d != 0) {
+        snprintf(error_text, sizeof error_text, "stream_create: out is NULL or device %d is not 0", d);
+        return GH_INVALID_ARGUMENT;
+    }
+    *out = calloc(1, sizeof **out);
+    return *out ? GH_OK : GH_OUT_OF_MEMORY;
+}
+static void fake_stream_destroy(gh_plugin *ctx, gh_stream *s)
+{
+    (void)ctx;
+    free(s);
+}
+static gh_status fake_copy_2d(int upload, gh_stream *s, gh_buffer *b, uint64_t off, uint64_t pitch, unsigned char *host,
+                              uint64_t host_pitch, uint64_t width, uint64_t rows, double *ms)
+{
+    if (!s || !b || (!host && rows && width)) {
+        snprintf(error_text, sizeof error_text, "2D copy: a NULL stream, buffer or host pointer");
+        return GH_INVALID_ARGUMENT;
+    }
+    for (uint64_t r = 0; r < rows && width; r++) {
+        if (!fits(b, off + r * pitch, width)) {
+            snprintf(error_text, sizeof error_text, "2D copy: row %llu passes the buffer's end", (unsigned long long)r);
+            return GH_INVALID_ARGUMENT;
+        }
+        if (upload) memcpy(b->data + off + r * pitch, host + r * host_pitch, width);
+        else memcpy(host + r * host_pitch, b->data + off + r * pitch, width);
+    }
+    if (ms) *ms = 0.5;
+    return GH_OK;
+}
+static gh_status fake_upload_2d(gh_plugin *ctx, gh_stream *s, gh_buffer *b, uint64_t off, uint64_t pitch,
+                                const void *src, uint64_t src_pitch, uint64_t width, uint64_t rows, double *ms)
+{
+    (void)ctx;
+    return fake_copy_2d(1, s, b, off, pitch, (unsigned char *)src, src_pitch, width, rows, ms);
+}
+static gh_status fake_download_2d(gh_plugin *ctx, gh_stream *s, gh_buffer *b, uint64_t off, uint64_t pitch, void *dst,
+                                  uint64_t dst_pitch, uint64_t width, uint64_t rows, double *ms)
+{
+    (void)ctx;
+    return fake_copy_2d(0, s, b, off, pitch, dst, dst_pitch, width, rows, ms);
+}
+static gh_status fake_gemm_async(gh_plugin *ctx, gh_stream *s, int k, const gh_gemm_args *g, gh_gemm_timing *t)
+{
+    if (!s) {
+        snprintf(error_text, sizeof error_text, "gemm_async: the stream is NULL");
+        return GH_INVALID_ARGUMENT;
+    }
+    ctx->async_calls++;
+    return fake_gemm(ctx, s->device, k, g, t);
+}
+/* n launches, one timing (their mean); the note says which call this was. */
+static gh_status fake_gemm_batch_async(gh_plugin *ctx, gh_stream *s, int k, const gh_gemm_args *g, uint32_t n,
+                                       gh_gemm_timing *t)
+{
+    if (!s || n == 0) {
+        snprintf(error_text, sizeof error_text, "gemm_batch_async: the stream is NULL or n is 0");
+        return GH_INVALID_ARGUMENT;
+    }
+    ctx->batch_calls++;
+    gh_gemm_timing one = {.size = sizeof one};
+    double total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        gh_status st = fake_gemm(ctx, s->device, k, g, &one);
+        if (st != GH_OK) return st;
+        total += one.kernel_ms;
+    }
+    if (!t) return GH_OK;
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, clock)) {
+        t->kernel_ms = total / n;
+        t->clock = GH_CLOCK_DEVICE;
+    }
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, note))
+        snprintf(t->note, sizeof t->note, "fake gemm_batch_async call %d: %u launches, %d gemm_async calls before",
+                 ctx->batch_calls, n, ctx->async_calls);
+    if (GH_HAS_MEMBER(t, gh_gemm_timing, split_precision)) {
+        t->split_pieces = one.split_pieces;
+        t->split_precision = one.split_precision;
+    }
+    return GH_OK;
+}
+static gh_status fake_stream_sync(gh_plugin *ctx, gh_stream *s)
+{
+    (void)ctx;
+    if (!s) {
+        snprintf(error_text, sizeof error_text, "stream_synchronize: the stream is NULL");
+        return GH_INVALID_ARGUMENT;
+    }
+    return GH_OK;
+}
+
 static void *fake_get_proc(const char *name)
 {
     (void)name;
@@ -415,9 +526,12 @@ static void *fake_get_proc(const char *name)
 static const gh_plugin_api fake_api = {
     .size = FAKE_MODE == FAKE_SHORT_TABLE ? offsetof(gh_plugin_api, gemm)
             : FAKE_MODE == FAKE_OLD_MINOR ? GH_PLUGIN_API_MINOR0_SIZE
+            : FAKE_MODE == FAKE_STREAMS   ? offsetof(gh_plugin_api, gemm_batch_async) /* built against ABI 1.5 */
                                           : sizeof(gh_plugin_api),
     .abi_major = GEMMHOST_ABI_MAJOR,
-    .abi_minor = FAKE_MODE == FAKE_OLD_MINOR ? 0 : GEMMHOST_ABI_MINOR,
+    .abi_minor = FAKE_MODE == FAKE_OLD_MINOR ? 0
+                 : FAKE_MODE == FAKE_STREAMS ? 5
+                                             : GEMMHOST_ABI_MINOR,
     .name = FAKE_NAME,
     .description = "a fake plugin for the loader tests",
     .version = "0",
@@ -436,6 +550,14 @@ static const gh_plugin_api fake_api = {
     .synchronize = fake_sync,
     .get_proc = fake_get_proc,
     .copy_peer = FAKE_TWO_DEVICES ? fake_copy_peer : NULL,
+    .stream_create = FAKE_STREAMS_MODE ? fake_stream_create : NULL,
+    .stream_destroy = FAKE_STREAMS_MODE ? fake_stream_destroy : NULL,
+    .upload_2d_async = FAKE_STREAMS_MODE ? fake_upload_2d : NULL,
+    .download_2d_async = FAKE_STREAMS_MODE ? fake_download_2d : NULL,
+    .gemm_async = FAKE_STREAMS_MODE ? fake_gemm_async : NULL,
+    .stream_synchronize = FAKE_STREAMS_MODE ? fake_stream_sync : NULL,
+    /* not read in the ABI 1.5 mode, whose table ends before it */
+    .gemm_batch_async = FAKE_MODE == FAKE_STREAMS_BATCH ? fake_gemm_batch_async : NULL,
 };
 
 #if FAKE_MODE == FAKE_NO_ENTRY
@@ -451,6 +573,7 @@ GEMMHOST_EXPORT gh_status gemmhost_plugin_entry(gh_entry_request *req)
     req->plugin_abi_major = GEMMHOST_ABI_MAJOR;
     if (FAKE_MODE == FAKE_MINOR_TOO_NEW) req->abi_minor = req->abi_minor + 1;
     if (FAKE_MODE == FAKE_OLD_MINOR) req->abi_minor = 0;
+    if (FAKE_MODE == FAKE_STREAMS && req->abi_minor > 5) req->abi_minor = 5;
     req->api = &fake_api;
     return GH_OK;
 }

@@ -11,12 +11,12 @@ expect_status "--list succeeds with broken plugins around" $? 0
 expect_in "wrong major named with both versions" "$list" "gemmhost-fake_wrong_major.so: plugin ABI major 2, host ABI 1.6: majors must match"
 expect_in "missing entry symbol named" "$list" "gemmhost-fake_no_entry.so: no entry symbol gemmhost_plugin_entry"
 expect_in "not a shared object: dlerror shown" "$list" "gemmhost-fake_not_elf.so: cannot load:"
-expect_in "minor above the host's refused" "$list" "plugin answered ABI minor 6, above the host's 1.5"
+expect_in "minor above the host's refused" "$list" "plugin answered ABI minor 7, above the host's 1.6"
 expect_in "short function table refused" "$list" "function table is incomplete"
 expect_in "failing open explained" "$list" "cannot open: simulated driver failure in open"
 expect_in "no device explained" "$list" "no usable device: no FakeGPU driver installed"
 expect_in "good fake plugin listed with its kernel" "$list" "kernel loop: a plain triple loop"
-expect_in "an older minor loads and shows both versions" "$list" "ABI 1.0 (host 1.5)"
+expect_in "an older minor loads and shows both versions" "$list" "ABI 1.0 (host 1.6)"
 expect_in "the C plugin is found in the build tree" "$list" "plugin cpu:"
 
 # with_fakes ARG...: gemmhost with the fake plugins on its search path.
