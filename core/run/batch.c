@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "batch.h"
+#include "loader.h"
 #include "reported.h"
 #include "util.h"
 
@@ -28,7 +29,7 @@ int gh_batch_auto_count(const gh_run_config *run, double first_ms)
 gh_status gh_batch_start(gh_batch *b, const gh_plugin_api *api, uint32_t abi_minor, gh_plugin *ctx, int device, int n,
                          char *why, size_t why_size)
 {
-    const int in_one = abi_minor >= 6 && GH_HAS_MEMBER(api, gh_plugin_api, gemm_batch_async) && api->gemm_batch_async;
+    const int in_one = gh_plugin_has_batch(api, abi_minor);
     *b = (gh_batch){.api = api, .ctx = ctx, .device = device, .n = n, .in_one = in_one};
     gh_status s = api->stream_create(ctx, device, &b->stream);
     if (s != GH_OK) {

@@ -33,7 +33,9 @@ static const gh_plugin_api *real;
 static gh_plugin_api wrapped;
 static double script_ms[SCRIPT_LEN]; /* the time of kernel launch i, cycled */
 static int launches;
-static char call_log[8192]; /* F: a flush upload, U: another upload, G: gemm, A: gemm_async, S: sync, D: download */
+static char call_log[8192];     /* F: a flush upload, U: another upload, G: gemm, A: gemm_async, B: gemm_batch_async,
+                              S: sync, D: download */
+static uint32_t batch_launches; /* n of the last gemm_batch_async */
 static size_t n_log;
 static int in_gemm, flush_in_gemm;
 static int scripted = 1; /* 0: the plugin's own times pass through */
@@ -82,6 +84,15 @@ static gh_status wrapped_gemm_async(gh_plugin *ctx, gh_stream *stream, int kerne
     return real->gemm_async(ctx, stream, kernel, args, t);
 }
 
+static gh_status wrapped_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
+                                          uint32_t n, gh_gemm_timing *t)
+{
+    log_call('B');
+    batch_launches = n;
+    if (n_queued < MAX_QUEUED) queued[n_queued++] = t;
+    return real->gemm_batch_async(ctx, stream, kernel, args, n, t);
+}
+
 static gh_status wrapped_sync(gh_plugin *ctx, gh_stream *stream)
 {
     log_call('S');
@@ -118,6 +129,7 @@ static int setup_open(setup *s, const char *path)
     wrapped.download = wrapped_download;
     wrapped.gemm = wrapped_gemm;
     wrapped.gemm_async = wrapped_gemm_async;
+    wrapped.gemm_batch_async = real->gemm_batch_async ? wrapped_gemm_batch_async : NULL;
     wrapped.stream_synchronize = wrapped_sync;
     if (measure_setup_use(s, path, &wrapped) != 0) return -1;
     static int64_t defaults[16]; /* the kernel's parameters at their defaults */
@@ -220,12 +232,28 @@ static void test_batch(setup *s)
     s->run.batch = 0; /* auto */
     s->run.batch_below = 20e-6;
     gh_result r = measure_once(s);
-    EXPECT(r.status == GH_RESULT_PASS && r.batch == 100 && count(call_log, "A") == 500 && count(call_log, "G") == 1 &&
+    /* the C plugin (ABI 1.6) takes each batch in one gemm_batch_async */
+    EXPECT(r.status == GH_RESULT_PASS && r.batch == 100 && count(call_log, "B") == 5 && batch_launches == 100 &&
+               count(call_log, "A") == 0 && count(call_log, "G") == 1 && count(call_log, "S") == 5,
+           "batch = auto, 2 us under 20 us: a lone warm-up, then 5 timed runs of one gemm_batch_async of 100 "
+           "launches each (%s: batch %d, %d batch calls of %u, %d lone)",
+           r.detail, r.batch, count(call_log, "B"), batch_launches, count(call_log, "G"));
+    EXPECT(fabs(r.kernel_ms_median - 0.002) < 1e-12, "a batch's time is the plugin's one time (%g ms)",
+           r.kernel_ms_median);
+    EXPECT(strstr(r.params_note, "launches in one call") != NULL, "the plugin's note on the batch is kept (\"%s\")",
+           r.params_note);
+
+    /* a plugin without it (ABI 1.5): N gemm_async calls, their total over N */
+    gh_status (*has_batch)(gh_plugin *, gh_stream *, int, const gh_gemm_args *, uint32_t, gh_gemm_timing *) =
+        wrapped.gemm_batch_async;
+    wrapped.gemm_batch_async = NULL;
+    r = measure_once(s);
+    EXPECT(r.status == GH_RESULT_PASS && r.batch == 100 && count(call_log, "A") == 500 && count(call_log, "B") == 0 &&
                count(call_log, "S") == 5,
-           "batch = auto, 2 us under 20 us: a lone warm-up, then 5 timed runs of 100 queued launches each (%s: "
-           "batch %d, %d queued, %d lone)",
-           r.detail, r.batch, count(call_log, "A"), count(call_log, "G"));
+           "without gemm_batch_async: 5 timed runs of 100 queued gemm_async launches each (%s: batch %d, %d queued)",
+           r.detail, r.batch, count(call_log, "A"));
     EXPECT(fabs(r.kernel_ms_median - 0.002) < 1e-12, "a batch's time is its total over N (%g ms)", r.kernel_ms_median);
+    wrapped.gemm_batch_async = has_batch;
 
     s->run.beta = 1.0;
     r = measure_once(s);
@@ -241,9 +269,10 @@ static void test_batch(setup *s)
 
     s->run.batch = 4;
     r = measure_once(s);
-    EXPECT(r.status == GH_RESULT_PASS && r.batch == 4 && count(call_log, "A") == 24 && count(call_log, "G") == 0,
-           "batch = 4: every run, warm-up too, is 4 queued launches (batch %d, %d queued)", r.batch,
-           count(call_log, "A"));
+    EXPECT(r.status == GH_RESULT_PASS && r.batch == 4 && count(call_log, "B") == 6 && batch_launches == 4 &&
+               count(call_log, "G") == 0,
+           "batch = 4: every run, warm-up too, is one batch of 4 launches (batch %d, %d batches)", r.batch,
+           count(call_log, "B"));
 
     s->run.batch = 0;
     const double slow[] = {1.0};
