@@ -38,9 +38,10 @@
  * 1); PROMOTE = 0 never does. Two narrow sums take turns: while the tensor
  * cores sum one group of N steps into one (its first wgmma with scale-d 0,
  * so nothing is zeroed), the group before, complete, is added from the
- * other, so the tensor cores wait for a promotion only once a round of at
- * least 8 steps (a drain that ptxas needs, see the loop). Three sets of
- * accumulators: bm 128 with bn <= 128 only.
+ * other, so the tensor cores wait for a promotion only once a round of 16
+ * steps (a drain that ptxas needs, see the loop; the two consumers drain
+ * half a round apart). Three sets of accumulators: bm 128 with bn <= 128
+ * only.
  *
  * s8 (A_TYPE and B_TYPE gh_i8, DTYPE int): the same pipeline and layout as
  * FP8 (bytes, k32), summed exactly in s32 registers; alpha and beta are
@@ -230,24 +231,47 @@ struct consumer_pipe {
     int consumer;
 };
 
-/* Step s: waits for its tiles, issues its wgmmas into d, then waits for
- * the step before (only the newest commit group may still run) and gives
- * that step's buffer back to the producer. */
+/* Step s, in stage st of this parity (prev: the stage of step s - 1):
+ * waits for its tiles, issues its wgmmas into d, then waits for the step
+ * before (only the newest commit group may still run) and gives that
+ * step's buffer back to the producer. */
 template <int A_MN, int B_MN>
-static __device__ __forceinline__ void consume_step(accumulators &d, int s, bool restart, const consumer_pipe &p)
+static __device__ __forceinline__ void consume_step(accumulators &d, int s, int st, unsigned parity, int prev,
+                                                    bool restart, const consumer_pipe &p)
 {
-    const int st = s % STAGES;
-    barrier_wait(&p.full[st], (unsigned)(s / STAGES) & 1u);
+    barrier_wait(&p.full[st], parity);
     issue_step<A_MN, B_MN>(d, p.a_tiles + st * A_BYTES, p.b_tiles + st * B_BYTES, p.consumer, restart);
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-    if (s > 0 && threadIdx.x % 128 == 0) barrier_arrive(&p.empty[(s - 1) % STAGES]);
+    if (s > 0 && threadIdx.x % 128 == 0) barrier_arrive(&p.empty[prev]);
 }
 
 #if PROMOTE > 0
-/* The promoted loop goes in rounds of PAIRS pairs of groups, at least 8
- * steps (see the loop for why rounds). */
-#define PAIRS       (PROMOTE >= 4 ? 1 : 4 / PROMOTE)
-#define ROUND_STEPS (2 * PAIRS * PROMOTE)
+/* The promoted loop goes in rounds of ROUND_STEPS steps, ROUND_PAIRS
+ * pairs of groups (see the loop for why rounds). Rounds start at
+ * multiples of half a round, so groups start at multiples of PROMOTE. */
+#define ROUND_STEPS 16
+#define ROUND_PAIRS (ROUND_STEPS / (2 * PROMOTE))
+static_assert(PROMOTE > 0 && (ROUND_STEPS / 2) % PROMOTE == 0, "PROMOTE divides half a round");
+
+/* The next step's stage and its parity, carried from step to step: were
+ * they worked out from s, ptxas would know every step's stage in an
+ * unrolled round and keep all their addresses in registers (spilling at
+ * stages 4). */
+struct stage_state {
+    int stage;
+    unsigned parity;
+};
+
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void promoted_step(accumulators &d, int s, bool restart, stage_state &ss,
+                                                     const consumer_pipe &p)
+{
+    consume_step<A_MN, B_MN>(d, s, ss.stage, ss.parity, ss.stage == 0 ? STAGES - 1 : ss.stage - 1, restart, p);
+    if (++ss.stage == STAGES) {
+        ss.stage = 0;
+        ss.parity ^= 1u;
+    }
+}
 
 /* Pins r's registers here (CUTLASS's warpgroup_fence_operand): the
  * compiler may otherwise move the promotion's adds below the next wgmma
@@ -272,18 +296,58 @@ static __device__ __forceinline__ void promote_sum(float (&promoted)[MT][BN / 2]
     pin(promoted);
 }
 
-/* One promotion group, steps s0 .. s0 + PROMOTE - 1, summed in d from
- * zero (the first wgmma's scale-d 0: no zeroing). Once its first step's
- * wait_group 1 returns, the group before, in d_before, is complete: it
- * goes into promoted while the tensor cores run that step. */
+/* d = 0, after its wgmmas have completed. */
+static __device__ __forceinline__ void zero(accumulators &d)
+{
+#pragma unroll
+    for (int t = 0; t < MT; ++t)
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) d[t][i] = 0.0f;
+    pin(d);
+}
+
+/* One promotion group, steps s0 .. s0 + PROMOTE - 1 (those before end),
+ * summed in d from zero (the first wgmma's scale-d 0: no zeroing). Once
+ * its first step's wait_group 1 returns, the group before, in d_before,
+ * is complete: it goes into promoted while the tensor cores run that
+ * step. */
 template <int A_MN, int B_MN>
 static __device__ __forceinline__ void pingpong_group(accumulators &d, accumulators &d_before,
-                                                      float (&promoted)[MT][BN / 2], int s0, const consumer_pipe &p)
+                                                      float (&promoted)[MT][BN / 2], int s0, int end,
+                                                      stage_state &ss, const consumer_pipe &p)
 {
-    consume_step<A_MN, B_MN>(d, s0, true, p);
+    promoted_step<A_MN, B_MN>(d, s0, true, ss, p);
     promote_sum(promoted, d_before);
 #pragma unroll
-    for (int i = 1; i < PROMOTE; ++i) consume_step<A_MN, B_MN>(d, s0 + i, false, p);
+    for (int i = 1; i < PROMOTE; ++i)
+        if (s0 + i < end) promoted_step<A_MN, B_MN>(d, s0 + i, false, ss, p);
+}
+
+/* One round: the groups of steps s .. end - 1 (at most ROUND_STEPS; s a
+ * multiple of PROMOTE), d0 and d1 in turn, then a drain. On entry and on
+ * return d1 holds a complete group not yet promoted, or zeros. */
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void pingpong_round(accumulators &d0, accumulators &d1,
+                                                      float (&promoted)[MT][BN / 2], int s, int end,
+                                                      stage_state &ss, const consumer_pipe &p)
+{
+#pragma unroll
+    for (int pair = 0; pair < ROUND_PAIRS; ++pair) {
+        const int first0 = s + 2 * pair * PROMOTE, first1 = first0 + PROMOTE;
+        if (first0 >= end) break;
+        pingpong_group<A_MN, B_MN>(d0, d1, promoted, first0, end, ss, p);
+        if (first1 >= end) {
+            /* Cut short after a group in d0: promote it here, and d1,
+             * already promoted, becomes zeros (adding them changes
+             * nothing: promoted is never -0). */
+            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+            promote_sum(promoted, d0);
+            zero(d1);
+            return;
+        }
+        pingpong_group<A_MN, B_MN>(d1, d0, promoted, first1, end, ss, p);
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 }
 #endif
 
@@ -340,41 +404,30 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, acc_t alp
     const int consumer = group - 1;
     const consumer_pipe pipe = {a_tiles, b_tiles, full, empty, consumer};
 #if PROMOTE > 0
-    /* Two narrow sums in turn ("ping-pong"): group g sums into d[g % 2]
-     * while group g - 1's sum, in the other, is added into promoted, so
+    /* Two narrow sums in turn ("ping-pong"): a group sums into d0 or d1
+     * while the group before, in the other, is added into promoted, so
      * the tensor cores do not wait for a promotion. The same sums in the
      * same order as one narrow sum drained and zeroed every PROMOTE steps
      * (each group's products from zero, then promoted += that sum, group
-     * after group), so the results are the same bit for bit; the zeros
-     * below are added once where there is no group before (+0 + +0). */
+     * after group; scale-d 0 gives A * B where that added A * B to
+     * zeros), so the results are the same bit for bit; the zeros below
+     * are added where there is no group before (+0 + +0). */
     accumulators d0, d1;
     float promoted[MT][BN / 2];
 #pragma unroll
     for (int t = 0; t < MT; ++t)
 #pragma unroll
         for (int i = 0; i < BN / 2; ++i) d0[t][i] = d1[t][i] = promoted[t][i] = 0.0f;
-    int s = 0;
-    for (; s + ROUND_STEPS <= steps; s += ROUND_STEPS) {
-#pragma unroll
-        for (int pair = 0; pair < PAIRS; ++pair) {
-            pingpong_group<A_MN, B_MN>(d0, d1, promoted, s + 2 * pair * PROMOTE, pipe);
-            pingpong_group<A_MN, B_MN>(d1, d0, promoted, s + (2 * pair + 1) * PROMOTE, pipe);
-        }
-        /* ptxas does not follow a running wgmma around a loop: the next
-         * round reads d1 (its first group's d_before) only after this
-         * wait_group 0; a wait_group 1 there would have ptxas serialise
-         * every wgmma (C7514). Hence rounds of several groups, one drain
-         * each. */
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    }
-    promote_sum(promoted, d1); /* the last round's last group (or zeros) */
-    /* Fewer steps than a round left: a group at a time, drained. */
-    for (; s < steps; s += PROMOTE) {
-        const int end = s + PROMOTE < steps ? s + PROMOTE : steps;
-        for (int i = s; i < end; ++i) consume_step<A_MN, B_MN>(d0, i, i == s, pipe);
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        promote_sum(promoted, d0);
-    }
+    /* ptxas does not follow a running wgmma around a loop: a narrow sum
+     * read in the next pass after only a wait_group 1 has it serialise
+     * every wgmma (C7514). So the loop goes in rounds of several groups,
+     * each ending with a wait_group 0. The second consumer's first round
+     * is half a round, so that the two drain at different times and each
+     * keeps the tensor cores busy while the other drains. */
+    stage_state ss = {0, 0u};
+    for (int s = 0, len = consumer ? ROUND_STEPS / 2 : ROUND_STEPS; s < steps; s += len, len = ROUND_STEPS)
+        pingpong_round<A_MN, B_MN>(d0, d1, promoted, s, s + len < steps ? s + len : steps, ss, pipe);
+    promote_sum(promoted, d1); /* the last group, or zeros */
     const float(&sum)[MT][BN / 2] = promoted;
 #else
     accumulators d;
@@ -384,7 +437,8 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, acc_t alp
         for (int i = 0; i < BN / 2; ++i) d[t][i] = (acc_t)0;
     /* Each step's products run while the next step's tiles are waited
      * for; the step before is done, and its buffer goes back. */
-    for (int s = 0; s < steps; ++s) consume_step<A_MN, B_MN>(d, s, false, pipe);
+    for (int s = 0; s < steps; ++s)
+        consume_step<A_MN, B_MN>(d, s, s % STAGES, (unsigned)(s / STAGES) & 1u, (s - 1) % STAGES, false, pipe);
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     const accumulators &sum = d;
 #endif
