@@ -33,9 +33,15 @@
  *
  * FP8 (A_TYPE, B_TYPE gh_e4m3 or gh_e5m2, DTYPE C's type): the tensor
  * cores keep an FP8 product's running sum in fewer bits than f32. PROMOTE
- * = N > 0 adds it into a second set of f32 registers every N steps of BK
- * (128 K-elements) and restarts it (DeepGEMM's two-level accumulation at N
- * = 1), waiting for the step's products first; PROMOTE = 0 never does.
+ * = N > 0 adds it into a set of f32 registers every N steps of BK (128
+ * K-elements) and restarts it (DeepGEMM's two-level accumulation at N =
+ * 1); PROMOTE = 0 never does. Two narrow sums take turns: while the tensor
+ * cores sum one group of N steps into one (its first wgmma with scale-d 0,
+ * so nothing is zeroed), the group before, complete, is added from the
+ * other, so the tensor cores wait for a promotion only once a round of 16
+ * steps (a drain that ptxas needs, see the loop; the two consumers drain
+ * half a round apart). Three sets of accumulators: bm 128 with bn <= 128
+ * only.
  *
  * s8 (A_TYPE and B_TYPE gh_i8, DTYPE int): the same pipeline and layout as
  * FP8 (bytes, k32), summed exactly in s32 registers; alpha and beta are
@@ -78,7 +84,8 @@ static_assert(BM == 64 * CONSUMERS * MT && (MT == 1 || MT == 2), "BM is 128 or 2
 static_assert(BN == 64 || BN == 128 || BN == 256, "BN is 64, 128 or 256");
 static_assert(MT * BN / 2 <= 128, "at most 128 accumulators a thread");
 static_assert(sizeof(a_t) == sizeof(b_t), "A and B of one size");
-static_assert(PROMOTE == 0 || (FP8 && MT * BN / 2 <= 64), "promotion: FP8 only, with room for a second sum");
+static_assert(PROMOTE == 0 || (FP8 && MT == 1 && BN <= 128),
+              "promotion: FP8 only, with room for three sets of accumulators (bm 128, bn <= 128)");
 static_assert(!INT8 || sizeof(acc_t) == 4, "s8 sums into an i32 C");
 
 /* A CUtensorMap, as cuTensorMapEncodeTiled writes it (cuda.h's is not
@@ -166,21 +173,23 @@ template <> struct is_e4m3<gh_e4m3> {
 
 /* One m64nBNkKSTEP product of the consumer's accumulators d (acc_t: f32,
  * or i32 for s8; the branches not taken are compile-time dead, and see d
- * through the type their instruction writes). */
+ * through the type their instruction writes). scale_d 0 starts a new sum
+ * (D = A * B, d's old values unread), otherwise D += A * B. */
 template <int TA, int TB>
-static __device__ __forceinline__ void wgmma_step(acc_t *d_acc, unsigned long long a, unsigned long long b)
+static __device__ __forceinline__ void wgmma_step(acc_t *d_acc, unsigned long long a, unsigned long long b,
+                                                  int scale_d)
 {
     float *d = reinterpret_cast<float *>(d_acc);
     int *d_int = reinterpret_cast<int *>(d_acc);
-#define GH_WGMMA_CALL(N)                                                                           \
-    if (INT8) wgmma_n##N##_s8s8(d_int, a, b);                                                      \
-    else if (TF32) wgmma_n##N##_tf32(d, a, b);                                                     \
-    else if (FP8 && is_e4m3<a_t>::value && is_e4m3<b_t>::value) wgmma_n##N##_e4m3e4m3(d, a, b);   \
-    else if (FP8 && is_e4m3<a_t>::value) wgmma_n##N##_e4m3e5m2(d, a, b);                           \
-    else if (FP8 && is_e4m3<b_t>::value) wgmma_n##N##_e5m2e4m3(d, a, b);                           \
-    else if (FP8) wgmma_n##N##_e5m2e5m2(d, a, b);                                                  \
-    else if (is_f16<in_t>::value) wgmma_n##N##_f16<TA, TB>(d, a, b);                              \
-    else wgmma_n##N##_bf16<TA, TB>(d, a, b);
+#define GH_WGMMA_CALL(N)                                                                                  \
+    if (INT8) wgmma_n##N##_s8s8(d_int, a, b, scale_d);                                                    \
+    else if (TF32) wgmma_n##N##_tf32(d, a, b, scale_d);                                                   \
+    else if (FP8 && is_e4m3<a_t>::value && is_e4m3<b_t>::value) wgmma_n##N##_e4m3e4m3(d, a, b, scale_d);  \
+    else if (FP8 && is_e4m3<a_t>::value) wgmma_n##N##_e4m3e5m2(d, a, b, scale_d);                          \
+    else if (FP8 && is_e4m3<b_t>::value) wgmma_n##N##_e5m2e4m3(d, a, b, scale_d);                          \
+    else if (FP8) wgmma_n##N##_e5m2e5m2(d, a, b, scale_d);                                                 \
+    else if (is_f16<in_t>::value) wgmma_n##N##_f16<TA, TB>(d, a, b, scale_d);                             \
+    else wgmma_n##N##_bf16<TA, TB>(d, a, b, scale_d);
     if (BN == 64) {
         GH_WGMMA_CALL(64)
     } else if (BN == 128) {
@@ -190,6 +199,157 @@ static __device__ __forceinline__ void wgmma_step(acc_t *d_acc, unsigned long lo
     }
 #undef GH_WGMMA_CALL
 }
+
+typedef acc_t accumulators[MT][BN / 2];
+
+/* One step's wgmmas (BK of K from one stage's tiles) into d, committed as
+ * one group; restart starts d's sum afresh with the first of them. */
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void issue_step(accumulators &d, const unsigned char *a_st,
+                                                  const unsigned char *b_st, int consumer, bool restart)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < BK / KSTEP; ++kk) {
+        /* K-major: 32 bytes per step along K; M/N-major: 16 rows of 128. */
+        const int a_k = A_MN ? kk * 2048 : kk * 32, b_k = B_MN ? kk * 2048 : kk * 32;
+        const unsigned long long b = descriptor(b_st + b_k, B_MN ? 8192 : 16, 1024);
+#pragma unroll
+        for (int t = 0; t < MT; ++t) {
+            const int m_tile = consumer * MT + t; /* its 64 rows: 8 KB either way */
+            const unsigned long long a = descriptor(a_st + m_tile * 8192 + a_k, A_MN ? 8192 : 16, 1024);
+            wgmma_step<A_MN, B_MN>(d[t], a, b, restart && kk == 0 ? 0 : 1);
+        }
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* What a consumer reads its tiles from and signals on. */
+struct consumer_pipe {
+    const unsigned char *a_tiles, *b_tiles;
+    unsigned long long *full, *empty;
+    int consumer;
+};
+
+/* Step s, in stage st of this parity (prev: the stage of step s - 1):
+ * waits for its tiles, issues its wgmmas into d, then waits for the step
+ * before (only the newest commit group may still run) and gives that
+ * step's buffer back to the producer. */
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void consume_step(accumulators &d, int s, int st, unsigned parity, int prev,
+                                                    bool restart, const consumer_pipe &p)
+{
+    barrier_wait(&p.full[st], parity);
+    issue_step<A_MN, B_MN>(d, p.a_tiles + st * A_BYTES, p.b_tiles + st * B_BYTES, p.consumer, restart);
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    if (s > 0 && threadIdx.x % 128 == 0) barrier_arrive(&p.empty[prev]);
+}
+
+#if PROMOTE > 0
+/* The promoted loop goes in rounds of ROUND_STEPS steps, ROUND_PAIRS
+ * pairs of groups (see the loop for why rounds). Rounds start at
+ * multiples of half a round, so groups start at multiples of PROMOTE. */
+#define ROUND_STEPS 16
+#define ROUND_PAIRS (ROUND_STEPS / (2 * PROMOTE))
+static_assert(PROMOTE > 0 && (ROUND_STEPS / 2) % PROMOTE == 0, "PROMOTE divides half a round");
+
+/* The next step's stage and its parity, carried from step to step: were
+ * they worked out from s, ptxas would know every step's stage in an
+ * unrolled round and keep all their addresses in registers (spilling at
+ * stages 4). */
+struct stage_state {
+    int stage;
+    unsigned parity;
+};
+
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void promoted_step(accumulators &d, int s, bool restart, stage_state &ss,
+                                                     const consumer_pipe &p)
+{
+    consume_step<A_MN, B_MN>(d, s, ss.stage, ss.parity, ss.stage == 0 ? STAGES - 1 : ss.stage - 1, restart, p);
+    if (++ss.stage == STAGES) {
+        ss.stage = 0;
+        ss.parity ^= 1u;
+    }
+}
+
+/* Pins r's registers here (CUTLASS's warpgroup_fence_operand): the
+ * compiler may otherwise move the promotion's adds below the next wgmma
+ * on the same registers, copying them while it runs, which makes ptxas
+ * serialise every wgmma (C7514; seen in a reduced loop of this shape). */
+static __device__ __forceinline__ void pin(float (&r)[MT][BN / 2])
+{
+#pragma unroll
+    for (int t = 0; t < MT; ++t)
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) asm volatile("" : "+f"(r[t][i])::"memory");
+}
+
+/* promoted += d, for a d whose wgmmas have completed. */
+static __device__ __forceinline__ void promote_sum(float (&promoted)[MT][BN / 2], accumulators &d)
+{
+    pin(d);
+#pragma unroll
+    for (int t = 0; t < MT; ++t)
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) promoted[t][i] += d[t][i];
+    pin(promoted);
+}
+
+/* d = 0, after its wgmmas have completed. */
+static __device__ __forceinline__ void zero(accumulators &d)
+{
+#pragma unroll
+    for (int t = 0; t < MT; ++t)
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) d[t][i] = 0.0f;
+    pin(d);
+}
+
+/* One promotion group, steps s0 .. s0 + PROMOTE - 1 (those before end),
+ * summed in d from zero (the first wgmma's scale-d 0: no zeroing). Once
+ * its first step's wait_group 1 returns, the group before, in d_before,
+ * is complete: it goes into promoted while the tensor cores run that
+ * step. */
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void pingpong_group(accumulators &d, accumulators &d_before,
+                                                      float (&promoted)[MT][BN / 2], int s0, int end,
+                                                      stage_state &ss, const consumer_pipe &p)
+{
+    promoted_step<A_MN, B_MN>(d, s0, true, ss, p);
+    promote_sum(promoted, d_before);
+#pragma unroll
+    for (int i = 1; i < PROMOTE; ++i)
+        if (s0 + i < end) promoted_step<A_MN, B_MN>(d, s0 + i, false, ss, p);
+}
+
+/* One round: the groups of steps s .. end - 1 (at most ROUND_STEPS; s a
+ * multiple of PROMOTE), d0 and d1 in turn, then a drain. On entry and on
+ * return d1 holds a complete group not yet promoted, or zeros. */
+template <int A_MN, int B_MN>
+static __device__ __forceinline__ void pingpong_round(accumulators &d0, accumulators &d1,
+                                                      float (&promoted)[MT][BN / 2], int s, int end,
+                                                      stage_state &ss, const consumer_pipe &p)
+{
+#pragma unroll
+    for (int pair = 0; pair < ROUND_PAIRS; ++pair) {
+        const int first0 = s + 2 * pair * PROMOTE, first1 = first0 + PROMOTE;
+        if (first0 >= end) break;
+        pingpong_group<A_MN, B_MN>(d0, d1, promoted, first0, end, ss, p);
+        if (first1 >= end) {
+            /* Cut short after a group in d0: promote it here, and d1,
+             * already promoted, becomes zeros (adding them changes
+             * nothing: promoted is never -0). */
+            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+            promote_sum(promoted, d0);
+            zero(d1);
+            return;
+        }
+        pingpong_group<A_MN, B_MN>(d1, d0, promoted, first1, end, ss, p);
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+#endif
 
 template <bool TA, bool TB>
 static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, acc_t alpha, acc_t beta,
@@ -242,62 +402,45 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, acc_t alp
 
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
     const int consumer = group - 1;
-    acc_t d[MT][BN / 2];
-#pragma unroll
-    for (int t = 0; t < MT; ++t)
-#pragma unroll
-        for (int i = 0; i < BN / 2; ++i) d[t][i] = (acc_t)0;
+    const consumer_pipe pipe = {a_tiles, b_tiles, full, empty, consumer};
 #if PROMOTE > 0
+    /* Two narrow sums in turn ("ping-pong"): a group sums into d0 or d1
+     * while the group before, in the other, is added into promoted, so
+     * the tensor cores do not wait for a promotion. The same sums in the
+     * same order as one narrow sum drained and zeroed every PROMOTE steps
+     * (each group's products from zero, then promoted += that sum, group
+     * after group; scale-d 0 gives A * B where that added A * B to
+     * zeros), so the results are the same bit for bit; the zeros below
+     * are added where there is no group before (+0 + +0). */
+    accumulators d0, d1;
     float promoted[MT][BN / 2];
 #pragma unroll
     for (int t = 0; t < MT; ++t)
 #pragma unroll
-        for (int i = 0; i < BN / 2; ++i) promoted[t][i] = 0.0f;
-#endif
-
-    for (int s = 0; s < steps; ++s) {
-        const int st = s % STAGES;
-        barrier_wait(&full[st], (unsigned)(s / STAGES) & 1u);
-        const unsigned char *a_st = a_tiles + st * A_BYTES, *b_st = b_tiles + st * B_BYTES;
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-        for (int kk = 0; kk < BK / KSTEP; ++kk) {
-            /* K-major: 32 bytes per step along K; M/N-major: 16 rows of 128. */
-            const int a_k = A_MN ? kk * 2048 : kk * 32, b_k = B_MN ? kk * 2048 : kk * 32;
-            const unsigned long long b = descriptor(b_st + b_k, B_MN ? 8192 : 16, 1024);
-#pragma unroll
-            for (int t = 0; t < MT; ++t) {
-                const int m_tile = consumer * MT + t; /* its 64 rows: 8 KB either way */
-                const unsigned long long a = descriptor(a_st + m_tile * 8192 + a_k, A_MN ? 8192 : 16, 1024);
-                wgmma_step<A_MN, B_MN>(d[t], a, b);
-            }
-        }
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#if PROMOTE > 0
-        if ((s + 1) % PROMOTE == 0 || s + 1 == steps) {
-            /* Every product so far is in d: add it to the f32 sum and
-             * restart (the next step's wgmma.fence orders the zeros). */
-            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-#pragma unroll
-            for (int t = 0; t < MT; ++t)
-#pragma unroll
-                for (int i = 0; i < BN / 2; ++i) {
-                    promoted[t][i] += d[t][i];
-                    d[t][i] = 0.0f;
-                }
-        } else
-#endif
-            /* Keep this step's products running while the next step's wait
-             * starts: the step before is done, and its buffer goes back. */
-            asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        if (s > 0 && threadIdx.x % 128 == 0) barrier_arrive(&empty[(s - 1) % STAGES]);
-    }
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-#if PROMOTE > 0
+        for (int i = 0; i < BN / 2; ++i) d0[t][i] = d1[t][i] = promoted[t][i] = 0.0f;
+    /* ptxas does not follow a running wgmma around a loop: a narrow sum
+     * read in the next pass after only a wait_group 1 has it serialise
+     * every wgmma (C7514). So the loop goes in rounds of several groups,
+     * each ending with a wait_group 0. The second consumer's first round
+     * is half a round, so that the two drain at different times and each
+     * keeps the tensor cores busy while the other drains. */
+    stage_state ss = {0, 0u};
+    for (int s = 0, len = consumer ? ROUND_STEPS / 2 : ROUND_STEPS; s < steps; s += len, len = ROUND_STEPS)
+        pingpong_round<A_MN, B_MN>(d0, d1, promoted, s, s + len < steps ? s + len : steps, ss, pipe);
+    promote_sum(promoted, d1); /* the last group, or zeros */
+    const float(&sum)[MT][BN / 2] = promoted;
+#else
+    accumulators d;
 #pragma unroll
     for (int t = 0; t < MT; ++t)
 #pragma unroll
-        for (int i = 0; i < BN / 2; ++i) d[t][i] = promoted[t][i];
+        for (int i = 0; i < BN / 2; ++i) d[t][i] = (acc_t)0;
+    /* Each step's products run while the next step's tiles are waited
+     * for; the step before is done, and its buffer goes back. */
+    for (int s = 0; s < steps; ++s)
+        consume_step<A_MN, B_MN>(d, s, s % STAGES, (unsigned)(s / STAGES) & 1u, (s - 1) % STAGES, false, pipe);
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const accumulators &sum = d;
 #endif
 
     /* Accumulator i of a 64 x BN tile, in thread t of the warpgroup: row
@@ -317,10 +460,10 @@ static __device__ __forceinline__ void wgmma_gemm(int M, int N, int K, acc_t alp
             if (r >= M) continue;
             elem_t *at = &C[(long long)r * ldc + c];
             if (pairs && c + 1 < N) {
-                gemm_store_pair(at, alpha, d[mt][i], d[mt][i + 1], beta);
+                gemm_store_pair(at, alpha, sum[mt][i], sum[mt][i + 1], beta);
             } else {
-                if (c < N) gemm_store(at, alpha, d[mt][i], beta);
-                if (c + 1 < N) gemm_store(at + 1, alpha, d[mt][i + 1], beta);
+                if (c < N) gemm_store(at, alpha, sum[mt][i], beta);
+                if (c + 1 < N) gemm_store(at + 1, alpha, sum[mt][i + 1], beta);
             }
         }
 }

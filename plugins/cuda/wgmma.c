@@ -41,10 +41,13 @@ int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size
                  (long long)promote, gh_plugin_dtype_name(dtype));
         return 0;
     }
-    if (promote && (bm / 128) * bn / 2 > 64) {
+    /* Promotion keeps three sets of accumulators a consumer thread: two
+     * narrow sums in turn and the f32 sum (kernels/cuda/wgmma.cu). */
+    if (promote && (bm != 128 || bn > 128)) {
         snprintf(why, why_size,
-                 "promote %lld keeps a second f32 sum: bm %lld x bn %lld gives each consumer thread %lld "
-                 "accumulators, twice that is over the 128 registers hold (bm 128 with bn <= 128)",
+                 "promote %lld keeps three sets of accumulators (two narrow sums in turn and the f32 sum): bm %lld x "
+                 "bn %lld gives each consumer thread %lld a set; they fit its registers without spilling at bm 128 "
+                 "with bn <= 128 only (3 x 64 = 192 of 232; bm 256 spills even at bn 64)",
                  (long long)promote, (long long)bm, (long long)bn, (long long)((bm / 128) * bn / 2));
         return 0;
     }
