@@ -9,8 +9,8 @@ uniform in [-1, 1), ld_pad 0) in f32, TF32, f16 and bf16, then torch.matmul on t
 dtypes with inputs uniform in [-1, 1), timed by CUDA events one call at a time over the same
 warmup and repetitions (the median, as gemmhost reports), with TF32 allowed only in the TF32 row
 (torch.backends.cuda.matmul.allow_tf32) and PyTorch's default reduced-precision reductions.
-It also times 20 calls replayed from a CUDA graph (no host work between kernels; --no-graph
-skips it), and runs gemmhost's rows again with `batch = 20` (20 launches queued between one pair
+It also times 20 calls queued back to back between one pair of events ("20 in a row"), and 20
+calls replayed from a CUDA graph (no host work between kernels; --no-graph skips it), and runs gemmhost's rows again with `batch = 20` (20 launches queued between one pair
 of events, divided). Like is divided by like: gemmhost's single calls by PyTorch's faster path,
 and gemmhost's batches by the graph (both back-to-back kernels with no host gap between them).
 Prints TFLOP/s and the ratios gemmhost / PyTorch; issue 45's target is cublas >= 0.97 at every
@@ -86,6 +86,21 @@ def median(v):
     return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
 
 
+def time_in_a_row(torch, call):
+    """Seconds per call of 20 calls queued back to back between one pair of events (no graph: each
+    launched from the host while the ones before run), the median of 5."""
+    per = []
+    for _ in range(5):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(20):
+            call()
+        e.record()
+        e.synchronize()
+        per.append(s.elapsed_time(e) * 1e-3 / 20)
+    return median(per)
+
+
 def time_calls(torch, call, warmup, repeat, graph=True):
     """Seconds: (median of single calls between CUDA events, synchronised, as gemmhost times; per
     call of a CUDA graph of 20 calls, the median of 5 replays, or None without graph)."""
@@ -132,9 +147,10 @@ def torch_time(torch, dtype_name, tf32, n, warmup, repeat, graph):
     a = (torch.rand(n, n, device="cuda", generator=g) * 2 - 1).to(dt)
     b = (torch.rand(n, n, device="cuda", generator=g) * 2 - 1).to(dt)
     c = torch.empty(n, n, device="cuda", dtype=dt)
-    events, per_graph_call = time_calls(torch, lambda: torch.matmul(a, b, out=c), warmup, repeat, graph)
+    call = lambda: torch.matmul(a, b, out=c)  # noqa: E731
+    events, per_graph_call = time_calls(torch, call, warmup, repeat, graph)
     flop = 2.0 * n ** 3
-    result = {"events": flop / events / 1e12}
+    result = {"events": flop / events / 1e12, "row": flop / time_in_a_row(torch, call) / 1e12}
     if graph:
         result["graph"] = flop / per_graph_call / 1e12
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -192,6 +208,8 @@ def main():
             print(f"| {row} | {kernel} | " + " | ".join(cells) + " |")
         if pt:
             print(f"| {row} | torch.matmul | " + " | ".join(f"{pt[(row, n)]['events']:.1f}" for n in args.sizes) + " |")
+            print(f"| {row} | torch (20 in a row) | " + " | ".join(f"{pt[(row, n)]['row']:.1f}" for n in args.sizes)
+                  + " |")
             if args.graph:
                 print(f"| {row} | torch (graph) | " + " | ".join(f"{pt[(row, n)]['graph']:.1f}" for n in args.sizes)
                       + " |")

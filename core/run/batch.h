@@ -4,8 +4,8 @@
  * gemm_async) and waits once; the result's time is their total over N, and
  * the result says `batch = N`. A plugin of ABI minor 6 with gemm_batch_async
  * takes the N launches in one call, timed between one pair of its events
- * with its per-call host work done once (CUDA holds the stream until all
- * are queued, so no host gap is timed), and under isolation in one message
+ * with its per-call host work done once (CUDA replays them from one CUDA
+ * graph, the stream held until it is launched, so no host gap is timed), and under isolation in one message
  * to the worker; else each of N gemm_async calls carries its own timing.
  *
  * Not batched, and the result says batch 1: a plugin without streams (its

@@ -81,6 +81,7 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
     int m = (int)a->n, n = (int)a->m, k = (int)a->k;
     int lda = (int)a->lda, ldb = (int)a->ldb, ldc = (int)a->ldc;
 
+    if (t && t->prepare_only) return GH_OK;
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
     for (unsigned i = 0; i < gh_cuda_launches(t) && st == GH_OK; ++i) {
         if (a->dtype == GH_F32 && !tf32) {
@@ -108,7 +109,6 @@ gh_status gh_cuda_cublas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, cublasHand
             if (st == GH_UNSUPPORTED)
                 gh_plugin_append_error(" (%s, compute capability %d.%d)", dev->name, dev->cc_major, dev->cc_minor);
         }
-        gh_cuda_timed_launched(t, i + 1);
     }
     if (st) return st;
     return gh_cuda_timed_end(ctx->cu, dev->index, t, stream);

@@ -461,7 +461,7 @@ gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas
 
     char types[40];
     gh_cuda_types_name(types, sizeof types, gh_cuda_types_of(a));
-    if (is_fp8_variant(variant) && (st = upload_scales(ctx->cu, slot, a, stream))) return st;
+    if (is_fp8_variant(variant) && !(t && t->captured) && (st = upload_scales(ctx->cu, slot, a, stream))) return st;
     lt_call c;
     if ((st = lt_call_make(lt, variant, a, is_fp8_variant(variant) ? slot->scales : 0, &c))) return st;
     gh_lt_choice *choice = gh_lt_find(dev->lt_choices, &c.key);
@@ -485,13 +485,16 @@ gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas
 
     /* One set of descriptors for every launch of a batch: their creation is
      * host work a user calling in a loop would keep outside it too. */
+    if (t && t->prepare_only) {
+        lt_call_free(lt, &c);
+        return GH_OK;
+    }
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream)) == GH_OK) {
         for (unsigned i = 0; i < gh_cuda_launches(t) && st == GH_OK; ++i) {
             st = gh_cublas_check(
                 lt_run(lt, dev->lt, &c, (const cublasLtMatmulAlgo_t *)choice->algo, c.out, slot->workspace, stream),
                 "cublasLtMatmul(%s, %s, %s) on device %d", variant_names[variant], types, c.types.compute_name,
                 dev->index);
-            gh_cuda_timed_launched(t, i + 1);
         }
         if (st == GH_OK) st = gh_cuda_timed_end(ctx->cu, dev->index, t, stream);
     }

@@ -44,25 +44,14 @@ typedef struct gh_cuda_timed {
     CUevent start, stop;
     gh_cuda_gate *gate;
     unsigned launches;
+    int prepare_only; /* compile the kernel or choose cuBLASLt's algorithm, and queue nothing */
+    int captured;     /* queued into a CUDA graph: no copies from host memory (done while preparing) */
 } gh_cuda_timed;
 
 /* The launches t asks for: 1 when t is NULL. */
 static inline unsigned gh_cuda_launches(const gh_cuda_timed *t)
 {
     return t && t->launches > 1 ? t->launches : 1;
-}
-
-/* A batch opens its gate after this many launches whatever n is: CUDA
- * blocks a launch once its queue is full, and a host blocked behind a shut
- * gate would wait for the gate's time limit. From there on the queue stays
- * ahead of the GPU as long as the host queues faster than the kernel runs. */
-#define GH_CUDA_GATE_MAX_HELD 256u
-
-/* Call after each launch of t's batch: opens its gate once `queued` reaches
- * GH_CUDA_GATE_MAX_HELD. */
-static inline void gh_cuda_timed_launched(const gh_cuda_timed *t, unsigned queued)
-{
-    if (t && t->gate && queued == GH_CUDA_GATE_MAX_HELD) gh_cuda_gate_open(t->gate);
 }
 
 /* Shuts t's gate (if any) and records its start on `stream`; nothing when t

@@ -146,9 +146,10 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
         (ldb * (long long)es_b) % 16 == 0)
         function += 4;
 
+    if (t && t->prepare_only) return GH_OK;
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
     const unsigned dynamic_shared = shape.dynamic ? (unsigned)shape.shared : 0;
-    for (unsigned i = 0; i < gh_cuda_launches(t); gh_cuda_timed_launched(t, ++i))
+    for (unsigned i = 0; i < gh_cuda_launches(t); ++i)
         if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
                                                       (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
                                                       stream, kernel == GH_CUDA_WGMMA ? wgmma_params : params, NULL),
@@ -184,7 +185,7 @@ gh_status gh_cuda_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_arg
     gh_cuda_device *dev = NULL;
     gh_status st = gh_cuda_gemm_check(ctx, "gemm", device, kernel, a, &variant);
     if (st || (st = gh_cuda_device_enter(ctx, "gemm", device, &dev))) return st;
-    const gh_cuda_timed timed = {dev->start, dev->stop, &dev->gate, 1};
+    const gh_cuda_timed timed = {.start = dev->start, .stop = dev->stop, .gate = &dev->gate, .launches = 1};
     gh_cuda_report report;
     st = gh_cuda_gemm_enqueue(ctx, dev, kernel, a, &variant, dev->stream, &dev->blas, &timed, &report);
     gh_cuda_gate_open(&dev->gate); /* on every path: the stream must not wait forever */

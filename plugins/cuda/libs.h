@@ -68,7 +68,13 @@
     X(cuCtxEnablePeerAccess)     \
     X(cuMemcpyPeerAsync)         \
     X(cuMemHostGetDevicePointer) \
-    X(cuMemsetD8Async)
+    X(cuMemsetD8Async)           \
+    X(cuStreamBeginCapture)      \
+    X(cuStreamEndCapture)        \
+    X(cuGraphInstantiateWithFlags) \
+    X(cuGraphLaunch)             \
+    X(cuGraphExecDestroy)        \
+    X(cuGraphDestroy)
 /* clang-format on */
 
 /* clang-format off */

@@ -305,6 +305,46 @@ gh_status gh_cuda_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer
 
 /* ---- GEMM ---- */
 
+/* The n launches of a batch captured into a CUDA graph and replayed once
+ * between t's events, the stream held by the gate while the host launches
+ * it: the kernels then follow each other as in any graph replay, with no
+ * launch gap of the stream's own between them. The kernel is compiled (or
+ * cuBLASLt's algorithm chosen) before the capture, which allows no waiting. */
+static gh_status queue_graph(gh_plugin *ctx, gh_cuda_device *dev, gh_stream *s, int kernel, const gh_gemm_args *args,
+                             const gh_cuda_variant *v, unsigned n, const gh_cuda_timed *t, gh_cuda_report *report)
+{
+    const gh_cu_api *cu = ctx->cu;
+    const gh_cuda_timed prepare = {.prepare_only = 1}, inside = {.launches = n, .captured = 1};
+    gh_status st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, v, s->stream, &s->blas, &prepare, report);
+    if (st) return st;
+    CUgraph graph = NULL;
+    CUgraphExec exec = NULL;
+    if ((st = gh_cu_check(cu->cuStreamBeginCapture(s->stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+                          "gemm_batch_async: cuStreamBeginCapture on device %d", dev->index)))
+        return st;
+    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, v, s->stream, &s->blas, &inside, report);
+    /* the capture ends on every path, or the stream stays in it */
+    gh_status ended = gh_cu_check(cu->cuStreamEndCapture(s->stream, &graph),
+                                  "gemm_batch_async: cuStreamEndCapture on device %d", dev->index);
+    if (st == GH_OK) st = ended;
+    if (st == GH_OK)
+        st = gh_cu_check(cu->cuGraphInstantiateWithFlags(&exec, graph, 0),
+                         "gemm_batch_async: cuGraphInstantiateWithFlags (%u launches) on device %d", n, dev->index);
+    if (st == GH_OK && (st = gh_cuda_timed_begin(cu, dev->index, t, s->stream)) == GH_OK &&
+        (st = gh_cu_check(cu->cuGraphLaunch(exec, s->stream), "gemm_batch_async: cuGraphLaunch on device %d",
+                          dev->index)) == GH_OK)
+        st = gh_cuda_timed_end(cu, dev->index, t, s->stream);
+    /* freed once the queued replay is done (CUDA's rule for both) */
+    if (exec) gh_cu_check(cu->cuGraphExecDestroy(exec), "cuGraphExecDestroy on device %d", dev->index);
+    if (graph) gh_cu_check(cu->cuGraphDestroy(graph), "cuGraphDestroy on device %d", dev->index);
+    if (st == GH_OK && report) {
+        const size_t used = strlen(report->note);
+        snprintf(report->note + used, sizeof report->note - used, "%s%u launches replayed from one CUDA graph",
+                 used ? "; " : "", n);
+    }
+    return st;
+}
+
 /* Queues `launches` runs of a GEMM on s, timed into timing when it is not
  * NULL; gated: the stream held until all are queued (see gemm_batch_async). */
 static gh_status queue_gemm(gh_plugin *ctx, gh_stream *s, const char *call, int kernel, const gh_gemm_args *args,
@@ -317,8 +357,10 @@ static gh_status queue_gemm(gh_plugin *ctx, gh_stream *s, const char *call, int 
     gh_cuda_pending *p = NULL;
     if (timing && (st = next_slot(ctx, dev, s, 1, &p))) return st;
     gh_cuda_report unreported;
-    const gh_cuda_timed timed = {p ? p->start : NULL, p ? p->stop : NULL, p && gated ? &s->gate : NULL, launches};
-    st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->blas, &timed, p ? &p->report : &unreported);
+    const gh_cuda_timed timed = {p ? p->start : NULL, p ? p->stop : NULL, p && gated ? &s->gate : NULL, launches, 0, 0};
+    gh_cuda_report *report = p ? &p->report : &unreported;
+    st = launches > 1 ? queue_graph(ctx, dev, s, kernel, args, &v, launches, &timed, report)
+                      : gh_cuda_gemm_enqueue(ctx, dev, kernel, args, &v, s->stream, &s->blas, &timed, report);
     gh_cuda_gate_open(&s->gate); /* on every path: the stream must not wait for a host that has moved on */
     if (st) return st;
     if (p) {
@@ -338,10 +380,9 @@ gh_status gh_cuda_gemm_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_
     return queue_gemm(ctx, s, "gemm_async", kernel, args, 1, 0, timing);
 }
 
-/* The stream is held by the timing gate (gate.h) while the n launches are
- * queued: the start event and every launch then run back to back, as a CUDA
- * graph would replay them, and no host work of cuBLASLt or cuLaunchKernel
- * falls between the events. */
+/* n > 1: the launches replayed from one CUDA graph (queue_graph), as a
+ * PyTorch user captures small GEMMs; no host work of cuBLASLt or
+ * cuLaunchKernel falls between the events. */
 gh_status gh_cuda_gemm_batch_async(gh_plugin *ctx, gh_stream *s, int kernel, const gh_gemm_args *args, uint32_t n,
                                    gh_gemm_timing *timing)
 {

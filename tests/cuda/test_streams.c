@@ -398,7 +398,7 @@ static void test_batch(const gh_plugin_api *api, gh_plugin *ctx, int device, gh_
         STREAM_GEMM("cublas", 0, 0, 0, GH_F16, 1, 0, 190, 211, 310, 1.5, 0.0),
     };
     g[0].batch = 5;
-    g[1].batch = 300; /* past the gate's 256 held launches */
+    g[1].batch = 300; /* one graph of 300 launches */
     for (int i = 0; i < 2; ++i) {
         if (prepare_stream_gemm(api, ctx, device, &g[i], 91 + (uint64_t)i)) {
             check_verdict(0, "gemm_batch_async: preparing %s: %s", g[i].kernel, api->last_error(ctx));
