@@ -139,14 +139,19 @@ static __device__ __forceinline__ void gemm_store(elem_t *c, acc_t alpha, acc_t 
         store_rounded(c, alpha * acc + beta * to_acc(*c));
 }
 
-/* The first row and column of C in this block's bm x bn block. Blocks are
- * numbered in groups of 8 block rows, down each column of the group, so that
- * blocks running together share rows of A and columns of B in L2. */
-static __device__ __forceinline__ void block_origin(int M, int N, int bm, int bn, int *row0, int *col0)
+/* The first row and column of C in the bm x bn block numbered pid. Blocks
+ * are numbered in groups of 8 block rows, down each column of the group, so
+ * that blocks running together share rows of A and columns of B in L2. */
+static __device__ __forceinline__ void block_origin_at(int pid, int M, int N, int bm, int bn, int *row0, int *col0)
 {
     const int tiles_m = (M + bm - 1) / bm, tiles_n = (N + bn - 1) / bn;
-    const int pid = (int)blockIdx.x, in_group = 8 * tiles_n;
+    const int in_group = 8 * tiles_n;
     const int first_m = (pid / in_group) * 8, group_m = min(tiles_m - first_m, 8);
     *row0 = (first_m + (pid % in_group) % group_m) * bm;
     *col0 = ((pid % in_group) / group_m) * bn;
+}
+/* That of this block (blockIdx.x). */
+static __device__ __forceinline__ void block_origin(int M, int N, int bm, int bn, int *row0, int *col0)
+{
+    block_origin_at((int)blockIdx.x, M, N, bm, bn, row0, col0);
 }

@@ -84,7 +84,8 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     const gh_dtype sizing = gh_cuda_sizing_dtype(kernel, types);
     if (!gh_cuda_variant_fits(kernel, sizing, v, why, sizeof why))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
-    if (kernel == GH_CUDA_WGMMA && !gh_cuda_wgmma_layout_fits(dev, a, why, sizeof why))
+    if (kernel == GH_CUDA_WGMMA && (!gh_cuda_wgmma_layout_fits(dev, a, why, sizeof why) ||
+                                    !gh_cuda_wgmma_cluster_fits(ctx->cu, v, why, sizeof why)))
         return gh_plugin_set_error(GH_UNSUPPORTED, "%s: %s", variant, why);
     if (kernel == GH_CUDA_MMA && dev->cc_major < 8)
         return gh_plugin_set_error(GH_UNSUPPORTED,
@@ -149,15 +150,34 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
     if (t && t->prepare_only) return GH_OK;
     if ((st = gh_cuda_timed_begin(ctx->cu, dev->index, t, stream))) return st;
     const unsigned dynamic_shared = shape.dynamic ? (unsigned)shape.shared : 0;
+    void **args = kernel == GH_CUDA_WGMMA ? wgmma_params : params;
+    /* Clusters of blocks along x (wgmma's cluster 2) take cuLaunchKernelEx;
+     * the rest the plain launch. */
+    CUlaunchAttribute cluster_dims = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+    cluster_dims.value.clusterDim.x = shape.cluster;
+    cluster_dims.value.clusterDim.y = 1;
+    cluster_dims.value.clusterDim.z = 1;
+    const CUlaunchConfig config = {.gridDimX = (unsigned)shape.grid_x,
+                                   .gridDimY = (unsigned)shape.grid_y,
+                                   .gridDimZ = 1,
+                                   .blockDimX = block_x,
+                                   .blockDimY = block_y,
+                                   .blockDimZ = 1,
+                                   .sharedMemBytes = dynamic_shared,
+                                   .hStream = stream,
+                                   .attrs = &cluster_dims,
+                                   .numAttrs = 1};
     for (unsigned i = 0; i < gh_cuda_launches(t); ++i)
-        if ((st = gh_cu_check(ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x,
-                                                      (unsigned)shape.grid_y, 1, block_x, block_y, 1, dynamic_shared,
-                                                      stream, kernel == GH_CUDA_WGMMA ? wgmma_params : params, NULL),
-                              "cuLaunchKernel(%s, %s%s, grid %lld x %lld, block %u x %u, %u bytes of dynamic shared "
-                              "memory) on device %d",
-                              variant, trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"),
-                              function >= 4 ? " 16-byte copies" : "", shape.grid_x, shape.grid_y, block_x, block_y,
-                              dynamic_shared, dev->index)))
+        if ((st = gh_cu_check(
+                 shape.cluster > 1
+                     ? ctx->cu->cuLaunchKernelEx(&config, mod->function[function], args, NULL)
+                     : ctx->cu->cuLaunchKernel(mod->function[function], (unsigned)shape.grid_x, (unsigned)shape.grid_y,
+                                               1, block_x, block_y, 1, dynamic_shared, stream, args, NULL),
+                 "%s(%s, %s%s, grid %lld x %lld, block %u x %u, cluster %u, %u bytes of dynamic shared "
+                 "memory) on device %d",
+                 shape.cluster > 1 ? "cuLaunchKernelEx" : "cuLaunchKernel", variant,
+                 trans_a ? (trans_b ? "tt" : "tn") : (trans_b ? "nt" : "nn"), function >= 4 ? " 16-byte copies" : "",
+                 shape.grid_x, shape.grid_y, block_x, block_y, shape.cluster, dynamic_shared, dev->index)))
             return st;
     return gh_cuda_timed_end(ctx->cu, dev->index, t, stream);
 }

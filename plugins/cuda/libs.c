@@ -70,6 +70,9 @@ static void load_driver(void)
                  GH_CUDA_TOOLKIT_MAJOR);
         return; /* lib stays loaded: harmless, and dlclose of a driver is not */
     }
+#define GH_LOAD_CU_OPTIONAL(fn) cu_api.fn = (__typeof__(cu_api.fn))dlsym(lib, GH_STR(fn));
+    GH_CU_OPTIONAL_FUNCTIONS(GH_LOAD_CU_OPTIONAL)
+#undef GH_LOAD_CU_OPTIONAL
 
     CUresult r = cu_api.cuInit(0);
     if (r != CUDA_SUCCESS) {

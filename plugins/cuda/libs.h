@@ -76,6 +76,13 @@
     X(cuGraphExecDestroy)        \
     X(cuGraphDestroy)
 /* clang-format on */
+/* Looked up too, but the driver loads without them: NULL in the table where
+ * libcuda.so.1 lacks them, and what needs them refuses, naming them
+ * (cuLaunchKernelEx, CUDA 11.8: wgmma's thread block clusters). */
+/* clang-format off */
+#define GH_CU_OPTIONAL_FUNCTIONS(X) \
+    X(cuLaunchKernelEx)
+/* clang-format on */
 
 /* clang-format off */
 #define GH_NVRTC_FUNCTIONS(X) \
@@ -124,6 +131,7 @@
 
 typedef struct gh_cu_api {
     GH_CU_FUNCTIONS(GH_LIB_MEMBER)
+    GH_CU_OPTIONAL_FUNCTIONS(GH_LIB_MEMBER)
 } gh_cu_api;
 typedef struct gh_nvrtc_api {
     GH_NVRTC_FUNCTIONS(GH_LIB_MEMBER)

@@ -13,6 +13,7 @@ static const int64_t wgmma_block_rows[] = {128, 256};
 static const int64_t wgmma_block_cols[] = {64, 128, 256};
 static const int64_t wgmma_stages[] = {2, 3, 4, 5, 6};
 static const int64_t wgmma_promote[] = {0, 1, 2, 4, 8};
+static const int64_t wgmma_cluster[] = {1, 2};
 const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
     [GH_WGMMA_BM] = GH_PLUGIN_PARAM(
         "bm", "rows of C a thread block computes, half by each of its two consumer warpgroups", 128, wgmma_block_rows),
@@ -25,12 +26,18 @@ const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
                                          "steps of 128 K-elements (0: never; needs bm 128 with bn <= 128); 0 for "
                                          "the other types",
                                          0, wgmma_promote),
+    [GH_WGMMA_CLUSTER] = GH_PLUGIN_PARAM("cluster",
+                                         "thread blocks per cluster: 2 computes vertically adjacent blocks of C in "
+                                         "pairs, each block loading half of their shared B tile into both with TMA "
+                                         "multicast (B read from L2 once per pair); 1: each block alone",
+                                         1, wgmma_cluster),
 };
 
 const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS] = {
-    {128, 256, 4, 0}, /* the default */
-    {128, 128, 6, 0}, {256, 128, 4, 0},
-    {128, 64, 2, 0},  {128, 128, 4, 1}, /* FP8 promoted every 128 K-elements (DeepGEMM's) */
+    {128, 256, 4, 0, 1}, /* the default */
+    {128, 128, 6, 0, 1}, {256, 128, 4, 0, 1},
+    {128, 64, 2, 0, 1},  {128, 128, 4, 1, 1}, /* FP8 promoted every 128 K-elements (DeepGEMM's) */
+    {128, 256, 4, 0, 2},                      /* the default in pairs sharing B (TMA multicast) */
 };
 
 int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)
@@ -68,6 +75,18 @@ long long gh_cuda_wgmma_shared_bytes(const gh_cuda_variant *v)
 }
 
 static const char *const operand_names[2] = {"A", "B"};
+
+int gh_cuda_wgmma_cluster_fits(const gh_cu_api *cu, const gh_cuda_variant *v, char *why, size_t why_size)
+{
+    if (v->wt[GH_WGMMA_CLUSTER] > 1 && !cu->cuLaunchKernelEx) {
+        snprintf(why, why_size,
+                 "cluster %lld launches thread block clusters with cuLaunchKernelEx, which this CUDA driver's "
+                 "libcuda.so.1 does not have (CUDA 11.8 or newer); cluster 1 needs none",
+                 (long long)v->wt[GH_WGMMA_CLUSTER]);
+        return 0;
+    }
+    return 1;
+}
 
 int gh_cuda_wgmma_layout_fits(const gh_cuda_device *dev, const gh_gemm_args *a, char *why, size_t why_size)
 {
@@ -142,11 +161,14 @@ gh_status gh_cuda_wgmma_maps(gh_plugin *ctx, const gh_gemm_args *a, const gh_cud
     const size_t es = gh_plugin_dtype_size(a->dtype);
     const unsigned bk = (unsigned)(128 / es); /* one 128-byte swizzle row */
     const unsigned bm = (unsigned)v->wt[GH_WGMMA_BM], bn = (unsigned)v->wt[GH_WGMMA_BN];
+    /* cluster 2: each block of a pair loads half of K-major B's rows (its
+     * N-major pieces, 64 wide, are shared out whole: the box stays). */
+    const unsigned b_rows = bn / (unsigned)v->wt[GH_WGMMA_CLUSTER];
     const CUdeviceptr A = a->a->ptr + a->a_offset * es, B = a->b->ptr + a->b_offset * es;
     /* A stored M x K, or K x M with trans_a; B stored K x N, or N x K with trans_b. */
     gh_status st = a->trans_a ? encode(ctx, map_a, "A", a->dtype, A, a->k, a->m, a->lda, 64, bk)
                               : encode(ctx, map_a, "A", a->dtype, A, a->m, a->k, a->lda, bk, bm);
     if (st) return st;
-    return a->trans_b ? encode(ctx, map_b, "B", a->dtype, B, a->n, a->k, a->ldb, bk, bn)
+    return a->trans_b ? encode(ctx, map_b, "B", a->dtype, B, a->n, a->k, a->ldb, bk, b_rows)
                       : encode(ctx, map_b, "B", a->dtype, B, a->k, a->n, a->ldb, 64, bk);
 }

@@ -46,6 +46,10 @@ void run_compile_warptile_tests(const gh_plugin_api *api, gh_plugin *ctx, int fu
  * combination for sm_90, sm_80 and sm_75; `quick`: one combination);
  * always, the refusals. */
 void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, int quick);
+/* No device needed: wgmma's cluster parameter (1, 2; default 1), 3
+ * refused, and NVRTC compiles cluster 2 in e4m3, i8 and f16 for sm_90a
+ * (`quick`: e4m3 only). */
+void run_compile_cluster_tests(const gh_plugin_api *api, gh_plugin *ctx, int quick);
 
 /* gh_test_find_kernel finds a kernel's index by name (tests/support). */
 /* The device's compute capability as major * 10 + minor, read from its

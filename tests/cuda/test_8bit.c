@@ -284,17 +284,17 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
             }
 
     /* wgmma in FP8 (sm_90a): every pair and C type, nt only (TMA: rows of
-     * whole 16 bytes), at its default (the narrow sum never promoted) and
-     * at 128 x 128 promoted every 128 K-elements; held to the declared
-     * 13-bit sum either way. */
+     * whole 16 bytes), at its default (the narrow sum never promoted), at
+     * 128 x 128 promoted every 128 K-elements, and at its default in pairs
+     * of blocks sharing B (cluster 2); held to the declared 13-bit sum. */
     const int64_t wg_shapes[][3] = {{37, 53, 48}, {129, 127, 160}, {256, 256, 512}};
-    const int64_t wg_params[][4] = {{128, 256, 4, 0}, {128, 128, 4, 1}};
-    for (int p = 0; p < 2 && sm == 90; ++p)
+    const int64_t wg_params[][5] = {{128, 256, 4, 0, 1}, {128, 128, 4, 1, 1}, {128, 256, 4, 0, 2}};
+    for (int p = 0; p < 3 && sm == 90; ++p)
         for (int combo = 0; combo < 12; ++combo)
             for (size_t s = 0; s < 3; ++s) {
                 case_8bit t = {"wgmma",
                                {0},
-                               4,
+                               5,
                                fp8[combo / 6],
                                fp8[(combo / 3) % 2],
                                outs[combo % 3],
@@ -314,22 +314,23 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                 memcpy(t.params, wg_params[p], sizeof wg_params[p]);
                 run_case(api, ctx, device, &t, seed++);
             }
-    /* wgmma in s8 (sm_90a): i8 x i8 -> i32, exact, nt only, at its default
-     * and at 128 x 128. */
-    for (int p = 0; p < 2 && sm == 90; ++p)
+    /* wgmma in s8 (sm_90a): i8 x i8 -> i32, exact, nt only, at its default,
+     * at 128 x 128, and at its default in pairs sharing B (cluster 2). */
+    for (int p = 0; p < 3 && sm == 90; ++p)
         for (size_t s = 0; s < 3; ++s) {
-            const int64_t i8_params[2][4] = {{128, 256, 4, 0}, {128, 128, 6, 0}};
+            const int64_t i8_params[3][5] = {{128, 256, 4, 0, 1}, {128, 128, 6, 0, 1}, {128, 256, 4, 0, 2}};
             case_8bit t = {
-                "wgmma", {0}, 4, GH_I8, GH_I8, GH_I32, 0, 1, wg_shapes[s][0], wg_shapes[s][1], wg_shapes[s][2],
+                "wgmma", {0}, 5, GH_I8, GH_I8, GH_I32, 0, 1, wg_shapes[s][0], wg_shapes[s][1], wg_shapes[s][2],
                 0,       0,   3, -2,    1,     1,      1, 0};
             memcpy(t.params, i8_params[p], sizeof i8_params[p]);
             run_case(api, ctx, device, &t, seed++);
         }
     if (sm == 90) {
-        case_8bit w = {"wgmma", {128, 256, 4, 0}, 4, GH_E4M3, GH_E4M3, GH_F32, 0, 0, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
+        case_8bit w = {"wgmma", {128, 256, 4, 0, 1}, 5, GH_E4M3, GH_E4M3, GH_F32, 0, 0, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
                        0};
         expect_refusal(api, ctx, device, &w, "no transposed FP8 form");
-        case_8bit wi = {"wgmma", {128, 256, 4, 0}, 4, GH_I8, GH_I8, GH_I32, 1, 1, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1, 0};
+        case_8bit wi = {"wgmma", {128, 256, 4, 0, 1}, 5, GH_I8, GH_I8, GH_I32, 1, 1, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
+                        0};
         expect_refusal(api, ctx, device, &wi, "no transposed s8 form");
     }
 

@@ -29,7 +29,10 @@
  * with 128 threads at depth 32 in 4 stages; mma (tensor cores; f32 as TF32)
  * at its default, at its smallest blocks and steps, and at 256-row blocks
  * of 8 warps (32 deep: 64 needs more than the H100's 227 KB in f32);
- * wgmma at its default, 256-row blocks and its smallest. */
+ * wgmma at its default, 256-row blocks and its smallest, and the default
+ * and the smallest in pairs of blocks sharing B (cluster 2: B's half boxes
+ * when K-major, its 64-wide pieces when N-major; with bn 64 the pair's
+ * first block loads the one piece). */
 static const variant variants[] = {
     CLASSIC_VARIANTS,
     {"cublas-tf32", {0, 0}},
@@ -39,9 +42,11 @@ static const variant variants[] = {
     {"mma", {128, 128, 32, 64, 64, 4}},
     {"mma", {64, 64, 16, 32, 32, 2}},
     {"mma", {256, 128, 32, 128, 32, 3}},
-    {"wgmma", {128, 256, 4}},
-    {"wgmma", {256, 128, 3}},
-    {"wgmma", {128, 64, 2}},
+    {"wgmma", {128, 256, 4, 0, 1}},
+    {"wgmma", {256, 128, 3, 0, 1}},
+    {"wgmma", {128, 64, 2, 0, 1}},
+    {"wgmma", {128, 256, 4, 0, 2}},
+    {"wgmma", {128, 64, 2, 0, 2}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
