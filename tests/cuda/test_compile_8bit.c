@@ -164,18 +164,18 @@ void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, 
         ws = compile(ctx, wgmma, GH_F16, GH_F16, GH_F16, promoted, 5, 9, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "only FP8"),
               "compile refuses wgmma f16 with promote 1 (status %d: %s)", (int)ws, api->last_error(ctx));
-        const int64_t wide[4] = {128, 256, 4, 1, 1};
+        const int64_t wide[5] = {128, 256, 4, 1, 1};
         ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, wide, 5, 9, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "three sets of accumulators"),
               "compile refuses wgmma FP8 128 x 256 with promote 1, naming the three sets (status %d: %s)", (int)ws,
               api->last_error(ctx));
         /* 3 x 64 accumulators as at 128 x 128, but ptxas spills them. */
-        const int64_t tall[4] = {256, 64, 4, 1, 1};
+        const int64_t tall[5] = {256, 64, 4, 1, 1};
         ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, tall, 5, 9, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "bm 256 spills"),
               "compile refuses wgmma FP8 256 x 64 with promote 1, saying it spills (status %d: %s)", (int)ws,
               api->last_error(ctx));
-        const int64_t narrow[4] = {128, 64, 6, 2, 1};
+        const int64_t narrow[5] = {128, 64, 6, 2, 1};
         ws = compile(ctx, wgmma, GH_E5M2, GH_E4M3, GH_F16, narrow, 5, 9, 0);
         CHECK(ws == GH_OK, "NVRTC compiles wgmma e5m2 x e4m3 -> f16 at 128 x 64, promote 2, for sm_90a%s%.600s",
               ws ? ": " : "", ws ? api->last_error(ctx) : "");

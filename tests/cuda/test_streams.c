@@ -395,7 +395,7 @@ static void test_batch(const gh_plugin_api *api, gh_plugin *ctx, int device, gh_
     }
     stream_gemm g[2] = {
         STREAM_GEMM("blocked", 128, 8, 2, GH_F32, 0, 1, 300, 257, 129, 1.5, 0.0),
-        STREAM_GEMM("cublas", 0, 0, 0, GH_F16, 1, 0, 190, 211, 310, 1.5, 0.0),
+        STREAM_GEMM("cublas", 0, 0, 0, GH_F32, 1, 0, 190, 211, 310, 1.5, 0.0),
     };
     g[0].batch = 5;
     g[1].batch = 300; /* one graph of 300 launches */
