@@ -264,9 +264,9 @@ static void describe_algo(const gh_cublaslt_api *lt, const cublasLtMatmulAlgo_t 
 /* Times each candidate (one untimed run, then GH_CUDA_LT_SELECT_RUNS between
  * events) into a scratch C, so C itself is untouched, and keeps the
  * fastest in *choice. Outside the caller's timed region. */
-static gh_status select_algo(const gh_cu_api *cu, const gh_cublaslt_api *lt, gh_cuda_device *dev, cublasLtHandle_t h,
-                             const lt_call *c, const gh_gemm_args *a, CUdeviceptr workspace, CUstream stream,
-                             gh_lt_choice *choice)
+static gh_status select_algo(const gh_cu_api *cu, const gh_cublaslt_api *lt, gh_cuda_device *dev, gh_cuda_gate *gate,
+                             cublasLtHandle_t h, const lt_call *c, const gh_gemm_args *a, CUdeviceptr workspace,
+                             CUstream stream, gh_lt_choice *choice)
 {
     cublasLtMatmulHeuristicResult_t found[GH_CUDA_LT_CANDIDATES];
     int n_found = 0;
@@ -314,10 +314,14 @@ static gh_status select_algo(const gh_cu_api *cu, const gh_cublaslt_api *lt, gh_
         if (found[i].state != CUBLAS_STATUS_SUCCESS || found[i].workspaceSize > GH_CUDA_LT_WORKSPACE) continue;
         cublasStatus_t s = lt_run(lt, h, c, &found[i].algo, out, workspace, stream);
         if (s == CUBLAS_STATUS_SUCCESS) {
+            /* held while the runs are queued, so a small kernel's time is its
+             * own and not cublasLtMatmul's host work (gate.h) */
+            if (gate) gh_cuda_gate_shut(cu, dev->index, gate, stream);
             gh_cu_check(cu->cuEventRecord(ev[0], stream), "cuEventRecord");
             for (int r = 0; r < GH_CUDA_LT_SELECT_RUNS && s == CUBLAS_STATUS_SUCCESS; ++r)
                 s = lt_run(lt, h, c, &found[i].algo, out, workspace, stream);
             gh_cu_check(cu->cuEventRecord(ev[1], stream), "cuEventRecord");
+            if (gate) gh_cuda_gate_open(gate);
         }
         if (s != CUBLAS_STATUS_SUCCESS) {
             if (!first_failure[0])
@@ -472,7 +476,7 @@ gh_status gh_cuda_blas_enqueue(gh_plugin *ctx, gh_cuda_device *dev, gh_cuda_blas
             return gh_plugin_set_error(GH_OUT_OF_MEMORY, "out of host memory for cuBLASLt's choice");
         }
         made->key = c.key;
-        if ((st = select_algo(ctx->cu, lt, dev, dev->lt, &c, a, slot->workspace, stream, made))) {
+        if ((st = select_algo(ctx->cu, lt, dev, t ? t->gate : NULL, dev->lt, &c, a, slot->workspace, stream, made))) {
             free(made);
             lt_call_free(lt, &c);
             return st;

@@ -300,7 +300,7 @@ long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda
 
 void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_cuda_types types, const gh_cuda_variant *v)
 {
-    char dtype[40];
+    char dtype[48]; /* "e4m3 x e5m2 -> bf16" and the longest names */
     gh_cuda_types_name(dtype, sizeof dtype, types);
     if (kernel == GH_CUDA_WARPTILE) {
         const int64_t *w = v->wt;

@@ -314,7 +314,7 @@ static gh_status queue_graph(gh_plugin *ctx, gh_cuda_device *dev, gh_stream *s, 
                              const gh_cuda_variant *v, unsigned n, const gh_cuda_timed *t, gh_cuda_report *report)
 {
     const gh_cu_api *cu = ctx->cu;
-    const gh_cuda_timed prepare = {.prepare_only = 1}, inside = {.launches = n, .captured = 1};
+    const gh_cuda_timed prepare = {.gate = &s->gate, .prepare_only = 1}, inside = {.launches = n, .captured = 1};
     gh_status st = gh_cuda_gemm_enqueue(ctx, dev, kernel, args, v, s->stream, &s->blas, &prepare, report);
     if (st) return st;
     CUgraph graph = NULL;
