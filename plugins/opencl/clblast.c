@@ -6,6 +6,7 @@
 #include <time.h>
 #include <gemmhost/half.h>
 #include "clblast.h"
+#include "clblast_params.h"
 #include "clblast_status.h"
 #include "devices.h"
 #include "errors.h"
@@ -18,6 +19,10 @@ _Static_assert(__builtin_types_compatible_p(__typeof__(&CLBlastDgemm), ocl_clbla
 _Static_assert(__builtin_types_compatible_p(__typeof__(&CLBlastHgemm), ocl_clblast_hgemm_fn), "CLBlastHgemm");
 _Static_assert(__builtin_types_compatible_p(__typeof__(&CLBlastClearCache), ocl_clblast_clear_cache_fn),
                "CLBlastClearCache");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&CLBlastOverrideParameters), ocl_clblast_override_fn),
+               "CLBlastOverrideParameters");
+_Static_assert(CLBlastPrecisionHalf == 16 && CLBlastPrecisionSingle == 32 && CLBlastPrecisionDouble == 64,
+               "CLBlast's precisions");
 _Static_assert(CLBlastLayoutRowMajor == 101 && CLBlastTransposeNo == 111 && CLBlastTransposeYes == 112,
                "CLBlast's enums");
 #endif
@@ -26,6 +31,8 @@ _Static_assert(CLBlastLayoutRowMajor == 101 && CLBlastTransposeNo == 111 && CLBl
 enum { LAYOUT_ROW_MAJOR = 101, TRANSPOSE_NO = 111, TRANSPOSE_YES = 112 };
 enum {
     CLBLAST_SUCCESS = 0,
+    CLBLAST_INVALID_LOCAL_THREADS_TOTAL = -54,
+    CLBLAST_INVALID_LOCAL_THREADS_DIM = -55,
     CLBLAST_TEMP_BUFFER_ALLOC_FAILURE = -4,
     CLBLAST_OUT_OF_HOST_MEMORY = -6,
     CLBLAST_NOT_IMPLEMENTED = -1024,
@@ -68,6 +75,10 @@ static void load(ocl_clblast *clblast, const char *library)
     *(void **)&clblast->dgemm = calls[1];
     *(void **)&clblast->hgemm = calls[2];
     *(void **)&clblast->clear_cache = calls[3];
+    /* Only clblast-tuned needs it: its absence refuses that kernel alone. */
+    if (!(*(void **)&clblast->override = dlsym(lib, "CLBlastOverrideParameters")))
+        snprintf(clblast->why_no_override, sizeof clblast->why_no_override,
+                 "%s has no CLBlastOverrideParameters (CLBlast's C API since 1.0), which applies the parameters", name);
     clblast->lib = lib;
 }
 
@@ -78,6 +89,8 @@ static gh_status status_of(int code)
     case CLBLAST_TEMP_BUFFER_ALLOC_FAILURE:
     case CLBLAST_OUT_OF_HOST_MEMORY: return GH_OUT_OF_MEMORY;
     case CLBLAST_NOT_IMPLEMENTED:
+    case CLBLAST_INVALID_LOCAL_THREADS_TOTAL:
+    case CLBLAST_INVALID_LOCAL_THREADS_DIM:
     case CLBLAST_INVALID_LOCAL_MEM_USAGE:
     case CLBLAST_NO_HALF_PRECISION:
     case CLBLAST_NO_DOUBLE_PRECISION: return GH_UNSUPPORTED;
@@ -200,19 +213,114 @@ static gh_status timed_call(const ocl_clblast *clblast, ocl_device *dev, const g
     return status;
 }
 
-gh_status ocl_clblast_gemm(ocl_clblast *clblast, const char *library, ocl_device *dev, const gh_gemm_args *args,
-                           double *kernel_ms, gh_clock *clock)
+/* CLBlast keeps overridden parameters in a process-wide cache that
+ * CLBlastClearCache leaves alone: the devices and precisions (bit 0 f16, 1
+ * f32, 2 f64) overridden in this process, whichever context did it. */
+static struct {
+    pthread_mutex_t lock;
+    int count, full;
+    struct {
+        cl_device_id id;
+        unsigned precisions;
+    } devices[64];
+} overridden = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static unsigned precision_bit(gh_dtype dtype)
 {
+    return dtype == GH_F16 ? 1u : dtype == GH_F64 ? 4u : 2u;
+}
+
+/* Marks (mark 1) or asks (mark 0) whether dev was overridden in dtype. */
+static int overridden_on(cl_device_id id, gh_dtype dtype, int mark)
+{
+    pthread_mutex_lock(&overridden.lock);
+    int found = overridden.full;
+    int i = 0;
+    while (i < overridden.count && overridden.devices[i].id != id) i++;
+    if (i < overridden.count) found = (overridden.devices[i].precisions & precision_bit(dtype)) != 0;
+    if (mark) {
+        if (i == overridden.count && i < 64) overridden.devices[overridden.count++].id = id;
+        if (i < 64) overridden.devices[i].precisions |= precision_bit(dtype);
+        else overridden.full = 1; /* from here on every device counts as overridden */
+    }
+    pthread_mutex_unlock(&overridden.lock);
+    return found;
+}
+
+/* One CLBlastOverrideParameters call, its status in words. */
+static gh_status override_kernel(const ocl_clblast *clblast, const ocl_device *dev, gh_dtype dtype, const char *kernel,
+                                 size_t count, const char **names, const size_t *values)
+{
+    const unsigned precision = dtype == GH_F16 ? 16 : dtype == GH_F64 ? 64 : 32;
+    const int code = clblast->override(dev->id, kernel, precision, count, names, values);
+    if (code == CLBLAST_SUCCESS) return GH_OK;
+    char text[160];
+    return gh_plugin_set_error(code == CLBLAST_OUT_OF_HOST_MEMORY ? GH_OUT_OF_MEMORY : GH_ERROR,
+                               "gemm: clblast-tuned: CLBlastOverrideParameters(%s, %s) on '%s' failed: %s", kernel,
+                               gh_plugin_dtype_name(dtype), dev->name,
+                               ocl_clblast_status_text(code, text, sizeof text));
+}
+
+/* Refuses what the parameters or the device rule out, then applies Xgemm's
+ * parameters and the indirect GEMM at every size (GemmRoutine's
+ * XGEMM_MIN_INDIRECT_SIZE 0: CLBlast's XgemmDirect below it would not use
+ * them). */
+static gh_status apply_tuned(const ocl_clblast *clblast, const ocl_device *dev, gh_dtype dtype, const int64_t *p)
+{
+    char why[256];
+    if (!ocl_clblast_tuned_fits(p, why, sizeof why))
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: clblast-tuned: %s", why);
+    if (!p[OCL_CLB_OVERRIDE]) return GH_OK;
+    if (!clblast->override)
+        return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: clblast-tuned: %s", clblast->why_no_override);
+    const long long threads = (long long)ocl_clblast_tuned_threads(p);
+    if (dev->info.max_workgroup_size && threads > (long long)dev->info.max_workgroup_size)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: clblast-tuned: MDIMC * NDIMC is %lld work-items, over "
+                                   "CL_DEVICE_MAX_WORK_GROUP_SIZE (%u) of '%s'",
+                                   threads, dev->info.max_workgroup_size, dev->name);
+    const uint64_t local = ocl_clblast_tuned_local_bytes(p, dtype);
+    if (local > dev->info.local_mem_bytes)
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: clblast-tuned: SA * KWG * MWG + SB * KWG * NWG in %s is %llu bytes of "
+                                   "local memory, over CL_DEVICE_LOCAL_MEM_SIZE (%llu) of '%s'",
+                                   gh_plugin_dtype_name(dtype), (unsigned long long)local,
+                                   (unsigned long long)dev->info.local_mem_bytes, dev->name);
+    const char *names[OCL_CLB_XGEMM_PARAMS];
+    size_t values[OCL_CLB_XGEMM_PARAMS];
+    ocl_clblast_xgemm_values(p, names, values);
+    overridden_on(dev->id, dtype, 1); /* even a failed call may have left some */
+    gh_status status = override_kernel(clblast, dev, dtype, "Xgemm", OCL_CLB_XGEMM_PARAMS, names, values);
+    const char *routine_names[] = {"XGEMM_MIN_INDIRECT_SIZE"};
+    const size_t routine_values[] = {0};
+    if (status == GH_OK) status = override_kernel(clblast, dev, dtype, "GemmRoutine", 1, routine_names, routine_values);
+    return status;
+}
+
+gh_status ocl_clblast_gemm(ocl_clblast *clblast, const char *library, ocl_device *dev, const gh_gemm_args *args,
+                           const int64_t *tuned, double *kernel_ms, gh_clock *clock, char *note, size_t note_size)
+{
+    const char *kernel = tuned ? "clblast-tuned" : "clblast";
     pthread_mutex_lock(&clblast->lock);
     if (!clblast->tried) load(clblast, library);
     pthread_mutex_unlock(&clblast->lock);
-    if (!clblast->lib) return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel clblast: %s", clblast->why);
+    if (!clblast->lib) return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: kernel %s: %s", kernel, clblast->why);
     if (args->dtype == GH_F16 && !dev->has_fp16)
         return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "gemm: kernel clblast: CLBlast's HGEMM computes in half precision and needs "
+                                   "gemm: kernel %s: CLBlast's HGEMM computes in half precision and needs "
                                    "cl_khr_fp16, which '%s' does not offer",
-                                   dev->name);
-    gh_status status = ocl_device_ready(dev);
+                                   kernel, dev->name);
+    gh_status status = GH_OK;
+    if (tuned) status = apply_tuned(clblast, dev, args->dtype, tuned);
+    if (status != GH_OK) return status;
+    if ((!tuned || !tuned[OCL_CLB_OVERRIDE]) && overridden_on(dev->id, args->dtype, 0))
+        return gh_plugin_set_error(GH_UNSUPPORTED,
+                                   "gemm: kernel %s: clblast-tuned overrode CLBlast's parameters on '%s' in %s earlier "
+                                   "in this process, and CLBlast 1.5.3 keeps an override for the process with no way "
+                                   "back to its own: run CLBlast's defaults in a backend (worker process) of their own",
+                                   kernel, dev->name, gh_plugin_dtype_name(args->dtype));
+    if (tuned && note) ocl_clblast_tuned_note(tuned, note, note_size);
+    status = ocl_device_ready(dev);
     if (status != GH_OK) return status;
     return timed_call(clblast, dev, args, kernel_ms, clock);
 }

@@ -35,6 +35,9 @@ typedef int (*ocl_clblast_hgemm_fn)(unsigned layout, unsigned trans_a, unsigned 
                                     size_t b_ld, cl_half beta, cl_mem c, size_t c_offset, size_t c_ld,
                                     cl_command_queue *queue, cl_event *event);
 typedef int (*ocl_clblast_clear_cache_fn)(void);
+typedef int (*ocl_clblast_override_fn)(cl_device_id device, const char *kernel_name, unsigned precision,
+                                       size_t num_parameters, const char **parameters_names,
+                                       const size_t *parameters_values);
 
 /* The library, loaded at the first clblast GEMM of a context. */
 typedef struct ocl_clblast {
@@ -45,7 +48,9 @@ typedef struct ocl_clblast {
     ocl_clblast_dgemm_fn dgemm;
     ocl_clblast_hgemm_fn hgemm;
     ocl_clblast_clear_cache_fn clear_cache;
-    char why[768]; /* why it did not load */
+    ocl_clblast_override_fn override; /* NULL: clblast-tuned is refused, saying why_no_override */
+    char why[768];                    /* why it did not load */
+    char why_no_override[512];
 } ocl_clblast;
 
 /* The default library, and the option that names another. */
@@ -61,9 +66,18 @@ void ocl_clblast_init(ocl_clblast *clblast);
  * unless its markers have no timestamps). GH_UNSUPPORTED with the
  * reason where the library does not load (library: the option's value, or
  * NULL for OCL_CLBLAST_LIBRARY) or f16 lacks cl_khr_fp16; a CLBlast failure
- * is its status in words. */
+ * is its status in words.
+ *
+ * tuned: NULL for kernel clblast; for clblast-tuned its parameters
+ * (clblast_params.h), which with override=1 are applied before the call by
+ * CLBlastOverrideParameters (Xgemm's, and GemmRoutine's
+ * XGEMM_MIN_INDIRECT_SIZE 0 so that Xgemm runs at every size), and note
+ * (note_size bytes) says what ran. CLBlast 1.5.3 keeps an override for the
+ * rest of the process and cannot restore its own parameters: once one is
+ * applied on a device in a precision, CLBlast's defaults (kernel clblast,
+ * and clblast-tuned with override=0) are refused there, saying so. */
 gh_status ocl_clblast_gemm(ocl_clblast *clblast, const char *library, struct ocl_device *dev, const gh_gemm_args *args,
-                           double *kernel_ms, gh_clock *clock);
+                           const int64_t *tuned, double *kernel_ms, gh_clock *clock, char *note, size_t note_size);
 
 /* Empties CLBlast's program cache (it holds programs of this context's
  * devices) and unloads; before the devices' contexts are released. */

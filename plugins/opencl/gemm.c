@@ -223,12 +223,17 @@ gh_status ocl_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     ocl_device *dev = &ctx->devices[device];
     double kernel_ms = 0;
     gh_clock clock = GH_CLOCK_DEVICE;
-    if (kernel == OCL_KERNEL_CLBLAST)
-        status = ocl_clblast_gemm(&ctx->clblast, ctx->clblast_library, dev, args, &kernel_ms, &clock);
+    char note[sizeof timing->note] = "";
+    if (kernel == OCL_KERNEL_CLBLAST || kernel == OCL_KERNEL_CLBLAST_TUNED)
+        status = ocl_clblast_gemm(&ctx->clblast, ctx->clblast_library, dev, args,
+                                  kernel == OCL_KERNEL_CLBLAST_TUNED ? args->params : NULL, &kernel_ms, &clock, note,
+                                  sizeof note);
     else status = run_own_kernel(ctx, dev, kernel, args, &kernel_ms);
     if (status != GH_OK) return status;
 
     if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, kernel_ms)) timing->kernel_ms = kernel_ms;
     if (timing && GH_HAS_MEMBER(timing, gh_gemm_timing, clock)) timing->clock = clock;
+    if (timing && note[0] && GH_HAS_MEMBER(timing, gh_gemm_timing, note))
+        snprintf(timing->note, sizeof timing->note, "%s", note);
     return GH_OK;
 }

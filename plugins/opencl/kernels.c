@@ -118,6 +118,17 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
                                       GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16)),
                      GH_PLUGIN_KERNEL_PRECISIONS(clblast_precisions)},
         },
+    [OCL_KERNEL_CLBLAST_TUNED] =
+        {
+            .info = {GH_PLUGIN_KERNEL("clblast-tuned",
+                                      "the same CLBlast GEMM with its Xgemm parameters set through "
+                                      "CLBlastOverrideParameters (override=1, the indirect GEMM at every size), which "
+                                      "gemmhost --tune searches; override=0 (the default, and no tuned entry): "
+                                      "CLBlast's own for the device. The result's note says which ran",
+                                      GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | GH_DTYPE_BIT(GH_F16)),
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_clblast_tuned_params),
+                     GH_PLUGIN_KERNEL_PRECISIONS(clblast_precisions)},
+        },
 };
 
 uint64_t ocl_tile_elem_bytes(gh_dtype dtype)

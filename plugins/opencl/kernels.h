@@ -8,9 +8,11 @@
 
 #include <stddef.h>
 #include <gemmhost/plugin.h>
+#include "clblast_params.h"
 #include "warptile.h"
 
-/* clblast is a library's (clblast.c): no source, no program, no parameters. */
+/* clblast and clblast-tuned are a library's (clblast.c): no source, no
+ * program; clblast-tuned's parameters are CLBlast's (clblast_params.h). */
 enum {
     OCL_KERNEL_NAIVE,
     OCL_KERNEL_TILED,
@@ -19,11 +21,12 @@ enum {
     OCL_KERNEL_MMA,
     OCL_KERNEL_WGMMA,
     OCL_KERNEL_CLBLAST,
+    OCL_KERNEL_CLBLAST_TUNED,
     OCL_KERNEL_COUNT
 };
 
-/* Most parameters any kernel takes (warptile's). */
-#define OCL_MAX_PARAMS OCL_WT_PARAMS
+/* Most parameters any kernel takes (clblast-tuned's). */
+#define OCL_MAX_PARAMS OCL_CLB_PARAMS
 
 struct ocl_variant;
 

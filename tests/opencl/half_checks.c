@@ -159,9 +159,9 @@ void half_checks(const gh_plugin_api *api, gh_plugin *ctx, int device)
     if (!CHECK(r != NULL, "half checks: host memory")) return;
     for (int kernel = 0; kernel < api->kernel_count(ctx); kernel++) {
         const gh_kernel_info *ki = api->kernel_info(ctx, kernel);
-        int64_t params[8];
+        int64_t params[16];
         r->rows = ki && strcmp(ki->name, "naive") == 0 ? ALL_ROWS : SOME_ROWS;
-        if (!CHECK(ki && ki->n_params <= 8, "half checks: kernel %d has at most 8 parameters", kernel)) continue;
+        if (!CHECK(ki && ki->n_params <= 16, "half checks: kernel %d has at most 16 parameters", kernel)) continue;
         for (size_t p = 0; p < ki->n_params; p++) params[p] = ki->params[p].default_value;
         static const gh_dtype halves[] = {GH_F16, GH_BF16};
         for (int h = 0; h < 2; h++)
