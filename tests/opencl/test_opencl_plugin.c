@@ -33,6 +33,7 @@
 #include "bench.h"
 #include "build_log_checks.h"
 #include "ptx_rewrite_checks.h"
+#include "clblast_params_checks.h"
 #include "clblast_status_checks.h"
 #include "device_checks.h"
 #include "gemm_case.h"
@@ -258,6 +259,7 @@ int main(int argc, char **argv)
         build_log_checks();
         ptx_rewrite_checks();
         clblast_status_checks();
+        clblast_params_checks();
     }
 
     const char *platform = getenv("GEMMHOST_TEST_OPENCL_PLATFORM");
