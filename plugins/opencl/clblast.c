@@ -78,7 +78,7 @@ static void load(ocl_clblast *clblast, const char *library)
     /* Only clblast-tuned needs it: its absence refuses that kernel alone. */
     if (!(*(void **)&clblast->override = dlsym(lib, "CLBlastOverrideParameters")))
         snprintf(clblast->why_no_override, sizeof clblast->why_no_override,
-                 "%s has no CLBlastOverrideParameters (CLBlast's C API since 1.0), which applies the parameters", name);
+                 "%s has no CLBlastOverrideParameters, the call that applies the parameters", name);
     clblast->lib = lib;
 }
 

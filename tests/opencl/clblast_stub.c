@@ -1,5 +1,5 @@
 /* A library that has CLBlast's GEMM calls but not CLBlastOverrideParameters
- * (as a CLBlast older than 1.0 would): test_clblast_tuned.sh names it in the
+ * (an older or partial CLBlast): test_clblast_tuned.sh names it in the
  * clblast option to see clblast-tuned refused, naming the missing call,
  * before anything is called. The calls only need to be found by dlsym: if one
  * were called it would say CLBlastNotImplemented. */
