@@ -92,7 +92,7 @@ static void expect_rows(gh_report *report, const gh_plan *plan)
 /* The vendor libraries' kernels: the baselines every ratio is taken against. */
 static int is_vendor_library(const char *kernel)
 {
-    return strncmp(kernel, "cublas", 6) == 0 || strcmp(kernel, "clblast") == 0 || strcmp(kernel, "blas") == 0;
+    return strncmp(kernel, "cublas", 6) == 0 || strncmp(kernel, "clblast", 7) == 0 || strcmp(kernel, "blas") == 0;
 }
 
 /* Rows padded to other than whole 16 bytes (the default ld_pad exercises
