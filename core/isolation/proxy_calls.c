@@ -346,6 +346,17 @@ gh_status proxy_download_2d_async(gh_plugin *ctx, gh_stream *stream, gh_buffer *
     return s;
 }
 
+/* One queued GEMM call (of `launches` launches) on h, whose timing
+ * stream_synchronize writes back; its time counts in the wait's limit. */
+static void remember_gemm(proxy_handle *h, gh_gemm_timing *timing, const gh_gemm_args *args, uint32_t launches)
+{
+    if (!h) return;
+    proxy_pending *p = add_pending(h);
+    p->is_gemm = 1;
+    p->timing = timing;
+    h->queued_s += launches * gemm_estimate(args);
+}
+
 gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const gh_gemm_args *args,
                            gh_gemm_timing *timing)
 {
@@ -361,13 +372,7 @@ gh_status proxy_gemm_async(gh_plugin *ctx, gh_stream *stream, int kernel, const 
         describe_gemm(call, sizeof call, "gemm_async", -1, kernel, args);
         s = proxy_roundtrip(c, proxy_limit(c, 0), call);
     }
-    proxy_handle *h = (proxy_handle *)stream;
-    if (s == GH_OK && h) {
-        proxy_pending *p = add_pending(h);
-        p->is_gemm = 1;
-        p->timing = timing;
-        h->queued_s += gemm_estimate(args);
-    }
+    if (s == GH_OK) remember_gemm((proxy_handle *)stream, timing, args, 1);
     pthread_mutex_unlock(&c->lock);
     return s;
 }
@@ -392,13 +397,7 @@ gh_status proxy_gemm_batch_async(gh_plugin *ctx, gh_stream *stream, int kernel, 
         describe_gemm(call, sizeof call, what, -1, kernel, args);
         s = proxy_roundtrip(c, proxy_limit(c, 0), call);
     }
-    proxy_handle *h = (proxy_handle *)stream;
-    if (s == GH_OK && h) {
-        proxy_pending *p = add_pending(h);
-        p->is_gemm = 1;
-        p->timing = timing;
-        h->queued_s += n * gemm_estimate(args);
-    }
+    if (s == GH_OK) remember_gemm((proxy_handle *)stream, timing, args, n);
     pthread_mutex_unlock(&c->lock);
     return s;
 }
