@@ -70,9 +70,7 @@ void conf_check_batch(const conformance *c, int device)
     for (int k = 0; k < c->n_kernels; k++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
         if (!ki || ki->n_params > MAX_PARAMS) continue;
-        const gh_dtype d = ki->dtypes & GH_DTYPE_BIT(GH_F32)   ? GH_F32
-                           : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64
-                                                               : GH_I32;
+        const gh_dtype d = gemm_case_first_dtype(ki);
         check_kernel(c, device, stream, k, ki, d);
     }
     c->api->stream_destroy(c->ctx, stream);

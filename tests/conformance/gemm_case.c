@@ -15,6 +15,11 @@ const char *dtype_name(gh_dtype d)
     return gh_plugin_dtype_name(d);
 }
 
+gh_dtype gemm_case_first_dtype(const gh_kernel_info *ki)
+{
+    return ki->dtypes & GH_DTYPE_BIT(GH_F32) ? GH_F32 : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64 : GH_I32;
+}
+
 void gemm_case_text(const gemm_case *gc, char *out, size_t size)
 {
     snprintf(out, size, "%s %c%c %lldx%lldx%lld alpha %g beta %g", dtype_name(gc->dtype), gc->trans_a ? 't' : 'n',

@@ -32,6 +32,10 @@ typedef struct gemm_verdict {
     char untouched[320]; /* A's or B's buffer changed */
 } gemm_verdict;
 
+/* The dtype a one-dtype check runs a kernel in: f32 where it has it, else
+ * f64, else i32. */
+gh_dtype gemm_case_first_dtype(const gh_kernel_info *ki);
+
 /* Allocates, fills and uploads; args at the kernel's default parameters.
  * On failure the status says what and `what` names the step. */
 gh_status gemm_setup_make(const conformance *c, int device, const gh_kernel_info *ki, const gemm_case *gc,

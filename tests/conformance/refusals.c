@@ -127,9 +127,7 @@ static void check_params(const conformance *c, int device)
     for (int k = 0; k < c->n_kernels; k++) {
         const gh_kernel_info *ki = c->api->kernel_info(c->ctx, k);
         if (!ki || ki->n_params + 1 > MAX_PARAMS) continue;
-        const gh_dtype d = ki->dtypes & GH_DTYPE_BIT(GH_F32)   ? GH_F32
-                           : ki->dtypes & GH_DTYPE_BIT(GH_F64) ? GH_F64
-                                                               : GH_I32;
+        const gh_dtype d = gemm_case_first_dtype(ki);
         gemm_case gc = {d, 0, 0, 4, 4, 4, 1, 0};
         gemm_setup s;
         const char *step = "";
