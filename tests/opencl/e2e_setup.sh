@@ -1,5 +1,5 @@
 # Shared by the OpenCL plugin's end-to-end scripts (test_clblast.sh,
-# test_half.sh, test_mma.sh, test_wgmma.sh). Source it after `set -u` as
+# test_clblast_tuned.sh, test_half.sh, test_mma.sh, test_wgmma.sh). Source it after `set -u` as
 #   . "$(dirname "$0")/e2e_setup.sh" CONFIG.ini "$@"
 # with the script's own arguments GEMMHOST SOURCE_DIR PYTHON. It sets
 # $gemmhost, $src, $python, $check (tests/e2e/check_results.py), $config
@@ -36,4 +36,27 @@ for r in bad[:5]:
     print("not refused naming %s: %s %s %s %s" % (sys.argv[2:], r["dtype"], r["trans"], r["status"], r["detail"]))
 sys.exit(1 if bad or not rows else 0)
 PY
+}
+
+# run_ok NAME ARGS...: a gemmhost run on $config that must succeed (exit 0,
+# or $want_status where a hardware device may refuse some rows).
+run_ok() {
+  local name=$1
+  shift
+  "$gemmhost" --quiet --config "$config" "$@"
+  local rc=$?
+  [ $rc = 0 ] || [ $rc = $want_status ] && ok "$name (exit $rc)" || bad "$name: exit $rc, expected 0"
+}
+
+# skip_without_clblast WORK WHAT: where Debian's CLBlast does not load, the
+# checks made so far (WHAT) are reported and the script skips; the rest needs
+# the library.
+skip_without_clblast() {
+  "$gemmhost" --quiet --config "$config" --size 5 --dtype f32 --trans nn --output "$1/probe" >/dev/null 2>&1
+  if grep -q 'CLBlast does not load' "$1/probe.csv"; then
+    grep -o 'CLBlast does not load[^,]*' "$1/probe.csv" | head -1
+    [ "$failed" = 0 ] || finish
+    echo "skip: no CLBlast here (Debian: libclblast1); $2 passed"
+    exit 77
+  fi
 }

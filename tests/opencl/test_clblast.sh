@@ -28,22 +28,7 @@ expect_ok "... each saying it has no CLBlastSgemm" all_refused "$work/not-clblas
 
 # The default library: where it is absent, every row says so and the rest
 # cannot be tested here.
-"$gemmhost" --quiet --config "$config" --size 5 --dtype f32 --trans nn --output "$work/probe" >/dev/null 2>&1
-if grep -q 'CLBlast does not load' "$work/probe.csv"; then
-  grep -o 'CLBlast does not load[^,]*' "$work/probe.csv" | head -1
-  [ "$failed" = 0 ] || finish
-  echo "skip: no CLBlast here (Debian: libclblast1); the refusals above passed"
-  exit 77
-fi
-
-# A gemmhost run that must succeed: NAME, then its arguments after --config.
-run_ok() {
-  local name=$1
-  shift
-  "$gemmhost" --quiet --config "$config" "$@"
-  local rc=$?
-  [ $rc = 0 ] || [ $rc = $want_status ] && ok "$name (exit $rc)" || bad "$name: exit $rc, expected 0"
-}
+skip_without_clblast "$work" "the refusals above"
 
 # 7 shapes x 2 dtypes x 4 transposes, alpha = 2, beta = -3.
 run_ok "clblast f32 and f64, alpha = 2, beta = -3" --output "$work/ab"

@@ -39,21 +39,7 @@ expect_status "a CLBlast without CLBlastOverrideParameters: every case unsupport
 expect_ok "... each naming the missing call" all_refused "$work/stub.csv" "has no CLBlastOverrideParameters"
 
 # Where CLBlast is absent nothing else can be tested here.
-"$gemmhost" --quiet --config "$config" --size 5 --dtype f32 --trans nn --output "$work/probe" >/dev/null 2>&1
-if grep -q 'CLBlast does not load' "$work/probe.csv"; then
-  grep -o 'CLBlast does not load[^,]*' "$work/probe.csv" | head -1
-  [ "$failed" = 0 ] || finish
-  echo "skip: no CLBlast here (Debian: libclblast1); the refusal above passed"
-  exit 77
-fi
-
-run_ok() {
-  local name=$1
-  shift
-  "$gemmhost" --quiet --config "$config" "$@"
-  local rc=$?
-  [ $rc = 0 ] || [ $rc = $want_status ] && ok "$name (exit $rc)" || bad "$name: exit $rc, expected 0"
-}
+skip_without_clblast "$work" "the refusal above"
 
 # No parameters given: CLBlast's own for the device, and the note says so.
 run_ok "clblast-tuned with its defaults (override=0)" --output "$work/defaults"
