@@ -92,7 +92,8 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
                                    "%s is %d.%d",
                                    variant, dev->name, dev->cc_major, dev->cc_minor);
-    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, sizing, v, a->m, a->n, a->trans_a, a->trans_b);
+    const gh_cuda_launch_shape shape =
+        gh_cuda_launch_shape_of(kernel, sizing, v, a->m, a->n, a->trans_a, a->trans_b, dev->sm_count);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs %lld threads per block; %s allows %d "
