@@ -201,8 +201,8 @@ long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda
  * fixed 256 threads every device runs), and its grid. shared is static, or
  * for warptile dynamic (given at launch; `dynamic` says which). cluster:
  * the blocks of a thread block cluster along x (wgmma's cluster 2; grid_x a
- * multiple of it), 1 for a plain launch. sm_count: the device's SMs, which
- * bound wgmma's persistent grid (tile_grid.h). */
+ * multiple of it), 1 for a plain launch. sm_count: the blocks wgmma's
+ * persistent grid is bound by, the device's SMs (tile_grid.h). */
 typedef struct gh_cuda_launch_shape {
     unsigned block_x, block_y;
     long long threads, shared;

@@ -15,4 +15,14 @@
  * one cluster: correct at any grid, only slower). No blocks, none. */
 long long gh_cuda_tile_grid(long long blocks, unsigned cluster, int persistent, int sm_count);
 
+/* The blocks a persistent grid is bound by: the device's SMs, or the
+ * number in this environment variable (the device tests: a grid of a few
+ * blocks, each walking many tiles, on small matrices; the kernel is correct
+ * at any grid). */
+#define GH_CUDA_PERSISTENT_GRID_ENV "GEMMHOST_CUDA_PERSISTENT_GRID"
+/* That bound for the variable's value `text` (NULL or empty: unset):
+ * sm_count, or the number text holds; -1 when text is not a whole number
+ * from 1 to 2^31 - 1. */
+int gh_cuda_persistent_bound(const char *text, int sm_count);
+
 #endif
