@@ -240,25 +240,20 @@ static __device__ __forceinline__ unsigned long long descriptor(const void *p, u
            (unsigned long long)((stride & 0x3FFFF) >> 4) << 32 | 1ull << 62;
 }
 
-/* gemm_store of two neighbours at once: at is aligned to both. C's old
- * pair is read into its own variable, on the beta path only: read into p,
- * left undefined on the other, it kept registers of its own through the
- * whole epilogue (one pair for each of the 64 stores), which spilled once
- * the epilogue sat in PERSISTENT's tile loop. */
+/* gemm_store of two neighbours at once: at is aligned to both. p starts
+ * as zeros, read over only on the beta path: left undefined on the other,
+ * it kept registers of its own through the whole epilogue (a pair for each
+ * of the 64 stores), which spilled once the epilogue sat in PERSISTENT's
+ * tile loop. */
 struct __align__(2 * sizeof(elem_t)) elem_pair {
     elem_t v[2];
 };
 static __device__ __forceinline__ void gemm_store_pair(elem_t *at, acc_t alpha, acc_t acc0, acc_t acc1, acc_t beta)
 {
-    elem_pair p;
-    if (beta == (acc_t)0) {
-        store_rounded(&p.v[0], alpha * acc0);
-        store_rounded(&p.v[1], alpha * acc1);
-    } else {
-        const elem_pair old = *reinterpret_cast<const elem_pair *>(at);
-        store_rounded(&p.v[0], alpha * acc0 + beta * to_acc(old.v[0]));
-        store_rounded(&p.v[1], alpha * acc1 + beta * to_acc(old.v[1]));
-    }
+    elem_pair p = {};
+    if (beta != (acc_t)0) p = *reinterpret_cast<const elem_pair *>(at);
+    store_rounded(&p.v[0], beta == (acc_t)0 ? alpha * acc0 : alpha * acc0 + beta * to_acc(p.v[0]));
+    store_rounded(&p.v[1], beta == (acc_t)0 ? alpha * acc1 : alpha * acc1 + beta * to_acc(p.v[1]));
     *reinterpret_cast<elem_pair *>(at) = p;
 }
 
