@@ -28,7 +28,7 @@ static const char *const kernel_functions[GH_CUDA_SOURCE_KERNELS][8] = {
 /* warptile's and mma's defines, by GH_WT_* and GH_MMA_* (their parameters in upper case). */
 static const char *const warptile_defines[GH_WT_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "TM", "TN", "STAGES", "MINB"};
 static const char *const mma_defines[GH_MMA_PARAMS] = {"BM", "BN", "BK", "WM", "WN", "STAGES"};
-static const char *const wgmma_defines[GH_WGMMA_PARAMS] = {"BM", "BN", "STAGES", "PROMOTE", "CLUSTER"};
+static const char *const wgmma_defines[GH_WGMMA_PARAMS] = {"BM", "BN", "STAGES", "PROMOTE", "CLUSTER", "PERSISTENT"};
 /* DTYPE, A_TYPE and B_TYPE for gemm_common.cuh, by gh_dtype. */
 static const char *const dtype_types[GH_DTYPE_COUNT] = {
     [GH_F32] = "float",    [GH_F64] = "double",   [GH_I32] = "int",      [GH_F16] = "gh_f16",

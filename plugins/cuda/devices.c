@@ -89,10 +89,9 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
     size_t total_mem = 0;
     if ((st = gh_cu_check(cu->cuDeviceTotalMem(&total_mem, d->handle), "cuDeviceTotalMem for device %d", ordinal)))
         return st;
-    int sm_count = 0;
     if ((st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->cc_major)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &d->cc_minor)) ||
-        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &sm_count)) ||
+        (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &d->sm_count)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &d->max_threads_per_block)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &d->max_shared_per_block)) ||
         (st = GH_ATTR(ctx, d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &d->max_shared_per_block_optin)) ||
@@ -134,7 +133,7 @@ static gh_status open_device(gh_plugin *ctx, int ordinal, int driver_version, gh
         .platform = "",
         .global_mem_bytes = total_mem,
         .local_mem_bytes = (uint64_t)d->max_shared_per_block,
-        .compute_units = (uint32_t)sm_count,
+        .compute_units = (uint32_t)d->sm_count,
         .max_workgroup_size = (uint32_t)d->max_threads_per_block,
         .is_software = 0,
         .has_fp64 = 1,

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "buffers.h"
 #include "compile.h"
@@ -12,6 +13,7 @@
 #include "devices.h"
 #include "errors.h"
 #include "kernels.h"
+#include "tile_grid.h"
 #include "wgmma.h"
 
 gh_status gh_cuda_gemm_check(gh_plugin *ctx, const char *call, int device, int kernel, const gh_gemm_args *a,
@@ -92,7 +94,15 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
                                    "%s is %d.%d",
                                    variant, dev->name, dev->cc_major, dev->cc_minor);
-    const gh_cuda_launch_shape shape = gh_cuda_launch_shape_of(kernel, sizing, v, a->m, a->n, a->trans_a, a->trans_b);
+    const char *bound_text = getenv(GH_CUDA_PERSISTENT_GRID_ENV);
+    const int persistent_bound = gh_cuda_persistent_bound(bound_text, dev->sm_count);
+    if (persistent_bound < 0)
+        return gh_plugin_set_error(GH_INVALID_ARGUMENT,
+                                   "%s: %s=%s is not a whole number of blocks from 1 to %d (unset: the device's %d "
+                                   "SMs)",
+                                   variant, GH_CUDA_PERSISTENT_GRID_ENV, bound_text, INT_MAX, dev->sm_count);
+    const gh_cuda_launch_shape shape =
+        gh_cuda_launch_shape_of(kernel, sizing, v, a->m, a->n, a->trans_a, a->trans_b, persistent_bound);
     if (shape.threads > dev->max_threads_per_block)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "%s needs %lld threads per block; %s allows %d "

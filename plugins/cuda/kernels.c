@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "gemmhost/plugin_helpers.h"
+#include "tile_grid.h"
 
 /* naive: a warp spans 32 consecutive columns of one row of C. */
 #define NAIVE_BLOCK_X 32
@@ -314,9 +315,9 @@ void gh_cuda_variant_name(char *out, size_t size, int kernel, gh_cuda_types type
         snprintf(out, size, "gemm_mma (%s, bm %lld bn %lld bk %lld wm %lld wn %lld stages %lld)", dtype,
                  (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5]);
     } else if (kernel == GH_CUDA_WGMMA) {
-        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld promote %lld cluster %lld)", dtype,
-                 (long long)v->wt[0], (long long)v->wt[1], (long long)v->wt[2], (long long)v->wt[3],
-                 (long long)v->wt[4]);
+        snprintf(out, size, "gemm_wgmma (%s, bm %lld bn %lld stages %lld promote %lld cluster %lld persistent %lld)",
+                 dtype, (long long)v->wt[0], (long long)v->wt[1], (long long)v->wt[2], (long long)v->wt[3],
+                 (long long)v->wt[4], (long long)v->wt[5]);
     } else if (kernel == GH_CUDA_BLOCKED)
         snprintf(out, size, "gemm_blocked (%s, tile %lld, work %lld)", dtype, (long long)v->tile, (long long)v->work);
     else if (kernel == GH_CUDA_TILED) snprintf(out, size, "gemm_tiled (%s, tile %lld)", dtype, (long long)v->tile);
@@ -336,7 +337,7 @@ static long long param_kernel_threads(int kernel, const int64_t *w)
 }
 
 gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *v, int64_t m, int64_t n,
-                                             int trans_a, int trans_b)
+                                             int trans_a, int trans_b, int sm_count)
 {
     gh_cuda_launch_shape s = {NAIVE_BLOCK_X, NAIVE_BLOCK_Y, 0, 0, 0, 0, 0, 1};
     if (gh_cuda_kernel_has_param_list(kernel)) {
@@ -351,7 +352,10 @@ gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const g
         /* wgmma's cluster 2: a pair of blocks for each 2 bm x bn (wgmma.cu). */
         const int64_t cluster = kernel == GH_CUDA_WGMMA ? v->wt[GH_WGMMA_CLUSTER] : 1;
         s.cluster = (unsigned)cluster;
-        s.grid_x = ((m + cluster * bm - 1) / (cluster * bm)) * cluster * ((n + bn - 1) / bn);
+        const long long blocks = ((m + cluster * bm - 1) / (cluster * bm)) * cluster * ((n + bn - 1) / bn);
+        /* wgmma's persistent 1: at most a block per SM, each walking its tiles. */
+        s.grid_x =
+            gh_cuda_tile_grid(blocks, s.cluster, kernel == GH_CUDA_WGMMA && v->wt[GH_WGMMA_PERSISTENT], sm_count);
         s.grid_y = 1;
         return s;
     }

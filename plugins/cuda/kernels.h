@@ -76,7 +76,15 @@ enum {
 /* mma's parameters, in the order gemm() takes them. */
 enum { GH_MMA_BM, GH_MMA_BN, GH_MMA_BK, GH_MMA_WM, GH_MMA_WN, GH_MMA_STAGES, GH_MMA_PARAMS };
 /* wgmma's. */
-enum { GH_WGMMA_BM, GH_WGMMA_BN, GH_WGMMA_STAGES, GH_WGMMA_PROMOTE, GH_WGMMA_CLUSTER, GH_WGMMA_PARAMS };
+enum {
+    GH_WGMMA_BM,
+    GH_WGMMA_BN,
+    GH_WGMMA_STAGES,
+    GH_WGMMA_PROMOTE,
+    GH_WGMMA_CLUSTER,
+    GH_WGMMA_PERSISTENT, /* last: tune caches and samples of five parameters keep their meaning */
+    GH_WGMMA_PARAMS
+};
 
 /* The parameter values the source kernels are built for. A kernel's
  * variants (one per combination of its parameters) index a device's module
@@ -108,7 +116,7 @@ extern const int64_t gh_cuda_warptile_samples[GH_CUDA_WARPTILE_SAMPLES][GH_WT_PA
 extern const int64_t gh_cuda_mma_samples[GH_CUDA_MMA_SAMPLES][GH_MMA_PARAMS];
 
 /* And wgmma's. */
-#define GH_CUDA_WGMMA_SAMPLES 6
+#define GH_CUDA_WGMMA_SAMPLES 7
 extern const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS];
 
 /* The one dtype a kernel's sizes and fit rules go by: A's for warptile,
@@ -193,7 +201,8 @@ long long gh_cuda_dynamic_shared_bytes(int kernel, gh_dtype dtype, const gh_cuda
  * fixed 256 threads every device runs), and its grid. shared is static, or
  * for warptile dynamic (given at launch; `dynamic` says which). cluster:
  * the blocks of a thread block cluster along x (wgmma's cluster 2; grid_x a
- * multiple of it), 1 for a plain launch. */
+ * multiple of it), 1 for a plain launch. sm_count: the blocks wgmma's
+ * persistent grid is bound by, the device's SMs (tile_grid.h). */
 typedef struct gh_cuda_launch_shape {
     unsigned block_x, block_y;
     long long threads, shared;
@@ -202,7 +211,7 @@ typedef struct gh_cuda_launch_shape {
     unsigned cluster;
 } gh_cuda_launch_shape;
 gh_cuda_launch_shape gh_cuda_launch_shape_of(int kernel, gh_dtype dtype, const gh_cuda_variant *variant, int64_t m,
-                                             int64_t n, int trans_a, int trans_b);
+                                             int64_t n, int trans_a, int trans_b, int sm_count);
 
 /* The block tile checks warptile and mma share (1, or 0 with why): the
  * warp tile wm x wn divides the block tile bm x bn; its (bm / wm) *

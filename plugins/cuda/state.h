@@ -64,6 +64,7 @@ typedef struct gh_cuda_device {
     int max_shared_per_block;       /* the static __shared__ limit, which these kernels use */
     int max_shared_per_block_optin; /* needs dynamic shared memory; reported only */
     int max_grid_x, max_grid_y;
+    int sm_count;  /* bounds wgmma's persistent grid */
     int max_pitch; /* the largest pitch cuMemcpy2D takes */
     char name[256];
     char driver_version[96];

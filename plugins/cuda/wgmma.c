@@ -14,6 +14,7 @@ static const int64_t wgmma_block_cols[] = {64, 128, 256};
 static const int64_t wgmma_stages[] = {2, 3, 4, 5, 6};
 static const int64_t wgmma_promote[] = {0, 1, 2, 4, 8};
 static const int64_t wgmma_cluster[] = {1, 2};
+static const int64_t wgmma_persistent[] = {0, 1};
 const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
     [GH_WGMMA_BM] = GH_PLUGIN_PARAM(
         "bm", "rows of C a thread block computes, half by each of its two consumer warpgroups", 128, wgmma_block_rows),
@@ -31,13 +32,20 @@ const gh_param_info gh_cuda_wgmma_params[GH_WGMMA_PARAMS] = {
                                          "pairs, each block loading half of their shared B tile into both with TMA "
                                          "multicast (B read from L2 once per pair); 1: each block alone",
                                          1, wgmma_cluster),
+    [GH_WGMMA_PERSISTENT] = GH_PLUGIN_PARAM(
+        "persistent",
+        "1: a block (a pair with cluster 2) per SM at most, each computing tile after tile of C, its TMA producer "
+        "loading the next tile while the consumers store the last (no block launches and pipeline refills between "
+        "tiles); 0: a block per tile",
+        0, wgmma_persistent),
 };
 
 const int64_t gh_cuda_wgmma_samples[GH_CUDA_WGMMA_SAMPLES][GH_WGMMA_PARAMS] = {
-    {128, 256, 4, 0, 1}, /* the default */
-    {128, 128, 6, 0, 1}, {256, 128, 4, 0, 1},
-    {128, 64, 2, 0, 1},  {128, 128, 4, 1, 1}, /* FP8 promoted every 128 K-elements (DeepGEMM's) */
-    {128, 256, 4, 0, 2},                      /* the default in pairs sharing B (TMA multicast) */
+    {128, 256, 4, 0, 1, 0}, /* the default */
+    {128, 128, 6, 0, 1, 0}, {256, 128, 4, 0, 1, 0},
+    {128, 64, 2, 0, 1, 0},  {128, 128, 4, 1, 1, 0}, /* FP8 promoted every 128 K-elements (DeepGEMM's) */
+    {128, 256, 4, 0, 2, 0},                         /* the default in pairs sharing B (TMA multicast) */
+    {128, 256, 4, 0, 1, 1},                         /* the default, persistent: a block per SM */
 };
 
 int gh_cuda_wgmma_fits(gh_dtype dtype, const gh_cuda_variant *v, char *why, size_t why_size)

@@ -50,6 +50,10 @@ void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, 
  * refused, and NVRTC compiles cluster 2 in e4m3, i8 and f16 for sm_90a
  * (`quick`: e4m3 only). */
 void run_compile_cluster_tests(const gh_plugin_api *api, gh_plugin *ctx, int quick);
+/* No device needed: wgmma's persistent parameter (last; 0, 1; default 0),
+ * 2 refused, and NVRTC compiles persistent 1 for sm_90a in e4m3, promoted
+ * e4m3 and i8 in pairs (`quick`: e4m3 only). */
+void run_compile_persistent_tests(const gh_plugin_api *api, gh_plugin *ctx, int quick);
 
 /* gh_test_find_kernel finds a kernel's index by name (tests/support). */
 /* The device's compute capability as major * 10 + minor, read from its

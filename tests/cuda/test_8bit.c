@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cuda_test.h"
+#include "tile_grid.h"
 #include "gemmhost/fp8.h"
 #include "gemmhost/half.h"
 #include "gemm_args.h"
@@ -131,13 +132,19 @@ static void run_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const
             mag[i * t->n + j] = t->scale_c * fabs(t->alpha * t->scale_a * t->scale_b) * abs_sum;
         }
 
-    char what[256];
+    /* every parameter: wgmma's variants differ past the first (persistent, last) */
+    char params[128] = "";
+    for (size_t p = 0; p < t->n_params; ++p) {
+        const size_t used = strlen(params);
+        snprintf(params + used, sizeof params - used, " %lld", (long long)t->params[p]);
+    }
+    char what[320];
     snprintf(what, sizeof what,
-             "%s%s%lld %s x %s -> %s %s %lldx%lldx%lld pad %lld offset %llu alpha %g beta %g scales %g %g %g",
-             t->kernel, t->n_params ? " " : "", t->n_params ? (long long)t->params[0] : 0LL, dtype_name(t->a),
-             dtype_name(t->b), dtype_name(t->c), t->trans_a ? (t->trans_b ? "tt" : "tn") : (t->trans_b ? "nt" : "nn"),
-             (long long)t->m, (long long)t->n, (long long)t->k, (long long)t->pad, (unsigned long long)t->offset,
-             t->alpha, t->beta, t->scale_a, t->scale_b, t->scale_c);
+             "%s%s %s x %s -> %s %s %lldx%lldx%lld pad %lld offset %llu alpha %g beta %g scales %g %g %g", t->kernel,
+             params, dtype_name(t->a), dtype_name(t->b), dtype_name(t->c),
+             t->trans_a ? (t->trans_b ? "tt" : "tn") : (t->trans_b ? "nt" : "nn"), (long long)t->m, (long long)t->n,
+             (long long)t->k, (long long)t->pad, (unsigned long long)t->offset, t->alpha, t->beta, t->scale_a,
+             t->scale_b, t->scale_c);
     gh_buffer *bufs[3] = {NULL, NULL, NULL};
     const int kernel = gh_test_find_kernel(api, ctx, t->kernel);
     const size_t bytes[3] = {na, nb, nc * elem_size(t->c)};
@@ -183,6 +190,17 @@ done:
     free(C0);
     free(ref);
     free(mag);
+}
+
+/* run_case, a persistent wgmma case (its sixth parameter 1) on a grid of
+ * one block, or one pair with cluster 2 (GEMMHOST_CUDA_PERSISTENT_GRID):
+ * the device's SMs would give each block one tile of these matrices. */
+static void run_persistent_case(const gh_plugin_api *api, gh_plugin *ctx, int device, const case_8bit *t, unsigned seed)
+{
+    const int persistent = strcmp(t->kernel, "wgmma") == 0 && t->n_params == 6 && t->params[5];
+    if (persistent) setenv(GH_CUDA_PERSISTENT_GRID_ENV, t->params[4] == 2 ? "2" : "1", 1);
+    run_case(api, ctx, device, t, seed);
+    if (persistent) unsetenv(GH_CUDA_PERSISTENT_GRID_ENV);
 }
 
 /* A request cuBLASLt cannot do: GH_UNSUPPORTED, naming its rule. */
@@ -286,15 +304,21 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
     /* wgmma in FP8 (sm_90a): every pair and C type, nt only (TMA: rows of
      * whole 16 bytes), at its default (the narrow sum never promoted), at
      * 128 x 128 promoted every 128 K-elements, and at its default in pairs
-     * of blocks sharing B (cluster 2); held to the declared 13-bit sum. */
-    const int64_t wg_shapes[][3] = {{37, 53, 48}, {129, 127, 160}, {256, 256, 512}};
-    const int64_t wg_params[][5] = {{128, 256, 4, 0, 1}, {128, 128, 4, 1, 1}, {128, 256, 4, 0, 2}};
-    for (int p = 0; p < 3 && sm == 90; ++p)
+     * of blocks sharing B (cluster 2); held to the declared 13-bit sum. The
+     * same three persistent (a block walking tile after tile) on a grid of
+     * one block, or one pair (GEMMHOST_CUDA_PERSISTENT_GRID), and on a
+     * fourth shape of 15 tiles of 4 steps (2 x 3 pairs' tiles in pairs; 20
+     * at 128 x 128): the steps run on over tiles and round the stages many
+     * times. */
+    const int64_t wg_shapes[][3] = {{37, 53, 48}, {129, 127, 160}, {256, 256, 512}, {520, 600, 416}};
+    const int64_t wg_params[][6] = {{128, 256, 4, 0, 1, 0}, {128, 128, 4, 1, 1, 0}, {128, 256, 4, 0, 2, 0},
+                                    {128, 256, 4, 0, 1, 1}, {128, 128, 4, 1, 1, 1}, {128, 256, 4, 0, 2, 1}};
+    for (int p = 0; p < 6 && sm == 90; ++p)
         for (int combo = 0; combo < 12; ++combo)
-            for (size_t s = 0; s < 3; ++s) {
+            for (size_t s = 0; s < (wg_params[p][5] ? 4u : 3u); ++s) {
                 case_8bit t = {"wgmma",
                                {0},
-                               5,
+                               6,
                                fp8[combo / 6],
                                fp8[(combo / 3) % 2],
                                outs[combo % 3],
@@ -312,24 +336,30 @@ void run_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int device)
                                4,
                                13u};
                 memcpy(t.params, wg_params[p], sizeof wg_params[p]);
-                run_case(api, ctx, device, &t, seed++);
+                run_persistent_case(api, ctx, device, &t, seed++);
             }
     /* wgmma in s8 (sm_90a): i8 x i8 -> i32, exact, nt only, at its default,
-     * at 128 x 128, and at its default in pairs sharing B (cluster 2). */
-    for (int p = 0; p < 3 && sm == 90; ++p)
-        for (size_t s = 0; s < 3; ++s) {
-            const int64_t i8_params[3][5] = {{128, 256, 4, 0, 1}, {128, 128, 6, 0, 1}, {128, 256, 4, 0, 2}};
+     * at 128 x 128, and at its default in pairs sharing B (cluster 2); the
+     * default and the pairs persistent too, as FP8's. */
+    for (int p = 0; p < 5 && sm == 90; ++p) {
+        const int64_t i8_params[5][6] = {{128, 256, 4, 0, 1, 0},
+                                         {128, 128, 6, 0, 1, 0},
+                                         {128, 256, 4, 0, 2, 0},
+                                         {128, 256, 4, 0, 1, 1},
+                                         {128, 256, 4, 0, 2, 1}};
+        for (size_t s = 0; s < (i8_params[p][5] ? 4u : 3u); ++s) {
             case_8bit t = {
-                "wgmma", {0}, 5, GH_I8, GH_I8, GH_I32, 0, 1, wg_shapes[s][0], wg_shapes[s][1], wg_shapes[s][2],
+                "wgmma", {0}, 6, GH_I8, GH_I8, GH_I32, 0, 1, wg_shapes[s][0], wg_shapes[s][1], wg_shapes[s][2],
                 0,       0,   3, -2,    1,     1,      1, 0};
             memcpy(t.params, i8_params[p], sizeof i8_params[p]);
-            run_case(api, ctx, device, &t, seed++);
+            run_persistent_case(api, ctx, device, &t, seed++);
         }
+    }
     if (sm == 90) {
-        case_8bit w = {"wgmma", {128, 256, 4, 0, 1}, 5, GH_E4M3, GH_E4M3, GH_F32, 0, 0, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
-                       0};
+        case_8bit w = {
+            "wgmma", {128, 256, 4, 0, 1, 0}, 6, GH_E4M3, GH_E4M3, GH_F32, 0, 0, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1, 0};
         expect_refusal(api, ctx, device, &w, "no transposed FP8 form");
-        case_8bit wi = {"wgmma", {128, 256, 4, 0, 1}, 5, GH_I8, GH_I8, GH_I32, 1, 1, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
+        case_8bit wi = {"wgmma", {128, 256, 4, 0, 1, 0}, 6, GH_I8, GH_I8, GH_I32, 1, 1, 64, 64, 64, 0, 0, 1, 0, 1, 1, 1,
                         0};
         expect_refusal(api, ctx, device, &wi, "no transposed s8 form");
     }

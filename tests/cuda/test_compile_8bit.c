@@ -145,41 +145,41 @@ void run_compile_8bit_tests(const gh_plugin_api *api, gh_plugin *ctx, int full, 
     const gh_type_combo *wg_i8 = wg ? find_combo(wg, GH_I8, GH_I8, GH_I32) : NULL;
     CHECK(wg_i8 && wg_i8->accumulate == GH_PREC_AS_STORED && wg_i8->accumulate_bits == 0,
           "wgmma lists i8 x i8 -> i32 with exact sums");
-    if (CHECK(wg && wg->n_params == 5 && wg_listed == 12,
-              "wgmma lists the 12 FP8 combinations, each a 13-bit sum never promoted (%d), and takes 5 parameters",
+    if (CHECK(wg && wg->n_params == 6 && wg_listed == 12,
+              "wgmma lists the 12 FP8 combinations, each a 13-bit sum never promoted (%d), and takes 6 parameters",
               wg_listed)) {
-        const int64_t promoted[5] = {128, 128, 4, 1, 1};
+        const int64_t promoted[6] = {128, 128, 4, 1, 1, 0};
         if (compile_one(api, ctx, compile, wgmma, wg, (type_set){GH_E4M3, GH_E4M3, GH_F32}, 9, 0)) return;
         if (compile_one(api, ctx, compile, wgmma, wg, (type_set){GH_I8, GH_I8, GH_I32}, 9, 0)) return;
-        gh_status is = compile(ctx, wgmma, GH_I8, GH_I8, GH_I32, promoted, 5, 9, 0);
+        gh_status is = compile(ctx, wgmma, GH_I8, GH_I8, GH_I32, promoted, 6, 9, 0);
         CHECK(is == GH_UNSUPPORTED && contains(api->last_error(ctx), "only FP8"),
               "compile refuses wgmma i8 with promote 1 (status %d: %s)", (int)is, api->last_error(ctx));
-        gh_status ws = compile(ctx, wgmma, GH_E4M3, GH_E5M2, GH_BF16, promoted, 5, 9, 0);
+        gh_status ws = compile(ctx, wgmma, GH_E4M3, GH_E5M2, GH_BF16, promoted, 6, 9, 0);
         CHECK(ws == GH_OK, "NVRTC compiles wgmma e4m3 x e5m2 -> bf16 at 128 x 128, promote 1, for sm_90a%s%.600s",
               ws ? ": " : "", ws ? api->last_error(ctx) : "");
         for (size_t c = 0; full && c < wg->n_combos; ++c)
             if (compile_one(api, ctx, compile, wgmma, wg, (type_set){wg->combos[c].a, wg->combos[c].b, wg->combos[c].c},
                             9, 0))
                 return;
-        ws = compile(ctx, wgmma, GH_F16, GH_F16, GH_F16, promoted, 5, 9, 0);
+        ws = compile(ctx, wgmma, GH_F16, GH_F16, GH_F16, promoted, 6, 9, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "only FP8"),
               "compile refuses wgmma f16 with promote 1 (status %d: %s)", (int)ws, api->last_error(ctx));
-        const int64_t wide[5] = {128, 256, 4, 1, 1};
-        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, wide, 5, 9, 0);
+        const int64_t wide[6] = {128, 256, 4, 1, 1, 0};
+        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, wide, 6, 9, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "three sets of accumulators"),
               "compile refuses wgmma FP8 128 x 256 with promote 1, naming the three sets (status %d: %s)", (int)ws,
               api->last_error(ctx));
         /* 3 x 64 accumulators as at 128 x 128, but ptxas spills them. */
-        const int64_t tall[5] = {256, 64, 4, 1, 1};
-        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, tall, 5, 9, 0);
+        const int64_t tall[6] = {256, 64, 4, 1, 1, 0};
+        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, tall, 6, 9, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "bm 256 spills"),
               "compile refuses wgmma FP8 256 x 64 with promote 1, saying it spills (status %d: %s)", (int)ws,
               api->last_error(ctx));
-        const int64_t narrow[5] = {128, 64, 6, 2, 1};
-        ws = compile(ctx, wgmma, GH_E5M2, GH_E4M3, GH_F16, narrow, 5, 9, 0);
+        const int64_t narrow[6] = {128, 64, 6, 2, 1, 0};
+        ws = compile(ctx, wgmma, GH_E5M2, GH_E4M3, GH_F16, narrow, 6, 9, 0);
         CHECK(ws == GH_OK, "NVRTC compiles wgmma e5m2 x e4m3 -> f16 at 128 x 64, promote 2, for sm_90a%s%.600s",
               ws ? ": " : "", ws ? api->last_error(ctx) : "");
-        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, promoted, 5, 8, 0);
+        ws = compile(ctx, wgmma, GH_E4M3, GH_E4M3, GH_F32, promoted, 6, 8, 0);
         CHECK(ws == GH_UNSUPPORTED && contains(api->last_error(ctx), "sm_90a"),
               "compile refuses wgmma FP8 for sm_80 (status %d: %s)", (int)ws, api->last_error(ctx));
     }

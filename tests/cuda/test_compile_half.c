@@ -27,7 +27,7 @@ typedef struct compile_case {
 
 /* mma's default and its smallest shape; wgmma's default and its smallest blocks. */
 static const int64_t mma_samples[][6] = {{128, 128, 32, 64, 64, 4}, {64, 64, 16, 32, 32, 2}};
-static const int64_t wgmma_samples[][5] = {{128, 256, 4, 0, 1}, {128, 64, 2, 0, 1}};
+static const int64_t wgmma_samples[][6] = {{128, 256, 4, 0, 1, 0}, {128, 64, 2, 0, 1, 0}};
 
 static const compile_case cases[] = {
     {"naive", {0, 0}, 0},  {"tiled", {4, 0}, 1},     {"tiled", {8, 0}, 1},    {"tiled", {16, 0}, 1},
@@ -87,7 +87,7 @@ static int compile_half_sweep(const gh_plugin_api *api, gh_plugin *ctx, gemmhost
     for (size_t d = 0; d < 3; ++d)
         for (size_t i = 0; i < (mma_dtypes[d] == GH_BF16 ? 2u : 1u); ++i) {
             const int64_t *p = wgmma_samples[i];
-            gh_status st = compile(ctx, wgmma, mma_dtypes[d], p, 5, 9, 0);
+            gh_status st = compile(ctx, wgmma, mma_dtypes[d], p, 6, 9, 0);
             CHECK(st == GH_OK, "NVRTC compiles wgmma %s %lldx%lld stages %lld for sm_90a%s%.600s",
                   mma_dtypes[d] == GH_F32   ? "f32"
                   : mma_dtypes[d] == GH_F16 ? "f16"
@@ -124,11 +124,11 @@ void run_compile_half_tests(const gh_plugin_api *api, gh_plugin *ctx, int full)
 
     /* wgmma: refused for sm_80, and where the accumulators would not fit. */
     const int wgmma = gh_test_find_kernel(api, ctx, "wgmma");
-    mst = compile(ctx, wgmma, GH_F16, wgmma_samples[0], 5, 8, 0);
+    mst = compile(ctx, wgmma, GH_F16, wgmma_samples[0], 6, 8, 0);
     CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "sm_90a"),
           "compile refuses wgmma for sm_80, naming sm_90a (status %d: %s)", (int)mst, api->last_error(ctx));
-    int64_t too_wide[5] = {256, 256, 2, 0, 1};
-    mst = compile(ctx, wgmma, GH_BF16, too_wide, 5, 9, 0);
+    int64_t too_wide[6] = {256, 256, 2, 0, 1, 0};
+    mst = compile(ctx, wgmma, GH_BF16, too_wide, 6, 9, 0);
     CHECK(mst == GH_UNSUPPORTED && contains(api->last_error(ctx), "accumulators"),
           "compile refuses wgmma 256 x 256, naming the accumulators (status %d: %s)", (int)mst, api->last_error(ctx));
 

@@ -34,7 +34,7 @@ static const struct {
 } small_params[] = {
     {"mma", 0, 6, {64, 64, 16, 32, 32, 2}},
     {"blocked", 1, 2, {32, 2}},
-    {"wgmma", 1, 5, {128, 64, 2, 0, 1}},
+    {"wgmma", 1, 6, {128, 64, 2, 0, 1, 0}},
 };
 
 void run_compile_sample_tests(const gh_plugin_api *api, gh_plugin *ctx, int quick)

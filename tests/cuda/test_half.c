@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cuda_test.h"
+#include "tile_grid.h"
 #include "variant.h"
 #include "data.h"
 #include "gemm_args.h"
@@ -32,7 +33,10 @@
  * wgmma at its default, 256-row blocks and its smallest, and the default
  * and the smallest in pairs of blocks sharing B (cluster 2: B's half boxes
  * when K-major, its 64-wide pieces when N-major; with bn 64 the pair's
- * first block loads the one piece). */
+ * first block loads the one piece); and persistent (a block walking tile
+ * after tile) with grids of 3 blocks, 1 block and 1 pair, so that each
+ * block walks many tiles on these small matrices (tiles 128 x 64: 8 x 16 at
+ * 1000 x 1000 for the one block). */
 static const variant variants[] = {
     CLASSIC_VARIANTS,
     {"cublas-tf32", {0, 0}},
@@ -42,13 +46,25 @@ static const variant variants[] = {
     {"mma", {128, 128, 32, 64, 64, 4}},
     {"mma", {64, 64, 16, 32, 32, 2}},
     {"mma", {256, 128, 32, 128, 32, 3}},
-    {"wgmma", {128, 256, 4, 0, 1}},
-    {"wgmma", {256, 128, 3, 0, 1}},
-    {"wgmma", {128, 64, 2, 0, 1}},
-    {"wgmma", {128, 256, 4, 0, 2}},
-    {"wgmma", {128, 64, 2, 0, 2}},
+    {"wgmma", {128, 256, 4, 0, 1, 0}},
+    {"wgmma", {256, 128, 3, 0, 1, 0}},
+    {"wgmma", {128, 64, 2, 0, 1, 0}},
+    {"wgmma", {128, 256, 4, 0, 2, 0}},
+    {"wgmma", {128, 64, 2, 0, 2, 0}},
+    {"wgmma", {128, 256, 4, 0, 1, 1}},
+    {"wgmma", {128, 64, 2, 0, 1, 1}},
+    {"wgmma", {128, 64, 2, 0, 2, 1}},
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
+
+/* The grid a persistent wgmma variant runs at here (GEMMHOST_CUDA_PERSISTENT_GRID):
+ * one pair in pairs, one block at bn 64, else 3 blocks; NULL for the rest
+ * (the device's SMs would give each block one tile of these matrices). */
+static const char *persistent_grid_of(const variant *v)
+{
+    if (strcmp(v->kernel, "wgmma") != 0 || !v->params[5]) return NULL;
+    return v->params[4] == 2 ? "2" : v->params[1] == 64 ? "1" : "3";
+}
 
 /* M, N, K: one element, one row, one column, primes, K below every tile,
  * tile +- 1 (blocked's 64 and 128 too), K = 4096 for a small C (f16
@@ -151,12 +167,15 @@ static gh_status run_variant(const gh_plugin_api *api, gh_plugin *ctx, int devic
                                                 n_params_of(v) ? v->params : NULL, n_params_of(v));
     *timing = (gh_gemm_timing){.size = sizeof *timing, .kernel_ms = -1.0, .clock = GH_CLOCK_HOST};
     const int kernel = gh_test_find_kernel(api, ctx, v->kernel);
+    const char *grid = persistent_grid_of(v);
+    if (grid) setenv(GH_CUDA_PERSISTENT_GRID_ENV, grid, 1);
     if (stream) {
-        if ((st = api->gemm_async(ctx, stream, kernel, &args, timing)) || (st = api->stream_synchronize(ctx, stream)))
-            return st;
-    } else if ((st = api->gemm(ctx, device, kernel, &args, timing))) {
-        return st;
+        if (!(st = api->gemm_async(ctx, stream, kernel, &args, timing))) st = api->stream_synchronize(ctx, stream);
+    } else {
+        st = api->gemm(ctx, device, kernel, &args, timing);
     }
+    if (grid) unsetenv(GH_CUDA_PERSISTENT_GRID_ENV);
+    if (st) return st;
     return api->download(ctx, dc->buf_c, 0, dc->c_out.storage, gh_matrix_storage_bytes(&dc->c_out));
 }
 

@@ -105,9 +105,9 @@ static void test_generated_header(const gh_plugin_api *api, gh_plugin *ctx, cons
     gemmhost_cuda_compile_fn compile = (gemmhost_cuda_compile_fn)api->get_proc(GEMMHOST_CUDA_COMPILE);
     const int kernel = gh_test_find_kernel(api, ctx, "wgmma");
     const gh_kernel_info *info = kernel >= 0 ? api->kernel_info(ctx, kernel) : NULL;
-    const int64_t small[5] = {128, 64, 2, 0, 1}; /* bm, bn, stages, promote, cluster */
+    const int64_t small[6] = {128, 64, 2, 0, 1, 0}; /* bm, bn, stages, promote, cluster, persistent */
     if (!CHECK(compile && info && info->n_params == sizeof small / sizeof small[0],
-               "get_proc(%s) and kernel wgmma, with 5 parameters", GEMMHOST_CUDA_COMPILE))
+               "get_proc(%s) and kernel wgmma, with 6 parameters", GEMMHOST_CUDA_COMPILE))
         return;
     gh_status st = compile(ctx, kernel, GH_F16, small, info->n_params, 9, 0);
     const char *e = api->last_error(ctx);
@@ -194,7 +194,7 @@ static void test_kernel_infos(const gh_plugin_api *api, gh_plugin *ctx)
                 {"blocked", all, 2},
                 {"warptile", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 9},
                 {"mma", GH_DTYPE_BIT(GH_F32) | half, 6},
-                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 5},
+                {"wgmma", GH_DTYPE_BIT(GH_F32) | half, 6},
                 {"cublas", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
                 {"cublas-tf32", GH_DTYPE_BIT(GH_F32), 0},
                 {"cublas-strict", GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F64) | half, 0},
@@ -503,6 +503,7 @@ int main(int argc, char **argv)
                 run_compile_warptile_tests(api, ctx, full);
                 run_compile_8bit_tests(api, ctx, full, !full && quick && atoi(quick));
                 run_compile_cluster_tests(api, ctx, !full && quick && atoi(quick));
+                run_compile_persistent_tests(api, ctx, !full && quick && atoi(quick));
             }
             int n = device_part ? api->device_count(ctx) : 0;
             if (device_part && n == 0) {

@@ -12,7 +12,7 @@ shift 5
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/expect.sh"
 
-shape=(-DBM=128 -DBN=256 -DSTAGES=4 -DPROMOTE=0)
+shape=(-DBM=128 -DBN=256 -DSTAGES=4 -DPROMOTE=0 -DPERSISTENT=0)
 for cluster in 1 2; do
   base="$out_dir/wgmma_cluster${cluster}_$name"
   out=$("$nvcc" -cubin -arch=sm_90a -Xptxas -v -Xptxas -warn-spills -Xptxas -Werror "$@" "${shape[@]}" \

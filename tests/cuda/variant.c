@@ -8,7 +8,8 @@ size_t n_params_of(const variant *v)
 {
     if (strcmp(v->kernel, "warptile") == 0) return 9;
     if (strcmp(v->kernel, "mma") == 0) return 6;
-    if (strcmp(v->kernel, "wgmma") == 0) return 5; /* bm, bn, stages, promote (0 unless FP8), cluster (1, 2) */
+    if (strcmp(v->kernel, "wgmma") == 0)
+        return 6; /* bm, bn, stages, promote (0 unless FP8), cluster (1, 2), persistent (0, 1) */
     return v->params[0] ? (v->params[1] ? 2 : 1) : 0;
 }
 
@@ -28,8 +29,9 @@ void variant_name(const variant *v, char *out, size_t size)
         return;
     }
     if (strcmp(v->kernel, "wgmma") == 0) {
-        snprintf(out, size, "wgmma %lldx%lld stages %lld promote %lld cluster %lld", (long long)v->params[0],
-                 (long long)v->params[1], (long long)v->params[2], (long long)v->params[3], (long long)v->params[4]);
+        snprintf(out, size, "wgmma %lldx%lld stages %lld promote %lld cluster %lld persistent %lld",
+                 (long long)v->params[0], (long long)v->params[1], (long long)v->params[2], (long long)v->params[3],
+                 (long long)v->params[4], (long long)v->params[5]);
         return;
     }
     if (v->params[1])

@@ -9,7 +9,7 @@
 typedef struct variant {
     const char *kernel;
     int64_t params[9]; /* tile (0: no parameter), then work for blocked (0: none); warptile's nine, mma's six,
-                          wgmma's five */
+                          wgmma's six */
 } variant;
 
 /* What test_gemm.c and test_half.c both sweep, first in their tables: naive,
@@ -26,7 +26,7 @@ typedef struct variant {
     {"cublas", {0, 0}}
 /* clang-format on */
 
-/* The number of parameters the kernel takes: 0, 1 (tile), 2 (tile, work), warptile's 9, mma's 6 or wgmma's 5. */
+/* The number of parameters the kernel takes: 0, 1 (tile), 2 (tile, work), warptile's 9, mma's 6 or wgmma's 6. */
 size_t n_params_of(const variant *v);
 /* "tiled tile=16", "blocked tile=128 work=8", "naive", "warptile 128x128x16 warp ...". */
 void variant_name(const variant *v, char *out, size_t size);
