@@ -13,9 +13,10 @@
 #   ARCH    ptxas's -arch (default sm_90; wgmma's sm_90a, for which the PTX
 #           is rewritten as the plugin does: its "//SM90A " marks dropped,
 #           the target sm_90a, and clang's .version raised to 8.0)
-#   each variant: f16, bf16, f32 or f64, then the kernel's defines, e.g.
+#   each variant: f16, bf16, f32, f64 or i8 (i8 x i8 -> i32, as the plugin
+#   builds it: C int, -DGH_A_I8 -DGH_B_I8), then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
-#   none: mma's variants of config/bench-mma-opencl.ini and its f32 default,
+#   none: mma's variants of config/bench-mma-opencl.ini, its f32 and i8 defaults,
 #   or warptile's default in f32, f16 and bf16, and f32's cp.async programs
 #   (with GH_NV_REGISTER_CAP, for the late barrier, as the plugin builds them),
 #   or wgmma's default and tests/opencl/wgmma.ini's in f16 and bf16.
@@ -59,8 +60,10 @@ elif [ $# -eq 0 ]; then
       $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=3 \
       $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4
   done
-  # f32 (TF32): the default as built (16 deep) and tests/opencl/mma.ini's 4 stages.
-  set -- "$@" f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4
+  # f32 (TF32): the default as built (16 deep) and tests/opencl/mma.ini's 4 stages;
+  # i8 (32 deep only): the default and 4 stages of 64 x 64.
+  set -- "$@" f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4 \
+    i8:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 i8:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4
 fi
 
 clang=
@@ -146,7 +149,8 @@ for variant in "$@"; do
     bf16) types="-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1" ;;
     f32) types="-DSTORE_T=float -DACC_T=float" ;;
     f64) types="-DSTORE_T=double -DACC_T=double -DGH_FP64=1" ;;
-    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32 or f64" >&2; exit 2 ;;
+    i8) types="-DSTORE_T=int -DACC_T=int -DGH_A_I8=1 -DGH_B_I8=1" ;;
+    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32, f64 or i8" >&2; exit 2 ;;
   esac
   [ "$defines" != "$variant" ] || defines=
   dflags=
