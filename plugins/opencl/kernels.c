@@ -176,7 +176,7 @@ typedef struct inline_ptx_need {
 } inline_ptx_need;
 
 static const inline_ptx_need inline_ptx_needs[OCL_KERNEL_COUNT] = {
-    [OCL_KERNEL_MMA] = {"mma.sync", 8, 0, 0, "bf16 and TF32 mma.sync",
+    [OCL_KERNEL_MMA] = {"mma.sync", 8, 0, 0, "bf16, TF32 and m16n8k32 s8 mma.sync",
                         ". Elsewhere a vendor matrix extension would be the route: "
                         "cl_intel_subgroup_matrix_multiply_accumulate (Intel), or a future cl_khr one"},
     [OCL_KERNEL_WGMMA] = {"Hopper's sm_90a instructions", 9, 0, 1,
