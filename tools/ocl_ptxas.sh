@@ -161,7 +161,8 @@ for variant in "$@"; do
     continue
   fi
   # mma or wgmma without MMA_PATH: all eight programs the plugin may build, in one
-  # line: registers per path and anything about spills (or the stack).
+  # line: registers per path and anything about spills (or the stack). Path - 1
+  # is trans_a + 2 trans_b (+ 4 for 16-byte copies): nn, tn, nt, tt in that order.
   regs= extra= mmas= ok=1
   for path in 1 2 3 4 5 6 7 8; do
     if ! build "$variant,MMA_PATH=$path" "$types" "$dflags -DMMA_PATH=$path"; then ok=0; failed=1; continue; fi
@@ -172,6 +173,6 @@ for variant in "$@"; do
     mmas+=" $(grep -o '[0-9]* wgmma.mma_async' <<<"$line" | grep -o '^[0-9]*')"
   done
   [ "$arch" = sm_90a ] && smem+="; wgmma.mma_async by path:$mmas"
-  [ $ok = 1 ] && echo "$variant: registers by path (nn nt tn tt, then 16-byte nn nt tn tt):$regs; $smem${extra:+; SPILLS:$extra}"
+  [ $ok = 1 ] && echo "$variant: registers by path (nn tn nt tt, then 16-byte nn tn nt tt):$regs; $smem${extra:+; SPILLS:$extra}"
 done
 exit $failed
