@@ -212,7 +212,7 @@ inline __attribute__((always_inline)) uint pack4(__local const raw_t *s, const i
             const int g_ = lane / 4, t_ = lane % 4;                                                             \
             for (int r_ = 0; r_ < 4; ++r_)                                                                      \
                 (a)[r_] = pack4((s), (row), (k0) + 4 * t_ + (r_ / 2) * 16, (m0) + g_ + (r_ % 2) * 8);           \
-        } else if (TF32) {                                                                                             \
+        } else if (TF32) {                                                                                      \
             __local const raw_t *f_ = (s);                                                                      \
             const int g_ = lane / 4, t_ = lane % 4;                                                             \
             (a)[0] = to_tf32((xc) ? f_[((k0) + t_) * (row) + (m0) + g_] : f_[((m0) + g_) * (row) + (k0) + t_]);  \
@@ -239,7 +239,7 @@ inline __attribute__((always_inline)) uint pack4(__local const raw_t *s, const i
             const int g_ = lane / 4, t_ = lane % 4;                                                             \
             for (int r_ = 0; r_ < 4; ++r_)                                                                      \
                 (b)[r_] = pack4((s), (row), (k0) + 4 * t_ + (r_ % 2) * 16, (n0) + g_ + (r_ / 2) * 8);           \
-        } else if (TF32) {                                                                                             \
+        } else if (TF32) {                                                                                      \
             __local const raw_t *f_ = (s);                                                                      \
             const int g_ = lane / 4, t_ = lane % 4;                                                             \
             (b)[0] = to_tf32((xc) ? f_[((k0) + t_) * (row) + (n0) + g_] : f_[((n0) + g_) * (row) + (k0) + t_]);  \
