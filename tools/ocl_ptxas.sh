@@ -13,9 +13,10 @@
 #   ARCH    ptxas's -arch (default sm_90; wgmma's sm_90a, for which the PTX
 #           is rewritten as the plugin does: its "//SM90A " marks dropped,
 #           the target sm_90a, and clang's .version raised to 8.0)
-#   each variant: f16, bf16, f32 or f64, then the kernel's defines, e.g.
+#   each variant: f16, bf16, f32, f64 or i8 (i8 x i8 -> i32, as the plugin
+#   builds it: C int, -DGH_A_I8 -DGH_B_I8), then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
-#   none: mma's variants of config/bench-mma-opencl.ini and its f32 default,
+#   none: mma's variants of config/bench-mma-opencl.ini, its f32 and i8 defaults,
 #   or warptile's default in f32, f16 and bf16, and f32's cp.async programs
 #   (with GH_NV_REGISTER_CAP, for the late barrier, as the plugin builds them),
 #   or wgmma's default and tests/opencl/wgmma.ini's in f16 and bf16.
@@ -59,8 +60,10 @@ elif [ $# -eq 0 ]; then
       $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=3 \
       $t:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4
   done
-  # f32 (TF32): the default as built (16 deep) and tests/opencl/mma.ini's 4 stages.
-  set -- "$@" f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4
+  # f32 (TF32): the default as built (16 deep) and tests/opencl/mma.ini's 4 stages;
+  # i8 (32 deep only): the default and 4 stages of 64 x 64.
+  set -- "$@" f32:BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2 f32:BM=64,BN=64,BK=16,WM=32,WN=32,STAGES=4 \
+    i8:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2 i8:BM=64,BN=64,BK=32,WM=32,WN=32,STAGES=4
 fi
 
 clang=
@@ -146,7 +149,8 @@ for variant in "$@"; do
     bf16) types="-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1" ;;
     f32) types="-DSTORE_T=float -DACC_T=float" ;;
     f64) types="-DSTORE_T=double -DACC_T=double -DGH_FP64=1" ;;
-    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32 or f64" >&2; exit 2 ;;
+    i8) types="-DSTORE_T=int -DACC_T=int -DGH_A_I8=1 -DGH_B_I8=1" ;;
+    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32, f64 or i8" >&2; exit 2 ;;
   esac
   [ "$defines" != "$variant" ] || defines=
   dflags=
@@ -157,7 +161,8 @@ for variant in "$@"; do
     continue
   fi
   # mma or wgmma without MMA_PATH: all eight programs the plugin may build, in one
-  # line: registers per path and anything about spills (or the stack).
+  # line: registers per path and anything about spills (or the stack). Path - 1
+  # is trans_a + 2 trans_b (+ 4 for 16-byte copies): nn, tn, nt, tt in that order.
   regs= extra= mmas= ok=1
   for path in 1 2 3 4 5 6 7 8; do
     if ! build "$variant,MMA_PATH=$path" "$types" "$dflags -DMMA_PATH=$path"; then ok=0; failed=1; continue; fi
@@ -168,6 +173,6 @@ for variant in "$@"; do
     mmas+=" $(grep -o '[0-9]* wgmma.mma_async' <<<"$line" | grep -o '^[0-9]*')"
   done
   [ "$arch" = sm_90a ] && smem+="; wgmma.mma_async by path:$mmas"
-  [ $ok = 1 ] && echo "$variant: registers by path (nn nt tn tt, then 16-byte nn nt tn tt):$regs; $smem${extra:+; SPILLS:$extra}"
+  [ $ok = 1 ] && echo "$variant: registers by path (nn tn nt tt, then 16-byte nn tn nt tt):$regs; $smem${extra:+; SPILLS:$extra}"
 done
 exit $failed

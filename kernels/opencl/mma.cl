@@ -9,6 +9,8 @@
  * tensor-core tiles of 16 x 8, summed in f32 registers. f16 and bf16
  * multiply as stored (mma.sync m16n8k16); f32 is rounded to TF32 to nearest
  * (cvt.rna) as its fragments load (m16n8k8), which the plugin declares.
+ * i8 x i8 -> i32 (-DGH_A_I8 -DGH_B_I8, C int) multiplies as stored with s32
+ * sums (m16n8k32.s8), exact; alpha and beta are ints (common.cl's store_c).
  *
  * Along K, in steps of BK, tiles of op(A) and op(B) go through STAGES
  * buffers in local memory, copied by cp.async straight from global memory
@@ -16,7 +18,8 @@
  * their rows are whole 16 bytes (the VEC path; pieces wholly past an edge
  * are zero-filled by a source size of 0, pieces cut by it read only their
  * inside part), else single elements (4-byte cp.async for f32, plain loads
- * and stores for the 16-bit types, which cp.async cannot move alone).
+ * and stores for the 16-bit types and bytes, which cp.async cannot move
+ * alone).
  * Each step's copies are one commit group; waiting for all but the newest
  * STAGES - 2 groups, then one barrier, makes step s readable.
  *
@@ -26,6 +29,11 @@
  *  - 16-bit: ldmatrix.x4, .trans where the tile is M- or N-contiguous; rows
  *    padded by 16 bytes, so the 8 rows of an 8 x 8 read start in 8
  *    different groups of 4 banks;
+ *  - i8: K-contiguous tiles through the same ldmatrix (an 8 x 8 piece of
+ *    16-bit elements is 8 rows of 16 bytes, and its lane layout is the s8
+ *    fragment's: row lane / 4, bytes 4 (lane % 4) ..); M- or N-contiguous
+ *    ones byte by byte, four bytes packed per register (ldmatrix cannot
+ *    transpose bytes), so nt is i8's fast layout; rows padded by 16 bytes;
  *  - f32: one 4-byte read per element, lane (g, t) = (lane / 4, lane % 4)
  *    reading row g, column t of a K-contiguous tile (rows padded by 4) or
  *    row t, column g of an M/N-contiguous one (padded by 8).
@@ -34,12 +42,12 @@
  * (MMA_PATH), so each holds one body whose registers are allocated alone:
  * one kernel branching into all eight spills (ptxas, sm_90).
  *
- * Defines (besides common.cl's): BM, BN (64, 128, 256), BK (16, 32), WM, WN
- * (32, 64), STAGES (2-4), MMA_PATH (1-8, below). The plugin computes the
- * same local memory size (MMA_LOCAL_BYTES below; plugins/opencl/kernels.c),
- * takes BK 16 where 32 does not fit and refuses a variant the device's
- * local memory cannot hold (NVIDIA's: 48 KB). Any M, N, K, transposes,
- * alpha/beta, ld and offsets.
+ * Defines (besides common.cl's): BM, BN (64, 128, 256), BK (16, 32; 32 for
+ * i8), WM, WN (32, 64), STAGES (2-4), MMA_PATH (1-8, below). The plugin
+ * computes the same local memory size (MMA_LOCAL_BYTES below;
+ * plugins/opencl/mma.c), takes BK 16 where 32 does not fit (not for i8) and
+ * refuses a variant the device's local memory cannot hold (NVIDIA's: 48
+ * KB). Any M, N, K, transposes, alpha/beta, ld and offsets.
  */
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(STAGES) || \
     !defined(MMA_PATH)
@@ -56,18 +64,34 @@
 #define FM      (WM / 16) /* tensor-core tiles of a warp along M */
 #define FN      (WN / 8)  /* and along N */
 
-#if defined(GH_STORE_F16) || defined(GH_STORE_BF16)
+#if defined(GH_A_I8) != defined(GH_B_I8) || defined(GH_A_E4M3) || defined(GH_A_E5M2) || defined(GH_B_E4M3) || \
+    defined(GH_B_E5M2)
+#error "mma takes 8-bit inputs as i8 x i8 only"
+#endif
+#if defined(GH_A_I8)
 #define TF32 0
-typedef ushort raw_t; /* an element's bits as stored */
+#define S8   1
+typedef uchar raw_t; /* an element's bits as stored */
+typedef int acc_t;   /* the sums: s32 */
+#define ACC_OUT "+r" /* their asm constraint */
+#elif defined(GH_STORE_F16) || defined(GH_STORE_BF16)
+#define TF32 0
+#define S8   0
+typedef ushort raw_t;
+typedef float acc_t;
+#define ACC_OUT "+f"
 #else
 #define TF32 1
+#define S8   0
 typedef uint raw_t;
+typedef float acc_t;
+#define ACC_OUT "+f"
 #endif
 #define ES     ((int)sizeof(raw_t))
-#define MMA_K  (TF32 ? 8 : 16)
-#define GV     (16 / ES)        /* elements in a 16-byte piece */
-#define PAD_KC (TF32 ? 4 : 8)   /* row padding of a K-contiguous tile */
-#define PAD_XC 8                /* and of an M- or N-contiguous one */
+#define MMA_K  (TF32 ? 8 : S8 ? 32 : 16)
+#define GV     (16 / ES)                 /* elements in a 16-byte piece */
+#define PAD_KC (TF32 ? 4 : S8 ? 16 : 8)  /* row padding of a K-contiguous tile */
+#define PAD_XC (S8 ? 16 : 8)             /* and of an M- or N-contiguous one */
 
 /* A tile as stored: ROWS rows of LEN contiguous elements, each row ROW long.
  * op(A) is M-contiguous (s[k][m]) with trans_a, op(B) N-contiguous (s[k][n])
@@ -86,6 +110,9 @@ typedef uint raw_t;
 
 #if BK % 16 != 0 || STAGES < 2 || BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 16 != 0
 #error "BK a multiple of 16, at least two stages, warp tiles of whole 16 x 16 dividing the block"
+#endif
+#if BK % MMA_K != 0
+#error "BK a multiple of the tensor-core step (32 for i8: m16n8k32)"
 #endif
 
 /* cp.async: COPY16, COPY4, ASYNC_COMMIT and ASYNC_WAIT (common.cl). The
@@ -125,7 +152,7 @@ inline __attribute__((always_inline)) void copy_tile(__local raw_t *dst, __globa
         __local raw_t *to = dst + r * row + l;
         if (vec) COPY16(to, from, in_row * ES);
         else if (TF32) COPY4(to, from, in_row * 4);
-        else *to = in_row ? *from : (raw_t)0; /* 2 bytes: cp.async moves 4 at least */
+        else *to = in_row ? *from : (raw_t)0; /* 1 or 2 bytes: cp.async moves 4 at least */
     }
 }
 
@@ -152,9 +179,19 @@ inline __attribute__((always_inline)) uint to_tf32(const uint bits)
     return r;
 }
 
-/* D += A * B on one 16 x 8 tile: D an array of 4 floats (a macro, so that
+/* Four bytes of an 8-bit tile stored [k][x] (M- or N-contiguous), element
+ * i in byte i: the fragment's k .. k + 3 of one m or n. */
+inline __attribute__((always_inline)) uint pack4(__local const raw_t *s, const int row, const int k, const int x)
+{
+    return (uint)s[k * row + x] | (uint)s[(k + 1) * row + x] << 8 | (uint)s[(k + 2) * row + x] << 16 |
+           (uint)s[(k + 3) * row + x] << 24;
+}
+
+/* D += A * B on one 16 x 8 tile: D an array of 4 acc_t (a macro, so that
  * the accumulators stay in registers). */
-#if defined(GH_STORE_F16)
+#if S8
+#define MMA_SHAPE "m16n8k32.row.col.s32.s8.s8.s32"
+#elif defined(GH_STORE_F16)
 #define MMA_SHAPE "m16n8k16.row.col.f32.f16.f16.f32"
 #elif defined(GH_STORE_BF16)
 #define MMA_SHAPE "m16n8k16.row.col.f32.bf16.bf16.f32"
@@ -163,14 +200,19 @@ inline __attribute__((always_inline)) uint to_tf32(const uint bits)
 #endif
 #define MMA_TILE(D, A, B0, B1)                                                                                  \
     asm volatile("mma.sync.aligned." MMA_SHAPE " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"         \
-                 : "+f"((D)[0]), "+f"((D)[1]), "+f"((D)[2]), "+f"((D)[3])                                       \
+                 : ACC_OUT((D)[0]), ACC_OUT((D)[1]), ACC_OUT((D)[2]), ACC_OUT((D)[3])                           \
                  : "r"((A)[0]), "r"((A)[1]), "r"((A)[2]), "r"((A)[3]), "r"(B0), "r"(B1))
 
 /* The A fragment (16 x MMA_K) at rows m0.., columns k0.. of op(A), from a
  * tile that is K-contiguous (s[m][k]) or M-contiguous (s[k][m], xc). */
 #define LOAD_A(a, s, m0, k0, xc, row)                                                                          \
     do {                                                                                                        \
-        if (TF32) {                                                                                             \
+        if (S8 && (xc)) {                                                                                       \
+            /* register r: row g (+ 8 for odd r), k 4t .. 4t + 3 (+ 16 for r >= 2) */                           \
+            const int g_ = lane / 4, t_ = lane % 4;                                                             \
+            for (int r_ = 0; r_ < 4; ++r_)                                                                      \
+                (a)[r_] = pack4((s), (row), (k0) + 4 * t_ + (r_ / 2) * 16, (m0) + g_ + (r_ % 2) * 8);           \
+        } else if (TF32) {                                                                                      \
             __local const raw_t *f_ = (s);                                                                      \
             const int g_ = lane / 4, t_ = lane % 4;                                                             \
             (a)[0] = to_tf32((xc) ? f_[((k0) + t_) * (row) + (m0) + g_] : f_[((m0) + g_) * (row) + (k0) + t_]);  \
@@ -183,7 +225,7 @@ inline __attribute__((always_inline)) uint to_tf32(const uint bits)
         } else {                                                                                                \
             const int j_ = lane / 8, r_ = lane % 8;                                                             \
             if (xc) LDSM_X4(a, (s) + ((k0) + r_ + (j_ / 2) * 8) * (row) + (m0) + (j_ % 2) * 8, 1);              \
-            else LDSM_X4(a, (s) + ((m0) + lane % 16) * (row) + (k0) + (lane / 16) * 8, 0);                      \
+            else LDSM_X4(a, (s) + ((m0) + lane % 16) * (row) + (k0) + (lane / 16) * GV, 0);                     \
         }                                                                                                       \
     } while (0)
 
@@ -192,7 +234,12 @@ inline __attribute__((always_inline)) uint to_tf32(const uint bits)
  * N-contiguous (s[k][n], xc) or K-contiguous (s[n][k]). */
 #define LOAD_B(b, s, n0, k0, xc, row)                                                                          \
     do {                                                                                                        \
-        if (TF32) {                                                                                             \
+        if (S8 && (xc)) {                                                                                       \
+            /* b[2j + h]: column g of 8-column tile j, k 4t .. 4t + 3 (+ 16 for h) */                           \
+            const int g_ = lane / 4, t_ = lane % 4;                                                             \
+            for (int r_ = 0; r_ < 4; ++r_)                                                                      \
+                (b)[r_] = pack4((s), (row), (k0) + 4 * t_ + (r_ % 2) * 16, (n0) + g_ + (r_ / 2) * 8);           \
+        } else if (TF32) {                                                                                      \
             __local const raw_t *f_ = (s);                                                                      \
             const int g_ = lane / 4, t_ = lane % 4;                                                             \
             (b)[0] = to_tf32((xc) ? f_[((k0) + t_) * (row) + (n0) + g_] : f_[((n0) + g_) * (row) + (k0) + t_]);  \
@@ -205,14 +252,14 @@ inline __attribute__((always_inline)) uint to_tf32(const uint bits)
         } else {                                                                                                \
             const int j_ = lane / 8, r_ = lane % 8;                                                             \
             if (xc) LDSM_X4(b, (s) + ((k0) + r_ + (j_ % 2) * 8) * (row) + (n0) + (j_ / 2) * 8, 1);              \
-            else LDSM_X4(b, (s) + ((n0) + r_ + (j_ / 2) * 8) * (row) + (k0) + (j_ % 2) * 8, 0);                 \
+            else LDSM_X4(b, (s) + ((n0) + r_ + (j_ / 2) * 8) * (row) + (k0) + (j_ % 2) * GV, 0);                \
         }                                                                                                       \
     } while (0)
 
 /* The whole GEMM of one work-group, for one transpose pair and copy path
  * (constants where it is called, so every shape folds). */
-inline __attribute__((always_inline)) void mma_gemm(const int M, const int N, const int K, const float alpha,
-                                                    const float beta, __global const raw_t *A, const long lda,
+inline __attribute__((always_inline)) void mma_gemm(const int M, const int N, const int K, const ACC_T alpha,
+                                                    const ACC_T beta, __global const raw_t *A, const long lda,
                                                     __global const raw_t *B, const long ldb,
                                                     __global STORE_T *C, const long ldc, __local raw_t *smem,
                                                     const int ta, const int tb, const int vec)
@@ -244,13 +291,13 @@ inline __attribute__((always_inline)) void mma_gemm(const int M, const int N, co
                   b_rows, b_len, b_row, vec, tid);                                                            \
     } while (0)
 
-    float acc[FM][FN][4];
+    acc_t acc[FM][FN][4];
 #pragma unroll
     for (int i = 0; i < FM; ++i)
 #pragma unroll
         for (int j = 0; j < FN; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = (acc_t)0;
 
     /* A group per step, empty or not, so "all but the newest STAGES - 2
      * groups" is always "up to the step about to be multiplied". */

@@ -192,8 +192,10 @@ static gh_status run_own_kernel(gh_plugin *ctx, ocl_device *dev, int kernel, con
     const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(args);
     ocl_variant variant;
     /* The tiles in local memory hold the arithmetic's type, which C's type
-     * gives (f32 for 8-bit FP8 A and B, i32 for i8). */
-    ocl_variant_resolve(kernel, args->params, types.c, dev->info.local_mem_bytes, &variant);
+     * gives (f32 for 8-bit FP8 A and B, i32 for i8); mma's and wgmma's hold
+     * A and B as stored (i8 in bytes). */
+    const int tiles_as_stored = kernel == OCL_KERNEL_MMA || kernel == OCL_KERNEL_WGMMA;
+    ocl_variant_resolve(kernel, args->params, tiles_as_stored ? types.a : types.c, dev->info.local_mem_bytes, &variant);
     if (kernel == OCL_KERNEL_MMA || kernel == OCL_KERNEL_WGMMA)
         ocl_mma_path(&variant, args->trans_a, args->trans_b, args->a_offset, args->lda, args->b_offset, args->ldb,
                      args->dtype);

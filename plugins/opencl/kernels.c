@@ -27,6 +27,11 @@ static const gh_kernel_precision clblast_precisions[] = {
  * as char, summed exactly in i32. */
 static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
 
+/* mma's i8 x i8 -> i32 (mma.sync m16n8k32.s8, s32 sums): exact, as CUDA's. */
+static const gh_type_combo mma_i8_combos[] = {
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
+
 const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     [OCL_KERNEL_NAIVE] =
         {
@@ -83,10 +88,12 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
         {
             .info = {GH_PLUGIN_KERNEL("mma",
                                       "tensor cores through inline PTX mma.sync (NVIDIA's OpenCL only, compute "
-                                      "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; cp.async "
-                                      "stages in local memory, ldmatrix fragments",
+                                      "capability 8.0+): f16/bf16 m16n8k16, f32 as TF32 m16n8k8, f32 sums; i8 x i8 "
+                                      "-> i32 m16n8k32, exact s32 sums (bk 32); cp.async stages in local memory, "
+                                      "ldmatrix fragments",
                                       GH_DTYPE_BIT(GH_F32) | GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16)),
-                     GH_PLUGIN_KERNEL_PARAMS(ocl_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(mma_precisions)},
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_mma_params), GH_PLUGIN_KERNEL_PRECISIONS(mma_precisions),
+                     GH_PLUGIN_KERNEL_COMBOS(mma_i8_combos)},
             .file = "mma.cl",
             .function = "gemm_mma",
             .defines = {"BM", "BN", "BK", "WM", "WN", "STAGES"},
@@ -169,7 +176,7 @@ typedef struct inline_ptx_need {
 } inline_ptx_need;
 
 static const inline_ptx_need inline_ptx_needs[OCL_KERNEL_COUNT] = {
-    [OCL_KERNEL_MMA] = {"mma.sync", 8, 0, 0, "bf16 and TF32 mma.sync",
+    [OCL_KERNEL_MMA] = {"mma.sync", 8, 0, 0, "bf16, TF32 and m16n8k32 s8 mma.sync",
                         ". Elsewhere a vendor matrix extension would be the route: "
                         "cl_intel_subgroup_matrix_multiply_accumulate (Intel), or a future cl_khr one"},
     [OCL_KERNEL_WGMMA] = {"Hopper's sm_90a instructions", 9, 0, 1,

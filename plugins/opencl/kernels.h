@@ -109,11 +109,13 @@ void ocl_blocked_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes)
 enum { OCL_MMA_BM, OCL_MMA_BN, OCL_MMA_BK, OCL_MMA_WM, OCL_MMA_WN, OCL_MMA_STAGES, OCL_MMA_PARAMS };
 extern const gh_param_info ocl_mma_params[OCL_MMA_PARAMS];
 
-/* Warps of 32 over the block, and the local memory of its stages; bk 16
- * where 32 does not fit the device's local_mem_bytes (0: unknown). */
+/* Warps of 32 over the block, and the local memory of its stages (dtype:
+ * A's, as the tiles hold it); bk 16 where 32 does not fit the device's
+ * local_mem_bytes (0: unknown), except in i8. */
 void ocl_mma_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
 
-/* 1 when the warp tile fits the block tile; else 0 with why. */
+/* 1 when the warp tile fits the block tile and, in i8 (dtype A's), bk is a
+ * multiple of 32; else 0 with why. */
 int ocl_mma_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_size);
 
 /* mma (and wgmma) is built once per transpose pair and copy path (so that each program

@@ -26,13 +26,16 @@ const gh_param_info ocl_mma_params[OCL_MMA_PARAMS] = {
 
 /* mma.cl's local memory (MMA_LOCAL_BYTES there): stages of an A and a B
  * tile, each sized for the larger of its two layouts, K-contiguous (rows
- * of bk padded by 8 16-bit or 4 f32 elements) or M/N-contiguous (bk rows of
- * bm or bn, padded by 8). */
+ * of bk padded by 16 i8, 8 16-bit or 4 f32 elements) or M/N-contiguous (bk
+ * rows of bm or bn, padded by 16 i8 or 8 elements). dtype is A's (the tiles
+ * hold A and B as stored). */
 static uint64_t local_bytes(const int64_t *p, gh_dtype dtype)
 {
-    const uint64_t es = gh_plugin_dtype_size(dtype), pad_kc = es == 2 ? 8 : 4, bk = (uint64_t)p[OCL_MMA_BK];
+    const uint64_t es = gh_plugin_dtype_size(dtype), bk = (uint64_t)p[OCL_MMA_BK];
+    const uint64_t pad_kc = es == 1 ? 16 : es == 2 ? 8 : 4, pad_xc = es == 1 ? 16 : 8;
     const uint64_t bm = (uint64_t)p[OCL_MMA_BM], bn = (uint64_t)p[OCL_MMA_BN];
-    const uint64_t a_kc = bm * (bk + pad_kc), a_xc = bk * (bm + 8), b_kc = bn * (bk + pad_kc), b_xc = bk * (bn + 8);
+    const uint64_t a_kc = bm * (bk + pad_kc), a_xc = bk * (bm + pad_xc), b_kc = bn * (bk + pad_kc),
+                   b_xc = bk * (bn + pad_xc);
     const uint64_t a = a_kc > a_xc ? a_kc : a_xc, b = b_kc > b_xc ? b_kc : b_xc;
     return (uint64_t)p[OCL_MMA_STAGES] * (a + b) * es;
 }
@@ -47,8 +50,9 @@ void ocl_mma_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes)
     v->linear = 1;
     v->local_bytes = local_bytes(v->values, dtype);
     /* 16 deep where 32 does not fit: f32's tiles are twice the bytes
-     * (its default, 128 x 128 in two stages, would take 72 KB). */
-    if (local_mem_bytes && v->local_bytes > local_mem_bytes && v->values[OCL_MMA_BK] > 16) {
+     * (its default, 128 x 128 in two stages, would take 72 KB). Not i8,
+     * whose step is 32 (ocl_mma_fits): the device's limit refuses it. */
+    if (local_mem_bytes && v->local_bytes > local_mem_bytes && v->values[OCL_MMA_BK] > 16 && dtype != GH_I8) {
         v->values[OCL_MMA_BK] = 16;
         v->local_bytes = local_bytes(v->values, dtype);
         size_t used = strlen(v->text);
@@ -58,7 +62,12 @@ void ocl_mma_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes)
 
 int ocl_mma_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_size)
 {
-    (void)dtype;
+    /* i8's tensor-core step is 32 along K (m16n8k32), as CUDA's mma. */
+    if (dtype == GH_I8 && p[OCL_MMA_BK] % 32 != 0) {
+        snprintf(why, why_size, "i8 takes K in steps of 32 (m16n8k32): bk %lld is not a multiple of 32",
+                 (long long)p[OCL_MMA_BK]);
+        return 0;
+    }
     if (p[OCL_MMA_WM] > p[OCL_MMA_BM] || p[OCL_MMA_WN] > p[OCL_MMA_BN]) {
         snprintf(why, why_size, "the warp tile wm %lld x wn %lld must fit the block tile bm %lld x bn %lld",
                  (long long)p[OCL_MMA_WM], (long long)p[OCL_MMA_WN], (long long)p[OCL_MMA_BM],

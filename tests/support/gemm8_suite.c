@@ -120,13 +120,22 @@ void gh_test_8bit_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device,
             "i8 with alpha 0.5 refused");
 }
 
+const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS] = {"mma"};
+
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n)
 {
     for (int i = 0; i < api->kernel_count(ctx); i++) {
         const gh_kernel_info *k = api->kernel_info(ctx, i);
-        int listed = 0;
+        int listed = 0, i8_only = 0;
         for (int e = 0; e < n; e++) listed |= strcmp(k->name, named[e]) == 0;
+        for (int e = 0; e < GH_TEST_8BIT_I8_ONLY_KERNELS; e++)
+            i8_only |= strcmp(k->name, gh_test_8bit_i8_only_kernels[e]) == 0;
         if (listed) gh_test_8bit_declared(api, ctx, i, k->name);
+        else if (i8_only)
+            CHECK(k->n_combos == 1 && k->combos[0].a == GH_I8 && k->combos[0].b == GH_I8 && k->combos[0].c == GH_I32 &&
+                      k->combos[0].inputs == GH_PREC_AS_STORED && k->combos[0].accumulate == GH_PREC_AS_STORED &&
+                      k->combos[0].accumulate_bits == 0,
+                  "%s lists i8*i8->i32 alone, exact (it has %zu)", k->name, k->n_combos);
         else CHECK(k->n_combos == 0, "%s lists no type combination (it has %zu)", k->name, k->n_combos);
     }
 }

@@ -35,8 +35,14 @@ size_t gh_test_8bit_defaults(const gh_kernel_info *k, int64_t *values, size_t ro
  * -DWORK programs), for an FP8 pair and i8, on the given shapes. */
 void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes,
                                       size_t n_shapes);
+/* Kernels that list i8 x i8 -> i32 (exact) and nothing else, in any plugin
+ * that has them: "mma" (OpenCL's, mma.sync m16n8k32.s8). */
+#define GH_TEST_8BIT_I8_ONLY_KERNELS 1
+extern const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS];
+
 /* Every kernel of the plugin: the n named ones list the 13 combinations
- * (gh_test_8bit_declared), every other kernel lists none. */
+ * (gh_test_8bit_declared), those of gh_test_8bit_i8_only_kernels i8 x i8 ->
+ * i32 alone, every other kernel lists none. */
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n);
 
 /* Every combination whose bit is set in combo_mask (bit i: entry i of
