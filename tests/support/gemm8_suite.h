@@ -36,7 +36,8 @@ size_t gh_test_8bit_defaults(const gh_kernel_info *k, int64_t *values, size_t ro
 void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes,
                                       size_t n_shapes);
 /* Every kernel of the plugin: the n named ones list the 13 combinations
- * (gh_test_8bit_declared), every other kernel lists none. */
+ * (gh_test_8bit_declared), every other kernel lists none or i8 x i8 -> i32
+ * alone (the plugin's own suite checks which). */
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n);
 
 /* Every combination whose bit is set in combo_mask (bit i: entry i of
