@@ -45,8 +45,9 @@ fi
 beside() {
   local f base sibling suffix from=$1
   shift
-  local -n list=nv
-  [ "$from" = _i8_i32_nv.spv ] && list=nv8
+  local name=nv
+  [ "$from" = _i8_i32_nv.spv ] && name=nv8
+  local -n list=$name
   for f in "${list[@]}"; do
     base=${f%"$from"}
     for suffix in "$@"; do
