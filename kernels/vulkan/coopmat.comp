@@ -56,7 +56,8 @@
 //   never computed with: bfloat16 allows no arithmetic.
 //
 // i8 (-DINPUT_I8, with DTYPE=int; KK = 32, the s8 shapes): the same code on
-// bytes. A 16-byte piece is 16 elements (EPP); shared memory is an array of
+// bytes. A 16-byte piece is 16 elements (EPP: the vector copies want ld and
+// offset multiples of 16 elements); shared memory is an array of
 // uvec2, 8 elements a unit as for the 16-bit types, so that a piece of B 8
 // columns wide (16x8x32) starts on a unit; rows are padded by 16 bytes as
 // above. The accumulators are int32 cooperative matrices, the sums exact
