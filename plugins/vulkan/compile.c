@@ -80,7 +80,7 @@ static gh_status load_spirv(vkp_device *d, const char *file, uint32_t **words, s
 static gh_status shader_module(vkp_device *d, int kernel, int types, const vkp_variant *v, VkShaderModule *out)
 {
     VkShaderModule *slot = &d->modules[kernel][types][v->module];
-    const gh_dtype dtype = (gh_dtype)types; /* coopmat and warptile: a dtype (no 8-bit slots) */
+    const gh_dtype dtype = (gh_dtype)types; /* warptile: a dtype (no 8-bit slots) */
     if (*slot) {
         *out = *slot;
         return GH_OK;
@@ -88,10 +88,10 @@ static gh_status shader_module(vkp_device *d, int kernel, int types, const vkp_v
     char file[96];
     if (kernel == VKP_KERNEL_BLOCKED)
         snprintf(file, sizeof file, "%s_w%u_%s.spv", vkp_kernels[kernel].name, v->work, vkp_type_slot_name(types));
-    else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_bk32_f16.spv, _f16_nv.spv */
+    else if (kernel == VKP_KERNEL_COOPMAT) /* coopmat_b128x128_s8_m16n16k16_bk32_f16.spv, _f16_nv.spv, _i8_i32.spv */
         snprintf(file, sizeof file, "%s_b%ux%u_s%u_m%un%uk%u_bk%u_%s%s.spv", vkp_kernels[kernel].name, v->block_m,
                  v->block_n, v->subgroups, vkp_coop_shapes[v->shape].m, vkp_coop_shapes[v->shape].n,
-                 vkp_coop_shapes[v->shape].k, v->depth, gh_plugin_dtype_name(dtype),
+                 vkp_coop_shapes[v->shape].k, v->depth, vkp_type_slot_name(types),
                  d->coop.api == VKP_COOP_NV         ? "_nv"
                  : d->coop.api == VKP_COOP_EMULATED ? "_emu"
                                                     : "");

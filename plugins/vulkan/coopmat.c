@@ -9,12 +9,14 @@
  * device runs a dtype when it has each of those and a shape the kernel is
  * built for (vkp_coop_shapes) with f16 x f16 (bf16 x bf16) + f32 -> f32 at
  * subgroup scope; otherwise why[dtype] names the first thing missing, which
- * gemm returns as GH_UNSUPPORTED.
+ * gemm returns as GH_UNSUPPORTED. The i8 modules (i8 x i8 -> i32, why[GH_I8])
+ * declare Int8 and StorageBuffer8BitAccess instead of the 16-bit ones, and
+ * need an s8 x s8 + s32 -> s32 shape of K 32.
  *
  * With the option emulate = cooperative_matrix the kernel runs its _emu
  * modules instead, the matrices emulated in plain code: they declare Float16,
- * Int16, GroupNonUniform and StorageBuffer16BitAccess only, and every shape
- * and both dtypes are "offered". */
+ * Int16, GroupNonUniform and StorageBuffer16BitAccess only (i8: GroupNonUniform
+ * and StorageBuffer8BitAccess), and every shape and dtype are "offered". */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,15 +69,19 @@ static vkp_coop_api pick_extension(const struct gh_plugin *ctx, const vkp_device
     return VKP_COOP_NONE;
 }
 
-static const char *component_name(uint32_t type)
+/* The dtype a reported shape serves (f16 or bf16 inputs with f32 sums, s8
+ * with s32 sums), or GH_DTYPE_COUNT for none. */
+static gh_dtype shape_dtype(uint32_t a, uint32_t b, uint32_t c, uint32_t result)
 {
-    if (type == VK_COMPONENT_TYPE_FLOAT16_KHR) return "f16";
-    if (type == (uint32_t)VK_COMPONENT_TYPE_BFLOAT16_KHR) return "bf16";
-    return NULL;
+    if (b != a || c != result) return GH_DTYPE_COUNT;
+    if (a == VK_COMPONENT_TYPE_FLOAT16_KHR && c == VK_COMPONENT_TYPE_FLOAT32_KHR) return GH_F16;
+    if (a == (uint32_t)VK_COMPONENT_TYPE_BFLOAT16_KHR && c == VK_COMPONENT_TYPE_FLOAT32_KHR) return GH_BF16;
+    if (a == VK_COMPONENT_TYPE_SINT8_KHR && c == VK_COMPONENT_TYPE_SINT32_KHR) return GH_I8;
+    return GH_DTYPE_COUNT;
 }
 
 /* One reported shape: A x B + C -> result at scope; the types as
- * VkComponentTypeKHR values (the NV enum has the same ones for f16, f32). */
+ * VkComponentTypeKHR values (the NV enum has the same ones for f16, f32, s8, s32). */
 typedef struct reported {
     uint32_t m, n, k, a, b, c, result, scope, saturating;
 } reported;
@@ -139,29 +145,45 @@ static void append_shape(char *text, size_t size, const reported *s)
     if (!strstr(text, shape) && used + strlen(shape) < size) memcpy(text + used, shape, strlen(shape) + 1);
 }
 
-/* shapes[] and offered from what the device reports: f16 or bf16 inputs,
- * f32 sums, subgroup scope, no saturation. */
+/* c->offered from the shape lists of f16, bf16 (f32 sums) and i8 (s32 sums):
+ * "cooperative matrices (KHR, f32 sums): f16 16x16x16, bf16 16x16x16, i8
+ * 16x8x32 (s32 sums)". */
+static void describe_offered(vkp_coop *c, const char *api, const char lists[3][80])
+{
+    const int f16 = lists[0][0] != '\0', bf16 = lists[1][0] != '\0', i8 = lists[2][0] != '\0';
+    if (!f16 && !bf16 && !i8) {
+        snprintf(c->offered, sizeof c->offered,
+                 "cooperative matrices (%s): none with f16 or bf16 inputs and f32 sums, or s8 inputs and s32 sums",
+                 api);
+        return;
+    }
+    snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s%s):%s%s%s%s%s%s%s%s", api,
+             f16 || bf16 ? ", f32 sums" : "", f16 ? " f16" : "", lists[0], f16 && bf16 ? "," : "", bf16 ? " bf16" : "",
+             lists[1], (f16 || bf16) && i8 ? "," : "", i8 ? " i8" : "", lists[2]);
+    if (i8) {
+        size_t used = strlen(c->offered);
+        snprintf(c->offered + used, sizeof c->offered - used, " (s32 sums)");
+    }
+}
+
+/* shapes[] and offered from what the device reports: f16 or bf16 inputs
+ * with f32 sums, or s8 with s32 sums; subgroup scope, no saturation. A
+ * shape counts for a dtype only where the kernel is built for it in that
+ * dtype (vkp_coop_shapes' i8). */
 static void read_shapes(vkp_coop *c, const reported *shapes, int n)
 {
-    char lists[2][80] = {"", ""}; /* f16, bf16 */
+    char lists[3][80] = {"", "", ""}; /* f16, bf16, i8 */
     for (int i = 0; i < n; i++) {
         const reported *s = &shapes[i];
-        const char *type = component_name(s->a);
-        if (!type || s->b != s->a || s->c != VK_COMPONENT_TYPE_FLOAT32_KHR ||
-            s->result != VK_COMPONENT_TYPE_FLOAT32_KHR || s->scope != VK_SCOPE_SUBGROUP_KHR || s->saturating)
-            continue;
-        gh_dtype dtype = s->a == VK_COMPONENT_TYPE_FLOAT16_KHR ? GH_F16 : GH_BF16;
-        append_shape(lists[dtype == GH_BF16], sizeof lists[0], s);
+        gh_dtype dtype = shape_dtype(s->a, s->b, s->c, s->result);
+        if (dtype == GH_DTYPE_COUNT || s->scope != VK_SCOPE_SUBGROUP_KHR || s->saturating) continue;
+        append_shape(lists[dtype == GH_F16 ? 0 : dtype == GH_BF16 ? 1 : 2], sizeof lists[0], s);
         for (int k = 0; k < VKP_COOP_SHAPES; k++)
-            if (s->m == vkp_coop_shapes[k].m && s->n == vkp_coop_shapes[k].n && s->k == vkp_coop_shapes[k].k)
+            if (s->m == vkp_coop_shapes[k].m && s->n == vkp_coop_shapes[k].n && s->k == vkp_coop_shapes[k].k &&
+                vkp_coop_shapes[k].i8 == (dtype == GH_I8))
                 c->shapes[dtype] |= 1u << k;
     }
-    snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s, f32 sums):%s%s%s%s%s",
-             c->api == VKP_COOP_KHR ? "KHR" : "NV", lists[0][0] ? " f16" : "", lists[0],
-             lists[0][0] && lists[1][0] ? "," : "", lists[1][0] ? " bf16" : "", lists[1]);
-    if (!lists[0][0] && !lists[1][0])
-        snprintf(c->offered, sizeof c->offered, "cooperative matrices (%s): none with f16 or bf16 inputs and f32 sums",
-                 c->api == VKP_COOP_KHR ? "KHR" : "NV");
+    describe_offered(c, c->api == VKP_COOP_KHR ? "KHR" : "NV", lists);
 }
 
 /* Why the kernel cannot run `dtype`, or "" when it can. */
@@ -170,7 +192,19 @@ static void judge_dtype(const vkp_device *d, const ext_list *l, gh_dtype dtype, 
     const vkp_coop *c = &d->coop;
     const char *t = gh_plugin_dtype_name(dtype);
     why[0] = '\0';
-    if (dtype == GH_F16 && !c->has_float16)
+    if (dtype == GH_I8) {
+        if (!c->has_int8)
+            say(why, "device %s has no shaderInt8 (the kernel's i8 cooperative matrices are int8_t)", d->name);
+        else if (!c->shapes[GH_I8])
+            say(why,
+                "device %s offers no s8 x s8 + s32 cooperative matrix of a shape the kernel is built for (16x16x32, "
+                "16x8x32); %s",
+                d->name, c->offered);
+        return;
+    }
+    if (!c->has_int16)
+        say(why, "device %s has no shaderInt16 (the kernel copies the 16-bit values as 16-bit integers)", d->name);
+    else if (dtype == GH_F16 && !c->has_float16)
         say(why, "device %s has no shaderFloat16 (the kernel's f16 cooperative matrices are float16_t)", d->name);
     else if (dtype == GH_BF16 && c->api != VKP_COOP_KHR)
         say(why,
@@ -213,24 +247,37 @@ static void query_emulated(struct gh_plugin *ctx, vkp_device *d)
     } else {
         ctx->vk.vkGetPhysicalDeviceFeatures2(d->phys, &features);
         ctx->vk.vkGetPhysicalDeviceProperties2(d->phys, &props);
-        if (float16.shaderFloat16 != VK_TRUE || features.features.shaderInt16 != VK_TRUE)
-            say(why, "device %s lacks shaderFloat16 or shaderInt16, which the emulated coopmat kernel needs", d->name);
-        else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
-                 !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize < 4)
+        if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+            !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize < 4)
             say(why,
                 "device %s has no subgroups of 4 or more invocations with basic operations in compute shaders, "
                 "which the emulated coopmat kernel needs",
                 d->name);
     }
+    /* i8 needs no more (its 8-bit storage gemm checks); f16 and bf16 also
+     * shaderFloat16 and shaderInt16. */
+    snprintf(c->why[GH_I8], sizeof c->why[0], "%s", why);
+    if (!why[0] && (float16.shaderFloat16 != VK_TRUE || features.features.shaderInt16 != VK_TRUE))
+        say(why,
+            "device %s lacks shaderFloat16 or shaderInt16, which the emulated coopmat kernel needs in f16 and bf16",
+            d->name);
     for (int t = 0; t < 2; t++) snprintf(c->why[t ? GH_BF16 : GH_F16], sizeof c->why[0], "%s", why);
-    if (why[0]) return;
+    if (c->why[GH_I8][0]) return;
     c->api = VKP_COOP_EMULATED;
-    c->shapes[GH_F16] = c->shapes[GH_BF16] = (1u << VKP_COOP_SHAPES) - 1;
     c->subgroup_size = subgroup.subgroupSize;
-    c->has_float16 = 1;
-    snprintf(c->offered, sizeof c->offered,
-             "cooperative matrices (emulated in shader code, f32 sums): f16 16x16x16 "
-             "16x8x16 16x8x8, bf16 16x16x16 16x8x16 16x8x8");
+    c->has_float16 = c->has_int16 = !why[0];
+    char lists[3][80] = {"", "", ""};
+    for (int k = 0; k < VKP_COOP_SHAPES; k++) {
+        const vkp_coop_shape *s = &vkp_coop_shapes[k];
+        reported r = {s->m, s->n, s->k, 0, 0, 0, 0, 0, 0};
+        for (int t = 0; t < 3; t++) {
+            gh_dtype dtype = t == 0 ? GH_F16 : t == 1 ? GH_BF16 : GH_I8;
+            if (s->i8 != (dtype == GH_I8) || c->why[dtype][0]) continue;
+            c->shapes[dtype] |= 1u << k;
+            append_shape(lists[t], sizeof lists[0], &r);
+        }
+    }
+    describe_offered(c, "emulated in shader code", lists);
 }
 
 void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
@@ -307,8 +354,6 @@ void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
                 "device %s has no vulkanMemoryModel (the kernel's cooperative matrices use the Vulkan memory "
                 "model)",
                 d->name);
-        else if (features.features.shaderInt16 != VK_TRUE)
-            say(why, "device %s has no shaderInt16 (the kernel copies the 16-bit values as 16-bit integers)", d->name);
         else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
                  !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) || subgroup.subgroupSize == 0)
             say(why, "device %s has no basic subgroup operations in compute shaders (the kernel's gl_SubgroupID)",
@@ -316,6 +361,8 @@ void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
         else if ((n_shapes = query_shapes(ctx, d, c->api, &shapes, why)) >= 0) {
             c->subgroup_size = subgroup.subgroupSize;
             c->has_float16 = float16.shaderFloat16 == VK_TRUE;
+            c->has_int16 = features.features.shaderInt16 == VK_TRUE;
+            c->has_int8 = float16.shaderInt8 == VK_TRUE;
             read_shapes(c, shapes, n_shapes);
         }
         if (n_shapes < 0) c->api = VKP_COOP_NONE;
@@ -323,14 +370,14 @@ void vkp_coop_query(struct gh_plugin *ctx, vkp_device *d)
     free(shapes);
 
     int bf16_features = bf16.shaderBFloat16Type == VK_TRUE && bf16.shaderBFloat16CooperativeMatrix == VK_TRUE;
-    for (int t = 0; t < 2; t++) {
-        gh_dtype dtype = t ? GH_BF16 : GH_F16;
+    for (int t = 0; t < 3; t++) {
+        gh_dtype dtype = t == 0 ? GH_F16 : t == 1 ? GH_BF16 : GH_I8;
         if (c->api == VKP_COOP_NONE) memcpy(c->why[dtype], why, sizeof why);
         else judge_dtype(d, &l, dtype, bf16_features, c->why[dtype]);
     }
     c->has_bf16 = c->api == VKP_COOP_KHR && !c->why[GH_BF16][0];
-    /* Nothing to enable where neither dtype runs. */
-    if (c->why[GH_F16][0] && c->why[GH_BF16][0]) c->api = VKP_COOP_NONE;
+    /* Nothing to enable where no dtype runs. */
+    if (c->why[GH_F16][0] && c->why[GH_BF16][0] && c->why[GH_I8][0]) c->api = VKP_COOP_NONE;
     free(l.props);
 }
 
@@ -339,16 +386,19 @@ void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, Vk
     memset(e, 0, sizeof *e);
     const vkp_coop *c = &d->coop;
     if (c->api == VKP_COOP_NONE) return;
-    if (c->api == VKP_COOP_EMULATED) { /* no extension, no Vulkan memory model */
+    /* shaderFloat16 and shaderInt8 (the latter for the i8 modules, not
+     * emulated) where the device has them, shaderInt16 likewise */
+    if (c->has_float16 || (c->has_int8 && c->api != VKP_COOP_EMULATED)) {
         e->float16 = (VkPhysicalDeviceShaderFloat16Int8Features){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
             .pNext = *chain,
-            .shaderFloat16 = VK_TRUE,
+            .shaderFloat16 = c->has_float16 ? VK_TRUE : VK_FALSE,
+            .shaderInt8 = c->has_int8 && c->api != VKP_COOP_EMULATED ? VK_TRUE : VK_FALSE,
         };
         *chain = &e->float16;
-        core->shaderInt16 = VK_TRUE;
-        return;
     }
+    if (c->has_int16) core->shaderInt16 = VK_TRUE;
+    if (c->api == VKP_COOP_EMULATED) return; /* no extension, no Vulkan memory model */
     if (c->api == VKP_COOP_KHR) {
         e->khr = (VkPhysicalDeviceCooperativeMatrixFeaturesKHR){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
@@ -372,14 +422,6 @@ void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, Vk
         .vulkanMemoryModel = VK_TRUE,
     };
     *chain = &e->memory_model;
-    if (c->has_float16) {
-        e->float16 = (VkPhysicalDeviceShaderFloat16Int8Features){
-            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
-            .pNext = *chain,
-            .shaderFloat16 = VK_TRUE,
-        };
-        *chain = &e->float16;
-    }
     if (c->has_bf16) {
         e->bf16 = (VkPhysicalDeviceShaderBfloat16FeaturesKHR){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR,
@@ -390,23 +432,24 @@ void vkp_coop_enable(const vkp_device *d, vkp_coop_features *e, void **chain, Vk
         *chain = &e->bf16;
         e->extensions[e->n_extensions++] = VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME;
     }
-    core->shaderInt16 = VK_TRUE;
 }
 
 void vkp_coop_failed(vkp_device *d, VkResult result)
 {
     vkp_coop *c = &d->coop;
-    const char *what = c->api == VKP_COOP_EMULATED ? "shaderFloat16 and shaderInt16"
+    const char *what = c->api == VKP_COOP_EMULATED ? "shaderFloat16 and shaderInt16 where the device has them"
                        : c->api == VKP_COOP_NV     ? "VK_NV_cooperative_matrix and its features"
                        : c->has_bf16 ? "VK_KHR_cooperative_matrix, VK_KHR_shader_bfloat16 and their features"
                                      : "VK_KHR_cooperative_matrix and its features";
-    for (int t = 0; t < 2; t++)
-        say(c->why[t ? GH_BF16 : GH_F16],
+    for (int t = 0; t < 3; t++)
+        say(c->why[t == 0   ? GH_F16
+                   : t == 1 ? GH_BF16
+                            : GH_I8],
             "vkCreateDevice failed on device %s with what the coopmat kernel enables (%s): %s; the device was made "
             "without them",
             d->name, what, vkp_result_name(result));
     c->api = VKP_COOP_NONE;
-    c->has_bf16 = c->has_float16 = 0;
+    c->has_bf16 = c->has_float16 = c->has_int16 = c->has_int8 = 0;
 }
 
 /* ---- the kernel's parameters and limits ---- */
@@ -418,8 +461,9 @@ static const int64_t coop_subgroups[] = {4, 8};
 static const int64_t coop_depths[] = {32};
 static const int64_t coop_stages[] = {1, 2};
 /* 0, then vkp_coop_shapes as M N K digits */
-static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688};
-const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8}};
+static const int64_t coop_shape_codes[] = {0, 161616, 16816, 1688, 161632, 16832};
+const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES] = {
+    {16, 16, 16, 0}, {16, 8, 16, 0}, {16, 8, 8, 0}, {16, 16, 32, 1}, {16, 8, 32, 1}};
 
 /* Defaults: a 128 x 128 block of 4 subgroups (a 64 x 64 part each, 4 x 4
  * accumulators of 16 x 16), k step 32, double-buffered: 40 KiB of shared
@@ -439,9 +483,9 @@ const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS] = {
                     "the plugin's build time",
                     32, coop_depths),
     GH_PLUGIN_PARAM("shape",
-                    "cooperative matrix shape M x N x K, as its digits (161616 = 16x16x16, 16816 = 16x8x16, "
-                    "1688 = 16x8x8); 0: the first of those the device offers for the dtype (--list shows "
-                    "what it offers)",
+                    "cooperative matrix shape M x N x K, as its digits (f16, bf16: 161616 = 16x16x16, "
+                    "16816 = 16x8x16, 1688 = 16x8x8; i8: 161632 = 16x16x32, 16832 = 16x8x32); 0: the first of "
+                    "those the device offers for the dtype (--list shows what it offers)",
                     0, coop_shape_codes),
     GH_PLUGIN_PARAM("stages",
                     "buffers of the staged tiles: 2 (the next step's tiles copied while this one's are "
@@ -449,13 +493,14 @@ const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS] = {
                     2, coop_stages),
 };
 
-/* Shared memory the coopmat shader declares: per stage, the A and B tiles in
- * 16 bits, room for either orientation (bm and bn rows of bk + 8 elements),
- * or where larger the epilogue's f32 scratch of one accumulator per subgroup
- * (kernels/vulkan/coopmat.comp). */
-uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s)
+/* Shared memory the coopmat shader declares: per stage, the A and B tiles as
+ * stored (16 bits; i8: 8), room for either orientation (bm and bn rows of bk
+ * elements and 16 bytes), or where larger the epilogue's f32 (i32) scratch of
+ * one accumulator per subgroup (kernels/vulkan/coopmat.comp). */
+uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s, gh_dtype dtype)
 {
-    uint64_t staged = 2ull * v->stages * (v->block_m + v->block_n) * (v->depth + 8);
+    const uint64_t esize = dtype == GH_I8 ? 1 : 2;
+    uint64_t staged = v->stages * (v->block_m + v->block_n) * (esize * v->depth + 16);
     uint64_t scratch = 4ull * v->subgroups * s->m * s->n;
     return staged > scratch ? staged : scratch;
 }
@@ -481,9 +526,10 @@ gh_status vkp_coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant *v
     const vkp_coop_shape *s = &vkp_coop_shapes[v->shape < 0 ? 0 : v->shape];
     if (v->shape < 0 || !(c->shapes[dtype] & (1u << v->shape)))
         return gh_plugin_set_error(GH_UNSUPPORTED,
-                                   "gemm: kernel coopmat: %s: %s: device %s offers no %ux%ux%u %s x %s + f32 "
-                                   "cooperative matrix (it offers: %s)",
-                                   tname, v->label, d->name, s->m, s->n, s->k, tname, tname,
+                                   "gemm: kernel coopmat: %s: %s: device %s offers no %ux%ux%u %s x %s + %s "
+                                   "cooperative matrix for it (it offers: %s)",
+                                   tname, v->label, d->name, s->m, s->n, s->k, dtype == GH_I8 ? "s8" : tname,
+                                   dtype == GH_I8 ? "s8" : tname, dtype == GH_I8 ? "s32" : "f32",
                                    c->offered[0] ? c->offered : "none");
     int block = -1;
     for (int b = 0; b < (int)GH_PLUGIN_COUNT(coop_blocks); b++)
@@ -492,8 +538,9 @@ gh_status vkp_coopmat_limits(const vkp_device *d, gh_dtype dtype, vkp_variant *v
     if (block < 0)
         return gh_plugin_set_error(GH_UNSUPPORTED,
                                    "gemm: kernel coopmat: %s: %s: a block %u wide needs 8 subgroups (with %u, each "
-                                   "would hold %u x %u f32 sums, more registers than an invocation has)",
-                                   tname, v->label, v->block_n, v->subgroups, v->block_m / 2, v->block_n / 2);
+                                   "would hold %u x %u %s sums, more registers than an invocation has)",
+                                   tname, v->label, v->block_n, v->subgroups, v->block_m / 2, v->block_n / 2,
+                                   dtype == GH_I8 ? "i32" : "f32");
     v->invocations = v->subgroups * c->subgroup_size;
     /* The module cache's index: one per (bm, bn, subgroups, shape, bk). */
     int depth = -1;

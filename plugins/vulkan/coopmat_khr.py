@@ -17,7 +17,8 @@ rewrite is word by word (SPIR-V binary form, little-endian):
       %rt %r Pointer Stride ColumnMajor [mem]    %rt %r Pointer Layout Stride [mem]
   OpCooperativeMatrixStoreNV (5360)          -> OpCooperativeMatrixStoreKHR (4458)
       Pointer Object Stride ColumnMajor [mem]    Pointer Object Layout Stride [mem]
-  OpCooperativeMatrixMulAddNV (5361)         -> OpCooperativeMatrixMulAddKHR (4459), same operands
+  OpCooperativeMatrixMulAddNV (5361)         -> OpCooperativeMatrixMulAddKHR (4459)
+      %rt %r A B C                               %rt %r A B C [Cooperative Matrix Operands]
   OpCooperativeMatrixLengthNV (5362)         -> OpCooperativeMatrixLengthKHR (4460), same operands
 
 Use (MatrixAKHR 0, MatrixBKHR 1, MatrixAccumulatorKHR 2) and Layout
@@ -29,6 +30,14 @@ So the shader must give A, B and C types of their own (kernels/vulkan/
 coopmat.comp does, with distinct specialization constants for their sizes);
 a type met in two roles, or in none, is refused, as is any operand this
 script cannot type: the build fails rather than emit a wrong module.
+
+Integer components: an NV matrix's signedness is its component type's
+(OpTypeInt 8 1 is signed), a KHR one's is the multiply-add's: unsigned
+unless its Cooperative Matrix Operands mark A, B, C or the result signed
+(MatrixASignedComponentsKHR 0x1, B 0x2, C 0x4, Result 0x8). So each
+multiply-add gets the bits of those of its four matrices whose component
+type is a signed integer (kernels/vulkan/coopmat.comp's i8 modules: all
+four, s8 x s8 + s32 -> s32); float matrices get none, as before.
 
 --bfloat16 also turns the module's one 16-bit float type into bfloat16
 (SPV_KHR_bfloat16: OpTypeFloat 16 BFloat16KHR, capabilities BFloat16TypeKHR
@@ -67,6 +76,7 @@ CAP_BF16_COOP = 5118
 FP_ENCODING_BFLOAT16 = 0
 
 USE_A, USE_B, USE_ACC = 0, 1, 2
+SIGNED_A, SIGNED_B, SIGNED_C, SIGNED_RESULT = 0x1, 0x2, 0x4, 0x8
 USE_NAMES = {USE_A: "A", USE_B: "B", USE_ACC: "accumulator"}
 ROW_MAJOR, COLUMN_MAJOR = 0, 1
 
@@ -155,6 +165,19 @@ def matrix_uses(insts, matrix_types, types):
     return uses
 
 
+def signed_operands(ops, matrix_types, int_types, types):
+    """The Cooperative Matrix Operands of a multiply-add (NV operands `ops`):
+    a bit for each matrix whose components are signed integers."""
+    result_type, _, a, b, c = ops[:5]
+    mask = 0
+    for type_id, bit in ((types[a], SIGNED_A), (types[b], SIGNED_B), (types[c], SIGNED_C),
+                         (result_type, SIGNED_RESULT)):
+        component = matrix_types[type_id][1]
+        if int_types.get(component, [0, 0])[1] == 1:
+            mask |= bit
+    return mask
+
+
 def check_bfloat16(insts, half, types):
     """Refuses any computation on a value whose type is or holds `half`."""
     half_types = {half}
@@ -233,7 +256,10 @@ def rewrite(data, bfloat16):
         elif opcode == NV_STORE:
             out.append([KHR_STORE, ops[:2] + [layout_of(ops[3]), ops[2]] + ops[4:]])
         elif opcode == NV_MULADD:
-            out.append([KHR_MULADD, ops])
+            if len(ops) != 5:
+                raise RewriteError("a multiply-add with %d operands (5 expected)" % len(ops))
+            mask = signed_operands(ops, matrix_types, int_types, types)
+            out.append([KHR_MULADD, ops + [mask] if mask else ops])
         elif opcode == NV_LENGTH:
             out.append([KHR_LENGTH, ops])
         else:

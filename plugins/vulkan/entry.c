@@ -29,13 +29,14 @@ static const gh_option_info options[OPTION_COUNT] = {
     GH_PLUGIN_OPTION("hide_features", "",
                      "device features and extensions to treat as absent on every device, to see what a "
                      "device without them gets: storageBuffer16BitAccess (then f16 and bf16 are unsupported), "
-                     "VK_KHR_cooperative_matrix (then coopmat uses VK_NV_cooperative_matrix for f16 where "
+                     "VK_KHR_cooperative_matrix (then coopmat uses VK_NV_cooperative_matrix for f16 and i8 where "
                      "the device has it), VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16 (then coopmat has "
                      "no bf16). A comma-separated list. Default: none"),
     GH_PLUGIN_OPTION("emulate", "",
-                     "cooperative_matrix: the coopmat kernel multiplies in plain shader code (f32 sums) "
-                     "instead of with the device's cooperative matrices, all else the same, on any "
-                     "device with shaderFloat16, shaderInt16 and subgroups: slow, to test its tiling "
+                     "cooperative_matrix: the coopmat kernel multiplies in plain shader code (f32 sums; i8: "
+                     "exact i32 sums) instead of with the device's cooperative matrices, all else the same, "
+                     "on any device with subgroups (f16 and bf16 also shaderFloat16 and shaderInt16): slow, "
+                     "to test its tiling "
                      "where there are none (lavapipe) or to tell its bugs from the driver's. Default: none"),
     GH_PLUGIN_OPTION("statistics", "no",
                      "yes: each pipeline's statistics from the driver (VK_KHR_pipeline_executable_properties; "

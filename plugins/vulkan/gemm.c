@@ -60,10 +60,11 @@ static int vector_ok(const window *w, uint64_t cols, uint64_t ld, uint32_t vw, u
 static uint32_t vector_flags(int kernel, const gh_gemm_args *a, const window w[3])
 {
     if (kernel == VKP_KERNEL_COOPMAT) {
-        /* kernels/vulkan/coopmat.comp: 16 bytes (8 elements), and only for
-         * tiles wholly inside the matrix, so any number of columns. */
-        return (vector_ok(&w[0], 0, (uint64_t)a->lda, 8, 16) ? VKP_VECTOR_A : 0) |
-               (vector_ok(&w[1], 0, (uint64_t)a->ldb, 8, 16) ? VKP_VECTOR_B : 0);
+        /* kernels/vulkan/coopmat.comp: 16 bytes (8 elements, 16 of i8), and
+         * only for tiles wholly inside the matrix, so any number of columns. */
+        const uint32_t vw = 16 / (uint32_t)gh_plugin_dtype_size(gh_plugin_gemm_types_of(a).a);
+        return (vector_ok(&w[0], 0, (uint64_t)a->lda, vw, 16) ? VKP_VECTOR_A : 0) |
+               (vector_ok(&w[1], 0, (uint64_t)a->ldb, vw, 16) ? VKP_VECTOR_B : 0);
     }
     if (kernel != VKP_KERNEL_WARPTILE) return 0;
     /* kernels/vulkan/warptile.comp's VW: 4 elements, 2 of f64 */
@@ -114,17 +115,7 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     vkp_device *d = &ctx->devices[device];
     /* The shaders index with 32-bit unsigned integers. */
     const gh_plugin_gemm_target target = {device, &d->info, &vkp_kernels[kernel], UINT32_MAX, vkp_buffer_extent};
-    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) {
-        /* GH_UNSUPPORTED: args is well-formed, so its types can be read */
-        if (st == GH_UNSUPPORTED && kernel == VKP_KERNEL_COOPMAT && gh_plugin_gemm_types_of(args).a == GH_I8)
-            return gh_plugin_set_error(GH_UNSUPPORTED,
-                                       "gemm: coopmat has no i8 version (on %s either): it would need 16x8x32 s8 -> "
-                                       "s32 cooperative matrices, which NVIDIA's driver offers and this plugin does "
-                                       "not build yet, and its emulated path is written for f16 and bf16 fragments; "
-                                       "naive, tiled and blocked run i8",
-                                       d->name);
-        return st;
-    }
+    if ((st = gh_plugin_check_gemm("gemm", args, &target)) != GH_OK) return st;
     const gh_plugin_gemm_types types = gh_plugin_gemm_types_of(args);
     if ((types.c == GH_F16 || types.c == GH_BF16) && !d->has_16bit_storage)
         return gh_plugin_set_error(GH_UNSUPPORTED, "gemm: %s C: %s", gh_plugin_dtype_name(types.c),
@@ -135,8 +126,9 @@ gh_status vkp_gemm(gh_plugin *ctx, int device, int kernel, const gh_gemm_args *a
     const int type_slot = vkp_type_slot(types.a, types.c);
     vkp_variant v;
     if ((st = vkp_variant_of(kernel, args, &v)) != GH_OK) return st;
-    /* shared memory holds C's arithmetic type (f32 for FP8 inputs, i32 for i8) */
-    if ((st = vkp_check_limits(d, kernel, types.c, &v)) != GH_OK) return st;
+    /* shared memory holds C's arithmetic type (f32 for FP8 inputs, i32 for
+     * i8); coopmat's holds A and B as stored, and goes by A's type (i8) */
+    if ((st = vkp_check_limits(d, kernel, kernel == VKP_KERNEL_COOPMAT ? types.a : types.c, &v)) != GH_OK) return st;
     if (type_slot >= VKP_TYPES_FP8_F32 && type_slot <= VKP_TYPES_FP8_BF16) /* a pipeline per FP8 pair */
         v.layout = (types.a == GH_E5M2 ? 1u : 0u) | (types.b == GH_E5M2 ? 2u : 0u);
 

@@ -22,6 +22,11 @@
  * used), the products (exact in f32) summed in f32, C in f32, f16 or bf16;
  * i8 widened to int and summed exactly. */
 static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
+/* coopmat: i8 x i8 -> i32 alone, on s8 cooperative matrices with s32 sums
+ * (exact); no FP8 (no device offers FP8 cooperative matrices to it). */
+static const gh_type_combo coopmat_combos[] = {
+    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
+};
 
 int vkp_type_slot(gh_dtype a, gh_dtype c)
 {
@@ -62,10 +67,11 @@ const gh_kernel_info vkp_kernels[VKP_KERNEL_COUNT] = {
     [VKP_KERNEL_COOPMAT] = {GH_PLUGIN_KERNEL(
                                 "coopmat",
                                 "compute shader on the matrix units: cooperative matrices of a subgroup "
-                                "(VK_KHR_cooperative_matrix, f16 also VK_NV_cooperative_matrix; bf16 with "
-                                "VK_KHR_shader_bfloat16), f32 sums, tiles of A and B staged in shared memory",
+                                "(VK_KHR_cooperative_matrix, f16 and i8 also VK_NV_cooperative_matrix; bf16 with "
+                                "VK_KHR_shader_bfloat16), f32 sums (i8 x i8 -> i32: s8 matrices, exact s32 sums), "
+                                "tiles of A and B staged in shared memory",
                                 GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16)),
-                            GH_PLUGIN_KERNEL_PARAMS(vkp_coopmat_params)},
+                            GH_PLUGIN_KERNEL_PARAMS(vkp_coopmat_params), GH_PLUGIN_KERNEL_COMBOS(coopmat_combos)},
 };
 
 int vkp_kernel_count(gh_plugin *ctx)
@@ -177,7 +183,7 @@ gh_status vkp_check_limits(const vkp_device *d, int kernel, gh_dtype dtype, vkp_
                                    kname, v->label, v->invocations, lim->maxComputeWorkGroupInvocations, d->name);
     if (kernel == VKP_KERNEL_WARPTILE || kernel == VKP_KERNEL_COOPMAT) {
         if (v->invocations > lim->maxComputeWorkGroupSize[0]) return over_width(d, kname, v);
-        uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? vkp_coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape])
+        uint64_t bytes = kernel == VKP_KERNEL_COOPMAT ? vkp_coopmat_shared_bytes(v, &vkp_coop_shapes[v->shape], dtype)
                                                       : vkp_warptile_shared_bytes(v, dtype);
         return bytes > lim->maxComputeSharedMemorySize ? over_shared(d, kname, v, dtype, bytes, 0) : GH_OK;
     }

@@ -33,8 +33,8 @@ extern const gh_param_info vkp_warptile_params[VKP_WARPTILE_PARAMS];
 extern const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS];
 /* Pipelines are cached per (kernel, dtype, combination of parameter values);
  * no kernel has more combinations than this (coopmat: 2 bm x 3 bn x 2
- * subgroups x 1 bk x 4 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 x 2 = 48). */
-#define VKP_VARIANT_MAX 96
+ * subgroups x 1 bk x 6 shapes x 2 stages; warptile: 2 x 3 x 2 x 2 x 2 = 48). */
+#define VKP_VARIANT_MAX 144
 /* and per layout of the operands (warptile: bit 0 trans_a, bit 1 trans_b,
  * bit 2 A read as vectors, bit 3 B; its specialization constant 4, so that
  * the driver folds every index and branch that depends on it). */
@@ -43,9 +43,10 @@ extern const gh_param_info vkp_coopmat_params[VKP_COOPMAT_PARAMS];
  * value (2, 4, 8), which sizes its register arrays, warptile one per
  * combination of its parameters (48, of which the 12 unrolled at aspect 2
  * are not built), coopmat one per (bm, bn, subgroups, matrix shape, bk):
- * 10 blocks x 3 shapes x 1 bk (a device uses one cooperative-matrix
- * extension throughout). */
-#define VKP_MODULE_MAX  48
+ * 10 blocks x 5 shapes x 1 bk (a device uses one cooperative-matrix
+ * extension throughout; f16 and bf16 are built at the 3 shapes of K 16 and
+ * 8, i8 at the 2 of K 32). */
+#define VKP_MODULE_MAX  50
 
 /* (ABI 1.5) Modules and pipelines are kept per type slot: a dtype (A, B
  * and C of one type), or one of the 8-bit flavours of naive, tiled and
@@ -58,10 +59,12 @@ int vkp_type_slot(gh_dtype a, gh_dtype c);
 const char *vkp_type_slot_name(int slot);
 
 /* The matrix shapes (M x N x K) coopmat is built for, in the order it
- * prefers them when the device offers several. */
-#define VKP_COOP_SHAPES 3
+ * prefers them when the device offers several: f16 and bf16 (16-bit
+ * inputs, f32 sums), then i8 (s8 inputs, s32 sums). */
+#define VKP_COOP_SHAPES 5
 typedef struct vkp_coop_shape {
     uint32_t m, n, k;
+    int i8; /* built for i8 x i8 -> i32 (else for f16 and bf16) */
 } vkp_coop_shape;
 extern const vkp_coop_shape vkp_coop_shapes[VKP_COOP_SHAPES];
 
@@ -138,7 +141,7 @@ uint64_t vkp_blocked_shared_bytes(uint32_t tile, uint32_t depth, gh_dtype dtype)
 uint32_t vkp_blocked_depth(uint32_t tile, gh_dtype dtype, uint32_t max_shared_bytes);
 uint64_t vkp_warptile_shared_bytes(const vkp_variant *v, gh_dtype dtype);
 gh_status vkp_warptile_limits(const vkp_variant *v);
-uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s);
+uint64_t vkp_coopmat_shared_bytes(const vkp_variant *v, const vkp_coop_shape *s, gh_dtype dtype);
 gh_status vkp_coopmat_limits(const struct vkp_device *d, gh_dtype dtype, vkp_variant *v);
 
 #endif

@@ -43,14 +43,20 @@ typedef enum vkp_coop_api { VKP_COOP_NONE = 0, VKP_COOP_KHR = 1, VKP_COOP_NV = 2
 
 /* What a device offers the coopmat kernel (coopmat.c). */
 typedef struct vkp_coop {
-    vkp_coop_api api;                /* NONE: why[] says why, and nothing is enabled */
-    uint32_t shapes[GH_DTYPE_COUNT]; /* f16, bf16: bit s when vkp_coop_shapes[s] is offered with f32 sums */
+    vkp_coop_api api; /* NONE: why[] says why, and nothing is enabled */
+    /* f16, bf16: bit s when vkp_coop_shapes[s] is offered with f32 sums;
+     * i8 (A's type): with s8 inputs and s32 sums */
+    uint32_t shapes[GH_DTYPE_COUNT];
     uint32_t subgroup_size;
     int has_float16; /* shaderFloat16, for the f16 modules: enabled when there */
+    int has_int16;   /* shaderInt16, for the f16 and bf16 modules: enabled when there */
+    int has_int8;    /* shaderInt8, for the i8 modules (not emulated): enabled when there */
     int has_bf16;    /* VK_KHR_shader_bfloat16 with its cooperative-matrix feature: enabled when there */
-    /* f16, bf16: why the kernel cannot run that dtype here ("" when it can) */
+    /* f16, bf16, i8: why the kernel cannot run that dtype here ("" when it can) */
     char why[GH_DTYPE_COUNT][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + 256];
-    char offered[256]; /* "KHR: f16 16x16x16 16x8x16, bf16 16x16x16": f32-sum shapes, for --list */
+    /* "cooperative matrices (KHR, f32 sums): f16 16x16x16 16x8x16, bf16
+     * 16x16x16, i8 16x8x32 (s32 sums)": the shapes of f32 and s32 sums, for --list */
+    char offered[320];
 } vkp_coop;
 
 typedef struct vkp_device {

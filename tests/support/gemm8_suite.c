@@ -120,7 +120,7 @@ void gh_test_8bit_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device,
             "i8 with alpha 0.5 refused");
 }
 
-const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS] = {"mma"};
+const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS] = {"mma", "coopmat"};
 
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n)
 {

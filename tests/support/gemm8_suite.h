@@ -36,8 +36,9 @@ size_t gh_test_8bit_defaults(const gh_kernel_info *k, int64_t *values, size_t ro
 void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, const gh_test_shape8 *shapes,
                                       size_t n_shapes);
 /* Kernels that list i8 x i8 -> i32 (exact) and nothing else, in any plugin
- * that has them: "mma" (OpenCL's, mma.sync m16n8k32.s8). */
-#define GH_TEST_8BIT_I8_ONLY_KERNELS 1
+ * that has them: "mma" (OpenCL's, mma.sync m16n8k32.s8), "coopmat" (Vulkan's s8
+ * cooperative matrices). */
+#define GH_TEST_8BIT_I8_ONLY_KERNELS 2
 extern const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS];
 
 /* Every kernel of the plugin: the n named ones list the 13 combinations

@@ -8,6 +8,9 @@ do soundly, rather than emit a module with a wrong meaning.
  - A and B of one type (a 16 x 16 x 16 multiply without distinct sizes): refused.
  - --bfloat16 on a shader that only copies its 16-bit floats: the type becomes
    bfloat16; on one that adds them: refused.
+ - integer matrices: s8 x s8 + s32 multiply-adds marked signed in A, B, C and
+   the result (KHR's components are unsigned unless marked); u8 x u8 + u32
+   not marked; f16 (above) not marked.
 Usage: test_coopmat_khr.py GLSLC REWRITE_SCRIPT
 """
 import os
@@ -61,6 +64,35 @@ void main() {
 # DISTINCT, but it adds two 16-bit floats on the way into shared memory.
 ADDS = DISTINCT.replace("uint16BitsToFloat16(bits[gl_LocalInvocationIndex]);",
                         "uint16BitsToFloat16(bits[gl_LocalInvocationIndex]) + float16_t(1.0);")
+
+# s8 x s8 + s32 (INT = "i", 8-bit type "int8_t") or u8 x u8 + u32 ("u", "uint8_t").
+INTEGER = """#version 450
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_NV_cooperative_matrix : require
+#extension GL_NV_integer_cooperative_matrix : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 1) writeonly buffer Out { uint sums[]; };
+shared uvec4 tile[64];
+shared uint out_tile[128];
+layout(constant_id = 10) const uint AK = 32;
+layout(constant_id = 11) const uint BK = 32;
+void main() {
+    tile[gl_LocalInvocationIndex] = uvec4(gl_LocalInvocationIndex);
+    barrier();
+    INTcoopmatNV<8, gl_ScopeSubgroup, 16, AK> a;
+    INTcoopmatNV<8, gl_ScopeSubgroup, BK, 8> b;
+    INTcoopmatNV<32, gl_ScopeSubgroup, 16, 8> c = INTcoopmatNV<32, gl_ScopeSubgroup, 16, 8>(0);
+    coopMatLoadNV(a, tile, 0, 2, false);
+    coopMatLoadNV(b, tile, 32, 2, true);
+    c = coopMatMulAddNV(a, b, c);
+    coopMatStoreNV(c, out_tile, 0, 8, false);
+    barrier();
+    sums[gl_LocalInvocationIndex] = uint(out_tile[gl_LocalInvocationIndex]);
+}
+"""
+SIGNED = INTEGER.replace("INT", "i")
+UNSIGNED = INTEGER.replace("INT", "u")
 
 NV_OPS = {5358, 5359, 5360, 5361, 5362}
 passed = failed = 0
@@ -120,6 +152,17 @@ def main():
                   "loads row- and column-major, the store row-major (%s, %s)" % (layouts, store_layouts))
             check(any(op == 17 and o == [6022] for op, o in ops) and not any(op == 17 and o == [5357] for op, o in ops),
                   "capability CooperativeMatrixKHR in place of CooperativeMatrixNV")
+
+        for source, name, mask in ((SIGNED, "s8", 0xF), (UNSIGNED, "u8", None), (DISTINCT, "f16", None)):
+            run, khr = compile_and_rewrite(glslc, rewrite, source, work, name + "_muladd")
+            if run:
+                check(run.returncode == 0, name + ": rewritten", run.stderr)
+            if run and run.returncode == 0:
+                muladds = [o for op, o in instructions(khr) if op == 4459]
+                masks = sorted({o[5] if len(o) > 5 else None for o in muladds}, key=str)
+                check(muladds and masks == [mask],
+                      "%s: the multiply-add's Cooperative Matrix Operands are %s (%s)"
+                      % (name, "0x%x" % mask if mask else "none", masks))
 
         run, _ = compile_and_rewrite(glslc, rewrite, SAME_TYPE, work, "same_type")
         if run:

