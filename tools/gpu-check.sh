@@ -55,6 +55,11 @@ step vulkan 300 bash "$src/tests/vulkan/test_vulkan_sharded.sh" "$build/tests/vu
 step vulkan-coopmat 300 bash "$src/tests/vulkan/test_coopmat_gpu.sh" "$build/gemmhost" "$src" python3
 (cd "$logs" && step cross-vendor 150 "$build/gemmhost" --config "$src/config/cross-vendor.ini" --output "$logs/cross-vendor" --overwrite)
 # f32, f16 and bf16: three times the f32-only run it was sized for.
+# The 8-bit agreement on the NVIDIA device (every API's 8-bit kernels on the
+# same cases: i8 identical, FP8 within each bound), OpenCL mma and Vulkan
+# coopmat in i8 beside CUDA's mma and cuBLASLt.
+step eight-bit 300 bash -c 'for c in eight-bit-gpu eight-bit-opencl-mma eight-bit-vulkan-coopmat; do
+  "$0/gemmhost" --config "$1/config/$c.ini" --output "$2/$c" --overwrite || exit 1; done' "$build" "$src" "$logs"
 step bench 420 "$src/tools/bench.sh" "$build" "$src/config/bench-gpu.ini"
 cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
 # The tensor cores: mma, wgmma, OpenCL's mma and wgmma and Vulkan's coopmat beside cuBLAS.
