@@ -12,6 +12,7 @@ nvcc=$1 kernels=$2 generated=$3 out_dir=$4 name=$5
 shift 5
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/expect.sh"
+. "$src/tests/cuda/wgmma_ptxas_checks.sh"
 ptxas="$(dirname "$nvcc")/ptxas"
 
 for persistent in 0 1; do
@@ -30,12 +31,5 @@ done
 
 # The persistent one through ptxas, as NVRTC would assemble it.
 out=$("$ptxas" -arch=sm_90a -v -warn-spills -Werror "$base.ptx" -o "$base.cubin" 2>&1)
-status=$?
-expect_status "$name persistent 1: assembles for sm_90a without spills" $status 0
-[ "$status" = 0 ] || echo "$out"
-grep -E "Compiling entry|Used [0-9]+ registers|spill stores" <<<"$out"
-expect_status "$name persistent 1: four kernels report their registers" "$(grep -c 'Used [0-9]* registers' <<<"$out")" 4
-serialized=$(grep -iE "serializ" <<<"$out")
-expect_status "$name persistent 1: no wgmma serialised by ptxas${serialized:+ ($serialized)}" \
-  "$([ -z "$serialized" ] && echo 1 || echo 0)" 1
+expect_ptxas_clean "$name persistent 1" $? "$out"
 finish

@@ -14,14 +14,9 @@ nvcc=$1 kernels=$2 generated=$3 out_dir=$4 name=$5
 shift 5
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/expect.sh"
+. "$src/tests/cuda/wgmma_ptxas_checks.sh"
 
 out=$("$nvcc" -cubin -arch=sm_90a -Xptxas -v -Xptxas -warn-spills -Xptxas -Werror "$@" -I "$kernels" -I "$generated" \
   "$kernels/wgmma.cu" -o "$out_dir/wgmma_$name.cubin" 2>&1)
-status=$?
-expect_status "$name: assembles for sm_90a without spills" $status 0
-[ "$status" = 0 ] || echo "$out"
-grep -E "Compiling entry|Used [0-9]+ registers|spill stores" <<<"$out"
-expect_status "$name: four kernels report their registers" "$(grep -c 'Used [0-9]* registers' <<<"$out")" 4
-serialized=$(grep -iE "serializ" <<<"$out")
-expect_status "$name: no wgmma serialised by ptxas${serialized:+ ($serialized)}" "$([ -z "$serialized" ] && echo 1 || echo 0)" 1
+expect_ptxas_clean "$name" $? "$out"
 finish
