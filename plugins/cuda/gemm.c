@@ -94,7 +94,10 @@ static gh_status launch(gh_plugin *ctx, gh_cuda_device *dev, int kernel, const g
                                    "%s needs compute capability 8.0 or newer (cp.async, bf16 and TF32 mma.sync); "
                                    "%s is %d.%d",
                                    variant, dev->name, dev->cc_major, dev->cc_minor);
-    const char *bound_text = getenv(GH_CUDA_PERSISTENT_GRID_ENV);
+    /* The variable is read only for the launches it bounds (and per launch:
+     * the device tests change it between cases). */
+    const int persistent = kernel == GH_CUDA_WGMMA && v->wt[GH_WGMMA_PERSISTENT];
+    const char *bound_text = persistent ? getenv(GH_CUDA_PERSISTENT_GRID_ENV) : NULL;
     const int persistent_bound = gh_cuda_persistent_bound(bound_text, dev->sm_count);
     if (persistent_bound < 0)
         return gh_plugin_set_error(GH_INVALID_ARGUMENT,
