@@ -46,6 +46,10 @@ step opencl 170 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/te
   --plugin "$build/plugins/gemmhost-opencl.so"
 step opencl-mma 200 bash "$src/tests/opencl/test_mma.sh" "$build/gemmhost" "$src" python3
 step opencl-wgmma 200 bash "$src/tests/opencl/test_wgmma.sh" "$build/gemmhost" "$src" python3
+# The OpenCL plugin's 8-bit suite on NVIDIA's device (ctest's runs on device
+# 0, PoCL there): the classic kernels, mma and wgmma in i8 exactly.
+step opencl-8bit 240 env GEMMHOST_TEST_OPENCL_PLATFORM=NVIDIA "$build/tests/opencl/test_opencl_8bit" \
+  "$build/plugins/gemmhost-opencl.so"
 # Every Vulkan kernel's parameter sets (ctest's vulkan_plugin_full, label
 # full-sweep; CI's vulkan_plugin runs a sample), on the NVIDIA device:
 # 8 processes side by side: warptile's pipeline per layout of the operands

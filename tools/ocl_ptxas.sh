@@ -13,8 +13,9 @@
 #   ARCH    ptxas's -arch (default sm_90; wgmma's sm_90a, for which the PTX
 #           is rewritten as the plugin does: its "//SM90A " marks dropped,
 #           the target sm_90a, and clang's .version raised to 8.0)
-#   each variant: f16, bf16, f32, f64 or i8 (i8 x i8 -> i32, as the plugin
-#   builds it: C int, -DGH_A_I8 -DGH_B_I8), then the kernel's defines, e.g.
+#   each variant: f16, bf16, f32, f64, i8 (i8 x i8 -> i32, as the plugin
+#   builds it: C int, -DGH_A_I8 -DGH_B_I8) or an FP8 pair A*B->C (e4m3,
+#   e4m3*e5m2->bf16; C f32 when left out), then the kernel's defines, e.g.
 #     f16:BM=128,BN=128,BK=32,WM=64,WN=64,STAGES=2
 #   none: mma's variants of config/bench-mma-opencl.ini, its f32 and i8 defaults,
 #   or warptile's default in f32, f16 and bf16, and f32's cp.async programs
@@ -150,7 +151,22 @@ for variant in "$@"; do
     f32) types="-DSTORE_T=float -DACC_T=float" ;;
     f64) types="-DSTORE_T=double -DACC_T=double -DGH_FP64=1" ;;
     i8) types="-DSTORE_T=int -DACC_T=int -DGH_A_I8=1 -DGH_B_I8=1" ;;
-    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32, f64 or i8" >&2; exit 2 ;;
+    e4m3* | e5m2*) # A*B->C, C f32 when left out: e4m3, e4m3*e5m2->bf16
+      fp8=${dtype%%->*} c=f32
+      [ "$fp8" != "$dtype" ] && c=${dtype#*->}
+      a=${fp8%%\**} b=${fp8#*\*}
+      case $c in
+        f32) types="-DSTORE_T=float -DACC_T=float" ;;
+        f16) types="-DSTORE_T=half -DACC_T=float -DGH_STORE_F16=1" ;;
+        bf16) types="-DSTORE_T=ushort -DACC_T=float -DGH_STORE_BF16=1" ;;
+        *) types= ;;
+      esac
+      if [ -z "$types" ] || ! [[ $a =~ ^e(4m3|5m2)$ && $b =~ ^e(4m3|5m2)$ ]]; then
+        echo "ocl_ptxas: '$variant': FP8 is A*B->C, A and B e4m3 or e5m2, C f32, f16 or bf16" >&2; exit 2
+      fi
+      types+=" -DGH_A_${a^^}=1 -DGH_B_${b^^}=1" ;;
+    *) echo "ocl_ptxas: '$variant': the dtype must be f16, bf16, f32, f64, i8 or an FP8 pair (e4m3*e5m2->bf16)" >&2
+      exit 2 ;;
   esac
   [ "$defines" != "$variant" ] || defines=
   dflags=

@@ -51,14 +51,14 @@ const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS] = GH_PLUGIN_EXACT_8
         LT_FP8_COMBO(A, B, GH_BF16, BITS, EVERY)
 #define LT_FP8_COMBOS(A, B, BITS) LT_FP8_COMBOS_EVERY(A, B, BITS, 0)
 static const gh_type_combo lt_fp8_combos[] = {
-    LT_FP8_COMBOS_EVERY(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
-    LT_FP8_COMBOS_EVERY(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
-    LT_FP8_COMBOS_EVERY(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
+    LT_FP8_COMBOS_EVERY(GH_E4M3, GH_E4M3, GH_PLUGIN_HOPPER_FP8_SUM_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
+    LT_FP8_COMBOS_EVERY(GH_E4M3, GH_E5M2, GH_PLUGIN_HOPPER_FP8_SUM_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
+    LT_FP8_COMBOS_EVERY(GH_E5M2, GH_E4M3, GH_PLUGIN_HOPPER_FP8_SUM_BITS, GH_CUDA_LT_FP8_PROMOTE_EVERY),
 };
 static const gh_type_combo lt_fp8_fast_combos[] = {
-    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
-    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
-    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
+    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_PLUGIN_HOPPER_FP8_SUM_BITS),
+    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_PLUGIN_HOPPER_FP8_SUM_BITS),
+    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_PLUGIN_HOPPER_FP8_SUM_BITS),
 };
 static const gh_type_combo i8_exact_combos[] = {
     {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
@@ -68,13 +68,7 @@ static const gh_type_combo i8_exact_combos[] = {
 /* wgmma's FP8: every pair, C f32/f16/bf16. Declared as its worst case, the
  * narrow sum never promoted (promote 0); promote > 0 does better than that
  * declaration, never worse. And s8 x s8 -> i32, exact. */
-static const gh_type_combo wgmma_8bit_combos[] = {
-    LT_FP8_COMBOS(GH_E4M3, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
-    LT_FP8_COMBOS(GH_E4M3, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
-    LT_FP8_COMBOS(GH_E5M2, GH_E4M3, GH_CUDA_FP8_UNPROMOTED_BITS),
-    LT_FP8_COMBOS(GH_E5M2, GH_E5M2, GH_CUDA_FP8_UNPROMOTED_BITS),
-    {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
-};
+static const gh_type_combo wgmma_8bit_combos[] = GH_PLUGIN_HOPPER_8BIT_COMBOS;
 
 const gh_kernel_info gh_cuda_kernel_infos[GH_CUDA_KERNEL_COUNT] = {
     [GH_CUDA_NAIVE] = {GH_PLUGIN_KERNEL("naive",

@@ -49,9 +49,6 @@ void gh_cuda_types_name(char *out, size_t size, gh_cuda_types t);
 #define GH_CUDA_8BIT_COMBOS 13
 extern const gh_type_combo gh_cuda_8bit_combos[GH_CUDA_8BIT_COMBOS];
 #define GH_CUDA_TYPE_SLOTS           (GH_DTYPE_COUNT + GH_CUDA_8BIT_COMBOS)
-/* The mantissa bits declared for an FP8 tensor-core sum that is never
- * promoted to f32 (cuBLASLt's FAST_ACCUM): see docs/kernels.md. */
-#define GH_CUDA_FP8_UNPROMOTED_BITS  13
 /* cublaslt-fp8 (no FAST_ACCUM): the narrow sum added into f32 every this many K */
 #define GH_CUDA_LT_FP8_PROMOTE_EVERY 128
 /* The cache slot of a type set: its dtype when uniform, else GH_DTYPE_COUNT

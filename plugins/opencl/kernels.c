@@ -27,6 +27,11 @@ static const gh_kernel_precision clblast_precisions[] = {
  * as char, summed exactly in i32. */
 static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
 
+/* wgmma's FP8 pairs sum in the tensor cores' narrow running sum, never
+ * promoted to f32 registers; its i8 x i8 -> i32 is exact (as CUDA's wgmma
+ * with promote 0). */
+static const gh_type_combo wgmma_8bit_combos[] = GH_PLUGIN_HOPPER_8BIT_COMBOS;
+
 /* mma's i8 x i8 -> i32 (mma.sync m16n8k32.s8, s32 sums): exact, as CUDA's. */
 static const gh_type_combo mma_i8_combos[] = {
     {sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0},
@@ -103,17 +108,20 @@ const ocl_kernel_def ocl_kernels[OCL_KERNEL_COUNT] = {
     [OCL_KERNEL_WGMMA] =
         {
             .info = {GH_PLUGIN_KERNEL("wgmma",
-                                      "Hopper's warpgroup tensor cores (wgmma.mma_async, m64nBNk16, f16/bf16, f32 "
-                                      "sums) through inline PTX as comments, retargeted to sm_90a and loaded as a "
-                                      "binary (NVIDIA's OpenCL, compute capability 9.0 only); cp.async stages into "
-                                      "swizzled local memory",
+                                      "Hopper's warpgroup tensor cores (wgmma.mma_async: m64nBNk16 f16/bf16 with f32 "
+                                      "sums; m64nBNk32 FP8 pairs with the tensor cores' 13-bit running sum, and i8 x "
+                                      "i8 with exact s32 sums, tiles transposed into K-major as they are copied) "
+                                      "through inline PTX as comments, retargeted to sm_90a and loaded as a binary "
+                                      "(NVIDIA's OpenCL, compute capability 9.0 only); cp.async stages into swizzled "
+                                      "local memory",
                                       GH_DTYPE_BIT(GH_F16) | GH_DTYPE_BIT(GH_BF16)),
-                     GH_PLUGIN_KERNEL_PARAMS(ocl_wgmma_params)},
+                     GH_PLUGIN_KERNEL_PARAMS(ocl_wgmma_params), GH_PLUGIN_KERNEL_COMBOS(wgmma_8bit_combos)},
             .file = "wgmma.cl",
             .function = "gemm_wgmma",
             .defines = {"BM", "BN", "BK", "STAGES"},
             .sm90a = 1,
             .shape = ocl_wgmma_shape,
+            .fits = ocl_wgmma_fits,
         },
     [OCL_KERNEL_CLBLAST] =
         {

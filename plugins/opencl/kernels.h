@@ -131,8 +131,13 @@ void ocl_mma_path(ocl_variant *v, int trans_a, int trans_b, uint64_t a_offset, i
 enum { OCL_WGMMA_BM, OCL_WGMMA_BN, OCL_WGMMA_BK, OCL_WGMMA_STAGES, OCL_WGMMA_PARAMS };
 extern const gh_param_info ocl_wgmma_params[OCL_WGMMA_PARAMS];
 
-/* A warpgroup of 128 work-items per 64 rows, and the local memory of its stages. */
+/* A warpgroup of 128 work-items per 64 rows, and the local memory of its
+ * stages (dtype: A's, as the tiles hold it). */
 void ocl_wgmma_shape(ocl_variant *v, gh_dtype dtype, uint64_t local_mem_bytes);
+
+/* 1 when bk suits dtype (A's): 16 or 32 for f16 and bf16, 32 or 64 for
+ * 8-bit inputs; else 0 with why. */
+int ocl_wgmma_fits(const int64_t *p, gh_dtype dtype, char *why, size_t why_size);
 
 /* Bytes of an element of the kernels' local-memory tiles: their arithmetic
  * type (ACC_T), f32 for the 16-bit dtypes, which are converted as they are

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # opencl_wgmma: the OpenCL plugin's wgmma kernel end to end on
-# tests/opencl/wgmma.ini, with padded rows (its element copy path) and
+# tests/opencl/wgmma.ini and, in 8 bits, wgmma8.ini, with padded rows (its element copy path) and
 # again unpadded (the 16-byte path where shapes allow). On an NVIDIA Hopper
 # (H100, H200, H800, GH200, H20: compute capability 9.0) every row must pass;
 # on other NVIDIA devices every row is unsupported naming compute capability
@@ -10,8 +10,11 @@
 set -u
 . "$(dirname "$0")/e2e_setup.sh" wgmma.ini "$@"
 
-# 9 sizes x 2 dtypes x 4 transposes x 3 variants.
-rows=216
+# 9 sizes x 2 dtypes x 4 transposes x 3 variants; in 8 bits (wgmma8.ini)
+# 7 sizes x 2 dtypes x 4 transposes x 2 variants.
+rows=216 rows8=112
+config8="$src/tests/opencl/wgmma8.ini"
+on_nvidia8=(--set opencl-wgmma8.platform=NVIDIA --set opencl-wgmma8-deep.platform=NVIDIA)
 nvidia=$(grep '^  device opencl/.*NVIDIA' <<<"$list")
 # Only the NVIDIA platform: a machine may have PoCL beside it.
 on_nvidia=(--set opencl-wgmma.platform=NVIDIA --set opencl-wgmma-n256.platform=NVIDIA
@@ -22,17 +25,34 @@ if grep -Eq 'H100|H200|H800|GH200|H20\b' <<<"$nvidia"; then
     expect_status "wgmma on a Hopper, ld_pad $pad: f16 and bf16" $? 0
     expect_ok "$rows rows, all pass, every dtype and transpose (ld_pad $pad)" $check "$work/wgmma$pad" \
       --rows $rows --status pass --distinct dtype=2 --distinct trans=4 --distinct params=3
+    "$gemmhost" --quiet --config "$config8" "${on_nvidia8[@]}" --set run.ld_pad=$pad --output "$work/wgmma8_$pad"
+    expect_status "wgmma on a Hopper, ld_pad $pad: e4m3 and i8" $? 0
+    expect_ok "$rows8 rows, all pass, both dtypes, every transpose (ld_pad $pad)" $check "$work/wgmma8_$pad" \
+      --rows $rows8 --status pass --distinct dtype=2 --distinct trans=4 --distinct params=2
   done
+  "$gemmhost" --quiet --config "$config8" "${on_nvidia8[@]}" --set run.dtype=e5m2 --set run.b_dtype=e4m3 \
+    --set run.c_dtype=bf16 --output "$work/wgmma8_mixed"
+  expect_status "wgmma on a Hopper: e5m2 x e4m3 -> bf16" $? 0
+  expect_ok "$((rows8 / 2)) rows, all pass" $check "$work/wgmma8_mixed" --rows $((rows8 / 2)) --status pass
 elif [ -n "$nvidia" ]; then
   "$gemmhost" --quiet --config "$config" "${on_nvidia[@]}" --output "$work/wgmma" >"$work/wgmma.out" 2>&1
   expect_status "wgmma on NVIDIA before Hopper: nothing runs (exit 3)" $? 3
   all_refused "$work/wgmma.csv" "compute capability 9.0"
   expect_status "every row refused, naming compute capability 9.0" $? 0
+  "$gemmhost" --quiet --config "$config8" "${on_nvidia8[@]}" --output "$work/wgmma8" >"$work/wgmma8.out" 2>&1
+  expect_status "wgmma in 8 bits on NVIDIA before Hopper: nothing runs (exit 3)" $? 3
+  all_refused "$work/wgmma8.csv" "compute capability 9.0"
+  expect_status "every 8-bit row refused, naming compute capability 9.0" $? 0
 else
   "$gemmhost" --quiet --config "$config" --output "$work/wgmma" >"$work/wgmma.out" 2>&1
   expect_status "wgmma off NVIDIA: nothing runs (exit 3)" $? 3
   expect_ok "$rows rows, all unsupported" $check "$work/wgmma" --rows $rows --status unsupported
   all_refused "$work/wgmma.csv" sm_90a NVIDIA
   expect_status "every reason names sm_90a and NVIDIA" $? 0
+  "$gemmhost" --quiet --config "$config8" --output "$work/wgmma8" >"$work/wgmma8.out" 2>&1
+  expect_status "wgmma in 8 bits off NVIDIA: nothing runs (exit 3)" $? 3
+  expect_ok "$rows8 rows, all unsupported" $check "$work/wgmma8" --rows $rows8 --status unsupported
+  all_refused "$work/wgmma8.csv" sm_90a NVIDIA
+  expect_status "every 8-bit reason names sm_90a and NVIDIA" $? 0
 fi
 finish

@@ -52,18 +52,28 @@ gh_test_case8 gh_test_8bit_case(const gh_dtype combo[3], const gh_test_shape8 *s
     return c;
 }
 
-void gh_test_8bit_declared(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label)
+void gh_test_8bit_declared_sum(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label,
+                               unsigned fp8_sum_bits)
 {
     const gh_kernel_info *k = api->kernel_info(ctx, kernel);
+    CHECK(k->n_combos == GH_TEST_8BIT_COMBOS, "%s: lists %d combinations (%zu)", label, GH_TEST_8BIT_COMBOS,
+          k->n_combos);
     for (int i = 0; i < GH_TEST_8BIT_COMBOS; i++) {
         const gh_dtype *t = gh_test_8bit_combos[i];
         const gh_type_combo *combo = gh_plugin_find_combo(k, t[0], t[1], t[2]);
-        const gh_precision acc = t[0] == GH_I8 ? GH_PREC_AS_STORED : GH_PREC_F32;
+        const int fp8 = t[0] != GH_I8;
+        const gh_precision acc = fp8 ? GH_PREC_F32 : GH_PREC_AS_STORED;
+        const unsigned bits = fp8 ? fp8_sum_bits : 0;
         CHECK(combo && combo->size == sizeof(gh_type_combo) && combo->inputs == GH_PREC_AS_STORED &&
-                  combo->accumulate == acc && combo->accumulate_bits == 0,
-              "%s: lists %s*%s->%s with inputs as stored and accumulate %s", label, gh_dtype_name(t[0]),
-              gh_dtype_name(t[1]), gh_dtype_name(t[2]), acc == GH_PREC_F32 ? "f32" : "exact");
+                  combo->accumulate == acc && combo->accumulate_bits == bits && combo->promote_every == 0,
+              "%s: lists %s*%s->%s with inputs as stored and accumulate %s (%u-bit running sum)", label,
+              gh_dtype_name(t[0]), gh_dtype_name(t[1]), gh_dtype_name(t[2]), fp8 ? "f32" : "exact", bits);
     }
+}
+
+void gh_test_8bit_declared(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label)
+{
+    gh_test_8bit_declared_sum(api, ctx, kernel, label, 0);
 }
 
 void gh_test_8bit_cases(const gh_plugin_api *api, gh_plugin *ctx, int device, int kernel, const int64_t *params,
@@ -121,16 +131,20 @@ void gh_test_8bit_refusals(const gh_plugin_api *api, gh_plugin *ctx, int device,
 }
 
 const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS] = {"mma", "coopmat"};
+const char *const gh_test_8bit_hopper_kernels[GH_TEST_8BIT_HOPPER_KERNELS] = {"wgmma"};
 
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n)
 {
     for (int i = 0; i < api->kernel_count(ctx); i++) {
         const gh_kernel_info *k = api->kernel_info(ctx, i);
-        int listed = 0, i8_only = 0;
+        int listed = 0, hopper = 0, i8_only = 0;
         for (int e = 0; e < n; e++) listed |= strcmp(k->name, named[e]) == 0;
+        for (int e = 0; e < GH_TEST_8BIT_HOPPER_KERNELS; e++)
+            hopper |= strcmp(k->name, gh_test_8bit_hopper_kernels[e]) == 0;
         for (int e = 0; e < GH_TEST_8BIT_I8_ONLY_KERNELS; e++)
             i8_only |= strcmp(k->name, gh_test_8bit_i8_only_kernels[e]) == 0;
         if (listed) gh_test_8bit_declared(api, ctx, i, k->name);
+        else if (hopper) gh_test_8bit_declared_sum(api, ctx, i, k->name, GH_TEST_8BIT_HOPPER_SUM_BITS);
         else if (i8_only)
             CHECK(k->n_combos == 1 && k->combos[0].a == GH_I8 && k->combos[0].b == GH_I8 && k->combos[0].c == GH_I32 &&
                       k->combos[0].inputs == GH_PREC_AS_STORED && k->combos[0].accumulate == GH_PREC_AS_STORED &&
@@ -165,9 +179,10 @@ void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, 
 
 const char *const gh_test_8bit_gpu_kernels[GH_TEST_8BIT_GPU_KERNELS] = {"naive", "tiled", "blocked"};
 
-int gh_test_8bit_gpu_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file, const char *api_name)
+int gh_test_8bit_gpu_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file, const char *api_name,
+                           const gh_option_value *options, size_t n_options)
 {
-    const int rc = gh_test_plugin_start(h, argc, argv, plugin_file);
+    const int rc = gh_test_plugin_start_with(h, argc, argv, plugin_file, options, n_options);
     if (rc != 0) return rc;
     check_quiet = 1;
     gh_test_8bit_kernel_table(h->api, h->ctx, gh_test_8bit_gpu_kernels, GH_TEST_8BIT_GPU_KERNELS);

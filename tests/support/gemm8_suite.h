@@ -28,6 +28,10 @@ gh_test_case8 gh_test_8bit_case(const gh_dtype combo[3], const gh_test_shape8 *s
 /* The kernel lists each of the 13 combinations, declaring inputs AS_STORED
  * and accumulation F32 (FP8) or AS_STORED (i8 -> i32, exact). */
 void gh_test_8bit_declared(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label);
+/* The same, with FP8's running sum declared fp8_sum_bits wide and never
+ * promoted (0: f32's own, as gh_test_8bit_declared). */
+void gh_test_8bit_declared_sum(const gh_plugin_api *api, gh_plugin *ctx, int kernel, const char *label,
+                               unsigned fp8_sum_bits);
 /* The kernel's default parameter values into values (at most room of them);
  * returns n_params. */
 size_t gh_test_8bit_defaults(const gh_kernel_info *k, int64_t *values, size_t room);
@@ -41,9 +45,16 @@ void gh_test_8bit_blocked_other_works(const gh_plugin_api *api, gh_plugin *ctx, 
 #define GH_TEST_8BIT_I8_ONLY_KERNELS 2
 extern const char *const gh_test_8bit_i8_only_kernels[GH_TEST_8BIT_I8_ONLY_KERNELS];
 
+/* Kernels on Hopper's FP8 tensor cores that list the 13 combinations with
+ * FP8's 13-bit running sum never promoted: "wgmma" (OpenCL's). */
+#define GH_TEST_8BIT_HOPPER_KERNELS 1
+extern const char *const gh_test_8bit_hopper_kernels[GH_TEST_8BIT_HOPPER_KERNELS];
+#define GH_TEST_8BIT_HOPPER_SUM_BITS 13
+
 /* Every kernel of the plugin: the n named ones list the 13 combinations
- * (gh_test_8bit_declared), those of gh_test_8bit_i8_only_kernels i8 x i8 ->
- * i32 alone, every other kernel lists none. */
+ * (gh_test_8bit_declared), those of gh_test_8bit_hopper_kernels the 13 with
+ * the narrow sum, those of gh_test_8bit_i8_only_kernels i8 x i8 -> i32
+ * alone, every other kernel lists none. */
 void gh_test_8bit_kernel_table(const gh_plugin_api *api, gh_plugin *ctx, const char *const *named, int n);
 
 /* Every combination whose bit is set in combo_mask (bit i: entry i of
@@ -75,12 +86,14 @@ extern const char *const gh_test_8bit_gpu_kernels[GH_TEST_8BIT_GPU_KERNELS];
 #define GH_TEST_8BIT_ALL_COMBOS      ((1u << GH_TEST_8BIT_COMBOS) - 1u)
 #define GH_TEST_8BIT_COVERING_COMBOS (1u << 0 | 1u << 5 | 1u << 7 | 1u << 9 | 1u << 12)
 
-/* Starts a GPU suite: loads the plugin (gh_test_plugin_start), prints only
- * failures, and checks the kernel table (gh_test_8bit_kernel_table over
- * gh_test_8bit_gpu_kernels). Returns 0 to go on, else the exit code: the
- * start's, or 77 (a skip, the plugin unloaded) when there is no device;
- * api_name names the API in the skip line. */
-int gh_test_8bit_gpu_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file, const char *api_name);
+/* Starts a GPU suite: loads the plugin and opens it with these options
+ * (gh_test_plugin_start_with), prints only failures, and checks the kernel
+ * table (gh_test_8bit_kernel_table over gh_test_8bit_gpu_kernels). Returns
+ * 0 to go on, else the exit code: the start's, or 77 (a skip, the plugin
+ * unloaded) when there is no device; api_name names the API in the skip
+ * line. */
+int gh_test_8bit_gpu_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file, const char *api_name,
+                           const gh_option_value *options, size_t n_options);
 /* naive, tiled and blocked at their default parameters on the shapes (naive
  * every combination, tiled and blocked the covering five; variants shifted
  * by 2 a kernel) with their refusals, then blocked's other work values. */

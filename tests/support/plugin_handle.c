@@ -73,11 +73,17 @@ int gh_test_find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *na
 
 int gh_test_plugin_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file)
 {
+    return gh_test_plugin_start_with(h, argc, argv, plugin_file, NULL, 0);
+}
+
+int gh_test_plugin_start_with(gh_test_plugin *h, int argc, char **argv, const char *plugin_file,
+                              const gh_option_value *options, size_t n_options)
+{
     if (argc != 2) {
         fprintf(stderr, "usage: %s %s\n", argv[0], plugin_file);
         return 2;
     }
-    if (gh_test_plugin_load(h, argv[1]) != 0 || gh_test_plugin_open(h, NULL, 0) != GH_OK) {
+    if (gh_test_plugin_load(h, argv[1]) != 0 || gh_test_plugin_open(h, options, n_options) != GH_OK) {
         fprintf(stderr, "%s\n", h->error);
         return 1;
     }

@@ -30,6 +30,9 @@ void gh_test_plugin_unload(gh_test_plugin *h);
  * otherwise the exit code (2: usage, 1: load or open failed), having said
  * why on stderr. */
 int gh_test_plugin_start(gh_test_plugin *h, int argc, char **argv, const char *plugin_file);
+/* The same, opened with these options. */
+int gh_test_plugin_start_with(gh_test_plugin *h, int argc, char **argv, const char *plugin_file,
+                              const gh_option_value *options, size_t n_options);
 
 /* Index of the kernel with this name, or -1. */
 int gh_test_find_kernel(const gh_plugin_api *api, gh_plugin *ctx, const char *name);

@@ -145,7 +145,7 @@ static void coopmat_i8_emulated(const gh_plugin_api *api)
 int main(int argc, char **argv)
 {
     gh_test_plugin h;
-    const int rc = gh_test_8bit_gpu_start(&h, argc, argv, "gemmhost-vulkan.so", "Vulkan");
+    const int rc = gh_test_8bit_gpu_start(&h, argc, argv, "gemmhost-vulkan.so", "Vulkan", NULL, 0);
     if (rc != 0) return rc;
     const gh_plugin_api *api = h.api;
     /* A device without 8-bit storage refuses them all, saying so: a skip. */

@@ -289,6 +289,28 @@ static inline const char *gh_plugin_kernel_dir(const char *setting)
         }                                                                                             \
     }
 
+/* (minor 5) The same 13 on Hopper's FP8 tensor cores (wgmma) with their own
+ * running sum never promoted into f32 registers: it keeps
+ * GH_PLUGIN_HOPPER_FP8_SUM_BITS explicit mantissa bits (what gemmhost's
+ * arithmetic probe measured on an H100, the same as cuBLASLt's FAST_ACCUM:
+ * docs/kernels.md); i8 x i8 -> i32 exact. */
+#define GH_PLUGIN_HOPPER_FP8_SUM_BITS 13
+#define GH_PLUGIN_HOPPER_FP8_COMBO(A, B, C)                                                              \
+    {                                                                                                    \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, GH_PLUGIN_HOPPER_FP8_SUM_BITS, 0 \
+    }
+#define GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(A, B)                                          \
+    GH_PLUGIN_HOPPER_FP8_COMBO(A, B, GH_F32), GH_PLUGIN_HOPPER_FP8_COMBO(A, B, GH_F16), \
+        GH_PLUGIN_HOPPER_FP8_COMBO(A, B, GH_BF16)
+#define GH_PLUGIN_HOPPER_8BIT_COMBOS                                                                                \
+    {                                                                                                               \
+        GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E4M3, GH_E4M3), GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E4M3, GH_E5M2),     \
+            GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E5M2, GH_E4M3), GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E5M2, GH_E5M2), \
+        {                                                                                                           \
+            sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0                 \
+        }                                                                                                           \
+    }
+
 /* Defines the exported entry for the static table `api`, and the error text. */
 #define GH_PLUGIN_ENTRY(api)                                                   \
     GH_PLUGIN_DEFINE_ERROR_TEXT;                                               \
