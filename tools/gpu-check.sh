@@ -69,6 +69,11 @@ cp "$build/bench-gpu.csv" "$logs/" 2>/dev/null
 # The tensor cores: mma, wgmma, OpenCL's mma and wgmma and Vulkan's coopmat beside cuBLAS.
 step bench-tensor 200 "$src/tools/bench.sh" "$build" "$src/config/bench-tensor.ini"
 cp "$build/bench-tensor.csv" "$logs/" 2>/dev/null
+# The 8-bit table (wgmma, OpenCL's wgmma, mma beside cuBLASLt's FP8 and int8
+# at 4096 and 8192), then cuBLASLt's rows against PyTorch's in the same call.
+step bench-8bit 400 bash -c '"$0/tools/bench.sh" "$1" "$0/config/bench-8bit.ini" &&
+  python3 "$0/tools/eight_bit_vs_torch.py" "$1/bench-8bit.json"' "$src" "$build"
+cp "$build/bench-8bit.csv" "$build/bench-8bit.json" "$logs/" 2>/dev/null
 # The plugin contract on every device of each GPU plugin (NVIDIA's and any
 # other the machine has), each in its own step: every check group runs in a
 # fresh process and compiles its kernels again.
