@@ -20,7 +20,8 @@
 #   none: mma's variants of config/bench-mma-opencl.ini, its f32 and i8 defaults,
 #   or warptile's default in f32, f16 and bf16, and f32's cp.async programs
 #   (with GH_NV_REGISTER_CAP, for the late barrier, as the plugin builds them),
-#   or wgmma's default and tests/opencl/wgmma.ini's in f16 and bf16.
+#   or wgmma's default and tests/opencl/wgmma.ini's in f16 and bf16, its 8-bit
+#   default in e4m3 and i8 and wgmma8.ini's 64 deep in two FP8 pairs.
 # Needs clang (15 or 14) and ptxas ($PTXAS, else /usr/local/cuda/bin/ptxas or
 # PATH). Exit 0 when every variant assembles, 1 when one does not, 2 on bad
 # usage or a missing tool.
@@ -40,6 +41,8 @@ if [ $# -eq 0 ] && [ "$kernel" = wgmma ]; then
   for t in f16 bf16; do
     set -- "$@" $t:BM=128,BN=128,BK=32,STAGES=3 $t:BM=128,BN=256,BK=16,STAGES=4 $t:BM=64,BN=64,BK=32,STAGES=4
   done
+  set -- "$@" e4m3:BM=128,BN=128,BK=32,STAGES=3 i8:BM=128,BN=128,BK=32,STAGES=3 \
+    'e4m3*e5m2->bf16:BM=128,BN=128,BK=64,STAGES=3' 'e5m2*e4m3->f16:BM=64,BN=256,BK=64,STAGES=2'
 elif [ $# -eq 0 ] && [ "$kernel" = warptile ]; then
   # warptile's default in each dtype (f64 needs bk 8 within NVIDIA's 48 KB),
   # and f32's cp.async programs (NVIDIA), one per transpose pair.
