@@ -1,8 +1,9 @@
 /*
  * wgmma: Hopper's warpgroup tensor cores (wgmma.mma_async) from OpenCL C,
  * f16 and bf16 with f32 sums; A and B in 8 bits (-DGH_A_*, -DGH_B_*: FP8
- * pairs of e4m3 and e5m2 with the tensor cores' f32 sums, C in f32, f16 or
- * bf16; i8 x i8 with s32 sums into an int C), see "8 bits" below. NVIDIA's OpenCL compiler emits PTX for
+ * pairs of e4m3 and e5m2 in the tensor cores' narrow running sum, C in f32,
+ * f16 or bf16; i8 x i8 with s32 sums into an int C), see "8 bits" below.
+ * NVIDIA's OpenCL compiler emits PTX for
  * .target sm_90, where ptxas refuses wgmma, so the sm_90a instructions sit
  * in PTX comments ("//SM90A ...", operands substituted as for any inline
  * asm): the plugin takes the program's PTX, uncomments them, retargets it to
