@@ -76,9 +76,10 @@ step bench-8bit 400 bash -c '"$0/tools/bench.sh" "$1" "$0/config/bench-8bit.ini"
 cp "$build/bench-8bit.csv" "$build/bench-8bit.json" "$logs/" 2>/dev/null
 # The plugin contract on every device of each GPU plugin (NVIDIA's and any
 # other the machine has), each in its own step: every check group runs in a
-# fresh process and compiles its kernels again.
+# fresh process and compiles its kernels again (OpenCL's wgmma: a program per
+# 8-bit combination, each built twice for sm_90a).
 for p in cuda opencl vulkan; do
-  step "conformance-$p" 120 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
+  step "conformance-$p" 240 "$build/tests/conformance/gemmhost-conformance" "$build/plugins/gemmhost-$p.so" --quiet
 done
 # NVRTC's compiles of every CUDA kernel variant (see the cuda step; ctest's
 # cuda_nvrtc_full, label full-sweep).
