@@ -499,10 +499,13 @@ void gh_report_result(gh_report *r, const gh_result *res)
     gh_table_result(r->table, res);
     gh_fieldset fs;
     gh_fields_result(&fs, res);
-    if (r->csv) write_csv(r, gh_render_csv_row(&fs));
+    /* The log first: --resume reads it, so a kill between the two writes
+     * leaves a result in the log that the CSV lacks (rebuilt on resume),
+     * never one in the CSV that the log lacks. */
     add_record(r, "result", &r->results,
                gh_fingerprint_json_append(gh_render_json_object(&fs), &res->fingerprint,
                                           res->types.explicit_types ? res->types.c : res->dtype));
+    if (r->csv) write_csv(r, gh_render_csv_row(&fs));
     r->n_results++;
     char err[sizeof r->error];
     if (r->junit && gh_junit_result(r->junit, res, err, sizeof err) != 0) report_fail(r, "%s", err);
