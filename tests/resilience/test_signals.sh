@@ -194,7 +194,7 @@ threads = 1
 EOF
 GEMMHOST_PROGRESS_INTERVAL=0 "$gemmhost" --config "$work/long.ini" --output "$work/long" >/dev/null 2>"$work/long.err" &
 pid=$!
-while ! grep -q "(repetition 3 of 61)" "$work/long.err" && kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+while ! grep -qs "(repetition 3 of 61)" "$work/long.err" && kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
 kill -INT "$pid"
 wait "$pid"
 expect_status "SIGINT inside a result: exit status" $? 130
