@@ -273,43 +273,32 @@ static inline const char *gh_plugin_kernel_dir(const char *setting)
  * exactly and sums in f32 (FP8: every product of two FP8 values is exact in
  * f32) or exactly in i32 (i8), the classic kernels' arithmetic:
  *   static const gh_type_combo eight_bit_combos[] = GH_PLUGIN_EXACT_8BIT_COMBOS;
- * A, B in {e4m3, e5m2} with C in {f32, f16, bf16}; i8 x i8 -> i32. */
-#define GH_PLUGIN_F32_SUM_COMBO(A, B, C)                                     \
-    {                                                                        \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, 0, 0 \
-    }
-#define GH_PLUGIN_FP8_PAIR_COMBOS(A, B) \
-    GH_PLUGIN_F32_SUM_COMBO(A, B, GH_F32), GH_PLUGIN_F32_SUM_COMBO(A, B, GH_F16), GH_PLUGIN_F32_SUM_COMBO(A, B, GH_BF16)
-#define GH_PLUGIN_EXACT_8BIT_COMBOS                                                                   \
-    {                                                                                                 \
-        GH_PLUGIN_FP8_PAIR_COMBOS(GH_E4M3, GH_E4M3), GH_PLUGIN_FP8_PAIR_COMBOS(GH_E4M3, GH_E5M2),     \
-            GH_PLUGIN_FP8_PAIR_COMBOS(GH_E5M2, GH_E4M3), GH_PLUGIN_FP8_PAIR_COMBOS(GH_E5M2, GH_E5M2), \
-        {                                                                                             \
-            sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0   \
-        }                                                                                             \
-    }
-
-/* (minor 5) The same 13 on Hopper's FP8 tensor cores (wgmma) with their own
- * running sum never promoted into f32 registers: it keeps
- * GH_PLUGIN_HOPPER_FP8_SUM_BITS explicit mantissa bits (what gemmhost's
- * arithmetic probe measured on an H100, the same as cuBLASLt's FAST_ACCUM:
- * docs/kernels.md); i8 x i8 -> i32 exact. */
+ * A, B in {e4m3, e5m2} with C in {f32, f16, bf16}; i8 x i8 -> i32.
+ * GH_PLUGIN_HOPPER_8BIT_COMBOS: the same 13 on Hopper's FP8 tensor cores
+ * (wgmma) with their own running sum never promoted into f32 registers: it
+ * keeps GH_PLUGIN_HOPPER_FP8_SUM_BITS explicit mantissa bits (what
+ * gemmhost's arithmetic probe measured on an H100, the same as cuBLASLt's
+ * FAST_ACCUM: docs/kernels.md); i8 x i8 -> i32 exact.
+ * GH_PLUGIN_8BIT_COMBOS_SUMMING(BITS) is either: FP8's running sum BITS
+ * wide (0: f32's own). */
 #define GH_PLUGIN_HOPPER_FP8_SUM_BITS 13
-#define GH_PLUGIN_HOPPER_FP8_COMBO(A, B, C)                                                              \
-    {                                                                                                    \
-        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, GH_PLUGIN_HOPPER_FP8_SUM_BITS, 0 \
+#define GH_PLUGIN_FP8_SUM_COMBO(A, B, C, BITS)                                  \
+    {                                                                           \
+        sizeof(gh_type_combo), A, B, C, GH_PREC_AS_STORED, GH_PREC_F32, BITS, 0 \
     }
-#define GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(A, B)                                          \
-    GH_PLUGIN_HOPPER_FP8_COMBO(A, B, GH_F32), GH_PLUGIN_HOPPER_FP8_COMBO(A, B, GH_F16), \
-        GH_PLUGIN_HOPPER_FP8_COMBO(A, B, GH_BF16)
-#define GH_PLUGIN_HOPPER_8BIT_COMBOS                                                                                \
-    {                                                                                                               \
-        GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E4M3, GH_E4M3), GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E4M3, GH_E5M2),     \
-            GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E5M2, GH_E4M3), GH_PLUGIN_HOPPER_FP8_PAIR_COMBOS(GH_E5M2, GH_E5M2), \
-        {                                                                                                           \
-            sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0                 \
-        }                                                                                                           \
+#define GH_PLUGIN_FP8_PAIR_COMBOS(A, B, BITS)                                                 \
+    GH_PLUGIN_FP8_SUM_COMBO(A, B, GH_F32, BITS), GH_PLUGIN_FP8_SUM_COMBO(A, B, GH_F16, BITS), \
+        GH_PLUGIN_FP8_SUM_COMBO(A, B, GH_BF16, BITS)
+#define GH_PLUGIN_8BIT_COMBOS_SUMMING(BITS)                                                                       \
+    {                                                                                                             \
+        GH_PLUGIN_FP8_PAIR_COMBOS(GH_E4M3, GH_E4M3, BITS), GH_PLUGIN_FP8_PAIR_COMBOS(GH_E4M3, GH_E5M2, BITS),     \
+            GH_PLUGIN_FP8_PAIR_COMBOS(GH_E5M2, GH_E4M3, BITS), GH_PLUGIN_FP8_PAIR_COMBOS(GH_E5M2, GH_E5M2, BITS), \
+        {                                                                                                         \
+            sizeof(gh_type_combo), GH_I8, GH_I8, GH_I32, GH_PREC_AS_STORED, GH_PREC_AS_STORED, 0, 0               \
+        }                                                                                                         \
     }
+#define GH_PLUGIN_EXACT_8BIT_COMBOS  GH_PLUGIN_8BIT_COMBOS_SUMMING(0)
+#define GH_PLUGIN_HOPPER_8BIT_COMBOS GH_PLUGIN_8BIT_COMBOS_SUMMING(GH_PLUGIN_HOPPER_FP8_SUM_BITS)
 
 /* Defines the exported entry for the static table `api`, and the error text. */
 #define GH_PLUGIN_ENTRY(api)                                                   \
