@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # opencl_wgmma: the OpenCL plugin's wgmma kernel end to end on
-# tests/opencl/wgmma.ini and, in 8 bits, wgmma8.ini, with padded rows (its element copy path) and
-# again unpadded (the 16-byte path where shapes allow). On an NVIDIA Hopper
+# tests/opencl/wgmma.ini and, in 8 bits, wgmma8.ini, with padded rows (its
+# element copy path) and again unpadded (the 16-byte path where shapes allow). On an NVIDIA Hopper
 # (H100, H200, H800, GH200, H20: compute capability 9.0) every row must pass;
 # on other NVIDIA devices every row is unsupported naming compute capability
 # 9.0; on every other device (PoCL in CI) every row is unsupported, the
@@ -35,24 +35,25 @@ if grep -Eq 'H100|H200|H800|GH200|H20\b' <<<"$nvidia"; then
   expect_status "wgmma on a Hopper: e5m2 x e4m3 -> bf16" $? 0
   expect_ok "$((rows8 / 2)) rows, all pass" $check "$work/wgmma8_mixed" --rows $((rows8 / 2)) --status pass
 elif [ -n "$nvidia" ]; then
-  "$gemmhost" --quiet --config "$config" "${on_nvidia[@]}" --output "$work/wgmma" >"$work/wgmma.out" 2>&1
-  expect_status "wgmma on NVIDIA before Hopper: nothing runs (exit 3)" $? 3
-  all_refused "$work/wgmma.csv" "compute capability 9.0"
-  expect_status "every row refused, naming compute capability 9.0" $? 0
-  "$gemmhost" --quiet --config "$config8" "${on_nvidia8[@]}" --output "$work/wgmma8" >"$work/wgmma8.out" 2>&1
-  expect_status "wgmma in 8 bits on NVIDIA before Hopper: nothing runs (exit 3)" $? 3
-  all_refused "$work/wgmma8.csv" "compute capability 9.0"
-  expect_status "every 8-bit row refused, naming compute capability 9.0" $? 0
+  # refused_before_hopper NAME CONFIG SETS...: every row refused, naming compute capability 9.0.
+  refused_before_hopper() {
+    local name=$1 cfg=$2
+    shift 2
+    "$gemmhost" --quiet --config "$cfg" "$@" --output "$work/$name" >"$work/$name.out" 2>&1
+    expect_status "$name on NVIDIA before Hopper: nothing runs (exit 3)" $? 3
+    all_refused "$work/$name.csv" "compute capability 9.0"
+    expect_status "$name: every row refused, naming compute capability 9.0" $? 0
+  }
+  refused_before_hopper wgmma "$config" "${on_nvidia[@]}"
+  refused_before_hopper wgmma8 "$config8" "${on_nvidia8[@]}"
 else
-  "$gemmhost" --quiet --config "$config" --output "$work/wgmma" >"$work/wgmma.out" 2>&1
-  expect_status "wgmma off NVIDIA: nothing runs (exit 3)" $? 3
-  expect_ok "$rows rows, all unsupported" $check "$work/wgmma" --rows $rows --status unsupported
-  all_refused "$work/wgmma.csv" sm_90a NVIDIA
-  expect_status "every reason names sm_90a and NVIDIA" $? 0
-  "$gemmhost" --quiet --config "$config8" --output "$work/wgmma8" >"$work/wgmma8.out" 2>&1
-  expect_status "wgmma in 8 bits off NVIDIA: nothing runs (exit 3)" $? 3
-  expect_ok "$rows8 rows, all unsupported" $check "$work/wgmma8" --rows $rows8 --status unsupported
-  all_refused "$work/wgmma8.csv" sm_90a NVIDIA
-  expect_status "every 8-bit reason names sm_90a and NVIDIA" $? 0
+  for run in wgmma:$rows:"$config" wgmma8:$rows8:"$config8"; do
+    name=${run%%:*} n=${run#*:} n=${n%%:*}
+    "$gemmhost" --quiet --config "${run#*:*:}" --output "$work/$name" >"$work/$name.out" 2>&1
+    expect_status "$name off NVIDIA: nothing runs (exit 3)" $? 3
+    expect_ok "$name: $n rows, all unsupported" $check "$work/$name" --rows $n --status unsupported
+    all_refused "$work/$name.csv" sm_90a NVIDIA
+    expect_status "$name: every reason names sm_90a and NVIDIA" $? 0
+  done
 fi
 finish
