@@ -1,6 +1,7 @@
 /*
  * mma's i8 x i8 -> i32 on the host side, without a device: the plugin's
- * kernel table and mma.c compiled into this test (as inline_ptx_needs.c).
+ * kernel table and mma.c compiled into this test (as inline_ptx_needs.c);
+ * the checks it shares with wgmma_8bit_rules.c are in variant_rule_checks.h.
  * mma lists i8 x i8 -> i32 alone, exact; bk must be a multiple of 32 in i8
  * (m16n8k32); the local memory the plugin computes is what ptxas reports
  * for kernels/opencl/mma.cl (tools/ocl_ptxas.sh: 24576 bytes for i8's
@@ -10,22 +11,18 @@
  * offsets and rows of whole 16 bytes.
  */
 #define CHECK_MAIN
-#include <string.h>
 #include <gemmhost/plugin_helpers.h>
 #include "../check.h"
 #include "kernels.h"
+#include "variant_rule_checks.h"
 
 /* The plugin's error text, which GH_PLUGIN_ENTRY defines in the plugin. */
 GH_PLUGIN_THREAD_LOCAL char gh_plugin_error_text[GH_PLUGIN_ERROR_SIZE];
 
-#define NVIDIA_LOCAL_BYTES 49152 /* what NVIDIA's OpenCL gives a work-group */
-
 static ocl_variant resolved(int64_t bm, int64_t bn, int64_t bk, int64_t wm, int64_t wn, int64_t stages, gh_dtype dtype)
 {
     const int64_t p[OCL_MMA_PARAMS] = {bm, bn, bk, wm, wn, stages};
-    ocl_variant v;
-    ocl_variant_resolve(OCL_KERNEL_MMA, p, dtype, NVIDIA_LOCAL_BYTES, &v);
-    return v;
+    return resolved_on_nvidia(OCL_KERNEL_MMA, p, dtype);
 }
 
 static void declared(void)
@@ -41,12 +38,7 @@ static void declared(void)
 static void fits(int64_t bk, gh_dtype dtype, int want, const char *named)
 {
     const ocl_variant v = resolved(128, 128, bk, 64, 64, 2, dtype);
-    char why[256] = "";
-    const int got = ocl_variant_fits(OCL_KERNEL_MMA, &v, dtype, why, sizeof why);
-    if (want) CHECK(got == 1, "mma bk %lld in %s fits (refused: %s)", (long long)bk, gh_plugin_dtype_name(dtype), why);
-    else
-        CHECK(got == 0 && strstr(why, named), "mma bk %lld in %s refused naming '%s' (got %d: %s)", (long long)bk,
-              gh_plugin_dtype_name(dtype), named, got, why);
+    check_variant_fits(OCL_KERNEL_MMA, "mma", &v, dtype, want, named);
 }
 
 static void local_memory(void)
@@ -68,14 +60,9 @@ static void local_memory(void)
     CHECK(v.values[OCL_MMA_BK] == 16, "f32 default drops to bk 16 (%lld)", (long long)v.values[OCL_MMA_BK]);
 }
 
-/* The program of an i8 nt call: 1 + 2 (trans_b), + 4 for the 16-byte path. */
 static void path(uint64_t a_offset, int64_t lda, uint64_t b_offset, int64_t ldb, int want_vec)
 {
-    ocl_variant v = resolved(128, 128, 32, 64, 64, 2, GH_I8);
-    ocl_mma_path(&v, 0, 1, a_offset, lda, b_offset, ldb, GH_I8);
-    CHECK(v.path == (want_vec ? 7 : 3), "i8 nt, offsets %llu/%llu, ld %lld/%lld: %s path (path %d)",
-          (unsigned long long)a_offset, (unsigned long long)b_offset, (long long)lda, (long long)ldb,
-          want_vec ? "16-byte" : "element", v.path);
+    check_copy_path(resolved(128, 128, 32, 64, 64, 2, GH_I8), GH_I8, a_offset, lda, b_offset, ldb, want_vec);
 }
 
 int main(void)

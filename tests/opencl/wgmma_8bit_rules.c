@@ -9,22 +9,18 @@
  * default); the 16-byte copy path needs offsets and rows of whole 16 bytes.
  */
 #define CHECK_MAIN
-#include <string.h>
 #include <gemmhost/plugin_helpers.h>
 #include "../check.h"
 #include "kernels.h"
+#include "variant_rule_checks.h"
 
 /* The plugin's error text, which GH_PLUGIN_ENTRY defines in the plugin. */
 GH_PLUGIN_THREAD_LOCAL char gh_plugin_error_text[GH_PLUGIN_ERROR_SIZE];
 
-#define NVIDIA_LOCAL_BYTES 49152 /* what NVIDIA's OpenCL gives a work-group */
-
 static ocl_variant resolved(int64_t bm, int64_t bn, int64_t bk, int64_t stages, gh_dtype dtype)
 {
     const int64_t p[OCL_WGMMA_PARAMS] = {bm, bn, bk, stages};
-    ocl_variant v;
-    ocl_variant_resolve(OCL_KERNEL_WGMMA, p, dtype, NVIDIA_LOCAL_BYTES, &v);
-    return v;
+    return resolved_on_nvidia(OCL_KERNEL_WGMMA, p, dtype);
 }
 
 static void declared(void)
@@ -43,13 +39,7 @@ static void declared(void)
 static void fits(int64_t bk, gh_dtype dtype, int want, const char *named)
 {
     const ocl_variant v = resolved(128, 128, bk, 3, dtype);
-    char why[256] = "";
-    const int got = ocl_variant_fits(OCL_KERNEL_WGMMA, &v, dtype, why, sizeof why);
-    if (want)
-        CHECK(got == 1, "wgmma bk %lld in %s fits (refused: %s)", (long long)bk, gh_plugin_dtype_name(dtype), why);
-    else
-        CHECK(got == 0 && strstr(why, named), "wgmma bk %lld in %s refused naming '%s' (got %d: %s)", (long long)bk,
-              gh_plugin_dtype_name(dtype), named, got, why);
+    check_variant_fits(OCL_KERNEL_WGMMA, "wgmma", &v, dtype, want, named);
 }
 
 static void local_memory(void)
@@ -72,14 +62,9 @@ static void local_memory(void)
     }
 }
 
-/* The program of an 8-bit nt call: 1 + 2 (trans_b), + 4 for the 16-byte path. */
 static void path(uint64_t a_offset, int64_t lda, uint64_t b_offset, int64_t ldb, int want_vec)
 {
-    ocl_variant v = resolved(128, 128, 32, 3, GH_E4M3);
-    ocl_mma_path(&v, 0, 1, a_offset, lda, b_offset, ldb, GH_E4M3);
-    CHECK(v.path == (want_vec ? 7 : 3), "e4m3 nt, offsets %llu/%llu, ld %lld/%lld: %s path (path %d)",
-          (unsigned long long)a_offset, (unsigned long long)b_offset, (long long)lda, (long long)ldb,
-          want_vec ? "16-byte" : "element", v.path);
+    check_copy_path(resolved(128, 128, 32, 3, GH_E4M3), GH_E4M3, a_offset, lda, b_offset, ldb, want_vec);
 }
 
 int main(void)
