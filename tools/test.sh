@@ -38,4 +38,4 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:intercept_tls_get_addr=0} \
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'kernel-source|full-sweep|perf|mpi-ranks'
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'kernel-source|full-sweep|perf'
