@@ -74,6 +74,14 @@ cp "$build/bench-tensor.csv" "$logs/" 2>/dev/null
 step bench-8bit 400 bash -c '"$0/tools/bench.sh" "$1" "$0/config/bench-8bit.ini" &&
   python3 "$0/tools/eight_bit_vs_torch.py" "$1/bench-8bit.json"' "$src" "$build"
 cp "$build/bench-8bit.csv" "$build/bench-8bit.json" "$logs/" 2>/dev/null
+# Nsight Compute on one launch each of cuBLASLt's int8 and FP8 GEMMs and
+# wgmma's at 8192 (config/ncu-8bit.ini): the kernels' names (cuBLASLt's give
+# its tile and cluster), speed of light, occupancy, the pipes and memory.
+# Clocks as the machine has them (--clock-control none), as the benchmarks ran.
+step ncu-8bit 400 bash -c 'cd "$2" && ncu --clock-control none -k "regex:gemm|xmma|cutlass" --launch-count 8 \
+  --section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis \
+  --section MemoryWorkloadAnalysis --section WarpStateStats \
+  "$0/gemmhost" --config "$1/config/ncu-8bit.ini" --output "$2/ncu-8bit" --overwrite' "$build" "$src" "$logs"
 # The plugin contract on every device of each GPU plugin (NVIDIA's and any
 # other the machine has), each in its own step: every check group runs in a
 # fresh process and compiles its kernels again (OpenCL's wgmma: a program per
