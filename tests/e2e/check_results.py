@@ -52,9 +52,9 @@ def main():
                          "machine's set); elsewhere, e.g. beside a GPU, it is a minimum")
     ap.add_argument("--killed", action="store_true",
                     help="the run was killed: the results are read from the record log PREFIX.jsonl, which may "
-                         "lack the CSV's last row (gemmhost writes a result to the CSV, then the log, and the "
-                         "kill may fall between); the JSON is its last checkpoint, whose results must be the "
-                         "first ones of the CSV; --min-rows applies to the CSV and the log")
+                         "hold one result more than the CSV (gemmhost writes a result to the log, then the CSV, "
+                         "and the kill may fall between), never one less; the JSON is its last checkpoint, whose "
+                         "results must be the first ones of the CSV; --min-rows applies to the CSV and the log")
     ap.add_argument("--require", action="append", default=[], help="some row has COLUMN=VALUE")
     ap.add_argument("--distinct", action="append", default=[], help="COLUMN has at least N distinct values")
     a = ap.parse_args()
@@ -72,7 +72,7 @@ def main():
         results = log_results(a.prefix + ".jsonl")
     lag = len(rows) - len(results)
     source = "the record log" if a.killed else "JSON"
-    if lag != 0 and not (a.killed and lag == 1):
+    if lag != 0 and not (a.killed and lag == -1):
         problems.append(f"{source} has {len(results)} results, CSV {len(rows)}")
     check_same(rows, results, source, problems)
     if a.killed and len(results) < a.min_rows:
