@@ -60,11 +60,6 @@ static void local_memory(void)
     CHECK(v.values[OCL_MMA_BK] == 16, "f32 default drops to bk 16 (%lld)", (long long)v.values[OCL_MMA_BK]);
 }
 
-static void path(uint64_t a_offset, int64_t lda, uint64_t b_offset, int64_t ldb, int want_vec)
-{
-    check_copy_path(resolved(128, 128, 32, 64, 64, 2, GH_I8), GH_I8, a_offset, lda, b_offset, ldb, want_vec);
-}
-
 int main(void)
 {
     declared();
@@ -72,9 +67,6 @@ int main(void)
     fits(16, GH_I8, 0, "steps of 32");
     fits(16, GH_F16, 1, NULL);
     local_memory();
-    path(0, 1024, 0, 1024, 1);
-    path(16, 48, 32, 16, 1);
-    path(0, 1001, 0, 1024, 0);
-    path(8, 1024, 0, 1024, 0);
+    check_copy_paths(resolved(128, 128, 32, 64, 64, 2, GH_I8), GH_I8, 1024);
     return check_summary("opencl mma i8 rules");
 }

@@ -41,4 +41,15 @@ static void check_copy_path(ocl_variant v, gh_dtype dtype, uint64_t a_offset, in
           (long long)ldb, want_vec ? "16-byte" : "element", v.path);
 }
 
+/* The four nt calls both kernels are checked on: whole 16-byte offsets and
+ * rows (ld, then a small padded one) take the 16-byte path; a row of 1001
+ * bytes or an offset of 8 falls back to element copies. */
+static void check_copy_paths(ocl_variant v, gh_dtype dtype, int64_t ld)
+{
+    check_copy_path(v, dtype, 0, ld, 0, ld, 1);
+    check_copy_path(v, dtype, 16, 48, 32, 16, 1);
+    check_copy_path(v, dtype, 0, 1001, 0, ld, 0);
+    check_copy_path(v, dtype, 8, ld, 0, ld, 0);
+}
+
 #endif

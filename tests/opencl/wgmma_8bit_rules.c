@@ -62,11 +62,6 @@ static void local_memory(void)
     }
 }
 
-static void path(uint64_t a_offset, int64_t lda, uint64_t b_offset, int64_t ldb, int want_vec)
-{
-    check_copy_path(resolved(128, 128, 32, 3, GH_E4M3), GH_E4M3, a_offset, lda, b_offset, ldb, want_vec);
-}
-
 int main(void)
 {
     declared();
@@ -78,9 +73,6 @@ int main(void)
     fits(32, GH_BF16, 1, NULL);
     fits(64, GH_F16, 0, "bk 64 is for 8-bit inputs");
     local_memory();
-    path(0, 4096, 0, 4096, 1);
-    path(16, 48, 32, 16, 1);
-    path(0, 1001, 0, 4096, 0);
-    path(8, 4096, 0, 4096, 0);
+    check_copy_paths(resolved(128, 128, 32, 3, GH_E4M3), GH_E4M3, 4096);
     return check_summary("opencl wgmma 8-bit rules");
 }
