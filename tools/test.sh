@@ -30,12 +30,9 @@ echo "== build and test with -fsanitize=address,undefined"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGEMMHOST_SANITIZE=ON \
   -DGEMMHOST_SPIRV_FROM="$PWD/build/plugins/vulkan/spirv" >/dev/null
 cmake --build build-asan -j "$jobs"
-# intercept_tls_get_addr=0: GCC 12's __tls_get_addr interceptor takes a
-# dynamic TLS block that malloc placed 16 bytes into a page for a glibc 2.19
-# header, and LeakSanitizer's tracer then scans a wild range and dies at exit
-# (google/sanitizers#1322; docs/tests.md). The blocks stay reachable through
-# glibc's DTV, so no leak goes unseen without it.
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:intercept_tls_get_addr=0} \
+# The build's own default options (cmake/asan_default_options.c) come
+# first; these are added to them.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'kernel-source|full-sweep|perf'
