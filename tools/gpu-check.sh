@@ -74,11 +74,13 @@ cp "$build/bench-tensor.csv" "$logs/" 2>/dev/null
 step bench-8bit 400 bash -c '"$0/tools/bench.sh" "$1" "$0/config/bench-8bit.ini" &&
   python3 "$0/tools/eight_bit_vs_torch.py" "$1/bench-8bit.json"' "$src" "$build"
 cp "$build/bench-8bit.csv" "$build/bench-8bit.json" "$logs/" 2>/dev/null
-# Nsight Compute on one launch each of cuBLASLt's int8 and FP8 GEMMs and
-# wgmma's at 8192 (config/ncu-8bit.ini): the kernels' names (cuBLASLt's give
-# its tile and cluster), speed of light, occupancy, the pipes and memory.
+# Nsight Compute on cuBLASLt's int8 and FP8 GEMMs and wgmma's at 8192
+# (config/ncu-8bit.ini): every launch, cuBLASLt's 8 timed candidates (4
+# launches each) too, hence 120; cuBLAS's kernels are named *gemm*, *xmma*,
+# *cutlass* or nvjet*. Their names (cuBLASLt's give its tile), launch stats
+# (cluster size), speed of light, occupancy, the pipes and memory.
 # Clocks as the machine has them (--clock-control none), as the benchmarks ran.
-step ncu-8bit 400 bash -c 'cd "$2" && ncu --clock-control none -k "regex:gemm|xmma|cutlass" --launch-count 8 \
+step ncu-8bit 400 bash -c 'cd "$2" && ncu --clock-control none -k "regex:gemm|xmma|cutlass|nvjet" --launch-count 120 \
   --section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis \
   --section MemoryWorkloadAnalysis --section WarpStateStats \
   "$0/gemmhost" --config "$1/config/ncu-8bit.ini" --output "$2/ncu-8bit" --overwrite' "$build" "$src" "$logs"
