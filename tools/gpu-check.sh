@@ -29,15 +29,23 @@ step() { # step NAME SECONDS COMMAND...
 }
 nvidia-smi -L
 step list 30 "$build/gemmhost" --list
-# The CUDA plugin's tests on the device (3 minutes on an H100 that had run
-# them minutes before; on a fresh machine 300 s saw 34 of 81 lines); then
-# gemmhost end to end on its f16, bf16 and TF32 config (tests/cuda/half.ini).
+# The CUDA plugin's tests on the device, a step per part of them
+# (GEMMHOST_CUDA_TEST_PARTS), so that each fits one of the GPU machine's
+# 10-minute calls: on a fresh H200 (2026-12-06) `half` and `8bit` together
+# printed nothing in 200 s (NVRTC compiling, the kernel cache empty), and
+# `8bit` alone did not finish in 320 s with `half`'s compiles cached; the
+# whole set once took 3 minutes on an H100 that had run it minutes before.
+# Then gemmhost end to end on its f16, bf16 and TF32 config (tests/cuda/half.ini).
 # NVRTC's compiles of every kernel variant in every dtype (--full; ctest's
 # plain run skips them) need no GPU and run near the end: past 6 minutes
 # on the GPU machine, and in one step with the device tests, killed at its
 # limit, they left no result at all.
-step cuda 900 env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 "$build/tests/cuda/gemmhost-cuda-test" --device-only \
-  "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda"
+# Verbose, so that a part cut off at its limit shows how far it got.
+cuda_device_test=(env GEMMHOST_CUDA_TEST_REQUIRE_DEVICE=1 GEMMHOST_TEST_VERBOSE=1 "$build/tests/cuda/gemmhost-cuda-test"
+  --device-only "$build/plugins/gemmhost-cuda.so" "$src/kernels/cuda")
+step cuda 400 env GEMMHOST_CUDA_TEST_PARTS=limits,gemm,streams "${cuda_device_test[@]}"
+step cuda-part-half 400 env GEMMHOST_CUDA_TEST_PARTS=half "${cuda_device_test[@]}"
+step cuda-part-8bit 580 env GEMMHOST_CUDA_TEST_PARTS=8bit "${cuda_device_test[@]}"
 # The speed table (gemmhost-cuda-perf: each kernel against cuBLAS in f32);
 # printed, not judged: ctest's cuda_perf, label perf.
 step cuda-perf 300 "$build/tests/cuda/gemmhost-cuda-perf" "$build/plugins/gemmhost-cuda.so"
