@@ -32,9 +32,9 @@ step list 30 "$build/gemmhost" --list
 # The CUDA plugin's tests on the device, a step per part of them
 # (GEMMHOST_CUDA_TEST_PARTS), so that each fits one of the GPU machine's
 # 10-minute calls: on a fresh H200 (2026-12-06) `half` and `8bit` together
-# printed nothing in 200 s (NVRTC compiling, the kernel cache empty), and
-# `8bit` alone did not finish in 320 s with `half`'s compiles cached; the
-# whole set once took 3 minutes on an H100 that had run it minutes before.
+# printed nothing in 200 s, and on the same machine minutes later `8bit`
+# alone did not finish in 320 s while `half` took 78 s beside it; the whole
+# set once took 3 minutes on an H100 that had run it minutes before.
 # Then gemmhost end to end on its f16, bf16 and TF32 config (tests/cuda/half.ini).
 # NVRTC's compiles of every kernel variant in every dtype (--full; ctest's
 # plain run skips them) need no GPU and run near the end: past 6 minutes
